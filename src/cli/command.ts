@@ -1,0 +1,94 @@
+/**
+ * What a subcommand is: its flags, its help, and what it runs. Flags are parsed with node's
+ * `util.parseArgs` in strict mode, so an unknown flag is a ConfigError (exit 2) that points at --help.
+ */
+import { parseArgs } from 'node:util';
+import { type FlagValues, type SettingName, SETTINGS, settingHelp } from '../config.js';
+import { ConfigError } from '../errors.js';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly help: string;
+  readonly multiple?: boolean;
+  readonly short?: string;
+  /** Shown in help as `--name VALUE`. */
+  readonly value?: string;
+}
+
+export interface CommandContext {
+  readonly flags: FlagValues;
+  readonly positionals: readonly string[];
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** e.g. `sync [options]`; the program name is added. */
+  readonly usage: string;
+  /** Longer text printed under the usage line. */
+  readonly description?: string;
+  readonly options?: Readonly<Record<string, OptionSpec>>;
+  /** Shared settings (src/config.ts) this command takes as flags. */
+  readonly settings?: readonly SettingName[];
+  /** Whether positionals are allowed (otherwise an extra word is a usage error). */
+  readonly positionals?: boolean;
+  run(context: CommandContext): Promise<number>;
+}
+
+export const PROGRAM = 'transcript-sync';
+
+export function parseCommandArgs(command: Command, argv: readonly string[]): Pick<CommandContext, 'flags' | 'positionals'> {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, spec] of Object.entries(command.options ?? {})) {
+    options[name] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
+  }
+  for (const name of command.settings ?? []) {
+    const flag = (SETTINGS[name] as { flag?: string }).flag;
+    if (flag) options[flag] = { type: 'string' };
+  }
+  try {
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    if (!command.positionals && parsed.positionals.length > 0) {
+      throw new ConfigError(command.name, `unexpected argument "${parsed.positionals[0]}"; see \`${PROGRAM} ${command.name} --help\``);
+    }
+    return { flags: parsed.values as FlagValues, positionals: parsed.positionals };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(command.name, `${message}; see \`${PROGRAM} ${command.name} --help\``);
+  }
+}
+
+export function commandHelp(command: Command): string {
+  const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', command.summary];
+  if (command.description) lines.push('', command.description);
+  const rows: [string, string][] = [];
+  for (const [name, spec] of Object.entries(command.options ?? {})) {
+    const value = spec.type === 'string' ? ` ${spec.value ?? 'VALUE'}` : '';
+    rows.push([`${spec.short ? `-${spec.short}, ` : ''}--${name}${value}`, spec.help]);
+  }
+  for (const name of command.settings ?? []) {
+    const flag = (SETTINGS[name] as { flag?: string }).flag;
+    if (flag) rows.push([`--${flag} VALUE`, settingHelp(name)]);
+  }
+  rows.push(['-h, --help', 'show this help']);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  lines.push('', 'Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reads a boolean flag. */
+export function flag(flags: FlagValues, name: string): boolean {
+  return flags[name] === true;
+}
+
+/** Reads a string flag (the last one when repeated). */
+export function stringFlag(flags: FlagValues, name: string): string | undefined {
+  const value = flags[name];
+  if (Array.isArray(value)) return value.at(-1);
+  return typeof value === 'string' ? value : undefined;
+}

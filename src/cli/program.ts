@@ -1,0 +1,71 @@
+/**
+ * The `transcript-sync` program: finds the subcommand, parses its flags, runs it, and turns errors
+ * into one line on stderr and an exit code (2: usage or configuration, 1: runtime failure).
+ */
+import { TsyncError } from '../errors.js';
+import { type Command, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
+
+interface Entry {
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/** Commands load lazily so that `--help` and small commands stay quick. */
+const COMMANDS: Readonly<Record<string, Entry>> = {
+  simulate: { summary: 'serve a local simulator of the listing service', load: async () => (await import('./simulate.js')).command },
+};
+
+export function programHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Mirror a speech-transcription service\'s job listings into DuckDB.',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),
+    '',
+    `Run \`${PROGRAM} <command> --help\` for a command's options.`,
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(programHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { createRequire } = await import('node:module');
+    const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
+    return 2;
+  }
+  try {
+    const command = await entry.load();
+    const { flags, positionals } = parseCommandArgs(command, rest);
+    if (flags['help'] === true) {
+      process.stdout.write(commandHelp(command));
+      return 0;
+    }
+    return await command.run({ flags, positionals, stdout: process.stdout, stderr: process.stderr });
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+export function reportError(error: unknown): number {
+  if (error instanceof TsyncError) {
+    process.stderr.write(`${PROGRAM}: ${error.toLine()}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${PROGRAM}: unexpected error: ${message}\n`);
+  return 1;
+}

@@ -1,0 +1,182 @@
+/**
+ * The one place that reads `process.env`. Every setting has an environment variable, usually a
+ * flag, a default, and a zod schema that turns its text into a typed value; a flag wins over the
+ * environment. A bad value is a ConfigError naming the flag or variable it came from (exit code 2).
+ */
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import { parseDuration } from './util/duration.js';
+
+const duration = z.string().transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration (use e.g. 500ms, 30s, 15m, 2h, 7d)` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const positiveNumber = z.coerce.number().positive();
+const intBetween = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const redisUrl = z
+  .string()
+  .url()
+  .refine((u) => /^rediss?:\/\//i.test(u), 'must be a redis:// or rediss:// URL');
+
+interface Setting {
+  /** Environment variable; undefined for flag-only settings. */
+  readonly env?: string;
+  /** Flag name without dashes; undefined for environment-only settings (the API key). */
+  readonly flag?: string;
+  readonly schema: z.ZodType<unknown, string>;
+  /** Default as text, parsed by the schema like any other value. */
+  readonly default?: string;
+  readonly help: string;
+}
+
+export const SETTINGS = {
+  apiKey: {
+    env: 'TSYNC_API_KEY',
+    schema: z.string().trim().min(1, 'is empty'),
+    help: 'API key sent as x-service-key (environment only, never a flag)',
+  },
+  baseUrl: {
+    env: 'TSYNC_BASE_URL',
+    flag: 'base-url',
+    schema: httpUrl,
+    help: 'base URL of the listing service, e.g. https://api.example.com',
+  },
+  db: {
+    env: 'TSYNC_DB',
+    flag: 'db',
+    schema: z.string().trim().min(1, 'is empty'),
+    default: './data/transcripts.duckdb',
+    help: 'DuckDB file',
+  },
+  redisUrl: { env: 'REDIS_URL', flag: 'redis-url', schema: redisUrl, help: 'Redis URL (worker, redis checkpoints)' },
+  redisPrefix: {
+    env: 'TSYNC_REDIS_PREFIX',
+    flag: 'redis-prefix',
+    schema: z.string().regex(/^[\w.:-]+$/, 'may hold letters, digits and _.:- only'),
+    default: 'tsync',
+    help: 'prefix of every Redis key and queue',
+  },
+  logLevel: {
+    env: 'TSYNC_LOG_LEVEL',
+    flag: 'log-level',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    help: 'log level',
+  },
+  rateLimit: {
+    env: 'TSYNC_RATE_LIMIT',
+    flag: 'rate-limit',
+    schema: positiveNumber,
+    default: '20',
+    help: 'client-side limit, requests per second',
+  },
+  pageSize: {
+    env: 'TSYNC_PAGE_SIZE',
+    flag: 'page-size',
+    schema: intBetween(1, 1000),
+    default: '100',
+    help: 'items asked for per page (the service may serve fewer)',
+  },
+  concurrency: {
+    env: 'TSYNC_CONCURRENCY',
+    flag: 'concurrency',
+    schema: intBetween(1, 16),
+    default: '2',
+    help: 'time slices fetched in parallel during a backfill (one writer still loads them)',
+  },
+  lookback: {
+    env: 'TSYNC_LOOKBACK',
+    flag: 'lookback',
+    schema: duration,
+    default: '15m',
+    help: 'how far before the watermark an incremental run looks again',
+  },
+  pendingMaxAge: {
+    env: 'TSYNC_PENDING_MAX_AGE',
+    flag: 'pending-max-age',
+    schema: duration,
+    default: '7d',
+    help: 'queued/processing jobs younger than this are re-checked on every run',
+  },
+  lockWait: {
+    env: 'TSYNC_LOCK_WAIT',
+    flag: 'lock-wait',
+    schema: duration,
+    default: '5s',
+    help: 'how long to wait for a database file held by a running sync',
+  },
+  metadataEncoding: {
+    env: 'TSYNC_METADATA_ENCODING',
+    flag: 'metadata-encoding',
+    schema: z.enum(['json', 'brackets']),
+    default: 'json',
+    help: 'custom_metadata filter encoding: json (custom_metadata={"k":"v"}) or brackets (custom_metadata[k]=v)',
+  },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+type SettingValue<K extends SettingName> = z.output<(typeof SETTINGS)[K]['schema']>;
+export type Settings<K extends SettingName> = { readonly [P in K]: SettingValue<P> };
+
+export type Env = Readonly<Record<string, string | undefined>>;
+export type FlagValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
+
+/**
+ * Resolves the named settings from flags (first) and the environment. `required` settings without
+ * a value (and without a default) are a ConfigError; others come back undefined.
+ */
+export function resolveSettings<R extends SettingName, O extends SettingName = never>(
+  required: readonly R[],
+  optional: readonly O[],
+  flags: FlagValues,
+  env: Env = process.env,
+): Settings<R> & Partial<Settings<O>> {
+  const out: Record<string, unknown> = {};
+  for (const name of [...required, ...optional]) {
+    const setting: Setting = SETTINGS[name];
+    const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const envValue = setting.env === undefined ? undefined : env[setting.env];
+    const [source, text] =
+      typeof fromFlag === 'string'
+        ? [`--${setting.flag}`, fromFlag]
+        : envValue !== undefined && envValue !== ''
+          ? [setting.env ?? name, envValue]
+          : [setting.flag ? `--${setting.flag}` : (setting.env ?? name), setting.default];
+    if (text === undefined) {
+      if ((required as readonly string[]).includes(name)) {
+        const where = [setting.flag && `--${setting.flag}`, setting.env].filter(Boolean).join(' or ');
+        throw new ConfigError(setting.env ?? `--${setting.flag}`, `is required; set ${where} (${setting.help})`);
+      }
+      continue;
+    }
+    const parsed = setting.schema.safeParse(text);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]?.message ?? 'is invalid';
+      // Never echo the key's value back, even when it is malformed.
+      const shown = name === 'apiKey' ? '' : ` (got "${text}")`;
+      throw new ConfigError(source, `${issue}${shown}`);
+    }
+    out[name] = parsed.data;
+  }
+  return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
+}
+
+/** The help text of a setting, for a command's --help. */
+export function settingHelp(name: SettingName): string {
+  const setting: Setting = SETTINGS[name];
+  const def = setting.default === undefined ? '' : ` (default ${setting.default})`;
+  const env = setting.env ? ` [${setting.env}]` : '';
+  return `${setting.help}${def}${env}`;
+}

@@ -1,0 +1,145 @@
+/**
+ * The few error classes of transcript-sync. Each carries what happened, how to fix it (`hint`),
+ * whether trying again can help (`retryable`), and the process exit code it maps to
+ * (2: usage or configuration, 1: a runtime failure). Messages never contain the API key: the key
+ * only ever travels in a request header, and no error copies headers.
+ */
+export type ExitCode = 1 | 2;
+
+export interface TsyncErrorOptions {
+  readonly hint?: string;
+  readonly cause?: unknown;
+}
+
+export abstract class TsyncError extends Error {
+  abstract readonly code: string;
+  abstract readonly retryable: boolean;
+  abstract readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: TsyncErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+
+  /** One line for a terminal: what happened, then how to fix it. */
+  toLine(): string {
+    return this.hint ? `${this.message}; ${this.hint}` : this.message;
+  }
+}
+
+/** A bad flag, environment variable or argument. Names the setting. */
+export class ConfigError extends TsyncError {
+  readonly code = 'CONFIG';
+  readonly retryable = false;
+  readonly exitCode = 2;
+  constructor(
+    readonly setting: string,
+    message: string,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(`${setting}: ${message}`, options);
+  }
+}
+
+/** The service refused the key (401/403). No retry can fix it. */
+export class AuthenticationError extends TsyncError {
+  readonly code = 'AUTH';
+  readonly retryable = false;
+  readonly exitCode = 2;
+  constructor(
+    readonly status: number,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(`the service refused the API key (HTTP ${status})`, {
+      hint: 'check TSYNC_API_KEY (environment or env file); it is sent as the x-service-key header',
+      ...options,
+    });
+  }
+}
+
+/** The service answered 429. Retryable after `retryAfterMs` when the service said so. */
+export class RateLimitedError extends TsyncError {
+  readonly code = 'RATE_LIMITED';
+  readonly retryable = true;
+  readonly exitCode = 1;
+  constructor(
+    readonly retryAfterMs: number | undefined,
+    options: TsyncErrorOptions = {},
+  ) {
+    super('the service is rate limiting requests (HTTP 429)', {
+      hint: 'lower --rate-limit (TSYNC_RATE_LIMIT) or try again later',
+      ...options,
+    });
+  }
+}
+
+/** Any other non-2xx answer, or a network failure (then `status` is undefined). */
+export class UpstreamError extends TsyncError {
+  readonly code = 'UPSTREAM';
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** The service broke the protocol: an unparsable or truncated body, an envelope of the wrong shape,
+ * a `next` link that does not advance. Retryable when a second try may see a whole answer. */
+export class ProtocolError extends TsyncError {
+  readonly code = 'PROTOCOL';
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** The DuckDB file is held by another process (a running sync), or cannot be opened/written. */
+export class DatabaseError extends TsyncError {
+  readonly code: 'DB_BUSY' | 'DB';
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly retryable: boolean,
+    readonly busy: boolean,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(message, options);
+    this.code = busy ? 'DB_BUSY' : 'DB';
+  }
+}
+
+/** Redis is unreachable or refused a command. */
+export class RedisError extends TsyncError {
+  readonly code = 'REDIS';
+  readonly retryable = true;
+  readonly exitCode = 1;
+}
+
+/** The run was stopped on purpose (SIGINT/SIGTERM) after committing what it had. */
+export class InterruptedError extends TsyncError {
+  readonly code = 'INTERRUPTED';
+  readonly retryable = true;
+  readonly exitCode = 1;
+}
+
+/** Coerces anything thrown into an Error, for catch sites. */
+export function toError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  return new Error(typeof thrown === 'string' ? thrown : JSON.stringify(thrown));
+}
+
+export function isRetryable(error: unknown): boolean {
+  return error instanceof TsyncError ? error.retryable : false;
+}
