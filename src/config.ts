@@ -35,7 +35,7 @@ interface Setting {
   readonly env?: string;
   /** Flag name without dashes; undefined for environment-only settings (the API key). */
   readonly flag?: string;
-  readonly schema: z.ZodType<unknown, string>;
+  readonly schema: z.ZodType;
   /** Default as text, parsed by the schema like any other value. */
   readonly default?: string;
   readonly help: string;

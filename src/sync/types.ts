@@ -23,6 +23,8 @@ export interface SyncOptions {
   readonly pageSize: number;
   readonly rateLimit: number;
   readonly concurrency: number;
+  /** Jobs per backfill slice; default 4 pages' worth. Smaller slices: less work lost on a crash. */
+  readonly sliceJobs?: number;
   /** ms */
   readonly lookback: number;
   /** ms */
@@ -65,6 +67,8 @@ export interface KindSummary {
   readonly restored: number;
   readonly words: number;
   readonly pendingRechecked: number;
+  /** Times a slice was walked again because jobs moved under the walk (deletions). */
+  readonly restarts: number;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly outcome: RunOutcome;

@@ -1,0 +1,1 @@
+SELECT state::VARCHAR AS state FROM checkpoints WHERE kind = $kind

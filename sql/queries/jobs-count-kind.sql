@@ -1,0 +1,1 @@
+SELECT count(*)::INTEGER AS n FROM jobs WHERE kind = $kind

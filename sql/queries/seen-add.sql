@@ -1,0 +1,1 @@
+INSERT INTO seen_ids SELECT unnest($ids::VARCHAR[])

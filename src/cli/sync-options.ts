@@ -1,0 +1,84 @@
+/**
+ * Flags and environment → SyncOptions, shared by `sync`, `worker` and `demo`. Validated once here
+ * (zod through src/config.ts); the engine trusts what it gets.
+ */
+import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
+import type { OptionSpec } from './command.js';
+import { stringFlag } from './command.js';
+
+/** Settings every sync-running command takes as flags. */
+export const SYNC_SETTINGS = [
+  'baseUrl',
+  'db',
+  'redisUrl',
+  'redisPrefix',
+  'pageSize',
+  'rateLimit',
+  'concurrency',
+  'lookback',
+  'pendingMaxAge',
+  'lockWait',
+  'metadataEncoding',
+  'logLevel',
+] as const satisfies readonly SettingName[];
+
+export const KIND_OPTION: OptionSpec = { type: 'string', value: 'KIND', help: 'pre-recorded, live or all (default all)' };
+
+export function parseKinds(flags: FlagValues): SyncKind[] {
+  const text = stringFlag(flags, 'kind') ?? 'all';
+  if (text === 'all') return [...SYNC_KINDS];
+  if ((SYNC_KINDS as readonly string[]).includes(text)) return [text as SyncKind];
+  throw new ConfigError('--kind', `must be pre-recorded, live or all (got "${text}")`);
+}
+
+export function parseSince(flags: FlagValues): Date | undefined {
+  const text = stringFlag(flags, 'since');
+  if (text === undefined) return undefined;
+  const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) throw new ConfigError('--since', `is not an ISO 8601 date or instant (got "${text}")`);
+  return date;
+}
+
+export interface SyncFlags {
+  readonly full: boolean;
+  readonly checkpoints: 'duckdb' | 'redis';
+  readonly logger?: Logger;
+  readonly signal?: AbortSignal;
+}
+
+export function syncOptionsFromFlags(flags: FlagValues, extra: SyncFlags, env?: Env): SyncOptions & { logLevel: string } {
+  const settings = resolveSettings(
+    ['apiKey', 'baseUrl', 'db', 'redisPrefix', 'pageSize', 'rateLimit', 'concurrency', 'lookback', 'pendingMaxAge', 'lockWait', 'metadataEncoding', 'logLevel'],
+    ['redisUrl'],
+    flags,
+    env,
+  );
+  if (extra.checkpoints === 'redis' && !settings.redisUrl) {
+    throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
+  }
+  const since = parseSince(flags);
+  return {
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    db: settings.db,
+    kinds: parseKinds(flags),
+    full: extra.full,
+    ...(since ? { since } : {}),
+    checkpoints: extra.checkpoints,
+    ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
+    redisPrefix: settings.redisPrefix,
+    pageSize: settings.pageSize,
+    rateLimit: settings.rateLimit,
+    concurrency: settings.concurrency,
+    lookback: settings.lookback,
+    pendingMaxAge: settings.pendingMaxAge,
+    lockWait: settings.lockWait,
+    metadataEncoding: settings.metadataEncoding,
+    logLevel: settings.logLevel,
+    ...(extra.logger ? { logger: extra.logger } : {}),
+    ...(extra.signal ? { signal: extra.signal } : {}),
+  };
+}

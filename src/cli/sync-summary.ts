@@ -1,0 +1,22 @@
+/** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
+import type { KindSummary } from '../sync/types.js';
+import { formatDuration } from '../util/duration.js';
+
+export function summaryLine(k: KindSummary): string {
+  const took = formatDuration(Date.parse(k.finishedAt) - Date.parse(k.startedAt));
+  const counts = `${k.inserted} new, ${k.updated} updated, ${k.unchanged} unchanged`;
+  const extra = [
+    k.deleted ? `${k.deleted} marked deleted` : '',
+    k.restored ? `${k.restored} restored` : '',
+    k.pendingRechecked ? `${k.pendingRechecked} pending re-checked` : '',
+  ].filter(Boolean);
+  const tail = extra.length ? `, ${extra.join(', ')}` : '';
+  const outcome = k.outcome === 'ok' ? 'ok' : `${k.outcome.toUpperCase()}${k.error ? ` (${k.error})` : ''}`;
+  return `${k.kind}: ${outcome}: ${k.jobsFetched} jobs in ${k.pages} pages (${k.requests} requests, ${k.retries} retries): ${counts}${tail}; ${took}`;
+}
+
+export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {
+  const count = kinds.reduce((n, k) => n + k.quarantined, 0);
+  if (count === 0) return undefined;
+  return `${count} record(s) failed validation and were quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
+}

@@ -1,0 +1,58 @@
+/** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
+import { ConfigError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { runSync } from '../sync/run.js';
+import { type Command, flag, stringFlag } from './command.js';
+import { ProgressView } from './progress.js';
+import { KIND_OPTION, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import { quarantineNote, summaryLine } from './sync-summary.js';
+
+export const command: Command = {
+  name: 'sync',
+  summary: 'bring the DuckDB file up to date with the service (one run)',
+  usage: 'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
+  description: [
+    'Walks /v2/pre-recorded and /v2/live from each kind\'s watermark (minus --lookback), re-checks',
+    'jobs still queued or processing, and upserts every job, utterance and word. A first run',
+    'backfills history in time slices, oldest first; a crash resumes at the last complete slice.',
+    'The API key comes from TSYNC_API_KEY only (never a flag).',
+    '',
+    'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
+    '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
+  ].join('\n'),
+  options: {
+    kind: KIND_OPTION,
+    full: { type: 'boolean', help: 'walk everything, update what changed, mark jobs no longer listed as deleted' },
+    since: { type: 'string', value: 'ISO', help: 'lower bound of a first run (default: all history)' },
+    checkpoints: { type: 'string', value: 'STORE', help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)' },
+    json: { type: 'boolean', help: 'print one machine-readable summary on stdout' },
+  },
+  settings: SYNC_SETTINGS,
+  async run({ flags, stdout }) {
+    const checkpoints = stringFlag(flags, 'checkpoints') ?? 'duckdb';
+    if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
+      throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
+    }
+    const controller = new AbortController();
+    const base = syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints });
+    const logger = createLogger(base.logLevel);
+    const view = new ProgressView(process.stderr, logger);
+    const stopOn = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) process.exit(130);
+      logger.warn(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
+      controller.abort(new Error(signal));
+    };
+    process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
+    try {
+      const summary = await runSync({ ...base, logger, signal: controller.signal, onProgress: view.update });
+      view.done();
+      for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
+      const note = quarantineNote(summary.kinds, base.db);
+      if (note) process.stderr.write(`${note}\n`);
+      if (flag(flags, 'json')) stdout.write(`${JSON.stringify(summary)}\n`);
+      return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;
+    } finally {
+      process.off('SIGINT', stopOn).off('SIGTERM', stopOn);
+    }
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
+ * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
+ * handed out oldest first, so the writer's watermark can advance early. The client's rate limit
+ * is shared by all fetchers.
+ */
+import type { ListingClient, ListName, Page } from '../api/index.js';
+import type { PageQueue } from './page-queue.js';
+import type { Slice } from './slices.js';
+import { walkSlice } from './walk-slice.js';
+
+export type QueueMessage =
+  | { readonly type: 'page'; readonly slice: number; readonly items: readonly unknown[]; readonly bytes: number }
+  | { readonly type: 'done'; readonly slice: number };
+
+export interface FetchOptions {
+  readonly concurrency: number;
+  readonly pageSize: number;
+  readonly signal: AbortSignal;
+  readonly onRestart: () => void;
+}
+
+/**
+ * Resolves when every slice was walked, or rejects with the first fetch error (after the others
+ * stopped). Closes the queue either way, so the writer drains it and ends.
+ */
+export async function fetchSlices(
+  client: ListingClient,
+  list: ListName,
+  slices: readonly Slice[],
+  firstPage: Page | undefined,
+  queue: PageQueue<QueueMessage>,
+  options: FetchOptions,
+): Promise<void> {
+  let nextSlice = 0;
+  let firstError: { error: unknown } | undefined;
+  // The first failure stops the other fetchers too: the run ends with what is committed.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(options.signal.reason);
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  const walkOptions = { pageSize: options.pageSize, signal: stop.signal, onRestart: options.onRestart };
+  const walk = async (index: number, slice: Slice): Promise<void> => {
+    // The window's first page is the first page of its only slice; reuse it.
+    const reuse = slices.length === 1 ? firstPage : undefined;
+    for await (const page of walkSlice(client, list, slice, walkOptions, reuse)) {
+      await queue.push({ type: 'page', slice: index, items: page.items, bytes: page.bytes });
+    }
+    await queue.push({ type: 'done', slice: index });
+  };
+  const fetcher = async (): Promise<void> => {
+    while (nextSlice < slices.length && !stop.signal.aborted) {
+      const index = nextSlice++;
+      try {
+        await walk(index, slices[index]!);
+      } catch (error) {
+        firstError ??= { error };
+        stop.abort(error);
+        return;
+      }
+    }
+  };
+  try {
+    const workers = Array.from({ length: Math.min(options.concurrency, slices.length) }, fetcher);
+    await Promise.all(workers);
+    if (firstError) throw firstError.error;
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+    queue.close();
+  }
+}

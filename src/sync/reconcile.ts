@@ -1,0 +1,30 @@
+/**
+ * What a `--full` run adds: every id the walk saw goes into a temp table, and once the whole list
+ * has been walked, jobs of the kind created before the run started that were not seen are marked
+ * `deleted_at`. Ids are taken from the raw items, so a job that upstream still lists but that failed
+ * validation (quarantined) is not mistaken for a deleted one. A deleted job seen again is restored
+ * by the loader.
+ */
+import { listValue } from '@duckdb/node-api';
+import type { Database } from '../store/database.js';
+import { idOf } from './slices.js';
+import type { SyncKind } from './types.js';
+
+export async function startSeenSet(db: Database): Promise<void> {
+  await db.run(db.query('seen-create'));
+}
+
+export async function addSeen(db: Database, items: readonly unknown[]): Promise<void> {
+  const ids = items.map(idOf).filter((id): id is string => id !== undefined);
+  if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
+}
+
+/** Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint. */
+export async function markUnseenDeleted(db: Database, kind: SyncKind, before: Date, now: Date): Promise<number> {
+  const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
+    kind,
+    before: before.toISOString(),
+    now: now.toISOString(),
+  });
+  return Number(rows[0]?.Count ?? 0);
+}

@@ -1,0 +1,67 @@
+/**
+ * One sync run over the selected kinds: opens the DuckDB file (the only writer), the client and the
+ * checkpoint stores, syncs each kind in turn, and closes everything it opened. A retryable failure
+ * of one kind is recorded and the next kind still runs; a non-retryable one (a refused key, a bad
+ * setting) stops the run and is thrown.
+ */
+import { randomUUID } from 'node:crypto';
+import { ListingClient } from '../api/index.js';
+import { ConfigError, isRetryable, toError } from '../errors.js';
+import { silentLogger } from '../log.js';
+import { Database } from '../store/database.js';
+import { JobLoader } from '../store/loader.js';
+import { resolveCheckpoint } from './checkpoints.js';
+import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
+import { RedisCheckpointStore } from './checkpoints-redis.js';
+import { syncKind } from './sync-kind.js';
+import type { CheckpointStore, KindSummary, RunOutcome, SyncOptions, SyncSummary } from './types.js';
+
+export async function runSync(options: SyncOptions): Promise<SyncSummary> {
+  if (options.checkpoints === 'redis' && !options.redisUrl) {
+    throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
+  }
+  const logger = options.logger ?? silentLogger;
+  const signal = options.signal ?? new AbortController().signal;
+  const runId = randomUUID();
+  const startedAt = new Date();
+  const remote = options.redisUrl && options.checkpoints === 'redis' ? new RedisCheckpointStore(options.redisUrl, options.redisPrefix) : undefined;
+  const client = new ListingClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    rateLimit: options.rateLimit,
+    metadataEncoding: options.metadataEncoding,
+    logger,
+  });
+  let db: Database | undefined;
+  try {
+    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger });
+    const local = new DuckDbCheckpointStore(db);
+    const stores: CheckpointStore[] = remote ? [local, remote] : [local];
+    const ctx = { db, loader: new JobLoader(db, { logger }), client, stores, options, runId, startedAt, logger, signal };
+    const kinds: KindSummary[] = [];
+    for (const kind of options.kinds) {
+      if (signal.aborted) break;
+      const checkpoint = await resolveCheckpoint(db, local, remote, kind);
+      try {
+        kinds.push(await syncKind(ctx, kind, checkpoint));
+      } catch (thrown) {
+        const error = toError(thrown);
+        const summary = (error as Error & { summary?: KindSummary }).summary;
+        if (!isRetryable(error) || !summary) throw error;
+        logger.error({ kind, err: { name: error.name, message: error.message } }, 'sync of %s failed; the next run resumes', kind);
+        kinds.push(summary);
+      }
+    }
+    return { runId, outcome: overall(kinds, signal.aborted), kinds };
+  } finally {
+    await remote?.close();
+    await client.close();
+    await db?.close();
+  }
+}
+
+function overall(kinds: readonly KindSummary[], aborted: boolean): RunOutcome {
+  if (kinds.some((k) => k.outcome === 'failed')) return 'failed';
+  if (aborted || kinds.some((k) => k.outcome === 'interrupted')) return 'interrupted';
+  return 'ok';
+}

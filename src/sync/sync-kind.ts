@@ -1,0 +1,254 @@
+/**
+ * One kind's run: re-check pending jobs, plan the window into slices, fetch them (in parallel) and
+ * load them with one writer in transactions that span several pages, checkpointing as the
+ * oldest-first prefix of complete slices grows. The watermark only moves inside (DuckDB) or after
+ * (Redis) the commit of the rows it covers.
+ */
+import type { ListingClient, Page } from '../api/index.js';
+import { toError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Database } from '../store/database.js';
+import type { JobLoader } from '../store/loader.js';
+import { RunCounters } from './counters.js';
+import { fetchSlices, type QueueMessage } from './fetch-slices.js';
+import { PageQueue } from './page-queue.js';
+import { fetchPending, pendingJobs } from './pending.js';
+import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { recordRunFinish, recordRunStart } from './run-log.js';
+import { planSlices, type Slice } from './slices.js';
+import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
+import { sliceParams } from './walk-slice.js';
+
+/** Child rows (utterances + words) after which a transaction commits (LOADER-LAB: >= 120k). */
+const COMMIT_ROWS = 150_000;
+
+export interface KindRunContext {
+  readonly db: Database;
+  readonly loader: JobLoader;
+  readonly client: ListingClient;
+  /** Stores to save into, in order; the DuckDB one always, the chosen one when it is another. */
+  readonly stores: readonly CheckpointStore[];
+  readonly options: SyncOptions;
+  readonly runId: string;
+  /** The run's start: every window's fixed `before_date`. */
+  readonly startedAt: Date;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+}
+
+export async function syncKind(ctx: KindRunContext, kind: SyncKind, checkpoint: Checkpoint): Promise<KindSummary> {
+  const { options, startedAt } = ctx;
+  const mode = options.full ? 'full' : 'incremental';
+  const after = options.full ? null : windowStart(checkpoint, options);
+  const window: Slice = { after, before: startedAt };
+  const counters = new RunCounters();
+  const requestsBefore = ctx.client.stats.requests;
+  const retriesBefore = ctx.client.stats.retries;
+  const summary = (outcome: RunOutcome, error?: string): KindSummary => ({
+    runId: ctx.runId,
+    kind,
+    mode,
+    windowAfter: after?.toISOString() ?? null,
+    windowBefore: startedAt.toISOString(),
+    pages: counters.pages,
+    requests: ctx.client.stats.requests - requestsBefore,
+    retries: ctx.client.stats.retries - retriesBefore,
+    jobsFetched: counters.jobsFetched,
+    inserted: counters.inserted,
+    updated: counters.updated,
+    unchanged: counters.unchanged,
+    quarantined: counters.quarantined,
+    deleted: counters.deleted,
+    restored: counters.restored,
+    words: counters.words,
+    pendingRechecked: counters.pendingRechecked,
+    restarts: counters.restarts,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    outcome,
+    ...(error === undefined ? {} : { error }),
+  });
+
+  await recordRunStart(ctx.db, summary('ok'));
+  const progress = new KindProgress(ctx, kind, counters);
+  // What is committed so far; a failure keeps it, so the next run resumes from there.
+  const committed = { watermark: checkpoint.watermark };
+  try {
+    if (mode === 'full') await startSeenSet(ctx.db);
+    else if (after) await recheckPending(ctx, kind, after, counters, checkpoint);
+
+    const firstPage = await ctx.client.getPage(kind, { ...sliceParams(window), offset: 0, limit: options.pageSize }, { signal: ctx.signal });
+    const slices = await planSlices(window, firstPage, options.sliceJobs ?? options.pageSize * 4, (offset) =>
+      ctx.client.getPage(kind, { ...sliceParams(window), offset, limit: 1 }, { signal: ctx.signal }),
+    );
+    ctx.logger.debug({ kind, slices: slices.length, after: window.after, before: window.before }, 'window planned');
+    await walkAndLoad(ctx, kind, slices, firstPage, { counters, checkpoint, progress, committed });
+
+    const done = await ctx.db.transaction(async () => {
+      if (mode === 'full') counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date());
+      const result = summary('ok');
+      await recordRunFinish(ctx.db, result);
+      const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
+      await saveCheckpoint(ctx, kind, cp, 'in-transaction');
+      return { result, cp };
+    });
+    await saveCheckpoint(ctx, kind, done.cp, 'after-commit');
+    return done.result;
+  } catch (thrown) {
+    const error = toError(thrown);
+    // Stopped on purpose: what was drained is committed; the run is interrupted, not failed.
+    const interrupted = ctx.signal.aborted;
+    const result = summary(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted by a signal' : error.message);
+    await recordRunFinish(ctx.db, result).catch(() => {});
+    const cp: Checkpoint = { ...checkpoint, watermark: committed.watermark, lastRun: result };
+    for (const phase of ['in-transaction', 'after-commit'] as const) await saveCheckpoint(ctx, kind, cp, phase).catch(() => {});
+    if (interrupted) return result;
+    throw Object.assign(error, { summary: result });
+  } finally {
+    progress.finish();
+  }
+}
+
+interface WriteState {
+  readonly counters: RunCounters;
+  readonly checkpoint: Checkpoint;
+  readonly progress: KindProgress;
+  readonly committed: { watermark: string | null };
+}
+
+/** Runs the fetchers and the writer together; a writer failure stops the fetchers. */
+async function walkAndLoad(ctx: KindRunContext, kind: SyncKind, slices: readonly Slice[], firstPage: Page, state: WriteState): Promise<void> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const queue = new PageQueue<QueueMessage>(Math.max(2, ctx.options.concurrency * 2));
+  const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
+    concurrency: ctx.options.concurrency,
+    pageSize: ctx.options.pageSize,
+    signal: stop.signal,
+    onRestart: () => (state.counters.restarts += 1),
+  });
+  try {
+    await writePages(ctx, kind, slices, queue, state);
+  } catch (error) {
+    stop.abort(error);
+    queue.close();
+    await fetching.catch(() => {});
+    throw error;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+  await fetching;
+}
+
+function windowStart(checkpoint: Checkpoint, options: SyncOptions): Date | null {
+  if (checkpoint.watermark) return new Date(Date.parse(checkpoint.watermark) - options.lookback);
+  return options.since ?? null;
+}
+
+async function recheckPending(ctx: KindRunContext, kind: SyncKind, windowAfter: Date, counters: RunCounters, cp: Checkpoint): Promise<void> {
+  const since = new Date(ctx.startedAt.getTime() - ctx.options.pendingMaxAge);
+  const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
+  if (pending.length === 0) return;
+  await ctx.db.transaction(async () => {
+    for await (const items of fetchPending(ctx.client, kind, pending, ctx.options.pageSize, ctx.signal)) {
+      counters.addPage(items.length);
+      counters.addLoad(await ctx.loader.load(items, { syncedAt: new Date() }));
+    }
+    counters.pendingRechecked = pending.length;
+    await saveCheckpoint(ctx, kind, cp, 'in-transaction');
+  });
+}
+
+/**
+ * The single writer: loads pages as they come (from any slice), commits every COMMIT_ROWS child
+ * rows and whenever a slice completes, and checkpoints the watermark of the oldest-first prefix of
+ * complete slices.
+ */
+async function writePages(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  slices: readonly Slice[],
+  queue: PageQueue<QueueMessage>,
+  { counters, checkpoint, progress, committed }: WriteState,
+): Promise<void> {
+  const complete = new Set<number>();
+  let prefix = 0; // slices [0, prefix) are complete
+  for (let ended = false; !ended; ) {
+    const batch = await ctx.db.transaction(async () => {
+      let rows = 0;
+      let drained = false;
+      for (;;) {
+        const message = await queue.take();
+        if (message === undefined) {
+          drained = true;
+          break;
+        }
+        if (message.type === 'done') {
+          complete.add(message.slice);
+          break;
+        }
+        counters.addPage(message.items.length);
+        if (ctx.options.full) await addSeen(ctx.db, message.items);
+        const result = await ctx.loader.load(message.items, { syncedAt: new Date() });
+        counters.addLoad(result);
+        progress.update();
+        rows += result.utterances + result.words;
+        if (rows >= COMMIT_ROWS) break;
+      }
+      while (complete.has(prefix)) prefix += 1;
+      const watermark = prefix > 0 ? laterOf(committed.watermark, slices[prefix - 1]!.before.toISOString()) : committed.watermark;
+      const inProgress = slices[prefix];
+      const cp: Checkpoint = {
+        ...checkpoint,
+        watermark,
+        slice: inProgress ? { after: inProgress.after?.toISOString() ?? null, before: inProgress.before.toISOString() } : null,
+      };
+      await saveCheckpoint(ctx, kind, cp, 'in-transaction');
+      return { cp, drained };
+    });
+    committed.watermark = batch.cp.watermark;
+    await saveCheckpoint(ctx, kind, batch.cp, 'after-commit');
+    ended = batch.drained;
+  }
+}
+
+function laterOf(a: string | null, b: string): string {
+  return a !== null && Date.parse(a) > Date.parse(b) ? a : b;
+}
+
+async function finalCheckpoint(ctx: KindRunContext, kind: SyncKind, watermark: string, lastRun: KindSummary): Promise<Checkpoint> {
+  const since = new Date(ctx.startedAt.getTime() - ctx.options.pendingMaxAge);
+  const pending = await pendingJobs(ctx.db, kind, since, new Date(Date.UTC(9999, 0, 1)));
+  return { watermark, pending: pending.map((job) => job.id), slice: null, lastRun };
+}
+
+async function saveCheckpoint(ctx: KindRunContext, kind: SyncKind, cp: Checkpoint, phase: 'in-transaction' | 'after-commit'): Promise<void> {
+  for (const store of ctx.stores) await store.save(kind, cp, phase);
+}
+
+/** Reports progress at most every 250 ms. */
+class KindProgress {
+  private readonly started = Date.now();
+  private last = 0;
+  constructor(
+    private readonly ctx: KindRunContext,
+    private readonly kind: SyncKind,
+    private readonly counters: RunCounters,
+  ) {}
+  update(force = false): void {
+    const now = Date.now();
+    if (!force && now - this.last < 250) return;
+    this.last = now;
+    this.ctx.options.onProgress?.({
+      kind: this.kind,
+      pages: this.counters.pages,
+      jobs: this.counters.jobsFetched,
+      words: this.counters.words,
+      elapsed: now - this.started,
+    });
+  }
+  finish(): void {
+    this.update(true);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Walks one slice of a list newest first, page by page, so that no surviving job is skipped even
+ * when jobs are deleted while the walk is under way.
+ *
+ * Offset pagination shifts under deletions: when a job before the current offset disappears, every
+ * later job moves one place down and the first one of the next page would be skipped. So each page
+ * after the first is asked from one place earlier (`offset - 1`), and its first item must be the
+ * last item of the page before (the anchor). When it is not, something moved: the walk starts the
+ * slice again (what was already loaded is unchanged and costs no writes). Insertions move jobs up
+ * and only repeat an item, which the idempotent loader absorbs.
+ *
+ * Only `offset` is taken from `next` (it points at /v2/transcription and carries only status,
+ * offset and limit); path and filters stay ours. Serving fewer items than asked is followed.
+ */
+import type { ListingClient, ListName, Page } from '../api/index.js';
+import { ProtocolError } from '../errors.js';
+import { idOf, type Slice } from './slices.js';
+
+export interface SlicePage {
+  readonly items: readonly unknown[];
+  readonly bytes: number;
+}
+
+export interface WalkOptions {
+  readonly pageSize: number;
+  /** How many times a slice may start again before the run gives up (it retries next run). */
+  readonly maxRestarts?: number;
+  readonly signal?: AbortSignal;
+  /** Called when a shift was seen and the slice starts again. */
+  readonly onRestart?: () => void;
+}
+
+const ONE_MS = 1;
+
+export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date } {
+  // `after_date` is exclusive in the simulator and unknown upstream; 1 ms earlier makes the
+  // inclusive bound of the slice hold either way (a repeated boundary job is harmless).
+  return slice.after
+    ? { afterDate: new Date(slice.after.getTime() - ONE_MS), beforeDate: slice.before }
+    : { beforeDate: slice.before };
+}
+
+export async function* walkSlice(
+  client: ListingClient,
+  list: ListName,
+  slice: Slice,
+  options: WalkOptions,
+  firstPage?: Page,
+): AsyncGenerator<SlicePage> {
+  const maxRestarts = options.maxRestarts ?? 20;
+  const window = sliceParams(slice);
+  for (let restart = 0; ; restart++) {
+    if (restart > maxRestarts) {
+      throw new ProtocolError(`the list kept changing under the walk (${maxRestarts} restarts of one slice)`, true, {
+        hint: 'the next run tries again',
+      });
+    }
+    let anchor: string | undefined;
+    let offset = 0;
+    let shifted = false;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const overlap = anchor === undefined ? 0 : 1;
+      const page =
+        offset === 0 && restart === 0 && firstPage
+          ? firstPage
+          : await client.getPage(
+              list,
+              { ...window, offset: offset - overlap, limit: options.pageSize + overlap },
+              { signal: options.signal },
+            );
+      let items = page.items;
+      if (overlap) {
+        if (items.length === 0 || idOf(items[0]) !== anchor) {
+          shifted = true;
+          break;
+        }
+        items = items.slice(1);
+      }
+      yield { items, bytes: page.bytes };
+      if (page.next === null || items.length === 0) return;
+      const lastId = idOf(items.at(-1));
+      if (lastId === undefined) {
+        // No readable id to anchor on (a malformed record): fall back to the plain next offset.
+        anchor = undefined;
+      } else {
+        anchor = lastId;
+      }
+      const asked = offset - overlap;
+      if (page.next.offset <= asked) {
+        throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, false);
+      }
+      offset = page.next.offset;
+    }
+    if (shifted) options.onRestart?.();
+  }
+}
