@@ -1,0 +1,223 @@
+/**
+ * The listing service client: one keep-alive pool to the configured origin, a rate limit shared by
+ * every call, retries by the table in ./retry-policy.ts, and typed errors that never carry the key.
+ *
+ * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
+ * client cannot show it; it is sent as `x-service-key` and nowhere else.
+ */
+import pRetry from 'p-retry';
+import { Pool } from 'undici';
+import { ConfigError, ProtocolError } from '../errors.js';
+import { type Logger, silentLogger } from '../log.js';
+import { parseListEnvelope } from '../records/envelope.js';
+import { parseNextLink } from './next-link.js';
+import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
+import { RateLimiter } from './rate-limiter.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import { sleep } from './sleep.js';
+import type { ClientOptions, ClientStats, ListName, ListParams, Page, RequestOptions } from './types.js';
+import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
+import { walkPages } from './walk.js';
+
+interface Envelope {
+  readonly items: readonly unknown[];
+  readonly next: string | null;
+  readonly bytes: number;
+}
+
+function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
+  const result = value ?? fallback;
+  const ok = Number.isFinite(result) && result >= 0 && (!integer || Number.isInteger(result));
+  if (!ok)
+    throw new ConfigError(setting, `must be a ${integer ? 'whole ' : ''}number >= 0 (got ${String(value)})`);
+  return result;
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
+  }
+  return url;
+}
+
+export class ListingClient {
+  /** Live counters; read them, do not write them. */
+  readonly stats: ClientStats = { requests: 0, retries: 0, bytes: 0 };
+  readonly #pool: Pool;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #basePath: string;
+  readonly #limiter: RateLimiter;
+  readonly #policy: RetryPolicy;
+  readonly #encoding: MetadataEncoding;
+  readonly #logger: Logger;
+  readonly #onRetry: ClientOptions['onRetry'];
+  readonly #redact: Redact;
+
+  constructor(options: ClientOptions) {
+    const base = parseBaseUrl(options.baseUrl);
+    // Control characters would make undici reject the header later, with a less useful error.
+    if (options.apiKey.trim() === '' || hasControlCharacter(options.apiKey)) {
+      throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
+    }
+    this.#redact = redactor(options.apiKey);
+    this.#headers = Object.freeze({ 'x-service-key': options.apiKey, accept: 'application/json' });
+    this.#basePath = base.pathname;
+    this.#policy = Object.freeze({
+      maxAttempts: Math.max(
+        1,
+        positive('maxAttempts', options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, true),
+      ),
+      baseMs: positive('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_POLICY.baseMs),
+      maxMs: positive('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_POLICY.maxMs),
+      retryAfterCapMs: positive(
+        'retryAfterCapMs',
+        options.retryAfterCapMs,
+        DEFAULT_RETRY_POLICY.retryAfterCapMs,
+      ),
+    });
+    this.#limiter = new RateLimiter(options.rateLimit ?? 20);
+    this.#encoding = options.metadataEncoding ?? 'json';
+    this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
+    this.#onRetry = options.onRetry;
+    this.#pool = new Pool(base.origin, {
+      connections: Math.max(1, positive('connections', options.connections, 8, true)),
+      connect: { timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000) },
+      headersTimeout: positive('headersTimeoutMs', options.headersTimeoutMs, 30_000),
+      bodyTimeout: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
+    });
+  }
+
+  /** One page, retried per the policy. Filters are checked before anything is sent. */
+  async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
+    const query = buildQuery(list, params, this.#encoding);
+    const path = listPath(this.#basePath, list);
+    const envelope = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal);
+    return Object.freeze({
+      list,
+      offset: params.offset ?? 0,
+      limit: params.limit ?? DEFAULT_LIMIT,
+      items: envelope.items,
+      next: parseNextLink(envelope.next),
+      bytes: envelope.bytes,
+    });
+  }
+
+  /** Pages from params.offset, following the offset (and limit) of `next` until it is null. */
+  walk(list: ListName, params: ListParams = {}, options: RequestOptions = {}): AsyncGenerator<Page> {
+    return walkPages((p) => this.getPage(list, p, options), params, this.#logger);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #withRetries(
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Envelope> {
+    try {
+      return await pRetry(() => this.#attempt(pathAndQuery, where, signal), {
+        retries: this.#policy.maxAttempts - 1,
+        // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
+        minTimeout: 0,
+        signal,
+        shouldRetry: async ({ error, attemptNumber }) => {
+          if (!shouldRetry(error)) return false;
+          const delayMs = retryDelayMs(this.#policy, error, attemptNumber);
+          this.stats.retries++;
+          this.#logger.warn(
+            { where, attempt: attemptNumber, of: this.#policy.maxAttempts, delayMs, err: describe(error) },
+            'request failed, retrying',
+          );
+          this.#onRetry?.({ attempt: attemptNumber, delayMs, error });
+          await sleep(delayMs, signal);
+          return true;
+        },
+      });
+    } catch (error) {
+      // Whatever was in flight when the caller aborted, the caller's reason is the answer.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  async #attempt(pathAndQuery: string, where: string, signal: AbortSignal | undefined): Promise<Envelope> {
+    await this.#limiter.acquire(signal);
+    this.stats.requests++;
+    const started = performance.now();
+    const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal);
+    this.#logger.debug(
+      { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
+      'GET',
+    );
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
+    if (status < 200 || status > 299)
+      throw statusError(status, { where, body: text, retryAfter, redact: this.#redact });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new ProtocolError(`${where} answered with a body that is not JSON (${body.length} bytes)`, true, {
+        cause: new Error(this.#redact(error instanceof Error ? error.message : String(error))),
+        hint: 'the service sent a broken answer; retried automatically',
+      });
+    }
+    const parsed = parseListEnvelope(json);
+    if (!parsed.ok) {
+      throw new ProtocolError(
+        `${where} answered with a body that is not a list envelope (${parsed.problem})`,
+        true,
+        {
+          hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
+        },
+      );
+    }
+    return { items: parsed.envelope.items, next: parsed.envelope.next, bytes: body.length };
+  }
+
+  /** Sends one GET and reads the whole body; transport failures become typed errors. */
+  async #send(pathAndQuery: string, where: string, signal: AbortSignal | undefined) {
+    let response: Awaited<ReturnType<Pool['request']>>;
+    try {
+      response = await this.#pool.request({
+        method: 'GET',
+        path: pathAndQuery,
+        headers: this.#headers,
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw transportError(error, where, this.#redact);
+    }
+    let body: Uint8Array;
+    try {
+      body = new Uint8Array(await response.body.arrayBuffer());
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // A broken body on an error status still says enough: keep the status.
+      if (response.statusCode >= 300) body = new Uint8Array();
+      else throw transportError(error, where, this.#redact, 'body');
+    }
+    this.stats.bytes += body.length;
+    return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
+  }
+}
+
+/** A log-safe summary of an error (our messages never hold the key). */
+function describe(error: Error): Record<string, unknown> {
+  const { name, message } = error;
+  const code = (error as { code?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  return { name, message, code, status };
+}

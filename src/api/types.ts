@@ -1,0 +1,94 @@
+/**
+ * The listing client's public shapes: which lists exist, the filters a caller may ask for, what a
+ * page is, and how the client is tuned. Unions derive from `as const` lists so the query encoder
+ * can check values at run time against the same source.
+ */
+import type { Logger } from '../log.js';
+
+/** The three list operations of the spec, by the last segment of their path (`/v2/<name>`). */
+export const LIST_NAMES = ['pre-recorded', 'live', 'transcription'] as const;
+export type ListName = (typeof LIST_NAMES)[number];
+
+export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const JOB_KINDS = ['pre-recorded', 'live'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export interface ListParams {
+  /** Index of the first item; default 0. */
+  offset?: number;
+  /** Items asked for; default 20 (the spec's default). The service may serve fewer. */
+  limit?: number;
+  /** YYYY-MM-DD */
+  date?: string;
+  /** A string must be an ISO 8601 instant; sent as `toISOString()`. */
+  beforeDate?: Date | string;
+  afterDate?: Date | string;
+  status?: readonly JobStatus[];
+  customMetadata?: Readonly<Record<string, string | number | boolean>>;
+  /** Only on 'transcription'; a ConfigError elsewhere. */
+  kind?: readonly JobKind[];
+}
+
+export interface NextLink {
+  readonly offset: number;
+  /** The limit `next` carries, when it carries one. */
+  readonly limit: number | undefined;
+}
+
+export interface Page {
+  readonly list: ListName;
+  /** The offset asked for. */
+  readonly offset: number;
+  /** The limit asked for. */
+  readonly limit: number;
+  /** Job records, NOT validated here (src/records does that per item). */
+  readonly items: readonly unknown[];
+  /** Only what `next` says about position; its path, origin and filters are never used. */
+  readonly next: NextLink | null;
+  /** Body size in bytes. */
+  readonly bytes: number;
+}
+
+export interface ClientOptions {
+  /** e.g. https://api.example.com; a path prefix is kept (`https://host/proxy` → /proxy/v2/...). */
+  baseUrl: string;
+  apiKey: string;
+  /** Requests per second across all concurrent calls of one client; default 20. */
+  rateLimit?: number;
+  /** Attempts per request, the first included; default 6. */
+  maxAttempts?: number;
+  /** First backoff cap in ms; default 250. Doubles per retry, full jitter. */
+  retryBaseMs?: number;
+  /** Cap of one backoff in ms; default 30_000. */
+  retryMaxMs?: number;
+  /** Retry-After is honoured up to this many ms; default 60_000. */
+  retryAfterCapMs?: number;
+  /** ms; default 10_000. */
+  connectTimeoutMs?: number;
+  /** ms until the response headers arrive; default 30_000. */
+  headersTimeoutMs?: number;
+  /** ms of silence allowed between body chunks; default 30_000. undici checks it on a ~1 s clock. */
+  bodyTimeoutMs?: number;
+  /** Keep-alive pool size; default 8. */
+  connections?: number;
+  /** custom_metadata as one JSON value (default) or as `custom_metadata[key]=value` pairs. */
+  metadataEncoding?: 'json' | 'brackets';
+  logger?: Logger;
+  /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
+  onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Attempts after a failed one. */
+  retries: number;
+  /** Response body bytes received. */
+  bytes: number;
+}

@@ -1,0 +1,155 @@
+/**
+ * Walking whole lists: the walker keeps its own path and filters, follows only the offset of
+ * `next`, survives a server-side limit cap, refuses a `next` that does not advance, and never
+ * sends anything to the origin a `next` names. It also shares one rate limit across calls.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ClientOptions,
+  LIST_NAMES,
+  ListingClient,
+  type ListName,
+  type ListParams,
+} from '../src/api/index.js';
+import { ProtocolError } from '../src/errors.js';
+import { type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
+
+const sims: Simulator[] = [];
+const clients: ListingClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(sims.splice(0).map((sim) => sim.close()));
+});
+
+async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Promise<Simulator> {
+  const sim = await startSimulator({ preRecorded: 23, live: 17, seed: 5, ...options });
+  sims.push(sim);
+  return sim;
+}
+
+function client(sim: Simulator, options: Partial<ClientOptions> = {}): ListingClient {
+  const made = new ListingClient({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    rateLimit: 1_000,
+    retryBaseMs: 1,
+    ...options,
+  });
+  clients.push(made);
+  return made;
+}
+
+async function walkIds(listing: ListingClient, list: ListName, params: ListParams = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of listing.walk(list, params))
+    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
+  return ids;
+}
+
+function idsOf(sim: Simulator, list: ListName): string[] {
+  return sim.data
+    .all()
+    .filter((record) => list === 'transcription' || record['kind'] === list)
+    .map((record) => record['id'] as string);
+}
+
+describe('walking a list', () => {
+  for (const list of LIST_NAMES) {
+    it(`walks all of ${list} on its own path although next points at /v2/transcription`, async () => {
+      const sim = await simulator();
+      const ids = await walkIds(client(sim), list, { limit: 4 });
+      expect(ids).toEqual(idsOf(sim, list));
+      expect(sim.log.length).toBeGreaterThan(3);
+      expect(new Set(sim.log.map((entry) => entry.path))).toEqual(new Set([`/v2/${list}`]));
+      expect(sim.log.map((entry) => new URLSearchParams(entry.query).get('offset'))).toEqual(
+        sim.log.map((_, index) => String(index * 4)),
+      );
+    });
+  }
+
+  it('follows the offset the service gives when it serves fewer than asked, skipping nothing', async () => {
+    const sim = await simulator({ preRecorded: 30, limitCap: 7 });
+    const ids = await walkIds(client(sim), 'pre-recorded', {
+      limit: 50,
+      status: ['done', 'error', 'queued', 'processing'],
+    });
+    expect(ids).toEqual(idsOf(sim, 'pre-recorded'));
+    expect(new Set(ids).size).toBe(30);
+    const offsets = sim.log.map((entry) => Number(new URLSearchParams(entry.query).get('offset')));
+    expect(offsets).toEqual([0, 7, 14, 21, 28]);
+    // Filters are the walker's own on every page, not whatever `next` carried.
+    expect(sim.log.every((entry) => new URLSearchParams(entry.query).getAll('status').length === 4)).toBe(
+      true,
+    );
+  });
+
+  it('fails with a non-retryable ProtocolError when next does not advance', async () => {
+    const sim = await simulator();
+    sim.faults.inject('next-stuck');
+    const listing = client(sim);
+    const error = await walkIds(listing, 'live', { limit: 5 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).retryable).toBe(false);
+    expect((error as ProtocolError).message).toMatch(/does not advance/);
+    expect(sim.log).toHaveLength(1);
+  });
+
+  it('never sends a request, or the key, to the origin a next link names', async () => {
+    const sim = await simulator();
+    const simHost = new URL(sim.url);
+    const connects: string[] = [];
+    const sends: { to: string; hadKey: boolean }[] = [];
+    const onConnect = (message: unknown): void => {
+      const { connectParams } = message as { connectParams: { hostname: string; port: string } };
+      connects.push(`${connectParams.hostname}:${connectParams.port}`);
+    };
+    const onSend = (message: unknown): void => {
+      const { headers, socket } = message as {
+        headers: string;
+        socket: { remoteAddress?: string; remotePort?: number };
+      };
+      sends.push({
+        to: `${socket.remoteAddress}:${socket.remotePort}`,
+        hadKey: headers.includes(sim.apiKey),
+      });
+    };
+    diagnostics.subscribe('undici:client:beforeConnect', onConnect);
+    diagnostics.subscribe('undici:client:sendHeaders', onSend);
+    try {
+      sim.faults.inject('next-foreign-origin', 'next-foreign-origin');
+      const ids = await walkIds(client(sim), 'pre-recorded', { limit: 6 });
+      expect(ids).toEqual(idsOf(sim, 'pre-recorded'));
+    } finally {
+      diagnostics.unsubscribe('undici:client:beforeConnect', onConnect);
+      diagnostics.unsubscribe('undici:client:sendHeaders', onSend);
+    }
+    const simAddress = `${simHost.hostname}:${simHost.port}`;
+    expect(sim.log.filter((entry) => entry.fault === 'next-foreign-origin')).toHaveLength(2);
+    expect(sends.length).toBe(sim.log.length);
+    expect(sends.every((send) => send.to === simAddress && send.hadKey)).toBe(true);
+    expect(new Set(connects)).toEqual(new Set([simAddress]));
+    expect(sim.log.every((entry) => entry.path === '/v2/pre-recorded' && entry.hadKey)).toBe(true);
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    const sim = await simulator();
+    const listing = new ListingClient({ baseUrl: `${sim.url}/proxy/`, apiKey: sim.apiKey, maxAttempts: 1 });
+    clients.push(listing);
+    await listing.getPage('live').catch(() => undefined);
+    expect(sim.log[0]?.path).toBe('/proxy/v2/live');
+  });
+});
+
+describe('the rate limit', () => {
+  it('spaces concurrent requests of one client: 10 requests at 20/s take at least 400 ms', async () => {
+    const sim = await simulator();
+    const listing = client(sim, { rateLimit: 20 });
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) => listing.getPage('live', { offset: index, limit: 1 })),
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    expect(sim.log).toHaveLength(10);
+  });
+});
