@@ -1,0 +1,1 @@
+DELETE FROM jobs WHERE id IN (SELECT id FROM _replaced_ids)

@@ -1,0 +1,1 @@
+DELETE FROM module_results WHERE job_id IN (SELECT id FROM _replaced_ids)

@@ -1,0 +1,125 @@
+/**
+ * Shapes shared by both kinds of job (spec 2.3, 2.6, 2.8). Every field may be absent or null (the
+ * service omits what was not requested, and real records carry nulls the spec does not show), but
+ * must have its type when present. Objects are loose: unknown fields are kept, never an error.
+ * Integers stored in INTEGER columns are checked as 32-bit so a bad value quarantines its record
+ * instead of failing the load of its whole batch.
+ */
+import { z } from 'zod';
+import { wordsSchema } from './words.js';
+
+export const int32 = z.int32().nullish();
+export const num = z.number().nullish();
+export const str = z.string().nullish();
+export const bool = z.boolean().nullish();
+export const strings = z.array(z.string()).nullish();
+/** A free-form object (custom_metadata, post_session_metadata, chapterization results). */
+export const freeObject = z.record(z.string(), z.unknown()).nullish();
+
+export const errorObjectSchema = z.looseObject({
+  status_code: int32,
+  exception: str,
+  message: str,
+});
+
+export const utteranceSchema = z.looseObject({
+  start: num,
+  end: num,
+  confidence: num,
+  channel: int32,
+  speaker: int32,
+  language: str,
+  text: str,
+  words: wordsSchema.optional(),
+});
+
+export const fileSchema = z.looseObject({
+  id: str,
+  filename: str,
+  source: str,
+  audio_duration: num,
+  number_of_channels: int32,
+});
+
+/** The wrapper every feature result comes in; `results` varies by feature. */
+export function moduleResult<T extends z.ZodType>(results: T) {
+  return z.looseObject({
+    success: bool,
+    is_empty: bool,
+    exec_time: num,
+    error: errorObjectSchema.nullish(),
+    results: results.nullish(),
+  });
+}
+
+export const sentencesSchema = z.array(moduleResult(z.array(z.string()))).nullish();
+export const subtitlesSchema = z.array(z.looseObject({ format: str, subtitles: str })).nullish();
+
+export const metadataSchema = z.looseObject({
+  audio_duration: num,
+  number_of_distinct_channels: int32,
+  billing_time: num,
+  transcription_time: num,
+});
+
+export const transcriptionSchema = z.looseObject({
+  full_transcript: str,
+  languages: strings,
+  utterances: z.array(utteranceSchema).nullish(),
+  sentences: sentencesSchema,
+  subtitles: subtitlesSchema,
+});
+
+export const translationEntrySchema = z.looseObject({
+  error: errorObjectSchema.nullish(),
+  full_transcript: str,
+  languages: strings,
+  utterances: z.array(utteranceSchema).nullish(),
+  sentences: sentencesSchema,
+  subtitles: subtitlesSchema,
+});
+
+const textResult = moduleResult(z.string()).nullish();
+
+/** Members of `result` common to both kinds (spec 2.7 lists the live ones; 2.6 adds more). */
+export const commonResultShape = {
+  metadata: metadataSchema.nullish(),
+  transcription: transcriptionSchema.nullish(),
+  translation: moduleResult(z.array(translationEntrySchema)).nullish(),
+  summarization: textResult,
+  named_entity_recognition: z
+    .looseObject({
+      success: bool,
+      is_empty: bool,
+      exec_time: num,
+      error: errorObjectSchema.nullish(),
+      entity: str,
+    })
+    .nullish(),
+  sentiment_analysis: textResult,
+  chapterization: moduleResult(z.record(z.string(), z.unknown())).nullish(),
+};
+
+export const preRecordedResultSchema = z.looseObject({
+  ...commonResultShape,
+  moderation: textResult,
+  name_consistency: textResult,
+  speaker_reidentification: textResult,
+  structured_data_extraction: textResult,
+  audio_to_llm: moduleResult(z.array(moduleResult(z.looseObject({ prompt: str, response: str })))).nullish(),
+  sentences: moduleResult(z.array(z.string())).nullish(),
+  display_mode: moduleResult(z.array(z.string())).nullish(),
+  diarization: moduleResult(z.array(utteranceSchema)).nullish(),
+});
+
+export const liveResultSchema = z.looseObject({
+  ...commonResultShape,
+  messages: strings,
+});
+
+export type ErrorObject = z.infer<typeof errorObjectSchema>;
+export type Utterance = z.infer<typeof utteranceSchema>;
+export type FileInfo = z.infer<typeof fileSchema>;
+export type TranslationEntry = z.infer<typeof translationEntrySchema>;
+export type PreRecordedResult = z.infer<typeof preRecordedResultSchema>;
+export type LiveResult = z.infer<typeof liveResultSchema>;

@@ -1,0 +1,141 @@
+/**
+ * A DuckDB file of transcript-sync: opened (and migrated when writable), queried with bound values,
+ * and written in explicit transactions. The loader's and the engine's SQL lives in sql/queries/*.sql,
+ * fetched by name with `query()`.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DatabaseError } from '../errors.js';
+import { type Logger, silentLogger } from '../log.js';
+import { sqlDir } from '../util/paths.js';
+import { assertMigrated, migrate } from './migrate.js';
+import {
+  acquireInstance,
+  discardCreatedFile,
+  releaseInstance,
+  restrictFile,
+  type SharedInstance,
+} from './open-instance.js';
+import { plainRow, type SqlParams, toDuckParams } from './values.js';
+
+export interface OpenOptions {
+  readonly readOnly?: boolean;
+  /** How long to wait for a file another process holds, in ms; default 5000. */
+  readonly lockWaitMs?: number;
+  readonly logger?: Logger;
+}
+
+const DEFAULT_LOCK_WAIT_MS = 5_000;
+const QUERY_NAME = /^[a-z0-9][a-z0-9-]*$/;
+const queries = new Map<string, string>();
+
+export class Database {
+  private closed = false;
+  /** Depth of `transaction()` calls: nested calls join the outer transaction. */
+  private depth = 0;
+
+  private constructor(
+    readonly path: string,
+    readonly readOnly: boolean,
+    readonly connection: DuckDBConnection,
+    private readonly shared: SharedInstance,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(path: string, options: OpenOptions = {}): Promise<Database> {
+    const full = resolve(path);
+    const readOnly = options.readOnly ?? false;
+    const logger = options.logger ?? silentLogger;
+    const shared = await acquireInstance(full, readOnly, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+    let connection: DuckDBConnection | undefined;
+    try {
+      connection = await shared.instance.connect();
+      if (readOnly) {
+        await assertMigrated(connection, full);
+      } else {
+        const applied = await migrate(connection, full);
+        if (applied.length > 0) logger.info({ db: full, migrations: applied }, 'database schema migrated');
+      }
+      return new Database(full, readOnly, connection, shared, logger);
+    } catch (error) {
+      connection?.closeSync();
+      releaseInstance(full, shared);
+      // A file this open created and could not set up holds nothing worth keeping.
+      if (shared.created && shared.refs === 0) discardCreatedFile(full);
+      throw error;
+    }
+  }
+
+  async run(sql: string, params?: SqlParams): Promise<void> {
+    this.assertOpen();
+    await this.connection.run(sql, toDuckParams(params));
+  }
+
+  /** Rows as plain objects: timestamps as Date, JSON as text, bigint as number when it is safe. */
+  async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    this.assertOpen();
+    const reader = await this.connection.runAndReadAll(sql, toDuckParams(params));
+    return reader.getRowObjectsJS().map((row) => plainRow(row as Record<string, unknown>) as T);
+  }
+
+  /** The text of sql/queries/<name>.sql, read once per process. */
+  query(name: string): string {
+    const cached = queries.get(name);
+    if (cached !== undefined) return cached;
+    if (!QUERY_NAME.test(name)) throw new Error(`bad query name "${name}"`);
+    const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
+    queries.set(name, text);
+    return text;
+  }
+
+  /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    if (this.depth > 0) return this.nested(fn);
+    await this.connection.run('BEGIN TRANSACTION');
+    this.depth = 1;
+    try {
+      const result = await fn();
+      await this.connection.run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.rollbackQuietly();
+      throw error;
+    } finally {
+      this.depth = 0;
+      restrictFile(`${this.path}.wal`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.closeSync();
+    releaseInstance(this.path, this.shared);
+  }
+
+  private async nested<T>(fn: () => Promise<T>): Promise<T> {
+    this.depth += 1;
+    try {
+      return await fn();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private async rollbackQuietly(): Promise<void> {
+    try {
+      await this.connection.run('ROLLBACK');
+    } catch (error) {
+      // A failed COMMIT may already have ended the transaction; the first error is the one to report.
+      this.logger.debug({ err: error }, 'rollback after a failed transaction did not run');
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new DatabaseError(`${this.path} is closed`, this.path, false, false, { hint: 'open it again' });
+    }
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Maps a validated job record onto the rows of sql/001_tables.sql: one `jobs` row, its utterances
+ * and words (from the transcription, each translation entry and the diarization), and one
+ * `module_results` row per feature result. Column lists here follow the tables' column order.
+ */
+import type { DuckDBValue } from '@duckdb/node-api';
+import { listValue } from '@duckdb/node-api';
+import type { JobRecord } from '../records/job-record.js';
+import type { Utterance } from '../records/shapes.js';
+import { TableBatch } from './table-batch.js';
+import { instantValue } from './values.js';
+
+// biome-ignore format: one line per group of columns of the table
+const JOB_COLUMNS = [
+  'id', 'kind', 'status', 'version', 'request_id', 'created_at', 'completed_at', 'error_code',
+  'custom_metadata', 'post_session_metadata', 'request_params',
+  'file_id', 'filename', 'file_source', 'file_audio_duration', 'number_of_channels',
+  'audio_duration', 'billing_time', 'transcription_time', 'number_of_distinct_channels',
+  'full_transcript', 'languages', 'raw', 'content_hash', 'synced_at', 'deleted_at',
+] as const;
+
+const UTTERANCE_COLUMNS = [
+  'job_id',
+  'source',
+  'utterance_idx',
+  'start',
+  'end',
+  'confidence',
+  'channel',
+  'speaker',
+  'language',
+  'text',
+] as const;
+
+const WORD_COLUMNS = [
+  'job_id',
+  'source',
+  'utterance_idx',
+  'word_idx',
+  'word',
+  'start',
+  'end',
+  'confidence',
+] as const;
+
+const MODULE_COLUMNS = [
+  'job_id',
+  'module',
+  'success',
+  'is_empty',
+  'exec_time',
+  'error_status_code',
+  'error_exception',
+  'error_message',
+  'results',
+] as const;
+
+/** Members of `result` that are columns of `jobs`, not module results. */
+const NOT_MODULES = new Set(['metadata', 'transcription']);
+
+export interface PreparedJob {
+  readonly record: JobRecord;
+  /** The record's JSON text, stored as `raw` and hashed. */
+  readonly raw: string;
+  readonly hash: string;
+}
+
+export class JobRows {
+  readonly jobs = new TableBatch('jobs', JOB_COLUMNS);
+  readonly utterances = new TableBatch('utterances', UTTERANCE_COLUMNS);
+  readonly words = new TableBatch('words', WORD_COLUMNS);
+  readonly modules = new TableBatch('module_results', MODULE_COLUMNS);
+
+  add(job: PreparedJob, syncedAt: DuckDBValue): void {
+    const { record } = job;
+    this.addJob(job, syncedAt);
+    const result = record.result;
+    if (!result) return;
+    this.addUtterances(record.id, 'transcription', result.transcription?.utterances);
+    const entries = result.translation?.results ?? [];
+    const sources = translationSources(entries.map((entry) => entry.languages?.[0]));
+    for (const [i, entry] of entries.entries()) {
+      this.addUtterances(record.id, sources[i] ?? `translation:${i}`, entry.utterances);
+    }
+    if (record.kind === 'pre-recorded')
+      this.addUtterances(record.id, 'diarization', record.result?.diarization?.results);
+    this.addModules(record.id, result as Record<string, unknown>);
+  }
+
+  private addJob({ record, raw, hash }: PreparedJob, syncedAt: DuckDBValue): void {
+    const file = record.file;
+    const metadata = record.result?.metadata;
+    const transcription = record.result?.transcription;
+    this.jobs.push({
+      id: record.id,
+      kind: record.kind,
+      status: record.status,
+      version: record.version ?? null,
+      request_id: record.request_id ?? null,
+      created_at: instantValue(record.created_at),
+      completed_at: record.completed_at ? instantValue(record.completed_at) : null,
+      error_code: record.error_code ?? null,
+      custom_metadata: jsonOrNull(record.custom_metadata),
+      post_session_metadata: jsonOrNull(record.post_session_metadata),
+      request_params: jsonOrNull(record.request_params),
+      file_id: file?.id ?? null,
+      filename: file?.filename ?? null,
+      file_source: file?.source ?? null,
+      file_audio_duration: file?.audio_duration ?? null,
+      number_of_channels: file?.number_of_channels ?? null,
+      audio_duration: metadata?.audio_duration ?? null,
+      billing_time: metadata?.billing_time ?? null,
+      transcription_time: metadata?.transcription_time ?? null,
+      number_of_distinct_channels: metadata?.number_of_distinct_channels ?? null,
+      full_transcript: transcription?.full_transcript ?? null,
+      languages: transcription?.languages ? listValue(transcription.languages) : null,
+      raw,
+      content_hash: hash,
+      synced_at: syncedAt,
+      deleted_at: null,
+    });
+  }
+
+  private addUtterances(jobId: string, source: string, list: readonly Utterance[] | null | undefined): void {
+    if (!list) return;
+    for (let u = 0; u < list.length; u++) {
+      const utterance = list[u] as Utterance;
+      this.utterances.push({
+        job_id: jobId,
+        source,
+        utterance_idx: u,
+        start: utterance.start ?? null,
+        end: utterance.end ?? null,
+        confidence: utterance.confidence ?? null,
+        channel: utterance.channel ?? null,
+        speaker: utterance.speaker ?? null,
+        language: utterance.language ?? null,
+        text: utterance.text ?? null,
+      });
+      this.addWords(jobId, source, u, utterance);
+    }
+  }
+
+  /** The hot loop: millions of words, so columns are pushed directly. */
+  private addWords(jobId: string, source: string, utteranceIdx: number, utterance: Utterance): void {
+    const words = utterance.words;
+    if (!words) return;
+    const c = this.words.columns;
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w];
+      c.job_id.push(jobId);
+      c.source.push(source);
+      c.utterance_idx.push(utteranceIdx);
+      c.word_idx.push(w);
+      c.word.push(word?.word ?? null);
+      c.start.push(word?.start ?? null);
+      c.end.push(word?.end ?? null);
+      c.confidence.push(word?.confidence ?? null);
+    }
+    this.words.addCount(words.length);
+  }
+
+  private addModules(jobId: string, result: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(result)) {
+      if (NOT_MODULES.has(key) || value === null || value === undefined) continue;
+      this.modules.push(moduleRow(jobId, key, value));
+    }
+    const sentences = (result['transcription'] as { sentences?: unknown[] | null } | null | undefined)
+      ?.sentences;
+    for (const entry of sentences ?? [])
+      this.modules.push(moduleRow(jobId, 'transcription.sentences', entry));
+  }
+}
+
+/**
+ * 'translation:<lang>' by each entry's first language; 'translation:<i>' (its position) when it has
+ * none or an earlier entry already took that language, so (job, source) stays unique.
+ */
+export function translationSources(firstLanguages: readonly (string | null | undefined)[]): string[] {
+  const taken = new Set<string>();
+  return firstLanguages.map((lang, i) => {
+    const source = lang ? `translation:${lang}` : `translation:${i}`;
+    if (!lang || taken.has(source)) return `translation:${i}`;
+    taken.add(source);
+    return source;
+  });
+}
+
+type ModuleRow = { readonly [K in (typeof MODULE_COLUMNS)[number]]: DuckDBValue };
+
+/**
+ * One feature result. Members that are not wrapped module results (a live job's `messages`, or a
+ * future feature of another shape) are kept whole in `results`.
+ */
+function moduleRow(jobId: string, module: string, value: unknown): ModuleRow {
+  const wrapper = isObject(value) ? value : undefined;
+  const error = wrapper && isObject(wrapper['error']) ? wrapper['error'] : undefined;
+  return {
+    job_id: jobId,
+    module,
+    success: typed(wrapper?.['success'], 'boolean'),
+    is_empty: typed(wrapper?.['is_empty'], 'boolean'),
+    exec_time: typed(wrapper?.['exec_time'], 'number'),
+    error_status_code: int32OrNull(error?.['status_code']),
+    error_exception: typed(error?.['exception'], 'string'),
+    error_message: typed(error?.['message'], 'string'),
+    results: jsonOrNull(wrapper ? moduleResults(module, wrapper) : value),
+  };
+}
+
+/** What goes to `results`: NER's `entity`; utterances left out (they are in utterances/words). */
+function moduleResults(module: string, wrapper: Record<string, unknown>): unknown {
+  if (module === 'named_entity_recognition') return wrapper['entity'];
+  if (module === 'diarization') return null;
+  if (module === 'translation' && Array.isArray(wrapper['results'])) {
+    return wrapper['results'].map((entry: unknown) => {
+      if (!isObject(entry)) return entry;
+      const { utterances: _left, ...rest } = entry;
+      return rest;
+    });
+  }
+  return wrapper['results'];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typed(value: unknown, type: 'boolean' | 'number' | 'string'): DuckDBValue {
+  return typeof value === type ? (value as DuckDBValue) : null;
+}
+
+/** The INTEGER column takes only 32-bit integers; a module of unknown shape may hold anything. */
+function int32OrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 0x7fffffff ? value : null;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}

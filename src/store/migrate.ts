@@ -1,0 +1,124 @@
+/**
+ * Applies sql/NNN_name.sql migrations in order, each in its own transaction together with its row in
+ * `schema_migrations`, so a file is never left half-migrated. Migrations are append-only: a shipped
+ * file is never edited, the next number is added instead.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DatabaseError } from '../errors.js';
+import { sqlDir } from '../util/paths.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const MIGRATION_FILE = /^(\d{3,})_([\w-]+)\.sql$/;
+
+let cached: readonly Migration[] | undefined;
+
+/** The migrations shipped with this version, ordered by version. */
+export function shippedMigrations(): readonly Migration[] {
+  if (cached) return cached;
+  const dir = sqlDir();
+  const found: Migration[] = [];
+  for (const file of readdirSync(dir)) {
+    const match = MIGRATION_FILE.exec(file);
+    if (!match) continue;
+    found.push({
+      version: Number(match[1]),
+      name: match[2] ?? file,
+      sql: readFileSync(join(dir, file), 'utf8'),
+    });
+  }
+  found.sort((a, b) => a.version - b.version);
+  cached = Object.freeze(found);
+  return cached;
+}
+
+async function appliedVersions(connection: DuckDBConnection): Promise<number[] | undefined> {
+  const tables = await connection.runAndReadAll(
+    "SELECT 1 FROM information_schema.tables WHERE table_name = 'schema_migrations' AND table_schema = 'main'",
+  );
+  if (tables.currentRowCount === 0) return undefined;
+  const reader = await connection.runAndReadAll('SELECT version FROM schema_migrations ORDER BY version');
+  return reader.getRowsJS().map((row) => Number(row[0]));
+}
+
+/** Applies every shipped migration the file lacks. Returns the versions applied now. */
+export async function migrate(connection: DuckDBConnection, path: string): Promise<number[]> {
+  await connection.run(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
+  );
+  const applied = new Set(await appliedVersions(connection));
+  assertNotNewer(applied, path);
+  const done: number[] = [];
+  for (const migration of shippedMigrations()) {
+    if (applied.has(migration.version)) continue;
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      await connection.run(migration.sql);
+      await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [
+        migration.version,
+        migration.name,
+      ]);
+      await connection.run('COMMIT');
+    } catch (error) {
+      await connection.run('ROLLBACK');
+      throw new DatabaseError(
+        `migration ${migration.version}_${migration.name} failed on ${path}`,
+        path,
+        false,
+        false,
+        {
+          hint: 'the file was left as it was before the migration; report this with the message below',
+          cause: error,
+        },
+      );
+    }
+    done.push(migration.version);
+  }
+  return done;
+}
+
+/** For a read-only open: the file must already carry every shipped migration. */
+export async function assertMigrated(connection: DuckDBConnection, path: string): Promise<void> {
+  const versions = await appliedVersions(connection);
+  if (versions === undefined) {
+    throw new DatabaseError(`${path} has no transcript-sync tables yet`, path, false, false, {
+      hint: 'run `transcript-sync sync` first to create and fill it',
+    });
+  }
+  const applied = new Set(versions);
+  assertNotNewer(applied, path);
+  const missing = shippedMigrations().filter((m) => !applied.has(m.version));
+  if (missing.length > 0) {
+    throw new DatabaseError(
+      `${path} was written by an older transcript-sync (schema lacks migration ${missing[0]?.version})`,
+      path,
+      false,
+      false,
+      {
+        hint: 'run `transcript-sync sync` once to upgrade it, then read it again',
+      },
+    );
+  }
+}
+
+function assertNotNewer(applied: ReadonlySet<number>, path: string): void {
+  const known = new Set(shippedMigrations().map((m) => m.version));
+  const unknown = [...applied].filter((v) => !known.has(v));
+  if (unknown.length > 0) {
+    throw new DatabaseError(
+      `${path} was written by a newer transcript-sync (schema version ${Math.max(...unknown)})`,
+      path,
+      false,
+      false,
+      {
+        hint: 'upgrade transcript-sync, or point --db at another file',
+      },
+    );
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Opens (or shares) the one DuckDBInstance of a file in this process. DuckDB locks a file for one
+ * writing process; while another process holds it, opening is retried until `lockWaitMs`, then a
+ * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
+ * we create is 0700 and the database file 0600 (set before anything is written to it).
+ */
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DatabaseError } from '../errors.js';
+
+export interface SharedInstance {
+  readonly instance: DuckDBInstance;
+  readonly readOnly: boolean;
+  /** Whether this open created the file (so a failed first open may remove it again). */
+  readonly created: boolean;
+  refs: number;
+}
+
+const instances = new Map<string, SharedInstance>();
+
+/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
+const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
+
+/** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
+const RETRY_START_MS = 50;
+const RETRY_MAX_MS = 500;
+
+export async function acquireInstance(
+  path: string,
+  readOnly: boolean,
+  lockWaitMs: number,
+): Promise<SharedInstance> {
+  const shared = instances.get(path);
+  if (shared) {
+    if (shared.readOnly && !readOnly) {
+      throw new DatabaseError(`${path} is already open read-only in this process`, path, false, false, {
+        hint: 'close the read-only handle before opening it for writing',
+      });
+    }
+    shared.refs += 1;
+    return shared;
+  }
+  const created = !readOnly && !existsSync(path);
+  if (created) makePrivateDir(dirname(path));
+  const instance = await createWithRetry(path, readOnly, lockWaitMs);
+  if (created) restrictFile(path);
+  const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
+  instances.set(path, entry);
+  return entry;
+}
+
+export function releaseInstance(path: string, entry: SharedInstance): void {
+  entry.refs -= 1;
+  if (entry.refs > 0) return;
+  instances.delete(path);
+  entry.instance.closeSync();
+  restrictFile(`${path}.wal`);
+}
+
+/** Removes a file this process just created and could not finish setting up. */
+export function discardCreatedFile(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(`${path}.wal`, { force: true });
+}
+
+/** Owner-only mode for a file DuckDB may have created (the WAL comes and goes); missing is fine. */
+export function restrictFile(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // The WAL is removed at each checkpoint; nothing to restrict then.
+  }
+}
+
+function makePrivateDir(dir: string): void {
+  if (existsSync(dir)) return;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+  } catch (error) {
+    throw new DatabaseError(`cannot create the directory ${dir} for the database`, dir, false, false, {
+      hint: 'check its permissions, or point --db (TSYNC_DB) at a writable place',
+      cause: error,
+    });
+  }
+}
+
+async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
+  const deadline = Date.now() + lockWaitMs;
+  let delay = RETRY_START_MS;
+  for (;;) {
+    try {
+      const options = readOnly ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' } : { ...BASE_OPTIONS };
+      return await DuckDBInstance.create(path, options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!isLockConflict(message)) throw openError(path, readOnly, message, error);
+      if (Date.now() + delay > deadline) throw busyError(path, lockWaitMs, message, error);
+      await sleep(delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    }
+  }
+}
+
+function isLockConflict(message: string): boolean {
+  return /could not set lock|conflicting lock/i.test(message);
+}
+
+function busyError(path: string, lockWaitMs: number, message: string, cause: unknown): DatabaseError {
+  const holder = /PID (\d+)/.exec(message)?.[1];
+  return new DatabaseError(
+    `${path} is held by another process${holder ? ` (PID ${holder})` : ''}: a sync is probably running`,
+    path,
+    true,
+    true,
+    {
+      hint: `wait for it to finish and try again, or raise --lock-wait (waited ${lockWaitMs} ms)`,
+      cause,
+    },
+  );
+}
+
+function openError(path: string, readOnly: boolean, message: string, cause: unknown): DatabaseError {
+  if (readOnly && /does not exist/i.test(message)) {
+    return new DatabaseError(`${path} does not exist yet`, path, false, false, {
+      hint: 'run `transcript-sync sync` first to create and fill it',
+      cause,
+    });
+  }
+  if (/not a valid DuckDB database/i.test(message)) {
+    return new DatabaseError(`${path} is not a DuckDB database (or is damaged)`, path, false, false, {
+      hint: 'move it aside and run a sync to rebuild, or point --db at another file',
+      cause,
+    });
+  }
+  if (/permission denied|read-only file system/i.test(message)) {
+    return new DatabaseError(`cannot open ${path}: permission denied`, path, false, false, {
+      hint: 'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
+      cause,
+    });
+  }
+  return new DatabaseError(`cannot open ${path}: ${message}`, path, false, false, {
+    hint: 'check the path given by --db (TSYNC_DB)',
+    cause,
+  });
+}

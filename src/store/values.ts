@@ -1,0 +1,111 @@
+/**
+ * Conversions at the DuckDB boundary: plain JS parameters into DuckDB values, result rows into
+ * JSON-friendly objects, and ISO 8601 instants into TIMESTAMPTZ microseconds without losing the
+ * sub-millisecond digits that `Date` would drop.
+ */
+import {
+  DuckDBArrayValue,
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBIntervalValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
+  DuckDBUUIDValue,
+  type DuckDBValue,
+  listValue,
+  timestampTZValue,
+} from '@duckdb/node-api';
+
+export type SqlParams = readonly unknown[] | Readonly<Record<string, unknown>>;
+
+const VALUE_CLASSES = [
+  DuckDBArrayValue,
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBIntervalValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
+  DuckDBUUIDValue,
+] as const;
+
+/**
+ * JS → DuckDB: undefined → NULL, Date → TIMESTAMPTZ, array → LIST, other plain objects → JSON text,
+ * DuckDB value objects (listValue(...), ...) as they are.
+ */
+export function toDuckValue(value: unknown): DuckDBValue {
+  if (value === undefined || value === null) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return value;
+    case 'object':
+      if (value instanceof Date) return timestampTZValue(BigInt(value.getTime()) * 1000n);
+      if (Array.isArray(value)) return listValue(value.map(toDuckValue));
+      if (VALUE_CLASSES.some((cls) => value instanceof cls)) return value as DuckDBValue;
+      return JSON.stringify(value);
+    default:
+      throw new TypeError(`cannot bind a ${typeof value} as an SQL parameter`);
+  }
+}
+
+export function toDuckParams(
+  params: SqlParams | undefined,
+): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return params.map(toDuckValue);
+  const out: Record<string, DuckDBValue> = {};
+  for (const [key, value] of Object.entries(params)) out[key] = toDuckValue(value);
+  return out;
+}
+
+/** Row values from DuckDB's JS conversion, made JSON-friendly: bigint → number when safe. */
+export function plainRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value === 'bigint') row[key] = toSafeNumber(value);
+    else if (Array.isArray(value)) row[key] = value.map((v) => (typeof v === 'bigint' ? toSafeNumber(v) : v));
+  }
+  return row;
+}
+
+function toSafeNumber(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value;
+}
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Microseconds since the epoch of an ISO 8601 instant (validated upstream by the record schema).
+ * Digits past the microsecond are truncated, as DuckDB's own TIMESTAMPTZ does.
+ */
+export function instantMicros(iso: string): bigint {
+  const match = INSTANT.exec(iso);
+  if (!match) {
+    const ms = Date.parse(iso);
+    if (Number.isNaN(ms)) throw new RangeError(`not an ISO 8601 instant: ${iso}`);
+    return BigInt(ms) * 1000n;
+  }
+  const seconds = Date.parse(`${match[1]}${normaliseOffset(match[3] ?? 'Z')}`);
+  const fraction = (match[2] ?? '').slice(0, 6).padEnd(6, '0');
+  return BigInt(seconds) * 1000n + BigInt(fraction);
+}
+
+function normaliseOffset(offset: string): string {
+  if (offset.toUpperCase() === 'Z') return 'Z';
+  return offset.includes(':') ? offset : `${offset.slice(0, 3)}:${offset.slice(3)}`;
+}
+
+export function instantValue(iso: string): DuckDBTimestampTZValue {
+  return timestampTZValue(instantMicros(iso));
+}

@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DatabaseError } from '../src/errors.js';
+import { Database } from '../src/store/database.js';
+import { tempDir } from './helpers/tmp.js';
+
+const isRoot = process.getuid?.() === 0;
+
+/** Starts a child process that opens `path` for writing and holds it until killed. */
+async function holdFile(path: string): Promise<{ release: () => Promise<void>; pid: number }> {
+  const script = `
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(${JSON.stringify(path)});
+    await instance.connect();
+    process.stdout.write('held\\n');
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (data: Buffer) => data.toString().includes('held') && resolve());
+    child.once('exit', (code) => reject(new Error(`holder exited early with code ${code}`)));
+  });
+  return {
+    pid: child.pid ?? 0,
+    release: async () => {
+      child.kill('SIGKILL');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+describe('Database.open', () => {
+  it('creates the directory 0700 and the file 0600, and applies the migrations', async () => {
+    const dir = join(tempDir(), 'nested', 'data');
+    const path = join(dir, 'transcripts.duckdb');
+    const db = await Database.open(path);
+    try {
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const versions = await db.all<{ version: number; name: string }>(
+        'SELECT version, name FROM schema_migrations',
+      );
+      expect(versions[0]).toMatchObject({ version: 1, name: 'tables' });
+      const tables = await db.all<{ table_name: string }>('SELECT table_name FROM information_schema.tables');
+      expect(tables.map((t) => t.table_name)).toEqual(
+        expect.arrayContaining(['jobs', 'utterances', 'words', 'quarantine']),
+      );
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('applies migrations once: a second open writes nothing new', async () => {
+    const path = join(tempDir(), 'x.duckdb');
+    await (await Database.open(path)).close();
+    const db = await Database.open(path);
+    const rows = await db.all<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
+    await db.close();
+    expect(rows[0]?.n).toBeGreaterThan(0);
+    expect(typeof rows[0]?.n).toBe('number');
+  });
+
+  it('refuses a read-only open of a missing file and says to run a sync first', async () => {
+    const path = join(tempDir(), 'missing.duckdb');
+    const error = await Database.open(path, { readOnly: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseError);
+    expect((error as DatabaseError).toLine()).toMatch(/sync/);
+  });
+
+  it('refuses a read-only open of a file without the migrations and says to run a sync first', async () => {
+    const path = join(tempDir(), 'bare.duckdb');
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const bare = await DuckDBInstance.create(path);
+    const connection = await bare.connect();
+    await connection.run('CREATE TABLE unrelated (x INTEGER)');
+    connection.closeSync();
+    bare.closeSync();
+    const error = await Database.open(path, { readOnly: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseError);
+    expect((error as DatabaseError).message).toContain(path);
+    expect((error as DatabaseError).hint).toMatch(/transcript-sync sync/);
+  });
+
+  it('names the file and the fix when the file is not a database', async () => {
+    const path = join(tempDir(), 'corrupt.duckdb');
+    writeFileSync(path, 'not a database at all\n'.repeat(500));
+    const error = await Database.open(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseError);
+    expect((error as DatabaseError).message).toContain(path);
+    expect((error as DatabaseError).hint).toMatch(/move it aside/);
+  });
+
+  it.skipIf(isRoot)('names the fix when the directory is not writable', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o500);
+    try {
+      const error = await Database.open(join(dir, 'sub', 'x.duckdb')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseError);
+      expect((error as DatabaseError).hint).toMatch(/--db/);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+
+  it('waits for a file held by another process, then fails busy naming the file', async () => {
+    const path = join(tempDir(), 'held.duckdb');
+    await (await Database.open(path)).close();
+    const holder = await holdFile(path);
+    try {
+      const error = await Database.open(path, { lockWaitMs: 300 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseError);
+      expect((error as DatabaseError).busy).toBe(true);
+      expect((error as DatabaseError).code).toBe('DB_BUSY');
+      expect((error as DatabaseError).message).toContain(path);
+      expect((error as DatabaseError).message).toMatch(/sync/);
+    } finally {
+      await holder.release();
+    }
+    const db = await Database.open(path, { lockWaitMs: 2_000 });
+    await db.close();
+  });
+});
+
+describe('Database queries and transactions', () => {
+  it('binds named and positional values, and returns JSON-friendly rows', async () => {
+    const db = await Database.open(join(tempDir(), 'q.duckdb'));
+    try {
+      const rows = await db.all<{ n: number; t: Date; l: string[]; j: string }>(
+        'SELECT count(*) AS n, $t::TIMESTAMPTZ AS t, $l::VARCHAR[] AS l, $j::JSON AS j FROM jobs',
+        { t: new Date('2024-05-01T10:00:00.000Z'), l: ['en', 'fr'], j: { a: 1 } },
+      );
+      expect(rows[0]?.n).toBe(0);
+      expect(rows[0]?.t.toISOString()).toBe('2024-05-01T10:00:00.000Z');
+      expect(rows[0]?.l).toEqual(['en', 'fr']);
+      expect(JSON.parse(rows[0]?.j ?? 'null')).toEqual({ a: 1 });
+      const positional = await db.all<{ s: string }>('SELECT $1 || $2 AS s', ['a', 'b']);
+      expect(positional[0]?.s).toBe('ab');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reads named queries from sql/queries', async () => {
+    const db = await Database.open(join(tempDir(), 'q.duckdb'));
+    try {
+      expect(db.query('loader-existing')).toMatch(/FROM jobs/);
+      expect(() => db.query('../001_tables')).toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls back everything written inside a transaction that throws', async () => {
+    const db = await Database.open(join(tempDir(), 't.duckdb'));
+    try {
+      const failing = db.transaction(async () => {
+        await db.run("INSERT INTO checkpoints VALUES ('live', '{}', now())");
+        throw new Error('boom');
+      });
+      await expect(failing).rejects.toThrow('boom');
+      expect(await db.all('SELECT * FROM checkpoints')).toEqual([]);
+      await db.transaction(async () => {
+        await db.run("INSERT INTO checkpoints VALUES ('live', '{}', now())");
+      });
+      expect(await db.all('SELECT kind FROM checkpoints')).toEqual([{ kind: 'live' }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
