@@ -1,0 +1,45 @@
+/**
+ * Writes a file so that a reader sees the old content or the new, never a part: the content goes
+ * to a temporary file in the same directory (same file system, so rename is atomic), is flushed to
+ * disk, then renamed over the target. A file whose content is already the same is left alone, so
+ * its mtime keeps saying when its figures last changed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Returns true when it wrote, false when the file already held exactly `content`. */
+export async function writeFileIfChanged(path: string, content: string): Promise<boolean> {
+  if ((await readIfExists(path)) === content) return false;
+  await writeFileAtomic(path, content);
+  return true;
+}
+
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  // A dot name so that a reader listing the directory for reports skips a file in flight.
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * An inline SVG bar chart of one value per period and series (billed hours per period and kind):
+ * grouped bars, a y axis with round ticks, a legend, and a <title> on every bar holding its exact
+ * value, so the page needs no script, font or stylesheet from elsewhere.
+ */
+import { escapeHtml } from './escape-html.js';
+
+export interface BarPoint {
+  readonly period: string;
+  readonly series: string;
+  readonly value: number;
+}
+
+export interface BarChartOptions {
+  /** Axis caption, e.g. "billed hours". */
+  readonly unit: string;
+  /** Accessible name of the chart. */
+  readonly label: string;
+}
+
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1'] as const;
+const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
+const PLOT_HEIGHT = 240;
+/** px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. */
+const MIN_PLOT_WIDTH = 480;
+const MAX_PLOT_WIDTH = 1600;
+/** px of axis per period label, so that day labels never overlap. */
+const LABEL_SPACING = 80;
+
+export function barChartSvg(points: readonly BarPoint[], options: BarChartOptions): string {
+  const periods = [...new Set(points.map((p) => p.period))].sort();
+  const series = [...new Set(points.map((p) => p.series))].sort();
+  const plotWidth = Math.min(
+    MAX_PLOT_WIDTH,
+    Math.max(MIN_PLOT_WIDTH, periods.length * (series.length * 14 + 8)),
+  );
+  const width = MARGIN.left + plotWidth + MARGIN.right;
+  const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escapeHtml(options.label)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`;
+  if (points.length === 0) {
+    return `${open}<text x="${width / 2}" y="${height / 2}" text-anchor="middle">No data in this range</text></svg>`;
+  }
+  const top = niceCeiling(Math.max(...points.map((p) => p.value)));
+  const y = (value: number) => MARGIN.top + PLOT_HEIGHT - (value / top) * PLOT_HEIGHT;
+  const group = plotWidth / periods.length;
+  const bar = Math.max(1, (group * 0.8) / series.length);
+  const parts = [open, ...axis(top, y, plotWidth, options.unit)];
+  const byKey = new Map(points.map((p) => [`${p.period}\u0000${p.series}`, p.value]));
+  periods.forEach((period, i) => {
+    const left = MARGIN.left + i * group + group * 0.1;
+    series.forEach((name, s) => {
+      const value = byKey.get(`${period}\u0000${name}`);
+      if (value === undefined) return;
+      const yTop = y(value);
+      const fill = PALETTE[s % PALETTE.length];
+      parts.push(
+        `<rect x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${value} ${options.unit}`)}</title></rect>`,
+      );
+    });
+  });
+  parts.push(...periodLabels(periods, group));
+  parts.push(...legend(series, width));
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+function axis(top: number, y: (value: number) => number, plotWidth: number, unit: string): string[] {
+  const parts: string[] = [];
+  const ticks = 5;
+  for (let t = 0; t <= ticks; t++) {
+    const value = (top * t) / ticks;
+    const yy = fixed(y(value));
+    parts.push(
+      `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${yy}" y2="${yy}" stroke="#ddd"/>`,
+      `<text x="${MARGIN.left - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle">${formatTick(value)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${MARGIN.left}" y="${MARGIN.top - 20}" text-anchor="start">${escapeHtml(unit)}</text>`,
+  );
+  return parts;
+}
+
+function periodLabels(periods: readonly string[], group: number): string[] {
+  const every = Math.max(1, Math.ceil(LABEL_SPACING / group));
+  const baseline = MARGIN.top + PLOT_HEIGHT + 16;
+  return periods
+    .map((period, i) =>
+      i % every === 0
+        ? `<text x="${fixed(MARGIN.left + (i + 0.5) * group)}" y="${baseline}" text-anchor="middle">${escapeHtml(period)}</text>`
+        : '',
+    )
+    .filter((label) => label !== '');
+}
+
+function legend(series: readonly string[], width: number): string[] {
+  return series.map((name, s) => {
+    const x = width - MARGIN.right - 140 * (series.length - s);
+    const fill = PALETTE[s % PALETTE.length];
+    return `<rect x="${x}" y="8" width="10" height="10" fill="${fill}"/><text x="${x + 14}" y="17">${escapeHtml(name)}</text>`;
+  });
+}
+
+/** The smallest of 1, 2, 2.5 or 5 times a power of ten that is >= value (1 for 0). */
+function niceCeiling(value: number): number {
+  if (!(value > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
+}
+
+function formatTick(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(3)));
+}
+
+function fixed(n: number): string {
+  return n.toFixed(1);
+}

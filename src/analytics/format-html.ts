@@ -1,0 +1,83 @@
+/**
+ * A self-contained HTML page (no script, no external style or font): a title, an optional chart
+ * (inline SVG markup built by bar-chart-svg.ts), and the table under it. All text is escaped. The
+ * markup is also well-formed XML (every element closed), which keeps it easy to check and to parse.
+ */
+import { escapeHtml } from './escape-html.js';
+import type { Cell, Column, ResultTable } from './result-table.js';
+
+export interface HtmlPage {
+  readonly title: string;
+  /** A line under the title, e.g. the filters that made the report. */
+  readonly subtitle?: string;
+  /** Inline SVG markup; trusted (built from escaped text), inserted as is. */
+  readonly chart?: string;
+  readonly table: ResultTable;
+}
+
+const STYLE = [
+  'body{font-family:system-ui,sans-serif;margin:2rem;color:#222}',
+  'h1{font-size:1.4rem;margin-bottom:.2rem}',
+  'p.subtitle{color:#555;margin-top:0}',
+  'figure{margin:1rem 0;overflow-x:auto}',
+  'table{border-collapse:collapse;margin-top:1rem}',
+  'th,td{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}',
+  'td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}',
+].join('');
+
+export function formatHtmlPage(page: HtmlPage): string {
+  const title = escapeHtml(page.title);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8"/>',
+    `<title>${title}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<h1>${title}</h1>`,
+    page.subtitle === undefined ? '' : `<p class="subtitle">${escapeHtml(page.subtitle)}</p>`,
+    page.chart === undefined ? '' : `<figure>\n${page.chart}\n</figure>`,
+    htmlTable(page.table),
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((line, i, all) => line !== '' || i === all.length - 1)
+    .join('\n');
+}
+
+function htmlTable(table: ResultTable): string {
+  const numeric = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
+  const head = table.columns
+    .map((column, i) => `<th${numeric[i] ? ' class="n"' : ''}>${escapeHtml(column.name)}</th>`)
+    .join('');
+  const body = table.rows.map(
+    (row) =>
+      `<tr>${table.columns
+        .map(
+          (column, i) =>
+            `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(row[i] ?? null, column))}</td>`,
+        )
+        .join('')}</tr>`,
+  );
+  const empty =
+    table.rows.length === 0 ? [`<tr><td colspan="${table.columns.length}">No rows</td></tr>`] : [];
+  return [
+    '<table>',
+    `<thead><tr>${head}</tr></thead>`,
+    '<tbody>',
+    ...body,
+    ...empty,
+    '</tbody>',
+    '</table>',
+  ].join('\n');
+}
+
+function showCell(cell: Cell, column: Column): string {
+  if (cell === null) return '';
+  if (typeof cell === 'number' && column.decimals !== undefined && Number.isFinite(cell))
+    return cell.toFixed(column.decimals);
+  return String(cell);
+}

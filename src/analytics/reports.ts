@@ -1,0 +1,149 @@
+/**
+ * The named reports (billing, status, latency, errors): which sql/queries file each runs, the
+ * columns it yields, and how a filter becomes bound parameters. Report SQL reads the views of
+ * sql/100_analytics_views.sql; no value is ever spliced into SQL text.
+ */
+import type { Database } from '../store/database.js';
+import type { SyncKind } from '../sync/types.js';
+import type { InstantRange, PeriodUnit } from './periods.js';
+import { type Column, type ResultTable, tableFromObjects } from './result-table.js';
+
+export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+
+export interface ReportFilter {
+  /** Period of billing and latency rows; ignored by status and errors. */
+  readonly by: PeriodUnit;
+  /** created_at range, UTC. */
+  readonly range: InstantRange;
+  /** One kind, or both when undefined. */
+  readonly kind?: SyncKind | undefined;
+  /** Count jobs that a --full sync no longer found upstream (deleted_at set). */
+  readonly includeDeleted: boolean;
+}
+
+interface ReportDefinition {
+  /** sql/queries/<query>.sql */
+  readonly query: string;
+  readonly columns: readonly Column[];
+  /** Whether the query groups by period (and so takes $by). */
+  readonly periodic: boolean;
+  readonly title: string;
+}
+
+const hours = (name: string): Column => ({ name, type: 'number', decimals: 3 });
+const seconds = hours;
+
+export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
+  billing: {
+    query: 'report-billing',
+    periodic: true,
+    title: 'Billed hours',
+    columns: [
+      { name: 'period', type: 'text' },
+      { name: 'kind', type: 'text' },
+      { name: 'jobs', type: 'integer' },
+      hours('billed_hours'),
+      hours('audio_hours'),
+      hours('transcription_hours'),
+    ],
+  },
+  status: {
+    query: 'report-status',
+    periodic: false,
+    title: 'Jobs by status',
+    columns: [
+      { name: 'kind', type: 'text' },
+      { name: 'status', type: 'text' },
+      { name: 'jobs', type: 'integer' },
+    ],
+  },
+  latency: {
+    query: 'report-latency',
+    periodic: true,
+    title: 'Latency from created_at to completed_at (done jobs, seconds)',
+    columns: [
+      { name: 'period', type: 'text' },
+      { name: 'kind', type: 'text' },
+      { name: 'jobs', type: 'integer' },
+      seconds('p50_seconds'),
+      seconds('p90_seconds'),
+      seconds('p99_seconds'),
+      seconds('max_seconds'),
+    ],
+  },
+  errors: {
+    query: 'report-errors',
+    periodic: false,
+    title: 'Failed jobs by error_code',
+    columns: [
+      { name: 'error_code', type: 'integer' },
+      { name: 'kind', type: 'text' },
+      { name: 'jobs', type: 'integer' },
+      { name: 'first_created_at', type: 'text' },
+      { name: 'last_created_at', type: 'text' },
+    ],
+  },
+};
+
+export async function runReport(db: Database, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
+  const definition = REPORTS[name];
+  const rows = await db.all(db.query(definition.query), reportParams(filter, definition.periodic));
+  return tableFromObjects(definition.columns, rows);
+}
+
+/** One row of the billing report, as JSON and CSV name its fields. */
+export interface BillingRow {
+  readonly period: string;
+  readonly kind: string;
+  readonly jobs: number;
+  readonly billed_hours: number;
+  readonly audio_hours: number;
+  readonly transcription_hours: number;
+}
+
+/** The billing report as typed rows, ordered by period then kind. */
+export async function billingRows(db: Database, filter: ReportFilter): Promise<BillingRow[]> {
+  const rows = await db.all<Record<string, unknown>>(
+    db.query(REPORTS.billing.query),
+    reportParams(filter, true),
+  );
+  return rows.map((row) => ({
+    period: String(row['period']),
+    kind: String(row['kind']),
+    jobs: Number(row['jobs']),
+    billed_hours: Number(row['billed_hours']),
+    audio_hours: Number(row['audio_hours']),
+    transcription_hours: Number(row['transcription_hours']),
+  }));
+}
+
+/** A billing table from rows already read (the scheduled report adds zero rows for quiet kinds). */
+export function billingTable(rows: readonly BillingRow[]): ResultTable {
+  return tableFromObjects(REPORTS.billing.columns, rows as unknown as Record<string, unknown>[]);
+}
+
+/** Named parameters of the report queries; DuckDB refuses a name the statement lacks, hence `periodic`. */
+function reportParams(filter: ReportFilter, periodic: boolean): Record<string, unknown> {
+  return {
+    ...(periodic ? { by: filter.by } : {}),
+    from: filter.range.from ?? null,
+    before: filter.range.before ?? null,
+    kind: filter.kind ?? null,
+    include_deleted: filter.includeDeleted,
+  };
+}
+
+/** One line saying what a report counts, for HTML pages and docs. */
+export function describeFilter(name: ReportName, filter: ReportFilter): string {
+  const parts: string[] = [];
+  if (REPORTS[name].periodic) parts.push(`per ${filter.by} (UTC)`);
+  const from = filter.range.from?.toISOString();
+  const before = filter.range.before?.toISOString();
+  if (from || before)
+    parts.push(`created from ${from ?? 'the start'} up to (not including) ${before ?? 'now'}`);
+  parts.push(filter.kind ? `kind ${filter.kind}` : 'both kinds');
+  if (name === 'billing') parts.push('done jobs with a billing_time');
+  parts.push(filter.includeDeleted ? 'deleted jobs included' : 'deleted jobs left out');
+  return parts.join('; ');
+}

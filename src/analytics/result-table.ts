@@ -1,0 +1,65 @@
+/**
+ * A query result as every output format sees it: named, typed columns in order, and rows of plain
+ * cells. Reports and `query` both produce one; the formatters (table, CSV, JSON, HTML) only read it.
+ */
+
+export type Cell = string | number | boolean | null;
+
+/** `integer` and `number` cells are right-aligned in a terminal table; `decimals` fixes their digits there. */
+export type ColumnType = 'text' | 'integer' | 'number' | 'boolean';
+
+export interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Digits after the point in the terminal table (CSV and JSON keep the full value). */
+  readonly decimals?: number;
+}
+
+export interface ResultTable {
+  readonly columns: readonly Column[];
+  readonly rows: readonly (readonly Cell[])[];
+}
+
+/** Builds a table from row objects, taking each column's value by name. */
+export function tableFromObjects(
+  columns: readonly Column[],
+  objects: readonly Record<string, unknown>[],
+): ResultTable {
+  return {
+    columns,
+    rows: objects.map((object) => columns.map((column) => toCell(object[column.name], column.type))),
+  };
+}
+
+/** Rows as objects keyed by column name, for JSON. A repeated column name keeps its last value. */
+export function tableToObjects(table: ResultTable): Record<string, Cell>[] {
+  return table.rows.map((row) => {
+    const object: Record<string, Cell> = {};
+    table.columns.forEach((column, i) => {
+      object[column.name] = row[i] ?? null;
+    });
+    return object;
+  });
+}
+
+/**
+ * Any value DuckDB's JS conversion yields, as a cell: numbers stay numbers (a bigint beyond 2^53
+ * becomes its decimal text rather than a rounded number), Date becomes ISO 8601 UTC, lists,
+ * structs and maps become JSON text, bytes become hex.
+ */
+export function toCell(value: unknown, type: ColumnType = 'text'): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') return type === 'integer' || type === 'number' ? numberOrText(value) : value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+function numberOrText(text: string): Cell {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isFinite(n) ? n : text;
+}

@@ -1,0 +1,155 @@
+/**
+ * Analytics test data: DuckDB files loaded through the real JobLoader from generated records plus
+ * crafted ones at period boundaries, the figures those records should give computed straight from
+ * the JSON (never from the SQL under test), and an in-process runner for the CLI commands.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from '../../src/cli/command.js';
+import { parseCommandArgs } from '../../src/cli/command.js';
+import { TsyncError } from '../../src/errors.js';
+import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
+import { Database } from '../../src/store/database.js';
+import { JobLoader } from '../../src/store/loader.js';
+
+type Json = Record<string, unknown>;
+
+/** A folder for a whole test file (tmp.ts's tempDir is removed after each test). */
+export function fileTempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
+  const db = await Database.open(path);
+  try {
+    await db.transaction(() => new JobLoader(db).load(records, { syncedAt: new Date() }));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Runs SQL on a writable open (e.g. to mark jobs deleted as a --full sync would). */
+export async function writeSql(path: string, sql: string, params?: Json): Promise<void> {
+  const db = await Database.open(path);
+  try {
+    await db.run(sql, params);
+  } finally {
+    await db.close();
+  }
+}
+
+export function smallDataset(seed = 11, jobsPerKind = 60): JobRecord[] {
+  return generateDataset({
+    seed,
+    preRecorded: jobsPerKind,
+    live: jobsPerKind,
+    utterancesPerJob: 3,
+    wordsPerUtterance: 3,
+  });
+}
+
+export interface Crafted {
+  readonly id: string;
+  readonly kind: 'pre-recorded' | 'live';
+  readonly status?: 'done' | 'error' | 'queued' | 'processing';
+  readonly createdAt: string;
+  readonly completedAt?: string | null;
+  readonly billingTime?: number;
+  readonly audioDuration?: number;
+  readonly transcriptionTime?: number;
+  readonly errorCode?: number | null;
+  readonly text?: string;
+}
+
+/** A record shaped by the generator (so it validates) with the fields a test controls set. */
+export function craftJob(template: readonly JobRecord[], spec: Crafted): JobRecord {
+  const status = spec.status ?? 'done';
+  const base = template.find(
+    (r) => r['kind'] === spec.kind && r['status'] === status && (status !== 'done' || hasUtterance(r)),
+  );
+  if (!base) throw new Error(`no ${spec.kind} ${status} record to craft from`);
+  const record = structuredClone(base) as Json;
+  record['id'] = spec.id;
+  record['created_at'] = spec.createdAt;
+  if (spec.completedAt !== undefined) record['completed_at'] = spec.completedAt;
+  if (spec.errorCode !== undefined) record['error_code'] = spec.errorCode;
+  const result = record['result'] as Json | null;
+  const metadata = result?.['metadata'] as Json | undefined;
+  if (metadata) {
+    if (spec.billingTime !== undefined) metadata['billing_time'] = spec.billingTime;
+    if (spec.audioDuration !== undefined) metadata['audio_duration'] = spec.audioDuration;
+    if (spec.transcriptionTime !== undefined) metadata['transcription_time'] = spec.transcriptionTime;
+  }
+  const first = (((result?.['transcription'] as Json | undefined)?.['utterances'] as Json[] | undefined) ??
+    [])[0];
+  if (first && spec.text !== undefined) first['text'] = spec.text;
+  return record;
+}
+
+function hasUtterance(record: JobRecord): boolean {
+  const transcription = (record['result'] as Json | null)?.['transcription'] as Json | undefined;
+  return (
+    Array.isArray(transcription?.['utterances']) && (transcription['utterances'] as unknown[]).length > 0
+  );
+}
+
+export interface ExpectedBilling {
+  jobs: number;
+  billed_hours: number;
+  audio_hours: number;
+  transcription_hours: number;
+}
+
+/** Billing figures per `period|kind`, from the JSON: done jobs with a numeric billing_time. */
+export function expectedBilling(
+  records: readonly JobRecord[],
+  by: 'day' | 'month',
+  filter: { kind?: string; from?: string; before?: string } = {},
+): Map<string, ExpectedBilling> {
+  const out = new Map<string, ExpectedBilling>();
+  for (const record of records) {
+    const metadata = (record['result'] as Json | null)?.['metadata'] as Json | undefined;
+    const billing = metadata?.['billing_time'];
+    if (record['status'] !== 'done' || typeof billing !== 'number') continue;
+    if (filter.kind && record['kind'] !== filter.kind) continue;
+    const created = new Date(String(record['created_at']));
+    if (filter.from && created < new Date(filter.from)) continue;
+    if (filter.before && created >= new Date(filter.before)) continue;
+    const period = created.toISOString().slice(0, by === 'day' ? 10 : 7);
+    const key = `${period}|${String(record['kind'])}`;
+    const row = out.get(key) ?? { jobs: 0, billed_hours: 0, audio_hours: 0, transcription_hours: 0 };
+    row.jobs += 1;
+    row.billed_hours += billing / 3600;
+    row.audio_hours += Number(metadata?.['audio_duration'] ?? 0) / 3600;
+    row.transcription_hours += Number(metadata?.['transcription_time'] ?? 0) / 3600;
+    out.set(key, row);
+  }
+  return out;
+}
+
+export interface CliOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly error?: TsyncError;
+}
+
+/** Parses argv like the program does and runs the command in this process, capturing stdout. */
+export async function runCommand(command: Command, argv: readonly string[]): Promise<CliOutcome> {
+  let stdout = '';
+  const sink = {
+    write(chunk: string | Uint8Array): boolean {
+      stdout += String(chunk);
+      return true;
+    },
+  } as NodeJS.WritableStream;
+  try {
+    const { flags, positionals } = parseCommandArgs(command, argv);
+    const code = await command.run({ flags, positionals, stdout: sink, stderr: sink });
+    return { code, stdout };
+  } catch (error) {
+    if (error instanceof TsyncError) return { code: error.exitCode, stdout, error };
+    throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { formatCsv } from '../src/analytics/format-csv.js';
+import { formatHtmlPage } from '../src/analytics/format-html.js';
+import { formatTextTable } from '../src/analytics/format-text-table.js';
+import type { ResultTable } from '../src/analytics/result-table.js';
+import { command as report } from '../src/cli/report.js';
+import { fileTempDir, loadRecords, runCommand, smallDataset } from './helpers/analytics-data.js';
+
+type Row = Record<string, unknown>;
+
+const temp = fileTempDir('tsync-report-formats-');
+const db = join(temp.dir, 'formats.duckdb');
+
+beforeAll(async () => {
+  await loadRecords(db, smallDataset(5, 40));
+});
+afterAll(() => temp.remove());
+
+async function billing(format: string, ...args: string[]): Promise<string> {
+  const outcome = await runCommand(report, [
+    'billing',
+    '--db',
+    db,
+    '--by',
+    'month',
+    '--format',
+    format,
+    ...args,
+  ]);
+  expect(outcome.error).toBeUndefined();
+  expect(outcome.code).toBe(0);
+  return outcome.stdout;
+}
+
+/**
+ * Checks that markup is well formed: every element closed in order (void elements self-closed),
+ * no stray `<` or bare `&` in text. Returns the element names seen.
+ */
+function assertWellFormed(markup: string): string[] {
+  const body = markup.replace(/^<!DOCTYPE html>\s*/, '');
+  const stack: string[] = [];
+  const seen: string[] = [];
+  const tag = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>/g;
+  let last = 0;
+  for (let match = tag.exec(body); match; match = tag.exec(body)) {
+    const text = body.slice(last, match.index);
+    expect(text).not.toMatch(/[<>]/);
+    expect(text).not.toMatch(/&(?!(amp|lt|gt|quot|#39);)/);
+    last = tag.lastIndex;
+    const [, closing, name = '', , selfClosing] = match;
+    seen.push(name);
+    if (selfClosing) continue;
+    if (closing) expect(stack.pop()).toBe(name);
+    else stack.push(name);
+  }
+  expect(body.slice(last).trim()).toBe('');
+  expect(stack).toEqual([]);
+  return seen;
+}
+
+describe('report formats', () => {
+  test('JSON is an array of rows with period, kind, jobs and hours as numbers', async () => {
+    const rows = JSON.parse(await billing('json')) as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row).toEqual({
+        period: expect.stringMatching(/^\d{4}-\d{2}$/),
+        kind: expect.stringMatching(/^(pre-recorded|live)$/),
+        jobs: expect.any(Number),
+        billed_hours: expect.any(Number),
+        audio_hours: expect.any(Number),
+        transcription_hours: expect.any(Number),
+      });
+    }
+  });
+
+  test('CSV has a header with the JSON names and one line per JSON row with the same values', async () => {
+    const rows = JSON.parse(await billing('json')) as Row[];
+    const lines = (await billing('csv')).trimEnd().split('\n');
+    expect(lines[0]).toBe('period,kind,jobs,billed_hours,audio_hours,transcription_hours');
+    expect(lines.slice(1)).toEqual(
+      rows.map((r) =>
+        [
+          r['period'],
+          r['kind'],
+          r['jobs'],
+          r['billed_hours'],
+          r['audio_hours'],
+          r['transcription_hours'],
+        ].join(','),
+      ),
+    );
+  });
+
+  test('the terminal table shows a header, aligned rows and a row count', async () => {
+    const rows = JSON.parse(await billing('json')) as Row[];
+    const lines = (await billing('table')).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^period\s+kind\s+jobs\s+billed_hours\s+audio_hours\s+transcription_hours$/);
+    expect(lines[1]).toMatch(/^-+( +-+){5}$/);
+    expect(lines.at(-1)).toBe(`(${rows.length} rows)`);
+    const first = rows[0] as Row;
+    expect(lines[2]).toContain(Number(first['billed_hours']).toFixed(3));
+  });
+
+  test('HTML is a well-formed page with an SVG bar per period and kind, and the table of numbers under it', async () => {
+    const rows = JSON.parse(await billing('json')) as Row[];
+    const html = await billing('html');
+    const elements = assertWellFormed(html);
+    expect(elements.filter((e) => e === 'svg')).toHaveLength(2); // open and close
+    expect(html.indexOf('<svg')).toBeLessThan(html.indexOf('<table>'));
+    expect(html).not.toMatch(/<script|<link|src=|href=/i);
+    const bars = [...html.matchAll(/<rect [^>]*><title>([^<]*)<\/title><\/rect>/g)].map((m) => m[1]);
+    expect(bars).toEqual(rows.map((r) => `${r['period']} ${r['kind']}: ${r['billed_hours']} billed hours`));
+    const tbody = html.slice(html.indexOf('<tbody>'));
+    const cells = [...tbody.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) =>
+      [...(m[1] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => c[1]),
+    );
+    expect(cells).toEqual(
+      rows.map((r) => [
+        r['period'],
+        r['kind'],
+        String(r['jobs']),
+        Number(r['billed_hours']).toFixed(3),
+        Number(r['audio_hours']).toFixed(3),
+        Number(r['transcription_hours']).toFixed(3),
+      ]),
+    );
+  });
+
+  test('HTML with no billed jobs in range is still a whole page saying so', async () => {
+    const html = await billing('html', '--from', '2030-01', '--to', '2030-01');
+    assertWellFormed(html);
+    expect(html).toContain('No data in this range');
+    expect(html).toContain('No rows');
+  });
+
+  test('status, latency and errors render in every format', async () => {
+    for (const name of ['status', 'latency', 'errors']) {
+      for (const format of ['table', 'csv', 'json', 'html']) {
+        const outcome = await runCommand(report, [name, '--db', db, '--format', format]);
+        expect(outcome.error).toBeUndefined();
+        if (format === 'html') assertWellFormed(outcome.stdout);
+        if (format === 'json') expect(Array.isArray(JSON.parse(outcome.stdout))).toBe(true);
+      }
+    }
+  });
+});
+
+describe('formatters', () => {
+  const tricky: ResultTable = {
+    columns: [
+      { name: 'text', type: 'text' },
+      { name: 'n', type: 'number', decimals: 2 },
+    ],
+    rows: [
+      ['<script>alert("x") & \'y\'</script>', 1.005],
+      ['comma, "quote"\nnewline', null],
+    ],
+  };
+
+  test('HTML escapes every text it is given', () => {
+    const html = formatHtmlPage({ title: 'a < b & "c"', subtitle: '<i>', table: tricky });
+    assertWellFormed(html);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;');
+    expect(html).toContain('<title>a &lt; b &amp; &quot;c&quot;</title>');
+  });
+
+  test('CSV quotes fields with commas, quotes and newlines, and leaves NULL empty', () => {
+    expect(formatCsv(tricky)).toBe(
+      'text,n\n"<script>alert(""x"") & \'y\'</script>",1.005\n"comma, ""quote""\nnewline",\n',
+    );
+  });
+
+  test('the terminal table keeps each row on one line and spells NULL', () => {
+    const lines = formatTextTable(tricky).trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toMatch(/^comma, "quote" newline\s+NULL$/);
+  });
+});
