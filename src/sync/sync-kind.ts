@@ -36,7 +36,11 @@ export interface KindRunContext {
   readonly signal: AbortSignal;
 }
 
-export async function syncKind(ctx: KindRunContext, kind: SyncKind, checkpoint: Checkpoint): Promise<KindSummary> {
+export async function syncKind(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  checkpoint: Checkpoint,
+): Promise<KindSummary> {
   const { options, startedAt } = ctx;
   const mode = options.full ? 'full' : 'incremental';
   const after = options.full ? null : windowStart(checkpoint, options);
@@ -77,11 +81,18 @@ export async function syncKind(ctx: KindRunContext, kind: SyncKind, checkpoint: 
     if (mode === 'full') await startSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint);
 
-    const firstPage = await ctx.client.getPage(kind, { ...sliceParams(window), offset: 0, limit: options.pageSize }, { signal: ctx.signal });
+    const firstPage = await ctx.client.getPage(
+      kind,
+      { ...sliceParams(window), offset: 0, limit: options.pageSize },
+      { signal: ctx.signal },
+    );
     const slices = await planSlices(window, firstPage, options.sliceJobs ?? options.pageSize * 4, (offset) =>
       ctx.client.getPage(kind, { ...sliceParams(window), offset, limit: 1 }, { signal: ctx.signal }),
     );
-    ctx.logger.debug({ kind, slices: slices.length, after: window.after, before: window.before }, 'window planned');
+    ctx.logger.debug(
+      { kind, slices: slices.length, after: window.after, before: window.before },
+      'window planned',
+    );
     await walkAndLoad(ctx, kind, slices, firstPage, { counters, checkpoint, progress, committed });
 
     const done = await ctx.db.transaction(async () => {
@@ -98,10 +109,14 @@ export async function syncKind(ctx: KindRunContext, kind: SyncKind, checkpoint: 
     const error = toError(thrown);
     // Stopped on purpose: what was drained is committed; the run is interrupted, not failed.
     const interrupted = ctx.signal.aborted;
-    const result = summary(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted by a signal' : error.message);
+    const result = summary(
+      interrupted ? 'interrupted' : 'failed',
+      interrupted ? 'interrupted by a signal' : error.message,
+    );
     await recordRunFinish(ctx.db, result).catch(() => {});
     const cp: Checkpoint = { ...checkpoint, watermark: committed.watermark, lastRun: result };
-    for (const phase of ['in-transaction', 'after-commit'] as const) await saveCheckpoint(ctx, kind, cp, phase).catch(() => {});
+    for (const phase of ['in-transaction', 'after-commit'] as const)
+      await saveCheckpoint(ctx, kind, cp, phase).catch(() => {});
     if (interrupted) return result;
     throw Object.assign(error, { summary: result });
   } finally {
@@ -117,7 +132,13 @@ interface WriteState {
 }
 
 /** Runs the fetchers and the writer together; a writer failure stops the fetchers. */
-async function walkAndLoad(ctx: KindRunContext, kind: SyncKind, slices: readonly Slice[], firstPage: Page, state: WriteState): Promise<void> {
+async function walkAndLoad(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  slices: readonly Slice[],
+  firstPage: Page,
+  state: WriteState,
+): Promise<void> {
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -128,6 +149,8 @@ async function walkAndLoad(ctx: KindRunContext, kind: SyncKind, slices: readonly
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
   });
+  // Observed below once the writer is done; until then a rejection must not count as unhandled.
+  fetching.catch(() => {});
   try {
     await writePages(ctx, kind, slices, queue, state);
   } catch (error) {
@@ -146,7 +169,13 @@ function windowStart(checkpoint: Checkpoint, options: SyncOptions): Date | null 
   return options.since ?? null;
 }
 
-async function recheckPending(ctx: KindRunContext, kind: SyncKind, windowAfter: Date, counters: RunCounters, cp: Checkpoint): Promise<void> {
+async function recheckPending(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  windowAfter: Date,
+  counters: RunCounters,
+  cp: Checkpoint,
+): Promise<void> {
   const since = new Date(ctx.startedAt.getTime() - ctx.options.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
@@ -197,12 +226,17 @@ async function writePages(
         if (rows >= COMMIT_ROWS) break;
       }
       while (complete.has(prefix)) prefix += 1;
-      const watermark = prefix > 0 ? laterOf(committed.watermark, slices[prefix - 1]!.before.toISOString()) : committed.watermark;
+      const watermark =
+        prefix > 0
+          ? laterOf(committed.watermark, slices[prefix - 1]!.before.toISOString())
+          : committed.watermark;
       const inProgress = slices[prefix];
       const cp: Checkpoint = {
         ...checkpoint,
         watermark,
-        slice: inProgress ? { after: inProgress.after?.toISOString() ?? null, before: inProgress.before.toISOString() } : null,
+        slice: inProgress
+          ? { after: inProgress.after?.toISOString() ?? null, before: inProgress.before.toISOString() }
+          : null,
       };
       await saveCheckpoint(ctx, kind, cp, 'in-transaction');
       return { cp, drained };
@@ -217,13 +251,23 @@ function laterOf(a: string | null, b: string): string {
   return a !== null && Date.parse(a) > Date.parse(b) ? a : b;
 }
 
-async function finalCheckpoint(ctx: KindRunContext, kind: SyncKind, watermark: string, lastRun: KindSummary): Promise<Checkpoint> {
+async function finalCheckpoint(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  watermark: string,
+  lastRun: KindSummary,
+): Promise<Checkpoint> {
   const since = new Date(ctx.startedAt.getTime() - ctx.options.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, new Date(Date.UTC(9999, 0, 1)));
   return { watermark, pending: pending.map((job) => job.id), slice: null, lastRun };
 }
 
-async function saveCheckpoint(ctx: KindRunContext, kind: SyncKind, cp: Checkpoint, phase: 'in-transaction' | 'after-commit'): Promise<void> {
+async function saveCheckpoint(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  cp: Checkpoint,
+  phase: 'in-transaction' | 'after-commit',
+): Promise<void> {
   for (const store of ctx.stores) await store.save(kind, cp, phase);
 }
 

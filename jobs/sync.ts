@@ -1,0 +1,74 @@
+/**
+ * The sync job: one incremental or full sync of one kind, with checkpoints in Redis
+ * (`${prefix}:checkpoint:${kind}`, written after each DuckDB commit). The DuckDB file is open only
+ * while the run lasts, so reports and ad-hoc queries can read it between runs.
+ */
+import { z } from 'zod';
+import { InterruptedError } from '../src/errors.js';
+import { runSync } from '../src/sync/run.js';
+import { SYNC_KINDS, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
+import { defineJob, type JobContext } from '../src/worker/job-definition.js';
+import { SYNC_JOB, SYNC_MODES } from '../src/worker/queue.js';
+
+export const syncPayload = z.strictObject({
+  kind: z.enum(SYNC_KINDS),
+  mode: z.enum(SYNC_MODES).default('incremental'),
+});
+export type SyncPayload = z.output<typeof syncPayload>;
+
+/** ms between progress reports written to the job (each is a Redis write). */
+const PROGRESS_EVERY_MS = 1_000;
+
+export const syncJob = defineJob(
+  SYNC_JOB,
+  syncPayload,
+  async ({ kind, mode }, context): Promise<SyncSummary> => {
+    const { settings, metrics, logger, signal } = context;
+    let summary: SyncSummary;
+    try {
+      summary = await runSync({
+        ...settings,
+        kinds: [kind],
+        full: mode === 'full',
+        checkpoints: 'redis',
+        logger,
+        signal,
+        onProgress: progressReporter(context),
+      });
+    } catch (error) {
+      if (!(error instanceof InterruptedError)) metrics.recordFailure(kind, mode);
+      throw error;
+    }
+    for (const kindSummary of summary.kinds) metrics.recordRun(kindSummary);
+    if (summary.outcome === 'interrupted') {
+      throw new InterruptedError(`the ${kind} ${mode} sync stopped after committing its last batch`, {
+        hint: 'the job returns to the queue and resumes from its checkpoint',
+      });
+    }
+    if (summary.outcome === 'failed') {
+      // Retryable: the engine throws the failures no retry can fix; one it only reports may pass next time.
+      const reason = summary.kinds.find((k) => k.error)?.error ?? 'no reason given';
+      throw new Error(`the ${kind} ${mode} sync failed: ${reason}`);
+    }
+    logger.info({ kinds: summary.kinds.map(brief) }, 'sync finished');
+    return summary;
+  },
+);
+
+function brief(k: SyncSummary['kinds'][number]) {
+  const { kind, mode, outcome, inserted, updated, unchanged, quarantined, requests, retries } = k;
+  return { kind, mode, outcome, inserted, updated, unchanged, quarantined, requests, retries };
+}
+
+function progressReporter(context: JobContext): (progress: SyncProgress) => void {
+  let last = 0;
+  return (progress) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    const { kind, pages, jobs, words } = progress;
+    context.job.updateProgress({ kind, pages, jobs, words }).catch((error: unknown) => {
+      context.logger.debug({ err: error }, 'could not record job progress');
+    });
+  };
+}

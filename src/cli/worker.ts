@@ -1,0 +1,134 @@
+/**
+ * `transcript-sync worker`: the long-running scheduled sync. Runs until SIGTERM/SIGINT, then stops
+ * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
+ * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
+ */
+import type { FlagValues } from '../config.js';
+import { ConfigError, InterruptedError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { durationFlag, portFlag, textFlag } from '../worker/flags.js';
+import type { SyncSettings } from '../worker/job-definition.js';
+import { startWorker, type WorkerOptions } from '../worker/runtime.js';
+import { parseSchedule } from '../worker/schedule.js';
+import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
+import type { Command } from './command.js';
+import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+
+const DEFAULTS = {
+  every: '5m',
+  fullEvery: '1d',
+  metricsHost: '127.0.0.1',
+  metricsPort: 9464,
+  staleAfter: '1h',
+  shutdownTimeout: '10s',
+  jobLock: '30s',
+} as const;
+
+export const command: Command = {
+  name: 'worker',
+  summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
+  usage:
+    'worker [--every 5m] [--full-every 1d] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+  description: [
+    'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
+    'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
+    'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
+    'while a run lasts. --every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
+    'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
+    'The API key comes from TSYNC_API_KEY only (never a flag).',
+  ].join('\n'),
+  options: {
+    kind: KIND_OPTION,
+    every: {
+      type: 'string',
+      value: 'WHEN',
+      help: `incremental sync schedule per kind (default ${DEFAULTS.every})`,
+    },
+    'full-every': {
+      type: 'string',
+      value: 'WHEN',
+      help: `full reconcile schedule per kind (default ${DEFAULTS.fullEvery})`,
+    },
+    'metrics-port': {
+      type: 'string',
+      value: 'PORT',
+      help: `port of /metrics and /healthz; 0 picks a free one (default ${DEFAULTS.metricsPort})`,
+    },
+    'metrics-host': {
+      type: 'string',
+      value: 'HOST',
+      help: `address to bind; 0.0.0.0 in a container (default ${DEFAULTS.metricsHost})`,
+    },
+    'stale-after': {
+      type: 'string',
+      value: 'DURATION',
+      help: `/healthz fails when a kind has not synced for this long (default ${DEFAULTS.staleAfter})`,
+    },
+    'shutdown-timeout': {
+      type: 'string',
+      value: 'DURATION',
+      help: `most time a clean stop may take (default ${DEFAULTS.shutdownTimeout})`,
+    },
+    'job-lock': {
+      type: 'string',
+      value: 'DURATION',
+      help: `BullMQ job lock; a dead worker's job is handed back after about this long (default ${DEFAULTS.jobLock})`,
+    },
+  },
+  settings: SYNC_SETTINGS,
+  async run({ flags, stderr }) {
+    const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags);
+    const logger = options.logger;
+    const signals = listenForShutdown();
+    try {
+      const running = await startWorker(options);
+      const reason = await Promise.race([
+        signals.first.then((s) => `received ${s}`),
+        running.fatal.then((r) => `fatal: ${r}`),
+      ]);
+      logger.info(
+        { reason, timeoutMs: shutdownTimeoutMs },
+        'shutting down: the run in hand commits and checkpoints first',
+      );
+      const result = await stopWithin(shutdownTimeoutMs, () => running.stop(), signals.second);
+      if (result !== 'stopped') {
+        const why =
+          result === 'timeout' ? `did not stop within ${shutdownTimeoutMs} ms` : 'stopped by a second signal';
+        stderr.write(
+          `transcript-sync: worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)\n`,
+        );
+        process.exit(1);
+      }
+      logger.info('worker stopped');
+      return reason.startsWith('fatal') ? 1 : 0;
+    } finally {
+      signals.dispose();
+    }
+  },
+};
+
+export function resolveWorkerOptions(flags: FlagValues): {
+  options: WorkerOptions;
+  shutdownTimeoutMs: number;
+} {
+  // The worker's own flags first: a typo there is reported before a missing key or URL.
+  const own = {
+    kinds: parseKinds(flags),
+    every: parseSchedule(textFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
+    fullEvery: parseSchedule(textFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
+    metricsHost: textFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
+    metricsPort: portFlag(flags, 'metrics-port', DEFAULTS.metricsPort),
+    staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
+    jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
+  };
+  const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
+  const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
+  const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
+  if (!redisUrl) {
+    // syncOptionsFromFlags already refuses this for checkpoints 'redis'; this narrows the type.
+    throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
+  }
+  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl });
+  const logger: Logger = createLogger(logLevel, { component: 'worker' });
+  return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
+}

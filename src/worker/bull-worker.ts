@@ -1,0 +1,60 @@
+/**
+ * The BullMQ Worker of the sync queue and what it logs. Concurrency 1: runs of the two kinds queue
+ * behind each other (one writer per DuckDB file). The job lock (`lockMs`) is renewed at half its
+ * life while the job runs; once a dead worker's lock expires, the stalled check (same interval)
+ * hands the job back to the queue.
+ */
+import { hostname } from 'node:os';
+import { type Job, type Processor, Worker } from 'bullmq';
+import { toError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { bullConnection } from './connection.js';
+import { SYNC_QUEUE } from './queue.js';
+
+export interface BullWorkerOptions {
+  readonly redisUrl: string;
+  readonly prefix: string;
+  /** ms */
+  readonly lockMs: number;
+  readonly logger: Logger;
+}
+
+export function createBullWorker(processor: Processor, options: BullWorkerOptions): Worker {
+  const worker = new Worker(SYNC_QUEUE, processor, {
+    connection: bullConnection(options.redisUrl),
+    prefix: options.prefix,
+    name: `${hostname()}:${process.pid}`,
+    concurrency: 1,
+    lockDuration: options.lockMs,
+    stalledInterval: options.lockMs,
+    // A job whose worker died this many times fails; each hand-back resumes from the checkpoint.
+    maxStalledCount: 3,
+  });
+  logEvents(worker, options.logger);
+  return worker;
+}
+
+function logEvents(worker: Worker, logger: Logger): void {
+  // Without a listener an 'error' event would crash the process; BullMQ reconnects by itself.
+  worker.on('error', (error) => logger.error({ err: toError(error) }, 'worker error'));
+  worker.on('completed', (job: Job) =>
+    logger.info({ jobId: job.id, job: job.name, data: job.data }, 'job completed'),
+  );
+  worker.on('failed', (job: Job | undefined, error: Error) => {
+    const attempts = job?.opts.attempts ?? 1;
+    const final = error.name === 'UnrecoverableError' || (job !== undefined && job.attemptsMade >= attempts);
+    const fields = {
+      jobId: job?.id,
+      job: job?.name,
+      data: job?.data,
+      attemptsMade: job?.attemptsMade,
+      attempts,
+      reason: error.message,
+    };
+    if (final) logger.error(fields, 'job failed for good');
+    else logger.warn(fields, 'job failed; BullMQ retries it after a backoff');
+  });
+  worker.on('stalled', (jobId: string) =>
+    logger.warn({ jobId }, 'a stalled job (its worker died) goes back to the queue'),
+  );
+}

@@ -1,0 +1,29 @@
+/** Flags of the worker-related commands that src/config.ts does not know: durations and ports. */
+import type { FlagValues } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { parseDuration } from '../util/duration.js';
+
+export function textFlag(flags: FlagValues, name: string): string | undefined {
+  const value = flags[name];
+  if (Array.isArray(value)) return value.at(-1);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** ms */
+export function durationFlag(flags: FlagValues, name: string, fallback: string): number {
+  const value = textFlag(flags, name) ?? fallback;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0)
+    throw new ConfigError(`--${name}`, `"${value}" is not a positive duration (e.g. 10s, 5m, 1h)`);
+  return ms;
+}
+
+export function portFlag(flags: FlagValues, name: string, fallback: number): number {
+  const value = textFlag(flags, name);
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) {
+    throw new ConfigError(`--${name}`, `"${value}" is not a port (0-65535; 0 picks a free one)`);
+  }
+  return port;
+}

@@ -1,0 +1,58 @@
+/**
+ * What a job of the worker is: a name, a zod schema for its payload, and what it does. The
+ * registry of jobs is jobs/index.ts; adding a job is one file in jobs/ and one line there.
+ */
+import type { Job } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
+import type { z } from 'zod';
+import type { Logger } from '../log.js';
+import type { SyncOptions } from '../sync/types.js';
+import type { WorkerMetrics } from './metrics.js';
+
+/** The sync settings the worker was started with; a job picks the kind and mode. */
+export type SyncSettings = Omit<
+  SyncOptions,
+  'kinds' | 'full' | 'since' | 'checkpoints' | 'logger' | 'signal' | 'onProgress'
+> & {
+  readonly redisUrl: string;
+};
+
+export interface JobContext {
+  readonly job: Job;
+  /** Aborted on shutdown (SIGTERM/SIGINT) or when BullMQ cancels the job: stop after the batch in hand. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  readonly settings: SyncSettings;
+  readonly metrics: WorkerMetrics;
+}
+
+export interface JobDefinition {
+  readonly name: string;
+  /**
+   * Validates the payload and does the work. Throws to fail the attempt: a TsyncError with
+   * `retryable: false` fails the job at once, an InterruptedError hands it back to the queue,
+   * anything else is retried by BullMQ with backoff.
+   */
+  run(data: unknown, context: JobContext): Promise<unknown>;
+}
+
+export function defineJob<S extends z.ZodType>(
+  name: string,
+  payload: S,
+  run: (payload: z.output<S>, context: JobContext) => Promise<unknown>,
+): JobDefinition {
+  return Object.freeze({
+    name,
+    async run(data: unknown, context: JobContext) {
+      const parsed = payload.safeParse(data);
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`)
+          .join('; ');
+        // No retry makes a bad payload good.
+        throw new UnrecoverableError(`invalid ${name} job payload: ${issues}`);
+      }
+      return run(parsed.data, context);
+    },
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * When sync jobs run: `--every` and `--full-every` take a duration (`5m`, `1d`) or a 5-field cron
+ * expression (`*\/10 * * * *`, UTC), registered as BullMQ job schedulers with stable ids. Upserting
+ * with an unchanged interval keeps the pending iteration; a new interval replaces it; kinds no
+ * longer selected lose their schedulers. So any number of restarts leaves one schedule per kind
+ * and mode.
+ */
+import type { Queue } from 'bullmq';
+import { ConfigError, toError } from '../errors.js';
+import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { parseDuration } from '../util/duration.js';
+import { SYNC_JOB, type SyncMode, schedulerId } from './queue.js';
+
+export type Schedule = { readonly every: number } | { readonly pattern: string };
+
+/** Shortest accepted interval, ms: a run takes at least a request per kind. */
+const MIN_EVERY_MS = 1_000;
+const CRON_FIELD = /^[\d*/,\-A-Za-z?LW#]+$/;
+
+export function parseSchedule(text: string, flag: string): Schedule {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length === 5 && fields.every((f) => CRON_FIELD.test(f)))
+    return Object.freeze({ pattern: fields.join(' ') });
+  const ms = parseDuration(text);
+  if (ms === undefined) {
+    throw new ConfigError(flag, `"${text}" is neither a duration (5m, 1h, 1d) nor a 5-field cron expression`);
+  }
+  if (ms < MIN_EVERY_MS) throw new ConfigError(flag, `"${text}" is shorter than 1s`);
+  return Object.freeze({ every: ms });
+}
+
+export function describeSchedule(schedule: Schedule): string {
+  return 'every' in schedule ? `every ${schedule.every} ms` : `cron "${schedule.pattern}" (UTC)`;
+}
+
+export interface SchedulePlan {
+  readonly kinds: readonly SyncKind[];
+  readonly incremental: Schedule;
+  readonly full: Schedule;
+}
+
+/** The payload a scheduled job carries; jobs/sync.ts validates it. */
+export interface ScheduledSyncData {
+  readonly kind: SyncKind;
+  readonly mode: SyncMode;
+}
+
+/**
+ * Upserts the schedulers of the selected kinds and removes those of the others. An incremental
+ * `every` schedule runs at once on first registration (a fresh worker syncs now); a full one first
+ * runs one interval later, so deploying does not start with a full reconcile of every kind.
+ */
+export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = Date.now()): Promise<void> {
+  for (const kind of SYNC_KINDS) {
+    for (const mode of ['incremental', 'full'] as const) {
+      const id = schedulerId(kind, mode);
+      if (!plan.kinds.includes(kind)) {
+        await queue.removeJobScheduler(id);
+        continue;
+      }
+      const schedule = mode === 'full' ? plan.full : plan.incremental;
+      const repeat =
+        'every' in schedule
+          ? { every: schedule.every, ...(mode === 'full' ? { startDate: now + schedule.every } : {}) }
+          : { pattern: schedule.pattern, tz: 'UTC' };
+      const data: ScheduledSyncData = { kind, mode };
+      try {
+        await queue.upsertJobScheduler(id, repeat, { name: SYNC_JOB, data });
+      } catch (error) {
+        const flag = mode === 'full' ? '--full-every' : '--every';
+        if ('pattern' in schedule)
+          throw new ConfigError(flag, `"${schedule.pattern}": ${toError(error).message}`);
+        throw error;
+      }
+    }
+  }
+}

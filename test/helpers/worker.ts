@@ -1,0 +1,129 @@
+/** Support for the worker tests: Redis clients that clean up after themselves, and a child-process bin. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterEach } from 'vitest';
+import { projectRoot } from '../../src/util/paths.js';
+import { redisUrl } from './redis.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs `cleanup` after the current test, newest first. */
+export function onCleanup(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+/** Deletes every key under `prefix` (SCAN, not KEYS, to stay polite on a shared Redis). */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** A Redis client closed after the test, which also deletes the keys of `prefix` then. */
+export function testRedis(prefix: string): Redis {
+  const redis = new Redis(redisUrl(), { maxRetriesPerRequest: 2 });
+  onCleanup(async () => {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+  return redis;
+}
+
+export interface Child {
+  readonly process: ChildProcess;
+  /** Everything written so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) when the process ends. */
+  readonly exited: Promise<number | string>;
+  /** Resolves with the first JSON log line on stderr that satisfies `match`. */
+  waitForLog(
+    match: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** Spawns the built CLI (dist/, see `npm run build`), killed after the test if still running. */
+export function spawnCli(args: readonly string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [join(projectRoot(), 'bin', 'transcript-sync'), ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: {
+    match: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  let partial = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const text of lines) {
+      const line = parseLine(text);
+      if (!line) continue;
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.match(line)) waiter.resolve(line);
+        else waiters.push(waiter);
+      }
+    }
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return {
+    process: child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitForLog(match, timeoutMs = 30_000) {
+      for (const text of err.split('\n')) {
+        const line = parseLine(text);
+        if (line && match(line)) return Promise.resolve(line);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr:\n${err}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
+        exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`process exited (${code}) before a matching log line; stderr:\n${err}`));
+        });
+      });
+    },
+  };
+}
+
+function parseLine(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}

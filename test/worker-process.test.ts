@@ -1,0 +1,166 @@
+/**
+ * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
+ * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
+ */
+import { join, resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { checkpointKey } from '../src/sync/checkpoints-redis.js';
+import { lockKey } from '../src/worker/file-lock.js';
+import { createSyncQueue } from '../src/worker/queue.js';
+import { actualFacts, expectedFacts } from './helpers/mirror.js';
+import { redisUrl, uniquePrefix } from './helpers/redis.js';
+import { tempDir } from './helpers/tmp.js';
+import { type Child, onCleanup, spawnCli, testRedis } from './helpers/worker.js';
+
+interface Setup {
+  readonly sim: Simulator;
+  readonly prefix: string;
+  readonly redis: Redis;
+  readonly db: string;
+  readonly env: Record<string, string>;
+}
+
+/**
+ * Enough pages, each delayed by the simulator, that a run is still going when the test signals it:
+ * 240 jobs of each kind at 10 per page, 100 ms a page.
+ */
+async function setup(latencyMs = 100): Promise<Setup> {
+  const sim = await startSimulator({
+    preRecorded: 240,
+    live: 240,
+    utterancesPerJob: 2,
+    wordsPerUtterance: 3,
+    latencyMs,
+  });
+  onCleanup(() => sim.close());
+  const prefix = uniquePrefix('worker-process');
+  const redis = testRedis(prefix);
+  const db = join(tempDir(), 'transcripts.duckdb');
+  const env = {
+    TSYNC_API_KEY: sim.apiKey,
+    TSYNC_BASE_URL: sim.url,
+    TSYNC_DB: db,
+    REDIS_URL: redisUrl(),
+    TSYNC_REDIS_PREFIX: prefix,
+    TSYNC_PAGE_SIZE: '10',
+    TSYNC_RATE_LIMIT: '10000',
+    TSYNC_LOG_LEVEL: 'info',
+  };
+  return { sim, prefix, redis, db, env };
+}
+
+function startWorkerProcess(s: Setup, extra: readonly string[] = []): Child {
+  return spawnCli(['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...extra], s.env);
+}
+
+const started = (line: Record<string, unknown>) => line['msg'] === 'worker started';
+
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Waits until the worker logged a successful run of both kinds. */
+async function bothKindsSynced(child: Child): Promise<void> {
+  const seen = new Set<string>();
+  await child.waitForLog((line) => {
+    if (line['msg'] !== 'sync finished') return false;
+    for (const k of (line['kinds'] as { kind: string; outcome: string }[]) ?? [])
+      if (k.outcome === 'ok') seen.add(k.kind);
+    return seen.size === 2;
+  }, 60_000);
+}
+
+async function expectMirrorOf(s: Setup): Promise<void> {
+  const facts = await actualFacts(s.db);
+  const expected = expectedFacts(s.sim.data.all());
+  expect(facts.jobs).toEqual(expected.jobs);
+  expect(facts.utterances).toBe(expected.utterances);
+  expect(facts.words).toBe(expected.words);
+  expect(facts.duplicateJobs).toBe(0);
+  expect(facts.duplicateWordKeys).toBe(0);
+}
+
+describe('worker process', () => {
+  it('a second worker on the same DuckDB file is refused with one line naming the file and the holder', async () => {
+    const s = await setup(0);
+    const first = startWorkerProcess(s);
+    await first.waitForLog(started);
+
+    const second = startWorkerProcess(s);
+    expect(await second.exited).toBe(1);
+    const lines = second.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `transcript-sync: ${resolve(s.db)} is already used by a running worker (pid ${first.process.pid} on host`,
+    );
+
+    first.process.kill('SIGTERM');
+    expect(await first.exited, first.stderr()).toBe(0);
+  });
+
+  it('SIGTERM mid-run commits, checkpoints, hands the job back and exits 0; the next start finishes the sync', async () => {
+    const s = await setup();
+    const worker = startWorkerProcess(s, ['--kind', 'pre-recorded']);
+    await until(
+      async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
+      'a first checkpoint',
+    );
+
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited, worker.stderr()).toBe(0);
+    expect(worker.stderr()).toContain('run interrupted after its last commit');
+    expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
+    expect(await s.redis.exists(lockKey(s.prefix, s.db))).toBe(0);
+    const queue = createSyncQueue(redisUrl(), s.prefix);
+    onCleanup(() => queue.close());
+    const waiting = await queue.getWaiting();
+    expect(waiting.map((j) => j.data)).toEqual([{ kind: 'pre-recorded', mode: 'incremental' }]);
+    expect(waiting[0]?.attemptsMade).toBe(0);
+    const partial = Object.keys((await actualFacts(s.db)).jobs).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(240);
+
+    const again = startWorkerProcess(s, ['--kind', 'pre-recorded']);
+    await again.waitForLog((line) => line['msg'] === 'sync finished', 60_000);
+    again.process.kill('SIGTERM');
+    expect(await again.exited, again.stderr()).toBe(0);
+    const facts = await actualFacts(s.db);
+    expect(Object.keys(facts.jobs)).toHaveLength(240);
+    expect(facts.duplicateJobs).toBe(0);
+  });
+
+  it('a stop that outlasts --shutdown-timeout exits 1 with a message', async () => {
+    const s = await setup();
+    const worker = startWorkerProcess(s, ['--kind', 'live', '--shutdown-timeout', '1ms']);
+    await worker.waitForLog((line) => line['msg'] === 'job started');
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toBe(1);
+    expect(worker.stderr()).toContain('transcript-sync: worker did not stop within 1 ms; exiting now');
+  });
+
+  it('a worker killed with SIGKILL mid-run and restarted converges: nothing lost, nothing doubled', async () => {
+    const s = await setup();
+    const killed = startWorkerProcess(s);
+    await until(
+      async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
+      'a first checkpoint',
+    );
+    killed.process.kill('SIGKILL');
+    expect(await killed.exited).toBe('SIGKILL');
+
+    // The dead worker's lock is taken over at once (same host, pid gone); its job comes back
+    // once BullMQ's job lock (--job-lock 2s) expires.
+    const restarted = startWorkerProcess(s);
+    await bothKindsSynced(restarted);
+    restarted.process.kill('SIGTERM');
+    expect(await restarted.exited, restarted.stderr()).toBe(0);
+    expect(restarted.stderr()).toContain('took over the database lock');
+    await expectMirrorOf(s);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The worker in this process against the simulator, real Redis and a real DuckDB file: scheduled
+ * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz.
+ */
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { command as enqueue } from '../src/cli/enqueue.js';
+import { silentLogger } from '../src/log.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
+import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
+import { checkpointKey } from '../src/sync/checkpoints-redis.js';
+import { SYNC_KINDS, type SyncKind } from '../src/sync/types.js';
+import { lockKey } from '../src/worker/file-lock.js';
+import { createSyncQueue } from '../src/worker/queue.js';
+import { type RunningWorker, startWorker, type WorkerOptions } from '../src/worker/runtime.js';
+import { actualFacts, expectedFacts } from './helpers/mirror.js';
+import { redisUrl, uniquePrefix } from './helpers/redis.js';
+import { tempDir } from './helpers/tmp.js';
+import { onCleanup, testRedis } from './helpers/worker.js';
+
+const HOUR = 3_600_000;
+
+async function setup(simOptions: SimulatorOptions = {}) {
+  const sim = await startSimulator({
+    preRecorded: 40,
+    live: 30,
+    utterancesPerJob: 4,
+    wordsPerUtterance: 4,
+    ...simOptions,
+  });
+  onCleanup(() => sim.close());
+  const prefix = uniquePrefix('worker');
+  const redis = testRedis(prefix);
+  const db = join(tempDir(), 'transcripts.duckdb');
+  return { sim, prefix, redis, db };
+}
+
+function options(
+  sim: Simulator,
+  db: string,
+  prefix: string,
+  overrides: Partial<WorkerOptions> = {},
+): WorkerOptions {
+  return {
+    settings: {
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      db,
+      redisUrl: redisUrl(),
+      redisPrefix: prefix,
+      pageSize: 20,
+      rateLimit: 10_000,
+      concurrency: 2,
+      lookback: 15 * 60_000,
+      pendingMaxAge: 7 * 24 * HOUR,
+      lockWait: 5_000,
+      metadataEncoding: 'json',
+    },
+    kinds: SYNC_KINDS,
+    every: { every: HOUR },
+    fullEvery: { every: 24 * HOUR },
+    metricsHost: '127.0.0.1',
+    metricsPort: 0,
+    staleAfterMs: HOUR,
+    jobLockMs: 5_000,
+    logger: silentLogger,
+    ...overrides,
+  };
+}
+
+async function start(opts: WorkerOptions): Promise<RunningWorker> {
+  const running = await startWorker(opts);
+  onCleanup(() => running.stop());
+  return running;
+}
+
+async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const succeeded = (running: RunningWorker, kinds: readonly SyncKind[]) => () =>
+  kinds.every((k) => running.metrics.lastSuccess(k) !== undefined) || undefined;
+
+async function get(running: RunningWorker, path: string) {
+  const response = await fetch(`http://127.0.0.1:${running.metricsPort}${path}`);
+  return { status: response.status, body: await response.text() };
+}
+
+function collect(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('worker', () => {
+  it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
+    const { sim, prefix, redis, db } = await setup();
+    const running = await start(options(sim, db, prefix));
+    await eventually(succeeded(running, SYNC_KINDS), 'a successful run of each kind');
+
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toContain('tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="ok"} 1');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="pre-recorded"} 40');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="live"} 30');
+    expect(metrics).toMatch(/tsync_requests_total\{kind="live"\} [1-9]/);
+    expect(metrics).toMatch(/tsync_last_success_timestamp_seconds\{kind="live"\} \d{10}/);
+    const health = await get(running, '/healthz');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body).kinds.live.lastSuccess).toMatch(/^\d{4}-/);
+
+    await running.stop();
+    for (const kind of SYNC_KINDS) {
+      const checkpoint = parseCheckpoint(await redis.get(checkpointKey(prefix, kind)));
+      expect(checkpoint?.watermark, kind).toMatch(/^\d{4}-/);
+    }
+    expect(await redis.exists(lockKey(prefix, db))).toBe(0);
+    const facts = await actualFacts(db);
+    const expected = expectedFacts(sim.data.all());
+    expect(facts.jobs).toEqual(expected.jobs);
+    expect(facts.words).toBe(expected.words);
+  });
+
+  it('two starts register one schedule per kind and mode; the second start with new intervals updates them', async () => {
+    const { sim, prefix, db } = await setup();
+    const first = await start(options(sim, db, prefix));
+    await first.stop();
+    const second = await start(
+      options(sim, db, prefix, { every: { every: 2 * HOUR }, fullEvery: { pattern: '0 3 * * *' } }),
+    );
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+
+    const schedulers = await queue.getJobSchedulers(0, -1, true);
+    const seen = schedulers
+      .map((s) => [s.key, s.every ?? s.pattern] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+    expect(seen).toEqual([
+      ['sync:live:full', '0 3 * * *'],
+      ['sync:live:incremental', 2 * HOUR],
+      ['sync:pre-recorded:full', '0 3 * * *'],
+      ['sync:pre-recorded:incremental', 2 * HOUR],
+    ]);
+    await second.stop();
+  });
+
+  it('enqueue --wait runs a sync now through the queue and prints its summary', async () => {
+    const { sim, prefix, db } = await setup();
+    const running = await start(options(sim, db, prefix, { kinds: ['live'] }));
+    await eventually(succeeded(running, ['live']), 'the first live run');
+    const added = sim.data.add({ kind: 'live', status: 'done' });
+
+    const out = collect();
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    const code = await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream });
+
+    expect(code).toBe(0);
+    const [line, ...rest] = out.text().trim().split('\n');
+    expect(rest).toEqual([]);
+    const result = JSON.parse(line ?? '{}');
+    expect(result).toMatchObject({
+      kind: 'live',
+      mode: 'incremental',
+      state: 'completed',
+      summary: { outcome: 'ok' },
+    });
+    expect(result.summary.kinds[0].inserted).toBe(1);
+    await running.stop();
+    expect((await actualFacts(db)).jobs[String(added['id'])]).toBe('done');
+  });
+
+  it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
+    const { sim, prefix, db } = await setup();
+    const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });
+    const running = await start({ ...opts, settings: { ...opts.settings, apiKey: 'not-the-key' } });
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+
+    const [job] = await eventually(async () => {
+      const failed = await queue.getFailed();
+      return failed.length > 0 ? failed : undefined;
+    }, 'a failed job');
+    expect(job?.attemptsMade).toBe(1);
+    expect(job?.opts.attempts).toBe(5);
+    expect(job?.failedReason).toMatch(/refused the API key \(HTTP 401\).*TSYNC_API_KEY/);
+    expect(job?.failedReason).not.toContain('not-the-key');
+    // A job BullMQ retries would be 'delayed' (backoff) under the same id, not 'failed'.
+    expect(await job?.getState()).toBe('failed');
+    expect((await get(running, '/metrics')).body).toContain(
+      'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
+    );
+  });
+});
