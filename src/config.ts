@@ -10,7 +10,10 @@ import { parseDuration } from './util/duration.js';
 const duration = z.string().transform((text, ctx) => {
   const ms = parseDuration(text);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration (use e.g. 500ms, 30s, 15m, 2h, 7d)` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${text}" is not a duration (use e.g. 500ms, 30s, 15m, 2h, 7d)`,
+    });
     return z.NEVER;
   }
   return ms;
@@ -60,7 +63,12 @@ export const SETTINGS = {
     default: './data/transcripts.duckdb',
     help: 'DuckDB file',
   },
-  redisUrl: { env: 'REDIS_URL', flag: 'redis-url', schema: redisUrl, help: 'Redis URL (worker, redis checkpoints)' },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: 'redis-url',
+    schema: redisUrl,
+    help: 'Redis URL (worker, redis checkpoints)',
+  },
   redisPrefix: {
     env: 'TSYNC_REDIS_PREFIX',
     flag: 'redis-prefix',
@@ -157,7 +165,10 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
     if (text === undefined) {
       if ((required as readonly string[]).includes(name)) {
         const where = [setting.flag && `--${setting.flag}`, setting.env].filter(Boolean).join(' or ');
-        throw new ConfigError(setting.env ?? `--${setting.flag}`, `is required; set ${where} (${setting.help})`);
+        throw new ConfigError(
+          setting.env ?? `--${setting.flag}`,
+          `is required; set ${where} (${setting.help})`,
+        );
       }
       continue;
     }

@@ -3,7 +3,7 @@
  * Paths that could ever hold the key are redacted as a second line of defence; the first is that
  * no code puts the key into anything it logs.
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runCli, startCli } from './helpers/cli.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
@@ -15,7 +15,13 @@ const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Dat
 
 describe('transcript-sync sync', () => {
   it('fails at once with exit 2 and names TSYNC_API_KEY when the key is missing', async () => {
-    const result = await runCli(['sync', '--base-url', 'http://127.0.0.1:9', '--db', join(tempDir(), 'x.duckdb')]);
+    const result = await runCli([
+      'sync',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--db',
+      join(tempDir(), 'x.duckdb'),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('TSYNC_API_KEY');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -24,7 +30,10 @@ describe('transcript-sync sync', () => {
   it('stops after one request with a clear message when the key is refused', async () => {
     sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
     const secret = 'wrong-key-4f9a1c';
-    const result = await runCli(['sync', '--db', join(tempDir(), 'x.duckdb')], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: secret });
+    const result = await runCli(['sync', '--db', join(tempDir(), 'x.duckdb')], {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: secret,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/refused/i);
     expect(result.stderr).toContain('TSYNC_API_KEY');
@@ -33,7 +42,10 @@ describe('transcript-sync sync', () => {
   });
 
   it('rejects a bad flag value with exit 2 naming the flag', async () => {
-    const result = await runCli(['sync', '--kind', 'podcasts'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:9' });
+    const result = await runCli(['sync', '--kind', 'podcasts'], {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--kind');
   });
@@ -44,12 +56,23 @@ describe('transcript-sync sync', () => {
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     const result = await runCli(['sync', '--db', db, '--json'], env);
     expect(result.code, result.stderr).toBe(0);
-    const summary = JSON.parse(result.stdout) as { outcome: string; kinds: { kind: string; inserted: number }[] };
+    const summary = JSON.parse(result.stdout) as {
+      outcome: string;
+      kinds: { kind: string; inserted: number }[];
+    };
     expect(summary.outcome).toBe('ok');
-    expect(Object.fromEntries(summary.kinds.map((k) => [k.kind, k.inserted]))).toEqual({ 'pre-recorded': 12, live: 8 });
+    expect(Object.fromEntries(summary.kinds.map((k) => [k.kind, k.inserted]))).toEqual({
+      'pre-recorded': 12,
+      live: 8,
+    });
     const status = await runCli(['status', '--db', db, '--json']);
     expect(status.code, status.stderr).toBe(0);
-    const rows = JSON.parse(status.stdout) as { kind: string; jobs: number; last_outcome: string; watermark: string | null }[];
+    const rows = JSON.parse(status.stdout) as {
+      kind: string;
+      jobs: number;
+      last_outcome: string;
+      watermark: string | null;
+    }[];
     expect(rows.map((r) => [r.kind, r.jobs, r.last_outcome])).toEqual([
       ['pre-recorded', 12, 'ok'],
       ['live', 8, 'ok'],
@@ -60,7 +83,12 @@ describe('transcript-sync sync', () => {
   it('loses and duplicates nothing when killed with SIGKILL at random points and restarted', async () => {
     sim = await startSimulator({ preRecorded: 120, live: 60, seed: 21, latencyMs: 15, ...recent() });
     const db = join(tempDir(), 'crash.duckdb');
-    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_PAGE_SIZE: '10', TSYNC_RATE_LIMIT: '1000' };
+    const env = {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: sim.apiKey,
+      TSYNC_PAGE_SIZE: '10',
+      TSYNC_RATE_LIMIT: '1000',
+    };
     // Seeded delays so a failure can be reproduced: kill points spread over the run.
     const delays = [400, 900, 650, 1300, 500];
     for (const delay of delays) {
@@ -69,8 +97,18 @@ describe('transcript-sync sync', () => {
       child.kill('SIGKILL');
       await done;
     }
-    const killedMidRun = await runCli(['query', '--db', db, '--format', 'json', "SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'"]);
-    expect(Number((JSON.parse(killedMidRun.stdout) as { n: number }[])[0]?.n), 'no kill landed mid-run').toBeGreaterThan(0);
+    const killedMidRun = await runCli([
+      'query',
+      '--db',
+      db,
+      '--format',
+      'json',
+      "SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'",
+    ]);
+    expect(
+      Number((JSON.parse(killedMidRun.stdout) as { n: number }[])[0]?.n),
+      'no kill landed mid-run',
+    ).toBeGreaterThan(0);
     const final = await runCli(['sync', '--db', db], env);
     expect(final.code, final.stderr).toBe(0);
     const expected = expectedFacts(sim.data.all());

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { actualFacts, expectedFacts, roundBilling } from './helpers/mirror.js';
 import { listRequestsSince, syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
@@ -26,7 +26,7 @@ async function expectMirror(dbPath: string, simulator: Simulator): Promise<void>
 
 describe('sync engine', () => {
   it('mirrors every job, status, utterance, word and billing second of a fresh backfill', async () => {
-    sim = await startSimulator({ preRecorded: 60, live: 40, seed: 11, limitCap: 15 , ...recent() });
+    sim = await startSimulator({ preRecorded: 60, live: 40, seed: 11, limitCap: 15, ...recent() });
     const db = join(tempDir(), 'mirror.duckdb');
     const summary = await syncOnce(sim, db, { sliceJobs: 25, concurrency: 3 });
     expect(summary.outcome).toBe('ok');
@@ -35,7 +35,7 @@ describe('sync engine', () => {
   });
 
   it('converges after new jobs, status transitions and edits upstream', async () => {
-    sim = await startSimulator({ preRecorded: 30, live: 30, seed: 12 , ...recent() });
+    sim = await startSimulator({ preRecorded: 30, live: 30, seed: 12, ...recent() });
     const db = join(tempDir(), 'incremental.duckdb');
     await syncOnce(sim, db);
     const pending = sim.data.all().filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
@@ -55,9 +55,14 @@ describe('sync engine', () => {
   });
 
   it('picks up a late-visible job created inside the lookback', async () => {
-    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 13 , ...recent() });
+    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 13, ...recent() });
     const db = join(tempDir(), 'late.duckdb');
-    const late = sim.data.add({ kind: 'pre-recorded', status: 'done', createdAt: new Date(Date.now() - 60_000), hidden: true });
+    const late = sim.data.add({
+      kind: 'pre-recorded',
+      status: 'done',
+      createdAt: new Date(Date.now() - 60_000),
+      hidden: true,
+    });
     await syncOnce(sim, db);
     expect((await actualFacts(db)).jobs[String(late['id'])]).toBeUndefined();
     sim.data.reveal(String(late['id']));
@@ -66,10 +71,13 @@ describe('sync engine', () => {
   });
 
   it('skips no surviving job when jobs are deleted while a window is walked', async () => {
-    sim = await startSimulator({ preRecorded: 80, live: 2, seed: 14, latencyMs: 30 , ...recent() });
+    sim = await startSimulator({ preRecorded: 80, live: 2, seed: 14, latencyMs: 30, ...recent() });
     const simulator = sim;
     const db = join(tempDir(), 'deletions.duckdb');
-    const newest = simulator.data.all().filter((r) => r['kind'] === 'pre-recorded').slice(0, 10);
+    const newest = simulator.data
+      .all()
+      .filter((r) => r['kind'] === 'pre-recorded')
+      .slice(0, 10);
     const start = simulator.log.length;
     let deleted = 0;
     // Delete jobs from the part already walked while later pages are still to come.
@@ -78,7 +86,12 @@ describe('sync engine', () => {
       if (listed >= 2 && deleted < newest.length) simulator.data.delete(String(newest[deleted++]!['id']));
     }, 5);
     try {
-      const summary = await syncOnce(simulator, db, { kinds: ['pre-recorded'], concurrency: 1, pageSize: 10, sliceJobs: 1_000 });
+      const summary = await syncOnce(simulator, db, {
+        kinds: ['pre-recorded'],
+        concurrency: 1,
+        pageSize: 10,
+        sliceJobs: 1_000,
+      });
       expect(summary.outcome).toBe('ok');
       expect(summary.kinds[0]?.restarts).toBeGreaterThan(0);
     } finally {
@@ -92,11 +105,14 @@ describe('sync engine', () => {
   });
 
   it('marks jobs the service no longer lists on --full, and restores one that comes back', async () => {
-    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 15 , ...recent() });
+    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 15, ...recent() });
     const records = sim.data.all().map((r) => structuredClone(r));
     const db = join(tempDir(), 'full.duckdb');
     await syncOnce(sim, db);
-    const gone = records.filter((r) => r['kind'] === 'live').slice(0, 3).map((r) => String(r['id']));
+    const gone = records
+      .filter((r) => r['kind'] === 'live')
+      .slice(0, 3)
+      .map((r) => String(r['id']));
     for (const id of gone) sim.data.delete(id);
     const incremental = await syncOnce(sim, db);
     expect(incremental.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(0);
@@ -111,10 +127,12 @@ describe('sync engine', () => {
   });
 
   it('makes about one request per kind when nothing changed', async () => {
-    sim = await startSimulator({ preRecorded: 50, live: 50, seed: 16 , ...recent() });
+    sim = await startSimulator({ preRecorded: 50, live: 50, seed: 16, ...recent() });
     const db = join(tempDir(), 'idle.duckdb');
     await syncOnce(sim, db);
-    const pendingJobs = sim.data.all().filter((r) => r['status'] === 'queued' || r['status'] === 'processing').length;
+    const pendingJobs = sim.data
+      .all()
+      .filter((r) => r['status'] === 'queued' || r['status'] === 'processing').length;
     const before = sim.log.length;
     const summary = await syncOnce(sim, db);
     expect(summary.kinds.every((k) => k.inserted === 0 && k.updated === 0)).toBe(true);

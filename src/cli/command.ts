@@ -3,7 +3,7 @@
  * `util.parseArgs` in strict mode, so an unknown flag is a ConfigError (exit 2) that points at --help.
  */
 import { parseArgs } from 'node:util';
-import { type FlagValues, type SettingName, SETTINGS, settingHelp } from '../config.js';
+import { type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config.js';
 import { ConfigError } from '../errors.js';
 
 export interface OptionSpec {
@@ -39,12 +39,19 @@ export interface Command {
 
 export const PROGRAM = 'transcript-sync';
 
-export function parseCommandArgs(command: Command, argv: readonly string[]): Pick<CommandContext, 'flags' | 'positionals'> {
+export function parseCommandArgs(
+  command: Command,
+  argv: readonly string[],
+): Pick<CommandContext, 'flags' | 'positionals'> {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
   for (const [name, spec] of Object.entries(command.options ?? {})) {
-    options[name] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
+    options[name] = {
+      type: spec.type,
+      ...(spec.multiple ? { multiple: true } : {}),
+      ...(spec.short ? { short: spec.short } : {}),
+    };
   }
   for (const name of command.settings ?? []) {
     const flag = (SETTINGS[name] as { flag?: string }).flag;
@@ -53,7 +60,10 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Pic
   try {
     const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
     if (!command.positionals && parsed.positionals.length > 0) {
-      throw new ConfigError(command.name, `unexpected argument "${parsed.positionals[0]}"; see \`${PROGRAM} ${command.name} --help\``);
+      throw new ConfigError(
+        command.name,
+        `unexpected argument "${parsed.positionals[0]}"; see \`${PROGRAM} ${command.name} --help\``,
+      );
     }
     return { flags: parsed.values as FlagValues, positionals: parsed.positionals };
   } catch (error) {

@@ -4,13 +4,13 @@
  * to see first.
  */
 import { resolveSettings } from '../config.js';
+import { ConfigError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { startSimulator } from '../simulator/index.js';
 import { Database } from '../store/database.js';
 import { runSync } from '../sync/run.js';
 import { SYNC_KINDS } from '../sync/types.js';
 import { type Command, stringFlag } from './command.js';
-import { ConfigError } from '../errors.js';
 import { ProgressView } from './progress.js';
 import { summaryLine } from './sync-summary.js';
 import { renderTable } from './table.js';
@@ -27,11 +27,16 @@ export const command: Command = {
   settings: ['logLevel'],
   async run({ flags, stdout }) {
     const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
-    if (!Number.isInteger(jobs) || jobs < 2 || jobs > 100_000) throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
+    if (!Number.isInteger(jobs) || jobs < 2 || jobs > 100_000)
+      throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
     const dbPath = stringFlag(flags, 'db') ?? './data/demo.duckdb';
     const { logLevel } = resolveSettings(['logLevel'], [], flags);
     const logger = createLogger(logLevel === 'info' ? 'warn' : logLevel);
-    const sim = await startSimulator({ preRecorded: Math.ceil(jobs / 2), live: Math.floor(jobs / 2), seed: 7 });
+    const sim = await startSimulator({
+      preRecorded: Math.ceil(jobs / 2),
+      live: Math.floor(jobs / 2),
+      seed: 7,
+    });
     stdout.write(`Simulator serving ${jobs} jobs at ${sim.url}; syncing into ${dbPath}\n\n`);
     try {
       const view = new ProgressView(process.stderr, logger);
@@ -66,7 +71,9 @@ export const command: Command = {
       stdout.write(renderTable(await db.all(db.query('demo-hours'))));
       stdout.write('\nLatest jobs\n');
       stdout.write(renderTable(await db.all(db.query('demo-latest'))));
-      stdout.write(`\nExplore it: transcript-sync query --db ${dbPath} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`);
+      stdout.write(
+        `\nExplore it: transcript-sync query --db ${dbPath} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`,
+      );
     } finally {
       await db.close();
     }

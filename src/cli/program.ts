@@ -12,7 +12,46 @@ interface Entry {
 
 /** Commands load lazily so that `--help` and small commands stay quick. */
 const COMMANDS: Readonly<Record<string, Entry>> = {
-  simulate: { summary: 'serve a local simulator of the listing service', load: async () => (await import('./simulate.js')).command },
+  demo: {
+    summary: 'sync a local simulator into ./data/demo.duckdb and show the result',
+    load: async () => (await import('./demo.js')).command,
+  },
+  sync: {
+    summary: 'bring the DuckDB file up to date with the service (one run)',
+    load: async () => (await import('./sync.js')).command,
+  },
+  status: {
+    summary: 'per kind: watermark, pending jobs, last run, row counts',
+    load: async () => (await import('./status.js')).command,
+  },
+  simulate: {
+    summary: 'serve a local simulator of the listing service',
+    load: async () => (await import('./simulate.js')).command,
+  },
+  worker: {
+    summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
+    load: async () => (await import('./worker.js')).command,
+  },
+  enqueue: {
+    summary: 'queue a sync run now for the worker (needs REDIS_URL)',
+    load: async () => (await import('./enqueue.js')).command,
+  },
+  report: {
+    summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
+    load: async () => (await import('./report.js')).command,
+  },
+  query: {
+    summary: 'run read-only SQL against the DuckDB file',
+    load: async () => (await import('./query.js')).command,
+  },
+  export: {
+    summary: 'write Parquet files partitioned by kind and month',
+    load: async () => (await import('./export.js')).command,
+  },
+  quarantine: {
+    summary: 'list records that failed validation, or retry loading them',
+    load: async () => (await import('./quarantine.js')).command,
+  },
 };
 
 export function programHelp(): string {
@@ -20,7 +59,7 @@ export function programHelp(): string {
   return [
     `Usage: ${PROGRAM} <command> [options]`,
     '',
-    'Mirror a speech-transcription service\'s job listings into DuckDB.',
+    "Mirror a speech-transcription service's job listings into DuckDB.",
     '',
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),

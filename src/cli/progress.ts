@@ -24,7 +24,10 @@ export class ProgressView {
 
   update = (progress: SyncProgress): void => {
     this.latest.set(progress.kind, progress);
-    if (this.live) return this.draw();
+    if (this.live) {
+      this.draw();
+      return;
+    }
     const now = Date.now();
     if (now - this.lastLog >= LOG_EVERY_MS) {
       this.lastLog = now;

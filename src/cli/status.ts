@@ -27,7 +27,10 @@ export const command: Command = {
     const settings = resolveSettings(['db', 'lockWait'], [], flags);
     const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
     try {
-      const rows = (await db.all<KindStatus>(db.query('status-kinds'))).map((r) => ({ ...r, words: Number(r.words) }));
+      const rows = (await db.all<KindStatus>(db.query('status-kinds'))).map((r) => ({
+        ...r,
+        words: Number(r.words),
+      }));
       if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
       else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
       return 0;

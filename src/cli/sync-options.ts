@@ -25,7 +25,11 @@ export const SYNC_SETTINGS = [
   'logLevel',
 ] as const satisfies readonly SettingName[];
 
-export const KIND_OPTION: OptionSpec = { type: 'string', value: 'KIND', help: 'pre-recorded, live or all (default all)' };
+export const KIND_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'KIND',
+  help: 'pre-recorded, live or all (default all)',
+};
 
 export function parseKinds(flags: FlagValues): SyncKind[] {
   const text = stringFlag(flags, 'kind') ?? 'all';
@@ -38,7 +42,8 @@ export function parseSince(flags: FlagValues): Date | undefined {
   const text = stringFlag(flags, 'since');
   if (text === undefined) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) throw new ConfigError('--since', `is not an ISO 8601 date or instant (got "${text}")`);
+  if (Number.isNaN(date.getTime()))
+    throw new ConfigError('--since', `is not an ISO 8601 date or instant (got "${text}")`);
   return date;
 }
 
@@ -49,9 +54,26 @@ export interface SyncFlags {
   readonly signal?: AbortSignal;
 }
 
-export function syncOptionsFromFlags(flags: FlagValues, extra: SyncFlags, env?: Env): SyncOptions & { logLevel: string } {
+export function syncOptionsFromFlags(
+  flags: FlagValues,
+  extra: SyncFlags,
+  env?: Env,
+): SyncOptions & { logLevel: string } {
   const settings = resolveSettings(
-    ['apiKey', 'baseUrl', 'db', 'redisPrefix', 'pageSize', 'rateLimit', 'concurrency', 'lookback', 'pendingMaxAge', 'lockWait', 'metadataEncoding', 'logLevel'],
+    [
+      'apiKey',
+      'baseUrl',
+      'db',
+      'redisPrefix',
+      'pageSize',
+      'rateLimit',
+      'concurrency',
+      'lookback',
+      'pendingMaxAge',
+      'lockWait',
+      'metadataEncoding',
+      'logLevel',
+    ],
     ['redisUrl'],
     flags,
     env,

@@ -10,9 +10,10 @@ import { quarantineNote, summaryLine } from './sync-summary.js';
 export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
-  usage: 'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
+  usage:
+    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
   description: [
-    'Walks /v2/pre-recorded and /v2/live from each kind\'s watermark (minus --lookback), re-checks',
+    "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
     'backfills history in time slices, oldest first; a crash resumes at the last complete slice.',
     'The API key comes from TSYNC_API_KEY only (never a flag).',
@@ -22,9 +23,16 @@ export const command: Command = {
   ].join('\n'),
   options: {
     kind: KIND_OPTION,
-    full: { type: 'boolean', help: 'walk everything, update what changed, mark jobs no longer listed as deleted' },
+    full: {
+      type: 'boolean',
+      help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
+    },
     since: { type: 'string', value: 'ISO', help: 'lower bound of a first run (default: all history)' },
-    checkpoints: { type: 'string', value: 'STORE', help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)' },
+    checkpoints: {
+      type: 'string',
+      value: 'STORE',
+      help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)',
+    },
     json: { type: 'boolean', help: 'print one machine-readable summary on stdout' },
   },
   settings: SYNC_SETTINGS,

@@ -5,9 +5,14 @@ export function renderTable(rows: readonly Record<string, unknown>[]): string {
   const columns = Object.keys(first);
   const cells = rows.map((row) => columns.map((c) => cellText(row[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const numeric = columns.map((c) => rows.every((row) => row[c] === null || typeof row[c] === 'number' || typeof row[c] === 'bigint'));
+  const numeric = columns.map((c) =>
+    rows.every((row) => row[c] === null || typeof row[c] === 'number' || typeof row[c] === 'bigint'),
+  );
   const line = (values: readonly string[]) =>
-    values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+    values
+      .map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 

@@ -27,4 +27,9 @@ export function parseCheckpoint(text: string | null | undefined): Checkpoint | n
   return parsed.success ? (parsed.data as Checkpoint) : null;
 }
 
-export const EMPTY_CHECKPOINT: Checkpoint = Object.freeze({ watermark: null, pending: [], slice: null, lastRun: null });
+export const EMPTY_CHECKPOINT: Checkpoint = Object.freeze({
+  watermark: null,
+  pending: [],
+  slice: null,
+  lastRun: null,
+});

@@ -16,7 +16,11 @@ export class DuckDbCheckpointStore implements CheckpointStore {
     return parseCheckpoint(rows[0]?.state);
   }
 
-  async save(kind: SyncKind, checkpoint: Checkpoint, phase: 'in-transaction' | 'after-commit'): Promise<void> {
+  async save(
+    kind: SyncKind,
+    checkpoint: Checkpoint,
+    phase: 'in-transaction' | 'after-commit',
+  ): Promise<void> {
     if (phase !== 'in-transaction') return;
     await this.db.run(this.db.query('checkpoint-save'), { kind, state: JSON.stringify(checkpoint) });
   }

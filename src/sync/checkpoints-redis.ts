@@ -21,7 +21,12 @@ export class RedisCheckpointStore implements CheckpointStore {
   ) {
     // Fail fast instead of queueing commands while Redis is down: a checkpoint write that cannot
     // happen must surface as an error, not hang the run.
-    this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5_000 });
+    this.redis = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 5_000,
+    });
     this.redis.on('error', () => {});
   }
 
@@ -44,7 +49,11 @@ export class RedisCheckpointStore implements CheckpointStore {
     }
   }
 
-  async save(kind: SyncKind, checkpoint: Checkpoint, phase: 'in-transaction' | 'after-commit'): Promise<void> {
+  async save(
+    kind: SyncKind,
+    checkpoint: Checkpoint,
+    phase: 'in-transaction' | 'after-commit',
+  ): Promise<void> {
     if (phase !== 'after-commit') return;
     try {
       await (await this.ready()).set(checkpointKey(this.prefix, kind), JSON.stringify(checkpoint));

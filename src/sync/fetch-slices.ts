@@ -10,7 +10,12 @@ import type { Slice } from './slices.js';
 import { walkSlice } from './walk-slice.js';
 
 export type QueueMessage =
-  | { readonly type: 'page'; readonly slice: number; readonly items: readonly unknown[]; readonly bytes: number }
+  | {
+      readonly type: 'page';
+      readonly slice: number;
+      readonly items: readonly unknown[];
+      readonly bytes: number;
+    }
   | { readonly type: 'done'; readonly slice: number };
 
 export interface FetchOptions {

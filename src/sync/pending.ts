@@ -14,8 +14,17 @@ export interface PendingJob {
 }
 
 /** Pending jobs of a kind created in [since, before). */
-export async function pendingJobs(db: Database, kind: SyncKind, since: Date, before: Date): Promise<PendingJob[]> {
-  return db.all<PendingJob>(db.query('jobs-pending'), { kind, since: since.toISOString(), before: before.toISOString() });
+export async function pendingJobs(
+  db: Database,
+  kind: SyncKind,
+  since: Date,
+  before: Date,
+): Promise<PendingJob[]> {
+  return db.all<PendingJob>(db.query('jobs-pending'), {
+    kind,
+    since: since.toISOString(),
+    before: before.toISOString(),
+  });
 }
 
 /** Fetches the current records of pending jobs, one request per distinct created_at. */

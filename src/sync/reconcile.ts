@@ -20,7 +20,12 @@ export async function addSeen(db: Database, items: readonly unknown[]): Promise<
 }
 
 /** Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint. */
-export async function markUnseenDeleted(db: Database, kind: SyncKind, before: Date, now: Date): Promise<number> {
+export async function markUnseenDeleted(
+  db: Database,
+  kind: SyncKind,
+  before: Date,
+  now: Date,
+): Promise<number> {
   const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
     kind,
     before: before.toISOString(),

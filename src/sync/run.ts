@@ -24,7 +24,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const runId = randomUUID();
   const startedAt = new Date();
-  const remote = options.redisUrl && options.checkpoints === 'redis' ? new RedisCheckpointStore(options.redisUrl, options.redisPrefix) : undefined;
+  const remote =
+    options.redisUrl && options.checkpoints === 'redis'
+      ? new RedisCheckpointStore(options.redisUrl, options.redisPrefix)
+      : undefined;
   const client = new ListingClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -37,7 +40,17 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger });
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
-    const ctx = { db, loader: new JobLoader(db, { logger }), client, stores, options, runId, startedAt, logger, signal };
+    const ctx = {
+      db,
+      loader: new JobLoader(db, { logger }),
+      client,
+      stores,
+      options,
+      runId,
+      startedAt,
+      logger,
+      signal,
+    };
     const kinds: KindSummary[] = [];
     for (const kind of options.kinds) {
       if (signal.aborted) break;
@@ -48,7 +61,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         const error = toError(thrown);
         const summary = (error as Error & { summary?: KindSummary }).summary;
         if (!isRetryable(error) || !summary) throw error;
-        logger.error({ kind, err: { name: error.name, message: error.message } }, 'sync of %s failed; the next run resumes', kind);
+        logger.error(
+          { kind, err: { name: error.name, message: error.message } },
+          'sync of %s failed; the next run resumes',
+          kind,
+        );
         kinds.push(summary);
       }
     }

@@ -18,7 +18,12 @@ export type Probe = (offset: number) => Promise<Page>;
  * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
  * when it says there is no next page the window is one slice and no probe is made.
  */
-export async function planSlices(window: Slice, firstPage: Page, sliceJobs: number, probe: Probe): Promise<Slice[]> {
+export async function planSlices(
+  window: Slice,
+  firstPage: Page,
+  sliceJobs: number,
+  probe: Probe,
+): Promise<Slice[]> {
   if (firstPage.next === null) return [window];
   const boundaries: Date[] = [];
   for (let offset = sliceJobs; ; offset += sliceJobs) {

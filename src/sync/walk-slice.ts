@@ -51,9 +51,13 @@ export async function* walkSlice(
   const window = sliceParams(slice);
   for (let restart = 0; ; restart++) {
     if (restart > maxRestarts) {
-      throw new ProtocolError(`the list kept changing under the walk (${maxRestarts} restarts of one slice)`, true, {
-        hint: 'the next run tries again',
-      });
+      throw new ProtocolError(
+        `the list kept changing under the walk (${maxRestarts} restarts of one slice)`,
+        true,
+        {
+          hint: 'the next run tries again',
+        },
+      );
     }
     let anchor: string | undefined;
     let offset = 0;
@@ -88,7 +92,10 @@ export async function* walkSlice(
       }
       const asked = offset - overlap;
       if (page.next.offset <= asked) {
-        throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, false);
+        throw new ProtocolError(
+          `the service's next link does not advance (offset ${page.next.offset})`,
+          false,
+        );
       }
       offset = page.next.offset;
     }

@@ -12,9 +12,13 @@ export function projectRoot(): string {
   if (cached) return cached;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'sql'))) return (cached = dir);
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'sql'))) {
+      cached = dir;
+      return dir;
+    }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the transcript-sync project root (package.json with sql/)');
+    if (parent === dir)
+      throw new Error('cannot find the transcript-sync project root (package.json with sql/)');
     dir = parent;
   }
 }

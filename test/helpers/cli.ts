@@ -15,13 +15,21 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'], HOME: process.env['HOME'], TSYNC_LOG_LEVEL: 'warn', ...extra };
 }
 
-export function startCli(args: readonly string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string>,
+): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 

@@ -21,7 +21,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -31,7 +33,13 @@ async function waitForPing(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     try {
       await client.connect();
       if ((await client.ping()) === 'PONG') return;
@@ -52,13 +60,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tsync-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (error) =>
-      reject(new Error(`cannot start redis-server (${error.message}); install it (apt-get install -y redis-server) or set REDIS_URL`)),
+      reject(
+        new Error(
+          `cannot start redis-server (${error.message}); install it (apt-get install -y redis-server) or set REDIS_URL`,
+        ),
+      ),
     );
   });
   await spawned;

@@ -51,7 +51,9 @@ export function expectedFacts(records: readonly Json[]): MirrorFacts {
 }
 
 /** Reads the facts from a DuckDB file with its own connection (read-only). */
-export async function actualFacts(dbPath: string): Promise<MirrorFacts & { duplicateWordKeys: number; duplicateJobs: number }> {
+export async function actualFacts(
+  dbPath: string,
+): Promise<MirrorFacts & { duplicateWordKeys: number; duplicateJobs: number }> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS() as Json[];
@@ -64,17 +66,26 @@ export async function actualFacts(dbPath: string): Promise<MirrorFacts & { dupli
       duplicateWordKeys: 0,
       duplicateJobs: 0,
     };
-    for (const r of await rows('SELECT id, status FROM jobs WHERE deleted_at IS NULL')) facts.jobs[String(r['id'])] = String(r['status']);
+    for (const r of await rows('SELECT id, status FROM jobs WHERE deleted_at IS NULL'))
+      facts.jobs[String(r['id'])] = String(r['status']);
     const live = 'job_id IN (SELECT id FROM jobs WHERE deleted_at IS NULL)';
     facts.utterances = Number((await rows(`SELECT count(*) AS n FROM utterances WHERE ${live}`))[0]?.['n']);
     facts.words = Number((await rows(`SELECT count(*) AS n FROM words WHERE ${live}`))[0]?.['n']);
-    for (const r of await rows("SELECT kind, sum(billing_time) AS s FROM jobs WHERE deleted_at IS NULL AND status = 'done' GROUP BY kind")) {
+    for (const r of await rows(
+      "SELECT kind, sum(billing_time) AS s FROM jobs WHERE deleted_at IS NULL AND status = 'done' GROUP BY kind",
+    )) {
       facts.billing[String(r['kind'])] = Number(r['s']);
     }
     facts.duplicateWordKeys = Number(
-      (await rows('SELECT count(*) AS n FROM (SELECT job_id, source, utterance_idx, word_idx FROM words GROUP BY ALL HAVING count(*) > 1)'))[0]?.['n'],
+      (
+        await rows(
+          'SELECT count(*) AS n FROM (SELECT job_id, source, utterance_idx, word_idx FROM words GROUP BY ALL HAVING count(*) > 1)',
+        )
+      )[0]?.['n'],
     );
-    facts.duplicateJobs = Number((await rows('SELECT count(*) - count(DISTINCT id) AS n FROM jobs'))[0]?.['n']);
+    facts.duplicateJobs = Number(
+      (await rows('SELECT count(*) - count(DISTINCT id) AS n FROM jobs'))[0]?.['n'],
+    );
     return facts;
   } finally {
     conn.closeSync();

@@ -3,7 +3,11 @@ import { runSync } from '../../src/sync/run.js';
 import { SYNC_KINDS, type SyncOptions, type SyncSummary } from '../../src/sync/types.js';
 
 /** One engine run against a simulator with test-friendly defaults (small pages, no rate limit). */
-export function syncOnce(sim: Simulator, db: string, overrides: Partial<SyncOptions> = {}): Promise<SyncSummary> {
+export function syncOnce(
+  sim: Simulator,
+  db: string,
+  overrides: Partial<SyncOptions> = {},
+): Promise<SyncSummary> {
   return runSync({
     baseUrl: sim.url,
     apiKey: sim.apiKey,
