@@ -20,6 +20,7 @@ const daily = { every: 86_400_000 };
 async function schedulers(queue: Queue) {
   const list = await queue.getJobSchedulers(0, -1, true);
   return list
+    .filter((s) => s.key.startsWith('sync:'))
     .map((s) => ({ key: s.key, every: s.every, pattern: s.pattern, data: s.template?.data }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
@@ -28,7 +29,12 @@ describe('worker schedules', () => {
   it('registering again (a restart) leaves one scheduler per kind and mode and no extra jobs', async () => {
     const prefix = uniquePrefix('schedule');
     const queue = queueFor(prefix);
-    const plan = { kinds: ['pre-recorded', 'live'] as const, incremental: fiveMinutes, full: daily };
+    const plan = {
+      kinds: ['pre-recorded', 'live'] as const,
+      incremental: fiveMinutes,
+      full: daily,
+      report: daily,
+    };
     await registerSchedules(queue, plan);
     const first = await queue.getJobCounts('waiting', 'delayed');
     await registerSchedules(queue, plan);
@@ -60,9 +66,9 @@ describe('worker schedules', () => {
 
   it('runs the incremental sync at once and the first full reconcile one interval later', async () => {
     const queue = queueFor(uniquePrefix('schedule'));
-    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily });
-    const waiting = await queue.getJobs(['waiting']);
-    const delayed = await queue.getJobs(['delayed']);
+    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily, report: daily });
+    const waiting = (await queue.getJobs(['waiting'])).filter((j) => j.name === 'sync');
+    const delayed = (await queue.getJobs(['delayed'])).filter((j) => j.name === 'sync');
     expect(waiting.map((j) => j.data)).toEqual([{ kind: 'live', mode: 'incremental' }]);
     expect(delayed.map((j) => j.data)).toEqual([{ kind: 'live', mode: 'full' }]);
     expect(delayed[0]?.opts.attempts).toBe(5);
@@ -70,11 +76,17 @@ describe('worker schedules', () => {
 
   it('a restart with a new interval or a cron expression updates the schedule in place', async () => {
     const queue = queueFor(uniquePrefix('schedule'));
-    await registerSchedules(queue, { kinds: ['pre-recorded'], incremental: fiveMinutes, full: daily });
+    await registerSchedules(queue, {
+      kinds: ['pre-recorded'],
+      incremental: fiveMinutes,
+      full: daily,
+      report: daily,
+    });
     await registerSchedules(queue, {
       kinds: ['pre-recorded'],
       incremental: { every: 60_000 },
       full: { pattern: '0 3 * * *' },
+      report: daily,
     });
 
     const list = await schedulers(queue);
@@ -83,7 +95,7 @@ describe('worker schedules', () => {
       ['sync:pre-recorded:incremental', 60_000, undefined],
     ]);
     // One pending iteration per scheduler, not one per registration.
-    const pending = await queue.getJobs(['waiting', 'delayed']);
+    const pending = (await queue.getJobs(['waiting', 'delayed'])).filter((j) => j.name === 'sync');
     expect(pending.map((j) => j.data.mode).sort()).toEqual(['full', 'incremental']);
   });
 
@@ -93,8 +105,9 @@ describe('worker schedules', () => {
       kinds: ['pre-recorded', 'live'],
       incremental: fiveMinutes,
       full: daily,
+      report: daily,
     });
-    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily });
+    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily, report: daily });
     expect((await schedulers(queue)).map((s) => s.key)).toEqual([
       schedulerId('live', 'full'),
       schedulerId('live', 'incremental'),
@@ -113,7 +126,32 @@ describe('worker schedules', () => {
 
   it('an invalid cron expression is a configuration error naming the flag', async () => {
     const queue = queueFor(uniquePrefix('schedule'));
-    const plan = { kinds: ['live'] as const, incremental: fiveMinutes, full: { pattern: '99 99 * * *' } };
+    const plan = {
+      kinds: ['live'] as const,
+      incremental: fiveMinutes,
+      full: { pattern: '99 99 * * *' },
+      report: daily,
+    };
     await expect(registerSchedules(queue, plan)).rejects.toThrow(/--full-every/);
+    const reportPlan = {
+      kinds: ['live'] as const,
+      incremental: fiveMinutes,
+      full: daily,
+      report: { pattern: '99 99 * * *' },
+    };
+    await expect(registerSchedules(queue, reportPlan)).rejects.toThrow(/--report-every/);
+  });
+
+  it('registers one billing report scheduler, updated in place on restart', async () => {
+    const queue = queueFor(uniquePrefix('schedule'));
+    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily, report: daily });
+    await registerSchedules(queue, {
+      kinds: ['live'],
+      incremental: fiveMinutes,
+      full: daily,
+      report: { pattern: '15 0 * * *' },
+    });
+    const reports = (await queue.getJobSchedulers(0, -1, true)).filter((s) => s.key === 'report:billing');
+    expect(reports.map((s) => s.pattern)).toEqual(['15 0 * * *']);
   });
 });

@@ -2,7 +2,8 @@
  * The worker in this process against the simulator, real Redis and a real DuckDB file: scheduled
  * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz.
  */
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../src/cli/enqueue.js';
@@ -56,10 +57,12 @@ function options(
       pendingMaxAge: 7 * 24 * HOUR,
       lockWait: 5_000,
       metadataEncoding: 'json',
+      reportDir: join(dirname(db), 'reports'),
     },
     kinds: SYNC_KINDS,
     every: { every: HOUR },
     fullEvery: { every: 24 * HOUR },
+    reportEvery: { every: 24 * HOUR },
     metricsHost: '127.0.0.1',
     metricsPort: 0,
     staleAfterMs: HOUR,
@@ -109,6 +112,37 @@ function collect(): { stream: Writable; text: () => string } {
 }
 
 describe('worker', () => {
+  it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {
+    // Simulated history ends 2026-11-01, so last month (relative to now) holds billed jobs.
+    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 80 * 86_400_000), to: new Date() });
+    const running = await start(options(sim, db, prefix));
+    const reports = join(dirname(db), 'reports');
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+      .toISOString()
+      .slice(0, 7);
+    const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1))
+      .toISOString()
+      .slice(0, 10);
+    const monthCsv = join(reports, `billing-month-${lastMonth}-all.csv`);
+    await eventually(() => existsSync(monthCsv) || undefined, 'the monthly billing report');
+    for (const name of [
+      `billing-month-${lastMonth}-all.html`,
+      `billing-day-${yesterday}-all.csv`,
+      `billing-day-${yesterday}-all.html`,
+    ]) {
+      expect(existsSync(join(reports, name)), name).toBe(true);
+    }
+    const billed = sim.data
+      .all()
+      .filter((r) => r['status'] === 'done' && String(r['created_at']).startsWith(lastMonth)).length;
+    const [header, ...rows] = readFileSync(monthCsv, 'utf8').trim().split('\n');
+    expect(header).toContain('billed_hours');
+    const jobsColumn = header!.split(',').indexOf('jobs');
+    expect(rows.reduce((n, row) => n + Number(row.split(',')[jobsColumn]), 0)).toBe(billed);
+    await running.stop();
+  });
+
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
     const { sim, prefix, redis, db } = await setup();
     const running = await start(options(sim, db, prefix));
@@ -151,6 +185,7 @@ describe('worker', () => {
       .map((s) => [s.key, s.every ?? s.pattern] as const)
       .sort(([a], [b]) => a.localeCompare(b));
     expect(seen).toEqual([
+      ['report:billing', 24 * HOUR],
       ['sync:live:full', '0 3 * * *'],
       ['sync:live:incremental', 2 * HOUR],
       ['sync:pre-recorded:full', '0 3 * * *'],

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 /**
  * `transcript-sync worker`: the long-running scheduled sync. Runs until SIGTERM/SIGINT, then stops
  * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
@@ -17,6 +18,7 @@ import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './
 const DEFAULTS = {
   every: '5m',
   fullEvery: '1d',
+  reportEvery: '1d',
   metricsHost: '127.0.0.1',
   metricsPort: 9464,
   staleAfter: '1h',
@@ -28,13 +30,15 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
     'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
     'while a run lasts. --every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
+    "A billing report job (--report-every) writes the last complete day's and month's billing",
+    'figures as CSV and HTML into --report-dir, rewriting a period only when its figures changed.',
     'The API key comes from TSYNC_API_KEY only (never a flag).',
   ].join('\n'),
   options: {
@@ -48,6 +52,16 @@ export const command: Command = {
       type: 'string',
       value: 'WHEN',
       help: `full reconcile schedule per kind (default ${DEFAULTS.fullEvery})`,
+    },
+    'report-every': {
+      type: 'string',
+      value: 'WHEN',
+      help: `billing report schedule, a duration or cron (default ${DEFAULTS.reportEvery})`,
+    },
+    'report-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: 'where billing reports are written (default: a reports/ folder beside the DuckDB file)',
     },
     'metrics-port': {
       type: 'string',
@@ -116,6 +130,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     kinds: parseKinds(flags),
     every: parseSchedule(textFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
     fullEvery: parseSchedule(textFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
+    reportEvery: parseSchedule(textFlag(flags, 'report-every') ?? DEFAULTS.reportEvery, '--report-every'),
     metricsHost: textFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
     metricsPort: portFlag(flags, 'metrics-port', DEFAULTS.metricsPort),
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
@@ -128,7 +143,8 @@ export function resolveWorkerOptions(flags: FlagValues): {
     // syncOptionsFromFlags already refuses this for checkpoints 'redis'; this narrows the type.
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
-  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl });
+  const reportDir = textFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
+  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
 }

@@ -15,6 +15,8 @@ export type SyncSettings = Omit<
   'kinds' | 'full' | 'since' | 'checkpoints' | 'logger' | 'signal' | 'onProgress'
 > & {
   readonly redisUrl: string;
+  /** Where the scheduled billing report job writes its CSV and HTML files. */
+  readonly reportDir: string;
 };
 
 export interface JobContext {

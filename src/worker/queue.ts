@@ -10,6 +10,10 @@ import { bullConnection } from './connection.js';
 export const SYNC_QUEUE = 'sync';
 /** Name of the sync job inside the queue (jobs/sync.ts). */
 export const SYNC_JOB = 'sync';
+/** Name of the scheduled billing report job (jobs/billing-report.ts); it shares the queue, so it
+ * never runs while a sync writes the file. */
+export const REPORT_JOB = 'billing-report';
+export const REPORT_SCHEDULER_ID = 'report:billing';
 
 export const SYNC_MODES = ['incremental', 'full'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];

@@ -25,6 +25,7 @@ export interface WorkerOptions {
   readonly kinds: readonly SyncKind[];
   readonly every: Schedule;
   readonly fullEvery: Schedule;
+  readonly reportEvery: Schedule;
   readonly metricsHost: string;
   /** 0 picks a free port. */
   readonly metricsPort: number;
@@ -74,6 +75,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       kinds: options.kinds,
       incremental: options.every,
       full: options.fullEvery,
+      report: options.reportEvery,
     });
     const metrics = createWorkerMetrics(queue, logger);
     const metricsPort = await serveMetrics(options, redis, metrics, cleanups);

@@ -9,7 +9,7 @@ import type { Queue } from 'bullmq';
 import { ConfigError, toError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { parseDuration } from '../util/duration.js';
-import { SYNC_JOB, type SyncMode, schedulerId } from './queue.js';
+import { REPORT_JOB, REPORT_SCHEDULER_ID, SYNC_JOB, type SyncMode, schedulerId } from './queue.js';
 
 export type Schedule = { readonly every: number } | { readonly pattern: string };
 
@@ -37,6 +37,8 @@ export interface SchedulePlan {
   readonly kinds: readonly SyncKind[];
   readonly incremental: Schedule;
   readonly full: Schedule;
+  /** The billing report job's schedule. */
+  readonly report: Schedule;
 }
 
 /** The payload a scheduled job carries; jobs/sync.ts validates it. */
@@ -73,5 +75,17 @@ export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = 
         throw error;
       }
     }
+  }
+  await upsertReportSchedule(queue, plan.report);
+}
+
+async function upsertReportSchedule(queue: Queue, schedule: Schedule): Promise<void> {
+  const repeat = 'every' in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: 'UTC' };
+  try {
+    await queue.upsertJobScheduler(REPORT_SCHEDULER_ID, repeat, { name: REPORT_JOB, data: {} });
+  } catch (error) {
+    if ('pattern' in schedule)
+      throw new ConfigError('--report-every', `"${schedule.pattern}": ${toError(error).message}`);
+    throw error;
   }
 }
