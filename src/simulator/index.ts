@@ -1,0 +1,24 @@
+/** The simulator of the listing service: data generation, the HTTP server and its faults. */
+export type { AddSpec, SimulatorData } from './data.js';
+export type { FaultController } from './faults.js';
+export {
+  GENERATE_DEFAULTS,
+  type GenerateOptions,
+  generateDataset,
+  generateJob,
+  newestFirst,
+} from './generate.js';
+export { Rng } from './rng.js';
+export { type Simulator, type SimulatorOptions, startSimulator } from './server.js';
+export {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultRule,
+  JOB_KINDS,
+  JOB_STATUSES,
+  type JobKind,
+  type JobRecord,
+  type JobSpec,
+  type JobStatus,
+  type RequestLogEntry,
+} from './types.js';

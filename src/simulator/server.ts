@@ -1,0 +1,231 @@
+/**
+ * The simulator's HTTP server (node:http): GET /v2/transcription, /v2/pre-recorded and /v2/live
+ * behind the x-service-key header, with the query, order, envelope and error bodies of the real
+ * service, and faults on demand. Listens on 127.0.0.1 and a free port unless told otherwise.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Entry, JobStore, type SimulatorData } from './data.js';
+import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
+import { breakRecord, type FaultController, Faults } from './faults.js';
+import { GENERATE_DEFAULTS, type GenerateOptions, generateDataset } from './generate.js';
+import { LIST_PATHS, type ListQuery, matches, parseListQuery } from './query.js';
+import { sendJson, sendSlowly, sendTruncated } from './respond.js';
+import { Rng } from './rng.js';
+import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
+
+export interface SimulatorOptions extends GenerateOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 'sim-key'. */
+  apiKey?: string;
+  /** Most items served per page, default 100. */
+  limitCap?: number;
+  /** Added before every response, ms, default 0. */
+  latencyMs?: number;
+  /** Serve these instead of generating (the simulator takes them over: edits change them). */
+  records?: JobRecord[];
+  /** Initial random faults. */
+  faults?: FaultRule;
+  /** Called with each request's log entry (the CLI logs them). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Keep entries in `log`; default true (a long-running CLI turns it off). */
+  keepLog?: boolean;
+}
+
+export interface Simulator {
+  /** http://HOST:PORT, no trailing slash. */
+  readonly url: string;
+  readonly apiKey: string;
+  readonly data: SimulatorData;
+  readonly faults: FaultController;
+  readonly log: RequestLogEntry[];
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+/** Where 'next-foreign-origin' points: a host that must never be called. */
+const FOREIGN_ORIGIN = 'http://evil.example.test';
+
+/** Appended to half a page for 'bad-json': what a proxy's error page glued to a body looks like. */
+const BAD_TAIL = Buffer.from('\n<html>upstream hiccup');
+
+type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? GENERATE_DEFAULTS.seed;
+  const store = new JobStore(options.records ?? generateDataset(options), new Rng(seed ^ 0xada), {
+    utterancesPerJob: options.utterancesPerJob ?? GENERATE_DEFAULTS.utterancesPerJob,
+    wordsPerUtterance: options.wordsPerUtterance ?? GENERATE_DEFAULTS.wordsPerUtterance,
+  });
+  store.warm();
+  const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
+  await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
+  return sim;
+}
+
+class SimulatorServer implements Simulator {
+  readonly log: RequestLogEntry[] = [];
+  readonly apiKey: string;
+  url = '';
+  private latencyMs: number;
+  private readonly limitCap: number;
+  private readonly server: Server;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    readonly data: JobStore,
+    readonly faults: Faults,
+    private readonly options: SimulatorOptions,
+  ) {
+    this.apiKey = options.apiKey ?? 'sim-key';
+    this.latencyMs = options.latencyMs ?? 0;
+    this.limitCap = options.limitCap ?? 100;
+    if (!(this.limitCap >= 1)) throw new RangeError(`limitCap must be at least 1 (got ${this.limitCap})`);
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => this.fail(req, res, error));
+    });
+  }
+
+  async listen(host: string, port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = Math.max(0, ms);
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const method = req.method ?? 'GET';
+    const key = req.headers['x-service-key'];
+    const base: LogBase = {
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      hadKey: key !== undefined,
+    };
+    if (this.latencyMs > 0) await sleep(this.latencyMs);
+    const list = method === 'GET' ? LIST_PATHS[url.pathname as keyof typeof LIST_PATHS] : undefined;
+    if (list === undefined) {
+      return this.reply(res, base, 404, errorBody(404, url.pathname, `Cannot ${method} ${url.pathname}`));
+    }
+    if (key !== this.apiKey) {
+      const message = key === undefined ? 'missing x-service-key header' : 'invalid x-service-key';
+      return this.reply(res, base, 401, errorBody(401, url.pathname, message));
+    }
+    const parsed = parseListQuery(url.searchParams, list, this.limitCap);
+    if (!parsed.ok) {
+      return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', parsed.errors));
+    }
+    this.serveList(req, res, base, parsed.query, this.faults.take());
+  }
+
+  private serveList(
+    req: IncomingMessage,
+    res: ServerResponse,
+    base: LogBase,
+    query: ListQuery,
+    fault?: FaultKind,
+  ): void {
+    if (fault && this.answerWithoutPage(req, res, base, fault)) return;
+    const matching = this.data.visible().filter((entry) => matches(entry, query));
+    const page = matching.slice(query.offset, query.offset + query.limit);
+    const body = envelopeBody(
+      this.linksFor(query, matching.length, page.length, fault),
+      this.itemsOf(page, fault),
+    );
+    this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
+    if (fault === 'slow') sendSlowly(res, body, this.faults.slowMs, this.timers);
+    else if (fault === 'truncate') sendTruncated(res, body);
+    else if (fault === 'bad-json')
+      sendJson(res, 200, Buffer.concat([body.subarray(0, body.length >> 1), BAD_TAIL]));
+    else sendJson(res, 200, body);
+  }
+
+  /** Faults that replace the page: 429, 5xx, a reset connection. True when one was served. */
+  private answerWithoutPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    base: LogBase,
+    fault: FaultKind,
+  ): boolean {
+    if (fault === '429') {
+      const body = errorBody(429, base.path, 'Too Many Requests');
+      this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
+    } else if (fault === '500' || fault === '502' || fault === '503' || fault === '504') {
+      this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault);
+    } else if (fault === 'reset') {
+      this.record({ ...base, status: 0, fault });
+      req.socket.resetAndDestroy();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  private linksFor(query: ListQuery, total: number, served: number, fault?: FaultKind): PageLinks {
+    const links = pageLinks(this.url, query, total, served);
+    if (fault === 'next-foreign-origin') {
+      return { ...links, next: pageLinks(FOREIGN_ORIGIN, query, Number.POSITIVE_INFINITY, served).next };
+    }
+    if (fault === 'next-stuck') return { ...links, next: links.current };
+    return links;
+  }
+
+  private itemsOf(page: readonly Entry[], fault?: FaultKind): Buffer[] {
+    const items = page.map((entry) => this.data.jsonOf(entry));
+    if (fault === 'malformed-record' && items.length > 0) {
+      const index = this.faults.shapeRng.int(0, items.length - 1);
+      items[index] = breakRecord(items[index]!, this.faults.shapeRng);
+    }
+    return items;
+  }
+
+  private reply(
+    res: ServerResponse,
+    base: LogBase,
+    status: number,
+    body: string,
+    fault?: FaultKind,
+    headers?: Record<string, string>,
+  ): void {
+    this.record({ ...base, status, ...(fault ? { fault } : {}) });
+    sendJson(res, status, body, headers);
+  }
+
+  private record(entry: RequestLogEntry): void {
+    if (this.options.keepLog !== false) this.log.push(entry);
+    this.options.onRequest?.(entry);
+  }
+
+  /** A bug in the simulator itself: answer 500 rather than hang the client. */
+  private fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    this.record({ method: req.method ?? 'GET', path: req.url ?? '/', query: '', status: 500, hadKey: false });
+    sendJson(res, 500, errorBody(500, req.url ?? '/', `simulator bug: ${message}`));
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The simulator's shared shapes: job records as plain JSON, the statuses and kinds the service
+ * knows, the fault kinds, and what the server records about each request.
+ */
+
+/** A plain JSON job record as the service sends it (spec 2.2). */
+export type JobRecord = Record<string, unknown>;
+
+export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const JOB_KINDS = ['pre-recorded', 'live'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const FAULT_KINDS = [
+  '429',
+  '500',
+  '502',
+  '503',
+  '504',
+  'reset',
+  'slow',
+  'truncate',
+  'malformed-record',
+  'bad-json',
+  'next-foreign-origin',
+  'next-stuck',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Random faults: each list request gets one of `kinds` with probability `rate` (0..1). */
+export interface FaultRule {
+  readonly rate: number;
+  readonly kinds: readonly FaultKind[];
+  /** Seed of the fault draws, so a failing run can be replayed; default 1. */
+  readonly seed?: number;
+}
+
+export interface RequestLogEntry {
+  readonly method: string;
+  readonly path: string;
+  /** The query string without `?`, as received. */
+  readonly query: string;
+  /** HTTP status sent; 0 when the socket was reset without a response. */
+  readonly status: number;
+  readonly fault?: FaultKind;
+  /** Whether an x-service-key header was present (its value is never recorded). */
+  readonly hadKey: boolean;
+}
+
+/** What a generated job should look like; the rest is drawn from the random generator. */
+export interface JobSpec {
+  readonly kind: JobKind;
+  readonly status: JobStatus;
+  readonly createdAt: Date;
+  /** Number of utterances of the transcript (used once the job is done). */
+  readonly utterances: number;
+  /** Mean words per utterance; each utterance varies +-50% around it. */
+  readonly words: number;
+}
