@@ -89,10 +89,12 @@ describe('transcript-sync sync', () => {
       TSYNC_PAGE_SIZE: '10',
       TSYNC_RATE_LIMIT: '1000',
     };
-    // Seeded delays so a failure can be reproduced: kill points spread over the run.
-    const delays = [400, 900, 650, 1300, 500];
+    // Kill points counted from the moment a run has planned its window (its first debug line of the
+    // walk), so a loaded machine's slow start cannot make every kill land before the run began.
+    const delays = [0, 150, 400, 250, 700];
     for (const delay of delays) {
-      const { child, done } = startCli(['sync', '--db', db], env);
+      const { child, done, output } = startCli(['sync', '--db', db], { ...env, TSYNC_LOG_LEVEL: 'debug' });
+      await output(/window planned/);
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
       await done;
@@ -105,6 +107,7 @@ describe('transcript-sync sync', () => {
       'json',
       "SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'",
     ]);
+    expect(killedMidRun.code, killedMidRun.stderr).toBe(0);
     expect(
       Number((JSON.parse(killedMidRun.stdout) as { n: number }[])[0]?.n),
       'no kill landed mid-run',

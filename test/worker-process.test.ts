@@ -119,7 +119,7 @@ describe('worker process', () => {
     expect(await s.redis.exists(lockKey(s.prefix, s.db))).toBe(0);
     const queue = createSyncQueue(redisUrl(), s.prefix);
     onCleanup(() => queue.close());
-    const waiting = await queue.getWaiting();
+    const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');
     expect(waiting.map((j) => j.data)).toEqual([{ kind: 'pre-recorded', mode: 'incremental' }]);
     expect(waiting[0]?.attemptsMade).toBe(0);
     const partial = Object.keys((await actualFacts(s.db)).jobs).length;

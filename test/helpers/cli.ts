@@ -15,10 +15,14 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'], HOME: process.env['HOME'], TSYNC_LOG_LEVEL: 'warn', ...extra };
 }
 
-export function startCli(
-  args: readonly string[],
-  env: Record<string, string>,
-): { child: ChildProcess; done: Promise<CliResult> } {
+export interface StartedCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+  /** Resolves once stderr or stdout matches, the process ended, or 30 s passed. */
+  output(pattern: RegExp): Promise<void>;
+}
+
+export function startCli(args: readonly string[], env: Record<string, string>): StartedCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,7 +34,17 @@ export function startCli(
   const done = new Promise<CliResult>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  return { child, done };
+  const output = async (pattern: RegExp) => {
+    const deadline = Date.now() + 30_000;
+    let ended = false;
+    void done.then(() => {
+      ended = true;
+    });
+    while (!ended && Date.now() < deadline && !pattern.test(stderr) && !pattern.test(stdout)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  return { child, done, output };
 }
 
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
