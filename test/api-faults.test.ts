@@ -1,13 +1,8 @@
-/**
- * What the client does when the service misbehaves: transient faults are retried and the walk
- * completes with every item once; attempts are bounded; 400/401/404 fail at once with a message
- * that says what to do; an abort stops a retry wait at once.
- */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientOptions, ListingClient, type ListName } from '../src/api/index.js';
 import { AuthenticationError, ProtocolError, RateLimitedError, UpstreamError } from '../src/errors.js';
 import { type FaultKind, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
+import { freePort } from './helpers/net.js';
 
 const sims: Simulator[] = [];
 const clients: ListingClient[] = [];
@@ -200,7 +195,7 @@ describe('failures that retrying cannot fix, or that outlast the attempts', () =
   });
 
   it('retries a refused connection, then says to check the base URL', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const listing = new ListingClient({
       baseUrl: `http://127.0.0.1:${port}`,
       apiKey: 'k',
@@ -249,16 +244,3 @@ describe('failures that retrying cannot fix, or that outlast the attempts', () =
     expect(sim.log).toHaveLength(1);
   });
 });
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}

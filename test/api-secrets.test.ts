@@ -1,8 +1,3 @@
-/**
- * The API key travels in the x-service-key header and nowhere else: not in error messages, fields
- * or causes (as util.inspect shows them), not in log lines, not in the client object itself.
- */
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
@@ -10,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { redactor, statusError } from '../src/api/upstream-errors.js';
 import { type FaultKind, type Simulator, startSimulator } from '../src/simulator/index.js';
+import { freePort } from './helpers/net.js';
 
 const KEY = 'tsk_live_SECRET_7f3c9a21d4';
 
@@ -68,7 +64,7 @@ describe('the API key stays secret', () => {
       errors.push(await failureOf(() => client.getPage('live')));
     }
     const refused = new ListingClient({
-      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
       apiKey: KEY,
       retryBaseMs: 1,
       maxAttempts: 2,
@@ -118,16 +114,3 @@ describe('the API key stays secret', () => {
     expect(exposure(error)).not.toContain(KEY);
   });
 });
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}

@@ -9,11 +9,10 @@ import { SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
 import type { OptionSpec } from './command.js';
 import { stringFlag } from './command.js';
 
-/** Settings every sync-running command takes as flags. */
-export const SYNC_SETTINGS = [
+/** Settings a sync needs, each with a default or required (REDIS_URL is optional). */
+const SYNC_REQUIRED = [
   'baseUrl',
   'db',
-  'redisUrl',
   'redisPrefix',
   'pageSize',
   'rateLimit',
@@ -24,6 +23,9 @@ export const SYNC_SETTINGS = [
   'metadataEncoding',
   'logLevel',
 ] as const satisfies readonly SettingName[];
+
+/** Settings every sync-running command takes as flags (the key is environment-only). */
+export const SYNC_SETTINGS = [...SYNC_REQUIRED, 'redisUrl'] as const satisfies readonly SettingName[];
 
 export const KIND_OPTION: OptionSpec = {
   type: 'string',
@@ -59,25 +61,7 @@ export function syncOptionsFromFlags(
   extra: SyncFlags,
   env?: Env,
 ): SyncOptions & { logLevel: string } {
-  const settings = resolveSettings(
-    [
-      'apiKey',
-      'baseUrl',
-      'db',
-      'redisPrefix',
-      'pageSize',
-      'rateLimit',
-      'concurrency',
-      'lookback',
-      'pendingMaxAge',
-      'lockWait',
-      'metadataEncoding',
-      'logLevel',
-    ],
-    ['redisUrl'],
-    flags,
-    env,
-  );
+  const settings = resolveSettings(['apiKey', ...SYNC_REQUIRED], ['redisUrl'], flags, env);
   if (extra.checkpoints === 'redis' && !settings.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
  * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
  */
 import type { FlagValues } from '../config.js';
-import { ConfigError, InterruptedError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { durationFlag, portFlag, textFlag } from '../worker/flags.js';
 import type { SyncSettings } from '../worker/job-definition.js';

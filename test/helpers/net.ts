@@ -1,0 +1,15 @@
+import { createServer } from 'node:net';
+
+/** A port of 127.0.0.1 that was free a moment ago (and nothing listens on now). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
