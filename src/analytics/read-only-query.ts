@@ -105,7 +105,7 @@ function queryError(path: string, error: unknown): Error {
   }
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
-      hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/analytics.md)',
+      hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see the README (Analytics))',
       ...options,
     });
   }

@@ -18,7 +18,7 @@ export const command: Command = {
   description: [
     'Runs SQL on the database opened read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
-    "languages, job_facts) and transcript_search('text'); see docs/analytics.md. Statements that would",
+    "languages, job_facts) and transcript_search('text'); see the README (Analytics). Statements that would",
     'write, read or write files, or change settings are refused. Quote the SQL as one argument, e.g.',
     '  transcript-sync query "SELECT * FROM billing_monthly ORDER BY month" --format csv',
   ].join('\n'),
