@@ -71,9 +71,13 @@ export function programHelp(): string {
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    process.stderr.write(programHelp());
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(programHelp());
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
