@@ -58,6 +58,12 @@ export const command: Command = {
       const note = quarantineNote(summary.kinds, base.db);
       if (note) process.stderr.write(`${note}\n`);
       if (flag(flags, 'json')) stdout.write(`${JSON.stringify(summary)}\n`);
+      if (summary.outcome === 'failed') {
+        const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+        process.stderr.write(
+          `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it\n`,
+        );
+      }
       return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;
     } finally {
       process.off('SIGINT', stopOn).off('SIGTERM', stopOn);

@@ -5,7 +5,7 @@
  * (Redis) the commit of the rows it covers.
  */
 import type { ListingClient, Page } from '../api/index.js';
-import { toError } from '../errors.js';
+import { TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
 import type { JobLoader } from '../store/loader.js';
@@ -111,7 +111,8 @@ export async function syncKind(
     const interrupted = ctx.signal.aborted;
     const result = summary(
       interrupted ? 'interrupted' : 'failed',
-      interrupted ? 'interrupted by a signal' : error.message,
+      // The hint (how to fix it) travels with the reason into sync_runs, the summary and the logs.
+      interrupted ? 'interrupted by a signal' : error instanceof TsyncError ? error.toLine() : error.message,
     );
     await recordRunFinish(ctx.db, result).catch(() => {});
     const cp: Checkpoint = { ...checkpoint, watermark: committed.watermark, lastRun: result };
