@@ -91,7 +91,12 @@ export class ListingClient {
     this.#onRetry = options.onRetry;
     this.#pool = new Pool(base.origin, {
       connections: Math.max(1, positive('connections', options.connections, 8, true)),
-      connect: { timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000) },
+      connect: {
+        timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+        // Stated, not inherited: node's NODE_TLS_REJECT_UNAUTHORIZED=0 would otherwise switch
+        // certificate checks off and hand the key to whoever answers. Nothing turns this off.
+        rejectUnauthorized: true,
+      },
       headersTimeout: positive('headersTimeoutMs', options.headersTimeoutMs, 30_000),
       bodyTimeout: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
     });

@@ -28,6 +28,9 @@ export function sanitizeCause(thrown: unknown, redact: Redact): Error {
   return copy;
 }
 
+/** node's codes for a certificate that does not verify (self-signed, unknown CA, expired, wrong name). */
+const TLS_TRUST_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME/;
+
 export function errorCode(thrown: unknown): string | undefined {
   const code =
     typeof thrown === 'object' && thrown !== null ? (thrown as { code?: unknown }).code : undefined;
@@ -55,6 +58,18 @@ export function transportError(
     });
   }
   const retryable = isRetryErrorCode(code);
+  if (code !== undefined && TLS_TRUST_CODE.test(code)) {
+    return new UpstreamError(
+      `the TLS certificate of ${where} is not trusted (${detail})`,
+      false,
+      undefined,
+      undefined,
+      {
+        cause,
+        hint: 'certificate checks cannot be turned off; if the service uses a private CA, give node its certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+      },
+    );
+  }
   const hint =
     code === 'ECONNREFUSED' || code === 'ENOTFOUND'
       ? 'check TSYNC_BASE_URL / --base-url and that the service is reachable'

@@ -62,6 +62,8 @@ export async function* walkSlice(
     let anchor: string | undefined;
     let offset = 0;
     let shifted = false;
+    // The page before held fewer items than its served limit: it ended the list when served.
+    let previousShort = false;
     for (;;) {
       options.signal?.throwIfAborted();
       const overlap = anchor === undefined ? 0 : 1;
@@ -75,6 +77,9 @@ export async function* walkSlice(
             );
       let items = page.items;
       if (overlap) {
+        // A `next` past the end of the list (stale, or wrong) after a short page: nothing was
+        // after the anchor then, and insertions go before it, so this is the end, not a shift.
+        if (items.length === 0 && previousShort) return;
         if (items.length === 0 || idOf(items[0]) !== anchor) {
           shifted = true;
           break;
@@ -91,6 +96,7 @@ export async function* walkSlice(
         anchor = lastId;
       }
       const asked = offset - overlap;
+      previousShort = page.items.length < (page.next.limit ?? page.limit);
       if (page.next.offset <= asked) {
         throw new ProtocolError(
           `the service's next link does not advance (offset ${page.next.offset})`,

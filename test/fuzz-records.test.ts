@@ -1,0 +1,157 @@
+/**
+ * Property tests of validation and loading on arbitrary and mutated records: every record ends up
+ * either loaded (its job row holds its exact JSON, with all its utterances and words) or in the
+ * quarantine with its raw JSON; a batch never throws and never loads half of a job.
+ * fast-check prints the seed and the shrunk counterexample of a failure.
+ */
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateJobRecord } from '../src/records/validate.js';
+import { generateDataset } from '../src/simulator/index.js';
+import { contentHash } from '../src/store/content-hash.js';
+import { Database } from '../src/store/database.js';
+import { JobLoader } from '../src/store/loader.js';
+import { fileTempDir } from './helpers/analytics-data.js';
+import { utteranceLists } from './helpers/mirror.js';
+import { batchArb } from './helpers/mutate-record.js';
+
+type Json = Record<string, unknown>;
+
+const BASES = generateDataset({
+  seed: 41,
+  preRecorded: 10,
+  live: 10,
+  utterancesPerJob: 3,
+  wordsPerUtterance: 3,
+});
+const folder = fileTempDir('tsync-fuzz-');
+let db: Database;
+let runs = 0;
+
+beforeAll(async () => {
+  db = await Database.open(join(folder.dir, 'fuzz.duckdb'));
+});
+afterAll(async () => {
+  await db.close();
+  folder.remove();
+});
+
+function childCounts(record: Json): { utterances: number; words: number } {
+  const utterances = utteranceLists(record).flat();
+  return {
+    utterances: utterances.length,
+    words: utterances.reduce((n, u) => n + (Array.isArray(u['words']) ? u['words'].length : 0), 0),
+  };
+}
+
+async function count(sql: string, params: Record<string, unknown>): Promise<number> {
+  const rows = await db.all<{ n: number }>(sql, params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** What the batch must leave behind, checked with bound parameters (ids may hold quotes, NULs, surrogates). */
+async function expectOutcome(batch: readonly unknown[], tag: string): Promise<void> {
+  const loaded = new Map<string, Json>();
+  const quarantined: unknown[] = [];
+  for (const raw of batch) {
+    const checked = validateJobRecord(raw);
+    if (checked.ok) loaded.set(checked.record.id, raw as Json);
+    else quarantined.push(raw);
+  }
+  for (const [id, raw] of loaded) {
+    const rows = await db.all<{ content_hash: string }>('SELECT content_hash FROM jobs WHERE id = $id', {
+      id,
+    });
+    expect(
+      rows.map((r) => r.content_hash),
+      `job ${JSON.stringify(id)}`,
+    ).toEqual([contentHash(JSON.stringify(raw))]);
+    const expected = childCounts(raw);
+    expect(
+      await count('SELECT count(*) AS n FROM utterances WHERE job_id = $id', { id }),
+      `utterances of ${JSON.stringify(id)}`,
+    ).toBe(expected.utterances);
+    expect(
+      await count('SELECT count(*) AS n FROM words WHERE job_id = $id', { id }),
+      `words of ${JSON.stringify(id)}`,
+    ).toBe(expected.words);
+  }
+  for (const raw of quarantined) {
+    const text = JSON.stringify(raw);
+    const rows = await db.all<{ raw: string; job_id: string | null }>(
+      'SELECT raw, job_id FROM quarantine WHERE raw_hash = $hash',
+      {
+        hash: contentHash(text),
+      },
+    );
+    expect(rows, `quarantine row of ${text.slice(0, 200)}`).toHaveLength(1);
+    expect(JSON.parse(rows[0]?.raw ?? 'null')).toEqual(raw);
+    // Never half a job: a record that failed leaves no row and no children under its (unique) id.
+    const id = (raw as Json | null)?.['id'];
+    if (typeof id === 'string' && id.startsWith(`${tag}-`) && !loaded.has(id)) {
+      expect(await count('SELECT count(*) AS n FROM jobs WHERE id = $id', { id })).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM utterances WHERE job_id = $id', { id })).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM words WHERE job_id = $id', { id })).toBe(0);
+    }
+  }
+}
+
+describe('fuzzed records', () => {
+  it('validation answers every JSON value with a record or a list of problems, never a throw', () => {
+    const anyRecord = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(
+        fc.constantFrom('id', 'kind', 'status', 'created_at', 'result', 'file', 'request_params'),
+        fc.jsonValue({ maxDepth: 4 }),
+      ),
+    );
+    fc.assert(
+      fc.property(anyRecord, (raw) => {
+        const checked = validateJobRecord(raw);
+        if (!checked.ok) {
+          expect(checked.errors.length).toBeGreaterThan(0);
+          for (const problem of checked.errors) expect(typeof problem.path).toBe('string');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('loads each mutated record whole or quarantines it with its raw JSON, and the batch never fails', async () => {
+    await fc.assert(
+      fc.asyncProperty(batchArb(BASES), async (makeBatch) => {
+        runs += 1;
+        const tag = `run${runs}`;
+        const batch = makeBatch(tag);
+        await db.transaction(() => new JobLoader(db).load(batch, { syncedAt: new Date() }));
+        await expectOutcome(batch, tag);
+      }),
+      { numRuns: 100 },
+    );
+    // The properties were exercised on both sides: records loaded and records quarantined.
+    expect(await count('SELECT count(*) AS n FROM jobs', {})).toBeGreaterThan(20);
+    expect(await count('SELECT count(*) AS n FROM quarantine', {})).toBeGreaterThan(20);
+    expect(await count('SELECT count(*) AS n FROM words WHERE job_id NOT IN (SELECT id FROM jobs)', {})).toBe(
+      0,
+    );
+  });
+
+  it('loads the same mutated batch again as unchanged, adding no row and no quarantine entry', async () => {
+    await fc.assert(
+      fc.asyncProperty(batchArb(BASES), async (makeBatch) => {
+        runs += 1;
+        const batch = makeBatch(`again${runs}`);
+        await new JobLoader(db).load(batch, { syncedAt: new Date() });
+        const tables = ['jobs', 'utterances', 'words', 'module_results', 'quarantine'];
+        const before = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})));
+        const again = await new JobLoader(db).load(batch, { syncedAt: new Date() });
+        expect(again.inserted + again.updated).toBe(0);
+        expect(await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})))).toEqual(
+          before,
+        );
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
