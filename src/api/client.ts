@@ -5,11 +5,13 @@
  * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
+import { isAscii } from 'node:buffer';
 import pRetry from 'p-retry';
 import { Pool } from 'undici';
 import { ConfigError, ProtocolError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { parseListEnvelope } from '../records/envelope.js';
+import { itemTexts } from './item-texts.js';
 import { parseNextLink } from './next-link.js';
 import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -21,8 +23,18 @@ import { walkPages } from './walk.js';
 
 interface Envelope {
   readonly items: readonly unknown[];
+  readonly texts: readonly string[] | undefined;
   readonly next: string | null;
   readonly bytes: number;
+}
+
+/**
+ * The body as text. Most bodies are pure ASCII (JSON escapes everything else or the service sends
+ * none), and then latin1 decoding gives the same string several times faster than UTF-8's.
+ */
+function decodeBody(body: Uint8Array): string {
+  if (isAscii(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+  return new TextDecoder('utf-8', { fatal: false }).decode(body);
 }
 
 function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
@@ -85,7 +97,10 @@ export class ListingClient {
         DEFAULT_RETRY_POLICY.retryAfterCapMs,
       ),
     });
-    this.#limiter = new RateLimiter(options.rateLimit ?? 20);
+    this.#limiter = new RateLimiter(
+      options.rateLimit ?? 20,
+      Math.max(1, positive('burst', options.burst, 1, true)),
+    );
     this.#encoding = options.metadataEncoding ?? 'json';
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
@@ -112,6 +127,7 @@ export class ListingClient {
       offset: params.offset ?? 0,
       limit: params.limit ?? DEFAULT_LIMIT,
       items: envelope.items,
+      texts: envelope.texts,
       next: parseNextLink(envelope.next),
       bytes: envelope.bytes,
     });
@@ -166,7 +182,7 @@ export class ListingClient {
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
     );
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
+    const text = decodeBody(body);
     if (status < 200 || status > 299)
       throw statusError(status, { where, body: text, retryAfter, redact: this.#redact });
     let json: unknown;
@@ -188,7 +204,8 @@ export class ListingClient {
         },
       );
     }
-    return { items: parsed.envelope.items, next: parsed.envelope.next, bytes: body.length };
+    const items = parsed.envelope.items;
+    return { items, texts: itemTexts(text, items.length), next: parsed.envelope.next, bytes: body.length };
   }
 
   /** Sends one GET and reads the whole body; transport failures become typed errors. */

@@ -45,6 +45,11 @@ export interface Page {
   readonly limit: number;
   /** Job records, NOT validated here (src/records does that per item). */
   readonly items: readonly unknown[];
+  /**
+   * Each item's JSON text exactly as received, in the order of `items` (what the store keeps as
+   * `raw`); undefined when the body could not be cut into items (see ./item-texts.ts).
+   */
+  readonly texts?: readonly string[] | undefined;
   /** Only what `next` says about position; its path, origin and filters are never used. */
   readonly next: NextLink | null;
   /** Body size in bytes. */
@@ -57,6 +62,12 @@ export interface ClientOptions {
   apiKey: string;
   /** Requests per second across all concurrent calls of one client; default 20. */
   rateLimit?: number;
+  /**
+   * Requests that may go out at once before the rate spaces them; default 1 (evenly spaced). The
+   * sync engine passes its concurrency, so parallel slices start together; the rate still holds
+   * over time (a token bucket of `burst` tokens).
+   */
+  burst?: number;
   /** Attempts per request, the first included; default 6. */
   maxAttempts?: number;
   /** First backoff cap in ms; default 250. Doubles per retry, full jitter. */

@@ -97,7 +97,7 @@ export class Database {
     this.depth = 1;
     try {
       const result = await fn();
-      await this.connection.run('COMMIT');
+      await this.commit();
       return result;
     } catch (error) {
       await this.rollbackQuietly();
@@ -113,6 +113,19 @@ export class Database {
     this.closed = true;
     this.connection.closeSync();
     releaseInstance(this.path, this.shared);
+  }
+
+  /** A failed COMMIT (disk full, WAL not writable) is a DatabaseError naming the file, not a crash. */
+  private async commit(): Promise<void> {
+    try {
+      await this.connection.run('COMMIT');
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      throw new DatabaseError(`could not commit to ${this.path}: ${message}`, this.path, false, false, {
+        hint: 'check free disk space and that the file and its directory are writable; nothing of this batch was kept',
+        cause: error,
+      });
+    }
   }
 
   private async nested<T>(fn: () => Promise<T>): Promise<T> {

@@ -32,16 +32,25 @@ const UTTERANCE_COLUMNS = [
   'text',
 ] as const;
 
-const WORD_COLUMNS = [
-  'job_id',
-  'source',
+/**
+ * Words are staged, not appended to `words` directly: the appender writes each string value with one
+ * call into DuckDB, and repeating a job's id and source, and the word itself, on each of millions
+ * of words cost more than the rest of the load (BENCHMARKS.md). A staged word carries the number of
+ * its utterance list (`list`, which `_tsync_lists` maps to the job and source) and of its text in
+ * the batch's dictionary (`word_key`, `_tsync_dict`); sql/queries/loader-stage-insert-words.sql
+ * joins them into `words` inside DuckDB.
+ */
+const STAGED_WORD_COLUMNS = [
+  'list',
   'utterance_idx',
   'word_idx',
-  'word',
+  'word_key',
   'start',
   'end',
   'confidence',
 ] as const;
+const STAGED_LIST_COLUMNS = ['list', 'job_id', 'source'] as const;
+const STAGED_DICT_COLUMNS = ['word_key', 'word'] as const;
 
 const MODULE_COLUMNS = [
   'job_id',
@@ -68,8 +77,46 @@ export interface PreparedJob {
 export class JobRows {
   readonly jobs = new TableBatch('jobs', JOB_COLUMNS);
   readonly utterances = new TableBatch('utterances', UTTERANCE_COLUMNS);
-  readonly words = new TableBatch('words', WORD_COLUMNS);
+  /** Staged into temp tables, then copied into `words` by SQL (see STAGED_WORD_COLUMNS). */
+  readonly words = new TableBatch('_tsync_words', STAGED_WORD_COLUMNS, 'temp');
+  readonly lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp');
+  readonly dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp');
+  /** word text -> word_key of this batch's dictionary. */
+  private readonly wordKeys = new Map<string, number>();
   readonly modules = new TableBatch('module_results', MODULE_COLUMNS);
+
+  /** Sets `synced_at` of every job row (rows prepared ahead of their write carry null until then). */
+  stamp(syncedAt: DuckDBValue): void {
+    this.jobs.columns.synced_at.fill(syncedAt);
+  }
+
+  /** Adds the rows of `other` after these, renumbering its staged utterance lists. */
+  append(other: JobRows): void {
+    const lists = this.lists.rowCount;
+    const shiftList = { columns: ['list'] as const, value: (list: DuckDBValue) => (list as number) + lists };
+    const keys = (other.dict.columns.word as string[]).map((word) => this.wordKey(word));
+    this.jobs.addAll(other.jobs);
+    this.utterances.addAll(other.utterances);
+    this.modules.addAll(other.modules);
+    this.lists.addAll(other.lists, shiftList);
+    this.words.addAll(other.words, shiftList);
+    const wordKeys = this.words.columns.word_key;
+    for (let i = wordKeys.length - other.words.rowCount; i < wordKeys.length; i++) {
+      const key = wordKeys[i];
+      if (typeof key === 'number') wordKeys[i] = keys[key] ?? null;
+    }
+  }
+
+  /** The key of `word` in this batch's dictionary, added when new. */
+  private wordKey(word: string): number {
+    let key = this.wordKeys.get(word);
+    if (key === undefined) {
+      key = this.dict.rowCount;
+      this.wordKeys.set(word, key);
+      this.dict.push({ word_key: key, word });
+    }
+    return key;
+  }
 
   add(job: PreparedJob, syncedAt: DuckDBValue): void {
     const { record } = job;
@@ -123,6 +170,8 @@ export class JobRows {
 
   private addUtterances(jobId: string, source: string, list: readonly Utterance[] | null | undefined): void {
     if (!list) return;
+    const listKey = this.lists.rowCount;
+    this.lists.push({ list: listKey, job_id: jobId, source });
     for (let u = 0; u < list.length; u++) {
       const utterance = list[u] as Utterance;
       this.utterances.push({
@@ -137,22 +186,22 @@ export class JobRows {
         language: utterance.language ?? null,
         text: utterance.text ?? null,
       });
-      this.addWords(jobId, source, u, utterance);
+      this.addWords(listKey, u, utterance);
     }
   }
 
   /** The hot loop: millions of words, so columns are pushed directly. */
-  private addWords(jobId: string, source: string, utteranceIdx: number, utterance: Utterance): void {
+  private addWords(listKey: number, utteranceIdx: number, utterance: Utterance): void {
     const words = utterance.words;
     if (!words) return;
     const c = this.words.columns;
     for (let w = 0; w < words.length; w++) {
       const word = words[w];
-      c.job_id.push(jobId);
-      c.source.push(source);
+      c.list.push(listKey);
       c.utterance_idx.push(utteranceIdx);
       c.word_idx.push(w);
-      c.word.push(word?.word ?? null);
+      const text = word?.word;
+      c.word_key.push(typeof text === 'string' ? this.wordKey(text) : null);
       c.start.push(word?.start ?? null);
       c.end.push(word?.end ?? null);
       c.confidence.push(word?.confidence ?? null);

@@ -7,11 +7,10 @@
 import { listValue } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import type { JobRecord } from '../records/job-record.js';
-import { validateJobRecord } from '../records/validate.js';
-import { contentHash } from './content-hash.js';
 import type { Database } from './database.js';
 import { JobRows, type PreparedJob } from './job-rows.js';
-import { type QuarantineItem, recordQuarantined } from './quarantine-write.js';
+import { type PreparedBatch, prepareRecords } from './prepare.js';
+import { recordQuarantined } from './quarantine-write.js';
 import { instantValue } from './values.js';
 
 export interface LoadResult {
@@ -32,6 +31,18 @@ export interface LoadResult {
   jobs: { id: string; kind: string; status: string; createdAt: string }[];
 }
 
+export interface LoadOptions {
+  /** The instant written to `synced_at`. */
+  readonly syncedAt: Date;
+  /**
+   * Each record's JSON text as received, in the order of `records` (Page.texts): stored as `raw`
+   * and hashed as it is. Without it (or when it does not line up) the records are stringified.
+   */
+  readonly texts?: readonly (string | undefined)[] | undefined;
+  /** `records` already validated, hashed and mapped to rows (prepareBatch, in the engine's fetchers). */
+  readonly prepared?: PreparedBatch | undefined;
+}
+
 interface StoredJob {
   readonly id: string;
   readonly content_hash: string;
@@ -41,6 +52,8 @@ interface StoredJob {
 export class JobLoader {
   private readonly logger: Logger;
   private checked = false;
+  /** Whether the quarantine holds unresolved records; undefined until asked. */
+  private unresolved: boolean | undefined;
 
   constructor(
     private readonly db: Database,
@@ -54,17 +67,19 @@ export class JobLoader {
    * caller's open transaction (db.transaction), so the caller decides when pages commit; called
    * outside one, it runs in its own.
    */
-  load(records: readonly unknown[], options: { syncedAt: Date }): Promise<LoadResult> {
-    return this.db.transaction(() => this.loadInTransaction(records, options.syncedAt));
+  load(records: readonly unknown[], options: LoadOptions): Promise<LoadResult> {
+    return this.db.transaction(() => this.loadInTransaction(records, options));
   }
 
-  private async loadInTransaction(records: readonly unknown[], syncedAt: Date): Promise<LoadResult> {
-    const { valid, bad } = prepare(records);
+  private async loadInTransaction(records: readonly unknown[], options: LoadOptions): Promise<LoadResult> {
+    const { syncedAt, prepared } = options;
+    const { valid, bad } = prepared ?? prepareRecords(records, options.texts);
     const result = emptyResult(
       [...valid.keys()],
       [...valid.values()].map((job) => job.record),
     );
     if (bad.length > 0) {
+      this.unresolved = true;
       await recordQuarantined(this.db, bad, syncedAt);
       result.quarantined = bad.length;
       this.logger.warn(
@@ -100,17 +115,34 @@ export class JobLoader {
         synced_at: syncedAt,
       });
     }
+    // Rows prepared ahead serve when every valid job is written (a backfill); else map the changed.
+    const rows = prepared && changed.length === valid.size ? prepared.rows : undefined;
     await this.replace(
       changed,
       changed.filter((job) => stored.has(job.record.id)).map((job) => job.record.id),
       syncedAt,
       result,
+      rows,
     );
-    await this.db.run(this.db.query('quarantine-resolve-jobs'), {
-      ids: listValue(ids),
-      resolved_at: syncedAt,
-    });
+    if (await this.hasUnresolved()) {
+      await this.db.run(this.db.query('quarantine-resolve-jobs'), {
+        ids: listValue(ids),
+        resolved_at: syncedAt,
+      });
+    }
     return result;
+  }
+
+  /**
+   * Whether the quarantine holds unresolved records, which loaded jobs would resolve: asked once,
+   * then known (this loader is the file's only writer while it lives). Saves a statement per batch.
+   */
+  private async hasUnresolved(): Promise<boolean> {
+    if (this.unresolved === undefined) {
+      const [row] = await this.db.all<{ n: number }>(this.db.query('quarantine-unresolved-count'));
+      this.unresolved = Number(row?.n ?? 0) > 0;
+    }
+    return this.unresolved;
   }
 
   private async replace(
@@ -118,6 +150,7 @@ export class JobLoader {
     storedIds: readonly string[],
     syncedAt: Date,
     result: LoadResult,
+    prepared: JobRows | undefined,
   ) {
     if (jobs.length === 0) return;
     if (storedIds.length > 0) {
@@ -126,35 +159,30 @@ export class JobLoader {
         await this.db.run(this.db.query(`loader-replaced-delete-${table}`));
       }
     }
-    const rows = new JobRows();
     const synced = instantValue(syncedAt.toISOString());
-    for (const job of jobs) rows.add(job, synced);
-    const batches = [rows.jobs, rows.utterances, rows.words, rows.modules];
+    let rows = prepared;
+    if (rows) rows.stamp(synced);
+    else {
+      rows = new JobRows();
+      for (const job of jobs) rows.add(job, synced);
+    }
+    const batches = [rows.jobs, rows.utterances, rows.modules];
     if (!this.checked) {
       for (const batch of batches) await batch.checkColumns(this.db.connection);
       this.checked = true;
     }
     for (const batch of batches) await batch.appendTo(this.db.connection);
+    if (rows.words.rowCount > 0) {
+      await this.db.run(this.db.query('loader-stage-create'));
+      await rows.lists.appendTo(this.db.connection);
+      await rows.dict.appendTo(this.db.connection);
+      await rows.words.appendTo(this.db.connection);
+      await this.db.run(this.db.query('loader-stage-insert-words'));
+      await this.db.run(this.db.query('loader-stage-clear'));
+    }
     result.utterances += rows.utterances.rowCount;
     result.words += rows.words.rowCount;
   }
-}
-
-/** Validates and hashes; the same id twice in a batch keeps the last record (the newest seen). */
-function prepare(records: readonly unknown[]): { valid: Map<string, PreparedJob>; bad: QuarantineItem[] } {
-  const valid = new Map<string, PreparedJob>();
-  const bad: QuarantineItem[] = [];
-  for (const raw of records) {
-    const checked = validateJobRecord(raw);
-    const text = JSON.stringify(raw) ?? 'null';
-    if (!checked.ok) {
-      bad.push({ raw: text, errors: checked.errors, id: checked.id, kind: checked.kind });
-      continue;
-    }
-    valid.delete(checked.record.id);
-    valid.set(checked.record.id, { record: checked.record, raw: text, hash: contentHash(text) });
-  }
-  return { valid, bad };
 }
 
 function emptyResult(ids: string[], records: readonly JobRecord[]): LoadResult {

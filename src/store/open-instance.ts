@@ -4,7 +4,7 @@
  * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
  * we create is 0700 and the database file 0600 (set before anything is written to it).
  */
-import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -22,6 +22,24 @@ const instances = new Map<string, SharedInstance>();
 
 /** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
 const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
+
+/**
+ * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
+ * - Checkpoint only when 512 MB of WAL have piled up, and never straight from a big commit (DuckDB
+ *   checkpoints any commit over 100k rows by default). A checkpoint rewrites the last row group of
+ *   each table it touches whole, and `jobs` is one row group (122,880 rows) holding every record's
+ *   `raw`: checkpointing at each commit rewrote a backfill's `raw` text over and over.
+ * - A buffer pool of 1 GB instead of 80% of the machine: committed data not yet checkpointed lives
+ *   there (so it stays well above the WAL threshold), and without a limit a backfill keeps every
+ *   block it wrote resident. Read-only opens (reports, queries, exports) keep DuckDB's default.
+ * - Background threads that hand memory DuckDB freed back to the system.
+ */
+const WRITER_OPTIONS = {
+  memory_limit: '1GB',
+  wal_autocheckpoint: '512MB',
+  auto_checkpoint_skip_wal_threshold: '1000000000',
+  allocator_background_threads: 'true',
+} as const;
 
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
 const RETRY_START_MS = 50;
@@ -44,6 +62,7 @@ export async function acquireInstance(
   }
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
+  if (!readOnly) assertWritableDir(path);
   const instance = await createWithRetry(path, readOnly, lockWaitMs);
   if (created) restrictFile(path);
   const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
@@ -87,12 +106,37 @@ function makePrivateDir(dir: string): void {
   }
 }
 
+/**
+ * DuckDB writes `<file>.wal` beside the file at the first commit: a directory it cannot write
+ * would fail the run at that commit (after the fetching), so it is refused before anything starts.
+ */
+function assertWritableDir(path: string): void {
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    if (!existsSync(dir)) return; // DuckDB names the missing directory better
+    throw new DatabaseError(
+      `cannot write to ${dir}, where the database keeps its write-ahead log (${path}.wal)`,
+      path,
+      false,
+      false,
+      {
+        hint: 'make the directory writable for this user, or point --db (TSYNC_DB) at a writable place',
+        cause: error,
+      },
+    );
+  }
+}
+
 async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
   const deadline = Date.now() + lockWaitMs;
   let delay = RETRY_START_MS;
   for (;;) {
     try {
-      const options = readOnly ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' } : { ...BASE_OPTIONS };
+      const options = readOnly
+        ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
+        : { ...BASE_OPTIONS, ...WRITER_OPTIONS };
       return await DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -18,6 +18,8 @@ export class TableBatch<const C extends readonly string[]> {
     readonly table: string,
     /** Column names in the table's order (checked against the table by `checkColumns`). */
     readonly names: C,
+    /** 'temp' for a connection's temp tables; the database's own tables by default. */
+    readonly catalog?: string,
   ) {
     const columns: Record<string, DuckDBValue[]> = {};
     for (const name of names) columns[name] = [];
@@ -39,9 +41,23 @@ export class TableBatch<const C extends readonly string[]> {
     this.count += rows;
   }
 
+  /** Adds every row of `other` (same columns), passing the values of the columns in `map` through it. */
+  addAll(
+    other: TableBatch<C>,
+    map?: { readonly columns: readonly C[number][]; readonly value: (value: DuckDBValue) => DuckDBValue },
+  ): void {
+    for (const name of this.names as readonly C[number][]) {
+      const into = this.columns[name];
+      const from = other.columns[name];
+      const mapped = map?.columns.includes(name) ? map.value : undefined;
+      for (let i = 0; i < from.length; i++) into.push(mapped ? mapped(from[i] ?? null) : (from[i] ?? null));
+    }
+    this.count += other.rowCount;
+  }
+
   async appendTo(connection: DuckDBConnection): Promise<void> {
     if (this.count === 0) return;
-    const appender = await connection.createAppender(this.table);
+    const appender = await connection.createAppender(this.table, null, this.catalog ?? null);
     let failure: { error: unknown } | undefined;
     try {
       const types = this.names.map((_, i) => appender.columnType(i));

@@ -5,6 +5,7 @@
  * is shared by all fetchers.
  */
 import type { ListingClient, ListName, Page } from '../api/index.js';
+import type { PreparedBatch } from '../store/prepare.js';
 import type { PageQueue } from './page-queue.js';
 import type { Slice } from './slices.js';
 import { walkSlice } from './walk-slice.js';
@@ -14,7 +15,11 @@ export type QueueMessage =
       readonly type: 'page';
       readonly slice: number;
       readonly items: readonly unknown[];
+      /** The items' JSON texts as received, or undefined (then the loader stringifies them). */
+      readonly texts: readonly string[] | undefined;
       readonly bytes: number;
+      /** The items validated and mapped to rows by the fetcher (FetchOptions.prepare). */
+      readonly prepared?: PreparedBatch | undefined;
     }
   | { readonly type: 'done'; readonly slice: number };
 
@@ -23,6 +28,11 @@ export interface FetchOptions {
   readonly pageSize: number;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
+  /**
+   * Runs on each page before it is queued: the loader's CPU work (validation, hashing, rows) then
+   * happens while the writer waits on DuckDB, instead of after it.
+   */
+  readonly prepare?: (items: readonly unknown[], texts: readonly string[] | undefined) => PreparedBatch;
 }
 
 /**
@@ -48,7 +58,13 @@ export async function fetchSlices(
     // The window's first page is the first page of its only slice; reuse it.
     const reuse = slices.length === 1 ? firstPage : undefined;
     for await (const page of walkSlice(client, list, slice, walkOptions, reuse)) {
-      await queue.push({ type: 'page', slice: index, items: page.items, bytes: page.bytes });
+      await queue.push({
+        type: 'page',
+        slice: index,
+        items: page.items,
+        texts: page.texts,
+        bytes: page.bytes,
+      });
     }
     await queue.push({ type: 'done', slice: index });
   };

@@ -32,6 +32,15 @@ export class PageQueue<T> {
     return new Promise((resolve) => this.takers.push(resolve));
   }
 
+  /** The next item if one is already waiting and `accept` wants it; never waits. */
+  takeIf(accept: (item: T) => boolean): T | undefined {
+    const item = this.items[0];
+    if (item === undefined || !accept(item)) return undefined;
+    this.items.shift();
+    this.pushers.shift()?.();
+    return item;
+  }
+
   /** No more pushes; waiting takers get undefined once the items are drained. */
   close(): void {
     this.closed = true;

@@ -27,21 +27,30 @@ export async function pendingJobs(
   });
 }
 
-/** Fetches the current records of pending jobs, one request per distinct created_at. */
+/**
+ * Fetches the current records of pending jobs, one request per distinct created_at, `parallel` at a
+ * time (the run's concurrency: an idle run is mostly these round trips). Pages come in order.
+ */
 export async function* fetchPending(
   client: ListingClient,
   list: ListName,
   pending: readonly PendingJob[],
   pageSize: number,
   signal?: AbortSignal,
-): AsyncGenerator<readonly unknown[]> {
+  parallel = 1,
+): AsyncGenerator<{ readonly items: readonly unknown[]; readonly texts: readonly string[] | undefined }> {
   const instants = [...new Set(pending.map((job) => Date.parse(job.created_at)))];
-  for (const instant of instants) {
-    const page = await client.getPage(
-      list,
-      { afterDate: new Date(instant - 1), beforeDate: new Date(instant + 1), limit: pageSize },
-      { signal },
+  for (let start = 0; start < instants.length; start += Math.max(1, parallel)) {
+    const batch = instants.slice(start, start + Math.max(1, parallel));
+    const pages = await Promise.all(
+      batch.map((instant) =>
+        client.getPage(
+          list,
+          { afterDate: new Date(instant - 1), beforeDate: new Date(instant + 1), limit: pageSize },
+          { signal },
+        ),
+      ),
     );
-    yield page.items;
+    for (const page of pages) yield { items: page.items, texts: page.texts };
   }
 }

@@ -32,6 +32,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     rateLimit: options.rateLimit,
+    // Parallel slices start together; the rate still holds over time.
+    burst: options.concurrency,
     metadataEncoding: options.metadataEncoding,
     logger,
   });

@@ -16,23 +16,35 @@ export type Probe = (offset: number) => Promise<Page>;
 
 /**
  * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
- * when it says there is no next page the window is one slice and no probe is made.
+ * when it says there is no next page the window is one slice and no probe is made. Probes go out
+ * `parallel` at a time (the run's concurrency): when latency dominates, planning would otherwise
+ * cost one round trip per slice before any slice is walked. At most `parallel - 1` probes past the
+ * end of the list are wasted.
  */
 export async function planSlices(
   window: Slice,
   firstPage: Page,
   sliceJobs: number,
   probe: Probe,
+  parallel = 1,
 ): Promise<Slice[]> {
   if (firstPage.next === null) return [window];
   const boundaries: Date[] = [];
-  for (let offset = sliceJobs; ; offset += sliceJobs) {
-    const page = await probe(offset);
-    const createdAt = createdAtOf(page.items[0]);
-    if (page.items.length === 0) break;
-    // A probe landing on a record without a readable created_at just merges two slices.
-    if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
-    if (page.next === null) break;
+  for (let offset = sliceJobs, ended = false; !ended; offset += sliceJobs * parallel) {
+    const offsets = Array.from({ length: Math.max(1, parallel) }, (_, i) => offset + i * sliceJobs);
+    for (const page of await Promise.all(offsets.map((at) => probe(at)))) {
+      if (page.items.length === 0) {
+        ended = true;
+        break;
+      }
+      // A probe landing on a record without a readable created_at just merges two slices.
+      const createdAt = createdAtOf(page.items[0]);
+      if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
+      if (page.next === null) {
+        ended = true;
+        break;
+      }
+    }
   }
   const slices: Slice[] = [];
   let before = window.before;

@@ -9,8 +9,10 @@ import { TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
 import type { JobLoader } from '../store/loader.js';
+import { prepareBatch } from '../store/prepare.js';
 import { RunCounters } from './counters.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
+import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
 import { fetchPending, pendingJobs } from './pending.js';
 import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
@@ -86,8 +88,13 @@ export async function syncKind(
       { ...sliceParams(window), offset: 0, limit: options.pageSize },
       { signal: ctx.signal },
     );
-    const slices = await planSlices(window, firstPage, options.sliceJobs ?? options.pageSize * 4, (offset) =>
-      ctx.client.getPage(kind, { ...sliceParams(window), offset, limit: 1 }, { signal: ctx.signal }),
+    const slices = await planSlices(
+      window,
+      firstPage,
+      options.sliceJobs ?? options.pageSize * 4,
+      (offset) =>
+        ctx.client.getPage(kind, { ...sliceParams(window), offset, limit: 1 }, { signal: ctx.signal }),
+      options.concurrency,
     );
     ctx.logger.debug(
       { kind, slices: slices.length, after: window.after, before: window.before },
@@ -143,12 +150,15 @@ async function walkAndLoad(
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const queue = new PageQueue<QueueMessage>(Math.max(2, ctx.options.concurrency * 2));
+  // Pages come validated and mapped to rows (the fetchers prepare them), so the writer needs no deep
+  // queue to keep busy: one waiting page per fetcher keeps memory at its lowest (BENCHMARKS.md).
+  const queue = new PageQueue<QueueMessage>(Math.max(1, ctx.options.concurrency));
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.options.concurrency,
     pageSize: ctx.options.pageSize,
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
+    prepare: prepareBatch,
   });
   // Observed below once the writer is done; until then a rejection must not count as unhandled.
   fetching.catch(() => {});
@@ -181,9 +191,17 @@ async function recheckPending(
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
   await ctx.db.transaction(async () => {
-    for await (const items of fetchPending(ctx.client, kind, pending, ctx.options.pageSize, ctx.signal)) {
+    const pages = fetchPending(
+      ctx.client,
+      kind,
+      pending,
+      ctx.options.pageSize,
+      ctx.signal,
+      ctx.options.concurrency,
+    );
+    for await (const { items, texts } of pages) {
       counters.addPage(items.length);
-      counters.addLoad(await ctx.loader.load(items, { syncedAt: new Date() }));
+      counters.addLoad(await ctx.loader.load(items, { syncedAt: new Date(), texts }));
     }
     counters.pendingRechecked = pending.length;
     await saveCheckpoint(ctx, kind, cp, 'in-transaction');
@@ -216,11 +234,22 @@ async function writePages(
         }
         if (message.type === 'done') {
           complete.add(message.slice);
+          // Slices walked in parallel tend to end together: one commit covers every end already queued.
+          for (let next = queue.takeIf(isDone); next?.type === 'done'; next = queue.takeIf(isDone)) {
+            complete.add(next.slice);
+          }
           break;
         }
-        counters.addPage(message.items.length);
-        if (ctx.options.full) await addSeen(ctx.db, message.items);
-        const result = await ctx.loader.load(message.items, { syncedAt: new Date() });
+        const batch = withWaitingPages(queue, message);
+        for (const page of batch.pages) {
+          counters.addPage(page.items.length);
+          if (ctx.options.full) await addSeen(ctx.db, page.items);
+        }
+        const result = await ctx.loader.load(batch.items, {
+          syncedAt: new Date(),
+          texts: batch.texts,
+          prepared: batch.prepared,
+        });
         counters.addLoad(result);
         progress.update();
         rows += result.utterances + result.words;
@@ -246,6 +275,10 @@ async function writePages(
     await saveCheckpoint(ctx, kind, batch.cp, 'after-commit');
     ended = batch.drained;
   }
+}
+
+function isDone(message: QueueMessage): boolean {
+  return message.type === 'done';
 }
 
 function laterOf(a: string | null, b: string): string {

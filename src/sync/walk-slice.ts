@@ -18,6 +18,8 @@ import { idOf, type Slice } from './slices.js';
 
 export interface SlicePage {
   readonly items: readonly unknown[];
+  /** The items' JSON texts as received, when the client could cut them out (Page.texts). */
+  readonly texts: readonly string[] | undefined;
   readonly bytes: number;
 }
 
@@ -76,6 +78,7 @@ export async function* walkSlice(
               { signal: options.signal },
             );
       let items = page.items;
+      let texts = page.texts;
       if (overlap) {
         // A `next` past the end of the list (stale, or wrong) after a short page: nothing was
         // after the anchor then, and insertions go before it, so this is the end, not a shift.
@@ -85,8 +88,9 @@ export async function* walkSlice(
           break;
         }
         items = items.slice(1);
+        texts = texts?.slice(1);
       }
-      yield { items, bytes: page.bytes };
+      yield { items, texts, bytes: page.bytes };
       if (page.next === null || items.length === 0) return;
       const lastId = idOf(items.at(-1));
       if (lastId === undefined) {

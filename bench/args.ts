@@ -1,0 +1,114 @@
+/**
+ * The bench's flags. Defaults are the sizes of issue 7; `--scale 0.1` shrinks every dataset for a
+ * quick run (the smoke test uses a tiny scale). A bad flag is a ConfigError (exit 2).
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../src/errors.js';
+import { projectRoot } from '../src/util/paths.js';
+
+export const PHASES = ['floor-b', 'backfill', 'idle', 'floor-a', 'naive', 'memory', 'latency'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface BenchOptions {
+  /** Multiplies every job count; 1 = the issue's sizes. */
+  readonly scale: number;
+  /** Runs of backfill, floor A and floor B; the median is reported. */
+  readonly repeat: number;
+  readonly phases: ReadonlySet<Phase>;
+  /** Where the JSON figures (and CPU profiles) go. */
+  readonly outDir: string;
+  /** Profile the backfill, floor and latency-bound children with `node --cpu-prof` (into outDir). */
+  readonly cpuProf: boolean;
+  /** Backfill settings (the sync's defaults: 100 items a page, 2 slices in parallel). */
+  readonly pageSize: number;
+  readonly concurrency: number;
+  /** Added to every response in the latency-bound phase, ms. */
+  readonly latencyMs: number;
+}
+
+export const BENCH_HELP = `Usage: npm run bench -- [options]
+
+Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs and a
+latency-bound backfill, side by side in one run, and prints the figures and their ratios.
+
+Options:
+  --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
+  --repeat N       runs of the backfill and of each floor; the median is reported (default 1)
+  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all)
+  --out DIR        where to write the JSON figures (default bench/out)
+  --cpu-prof       profile the measured children (node --cpu-prof), into --out
+  --page-size N    items per page of the backfill and floor B (default 100)
+  --concurrency N  slices fetched in parallel by the backfill (default 2)
+  --latency-ms N   ms added to every response in the latency phase (default 50)
+  -h, --help       show this help
+`;
+
+function number(
+  values: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  min: number,
+  integer: boolean,
+): number {
+  const text = values[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(
+      `--${name}`,
+      `must be ${integer ? 'a whole number' : 'a number'} >= ${min} (got "${String(text)}")`,
+    );
+  }
+  return value;
+}
+
+function phases(text: unknown): ReadonlySet<Phase> {
+  if (text === undefined) return new Set(PHASES);
+  const names = String(text)
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const bad = names.filter((name) => !(PHASES as readonly string[]).includes(name));
+  if (bad.length > 0 || names.length === 0) {
+    throw new ConfigError('--only', `takes phases among ${PHASES.join(', ')} (got "${String(text)}")`);
+  }
+  return new Set(names as Phase[]);
+}
+
+/** Returns undefined when --help was asked for. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefined {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scale: { type: 'string' },
+        repeat: { type: 'string' },
+        only: { type: 'string' },
+        out: { type: 'string' },
+        'cpu-prof': { type: 'boolean' },
+        'page-size': { type: 'string' },
+        concurrency: { type: 'string' },
+        'latency-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new ConfigError('bench', `${error instanceof Error ? error.message : String(error)}; see --help`);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  if (values['help'] === true) return undefined;
+  return {
+    scale: number(values, 'scale', 1, 0.0001, false),
+    repeat: number(values, 'repeat', 1, 1, true),
+    phases: phases(values['only']),
+    outDir: typeof values['out'] === 'string' ? values['out'] : join(projectRoot(), 'bench', 'out'),
+    cpuProf: values['cpu-prof'] === true,
+    pageSize: number(values, 'page-size', 100, 1, true),
+    concurrency: number(values, 'concurrency', 2, 1, true),
+    latencyMs: number(values, 'latency-ms', 50, 0, false),
+  };
+}

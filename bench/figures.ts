@@ -1,0 +1,97 @@
+/** What one bench run measured: the JSON written to bench/out/ and the input of the report. */
+import type { DatasetFile } from './sim-child.js';
+
+export interface BackfillFigures {
+  /** Median wall time of runSync in the child (open, fetch, load, commit, close), ms. */
+  readonly wallMs: number;
+  readonly runsMs: readonly number[];
+  readonly wordsPerSecond: number;
+  /** Highest peak RSS of the runs, MiB. */
+  readonly peakRssMb: number;
+  /** Highest peak of the V8 heap (its total size), MiB: the rest of the RSS is native (DuckDB, buffers). */
+  readonly peakHeapMb: number;
+  readonly cpuMs: number;
+  readonly words: number;
+  readonly jobs: number;
+  readonly requests: number;
+  readonly pages: number;
+}
+
+export interface FloorAFigures {
+  readonly wallMs: number;
+  readonly runsMs: readonly number[];
+  readonly wordsPerSecond: number;
+  readonly peakRssMb: number;
+  /** ms per step of the last run. */
+  readonly steps: Readonly<Record<string, number>>;
+}
+
+export interface FloorBFigures {
+  readonly wallMs: number;
+  readonly runsMs: readonly number[];
+  readonly megabytesPerSecond: number;
+  readonly peakRssMb: number;
+  readonly peakHeapMb: number;
+  readonly pages: number;
+}
+
+export interface NaiveFigures {
+  readonly subsetJobs: number;
+  readonly subsetRows: number;
+  readonly subsetMs: number;
+  /** subsetMs times (rows of the dataset / rows of the subset). */
+  readonly extrapolatedMs: number;
+  readonly wordsPerSecond: number;
+}
+
+export interface IdleFigures {
+  readonly wallMs: number;
+  /** List requests the simulator answered, per kind. */
+  readonly requests: Readonly<Record<string, number>>;
+  /** Pending jobs re-checked, per kind. */
+  readonly pendingRechecked: Readonly<Record<string, number>>;
+  /** Jobs inserted or updated: 0 when nothing changed upstream. */
+  readonly changed: number;
+}
+
+export interface MemoryFigures {
+  readonly rss1xMb: number;
+  readonly rss10xMb: number;
+  readonly heap10xMb: number;
+  readonly ratio: number;
+  readonly jobs10x: number;
+  readonly words10x: number;
+  readonly wall10xMs: number;
+}
+
+export interface LatencyRun {
+  readonly concurrency: number;
+  readonly wallMs: number;
+  readonly requests: number;
+  /** Most requests in flight at once at the simulator. */
+  readonly peakInFlight: number;
+  /** Most requests answered in any 1 s window. */
+  readonly peakPerSecond: number;
+}
+
+export interface LatencyFigures {
+  readonly latencyMs: number;
+  readonly jobs: number;
+  readonly slicesPerKind: number;
+  readonly pageSize: number;
+  readonly rateLimit: number;
+  readonly runs: readonly LatencyRun[];
+}
+
+export interface Figures {
+  machine?: { nproc: number; cpu: string; node: string; platform: string };
+  options: Record<string, unknown>;
+  dataset?: DatasetFile;
+  backfill?: BackfillFigures;
+  floorA?: FloorAFigures;
+  floorB?: FloorBFigures;
+  naive?: NaiveFigures;
+  idle?: IdleFigures;
+  memory?: MemoryFigures;
+  latency?: LatencyFigures;
+}

@@ -1,0 +1,135 @@
+/**
+ * Floor A's SQL: DuckDB loading the NDJSON records into the tables of sql/001_tables.sql by itself.
+ * Each line is read once (`read_ndjson_objects`, which also gives the exact text for `raw`), typed
+ * once by `json_transform` with an explicit structure (auto-detection is 3.4x slower, LOADER-LAB),
+ * and the nested lists are unnested in SQL. Every column the loader writes is written here too,
+ * `raw` and its sha1 included, so the two do the same work.
+ */
+
+const WORD = { word: 'VARCHAR', start: 'DOUBLE', end: 'DOUBLE', confidence: 'DOUBLE' };
+const UTTERANCE = {
+  start: 'DOUBLE',
+  end: 'DOUBLE',
+  confidence: 'DOUBLE',
+  channel: 'INTEGER',
+  speaker: 'INTEGER',
+  language: 'VARCHAR',
+  text: 'VARCHAR',
+  words: [WORD],
+};
+const ERROR = { status_code: 'INTEGER', exception: 'VARCHAR', message: 'VARCHAR' };
+const WRAPPER = { success: 'BOOLEAN', is_empty: 'BOOLEAN', exec_time: 'DOUBLE', error: ERROR };
+
+/** Feature results stored with their `results` as JSON (spec 2.6, 2.7). */
+const PLAIN_MODULES = [
+  'summarization',
+  'moderation',
+  'name_consistency',
+  'speaker_reidentification',
+  'structured_data_extraction',
+  'sentiment_analysis',
+  'audio_to_llm',
+  'sentences',
+  'display_mode',
+  'chapterization',
+] as const;
+
+const STRUCTURE = {
+  id: 'VARCHAR',
+  kind: 'VARCHAR',
+  status: 'VARCHAR',
+  version: 'INTEGER',
+  request_id: 'VARCHAR',
+  created_at: 'TIMESTAMPTZ',
+  completed_at: 'TIMESTAMPTZ',
+  error_code: 'INTEGER',
+  custom_metadata: 'JSON',
+  post_session_metadata: 'JSON',
+  request_params: 'JSON',
+  file: {
+    id: 'VARCHAR',
+    filename: 'VARCHAR',
+    source: 'VARCHAR',
+    audio_duration: 'DOUBLE',
+    number_of_channels: 'INTEGER',
+  },
+  result: {
+    metadata: {
+      audio_duration: 'DOUBLE',
+      billing_time: 'DOUBLE',
+      transcription_time: 'DOUBLE',
+      number_of_distinct_channels: 'INTEGER',
+    },
+    transcription: {
+      full_transcript: 'VARCHAR',
+      languages: ['VARCHAR'],
+      utterances: [UTTERANCE],
+      sentences: [{ ...WRAPPER, results: 'JSON' }],
+    },
+    translation: {
+      ...WRAPPER,
+      results: [
+        {
+          error: 'JSON',
+          full_transcript: 'VARCHAR',
+          languages: ['VARCHAR'],
+          utterances: [UTTERANCE],
+          sentences: 'JSON',
+          subtitles: 'JSON',
+        },
+      ],
+    },
+    diarization: { ...WRAPPER, results: [UTTERANCE] },
+    named_entity_recognition: { ...WRAPPER, entity: 'JSON' },
+    messages: 'JSON',
+    ...Object.fromEntries(PLAIN_MODULES.map((name) => [name, { ...WRAPPER, results: 'JSON' }])),
+  },
+};
+
+function moduleBranch(key: string, results: string): string {
+  const m = `r.result.${key}`;
+  return (
+    `SELECT r.id, '${key}', ${m}.success, ${m}.is_empty, ${m}.exec_time, ${m}.error.status_code, ` +
+    `${m}.error.exception, ${m}.error.message, ${results} FROM src WHERE ${m} IS NOT NULL`
+  );
+}
+
+const TRANSLATION_RESULTS =
+  "to_json(list_transform(r.result.translation.results, e -> {'error': e.error, 'full_transcript': e.full_transcript, " +
+  "'languages': e.languages, 'sentences': e.sentences, 'subtitles': e.subtitles}))";
+
+/** The statements, in order, for the NDJSON file at `path` (run inside one transaction). */
+export function floorAStatements(path: string): string[] {
+  const file = `'${path.replaceAll("'", "''")}'`;
+  const structure = `'${JSON.stringify(STRUCTURE)}'`;
+  const utteranceLists = [
+    "SELECT r.id AS job_id, 'transcription' AS source, r.result.transcription.utterances AS us FROM src",
+    "SELECT r.id, 'translation:' || coalesce(e.languages[1], (i - 1)::VARCHAR), e.utterances " +
+      'FROM src, unnest(r.result.translation.results) WITH ORDINALITY AS t(e, i)',
+    "SELECT r.id, 'diarization', r.result.diarization.results FROM src",
+  ];
+  const modules = [
+    ...PLAIN_MODULES.map((key) => moduleBranch(key, `r.result.${key}.results`)),
+    moduleBranch('named_entity_recognition', 'r.result.named_entity_recognition.entity'),
+    moduleBranch('translation', TRANSLATION_RESULTS),
+    moduleBranch('diarization', 'NULL::JSON'),
+    "SELECT r.id, 'messages', NULL, NULL, NULL, NULL, NULL, NULL, r.result.messages FROM src WHERE r.result.messages IS NOT NULL",
+    "SELECT r.id, 'transcription.sentences', s.success, s.is_empty, s.exec_time, s.error.status_code, s.error.exception, " +
+      's.error.message, s.results FROM src, unnest(r.result.transcription.sentences) AS t(s)',
+  ];
+  return [
+    `CREATE TEMP TABLE src AS SELECT json AS raw, json_transform(json, ${structure}) AS r FROM read_ndjson_objects(${file})`,
+    'INSERT INTO jobs SELECT r.id, r.kind, r.status, r.version, r.request_id, r.created_at, r.completed_at, r.error_code, ' +
+      'r.custom_metadata, r.post_session_metadata, r.request_params, ' +
+      'r.file.id, r.file.filename, r.file.source, r.file.audio_duration, r.file.number_of_channels, ' +
+      'r.result.metadata.audio_duration, r.result.metadata.billing_time, r.result.metadata.transcription_time, ' +
+      'r.result.metadata.number_of_distinct_channels, r.result.transcription.full_transcript, ' +
+      'r.result.transcription.languages, raw, sha1(raw), now(), NULL FROM src',
+    `CREATE TEMP TABLE u AS SELECT job_id, source, generate_subscripts(us, 1) - 1 AS utterance_idx, unnest(us) AS u FROM (${utteranceLists.join(' UNION ALL ')}) WHERE us IS NOT NULL`,
+    'INSERT INTO utterances SELECT job_id, source, utterance_idx, u.start, u.end, u.confidence, u.channel, u.speaker, u.language, u.text FROM u',
+    // One unnest of each word list, its fields taken outside: faster than unnest()ing it per field.
+    'INSERT INTO words SELECT job_id, source, utterance_idx, idx, w.word, w.start, w."end", w.confidence FROM ' +
+      '(SELECT job_id, source, utterance_idx, generate_subscripts(u.words, 1) - 1 AS idx, unnest(u.words) AS w FROM u)',
+    `INSERT INTO module_results ${modules.join(' UNION ALL ')}`,
+  ];
+}

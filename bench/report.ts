@@ -1,0 +1,192 @@
+/**
+ * The bench's printout: every figure on its own line, the three ratios of issue 7, each target
+ * with whether this run met it, and the same as a Markdown table for BENCHMARKS.md.
+ */
+import type { Figures } from './figures.js';
+
+export interface Ratios {
+  /** backfill / max(floor A, floor B); target <= 1.5. */
+  readonly backfillOverFloor?: number;
+  /** naive / backfill; target >= 10. */
+  readonly naiveOverBackfill?: number;
+  /** 1-way time / 4-way time of the latency-bound backfill; target >= 3. */
+  readonly speedup4Over1?: number;
+}
+
+export interface Target {
+  readonly name: string;
+  readonly goal: string;
+  readonly value: string;
+  readonly met: boolean;
+}
+
+const seconds = (ms: number) => `${(ms / 1_000).toFixed(2)} s`;
+const perSecond = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M/s` : `${(n / 1e3).toFixed(0)}k/s`);
+const times = (ratio: number) => `${ratio.toFixed(2)}x`;
+
+export function ratios(f: Figures): Ratios {
+  const floor = Math.max(f.floorA?.wallMs ?? 0, f.floorB?.wallMs ?? 0);
+  const one = f.latency?.runs.find((r) => r.concurrency === 1);
+  const four = f.latency?.runs.find((r) => r.concurrency === 4);
+  return {
+    ...(f.backfill && floor > 0 ? { backfillOverFloor: f.backfill.wallMs / floor } : {}),
+    ...(f.backfill && f.naive ? { naiveOverBackfill: f.naive.extrapolatedMs / f.backfill.wallMs } : {}),
+    ...(one && four ? { speedup4Over1: one.wallMs / four.wallMs } : {}),
+  };
+}
+
+/** [label, value] rows, in print order; a phase not run prints no rows. */
+export function figureRows(f: Figures): [string, string][] {
+  const rows: [string, string][] = [];
+  if (f.dataset) {
+    const d = f.dataset;
+    rows.push([
+      'dataset',
+      `${d.jobs} jobs, ${d.utterances} utterances, ${d.words} words, ${(d.bytes / 1e6).toFixed(0)} MB JSON`,
+    ]);
+  }
+  if (f.backfill) {
+    const b = f.backfill;
+    rows.push(['backfill wall time', seconds(b.wallMs)]);
+    rows.push(['backfill words/s', perSecond(b.wordsPerSecond)]);
+    rows.push(['backfill peak RSS', `${b.peakRssMb.toFixed(0)} MB (V8 heap ${b.peakHeapMb.toFixed(0)} MB)`]);
+    rows.push(['backfill CPU time', `${seconds(b.cpuMs)} (${b.requests} requests, ${b.pages} pages)`]);
+  }
+  if (f.floorA)
+    rows.push([
+      'floor A (DuckDB ingest)',
+      `${seconds(f.floorA.wallMs)}, ${perSecond(f.floorA.wordsPerSecond)} words, peak RSS ${f.floorA.peakRssMb.toFixed(0)} MB`,
+    ]);
+  if (f.floorB) {
+    const b = f.floorB;
+    rows.push([
+      'floor B (transfer)',
+      `${seconds(b.wallMs)}, ${b.megabytesPerSecond.toFixed(0)} MB/s, ${b.pages} pages, ` +
+        `peak RSS ${b.peakRssMb.toFixed(0)} MB (V8 heap ${b.peakHeapMb.toFixed(0)} MB)`,
+    ]);
+  }
+  if (f.naive) {
+    const n = f.naive;
+    rows.push([
+      'naive loader',
+      `${seconds(n.extrapolatedMs)} extrapolated from ${n.subsetJobs} jobs in ${seconds(n.subsetMs)}`,
+    ]);
+    rows.push(['naive words/s', perSecond(n.wordsPerSecond)]);
+  }
+  if (f.idle) {
+    const i = f.idle;
+    const requests = Object.entries(i.requests).map(
+      ([kind, n]) => `${kind} ${n} (${i.pendingRechecked[kind] ?? 0} pending)`,
+    );
+    rows.push(['idle run wall time', `${i.wallMs.toFixed(0)} ms, ${i.changed} jobs changed`]);
+    rows.push(['idle run requests', requests.join(', ')]);
+  }
+  if (f.memory) {
+    const m = f.memory;
+    rows.push(['peak RSS 1x', `${m.rss1xMb.toFixed(0)} MB`]);
+    rows.push([
+      'peak RSS 10x jobs',
+      `${m.rss10xMb.toFixed(0)} MB (${m.jobs10x} jobs, ${m.words10x} words, ${seconds(m.wall10xMs)})`,
+    ]);
+  }
+  if (f.latency) {
+    const l = f.latency;
+    for (const run of l.runs) {
+      rows.push([
+        `latency-bound ${run.concurrency}-way`,
+        `${seconds(run.wallMs)} (${run.requests} requests, peak ${run.peakInFlight} in flight, peak ${run.peakPerSecond}/s)`,
+      ]);
+    }
+  }
+  const r = ratios(f);
+  if (r.backfillOverFloor !== undefined)
+    rows.push(['ratio backfill / max(floor A, floor B)', times(r.backfillOverFloor)]);
+  if (r.naiveOverBackfill !== undefined) rows.push(['ratio naive / backfill', times(r.naiveOverBackfill)]);
+  if (r.speedup4Over1 !== undefined) rows.push(['ratio 4-way / 1-way (speed-up)', times(r.speedup4Over1)]);
+  return rows;
+}
+
+export function targets(f: Figures): Target[] {
+  const r = ratios(f);
+  const out: Target[] = [];
+  if (r.backfillOverFloor !== undefined) {
+    out.push({
+      name: 'backfill vs floors',
+      goal: '<= 1.5x',
+      value: times(r.backfillOverFloor),
+      met: r.backfillOverFloor <= 1.5,
+    });
+  }
+  if (r.naiveOverBackfill !== undefined) {
+    out.push({
+      name: 'naive vs backfill',
+      goal: '>= 10x slower',
+      value: times(r.naiveOverBackfill),
+      met: r.naiveOverBackfill >= 10,
+    });
+  }
+  if (f.idle) {
+    const extra = Object.entries(f.idle.requests).map(
+      ([kind, n]) => n - 1 - (f.idle?.pendingRechecked[kind] ?? 0),
+    );
+    const fewRequests = extra.every((n) => n <= 0);
+    out.push({
+      name: 'idle run',
+      goal: '1 request per kind + re-checks, < 1 s',
+      value: `${f.idle.wallMs.toFixed(0)} ms`,
+      met: fewRequests && f.idle.wallMs < 1_000 && f.idle.changed === 0,
+    });
+  }
+  if (f.backfill) {
+    const rss = f.backfill.peakRssMb;
+    out.push({
+      name: 'backfill peak RSS',
+      goal: '<= 300 MB',
+      value: `${rss.toFixed(0)} MB`,
+      met: rss <= 300,
+    });
+  }
+  if (f.memory) {
+    out.push({
+      name: 'RSS at 10x jobs',
+      goal: 'within 20%',
+      value: times(f.memory.ratio),
+      met: f.memory.ratio <= 1.2,
+    });
+  }
+  if (f.latency && r.speedup4Over1 !== undefined) {
+    const l = f.latency;
+    // The engine's limiter is a token bucket of `concurrency` tokens: at most rate + concurrency a second.
+    const capped = l.runs.every(
+      (run) => run.peakInFlight <= run.concurrency && run.peakPerSecond <= l.rateLimit + run.concurrency,
+    );
+    out.push({
+      name: '4-way vs 1-way, caps respected',
+      goal: '>= 3x',
+      value: `${times(r.speedup4Over1)}${capped ? '' : ' (a cap was exceeded)'}`,
+      met: r.speedup4Over1 >= 3 && capped,
+    });
+  }
+  return out;
+}
+
+export function renderReport(f: Figures): string {
+  const rows = figureRows(f);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = ['', 'Figures', ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)];
+  const goals = targets(f);
+  if (goals.length > 0) {
+    const w = Math.max(...goals.map((t) => t.name.length));
+    lines.push('', 'Targets');
+    for (const t of goals)
+      lines.push(`  ${t.met ? 'met ' : 'MISS'}  ${t.name.padEnd(w)}  ${t.value} (goal ${t.goal})`);
+  }
+  lines.push(
+    '',
+    '| figure | value |',
+    '|---|---|',
+    ...rows.map(([label, value]) => `| ${label} | ${value} |`),
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,85 @@
+/**
+ * The simulator in its own process (forked by bench/sim-process.ts), so that its CPU and memory
+ * never count against the sync being measured. Generates the dataset from the options in argv[2]
+ * (JSON), serves it on 127.0.0.1, and answers the bench's commands over IPC.
+ */
+import { writeFileSync } from 'node:fs';
+import { startSimulator } from '../src/simulator/index.js';
+import { serveParent } from './ipc.js';
+import { countRecord, emptyCounts, type RowCounts } from './record-counts.js';
+
+export interface SimChildOptions {
+  readonly preRecorded: number;
+  readonly live: number;
+  readonly utterancesPerJob: number;
+  readonly wordsPerUtterance: number;
+  readonly seed: number;
+  /** created_at range, ISO 8601. */
+  readonly from: string;
+  readonly to: string;
+  /** Most items served per page. */
+  readonly limitCap: number;
+}
+
+/** One request as the simulator answered it: its path and when (ms, performance.now of the child). */
+export interface RequestMark {
+  readonly path: string;
+  readonly status: number;
+  readonly at: number;
+}
+
+export interface DatasetFile extends RowCounts {
+  readonly bytes: number;
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.argv[2] ?? '{}') as SimChildOptions;
+  const requests: RequestMark[] = [];
+  const sim = await startSimulator({
+    preRecorded: options.preRecorded,
+    live: options.live,
+    utterancesPerJob: options.utterancesPerJob,
+    wordsPerUtterance: options.wordsPerUtterance,
+    seed: options.seed,
+    from: new Date(options.from),
+    to: new Date(options.to),
+    limitCap: options.limitCap,
+    keepLog: false,
+    // Stamped when the answer is sent, i.e. after the added latency.
+    onRequest: (entry) => requests.push({ path: entry.path, status: entry.status, at: performance.now() }),
+  });
+  serveParent({
+    latency: ({ ms }: { ms: number }) => sim.setLatency(ms),
+    /** Requests answered since the `from`-th one; `count()` then `since(count)` brackets a phase. */
+    count: () => requests.length,
+    since: ({ from }: { from: number }) => requests.slice(from),
+    /** The served records, newest first, one JSON text a line, exactly the bytes the server sends. */
+    ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data.all(), path),
+    close: async () => {
+      await sim.close();
+      setImmediate(() => process.exit(0));
+    },
+  });
+  process.send?.({ ready: true, url: sim.url, apiKey: sim.apiKey });
+}
+
+function writeNdjson(records: readonly Record<string, unknown>[], path: string): DatasetFile {
+  const counts = emptyCounts();
+  const lines: string[] = [];
+  for (const record of records) {
+    countRecord(record, counts);
+    lines.push(JSON.stringify(record));
+  }
+  const text = `${lines.join('\n')}\n`;
+  writeFileSync(path, text);
+  return { ...counts, bytes: Buffer.byteLength(text) };
+}
+
+// The parent going away (a killed bench) must not leave a server behind.
+process.on('disconnect', () => process.exit(0));
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `simulator child: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

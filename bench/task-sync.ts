@@ -1,0 +1,73 @@
+/** Child task: one `runSync` (a backfill or an incremental run) against the simulator, timed. */
+import { runSync } from '../src/sync/run.js';
+import { SYNC_KINDS } from '../src/sync/types.js';
+
+export interface SyncTaskOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly db: string;
+  readonly pageSize: number;
+  /** Requests per second of the client's limiter. */
+  readonly rateLimit: number;
+  readonly concurrency: number;
+  readonly sliceJobs?: number;
+}
+
+export interface SyncTaskKind {
+  readonly kind: string;
+  readonly requests: number;
+  readonly pages: number;
+  readonly jobsFetched: number;
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly words: number;
+  readonly pendingRechecked: number;
+}
+
+export interface SyncTaskResult {
+  readonly wallMs: number;
+  readonly outcome: string;
+  readonly kinds: readonly SyncTaskKind[];
+}
+
+export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskResult> {
+  const started = performance.now();
+  const summary = await runSync({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    db: options.db,
+    kinds: SYNC_KINDS,
+    full: false,
+    checkpoints: 'duckdb',
+    redisPrefix: 'tsync-bench',
+    pageSize: options.pageSize,
+    rateLimit: options.rateLimit,
+    concurrency: options.concurrency,
+    ...(options.sliceJobs === undefined ? {} : { sliceJobs: options.sliceJobs }),
+    lookback: 15 * 60_000,
+    pendingMaxAge: 7 * 86_400_000,
+    lockWait: 5_000,
+    metadataEncoding: 'json',
+  });
+  const wallMs = performance.now() - started;
+  if (summary.outcome !== 'ok') {
+    const errors = summary.kinds.map((k) => k.error).filter(Boolean);
+    throw new Error(`the sync ended ${summary.outcome}: ${errors.join('; ')}`);
+  }
+  return {
+    wallMs,
+    outcome: summary.outcome,
+    kinds: summary.kinds.map((k) => ({
+      kind: k.kind,
+      requests: k.requests,
+      pages: k.pages,
+      jobsFetched: k.jobsFetched,
+      inserted: k.inserted,
+      updated: k.updated,
+      unchanged: k.unchanged,
+      words: k.words,
+      pendingRechecked: k.pendingRechecked,
+    })),
+  };
+}
