@@ -90,7 +90,7 @@ export class JobRows {
     this.jobs.columns.synced_at.fill(syncedAt);
   }
 
-  /** Adds the rows of `other` after these, renumbering its staged utterance lists. */
+  /** Adds the rows of `other` after these, renumbering its utterance lists and dictionary words. */
   append(other: JobRows): void {
     const lists = this.lists.rowCount;
     const shiftList = { columns: ['list'] as const, value: (list: DuckDBValue) => (list as number) + lists };

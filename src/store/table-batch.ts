@@ -63,9 +63,15 @@ export class TableBatch<const C extends readonly string[]> {
       const types = this.names.map((_, i) => appender.columnType(i));
       const columns = (this.names as readonly C[number][]).map((name) => this.columns[name]);
       for (let start = 0; start < this.count; start += CHUNK_ROWS) {
-        const end = Math.min(start + CHUNK_ROWS, this.count);
-        const chunk = DuckDBDataChunk.create(types);
-        chunk.setColumns(columns.map((column) => column.slice(start, end)));
+        const rows = Math.min(CHUNK_ROWS, this.count - start);
+        const chunk = DuckDBDataChunk.create(types, rows);
+        // Values go straight from the columns into the vectors: slicing each column per chunk
+        // (what setColumns needs) copied every value once more for the GC to collect.
+        for (const [c, column] of columns.entries()) {
+          const vector = chunk.getColumnVector(c);
+          for (let i = 0; i < rows; i++) vector.setItem(i, column[start + i] ?? null);
+          vector.flush();
+        }
         appender.appendDataChunk(chunk);
       }
       appender.flushSync();
