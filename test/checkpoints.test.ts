@@ -86,50 +86,38 @@ describe.each([
   });
 });
 
+/** A fresh file and a Redis store under a unique prefix, both cleaned up after the test. */
+async function fileAndRedis(name: string) {
+  const db = await Database.open(join(tempDir(), `${name}.duckdb`));
+  const prefix = uniquePrefix(name);
+  const redis = new RedisCheckpointStore(redisUrl(), prefix);
+  cleanups.push(async () => {
+    await redis.close();
+    const client = new Redis(redisUrl());
+    await client.del(checkpointKey(prefix, 'live'));
+    client.disconnect();
+    await db.close();
+  });
+  return { db, redis, local: new DuckDbCheckpointStore(db) };
+}
+
 describe('choosing the checkpoint a run starts from', () => {
   it('uses what the database holds when the Redis key is missing', async () => {
-    const db = await Database.open(join(tempDir(), 'fallback.duckdb'));
-    const prefix = uniquePrefix('fallback');
-    const redis = new RedisCheckpointStore(redisUrl(), prefix);
-    cleanups.push(async () => {
-      await redis.close();
-      await db.close();
-    });
-    const local = new DuckDbCheckpointStore(db);
+    const { db, redis, local } = await fileAndRedis('fallback');
     await local.save('live', checkpoint, 'in-transaction');
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('takes the earlier watermark when the file is behind Redis (a restored backup)', async () => {
-    const db = await Database.open(join(tempDir(), 'behind.duckdb'));
-    const prefix = uniquePrefix('behind');
-    const redis = new RedisCheckpointStore(redisUrl(), prefix);
-    cleanups.push(async () => {
-      await redis.close();
-      const client = new Redis(redisUrl());
-      await client.del(checkpointKey(prefix, 'live'));
-      client.disconnect();
-      await db.close();
-    });
-    const local = new DuckDbCheckpointStore(db);
+    const { db, redis, local } = await fileAndRedis('behind');
     await local.save('live', checkpoint, 'in-transaction');
     await redis.save('live', { ...checkpoint, watermark: '2026-11-22T00:00:00.000Z' }, 'after-commit');
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('ignores a Redis checkpoint for a file that holds no jobs (a new file)', async () => {
-    const db = await Database.open(join(tempDir(), 'new.duckdb'));
-    const prefix = uniquePrefix('newfile');
-    const redis = new RedisCheckpointStore(redisUrl(), prefix);
-    cleanups.push(async () => {
-      await redis.close();
-      const client = new Redis(redisUrl());
-      await client.del(checkpointKey(prefix, 'live'));
-      client.disconnect();
-      await db.close();
-    });
+    const { db, redis, local } = await fileAndRedis('newfile');
     await redis.save('live', checkpoint, 'after-commit');
-    const local = new DuckDbCheckpointStore(db);
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBeNull();
   });
 });
