@@ -1,9 +1,11 @@
 /**
  * Child task, floor B (transfer): the ListingClient walks both lists page by page, fetching and
  * parsing every page (JSON.parse and the envelope check), and stores nothing. No sync can be faster
- * than getting its records off the wire.
+ * than getting its records off the wire. Pages are sized as the sync sizes them (PageSizer), so
+ * both ask for the same pages.
  */
 import { ListingClient } from '../src/api/index.js';
+import { PageSizer } from '../src/sync/page-sizer.js';
 
 export interface FloorBOptions {
   readonly baseUrl: string;
@@ -30,9 +32,14 @@ export async function runFloorB(options: FloorBOptions): Promise<FloorBResult> {
   const started = performance.now();
   try {
     for (const list of ['pre-recorded', 'live'] as const) {
-      for await (const page of client.walk(list, { limit: options.pageSize })) {
+      const sizer = new PageSizer(options.pageSize);
+      for (let offset = 0; ; ) {
+        const page = await client.getPage(list, { offset, limit: sizer.limit });
+        sizer.observe(page.items.length, page.bytes);
         pages += 1;
         items += page.items.length;
+        if (page.next === null || page.items.length === 0) break;
+        offset = page.next.offset;
       }
     }
     return { wallMs: performance.now() - started, pages, items, bytes: client.stats.bytes };

@@ -95,7 +95,7 @@ export const SETTINGS = {
     flag: 'page-size',
     schema: intBetween(1, 1000),
     default: '100',
-    help: 'items asked for per page (the service may serve fewer)',
+    help: 'most items asked for per page (fewer when records are big; the service may serve fewer)',
   },
   concurrency: {
     env: 'TSYNC_CONCURRENCY',

@@ -7,6 +7,7 @@
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import type { PreparedBatch } from '../store/prepare.js';
 import type { PageQueue } from './page-queue.js';
+import { PageSizer } from './page-sizer.js';
 import type { Slice } from './slices.js';
 import { walkSlice } from './walk-slice.js';
 
@@ -25,6 +26,7 @@ export type QueueMessage =
 
 export interface FetchOptions {
   readonly concurrency: number;
+  /** Most items per page; big records get fewer (PageSizer). */
   readonly pageSize: number;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
@@ -53,17 +55,22 @@ export async function fetchSlices(
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
-  const walkOptions = { pageSize: options.pageSize, signal: stop.signal, onRestart: options.onRestart };
+  const sizer = new PageSizer(options.pageSize);
+  if (firstPage) sizer.observe(firstPage.items.length, firstPage.bytes);
+  const walkOptions = { sizer, signal: stop.signal, onRestart: options.onRestart };
+  // The window's first page is the first page of its only slice: reused once, then let go.
+  let reuse = slices.length === 1 ? firstPage : undefined;
   const walk = async (index: number, slice: Slice): Promise<void> => {
-    // The window's first page is the first page of its only slice; reuse it.
-    const reuse = slices.length === 1 ? firstPage : undefined;
-    for await (const page of walkSlice(client, list, slice, walkOptions, reuse)) {
+    const first = reuse;
+    reuse = undefined;
+    for await (const page of walkSlice(client, list, slice, walkOptions, first)) {
       await queue.push({
         type: 'page',
         slice: index,
         items: page.items,
         texts: page.texts,
         bytes: page.bytes,
+        prepared: options.prepare?.(page.items, page.texts),
       });
     }
     await queue.push({ type: 'done', slice: index });

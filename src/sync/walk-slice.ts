@@ -14,6 +14,7 @@
  */
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
+import type { PageSizer } from './page-sizer.js';
 import { idOf, type Slice } from './slices.js';
 
 export interface SlicePage {
@@ -24,7 +25,8 @@ export interface SlicePage {
 }
 
 export interface WalkOptions {
-  readonly pageSize: number;
+  /** Items per page: the configured page size, lowered for big records (shared by a kind's fetchers). */
+  readonly sizer: PageSizer;
   /** How many times a slice may start again before the run gives up (it retries next run). */
   readonly maxRestarts?: number;
   readonly signal?: AbortSignal;
@@ -74,9 +76,10 @@ export async function* walkSlice(
           ? firstPage
           : await client.getPage(
               list,
-              { ...window, offset: offset - overlap, limit: options.pageSize + overlap },
+              { ...window, offset: offset - overlap, limit: options.sizer.limit + overlap },
               { signal: options.signal },
             );
+      options.sizer.observe(page.items.length, page.bytes);
       let items = page.items;
       let texts = page.texts;
       if (overlap) {

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { PageSizer } from '../src/sync/page-sizer.js';
+import { actualFacts, expectedFacts, roundBilling } from './helpers/mirror.js';
+import { syncOnce } from './helpers/sync.js';
+import { tempDir } from './helpers/tmp.js';
+
+describe('PageSizer', () => {
+  it('asks for the configured page size until it has seen a page', () => {
+    expect(new PageSizer(100).limit).toBe(100);
+  });
+
+  it('lowers the limit so a page of big records stays near the target', () => {
+    const sizer = new PageSizer(100, 1_000_000);
+    sizer.observe(100, 20_000_000); // 200 kB a record
+    expect(sizer.limit).toBe(5);
+  });
+
+  it('never asks for more than the page size, nor for fewer than one', () => {
+    const sizer = new PageSizer(50, 1_000_000);
+    sizer.observe(10, 1_000); // tiny records: 1,000 would fit
+    expect(sizer.limit).toBe(50);
+    sizer.observe(1, 1_000_000_000); // one huge record
+    expect(sizer.limit).toBe(1);
+  });
+
+  it('follows records that change size, weighting the newest page by half', () => {
+    const sizer = new PageSizer(100, 1_000);
+    sizer.observe(10, 1_000); // 100 B each
+    sizer.observe(10, 3_000); // 300 B each: the mean is 200 B
+    expect(sizer.limit).toBe(5);
+  });
+
+  it('learns nothing from an empty page', () => {
+    const sizer = new PageSizer(30);
+    sizer.observe(0, 500);
+    expect(sizer.limit).toBe(30);
+  });
+});
+
+describe('a sync of big records', () => {
+  let sim: Simulator | undefined;
+  afterEach(async () => {
+    await sim?.close();
+    sim = undefined;
+  });
+
+  it('asks for smaller pages than --page-size and still mirrors every job and word', async () => {
+    // ~250 utterances of 40 words with translations and diarization: over a MB of JSON a job, so
+    // well under 20 fit in PAGE_TARGET_BYTES.
+    sim = await startSimulator({
+      preRecorded: 40,
+      live: 20,
+      seed: 5,
+      utterancesPerJob: 250,
+      wordsPerUtterance: 40,
+      from: new Date(Date.now() - 10 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+    });
+    const db = join(tempDir(), 'big.duckdb');
+    const summary = await syncOnce(sim, db, { pageSize: 20, sliceJobs: 20 });
+    expect(summary.outcome).toBe('ok');
+
+    const limits = sim.log
+      .filter((entry) => entry.path.startsWith('/v2/'))
+      .map((entry) => Number(new URLSearchParams(entry.query).get('limit')));
+    // Planning asks for one whole page and limit=1 probes; the walk's own pages are smaller.
+    const walkLimits = limits.filter((limit) => limit > 1 && limit !== 20);
+    expect(walkLimits.length).toBeGreaterThan(0);
+    expect(Math.max(...walkLimits)).toBeLessThan(20);
+
+    const expected = expectedFacts(sim.data.all());
+    const actual = await actualFacts(db);
+    expect(actual.jobs).toEqual(expected.jobs);
+    expect(actual.utterances).toBe(expected.utterances);
+    expect(actual.words).toBe(expected.words);
+    expect(roundBilling(actual.billing)).toEqual(roundBilling(expected.billing));
+    expect(actual.duplicateJobs).toBe(0);
+    expect(actual.duplicateWordKeys).toBe(0);
+  });
+});
