@@ -38,7 +38,7 @@ Options:
   --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
-  --page-size N    items per page of the backfill and floor B (default 100)
+  --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
   --concurrency N  slices fetched in parallel by the backfill (default 2)
   --latency-ms N   ms added to every response in the latency phase (default 50)
   -h, --help       show this help
