@@ -1,20 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
 import { command as exportCommand } from '../src/cli/export.js';
 import { command as queryCommand } from '../src/cli/query.js';
 import { ConfigError } from '../src/errors.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import {
-  craftJob,
-  fileTempDir,
-  loadRecords,
-  runCommand,
-  smallDataset,
-  writeSql,
-} from './helpers/analytics-data.js';
+import { craftJob, loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { utteranceLists } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -26,14 +19,7 @@ const records: JobRecord[] = [
 ];
 const visible = records.filter((r) => r['id'] !== 'gone-upstream');
 
-const temp = fileTempDir('tsync-analytics-export-');
-const db = join(temp.dir, 'export.duckdb');
-
-beforeAll(async () => {
-  await loadRecords(db, records);
-  await writeSql(db, 'UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: 'gone-upstream' });
-});
-afterAll(() => temp.remove());
+const db = loadedDatabase('analytics-export', records, { deleted: ['gone-upstream'] });
 
 /** Row counts per `kind|month` of an exported table, read back by DuckDB from the Parquet files. */
 async function parquetCounts(dir: string): Promise<Map<string, number>> {

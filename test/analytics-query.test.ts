@@ -1,19 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
 import { command as query } from '../src/cli/query.js';
 import { command as report } from '../src/cli/report.js';
 import { DatabaseError } from '../src/errors.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import {
-  craftJob,
-  fileTempDir,
-  loadRecords,
-  runCommand,
-  smallDataset,
-  writeSql,
-} from './helpers/analytics-data.js';
+import { craftJob, jsonRows, loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,19 +27,10 @@ const records: JobRecord[] = [
   }),
 ];
 
-const temp = fileTempDir('tsync-analytics-query-');
-const db = join(temp.dir, 'query.duckdb');
+const db = loadedDatabase('analytics-query', records, { deleted: ['refund-deleted'] });
 
-beforeAll(async () => {
-  await loadRecords(db, records);
-  await writeSql(db, 'UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: 'refund-deleted' });
-});
-afterAll(() => temp.remove());
-
-async function sql(text: string, format = 'json'): Promise<Row[]> {
-  const outcome = await runCommand(query, [text, '--db', db, '--format', format]);
-  expect(outcome.error).toBeUndefined();
-  return JSON.parse(outcome.stdout) as Row[];
+function sql(text: string, format = 'json'): Promise<Row[]> {
+  return jsonRows(query, [text, '--db', db, '--format', format]);
 }
 
 async function jobCount(): Promise<number> {
@@ -92,10 +76,10 @@ describe('query', () => {
   });
 
   test('refuses statements that write or read files, and setting changes', async () => {
-    const leak = join(temp.dir, 'leak.csv');
+    const leak = join(dirname(db), 'leak.csv');
     for (const statement of [
       `COPY jobs TO '${leak}'`,
-      `ATTACH '${join(temp.dir, 'other.duckdb')}' AS other`,
+      `ATTACH '${join(dirname(db), 'other.duckdb')}' AS other`,
       "SELECT * FROM read_csv('/etc/hostname')",
       'INSTALL fts',
       'LOAD fts',
@@ -105,7 +89,7 @@ describe('query', () => {
       expect(outcome.error?.message).toMatch(/refused: the statement reads or writes files/);
     }
     expect(existsSync(leak)).toBe(false);
-    expect(existsSync(join(temp.dir, 'other.duckdb'))).toBe(false);
+    expect(existsSync(join(dirname(db), 'other.duckdb'))).toBe(false);
     const setting = await runCommand(query, ['SET enable_external_access = true', '--db', db]);
     expect(setting.code).toBe(2);
   });

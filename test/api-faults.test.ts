@@ -1,40 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ClientOptions, ListingClient, type ListName } from '../src/api/index.js';
+import { describe, expect, it } from 'vitest';
+import { type ClientOptions, ListingClient } from '../src/api/index.js';
 import { AuthenticationError, ProtocolError, RateLimitedError, UpstreamError } from '../src/errors.js';
-import { type FaultKind, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
+import type { FaultKind, Simulator } from '../src/simulator/index.js';
+import { apiFixtures, walkIds } from './helpers/api.js';
 import { freePort } from './helpers/net.js';
 
-const sims: Simulator[] = [];
-const clients: ListingClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sims.splice(0).map((sim) => sim.close()));
-});
+const fixtures = apiFixtures({ preRecorded: 12, live: 6, seed: 3 });
+const client = fixtures.client;
 
 async function simulator(): Promise<Simulator> {
-  const sim = await startSimulator({ preRecorded: 12, live: 6, seed: 3 });
+  const sim = await fixtures.simulator();
   sim.faults.retryAfter = '0';
-  sims.push(sim);
   return sim;
-}
-
-function client(sim: Simulator, options: Partial<ClientOptions> = {}): ListingClient {
-  const made = new ListingClient({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    rateLimit: 1_000,
-    retryBaseMs: 1,
-    ...options,
-  });
-  clients.push(made);
-  return made;
-}
-
-async function walkIds(listing: ListingClient, list: ListName, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const page of listing.walk(list, { limit }))
-    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
-  return ids;
 }
 
 const preRecordedIds = (sim: Simulator): string[] =>
@@ -102,7 +79,7 @@ describe('transient faults are retried and the walk completes', () => {
       const retried: { error: Error; delayMs: number }[] = [];
       const listing = client(sim, { ...options, onRetry: (info) => retried.push(info) });
       sim.faults.inject(fault);
-      expect(await walkIds(listing, 'pre-recorded', 5)).toEqual(preRecordedIds(sim));
+      expect(await walkIds(listing, 'pre-recorded', { limit: 5 })).toEqual(preRecordedIds(sim));
       expect(sim.log[0]?.fault).toBe(fault);
       expect(listing.stats.retries).toBe(1);
       expect(retried).toHaveLength(1);
@@ -119,7 +96,7 @@ describe('transient faults are retried and the walk completes', () => {
     sim.faults.slowMs = 400;
     const listing = client(sim, { bodyTimeoutMs: 5_000 });
     sim.faults.inject('slow');
-    expect(await walkIds(listing, 'pre-recorded', 5)).toEqual(preRecordedIds(sim));
+    expect(await walkIds(listing, 'pre-recorded', { limit: 5 })).toEqual(preRecordedIds(sim));
     expect(listing.stats.retries).toBe(0);
   });
 
@@ -132,7 +109,7 @@ describe('transient faults are retried and the walk completes', () => {
       seed: 9,
     });
     const listing = client(sim, { maxAttempts: 12 });
-    expect(await walkIds(listing, 'pre-recorded', 2)).toEqual(preRecordedIds(sim));
+    expect(await walkIds(listing, 'pre-recorded', { limit: 2 })).toEqual(preRecordedIds(sim));
     expect(listing.stats.retries).toBeGreaterThan(0);
     expect(listing.stats.retries).toBe(
       sim.log.filter((entry) => entry.fault && entry.fault !== 'slow').length,
@@ -165,7 +142,7 @@ describe('failures that retrying cannot fix, or that outlast the attempts', () =
   it('does not retry a refused key and says where the key comes from', async () => {
     const sim = await simulator();
     const listing = new ListingClient({ baseUrl: sim.url, apiKey: 'not-the-key', retryBaseMs: 1 });
-    clients.push(listing);
+    fixtures.track(listing);
     const error = await listing.getPage('live').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).toLine()).toMatch(/refused the API key.*TSYNC_API_KEY/);
@@ -202,7 +179,7 @@ describe('failures that retrying cannot fix, or that outlast the attempts', () =
       maxAttempts: 3,
       retryBaseMs: 1,
     });
-    clients.push(listing);
+    fixtures.track(listing);
     const error = await listing.getPage('live').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).toLine()).toMatch(/ECONNREFUSED.*TSYNC_BASE_URL/);

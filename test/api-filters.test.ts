@@ -2,42 +2,23 @@
  * Every filter reaches the simulator as the service expects it, and the items that come back are
  * exactly the matching ones (compared with the simulator's own data, newest first).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientOptions, ListingClient, type ListName, type ListParams } from '../src/api/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientOptions, ListingClient, ListName, ListParams } from '../src/api/index.js';
 import { ConfigError } from '../src/errors.js';
 import { type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
+import { apiFixtures, walkIds } from './helpers/api.js';
 
 let sim: Simulator;
-const clients: ListingClient[] = [];
+const fixtures = apiFixtures();
 
 beforeAll(async () => {
   sim = await startSimulator({ preRecorded: 60, live: 40, seed: 11 });
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 afterAll(async () => {
   await sim.close();
 });
 
-function client(options: Partial<ClientOptions> = {}): ListingClient {
-  const made = new ListingClient({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    rateLimit: 1_000,
-    retryBaseMs: 1,
-    ...options,
-  });
-  clients.push(made);
-  return made;
-}
-
-async function walkIds(listing: ListingClient, list: ListName, params: ListParams): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const page of listing.walk(list, params))
-    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
-  return ids;
-}
+const client = (options: Partial<ClientOptions> = {}): ListingClient => fixtures.client(sim, options);
 
 /** Requests the simulator received from `from` on, as parsed queries. */
 function queriesSince(from: number): URLSearchParams[] {

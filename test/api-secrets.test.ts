@@ -1,20 +1,16 @@
 import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { redactor, statusError } from '../src/api/upstream-errors.js';
-import { type FaultKind, type Simulator, startSimulator } from '../src/simulator/index.js';
+import type { FaultKind } from '../src/simulator/index.js';
+import { apiFixtures } from './helpers/api.js';
 import { freePort } from './helpers/net.js';
 
 const KEY = 'tsk_live_SECRET_7f3c9a21d4';
 
-const sims: Simulator[] = [];
-const clients: ListingClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sims.splice(0).map((sim) => sim.close()));
-});
+const fixtures = apiFixtures();
 
 /** A pino logger at trace level whose JSON lines are kept in `lines`. */
 function capturingLogger(): { logger: pino.Logger; lines: string[] } {
@@ -45,8 +41,7 @@ async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
 
 describe('the API key stays secret', () => {
   it('appears in no error, cause or log line, whatever fails', async () => {
-    const sim = await startSimulator({ apiKey: KEY, preRecorded: 4, live: 4 });
-    sims.push(sim);
+    const sim = await fixtures.simulator({ apiKey: KEY, preRecorded: 4, live: 4 });
     sim.faults.retryAfter = '0';
     const { logger, lines } = capturingLogger();
     const client = new ListingClient({
@@ -56,7 +51,7 @@ describe('the API key stays secret', () => {
       maxAttempts: 2,
       logger,
     });
-    clients.push(client);
+    fixtures.track(client);
     const errors: unknown[] = [];
     const faults: FaultKind[] = ['503', 'reset', 'truncate', 'bad-json', '429'];
     for (const fault of faults) {
@@ -70,7 +65,7 @@ describe('the API key stays secret', () => {
       maxAttempts: 2,
       logger,
     });
-    clients.push(refused);
+    fixtures.track(refused);
     errors.push(await failureOf(() => refused.getPage('live')));
 
     expect(errors.map((error) => (error as Error).name)).toEqual([
@@ -90,11 +85,10 @@ describe('the API key stays secret', () => {
   });
 
   it('does not echo a refused key back', async () => {
-    const sim = await startSimulator({ preRecorded: 1, live: 1 });
-    sims.push(sim);
+    const sim = await fixtures.simulator({ preRecorded: 1, live: 1 });
     const { logger, lines } = capturingLogger();
     const client = new ListingClient({ baseUrl: sim.url, apiKey: KEY, logger });
-    clients.push(client);
+    fixtures.track(client);
     const error = await failureOf(() => client.getPage('pre-recorded'));
     expect((error as Error).name).toBe('AuthenticationError');
     expect(exposure(error)).not.toContain(KEY);

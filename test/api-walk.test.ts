@@ -4,48 +4,14 @@
  * sends anything to the origin a `next` names. It also shares one rate limit across calls.
  */
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type ClientOptions,
-  LIST_NAMES,
-  ListingClient,
-  type ListName,
-  type ListParams,
-} from '../src/api/index.js';
+import { describe, expect, it } from 'vitest';
+import { LIST_NAMES, ListingClient, type ListName } from '../src/api/index.js';
 import { ProtocolError } from '../src/errors.js';
-import { type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
+import type { Simulator } from '../src/simulator/index.js';
+import { apiFixtures, walkIds } from './helpers/api.js';
 
-const sims: Simulator[] = [];
-const clients: ListingClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sims.splice(0).map((sim) => sim.close()));
-});
-
-async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Promise<Simulator> {
-  const sim = await startSimulator({ preRecorded: 23, live: 17, seed: 5, ...options });
-  sims.push(sim);
-  return sim;
-}
-
-function client(sim: Simulator, options: Partial<ClientOptions> = {}): ListingClient {
-  const made = new ListingClient({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    rateLimit: 1_000,
-    retryBaseMs: 1,
-    ...options,
-  });
-  clients.push(made);
-  return made;
-}
-
-async function walkIds(listing: ListingClient, list: ListName, params: ListParams = {}): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const page of listing.walk(list, params))
-    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
-  return ids;
-}
+const fixtures = apiFixtures({ preRecorded: 23, live: 17, seed: 5 });
+const { simulator, client } = fixtures;
 
 function idsOf(sim: Simulator, list: ListName): string[] {
   return sim.data
@@ -135,7 +101,7 @@ describe('walking a list', () => {
   it('keeps a path prefix of the base URL', async () => {
     const sim = await simulator();
     const listing = new ListingClient({ baseUrl: `${sim.url}/proxy/`, apiKey: sim.apiKey, maxAttempts: 1 });
-    clients.push(listing);
+    fixtures.track(listing);
     await listing.getPage('live').catch(() => undefined);
     expect(sim.log[0]?.path).toBe('/proxy/v2/live');
   });

@@ -1,15 +1,13 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { command as report } from '../src/cli/report.js';
 import type { JobRecord } from '../src/simulator/index.js';
 import {
   craftJob,
   expectedBilling,
-  fileTempDir,
-  loadRecords,
+  jsonRows,
+  loadedDatabase,
   runCommand,
   smallDataset,
-  writeSql,
 } from './helpers/analytics-data.js';
 
 type Row = Record<string, unknown>;
@@ -50,22 +48,14 @@ const crafted: JobRecord[] = [
 const records = [...generated, ...crafted];
 const visible = records.filter((r) => r['id'] !== 'gone-upstream');
 
-const temp = fileTempDir('tsync-report-billing-');
-const db = join(temp.dir, 'billing.duckdb');
-
-beforeAll(async () => {
-  await loadRecords(db, records);
-  // What a --full sync does to a job it no longer finds upstream.
-  await writeSql(db, "UPDATE jobs SET deleted_at = TIMESTAMPTZ '2026-11-02T00:00:00Z' WHERE id = $id", {
-    id: 'gone-upstream',
-  });
+// A job a --full sync no longer found upstream, marked as such.
+const db = loadedDatabase('report-billing', records, {
+  deleted: ['gone-upstream'],
+  deletedAt: new Date('2026-11-02T00:00:00Z'),
 });
-afterAll(() => temp.remove());
 
-async function billingJson(...args: string[]): Promise<Row[]> {
-  const outcome = await runCommand(report, ['billing', '--db', db, '--format', 'json', ...args]);
-  expect(outcome.error).toBeUndefined();
-  return JSON.parse(outcome.stdout) as Row[];
+function billingJson(...args: string[]): Promise<Row[]> {
+  return jsonRows(report, ['billing', '--db', db, '--format', 'json', ...args]);
 }
 
 function expectFigures(rows: readonly Row[], expected: ReturnType<typeof expectedBilling>): void {

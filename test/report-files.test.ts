@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writeBillingReport, writeLastCompleteBillingReports } from '../src/analytics/billing-files.js';
 import { lastCompletePeriod } from '../src/analytics/periods.js';
 import type { JobRecord } from '../src/simulator/index.js';
@@ -8,7 +8,7 @@ import { Database } from '../src/store/database.js';
 import {
   craftJob,
   expectedBilling,
-  fileTempDir,
+  loadedDatabase,
   loadRecords,
   smallDataset,
 } from './helpers/analytics-data.js';
@@ -23,13 +23,7 @@ const lateEvening = craftJob(generated, {
 });
 const records: JobRecord[] = [...generated, lateEvening];
 
-const temp = fileTempDir('tsync-report-files-');
-const db = join(temp.dir, 'files.duckdb');
-
-beforeAll(async () => {
-  await loadRecords(db, records);
-});
-afterAll(() => temp.remove());
+const db = loadedDatabase('report-files', records);
 
 async function withReader<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const database = await Database.open(db, { readOnly: true });

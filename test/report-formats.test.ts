@@ -1,21 +1,14 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { formatCsv } from '../src/analytics/format-csv.js';
 import { formatHtmlPage } from '../src/analytics/format-html.js';
 import { formatTextTable } from '../src/analytics/format-text-table.js';
 import type { ResultTable } from '../src/analytics/result-table.js';
 import { command as report } from '../src/cli/report.js';
-import { fileTempDir, loadRecords, runCommand, smallDataset } from './helpers/analytics-data.js';
+import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 
 type Row = Record<string, unknown>;
 
-const temp = fileTempDir('tsync-report-formats-');
-const db = join(temp.dir, 'formats.duckdb');
-
-beforeAll(async () => {
-  await loadRecords(db, smallDataset(5, 40));
-});
-afterAll(() => temp.remove());
+const db = loadedDatabase('report-formats', smallDataset(5, 40));
 
 async function billing(format: string, ...args: string[]): Promise<string> {
   const outcome = await runCommand(report, [

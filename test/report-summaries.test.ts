@@ -1,15 +1,7 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { command as report } from '../src/cli/report.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import {
-  craftJob,
-  fileTempDir,
-  loadRecords,
-  runCommand,
-  smallDataset,
-  writeSql,
-} from './helpers/analytics-data.js';
+import { craftJob, jsonRows, loadedDatabase, smallDataset } from './helpers/analytics-data.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,19 +48,10 @@ const crafted: JobRecord[] = [
 const records = [...generated, ...crafted];
 const visible = records.filter((r) => r['id'] !== 'gone-upstream');
 
-const temp = fileTempDir('tsync-report-summaries-');
-const db = join(temp.dir, 'summaries.duckdb');
+const db = loadedDatabase('report-summaries', records, { deleted: ['gone-upstream'] });
 
-beforeAll(async () => {
-  await loadRecords(db, records);
-  await writeSql(db, 'UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: 'gone-upstream' });
-});
-afterAll(() => temp.remove());
-
-async function reportJson(...args: string[]): Promise<Row[]> {
-  const outcome = await runCommand(report, [...args, '--db', db, '--format', 'json']);
-  expect(outcome.error).toBeUndefined();
-  return JSON.parse(outcome.stdout) as Row[];
+function reportJson(...args: string[]): Promise<Row[]> {
+  return jsonRows(report, [...args, '--db', db, '--format', 'json']);
 }
 
 function countBy(items: readonly JobRecord[], key: (r: JobRecord) => string): Map<string, number> {

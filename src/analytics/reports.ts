@@ -31,41 +31,32 @@ interface ReportDefinition {
   readonly title: string;
 }
 
+const text = (name: string): Column => ({ name, type: 'text' });
+const integer = (name: string): Column => ({ name, type: 'integer' });
 const hours = (name: string): Column => ({ name, type: 'number', decimals: 3 });
 const seconds = hours;
+/** The leading columns of the reports grouped by period. */
+const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integer('jobs')];
 
 export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   billing: {
     query: 'report-billing',
     periodic: true,
     title: 'Billed hours',
-    columns: [
-      { name: 'period', type: 'text' },
-      { name: 'kind', type: 'text' },
-      { name: 'jobs', type: 'integer' },
-      hours('billed_hours'),
-      hours('audio_hours'),
-      hours('transcription_hours'),
-    ],
+    columns: [...PERIOD_KIND_JOBS, hours('billed_hours'), hours('audio_hours'), hours('transcription_hours')],
   },
   status: {
     query: 'report-status',
     periodic: false,
     title: 'Jobs by status',
-    columns: [
-      { name: 'kind', type: 'text' },
-      { name: 'status', type: 'text' },
-      { name: 'jobs', type: 'integer' },
-    ],
+    columns: [text('kind'), text('status'), integer('jobs')],
   },
   latency: {
     query: 'report-latency',
     periodic: true,
     title: 'Latency from created_at to completed_at (done jobs, seconds)',
     columns: [
-      { name: 'period', type: 'text' },
-      { name: 'kind', type: 'text' },
-      { name: 'jobs', type: 'integer' },
+      ...PERIOD_KIND_JOBS,
       seconds('p50_seconds'),
       seconds('p90_seconds'),
       seconds('p99_seconds'),
@@ -77,11 +68,11 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
     periodic: false,
     title: 'Failed jobs by error_code',
     columns: [
-      { name: 'error_code', type: 'integer' },
-      { name: 'kind', type: 'text' },
-      { name: 'jobs', type: 'integer' },
-      { name: 'first_created_at', type: 'text' },
-      { name: 'last_created_at', type: 'text' },
+      integer('error_code'),
+      text('kind'),
+      integer('jobs'),
+      text('first_created_at'),
+      text('last_created_at'),
     ],
   },
 };

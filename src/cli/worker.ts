@@ -7,12 +7,12 @@ import { dirname, join } from 'node:path';
 import type { FlagValues } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
-import { durationFlag, portFlag, textFlag } from '../worker/flags.js';
+import { durationFlag, portFlag } from '../worker/flags.js';
 import type { SyncSettings } from '../worker/job-definition.js';
 import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
-import type { Command } from './command.js';
+import { type Command, stringFlag } from './command.js';
 import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
 
 const DEFAULTS = {
@@ -128,10 +128,10 @@ export function resolveWorkerOptions(flags: FlagValues): {
   // The worker's own flags first: a typo there is reported before a missing key or URL.
   const own = {
     kinds: parseKinds(flags),
-    every: parseSchedule(textFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
-    fullEvery: parseSchedule(textFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
-    reportEvery: parseSchedule(textFlag(flags, 'report-every') ?? DEFAULTS.reportEvery, '--report-every'),
-    metricsHost: textFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
+    every: parseSchedule(stringFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
+    fullEvery: parseSchedule(stringFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
+    reportEvery: parseSchedule(stringFlag(flags, 'report-every') ?? DEFAULTS.reportEvery, '--report-every'),
+    metricsHost: stringFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
     metricsPort: portFlag(flags, 'metrics-port', DEFAULTS.metricsPort),
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
@@ -143,7 +143,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     // syncOptionsFromFlags already refuses this for checkpoints 'redis'; this narrows the type.
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
-  const reportDir = textFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
+  const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
   const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };

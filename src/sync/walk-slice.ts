@@ -71,15 +71,16 @@ export async function* walkSlice(
     for (;;) {
       options.signal?.throwIfAborted();
       const overlap = anchor === undefined ? 0 : 1;
+      const reuse = offset === 0 && restart === 0 ? firstPage : undefined;
       const page =
-        offset === 0 && restart === 0 && firstPage
-          ? firstPage
-          : await client.getPage(
-              list,
-              { ...window, offset: offset - overlap, limit: options.sizer.limit + overlap },
-              { signal: options.signal },
-            );
-      options.sizer.observe(page.items.length, page.bytes);
+        reuse ??
+        (await client.getPage(
+          list,
+          { ...window, offset: offset - overlap, limit: options.sizer.limit + overlap },
+          { signal: options.signal },
+        ));
+      // The window's first page was seen by the sizer when it was planned.
+      if (page !== reuse) options.sizer.observe(page.items.length, page.bytes);
       let items = page.items;
       let texts = page.texts;
       if (overlap) {

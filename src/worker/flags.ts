@@ -1,17 +1,13 @@
 /** Flags of the worker-related commands that src/config.ts does not know: durations and ports. */
+
+import { stringFlag } from '../cli/command.js';
 import type { FlagValues } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 
-export function textFlag(flags: FlagValues, name: string): string | undefined {
-  const value = flags[name];
-  if (Array.isArray(value)) return value.at(-1);
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** ms */
 export function durationFlag(flags: FlagValues, name: string, fallback: string): number {
-  const value = textFlag(flags, name) ?? fallback;
+  const value = stringFlag(flags, name) ?? fallback;
   const ms = parseDuration(value);
   if (ms === undefined || ms <= 0)
     throw new ConfigError(`--${name}`, `"${value}" is not a positive duration (e.g. 10s, 5m, 1h)`);
@@ -19,7 +15,7 @@ export function durationFlag(flags: FlagValues, name: string, fallback: string):
 }
 
 export function portFlag(flags: FlagValues, name: string, fallback: number): number {
-  const value = textFlag(flags, name);
+  const value = stringFlag(flags, name);
   if (value === undefined) return fallback;
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535) {

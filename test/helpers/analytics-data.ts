@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { TsyncError } from '../../src/errors.js';
@@ -38,6 +39,31 @@ export async function writeSql(path: string, sql: string, params?: Json): Promis
   } finally {
     await db.close();
   }
+}
+
+/**
+ * A DuckDB file for the tests of one file: loaded with `records` before them, the `deleted` ids
+ * marked as a --full sync marks jobs it no longer finds upstream (deleted_at = `deletedAt`, default
+ * now), and removed after them. Returns its path.
+ */
+export function loadedDatabase(
+  name: string,
+  records: readonly JobRecord[],
+  options: { deleted?: readonly string[]; deletedAt?: Date } = {},
+): string {
+  const temp = fileTempDir(`tsync-${name}-`);
+  const path = join(temp.dir, `${name}.duckdb`);
+  beforeAll(async () => {
+    await loadRecords(path, records);
+    for (const id of options.deleted ?? []) {
+      await writeSql(path, 'UPDATE jobs SET deleted_at = $at WHERE id = $id', {
+        id,
+        at: options.deletedAt ?? new Date(),
+      });
+    }
+  });
+  afterAll(() => temp.remove());
+  return path;
 }
 
 export function smallDataset(seed = 11, jobsPerKind = 60): JobRecord[] {
@@ -152,4 +178,11 @@ export async function runCommand(command: Command, argv: readonly string[]): Pro
     if (error instanceof TsyncError) return { code: error.exitCode, stdout, error };
     throw error;
   }
+}
+
+/** Runs a command that must succeed with `--format json` among `argv`, and parses what it printed. */
+export async function jsonRows(command: Command, argv: readonly string[]): Promise<Json[]> {
+  const outcome = await runCommand(command, argv);
+  expect(outcome.error).toBeUndefined();
+  return JSON.parse(outcome.stdout) as Json[];
 }

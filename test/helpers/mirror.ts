@@ -3,6 +3,7 @@
  * loader (straight from the JSON), and what it does hold (straight from SQL).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { expect } from 'vitest';
 
 type Json = Record<string, unknown>;
 
@@ -96,4 +97,16 @@ export async function actualFacts(
 /** Billing sums compared to the millisecond: floats summed in another order differ in the last bits. */
 export function roundBilling(billing: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(billing).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
+}
+
+/** The file holds exactly `records`: every job and status, utterance and word count, billing sum, no duplicates. */
+export async function expectMirror(dbPath: string, records: readonly Json[]): Promise<void> {
+  const expected = expectedFacts(records);
+  const actual = await actualFacts(dbPath);
+  expect(actual.jobs).toEqual(expected.jobs);
+  expect(actual.utterances).toBe(expected.utterances);
+  expect(actual.words).toBe(expected.words);
+  expect(roundBilling(actual.billing)).toEqual(roundBilling(expected.billing));
+  expect(actual.duplicateJobs).toBe(0);
+  expect(actual.duplicateWordKeys).toBe(0);
 }

@@ -1,0 +1,65 @@
+/**
+ * Simulators and listing clients for the client's tests: each test file gets its own trackers,
+ * and whatever a test started is closed after it, so a failing test leaks no server or socket.
+ */
+import { afterEach } from 'vitest';
+import { type ClientOptions, ListingClient, type ListName, type ListParams } from '../../src/api/index.js';
+import {
+  type JobRecord,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
+
+export interface ApiFixtures {
+  /** A simulator with the file's defaults, `options` on top; closed after the test. */
+  simulator(options?: SimulatorOptions): Promise<Simulator>;
+  /** A client of `sim` with no real waits (fast limiter, 1 ms retry base); closed after the test. */
+  client(sim: Simulator, options?: Partial<ClientOptions>): ListingClient;
+  /** Closes a client made some other way (another key, base URL or logger) after the test too. */
+  track(client: ListingClient): ListingClient;
+}
+
+export function apiFixtures(defaults: SimulatorOptions = {}): ApiFixtures {
+  const clients: ListingClient[] = [];
+  const sims: Simulator[] = [];
+  afterEach(async () => {
+    // Clients first: a simulator closes only when its keep-alive sockets are gone.
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await Promise.all(sims.splice(0).map((sim) => sim.close()));
+  });
+  const track = (client: ListingClient): ListingClient => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    async simulator(options = {}) {
+      const sim = await startSimulator({ ...defaults, ...options });
+      sims.push(sim);
+      return sim;
+    },
+    client: (sim, options = {}) =>
+      track(
+        new ListingClient({
+          baseUrl: sim.url,
+          apiKey: sim.apiKey,
+          rateLimit: 1_000,
+          retryBaseMs: 1,
+          ...options,
+        }),
+      ),
+    track,
+  };
+}
+
+/** The ids of a whole walk of `list`, in the order served. */
+export async function walkIds(
+  listing: ListingClient,
+  list: ListName,
+  params: ListParams = {},
+): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of listing.walk(list, params))
+    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
+  return ids;
+}
