@@ -4,7 +4,7 @@
  * while the run lasts, so reports and ad-hoc queries can read it between runs.
  */
 import { z } from 'zod';
-import { InterruptedError } from '../src/errors.js';
+import { InterruptedError, toError } from '../src/errors.js';
 import { runSync } from '../src/sync/run.js';
 import { SYNC_KINDS, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
 import { defineJob, type JobContext } from '../src/worker/job-definition.js';
@@ -36,7 +36,7 @@ export const syncJob = defineJob(
         onProgress: progressReporter(context),
       });
     } catch (error) {
-      if (!(error instanceof InterruptedError)) metrics.recordFailure(kind, mode);
+      if (!(error instanceof InterruptedError)) metrics.recordFailure(kind, mode, toError(error));
       throw error;
     }
     for (const kindSummary of summary.kinds) metrics.recordRun(kindSummary);

@@ -5,19 +5,19 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { parseDuration } from './util/duration.js';
+import { parseDurationStrict } from './util/duration.js';
 
-const duration = z.string().transform((text, ctx) => {
-  const ms = parseDuration(text);
-  if (ms === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${text}" is not a duration (use e.g. 500ms, 30s, 15m, 2h, 7d)`,
-    });
-    return z.NEVER;
-  }
-  return ms;
-});
+/** A duration with a unit, in ms; zero only where `allowZero` says it means something. */
+const durationOf = (options: { allowZero?: boolean } = {}) =>
+  z.string().transform((text, ctx) => {
+    const parsed = parseDurationStrict(text, options);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    }
+    return parsed.ms;
+  });
+const duration = durationOf();
 
 const positiveNumber = z.coerce.number().positive();
 const intBetween = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -107,7 +107,8 @@ export const SETTINGS = {
   lookback: {
     env: 'TSYNC_LOOKBACK',
     flag: 'lookback',
-    schema: duration,
+    // 0s is meaningful: look again from the watermark itself.
+    schema: durationOf({ allowZero: true }),
     default: '15m',
     help: 'how far before the watermark an incremental run looks again',
   },

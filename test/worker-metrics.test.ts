@@ -111,7 +111,7 @@ describe('worker metrics and health endpoints', () => {
     expect(JSON.parse(body)).toMatchObject({
       status: 'ok',
       redis: 'ok',
-      kinds: { live: { lastSuccess: null, stale: false } },
+      kinds: { live: { last_success: null, stale: false } },
     });
   });
 

@@ -2,12 +2,13 @@
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { writerLockPath } from '../src/store/writer-lock.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
-import { lockKey } from '../src/worker/file-lock.js';
 import { createSyncQueue } from '../src/worker/queue.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
@@ -116,7 +117,7 @@ describe('worker process', () => {
     expect(await worker.exited, worker.stderr()).toBe(0);
     expect(worker.stderr()).toContain('run interrupted after its last commit');
     expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
-    expect(await s.redis.exists(lockKey(s.prefix, s.db))).toBe(0);
+    expect(existsSync(writerLockPath(s.db))).toBe(false);
     const queue = createSyncQueue(redisUrl(), s.prefix);
     onCleanup(() => queue.close());
     const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');

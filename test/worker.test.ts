@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../src/cli/enqueue.js';
 import { silentLogger } from '../src/log.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
+import { writerLockPath } from '../src/store/writer-lock.js';
 import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
 import { SYNC_KINDS, type SyncKind } from '../src/sync/types.js';
-import { lockKey } from '../src/worker/file-lock.js';
 import { createSyncQueue } from '../src/worker/queue.js';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../src/worker/runtime.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
@@ -156,14 +156,14 @@ describe('worker', () => {
     expect(metrics).toMatch(/tsync_last_success_timestamp_seconds\{kind="live"\} \d{10}/);
     const health = await get(running, '/healthz');
     expect(health.status).toBe(200);
-    expect(JSON.parse(health.body).kinds.live.lastSuccess).toMatch(/^\d{4}-/);
+    expect(JSON.parse(health.body).kinds.live.last_success).toMatch(/^\d{4}-/);
 
     await running.stop();
     for (const kind of SYNC_KINDS) {
       const checkpoint = parseCheckpoint(await redis.get(checkpointKey(prefix, kind)));
       expect(checkpoint?.watermark, kind).toMatch(/^\d{4}-/);
     }
-    expect(await redis.exists(lockKey(prefix, db))).toBe(0);
+    expect(existsSync(writerLockPath(db))).toBe(false);
     const facts = await actualFacts(db);
     const expected = expectedFacts(sim.data.all());
     expect(facts.jobs).toEqual(expected.jobs);

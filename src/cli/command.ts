@@ -58,7 +58,8 @@ export function parseCommandArgs(
     if (flag) options[flag] = { type: 'string' };
   }
   try {
-    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    const args = joinNegativeValues(argv, options);
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
     if (!command.positionals && parsed.positionals.length > 0) {
       throw new ConfigError(
         command.name,
@@ -71,6 +72,27 @@ export function parseCommandArgs(
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(command.name, `${message}; see \`${PROGRAM} ${command.name} --help\``);
   }
+}
+
+/**
+ * `--full-every -5m` would be refused by parseArgs as "ambiguous" (the value looks like a flag);
+ * joined as `--full-every=-5m` it reaches the flag's own check, which names the flag and the fix.
+ */
+function joinNegativeValues(
+  argv: readonly string[],
+  options: Readonly<Record<string, { type: 'string' | 'boolean' }>>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 export function commandHelp(command: Command): string {

@@ -3,6 +3,7 @@ import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { Database } from '../store/database.js';
 import { quarantineList, quarantineRetry } from '../store/quarantine.js';
+import { withWriterLock } from '../store/writer-lock.js';
 import { type Command, type CommandContext, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
@@ -29,12 +30,15 @@ export const command: Command = {
     const action = parseAction(context.positionals);
     const settings = resolveSettings(['db', 'lockWait'], [], context.flags);
     const readOnly = action === 'list';
-    const db = await Database.open(settings.db, { readOnly, lockWaitMs: settings.lockWait });
-    try {
-      return action === 'list' ? await list(db, context) : await retry(db, context);
-    } finally {
-      await db.close();
-    }
+    const work = async () => {
+      const db = await Database.open(settings.db, { readOnly, lockWaitMs: settings.lockWait });
+      try {
+        return action === 'list' ? await list(db, context) : await retry(db, context);
+      } finally {
+        await db.close();
+      }
+    };
+    return readOnly ? work() : withWriterLock({ db: settings.db, command: 'quarantine retry' }, work);
   },
 };
 

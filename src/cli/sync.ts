@@ -1,6 +1,7 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { ConfigError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { withWriterLock } from '../store/writer-lock.js';
 import { runSync } from '../sync/run.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
@@ -52,7 +53,9 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await runSync({ ...base, logger, signal: controller.signal, onProgress: view.update });
+      const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, () =>
+        runSync({ ...base, logger, signal: controller.signal, onProgress: view.update }),
+      );
       view.done();
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
       const note = quarantineNote(summary.kinds, base.db);

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
  * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
  * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
  */
-import type { FlagValues } from '../config.js';
+import { type FlagValues, resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { durationFlag, portFlag } from '../worker/flags.js';
@@ -137,6 +137,13 @@ export function resolveWorkerOptions(flags: FlagValues): {
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
+  // Checked before the sync settings, whose own message would point at --checkpoints redis.
+  if (!resolveSettings([], ['redisUrl'], flags).redisUrl) {
+    throw new ConfigError(
+      'REDIS_URL',
+      'the worker needs Redis for its queue; set REDIS_URL or --redis-url (e.g. redis://127.0.0.1:6379)',
+    );
+  }
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
   if (!redisUrl) {

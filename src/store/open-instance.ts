@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
+import { assertNotPseudoFs, fileInTheWay, isSqliteFile } from './path-checks.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -60,6 +61,7 @@ export async function acquireInstance(
     shared.refs += 1;
     return shared;
   }
+  checkPath(path);
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
@@ -93,7 +95,30 @@ export function restrictFile(path: string): void {
   }
 }
 
-function makePrivateDir(dir: string): void {
+/** What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). */
+function checkPath(path: string): void {
+  assertNotPseudoFs(path, '--db');
+  const file = fileInTheWay(path);
+  if (file) {
+    throw new DatabaseError(
+      `${file} is a file, not a directory, so ${path} cannot be created there`,
+      path,
+      false,
+      false,
+      {
+        hint: 'point --db (TSYNC_DB) at a path inside a directory',
+      },
+    );
+  }
+  if (isSqliteFile(path)) {
+    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, path, false, false, {
+      hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
+    });
+  }
+}
+
+/** Creates the directory of a new database file, owner-only. */
+export function makePrivateDir(dir: string): void {
   if (existsSync(dir)) return;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -173,9 +198,15 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
       cause,
     });
   }
-  if (/not a valid DuckDB database/i.test(message)) {
-    return new DatabaseError(`${path} is not a DuckDB database (or is damaged)`, path, false, false, {
-      hint: 'move it aside and run a sync to rebuild, or point --db at another file',
+  if (/not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes/i.test(message)) {
+    return new DatabaseError(`${path} is damaged or not a DuckDB database`, path, false, false, {
+      hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
+      cause,
+    });
+  }
+  if (readOnly && /permission denied/i.test(message)) {
+    return new DatabaseError(`cannot read ${path}: permission denied`, path, false, false, {
+      hint: 'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
       cause,
     });
   }

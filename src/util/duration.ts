@@ -1,11 +1,36 @@
-/** Parses a duration such as `500ms`, `30s`, `15m`, `2h`, `7d`, or a bare number of seconds, into ms. */
+/**
+ * Parses a duration with a unit (`500ms`, `30s`, `15m`, `2h`, `7d`, `1w`) into ms. A bare number is
+ * refused: `--full-every 5` meaning five seconds reconciled every 5 s for a user who meant minutes.
+ */
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
+export const DURATION_EXAMPLES = 'e.g. 500ms, 30s, 15m, 2h, 7d';
+
+export type DurationParse =
+  | { readonly ok: true; readonly ms: number }
+  | { readonly ok: false; readonly problem: string };
+
+/** ms, or why the text is not a positive duration with a unit. */
+export function parseDurationStrict(text: string, options: { allowZero?: boolean } = {}): DurationParse {
+  const match = /^\s*(-?\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/.exec(text);
+  if (!match) return { ok: false, problem: `"${text}" is not a duration (${DURATION_EXAMPLES})` };
+  const value = Number(match[1]);
+  if (match[2] === undefined) {
+    return { ok: false, problem: `"${text}" has no unit; write it with one (${DURATION_EXAMPLES})` };
+  }
+  if (value < 0 || (value === 0 && !options.allowZero)) {
+    return {
+      ok: false,
+      problem: `"${text}" must be ${options.allowZero ? 'zero or more' : 'more than zero'}`,
+    };
+  }
+  return { ok: true, ms: Math.round(value * UNIT_MS[match[2] as keyof typeof UNIT_MS]) };
+}
+
+/** ms of a positive duration with a unit, else undefined. */
 export function parseDuration(text: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/.exec(text);
-  if (!match) return undefined;
-  const unit = (match[2] ?? 's') as keyof typeof UNIT_MS;
-  return Math.round(Number(match[1]) * UNIT_MS[unit]);
+  const parsed = parseDurationStrict(text);
+  return parsed.ok ? parsed.ms : undefined;
 }
 
 export function formatDuration(ms: number): string {

@@ -34,9 +34,24 @@ export function createBullWorker(processor: Processor, options: BullWorkerOption
   return worker;
 }
 
+const CONNECTION_ERRORS =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|connect ETIMEDOUT|LOADING/;
+
+function isConnectionError(error: Error): boolean {
+  return (
+    CONNECTION_ERRORS.test(error.message) ||
+    CONNECTION_ERRORS.test(String((error as NodeJS.ErrnoException).code))
+  );
+}
+
 function logEvents(worker: Worker, logger: Logger): void {
-  // Without a listener an 'error' event would crash the process; BullMQ reconnects by itself.
-  worker.on('error', (error) => logger.error({ err: toError(error) }, 'worker error'));
+  // Without a listener an 'error' event would crash the process. BullMQ reconnects by itself, and a
+  // Redis outage is logged once by src/worker/redis-watch.ts, so connection errors stay at debug.
+  worker.on('error', (error) => {
+    const err = toError(error);
+    if (isConnectionError(err)) logger.debug({ err }, 'worker connection error');
+    else logger.error({ err }, 'worker error');
+  });
   worker.on('completed', (job: Job) =>
     logger.info({ jobId: job.id, job: job.name, data: job.data }, 'job completed'),
   );

@@ -3,15 +3,13 @@
 import { stringFlag } from '../cli/command.js';
 import type { FlagValues } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { parseDuration } from '../util/duration.js';
+import { parseDurationStrict } from '../util/duration.js';
 
-/** ms */
+/** ms of a positive duration with a unit. */
 export function durationFlag(flags: FlagValues, name: string, fallback: string): number {
-  const value = stringFlag(flags, name) ?? fallback;
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0)
-    throw new ConfigError(`--${name}`, `"${value}" is not a positive duration (e.g. 10s, 5m, 1h)`);
-  return ms;
+  const parsed = parseDurationStrict(stringFlag(flags, name) ?? fallback);
+  if (!parsed.ok) throw new ConfigError(`--${name}`, parsed.problem);
+  return parsed.ms;
 }
 
 export function portFlag(flags: FlagValues, name: string, fallback: number): number {

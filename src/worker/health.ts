@@ -1,8 +1,10 @@
 /**
- * What /healthz answers: healthy when Redis answers PING and every selected kind has had a
- * successful run within `staleAfterMs`. A worker that has not finished a first run yet counts from
- * its own start, so a fresh worker is healthy for `staleAfterMs` (and must not be restarted by its
- * orchestrator for being slow to finish a long first backfill within that time).
+ * What /healthz answers: 200 only when Redis answers PING, no selected kind's last run failed with
+ * an error no retry can fix (a refused key, a bad setting: such a worker would otherwise look
+ * healthy while every run fails), and every selected kind has had a successful run within
+ * `staleAfterMs`. A worker that has not finished a first run yet counts from its own start, so a
+ * fresh worker is healthy for `staleAfterMs` (and must not be restarted by its orchestrator for
+ * being slow to finish a long first backfill within that time). Keys are snake_case, as in SQL.
  */
 import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
@@ -25,10 +27,16 @@ export interface HealthOptions {
 
 export interface KindHealth {
   /** ISO 8601, null before the first success of this process. */
-  readonly lastSuccess: string | null;
+  readonly last_success: string | null;
   /** Seconds since the last success, or since the worker started when there is none. */
-  readonly ageSeconds: number;
+  readonly age_seconds: number;
   readonly stale: boolean;
+  /** How the last run ended (ok, failed, interrupted), null before the first. */
+  readonly last_outcome: string | null;
+  /** The last run's error when it failed, else null. */
+  readonly last_error: string | null;
+  /** Whether a retry can fix the last failure; null when the last run did not fail. */
+  readonly last_error_retryable: boolean | null;
 }
 
 export interface HealthReport {
@@ -45,13 +53,23 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
   const kinds: Partial<Record<SyncKind, KindHealth>> = {};
   for (const kind of options.kinds) {
     const last = options.metrics.lastSuccess(kind);
+    const outcome = options.metrics.lastOutcome(kind);
+    const failed = outcome?.outcome === 'failed';
     const age = now - (last ?? options.startedAt);
     const stale = age > options.staleAfterMs;
     kinds[kind] = {
-      lastSuccess: last === undefined ? null : new Date(last).toISOString(),
-      ageSeconds: Math.round(age / 1_000),
+      last_success: last === undefined ? null : new Date(last).toISOString(),
+      age_seconds: Math.round(age / 1_000),
       stale,
+      last_outcome: outcome?.outcome ?? null,
+      last_error: failed ? outcome.reason : null,
+      last_error_retryable: failed ? outcome.retryable : null,
     };
+    if (failed && !outcome.retryable) {
+      reasons.push(
+        `the last ${kind} sync failed with an error no retry can fix (${outcome.code ?? 'error'}): ${outcome.reason ?? 'no reason given'}`,
+      );
+    }
     if (stale) {
       const since = last === undefined ? 'since the worker started' : 'in';
       reasons.push(

@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import { toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { HealthReport } from './health.js';
+import { bindError } from './startup-checks.js';
 
 export interface MetricsServerOptions {
   readonly host: string;
@@ -34,9 +35,10 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   // Scrapers hold connections open; close() must not wait for them.
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(bindError(error, options.host, options.port)));
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
+      server.on('error', (error) => options.logger.error({ err: error }, 'metrics endpoint error'));
       resolve();
     });
   });

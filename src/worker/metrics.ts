@@ -1,27 +1,56 @@
 /**
  * Prometheus metrics of the worker, in a registry of its own (never prom-client's global one, so
  * several workers in one process, as in tests, do not collide). Sync figures are recorded when a
- * run ends; queue counts are read from Redis at each scrape.
+ * run ends; queue counts are read from Redis at each scrape, within QUEUE_READ_TIMEOUT_MS: during a
+ * Redis outage /metrics still answers at once with every other metric, the queue gauge left empty
+ * and `tsync_queue_jobs_readable` at 0 (a stale count would look like a healthy queue).
  */
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { TsyncError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { KindSummary, SyncKind } from '../sync/types.js';
 import type { SyncMode } from './queue.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/** ms a scrape waits for the queue counts (BullMQ's connection queues commands while Redis is down). */
+const QUEUE_READ_TIMEOUT_MS = 1_000;
+
+/** How the last run of a kind ended in this process. */
+export interface LastOutcome {
+  readonly outcome: 'ok' | 'failed' | 'interrupted';
+  /** ms since the epoch */
+  readonly at: number;
+  /** false when no retry can fix the failure (a refused key, a bad setting). */
+  readonly retryable: boolean;
+  /** The error's code (AUTH, CONFIG, ...) when known. */
+  readonly code: string | null;
+  readonly reason: string | null;
+}
+
+export interface MetricsOptions {
+  /** false while Redis is known to be down: the scrape does not even ask. */
+  readonly redisUp?: () => boolean;
+}
 
 export interface WorkerMetrics {
   readonly registry: Registry;
   /** Records a run that ended (ok, failed or interrupted) with a summary. */
   recordRun(summary: KindSummary): void;
   /** Records a run that threw before it could produce a summary. */
-  recordFailure(kind: SyncKind, mode: SyncMode): void;
+  recordFailure(kind: SyncKind, mode: SyncMode, error?: Error): void;
   /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
   lastSuccess(kind: SyncKind): number | undefined;
+  /** The kind's last run in this process, if any. */
+  lastOutcome(kind: SyncKind): LastOutcome | undefined;
 }
 
-export function createWorkerMetrics(queue: Queue | undefined, logger: Logger): WorkerMetrics {
+export function createWorkerMetrics(
+  /** The queue, or a getter for one attached once the worker has connected. */
+  queue: Queue | undefined | (() => Queue | undefined),
+  logger: Logger,
+  options: MetricsOptions = {},
+): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tsync_' });
   const kindLabels = ['kind'] as const;
@@ -54,24 +83,28 @@ export function createWorkerMetrics(queue: Queue | undefined, logger: Logger): W
     buckets: [1, 4, 16, 64, 256, 1024, 4096],
     registers: [registry],
   });
+  const readable = new Gauge({
+    name: 'tsync_queue_jobs_readable',
+    help: '1 when tsync_queue_jobs could be read from Redis at this scrape, 0 when not (Redis down)',
+    registers: [registry],
+  });
   new Gauge({
     name: 'tsync_queue_jobs',
-    help: 'Jobs in the sync queue by state, read at scrape time',
+    help: 'Jobs in the sync queue by state, read at scrape time (absent when Redis is down)',
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      if (!queue) return;
-      try {
-        const counts = await queue.getJobCounts(...QUEUE_STATES);
-        for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
-      } catch (error) {
-        // A scrape during a Redis outage keeps the last counts; /healthz reports the outage.
-        logger.debug({ err: error }, 'could not read queue counts for /metrics');
-      }
+      const current = typeof queue === 'function' ? queue() : queue;
+      if (!current) return;
+      this.reset();
+      const counts = await readCounts(current, options.redisUp, logger);
+      readable.set(counts ? 1 : 0);
+      if (counts) for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });
 
   const successes = new Map<SyncKind, number>();
+  const outcomes = new Map<SyncKind, LastOutcome>();
   return {
     registry,
     recordRun(summary) {
@@ -86,15 +119,47 @@ export function createWorkerMetrics(queue: Queue | undefined, logger: Logger): W
       if (Number.isFinite(started) && Number.isFinite(finished)) {
         duration.observe({ kind, mode }, Math.max(0, finished - started) / 1_000);
       }
+      const at = Number.isFinite(finished) ? finished : Date.now();
       if (outcome === 'ok') {
-        const at = Number.isFinite(finished) ? finished : Date.now();
         successes.set(kind, at);
         last.set({ kind }, at / 1_000);
       }
+      outcomes.set(kind, { outcome, at, retryable: true, code: null, reason: summary.error ?? null });
     },
-    recordFailure(kind, mode) {
+    recordFailure(kind, mode, error) {
       runs.inc({ kind, mode, outcome: 'failed' });
+      const known = error instanceof TsyncError ? error : undefined;
+      outcomes.set(kind, {
+        outcome: 'failed',
+        at: Date.now(),
+        retryable: known ? known.retryable : true,
+        code: known ? known.code : null,
+        reason: known ? known.toLine() : (error?.message ?? null),
+      });
     },
     lastSuccess: (kind) => successes.get(kind),
+    lastOutcome: (kind) => outcomes.get(kind),
   };
+}
+
+type Counts = Record<string, number>;
+
+async function readCounts(
+  queue: Queue,
+  redisUp: (() => boolean) | undefined,
+  logger: Logger,
+): Promise<Counts | undefined> {
+  if (redisUp && !redisUp()) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), QUEUE_READ_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([queue.getJobCounts(...QUEUE_STATES), timeout]);
+  } catch (error) {
+    logger.debug({ err: error }, 'could not read queue counts for /metrics');
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }

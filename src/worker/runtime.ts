@@ -1,24 +1,27 @@
 /**
  * A running worker: the pieces of src/worker/ put together, started in an order that lets each
- * step be undone if a later one fails, and stopped in the reverse order. Startup: Redis, the file
- * lock (a second worker on the same DuckDB file stops here), the schedulers, the metrics server,
- * then the BullMQ worker (src/worker/bull-worker.ts).
+ * step be undone if a later one fails, and stopped in the reverse order. Startup: the checks that
+ * need nothing locked (the metrics port is bound, the report directory writable), the file lock
+ * beside the database (a second writer, whatever its Redis prefix, stops here), Redis and its
+ * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
-import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { JOBS } from '../../jobs/index.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { acquireWriterLock } from '../store/writer-lock.js';
 import type { SyncKind } from '../sync/types.js';
 import { createBullWorker } from './bull-worker.js';
 import { closeRedis, connectRedis } from './connection.js';
-import { acquireFileLock } from './file-lock.js';
-import { checkHealth } from './health.js';
+import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobDefinition, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
+import { watchRedis } from './redis-watch.js';
 import { registerSchedules, type Schedule } from './schedule.js';
+import { assertWritableDir } from './startup-checks.js';
 
 export interface WorkerOptions {
   readonly settings: SyncSettings;
@@ -56,38 +59,67 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const fatal = new Promise<string>((resolve) => {
     reportFatal = resolve;
   });
+  const startedAt = Date.now();
+  let queue: Queue | undefined;
+  let redisUp = () => true;
+  let health: () => Promise<HealthReport> = async () => ({
+    status: 'unhealthy',
+    redis: 'unreachable',
+    kinds: {},
+    reasons: ['the worker is starting'],
+  });
   try {
+    const metrics = createWorkerMetrics(() => queue, logger, { redisUp: () => redisUp() });
+    const server = await startMetricsServer({
+      host: options.metricsHost,
+      port: options.metricsPort,
+      registry: metrics.registry,
+      health: () => health(),
+      logger,
+    });
+    cleanups.push(() => server.close());
+    assertWritableDir(settings.reportDir, '--report-dir');
+
+    const lock = acquireWriterLock({ db: settings.db, command: 'worker', logger, onLost: reportFatal });
+    cleanups.push(async () => lock.release());
+    logger.info({ db: settings.db, lock: lock.path }, 'holding the database lock');
+
     const redis = await connectRedis(settings.redisUrl, 'tsync-worker');
     cleanups.push(() => closeRedis(redis));
-    const lock = await acquireFileLock({
-      redis,
-      prefix: settings.redisPrefix,
-      db: settings.db,
-      logger,
-      onLost: reportFatal,
-    });
-    cleanups.push(() => lock.release());
-    logger.info({ db: lock.holder.db, key: lock.key }, 'holding the database lock');
-
-    const queue = createSyncQueue(settings.redisUrl, settings.redisPrefix);
-    cleanups.push(() => queue.close());
-    await registerSchedules(queue, {
+    const syncQueue = createSyncQueue(settings.redisUrl, settings.redisPrefix);
+    // BullMQ reconnects by itself; the watch below logs the outage once.
+    syncQueue.on('error', (error) => logger.debug({ err: toError(error) }, 'queue connection error'));
+    cleanups.push(() => syncQueue.close());
+    const plan = {
       kinds: options.kinds,
       incremental: options.every,
       full: options.fullEvery,
       report: options.reportEvery,
+    };
+    await registerSchedules(syncQueue, plan);
+    // Redis may come back empty (restarted without persistence): the schedules must exist again.
+    const watch = watchRedis({
+      redis,
+      redisUrl: settings.redisUrl,
+      logger,
+      onBack: () => registerSchedules(syncQueue, plan),
     });
-    const metrics = createWorkerMetrics(queue, logger);
-    const metricsPort = await serveMetrics(options, redis, metrics, cleanups);
+    cleanups.push(async () => watch.stop());
+    redisUp = watch.isUp;
+    queue = syncQueue;
+    const { kinds, staleAfterMs } = options;
+    health = () => checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics });
+    logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
+
     await runJobs(options, metrics, cleanups);
     logger.info(
-      { kinds: options.kinds, every: options.every, fullEvery: options.fullEvery },
+      { kinds: options.kinds, every: options.every, full_every: options.fullEvery },
       'worker started',
     );
 
     let stopping: Promise<void> | undefined;
     return {
-      metricsPort,
+      metricsPort: server.port,
       metrics,
       fatal,
       stop: () => {
@@ -99,26 +131,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await runCleanups(cleanups, logger);
     throw error;
   }
-}
-
-async function serveMetrics(
-  options: WorkerOptions,
-  redis: Redis,
-  metrics: WorkerMetrics,
-  cleanups: Cleanup[],
-): Promise<number> {
-  const startedAt = Date.now();
-  const { kinds, staleAfterMs, logger } = options;
-  const server = await startMetricsServer({
-    host: options.metricsHost,
-    port: options.metricsPort,
-    registry: metrics.registry,
-    health: () => checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics }),
-    logger,
-  });
-  cleanups.push(() => server.close());
-  logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
-  return server.port;
 }
 
 async function runJobs(options: WorkerOptions, metrics: WorkerMetrics, cleanups: Cleanup[]): Promise<void> {

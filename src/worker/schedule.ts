@@ -8,7 +8,7 @@
 import type { Queue } from 'bullmq';
 import { ConfigError, toError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
-import { parseDuration } from '../util/duration.js';
+import { parseDurationStrict } from '../util/duration.js';
 import { REPORT_JOB, REPORT_SCHEDULER_ID, SYNC_JOB, type SyncMode, schedulerId } from './queue.js';
 
 export type Schedule = { readonly every: number } | { readonly pattern: string };
@@ -21,12 +21,16 @@ export function parseSchedule(text: string, flag: string): Schedule {
   const fields = text.trim().split(/\s+/);
   if (fields.length === 5 && fields.every((f) => CRON_FIELD.test(f)))
     return Object.freeze({ pattern: fields.join(' ') });
-  const ms = parseDuration(text);
-  if (ms === undefined) {
-    throw new ConfigError(flag, `"${text}" is neither a duration (5m, 1h, 1d) nor a 5-field cron expression`);
+  const parsed = parseDurationStrict(text);
+  if (!parsed.ok) {
+    // A number without a unit, or a negative one, gets the precise reason; anything else both forms.
+    const problem = /must be|no unit/.test(parsed.problem)
+      ? parsed.problem
+      : `"${text}" is neither a duration (5m, 1h, 1d) nor a 5-field cron expression`;
+    throw new ConfigError(flag, problem);
   }
-  if (ms < MIN_EVERY_MS) throw new ConfigError(flag, `"${text}" is shorter than 1s`);
-  return Object.freeze({ every: ms });
+  if (parsed.ms < MIN_EVERY_MS) throw new ConfigError(flag, `"${text}" is shorter than 1s`);
+  return Object.freeze({ every: parsed.ms });
 }
 
 export function describeSchedule(schedule: Schedule): string {

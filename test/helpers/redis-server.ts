@@ -1,0 +1,68 @@
+/**
+ * A redis-server of the test's own, on a free port, that the test can stop and start again (an
+ * outage, a restart that comes back empty). Stopped after the test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { freePort } from './net.js';
+import { tempDir } from './tmp.js';
+import { onCleanup } from './worker.js';
+
+export interface OwnRedis {
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (SIGKILL: nothing saved, like a crash); resolves once it exited. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const dir = tempDir('tsync-own-redis-');
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const spawned = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    child = spawned;
+    await waitForPing(port, spawned);
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  onCleanup(stop);
+  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+}
+
+async function waitForPing(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      client.disconnect();
+    }
+  }
+  throw new Error('redis-server did not answer PING within 10 s');
+}
