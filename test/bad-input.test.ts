@@ -95,6 +95,30 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
   [['quarantine', 'purge'], {}, 'quarantine'],
   [['worker', '--every', '0s'], { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' }, '--every'],
   [['enqueue', '--kind', 'podcasts'], { REDIS_URL: 'redis://127.0.0.1:9' }, '--kind'],
+  // Durations need a unit and must be positive; each refusal names the flag.
+  [
+    ['worker', '--full-every', '5'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--full-every: "5" has no unit',
+  ],
+  [
+    ['worker', '--stale-after', '-5m'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--stale-after: "-5m" must be more than zero',
+  ],
+  [
+    ['worker', '--shutdown-timeout', '0s'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--shutdown-timeout',
+  ],
+  [
+    ['worker', '--every', '-1h'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--every: "-1h" must be more than zero',
+  ],
+  [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
+  [['sync', '--lock-wait', '-1s'], NO_SERVICE, '--lock-wait'],
+  [['sync', '--pending-max-age', '0d'], NO_SERVICE, '--pending-max-age'],
 ];
 
 describe('bad flags, dates, URLs and settings', () => {
@@ -185,8 +209,55 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     expectOneLine(await runCli(['sync', '--db', dir], NO_SERVICE), 1, dir, '--db');
     const file = join(dir, 'file.txt');
     writeFileSync(file, 'x');
-    expectOneLine(await runCli(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE), 1, '--db');
+    const through = await runCli(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
+    expectOneLine(through, 1, `${file} is a file, not a directory`, '--db');
+    expect(through.stderr).not.toContain('writable');
     expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('a truncated database is called damaged, with the advice to move it aside', async () => {
+    const db = syncedDb();
+    const bytes = readFileSync(db);
+    writeFileSync(db, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    for (const args of [['status'], ['sync']]) {
+      const result = await runCli([...args, '--db', db], NO_SERVICE);
+      expectOneLine(result, 1, db, 'damaged', 'move it aside');
+      expect(result.stderr).not.toContain('check the path');
+    }
+  });
+
+  it('a SQLite file is named as such, not met with a hint to install an extension', async () => {
+    const path = join(tempDir('tsync-bad-'), 'app.db');
+    writeFileSync(path, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
+    for (const args of [['status'], ['sync']]) {
+      const result = await runCli([...args, '--db', path], NO_SERVICE);
+      expectOneLine(result, 1, `${path} is a SQLite database, not a DuckDB one`, '--db');
+      expect(result.stderr).not.toMatch(/INSTALL|extension/i);
+    }
+  });
+
+  it('a database the user may not read: status asks for read access, not a writable place', async () => {
+    const db = syncedDb();
+    const dir = join(db, '..');
+    grantRead(join(dir, '..'));
+    giveToChild(dir, 0o700);
+    giveToChild(db, 0o200);
+    const result = await runCliUnprivileged(['status', '--db', db], {}, dir);
+    expectOneLine(result, 1, db, 'permission denied', 'readable');
+    expect(result.stderr).not.toContain('writable');
+  });
+
+  it('a --db on /proc fails at once (exit 2) instead of reading a kernel file', async () => {
+    for (const args of [
+      ['status', '--db', '/proc/kmsg'],
+      ['sync', '--db', '/proc/self/x.duckdb'],
+      ['report', 'billing', '--db', '/proc/uptime'],
+    ]) {
+      const started = Date.now();
+      const result = await runCli(args, NO_SERVICE);
+      expectOneLine(result, 2, '--db', 'pseudo-filesystem');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
   });
 });
 

@@ -88,18 +88,25 @@ async function expectMirrorOf(s: Setup): Promise<void> {
 }
 
 describe('worker process', () => {
-  it('a second worker on the same DuckDB file is refused with one line naming the file and the holder', async () => {
+  it('a second worker or a sync on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
     const s = await setup(0);
     const first = startWorkerProcess(s);
     await first.waitForLog(started);
 
-    const second = startWorkerProcess(s);
+    const holder = `transcript-sync: ${resolve(s.db)} is being written by pid ${first.process.pid} (transcript-sync worker) on host`;
+    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+      ...s.env,
+      TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
+    });
     expect(await second.exited).toBe(1);
     const lines = second.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(
-      `transcript-sync: ${resolve(s.db)} is already used by a running worker (pid ${first.process.pid} on host`,
-    );
+    expect(lines[0]).toContain(holder);
+    expect(lines[0]).toContain('stop that process or wait for it to finish');
+
+    const sync = spawnCli(['sync'], s.env);
+    expect(await sync.exited).toBe(1);
+    expect(sync.stderr().trim().split('\n')).toEqual([expect.stringContaining(holder)]);
 
     first.process.kill('SIGTERM');
     expect(await first.exited, first.stderr()).toBe(0);
@@ -161,7 +168,7 @@ describe('worker process', () => {
     await bothKindsSynced(restarted);
     restarted.process.kill('SIGTERM');
     expect(await restarted.exited, restarted.stderr()).toBe(0);
-    expect(restarted.stderr()).toContain('took over the database lock');
+    expect(restarted.stderr()).toContain('took over a stale database lock');
     await expectMirrorOf(s);
   });
 });
