@@ -133,10 +133,10 @@ describe('transcript-sync quarantine', () => {
     expect(table.out).toContain('kind: Invalid option');
     expect(table.out).not.toContain('6c1e7c2a-0f0b-4c55-9a43-1b0c7f0e0a01');
     const json = JSON.parse((await runCli(['list', '--db', path, '--json', '--all'])).out) as {
-      jobId: string;
+      job_id: string;
       raw: unknown;
     }[];
-    expect(json.map((r) => r.jobId).sort()).toEqual([
+    expect(json.map((r) => r.job_id).sort()).toEqual([
       '0b9e4d3c-77aa-4c1f-8e2b-5d6f7a8b9c02',
       '6c1e7c2a-0f0b-4c55-9a43-1b0c7f0e0a01',
     ]);

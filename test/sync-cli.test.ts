@@ -58,9 +58,14 @@ describe('transcript-sync sync', () => {
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as {
       outcome: string;
-      kinds: { kind: string; inserted: number }[];
+      run_id: string;
+      kinds: { kind: string; inserted: number; jobs_fetched: number; started_at: string }[];
     };
     expect(summary.outcome).toBe('ok');
+    // snake_case like SQL and status --json: no camelCase key anywhere.
+    expect(result.stdout).not.toMatch(/"[a-z]+[A-Z]\w*":/);
+    expect(summary.run_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(summary.kinds[0]?.jobs_fetched).toBeGreaterThan(0);
     expect(Object.fromEntries(summary.kinds.map((k) => [k.kind, k.inserted]))).toEqual({
       'pre-recorded': 12,
       live: 8,

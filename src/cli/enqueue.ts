@@ -8,6 +8,7 @@ import { resolveSettings } from '../config.js';
 import type { KindSummary, SyncSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 import { bullConnection, closeRedis, connectRedis } from '../worker/connection.js';
+import { jsonLine } from '../util/snake-case.js';
 import { durationFlag } from '../worker/flags.js';
 import { createSyncQueue, SYNC_JOB, SYNC_QUEUE } from '../worker/queue.js';
 import type { ScheduledSyncData } from '../worker/schedule.js';
@@ -110,5 +111,5 @@ function write(
   value: Record<string, unknown>,
   line: string,
 ): void {
-  stdout.write(json ? `${JSON.stringify(value)}\n` : `${line}\n`);
+  stdout.write(json ? jsonLine(value) : `${line}\n`);
 }

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import { Database } from '../store/database.js';
 import { quarantineList, quarantineRetry } from '../store/quarantine.js';
 import { withWriterLock } from '../store/writer-lock.js';
+import { jsonLine } from '../util/snake-case.js';
 import { type Command, type CommandContext, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
@@ -58,7 +59,7 @@ function parseAction(positionals: readonly string[]): (typeof ACTIONS)[number] {
 async function list(db: Database, { flags, stdout }: CommandContext): Promise<number> {
   const rows = await quarantineList(db, { includeResolved: flag(flags, 'all') });
   if (flag(flags, 'json')) {
-    stdout.write(`${JSON.stringify(rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })))}\n`);
+    stdout.write(jsonLine(rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })), ['raw']));
     return 0;
   }
   const table = rows.map((row) => ({

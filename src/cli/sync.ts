@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { runSync } from '../sync/run.js';
+import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { KIND_OPTION, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
@@ -60,7 +61,7 @@ export const command: Command = {
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) process.stderr.write(`${note}\n`);
-      if (flag(flags, 'json')) stdout.write(`${JSON.stringify(summary)}\n`);
+      if (flag(flags, 'json')) stdout.write(jsonLine(summary));
       if (summary.outcome === 'failed') {
         const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
         process.stderr.write(

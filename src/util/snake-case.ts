@@ -1,0 +1,28 @@
+/**
+ * Every JSON the CLI prints uses snake_case keys, like the SQL tables and views (`jobs_fetched`,
+ * `last_outcome`), so one naming style serves `jq`, SQL and dashboards alike. Internal types stay
+ * camelCase; this converts at the edge.
+ */
+
+export function snakeCase(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/**
+ * A copy of `value` with every object key in snake_case, recursively, except the values of the
+ * keys named in `verbatim` (a raw record from the service keeps the service's own keys).
+ */
+export function snakeKeys(value: unknown, verbatim: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((item) => snakeKeys(item, verbatim));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[snakeCase(key)] = verbatim.includes(key) ? inner : snakeKeys(inner, verbatim);
+  }
+  return out;
+}
+
+/** One line of JSON with snake_case keys. */
+export function jsonLine(value: unknown, verbatim: readonly string[] = []): string {
+  return `${JSON.stringify(snakeKeys(value, verbatim))}\n`;
+}
