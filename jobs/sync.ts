@@ -4,7 +4,7 @@
  * while the run lasts, so reports and ad-hoc queries can read it between runs.
  */
 import { z } from 'zod';
-import { InterruptedError, toError } from '../src/errors.js';
+import { InterruptedError, TsyncError, toError } from '../src/errors.js';
 import { runSync } from '../src/sync/run.js';
 import { SYNC_KINDS, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
 import { defineJob, type JobContext } from '../src/worker/job-definition.js';
@@ -23,7 +23,7 @@ export const syncJob = defineJob(
   SYNC_JOB,
   syncPayload,
   async ({ kind, mode }, context): Promise<SyncSummary> => {
-    const { settings, metrics, logger, signal } = context;
+    const { settings, metrics, logger, signal, notifier } = context;
     let summary: SyncSummary;
     try {
       summary = await runSync({
@@ -36,10 +36,25 @@ export const syncJob = defineJob(
         onProgress: progressReporter(context),
       });
     } catch (error) {
-      if (!(error instanceof InterruptedError)) metrics.recordFailure(kind, mode, toError(error));
+      if (!(error instanceof InterruptedError)) {
+        const failure = toError(error);
+        metrics.recordFailure(kind, mode, failure);
+        const known = failure instanceof TsyncError ? failure : undefined;
+        void notifier?.runEnded({
+          kind,
+          mode,
+          outcome: 'failed',
+          error: known ? known.toLine() : failure.message,
+          retryable: known ? known.retryable : null,
+        });
+      }
       throw error;
     }
-    for (const kindSummary of summary.kinds) metrics.recordRun(kindSummary);
+    for (const kindSummary of summary.kinds) {
+      metrics.recordRun(kindSummary);
+      const { outcome, error = null } = kindSummary;
+      void notifier?.runEnded({ kind, mode, outcome, runId: summary.runId, error, retryable: true });
+    }
     if (summary.outcome === 'interrupted') {
       throw new InterruptedError(`the ${kind} ${mode} sync stopped after committing its last batch`, {
         hint: 'the job returns to the queue and resumes from its checkpoint',

@@ -192,3 +192,57 @@ export function settingHelp(name: SettingName): string {
   const env = setting.env ? ` [${setting.env}]` : '';
   return `${setting.help}${def}${env}`;
 }
+
+export type SettingSource = 'flag' | 'env' | 'default' | 'unset';
+
+export interface SettingRow {
+  readonly setting: SettingName;
+  readonly flag: string | null;
+  readonly env: string | null;
+  /** The text in effect, secrets masked; null when unset. */
+  readonly value: string | null;
+  readonly source: SettingSource;
+  /** Why the value would be refused, null when it is valid (or unset). */
+  readonly problem: string | null;
+}
+
+/**
+ * Every setting with the value in effect and where it came from, for `config show`. The API key is
+ * never shown (only whether it is set); a password inside a URL is masked.
+ */
+export function describeSettings(flags: FlagValues, env: Env = process.env): SettingRow[] {
+  return (Object.keys(SETTINGS) as SettingName[]).map((name) => {
+    const setting: Setting = SETTINGS[name];
+    const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const envValue = setting.env === undefined ? undefined : env[setting.env];
+    const [source, text]: [SettingSource, string | undefined] =
+      typeof fromFlag === 'string'
+        ? ['flag', fromFlag]
+        : envValue !== undefined && envValue !== ''
+          ? ['env', envValue]
+          : setting.default !== undefined
+            ? ['default', setting.default]
+            : ['unset', undefined];
+    const parsed = text === undefined ? undefined : setting.schema.safeParse(text);
+    return {
+      setting: name,
+      flag: setting.flag ? `--${setting.flag}` : null,
+      env: setting.env ?? null,
+      value: text === undefined ? null : mask(name, text),
+      source,
+      problem: parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? 'is invalid') : null,
+    };
+  });
+}
+
+function mask(name: SettingName, text: string): string {
+  if (name === 'apiKey') return '***** (set)';
+  try {
+    const url = new URL(text);
+    if (!url.password) return text;
+    url.password = '*****';
+    return url.toString();
+  } catch {
+    return text;
+  }
+}

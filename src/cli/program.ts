@@ -48,6 +48,18 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: 'write Parquet files partitioned by kind and month',
     load: async () => (await import('./export.js')).command,
   },
+  runs: {
+    summary: 'the history of sync runs (sync_runs), newest first',
+    load: async () => (await import('./runs.js')).command,
+  },
+  state: {
+    summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
+    load: async () => (await import('./state.js')).command,
+  },
+  config: {
+    summary: 'show each setting, its value (secrets masked) and where it came from',
+    load: async () => (await import('./config-show.js')).command,
+  },
   quarantine: {
     summary: 'list records that failed validation, or retry loading them',
     load: async () => (await import('./quarantine.js')).command,

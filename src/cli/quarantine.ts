@@ -59,7 +59,12 @@ function parseAction(positionals: readonly string[]): (typeof ACTIONS)[number] {
 async function list(db: Database, { flags, stdout }: CommandContext): Promise<number> {
   const rows = await quarantineList(db, { includeResolved: flag(flags, 'all') });
   if (flag(flags, 'json')) {
-    stdout.write(jsonLine(rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })), ['raw']));
+    stdout.write(
+      jsonLine(
+        rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })),
+        ['raw'],
+      ),
+    );
     return 0;
   }
   const table = rows.map((row) => ({

@@ -4,8 +4,10 @@ import { createLogger } from '../log.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { runSync } from '../sync/run.js';
 import { jsonLine } from '../util/snake-case.js';
+import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
+import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
 import { quarantineNote, summaryLine } from './sync-summary.js';
 
@@ -13,7 +15,7 @@ export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
-    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
+    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json] [--notify URL]',
   description: [
     "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
@@ -35,7 +37,8 @@ export const command: Command = {
       value: 'STORE',
       help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)',
     },
-    json: { type: 'boolean', help: 'print one machine-readable summary on stdout' },
+    json: { type: 'boolean', help: 'print one machine-readable summary on stdout (snake_case keys)' },
+    notify: NOTIFY_OPTION,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stdout }) {
@@ -43,6 +46,7 @@ export const command: Command = {
     if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
       throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
     }
+    const notifyUrl = parseNotifyUrl(stringFlag(flags, 'notify'));
     const controller = new AbortController();
     const base = syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints });
     const logger = createLogger(base.logLevel);
@@ -54,9 +58,22 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, () =>
-        runSync({ ...base, logger, signal: controller.signal, onProgress: view.update }),
-      );
+      const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, async () => {
+        const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
+        try {
+          const result = await runSync({
+            ...base,
+            logger,
+            signal: controller.signal,
+            onProgress: view.update,
+          });
+          await notifySummary(notifier, result);
+          return result;
+        } catch (error) {
+          await notifyThrown(notifier, base, error);
+          throw error;
+        }
+      });
       view.done();
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
       const note = quarantineNote(summary.kinds, base.db);

@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { durationFlag, portFlag } from '../worker/flags.js';
 import type { SyncSettings } from '../worker/job-definition.js';
+import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
 import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
@@ -30,7 +31,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--notify URL] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
@@ -88,6 +89,7 @@ export const command: Command = {
       value: 'DURATION',
       help: `BullMQ job lock; a dead worker's job is handed back after about this long (default ${DEFAULTS.jobLock})`,
     },
+    notify: NOTIFY_OPTION,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stderr }) {
@@ -136,6 +138,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
+  const notifyUrl = parseNotifyUrl(stringFlag(flags, 'notify'));
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
   // Checked before the sync settings, whose own message would point at --checkpoints redis.
   if (!resolveSettings([], ['redisUrl'], flags).redisUrl) {
@@ -153,5 +156,8 @@ export function resolveWorkerOptions(flags: FlagValues): {
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
   const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
-  return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
+  return {
+    options: Object.freeze({ ...own, settings, logger, ...(notifyUrl ? { notifyUrl } : {}) }),
+    shutdownTimeoutMs,
+  };
 }

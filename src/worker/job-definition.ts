@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Logger } from '../log.js';
 import type { SyncOptions } from '../sync/types.js';
 import type { WorkerMetrics } from './metrics.js';
+import type { Notifier } from './notify.js';
 
 /** The sync settings the worker was started with; a job picks the kind and mode. */
 export type SyncSettings = Omit<
@@ -26,6 +27,8 @@ export interface JobContext {
   readonly logger: Logger;
   readonly settings: SyncSettings;
   readonly metrics: WorkerMetrics;
+  /** --notify: told how each run ended; posts on a change from ok to failed and back. */
+  readonly notifier?: Notifier;
 }
 
 export interface JobDefinition {

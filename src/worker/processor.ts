@@ -10,6 +10,7 @@ import { InterruptedError, TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
+import type { Notifier } from './notify.js';
 
 export interface ProcessorDeps {
   readonly jobs: Readonly<Record<string, JobDefinition>>;
@@ -18,6 +19,7 @@ export interface ProcessorDeps {
   readonly logger: Logger;
   /** Aborted when the worker shuts down. */
   readonly shutdown: AbortSignal;
+  readonly notifier?: Notifier;
 }
 
 export function createProcessor(deps: ProcessorDeps): Processor {
@@ -39,6 +41,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
         logger,
         settings: deps.settings,
         metrics: deps.metrics,
+        ...(deps.notifier ? { notifier: deps.notifier } : {}),
       });
     } catch (error) {
       throw await translate(error, job, token, logger);

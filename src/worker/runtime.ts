@@ -17,6 +17,7 @@ import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobDefinition, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
+import { Notifier } from './notify.js';
 import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   /** ms a job's BullMQ lock lives unrenewed; a killed worker's job is handed back after about this long. */
   readonly jobLockMs: number;
   readonly logger: Logger;
+  /** --notify: where run failures and recoveries are posted. */
+  readonly notifyUrl?: string;
   /** Defaults to jobs/index.ts. */
   readonly jobs?: Readonly<Record<string, JobDefinition>>;
 }
@@ -136,12 +139,22 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 async function runJobs(options: WorkerOptions, metrics: WorkerMetrics, cleanups: Cleanup[]): Promise<void> {
   const { settings, logger } = options;
   const shutdown = new AbortController();
+  const notifier = options.notifyUrl
+    ? new Notifier({
+        url: options.notifyUrl,
+        apiKey: settings.apiKey,
+        command: 'worker',
+        db: settings.db,
+        logger,
+      })
+    : undefined;
   const processor = createProcessor({
     jobs: options.jobs ?? JOBS,
     settings,
     metrics,
     logger,
     shutdown: shutdown.signal,
+    ...(notifier ? { notifier } : {}),
   });
   const worker = createBullWorker(processor, {
     redisUrl: settings.redisUrl,

@@ -1,0 +1,58 @@
+/** `sync --notify URL`: the Notifier of a one-shot run, seeded with how each kind's last run ended. */
+import { existsSync } from 'node:fs';
+import { TsyncError, toError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { Database } from '../store/database.js';
+import type { KindSummary, SyncKind, SyncOptions, SyncSummary } from '../sync/types.js';
+import { Notifier } from '../worker/notify.js';
+
+export async function syncNotifier(url: string, options: SyncOptions, logger: Logger): Promise<Notifier> {
+  const previous = new Map<SyncKind, 'ok' | 'failed'>();
+  if (existsSync(options.db)) {
+    const db = await Database.open(options.db, { readOnly: true, lockWaitMs: options.lockWait });
+    try {
+      const rows = await db.all<{ kind: SyncKind; outcome: 'ok' | 'failed' }>(db.query('runs-last-outcome'));
+      for (const row of rows) previous.set(row.kind, row.outcome);
+    } finally {
+      await db.close();
+    }
+  }
+  return new Notifier({ url, apiKey: options.apiKey, command: 'sync', db: options.db, logger, previous });
+}
+
+export async function notifySummary(notifier: Notifier | undefined, summary: SyncSummary): Promise<void> {
+  for (const k of summary.kinds) {
+    await notifier?.runEnded({
+      kind: k.kind,
+      mode: k.mode,
+      outcome: k.outcome,
+      runId: summary.runId,
+      error: k.error ?? null,
+      retryable: k.outcome === 'failed' ? true : null,
+    });
+  }
+}
+
+/**
+ * A run that threw (a refused key, a bad setting) stopped at the kind it was syncing (the error's
+ * summary names it; else the first); later kinds did not run, and sync_runs records only that one.
+ */
+export async function notifyThrown(
+  notifier: Notifier | undefined,
+  options: SyncOptions,
+  thrown: unknown,
+): Promise<void> {
+  const error = toError(thrown);
+  if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
+  const summary = (error as Error & { summary?: KindSummary }).summary;
+  const kind = summary?.kind ?? options.kinds[0];
+  if (kind === undefined) return;
+  await notifier?.runEnded({
+    kind,
+    mode: options.full ? 'full' : 'incremental',
+    outcome: 'failed',
+    runId: summary?.runId ?? null,
+    error: error instanceof TsyncError ? error.toLine() : error.message,
+    retryable: error instanceof TsyncError ? error.retryable : null,
+  });
+}
