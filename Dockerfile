@@ -2,7 +2,9 @@
 # Runs `transcript-sync worker` by default; any other command works too, e.g.
 #   docker run --rm --env-file .env -v tsync-data:/data transcript-sync status
 
-FROM node:20-slim AS build
+# Node 22 LTS: Node 20 reached its end of life in April 2026 (package.json engines still allow
+# 20.18+ for development machines; see README, Configuration).
+FROM node:22-slim AS build
 WORKDIR /app
 # Dependencies first, so a source change does not reinstall them. Scripts are skipped here
 # (`prepare` would build before the sources are copied); the build runs below.
@@ -13,7 +15,7 @@ COPY src ./src
 COPY jobs ./jobs
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-slim
+FROM node:22-slim
 ENV NODE_ENV=production \
     TSYNC_DB=/data/transcripts.duckdb
 WORKDIR /app
