@@ -1,26 +1,86 @@
 /**
  * Structured logs (pino) on stderr, so stdout stays free for results (`--json`, reports).
- * Paths that could ever hold the key are redacted as a second line of defence; the first is that
- * no code puts the key into anything it logs.
+ * On a terminal each entry is one human-readable line (`12:04:05.120 INFO  msg key=value`, like
+ * pino-pretty); anywhere else (a container, a pipe, a file) one JSON object per line. Fields are
+ * snake_case; a child logger never rebinds a key its parent has (`component`, `job_attempt`), so
+ * no JSON line carries a key twice. Paths that could ever hold the key are redacted as a second
+ * line of defence; the first is that no code puts the key into anything it logs.
  */
-import { type Logger, pino } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level = 'info', bindings: Record<string, unknown> = {}): Logger {
-  return pino(
-    {
-      level,
-      base: { pid: process.pid, ...bindings },
-      redact: {
-        paths: ['apiKey', '*.apiKey', 'headers["x-service-key"]', '*.headers["x-service-key"]'],
-        censor: '[redacted]',
-      },
-      timestamp: pino.stdTimeFunctions.isoTime,
+export interface LoggerOutput {
+  /** Default: stderr (fd 2), written synchronously so nothing is lost at exit. */
+  readonly stream?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export function createLogger(
+  level = 'info',
+  bindings: Record<string, unknown> = {},
+  output: LoggerOutput = {},
+): Logger {
+  const stream = output.stream ?? process.stderr;
+  const options = {
+    level,
+    base: { pid: process.pid, ...bindings },
+    redact: {
+      paths: ['apiKey', '*.apiKey', 'headers["x-service-key"]', '*.headers["x-service-key"]'],
+      censor: '[redacted]',
     },
-    pino.destination({ fd: 2, sync: true }),
-  );
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  if (stream.isTTY === true) return pino(options, prettyDestination(stream));
+  if (output.stream) return pino(options, output.stream as DestinationStream);
+  return pino(options, pino.destination({ fd: 2, sync: true }));
 }
 
 /** A logger that drops everything, for tests and library callers that pass none. */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+const LEVELS: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+const COLOURS: Readonly<Record<number, string>> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[31m' };
+/** Fields every line has, or that the line shows in its own place. */
+const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
+
+function prettyDestination(stream: NodeJS.WritableStream): DestinationStream {
+  return {
+    write(line: string) {
+      stream.write(`${prettyLine(line)}\n`);
+    },
+  };
+}
+
+/** One JSON log line as a terminal line; anything unparsable passes through as it is. */
+export function prettyLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json.trimEnd();
+  }
+  const level = Number(entry['level']);
+  const name = (LEVELS[level] ?? String(level)).padEnd(5);
+  const time = typeof entry['time'] === 'string' ? entry['time'].slice(11, 23) : '';
+  const colour = COLOURS[level];
+  const shownLevel = colour ? `${colour}${name}\x1b[0m` : name;
+  const fields = Object.entries(entry)
+    .filter(([key]) => !OMITTED.has(key))
+    .map(([key, value]) => `${key}=${fieldText(value)}`);
+  return [time, shownLevel, String(entry['msg'] ?? ''), ...fields].filter(Boolean).join(' ');
+}
+
+function fieldText(value: unknown): string {
+  if (value !== null && typeof value === 'object' && 'message' in value) {
+    return JSON.stringify((value as { message: unknown }).message);
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
-import { pino } from 'pino';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { redactor, statusError } from '../src/api/upstream-errors.js';

@@ -27,7 +27,9 @@ describe('packaging', () => {
     expect(bases.length).toBeGreaterThan(0);
     for (const major of bases) expect(major).toBeGreaterThanOrEqual(22);
     const compose = readFileSync(join(projectRoot(), 'docker-compose.yml'), 'utf8');
-    expect(compose).toMatch(/- "127\.0\.0\.1:\$\{TSYNC_METRICS_PORT:-9464\}:9464"|- "127\.0\.0\.1:9464:9464"/);
+    expect(compose).toMatch(
+      /- "127\.0\.0\.1:\$\{TSYNC_METRICS_PORT:-9464\}:9464"|- "127\.0\.0\.1:9464:9464"/,
+    );
     expect(compose).not.toMatch(/^\s*- "9464:9464"/m);
   });
 });

@@ -123,6 +123,14 @@ describe('worker process', () => {
     worker.process.kill('SIGTERM');
     expect(await worker.exited, worker.stderr()).toBe(0);
     expect(worker.stderr()).toContain('run interrupted after its last commit');
+    // The requests the shutdown aborted are no failures: nothing at warn or above says so.
+    const loud = worker
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 40);
+    expect(loud).toEqual([]);
     expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
     expect(existsSync(writerLockPath(s.db))).toBe(false);
     const queue = createSyncQueue(redisUrl(), s.prefix);

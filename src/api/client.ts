@@ -154,7 +154,8 @@ export class ListingClient {
         minTimeout: 0,
         signal,
         shouldRetry: async ({ error, attemptNumber }) => {
-          if (!shouldRetry(error)) return false;
+          // A shutdown aborts the request in flight: that is no failure to retry (or warn about).
+          if (signal?.aborted || !shouldRetry(error)) return false;
           const delayMs = retryDelayMs(this.#policy, error, attemptNumber);
           this.stats.retries++;
           this.#logger.warn(

@@ -53,7 +53,7 @@ export const command: Command = {
     const view = new ProgressView(process.stderr, logger);
     const stopOn = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(130);
-      logger.warn(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
+      logger.info(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
       controller.abort(new Error(signal));
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);

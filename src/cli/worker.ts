@@ -155,7 +155,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
   }
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
   const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
-  const logger: Logger = createLogger(logLevel, { component: 'worker' });
+  const logger: Logger = createLogger(logLevel);
   return {
     options: Object.freeze({ ...own, settings, logger, ...(notifyUrl ? { notifyUrl } : {}) }),
     shutdownTimeoutMs,

@@ -63,11 +63,9 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         const error = toError(thrown);
         const summary = (error as Error & { summary?: KindSummary }).summary;
         if (!isRetryable(error) || !summary) throw error;
-        logger.error(
-          { kind, err: { name: error.name, message: error.message } },
-          'sync of %s failed; the next run resumes',
-          kind,
-        );
+        // Not logged as an error here: the summary carries it, and the caller reports it once
+        // (the sync command's summary line, the worker's "job failed" line).
+        logger.debug({ kind, err: { name: error.name, message: error.message } }, 'sync of a kind failed');
         kinds.push(summary);
       }
     }

@@ -53,16 +53,16 @@ function logEvents(worker: Worker, logger: Logger): void {
     else logger.error({ err }, 'worker error');
   });
   worker.on('completed', (job: Job) =>
-    logger.info({ jobId: job.id, job: job.name, data: job.data }, 'job completed'),
+    logger.info({ job_id: job.id, job: job.name, data: job.data }, 'job completed'),
   );
   worker.on('failed', (job: Job | undefined, error: Error) => {
     const attempts = job?.opts.attempts ?? 1;
     const final = error.name === 'UnrecoverableError' || (job !== undefined && job.attemptsMade >= attempts);
     const fields = {
-      jobId: job?.id,
+      job_id: job?.id,
       job: job?.name,
       data: job?.data,
-      attemptsMade: job?.attemptsMade,
+      attempts_made: job?.attemptsMade,
       attempts,
       reason: error.message,
     };
@@ -70,6 +70,6 @@ function logEvents(worker: Worker, logger: Logger): void {
     else logger.warn(fields, 'job failed; BullMQ retries it after a backoff');
   });
   worker.on('stalled', (jobId: string) =>
-    logger.warn({ jobId }, 'a stalled job (its worker died) goes back to the queue'),
+    logger.warn({ job_id: jobId }, 'a stalled job (its worker died) goes back to the queue'),
   );
 }

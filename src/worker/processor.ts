@@ -32,7 +32,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       );
     }
     const signal = cancel ? AbortSignal.any([deps.shutdown, cancel]) : deps.shutdown;
-    const logger = deps.logger.child({ jobId: job.id, job: job.name, attempt: job.attemptsMade + 1 });
+    const logger = deps.logger.child({ job_id: job.id, job: job.name, job_attempt: job.attemptsMade + 1 });
     logger.info({ data: job.data }, 'job started');
     try {
       return await definition.run(job.data, {
