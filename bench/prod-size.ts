@@ -51,6 +51,9 @@ const MB = 1024 * 1024;
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sizes = productionPackages();
   const total = sizes.reduce((n, p) => n + p.bytes, 0);
-  process.stdout.write(`production node_modules: ${(total / MB).toFixed(1)} MB in ${sizes.length} packages\n`);
-  for (const p of sizes.slice(0, 10)) process.stdout.write(`  ${(p.bytes / MB).toFixed(1).padStart(7)} MB  ${p.name}\n`);
+  process.stdout.write(
+    `production node_modules: ${(total / MB).toFixed(1)} MB in ${sizes.length} packages\n`,
+  );
+  for (const p of sizes.slice(0, 10))
+    process.stdout.write(`  ${(p.bytes / MB).toFixed(1).padStart(7)} MB  ${p.name}\n`);
 }

@@ -64,8 +64,10 @@ describe('logs', () => {
       { kind: 'live', err: new Error('boom') },
       'it failed',
     );
-    expect(tty.text()).toMatch(
-      /^\d{2}:\d{2}:\d{2}\.\d{3} \x1b\[33mWARN \x1b\[0m it failed kind=live err="boom"\n$/,
+    const ESC = String.fromCharCode(27);
+    const plain = tty.text().replaceAll(`${ESC}[33m`, '<yellow>').replaceAll(`${ESC}[0m`, '</yellow>');
+    expect(plain).toMatch(
+      /^\d{2}:\d{2}:\d{2}\.\d{3} <yellow>WARN <\/yellow> it failed kind=live err="boom"\n$/,
     );
   });
 
