@@ -3,7 +3,7 @@
  * what to fix, exit code 2 (usage or configuration) or 1 (runtime), and the data already in the
  * database untouched (same fingerprint before and after).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -245,6 +245,21 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const result = await runCliUnprivileged(['status', '--db', db], {}, dir);
     expectOneLine(result, 1, db, 'permission denied', 'readable');
     expect(result.stderr).not.toContain('writable');
+  });
+
+  it('a named pipe given as the database fails at once instead of waiting for a writer', async () => {
+    const fifo = join(tempDir('tsync-bad-'), 'pipe.duckdb');
+    execFileSync('mkfifo', [fifo]);
+    for (const args of [['status'], ['sync']]) {
+      const started = Date.now();
+      expectOneLine(
+        await runCli([...args, '--db', fifo], NO_SERVICE),
+        1,
+        `${fifo} is not a regular file`,
+        '--db',
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
   });
 
   it('a --db on /proc fails at once (exit 2) instead of reading a kernel file', async () => {

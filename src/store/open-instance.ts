@@ -4,7 +4,7 @@
  * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
  * we create is 0700 and the database file 0600 (set before anything is written to it).
  */
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -110,10 +110,26 @@ function checkPath(path: string): void {
       },
     );
   }
+  const kind = fileKind(path);
+  if (kind === 'directory' || kind === 'other') {
+    const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
+    throw new DatabaseError(`${path} is ${what}`, path, false, false, {
+      hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
+    });
+  }
   if (isSqliteFile(path)) {
     throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, path, false, false, {
       hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
     });
+  }
+}
+
+function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'missing';
   }
 }
 
