@@ -5,9 +5,8 @@
  */
 import { describeSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, PROGRAM } from './command.js';
-import { renderTable } from './table.js';
+import { writeRows } from './table.js';
 
 export const command: Command = {
   name: 'config',
@@ -41,21 +40,12 @@ export const command: Command = {
       const got = action === undefined ? 'no action' : `"${[action, extra].filter(Boolean).join(' ')}"`;
       throw new ConfigError('config', `expected \`show\`, got ${got}; see \`${PROGRAM} config --help\``);
     }
-    const rows = describeSettings(flags);
-    if (flag(flags, 'json')) {
-      stdout.write(jsonLine(rows));
-      return 0;
-    }
-    stdout.write(
-      renderTable(
-        rows.map((r) => ({
-          setting: [r.flag, r.env].filter(Boolean).join(' / '),
-          value: r.value ?? '',
-          source: r.source,
-          problem: r.problem ?? '',
-        })),
-      ),
-    );
+    writeRows(stdout, flag(flags, 'json'), describeSettings(flags), (r) => ({
+      setting: [r.flag, r.env].filter(Boolean).join(' / '),
+      value: r.value ?? '',
+      source: r.source,
+      problem: r.problem ?? '',
+    }));
     return 0;
   },
 };

@@ -3,10 +3,9 @@
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { KIND_OPTION, parseKinds } from './sync-options.js';
-import { renderTable } from './table.js';
+import { writeRows } from './table.js';
 
 const DEFAULT_LIMIT = 20;
 /** Columns of the terminal table; --json prints every column of sql/queries/runs-list.sql. */
@@ -44,14 +43,10 @@ export const command: Command = {
     const rows = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
       db.all<Record<string, unknown>>(db.query('runs-list'), { kind, limit }),
     );
-    if (flag(flags, 'json')) {
-      stdout.write(jsonLine(rows));
-      return 0;
-    }
-    const shown = rows.map((row) =>
+    // --json: every column; the table: the columns a person scans.
+    writeRows(stdout, flag(flags, 'json'), rows, (row) =>
       Object.fromEntries(TABLE_COLUMNS.map((c) => [c, c === 'error' ? (row[c] ?? '') : row[c]])),
     );
-    stdout.write(renderTable(shown));
     return 0;
   },
 };

@@ -15,10 +15,9 @@ import { resolveCheckpoint } from '../sync/checkpoints.js';
 import { DuckDbCheckpointStore } from '../sync/checkpoints-duckdb.js';
 import { RedisCheckpointStore } from '../sync/checkpoints-redis.js';
 import type { Checkpoint, SyncKind } from '../sync/types.js';
-import { jsonLine } from '../util/snake-case.js';
 import { type Command, type CommandContext, flag, PROGRAM, stringFlag } from './command.js';
 import { KIND_OPTION, parseKinds, parseSince } from './sync-options.js';
-import { renderTable } from './table.js';
+import { writeRows } from './table.js';
 
 const SETTINGS = ['db', 'lockWait', 'redisUrl', 'redisPrefix'] as const;
 
@@ -78,22 +77,14 @@ async function show({ flags, stdout }: CommandContext): Promise<number> {
         redis: remote ? redis : 'not configured',
       });
     }
-    if (flag(flags, 'json')) {
-      stdout.write(jsonLine(rows));
-      return 0;
-    }
-    stdout.write(
-      renderTable(
-        rows.map((r) => ({
-          kind: r.kind,
-          next_run_from: r.next_run_from ?? '(beginning)',
-          duckdb_watermark: describe(r.duckdb),
-          redis_watermark: typeof r.redis === 'string' ? r.redis : describe(r.redis),
-          pending: r.duckdb?.pending.length ?? 0,
-          backfill_slice: r.duckdb?.slice ? `${r.duckdb.slice.after ?? '…'} → ${r.duckdb.slice.before}` : '',
-        })),
-      ),
-    );
+    writeRows(stdout, flag(flags, 'json'), rows, (r) => ({
+      kind: r.kind,
+      next_run_from: r.next_run_from ?? '(beginning)',
+      duckdb_watermark: describe(r.duckdb),
+      redis_watermark: typeof r.redis === 'string' ? r.redis : describe(r.redis),
+      pending: r.duckdb?.pending.length ?? 0,
+      backfill_slice: r.duckdb?.slice ? `${r.duckdb.slice.after ?? '…'} → ${r.duckdb.slice.before}` : '',
+    }));
     return 0;
   } finally {
     await db.close();

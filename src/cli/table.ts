@@ -4,6 +4,7 @@
  */
 import { formatTextTable } from '../analytics/format-text-table.js';
 import { type Column, tableFromObjects } from '../analytics/result-table.js';
+import { jsonLine } from '../util/snake-case.js';
 
 export function renderTable(rows: readonly Record<string, unknown>[]): string {
   const first = rows[0];
@@ -19,4 +20,14 @@ function columnOf(name: string, rows: readonly Record<string, unknown>[]): Colum
   return values.every((v) => typeof v === 'bigint' || Number.isInteger(v))
     ? { name, type: 'integer' }
     : { name, type: 'number', decimals: 2 };
+}
+
+/** `--json`: the rows as one JSON array with snake_case keys; otherwise `asTable(rows)` as a table. */
+export function writeRows<T>(
+  stdout: NodeJS.WritableStream,
+  json: boolean,
+  rows: readonly T[],
+  asTable: (row: T) => Record<string, unknown>,
+): void {
+  stdout.write(json ? jsonLine(rows) : renderTable(rows.map(asTable)));
 }

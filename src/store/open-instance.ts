@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
-import { assertNotPseudoFs, fileInTheWay, isSqliteFile } from './path-checks.js';
+import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -97,19 +97,7 @@ export function restrictFile(path: string): void {
 
 /** What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). */
 function checkPath(path: string): void {
-  assertNotPseudoFs(path, '--db');
-  const file = fileInTheWay(path);
-  if (file) {
-    throw new DatabaseError(
-      `${file} is a file, not a directory, so ${path} cannot be created there`,
-      path,
-      false,
-      false,
-      {
-        hint: 'point --db (TSYNC_DB) at a path inside a directory',
-      },
-    );
-  }
+  assertDatabasePath(path);
   const kind = fileKind(path);
   if (kind === 'directory' || kind === 'other') {
     const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';

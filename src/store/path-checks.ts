@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, DatabaseError } from '../errors.js';
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
 
@@ -64,5 +64,25 @@ export function isSqliteFile(path: string): boolean {
     return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The checks every open or lock of a database path runs first: not on a pseudo-filesystem (a
+ * ConfigError, exit 2), no file where a parent directory should be (a DatabaseError naming it).
+ */
+export function assertDatabasePath(path: string): void {
+  assertNotPseudoFs(path, '--db');
+  const file = fileInTheWay(path);
+  if (file) {
+    throw new DatabaseError(
+      `${file} is a file, not a directory, so ${path} cannot be created there`,
+      path,
+      false,
+      false,
+      {
+        hint: 'point --db (TSYNC_DB) at a path inside a directory',
+      },
+    );
   }
 }

@@ -27,7 +27,7 @@ import { resolve } from 'node:path';
 import { DatabaseError, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { makePrivateDir } from './open-instance.js';
-import { assertNotPseudoFs, fileInTheWay } from './path-checks.js';
+import { assertDatabasePath } from './path-checks.js';
 
 /** ms */
 export const LOCK_HEARTBEAT_MS = 10_000;
@@ -137,19 +137,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
 }
 
 function prepareDir(db: string): void {
-  assertNotPseudoFs(db, '--db');
-  const file = fileInTheWay(db);
-  if (file) {
-    throw new DatabaseError(
-      `${file} is a file, not a directory, so ${db} cannot be created there`,
-      db,
-      false,
-      false,
-      {
-        hint: 'point --db (TSYNC_DB) at a path inside a directory',
-      },
-    );
-  }
+  assertDatabasePath(db);
   makePrivateDir(resolve(db, '..'));
 }
 

@@ -50,6 +50,11 @@ function logEvents(worker: Worker, logger: Logger): void {
   worker.on('error', (error) => {
     const err = toError(error);
     if (isConnectionError(err)) logger.debug({ err }, 'worker connection error');
+    // On shutdown the interrupted job goes back to the wait list, so renewing its lock fails: expected.
+    else if (worker.closing && /could not renew lock/i.test(err.message))
+      logger.debug({ err }, 'job lock not renewed during shutdown');
+    else if (/could not renew lock/i.test(err.message))
+      logger.warn({ err }, 'could not renew a job lock; BullMQ may hand the job to another worker');
     else logger.error({ err }, 'worker error');
   });
   worker.on('completed', (job: Job) =>

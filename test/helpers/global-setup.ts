@@ -2,41 +2,18 @@
  * Starts a throwaway redis-server on a free port when REDIS_URL is unset, so tests never touch a
  * user's Redis; tests read the URL with `inject('redisUrl')` (see ./redis.ts).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './net.js';
+import { waitForPing } from './redis-ping.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisUrl: string;
   }
-}
-
-async function waitForPing(port: number, child: ChildProcess): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    const client = new Redis({
-      port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    try {
-      await client.connect();
-      if ((await client.ping()) === 'PONG') return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    } finally {
-      client.disconnect();
-    }
-  }
-  throw new Error('redis-server did not answer PING within 10 s');
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

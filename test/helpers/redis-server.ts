@@ -3,8 +3,8 @@
  * outage, a restart that comes back empty). Stopped after the test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { freePort } from './net.js';
+import { waitForPing } from './redis-ping.js';
 import { tempDir } from './tmp.js';
 import { onCleanup } from './worker.js';
 
@@ -41,28 +41,4 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   await start();
   onCleanup(stop);
   return { url: `redis://127.0.0.1:${port}`, port, stop, start };
-}
-
-async function waitForPing(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    const client = new Redis({
-      port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      if ((await client.ping()) === 'PONG') return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      client.disconnect();
-    }
-  }
-  throw new Error('redis-server did not answer PING within 10 s');
 }
