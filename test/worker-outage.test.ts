@@ -48,7 +48,7 @@ describe('worker through a Redis outage', () => {
       TSYNC_LOG_LEVEL: 'info',
     };
     const worker = spawnCli(
-      ['worker', '--metrics-port', '0', '--every', '1h', '--shutdown-timeout', '3s'],
+      ['worker', '--metrics-port', '0', '--every', '1h', '--shutdown-timeout', '5s'],
       env,
     );
     const serving = await worker.waitForLog((l) => l['msg'] === 'serving /metrics and /healthz');
@@ -94,7 +94,8 @@ describe('worker through a Redis outage', () => {
     expect(lines.filter((l) => l.includes('Redis connection back'))).toHaveLength(1);
     expect(lines.filter((l) => /ECONNREFUSED/.test(l)).length).toBeLessThanOrEqual(1);
 
-    // Down again: a shutdown still ends within --shutdown-timeout (3 s) and removes the lock.
+    // Down again: a shutdown still ends cleanly within --shutdown-timeout (5 s; the bin allows 2 s
+    // more for handles left open) and removes the lock.
     await redis.stop();
     await eventually(
       async () => (worker.stderr().split('Redis connection lost').length === 3 ? true : undefined),
@@ -103,7 +104,8 @@ describe('worker through a Redis outage', () => {
     const stopAt = Date.now();
     worker.process.kill('SIGTERM');
     const code = await worker.exited;
-    expect(Date.now() - stopAt, `exit ${code}`).toBeLessThan(4_500);
+    expect(Date.now() - stopAt, `exit ${code}`).toBeLessThan(7_000);
+    expect(code, worker.stderr()).toBe(0);
     await expect(import('node:fs').then((fs) => fs.existsSync(writerLockPath(db)))).resolves.toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  * beside the database (a second writer, whatever its Redis prefix, stops here), Redis and its
  * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
-import type { Queue } from 'bullmq';
+import type { Processor, Queue } from 'bullmq';
 import { JOBS } from '../../jobs/index.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -92,7 +92,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const syncQueue = createSyncQueue(settings.redisUrl, settings.redisPrefix);
     // BullMQ reconnects by itself; the watch below logs the outage once.
     syncQueue.on('error', (error) => logger.debug({ err: toError(error) }, 'queue connection error'));
-    cleanups.push(() => syncQueue.close());
+    // While Redis is down a polite close would wait for it; the shutdown bound matters more.
+    cleanups.push(() => (redisUp() ? syncQueue.close() : boundedWhileDown(syncQueue.disconnect())));
     const plan = {
       kinds: options.kinds,
       incremental: options.every,
@@ -114,7 +115,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     health = () => checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics });
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
 
-    await runJobs(options, metrics, cleanups);
+    await runJobs(options, metrics, cleanups, () => redisUp());
     logger.info(
       { kinds: options.kinds, every: options.every, full_every: options.fullEvery },
       'worker started',
@@ -136,7 +137,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   }
 }
 
-async function runJobs(options: WorkerOptions, metrics: WorkerMetrics, cleanups: Cleanup[]): Promise<void> {
+async function runJobs(
+  options: WorkerOptions,
+  metrics: WorkerMetrics,
+  cleanups: Cleanup[],
+  redisUp: () => boolean,
+): Promise<void> {
   const { settings, logger } = options;
   const shutdown = new AbortController();
   const notifier = options.notifyUrl
@@ -148,14 +154,17 @@ async function runJobs(options: WorkerOptions, metrics: WorkerMetrics, cleanups:
         logger,
       })
     : undefined;
-  const processor = createProcessor({
-    jobs: options.jobs ?? JOBS,
-    settings,
-    metrics,
-    logger,
-    shutdown: shutdown.signal,
-    ...(notifier ? { notifier } : {}),
-  });
+  const running = new RunningJobs();
+  const processor = running.wrap(
+    createProcessor({
+      jobs: options.jobs ?? JOBS,
+      settings,
+      metrics,
+      logger,
+      shutdown: shutdown.signal,
+      ...(notifier ? { notifier } : {}),
+    }),
+  );
   const worker = createBullWorker(processor, {
     redisUrl: settings.redisUrl,
     prefix: settings.redisPrefix,
@@ -167,7 +176,15 @@ async function runJobs(options: WorkerOptions, metrics: WorkerMetrics, cleanups:
     const closing = worker.close();
     // The reason reaches whatever the run was awaiting; an InterruptedError says what happened.
     shutdown.abort(new InterruptedError('the worker is shutting down (SIGTERM/SIGINT)'));
-    await closing;
+    // BullMQ's close talks to Redis; during an outage it would wait for Redis to come back. Once
+    // no job runs here any more (the one in hand has committed), there is nothing left to wait for.
+    const idleWhileDown = running.idle().then(async () => {
+      if (redisUp()) return closing;
+      closing.catch(() => {});
+      // Its connections would keep reconnecting (and the process alive) until Redis returns.
+      await boundedWhileDown(worker.disconnect());
+    });
+    await Promise.race([closing, idleWhileDown]);
   });
   await worker.waitUntilReady();
 }
@@ -180,5 +197,51 @@ async function runCleanups(cleanups: Cleanup[], logger: Logger): Promise<void> {
     } catch (error) {
       logger.warn({ err: toError(error) }, 'error while shutting down');
     }
+  }
+}
+
+/** Counts the jobs this process is running, so a shutdown knows when the last one has ended. */
+class RunningJobs {
+  private active = 0;
+  private waiters: (() => void)[] = [];
+
+  wrap(processor: Processor): Processor {
+    return async (job, token, signal) => {
+      this.active += 1;
+      try {
+        return await processor(job, token, signal);
+      } finally {
+        this.active -= 1;
+        if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+      }
+    };
+  }
+
+  /** Resolves once no job runs. */
+  idle(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+/** ms a closing step that needs Redis may take while Redis is down. */
+const DOWN_STEP_MS = 1_000;
+
+/** Waits for `step` at most DOWN_STEP_MS: during an outage it may never settle. */
+async function boundedWhileDown(step: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DOWN_STEP_MS);
+  });
+  try {
+    await Promise.race([
+      step.then(
+        () => undefined,
+        () => undefined,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
