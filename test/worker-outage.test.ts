@@ -53,7 +53,11 @@ describe('worker through a Redis outage', () => {
     );
     const serving = await worker.waitForLog((l) => l['msg'] === 'serving /metrics and /healthz');
     const port = Number(new URL(String(serving['url'])).port);
-    await worker.waitForLog((l) => l['msg'] === 'sync finished');
+    // Both syncs and the billing report done: no job is in flight when Redis goes.
+    await eventually(
+      async () => (worker.stderr().split('"msg":"job completed"').length === 4 ? true : undefined),
+      'the first three jobs',
+    );
     const lockBefore = readFileSync(writerLockPath(db), 'utf8');
     expect((await get(port, '/healthz')).status).toBe(200);
 

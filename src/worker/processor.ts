@@ -5,12 +5,16 @@
  * `job.failedReason`; an interrupted run goes back to the wait list without spending an attempt,
  * to resume from its checkpoint on the next start.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
 import { InterruptedError, TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
+
+/** ms a shutdown waits to put the interrupted job back in the wait list. */
+const MOVE_BACK_MS = 1_000;
 
 export interface ProcessorDeps {
   readonly jobs: Readonly<Record<string, JobDefinition>>;
@@ -57,7 +61,9 @@ async function translate(
 ): Promise<Error> {
   if (error instanceof InterruptedError) {
     logger.info('run interrupted after its last commit; the job goes back to the queue');
-    await job.moveToWait(token);
+    // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back
+    // once its lock expires instead (the checkpoint is committed either way).
+    await Promise.race([job.moveToWait(token).catch(() => {}), sleep(MOVE_BACK_MS)]);
     return new WaitingError();
   }
   if (error instanceof UnrecoverableError) return error;
