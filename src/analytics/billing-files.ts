@@ -120,7 +120,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
 
 /**
  * What the scheduled job runs: every complete day and month (UTC) that meets the window before
- * `now`, oldest first. Stops at the first period when the mirror has no successful sync.
+ * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
  */
 export async function writeRecentBillingReports(options: {
   readonly db: Database;
@@ -134,7 +134,11 @@ export async function writeRecentBillingReports(options: {
   const windowStart = new Date(now.getTime() - settings.windowMs);
   const results: BillingFileResult[] = [];
   for (const by of ['day', 'month'] as const) {
-    for (const period of periodsBetween(by, windowStart, startOf(by, now))) {
+    const current = startOf(by, now);
+    // The last complete period is always in, however short the window.
+    const last = startOf(by, new Date(current.getTime() - 1));
+    const from = last < windowStart ? last : windowStart;
+    for (const period of periodsBetween(by, from, current)) {
       const result = await writeBillingReport({ ...options, by, period, settings, now });
       results.push(result);
       if (result.report.as_of === null) return results;
