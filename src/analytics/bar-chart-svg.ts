@@ -20,18 +20,34 @@ export interface BarChartOptions {
   readonly label: string;
 }
 
-const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1'] as const;
+/** Tableau 10: distinct for up to ten series, then it repeats. */
+const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#b07aa1',
+  '#edc948',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+] as const;
 const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
-/** px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. */
+/**
+ * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The
+ * whole SVG (plot and margins, 1180 px) fits a 1280 px window beside the page's margins unscaled;
+ * narrower windows scale it down (max-width: 100%).
+ */
 const MIN_PLOT_WIDTH = 480;
-const MAX_PLOT_WIDTH = 1600;
+const MAX_PLOT_WIDTH = 1100;
 /** px of axis per period label, so that day labels never overlap. */
 const LABEL_SPACING = 80;
 
 export function barChartSvg(points: readonly BarPoint[], options: BarChartOptions): string {
   const periods = [...new Set(points.map((p) => p.period))].sort();
-  const series = [...new Set(points.map((p) => p.series))].sort();
+  const series = seriesOf(points);
   const plotWidth = Math.min(
     MAX_PLOT_WIDTH,
     Math.max(MIN_PLOT_WIDTH, periods.length * (series.length * 14 + 8)),
@@ -96,12 +112,17 @@ function periodLabels(periods: readonly string[], group: number): string[] {
 
 /** The legend as an HTML list, one swatch per series in the bars' colours. */
 export function chartLegend(points: readonly BarPoint[]): string {
-  const series = [...new Set(points.map((p) => p.series))].sort();
+  const series = seriesOf(points);
   const items = series.map(
     (name, s) =>
       `<li><span style="background:${PALETTE[s % PALETTE.length]}"></span>${escapeHtml(name)}</li>`,
   );
   return `<ul class="legend" id="legend">\n${items.join('\n')}\n</ul>`;
+}
+
+/** Series in the order they first appear: the caller's order (the report's group order). */
+function seriesOf(points: readonly BarPoint[]): string[] {
+  return [...new Set(points.map((p) => p.series))];
 }
 
 /** The smallest of 1, 2, 2.5 or 5 times a power of ten that is >= value (1 for 0). */
