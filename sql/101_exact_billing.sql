@@ -47,39 +47,21 @@ CREATE OR REPLACE MACRO period_of(instant, unit) AS
 -- A key of a JSON object as one step of a JSON pointer (RFC 6901: ~ and / escaped).
 CREATE OR REPLACE MACRO json_pointer_step(key) AS '/' || replace(replace(key, '~', '~0'), '/', '~1');
 
--- job_facts as in 100, plus the two columns reports group by: `model` (request_params.model) and
--- `custom_metadata` (how customers tag their jobs).
-CREATE OR REPLACE VIEW job_facts AS
-SELECT
-  j.id,
-  j.kind,
-  j.status,
-  j.created_at,
-  j.completed_at,
-  CAST(j.created_at AT TIME ZONE 'UTC' AS DATE)                 AS day,
-  strftime(j.created_at AT TIME ZONE 'UTC', '%Y-%m')            AS month,
-  j.error_code,
-  j.billing_time,
-  j.audio_duration,
-  j.transcription_time,
-  j.languages,
-  (epoch_ms(j.completed_at) - epoch_ms(j.created_at)) / 1000.0  AS latency_seconds,
-  (j.status = 'done' AND j.billing_time IS NOT NULL)            AS billable,
-  j.deleted_at,
-  (j.deleted_at IS NOT NULL)                                    AS is_deleted,
-  j.request_params ->> 'model'                                  AS model,
-  j.custom_metadata
-FROM jobs AS j;
-
--- The jobs a report counts, filtered once for every report: `basis_at` is the instant that decides the
--- period (`date_basis` 'created' or 'completed'; a job not completed yet has no completion date and
--- is left out of a 'completed' report), within [from_at, before_at) (NULL: open), of one kind
--- (NULL: both), deleted jobs only when include_deleted.
+-- The jobs a report counts, filtered once for every report: job_facts plus `model`
+-- (request_params.model) and `custom_metadata` (how customers tag their jobs) to group by, and
+-- `basis_at`, the instant that decides the period (`date_basis` 'created' or 'completed'; a job not
+-- completed yet has no completion date and is left out of a 'completed' report); within
+-- [from_at, before_at) (NULL: open), of one kind (NULL: both), deleted jobs only when include_deleted.
 CREATE OR REPLACE MACRO report_jobs(date_basis, from_at, before_at, kind_filter, include_deleted) AS TABLE
 SELECT *
 FROM (
-  SELECT f.*, CASE WHEN date_basis = 'completed' THEN f.completed_at ELSE f.created_at END AS basis_at
+  SELECT
+    f.*,
+    j.request_params ->> 'model' AS model,
+    j.custom_metadata,
+    CASE WHEN date_basis = 'completed' THEN f.completed_at ELSE f.created_at END AS basis_at
   FROM job_facts AS f
+  JOIN jobs AS j ON j.id = f.id
 ) AS facts
 WHERE basis_at IS NOT NULL
   AND (include_deleted OR NOT is_deleted)
@@ -87,10 +69,10 @@ WHERE basis_at IS NOT NULL
   AND (from_at IS NULL OR basis_at >= CAST(from_at AS TIMESTAMPTZ))
   AND (before_at IS NULL OR basis_at < CAST(before_at AS TIMESTAMPTZ));
 
--- Billed jobs per UTC day and kind, exact.
-CREATE OR REPLACE VIEW billing_daily AS
+-- Billed jobs per UTC period and kind, exact: the figures of billing_daily and billing_monthly.
+CREATE OR REPLACE MACRO billing_figures(unit) AS TABLE
 SELECT
-  day,
+  period_of(created_at, unit)                                         AS period,
   kind,
   count(*)                                                            AS jobs,
   seconds_figure(sum(exact_seconds(billing_time)))                    AS billed_seconds,
@@ -99,21 +81,15 @@ SELECT
   hours_figure(sum(exact_seconds(coalesce(transcription_time, 0))))   AS transcription_hours
 FROM job_facts
 WHERE billable AND NOT is_deleted
-GROUP BY day, kind;
+GROUP BY ALL;
 
--- Billed jobs per UTC month ('YYYY-MM') and kind, exact.
+-- Billed jobs per UTC day and kind (as in 100, plus billed_seconds; figures now DECIMAL).
+CREATE OR REPLACE VIEW billing_daily AS
+SELECT CAST(period AS DATE) AS day, * EXCLUDE (period) FROM billing_figures('day');
+
+-- Billed jobs per UTC month ('YYYY-MM') and kind (as in 100, plus billed_seconds; figures now DECIMAL).
 CREATE OR REPLACE VIEW billing_monthly AS
-SELECT
-  month,
-  kind,
-  count(*)                                                            AS jobs,
-  seconds_figure(sum(exact_seconds(billing_time)))                    AS billed_seconds,
-  hours_figure(sum(exact_seconds(billing_time)))                      AS billed_hours,
-  hours_figure(sum(exact_seconds(coalesce(audio_duration, 0))))       AS audio_hours,
-  hours_figure(sum(exact_seconds(coalesce(transcription_time, 0))))   AS transcription_hours
-FROM job_facts
-WHERE billable AND NOT is_deleted
-GROUP BY month, kind;
+SELECT period AS month, * EXCLUDE (period) FROM billing_figures('month');
 
 -- Jobs and billed hours per detected language and kind, exact (see 100 for the double counting).
 CREATE OR REPLACE VIEW languages AS

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { command as report } from '../src/cli/report.js';
 import type { JobRecord } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
 import {
   craftJob,
   fileTempDir,
@@ -291,7 +292,7 @@ describe('billing figures against the records', () => {
   });
 
   test('--date completed puts a job in the period it completed in', async () => {
-    const created = await billing(
+    const args = [
       '--by',
       'month',
       '--group-by',
@@ -302,21 +303,9 @@ describe('billing figures against the records', () => {
       '2026-10',
       '--to',
       '2026-11',
-    );
-    const completed = await billing(
-      '--by',
-      'month',
-      '--group-by',
-      'metadata.customer',
-      '--kind',
-      'live',
-      '--date',
-      'completed',
-      '--from',
-      '2026-10',
-      '--to',
-      '2026-11',
-    );
+    ];
+    const created = await billing(...args);
+    const completed = await billing(...args, '--date', 'completed');
     const acme = (r: ReportJson, period: string) =>
       r.rows.find((row) => row['period'] === period && row['metadata.customer'] === 'Acme')?.['jobs'];
     expect([acme(created, '2026-10'), acme(created, '2026-11')]).toEqual([1, 0]);
@@ -329,6 +318,40 @@ describe('billing figures against the records', () => {
       from: '2026-10-01T00:00:00Z',
       before: '2026-12-01T00:00:00Z',
     });
+  });
+});
+
+describe('billing views', () => {
+  test('billing_daily and billing_monthly hold exact DECIMAL figures equal to the sums of the records', async () => {
+    const reader = await Database.open(db, { readOnly: true });
+    try {
+      const types = await reader.all<{ column_name: string; column_type: string }>('DESCRIBE billing_daily');
+      expect(Object.fromEntries(types.map((t) => [t.column_name, t.column_type]))).toMatchObject({
+        billed_seconds: 'DECIMAL(18,3)',
+        billed_hours: 'DECIMAL(18,6)',
+        audio_hours: 'DECIMAL(18,6)',
+      });
+      for (const [view, by, column] of [
+        ['billing_daily', 'day', "strftime(day, '%Y-%m-%d')"],
+        ['billing_monthly', 'month', 'month'],
+      ] as const) {
+        const rows = await reader.all<Row>(
+          `SELECT ${column} AS period, kind, jobs, billed_seconds, billed_hours FROM ${view}`,
+        );
+        const expected = expectedSums(records, { by });
+        expect(rows).toHaveLength(expected.size);
+        for (const row of rows) {
+          const want = expected.get(JSON.stringify([row['period'], row['kind']]));
+          expect([row['jobs'], row['billed_seconds'], row['billed_hours']]).toEqual([
+            want?.jobs,
+            secondsFigure(want?.micro ?? -1n),
+            hoursFigure(want?.micro ?? -1n),
+          ]);
+        }
+      }
+    } finally {
+      await reader.close();
+    }
   });
 });
 
