@@ -47,8 +47,20 @@ CREATE OR REPLACE MACRO period_of(instant, unit) AS
 -- A key of a JSON object as one step of a JSON pointer (RFC 6901: ~ and / escaped).
 CREATE OR REPLACE MACRO json_pointer_step(key) AS '/' || replace(replace(key, '~', '~0'), '/', '~1');
 
--- The jobs a report counts, filtered once for every report: job_facts plus `model`
--- (request_params.model) and `custom_metadata` (how customers tag their jobs) to group by, and
+-- The value of a report's group key for a job: 'kind', 'model' or 'metadata.<key>' (a key of
+-- custom_metadata, as its JSON text); NULL for no key; '(none)' when the job lacks the key or holds
+-- null for it.
+CREATE OR REPLACE MACRO group_key(key, kind, model, custom_metadata) AS
+  CASE
+    WHEN key IS NULL THEN NULL
+    WHEN key = 'kind' THEN kind
+    WHEN key = 'model' THEN coalesce(model, '(none)')
+    ELSE coalesce(json_extract_string(custom_metadata, json_pointer_step(substr(key, 10))), '(none)')
+  END;
+
+-- The jobs a report counts, filtered once for every report: job_facts plus `request_params` (whose
+-- `model` reports group and price by; parsing it costs more than the rest of a report, so a query
+-- takes ->> 'model' only when it needs it) and `custom_metadata` (how customers tag jobs), and
 -- `basis_at`, the instant that decides the period (`date_basis` 'created' or 'completed'; a job not
 -- completed yet has no completion date and is left out of a 'completed' report); within
 -- [from_at, before_at) (NULL: open), of one kind (NULL: both), deleted jobs only when include_deleted.
@@ -57,7 +69,7 @@ SELECT *
 FROM (
   SELECT
     f.*,
-    j.request_params ->> 'model' AS model,
+    j.request_params,
     j.custom_metadata,
     CASE WHEN date_basis = 'completed' THEN f.completed_at ELSE f.created_at END AS basis_at
   FROM job_facts AS f

@@ -1,7 +1,7 @@
 -- Billed jobs per period and group, with a grand total, for `report billing` and the scheduled
 -- billing files. Counts done jobs with a billing_time (job_facts.billable). Every figure is rounded
 -- once, after summing (macros of sql/101_exact_billing.sql); the total row (is_total) is summed
--- from the jobs, not from the rounded rows. Parameters (all bound):
+-- from the exact sums, never from rounded rows. Parameters (all bound):
 --   $by                day | week | month | quarter | year
 --   $date              created | completed: the instant that decides the period
 --   $from, $before     ISO instants, $from <= instant < $before (NULL: unbounded)
@@ -9,28 +9,43 @@
 --   $include_deleted   boolean: count jobs a --full sync no longer found upstream
 --   $g1, $g2, $g3      group keys: kind | model | metadata.<key>, or NULL (slot unused)
 --   $prices            JSON {"per_hour": {kind: price}, "models": {model: {kind: price}}} or NULL
--- A group key a job lacks (no model, no such metadata key, JSON null) is the group '(none)'.
+-- A price depends on kind and model only, so seconds are summed exactly per period, group, kind
+-- and model first, and priced there: the same cost as pricing each job, in far fewer lookups.
 -- `unpriced` lists 'kind' or 'kind model' of jobs without a price, which the caller refuses.
 WITH jobs_in_range AS (
   SELECT
     *,
-    period_of(basis_at, $by) AS period,
-    list_transform([$g1, $g2, $g3], g ->
-      CASE
-        WHEN g IS NULL THEN NULL
-        WHEN g = 'kind' THEN kind
-        WHEN g = 'model' THEN coalesce(model, '(none)')
-        ELSE coalesce(json_extract_string(custom_metadata, json_pointer_step(substr(g, 10))), '(none)')
-      END) AS keys,
-    keys[1] AS g1,
-    keys[2] AS g2,
-    keys[3] AS g3,
+    -- request_params is large: its model is parsed only when a group or a model's price needs it.
+    CASE
+      WHEN json_extract($prices, '/models') IS NOT NULL OR 'model' IN ($g1, $g2, $g3)
+      THEN request_params ->> 'model'
+    END AS model
+  FROM report_jobs($date, $from, $before, $kind, $include_deleted)
+  WHERE billable
+),
+per_price_key AS (
+  SELECT
+    period_of(basis_at, $by)                                AS period,
+    group_key($g1, kind, model, custom_metadata)            AS g1,
+    group_key($g2, kind, model, custom_metadata)            AS g2,
+    group_key($g3, kind, model, custom_metadata)            AS g3,
+    kind,
+    model,
+    count(*)                                                AS jobs,
+    sum(exact_seconds(billing_time))                        AS seconds,
+    sum(exact_seconds(coalesce(audio_duration, 0)))         AS audio_seconds,
+    sum(exact_seconds(coalesce(transcription_time, 0)))     AS transcription_seconds
+  FROM jobs_in_range
+  GROUP BY ALL
+),
+priced AS (
+  SELECT
+    *,
     CAST(coalesce(
       json_extract_string($prices, '/models' || json_pointer_step(model) || json_pointer_step(kind)),
       json_extract_string($prices, '/per_hour' || json_pointer_step(kind))
     ) AS DECIMAL(18, 6)) AS per_hour
-  FROM report_jobs($date, $from, $before, $kind, $include_deleted)
-  WHERE billable
+  FROM per_price_key
 )
 SELECT
   grouping(period) = 1                                                  AS is_total,
@@ -38,13 +53,13 @@ SELECT
   g1,
   g2,
   g3,
-  count(*)                                                              AS jobs,
-  seconds_figure(sum(exact_seconds(billing_time)))                      AS billed_seconds,
-  hours_figure(sum(exact_seconds(billing_time)))                        AS billed_hours,
-  CASE WHEN $prices IS NOT NULL THEN cost_figure(sum(exact_seconds(billing_time) * per_hour)) END AS cost,
-  hours_figure(sum(exact_seconds(coalesce(audio_duration, 0))))         AS audio_hours,
-  hours_figure(sum(exact_seconds(coalesce(transcription_time, 0))))     AS transcription_hours,
+  sum(jobs)                                                             AS jobs,
+  seconds_figure(sum(seconds))                                          AS billed_seconds,
+  hours_figure(sum(seconds))                                            AS billed_hours,
+  CASE WHEN $prices IS NOT NULL THEN cost_figure(sum(seconds * per_hour)) END AS cost,
+  hours_figure(sum(audio_seconds))                                      AS audio_hours,
+  hours_figure(sum(transcription_seconds))                              AS transcription_hours,
   list_sort(list_distinct(list(concat_ws(' ', kind, model)) FILTER (WHERE $prices IS NOT NULL AND per_hour IS NULL))) AS unpriced
-FROM jobs_in_range
+FROM priced
 GROUP BY GROUPING SETS ((period, g1, g2, g3), ())
 ORDER BY is_total, period, g1, g2, g3
