@@ -176,6 +176,31 @@ describe('formatters', () => {
     );
   });
 
+  test('CSV for spreadsheets: text cells that would run as formulas get an apostrophe, numbers never; BOM and comments on request', () => {
+    const table: ResultTable = {
+      columns: [
+        { name: 'customer', type: 'text' },
+        { name: 'n', type: 'number' },
+      ],
+      rows: [
+        ['=1+1', -5],
+        ['+A1', 1],
+        ['-2', 2],
+        ['@SUM(A1)', 3],
+        ['\tx', 4],
+        ['\rx', 5],
+        ['Acme = ok', 6],
+      ],
+      footer: ['total', 16],
+    };
+    expect(formatCsv(table, { guardFormulas: true })).toBe(
+      "customer,n\n'=1+1,-5\n'+A1,1\n'-2,2\n'@SUM(A1),3\n'\tx,4\n\"'\rx\",5\nAcme = ok,6\ntotal,16\n",
+    );
+    expect(formatCsv(table).split('\n')[1]).toBe('=1+1,-5');
+    const marked = formatCsv(table, { bom: true, comments: ['as of now', 'two\nlines'] });
+    expect(marked.startsWith('\uFEFF# as of now\n# two lines\ncustomer,n\n')).toBe(true);
+  });
+
   test('the terminal table keeps each row on one line and spells NULL', () => {
     const lines = formatTextTable(tricky).trimEnd().split('\n');
     expect(lines).toHaveLength(5);
