@@ -79,6 +79,13 @@ const crafted: JobRecord[] = [
     customMetadata: { customer: 'Globex' },
   }),
   craftJob(generated, {
+    id: 'done-without-completed-at',
+    kind: 'live',
+    createdAt: '2026-10-22T12:00:00.000Z',
+    completedAt: null,
+    billingTime: 30,
+  }),
+  craftJob(generated, {
     id: 'formula-customer',
     kind: 'pre-recorded',
     createdAt: '2026-10-21T12:00:00.000Z',
@@ -309,6 +316,11 @@ describe('billing figures against the records', () => {
     const acme = (r: ReportJson, period: string) =>
       r.rows.find((row) => row['period'] === period && row['metadata.customer'] === 'Acme')?.['jobs'];
     expect([acme(created, '2026-10'), acme(created, '2026-11')]).toEqual([1, 0]);
+    // The done job without completed_at cannot be placed by completion date, and says so.
+    expect(created.warnings.join('\n')).not.toContain('no completed_at');
+    expect(completed.warnings).toContain(
+      '1 done job(s) have no completed_at and are left out of this report by completion date; --date created counts them',
+    );
     expect([acme(completed, '2026-10'), acme(completed, '2026-11')]).toEqual([0, 1]);
     expectRows(completed.rows, {
       by: 'month',

@@ -80,20 +80,20 @@ export async function billingReport(
   assertPriced(totalRow, query.prices);
   const data = found.filter((row) => row['is_total'] !== true).map((row) => dataRow(row, query));
   const rows = withEmptyPeriods(data, query, now);
-  const [pending] = await db.all<{ n: number }>(db.query('report-pending'), {
+  const [open] = await db.all<{ pending: number; undated: number }>(db.query('report-pending'), {
     ...filter,
     include_deleted: query.includeDeleted,
   });
   const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : SYNC_KINDS);
-  const notCounted = { quarantined: quarantined?.n ?? 0, pending: pending?.n ?? 0 };
+  const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
   return {
     query,
     as_of: asOf.at?.toISOString() ?? null,
     rows,
     total: figures(totalRow ?? {}, query),
     not_counted: notCounted,
-    warnings: warnings(query, asOf, notCounted),
+    warnings: warnings(query, asOf, notCounted, open?.undated ?? 0),
   };
 }
 
@@ -192,7 +192,12 @@ async function lastSyncs(db: Database, kinds: readonly SyncKind[]): Promise<Last
   return { at: synced ? new Date(Math.min(...times)) : undefined, never };
 }
 
-function warnings(query: BillingQuery, asOf: LastSyncs, notCounted: BillingReport['not_counted']): string[] {
+function warnings(
+  query: BillingQuery,
+  asOf: LastSyncs,
+  notCounted: BillingReport['not_counted'],
+  undated: number,
+): string[] {
   const out: string[] = [];
   if (asOf.at === undefined) {
     out.push('no successful sync recorded: these figures may be incomplete; run `transcript-sync sync`');
@@ -211,6 +216,11 @@ function warnings(query: BillingQuery, asOf: LastSyncs, notCounted: BillingRepor
   }
   if (notCounted.pending > 0) {
     out.push(`${notCounted.pending} job(s) in range still queued or processing: billed once they complete`);
+  }
+  if (undated > 0) {
+    out.push(
+      `${undated} done job(s) have no completed_at and are left out of this report by completion date; --date created counts them`,
+    );
   }
   return out;
 }
