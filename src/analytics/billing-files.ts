@@ -14,8 +14,8 @@ import { basename, extname, join } from 'node:path';
 import type { Database } from '../store/database.js';
 import type { SyncKind } from '../sync/types.js';
 import { writeFileIfChanged } from './atomic-file.js';
-import { renderBilling } from './billing-output.js';
-import { type BillingReport, billingReport } from './billing-report.js';
+import { describeBilling, renderBilling } from './billing-output.js';
+import { type BillingQuery, type BillingReport, billingReport } from './billing-report.js';
 import type { GroupKey } from './group-by.js';
 import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
 import type { Prices } from './prices.js';
@@ -77,19 +77,16 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
   const { db, dir, by, period, kind } = options;
   const settings = { ...DEFAULT_BILLING_FILE_SETTINGS, ...options.settings };
   const now = options.now ?? new Date();
-  const report = await billingReport(
-    db,
-    {
-      by,
-      date: 'created',
-      range: periodRange(by, period),
-      kind,
-      includeDeleted: false,
-      groupBy: settings.groupBy,
-      prices: settings.prices,
-    },
-    now,
-  );
+  const query: BillingQuery = {
+    by,
+    date: 'created',
+    range: periodRange(by, period),
+    kind,
+    includeDeleted: false,
+    groupBy: settings.groupBy,
+    prices: settings.prices,
+  };
+  const report = await billingReport(db, query, now);
   const suffix: SyncKind | 'all' = kind ?? 'all';
   const result = { by, period, kind: suffix, report };
   if (report.as_of === null) return { ...result, stale: false, files: [] };
@@ -101,7 +98,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
   const render = (format: 'csv' | 'html') =>
     renderBilling(report, format, {
       title,
-      subtitle: `grouped by ${settings.groupBy.join(', ')}; done jobs created in the period; deleted jobs left out`,
+      subtitle: describeBilling(query),
       // A file read far from any command output must say how true it is: markers always on.
       csv: { bom: settings.bom, comments: true },
       ...(alert ? { alert } : {}),

@@ -7,12 +7,13 @@
  *   html   the markers in a box, a legend and a bar chart over every period, the table with totals
  */
 import { barChartSvg, chartLegend } from './bar-chart-svg.js';
-import type { BillingReport, BillingRow, Figures } from './billing-report.js';
+import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
 import type { CsvOptions } from './format-csv.js';
 import { formatCsv } from './format-csv.js';
 import { formatHtmlPage } from './format-html.js';
 import { formatTextTable } from './format-text-table.js';
 import type { OutputFormat } from './output-format.js';
+import { describeFilter } from './reports.js';
 import { type Cell, type Column, type ResultTable, tableFromObjects } from './result-table.js';
 
 export interface BillingOutputOptions {
@@ -94,6 +95,13 @@ export function markerLines(report: BillingReport, alert?: string): string[] {
     `not counted: ${quarantined} quarantined (transcript-sync quarantine list), ${pending} pending (queued or processing)`,
     ...report.warnings.map((warning) => `warning: ${warning}`),
   ];
+}
+
+/** One line saying what the report counts, under the HTML title. */
+export function describeBilling(query: BillingQuery): string {
+  const filter = describeFilter('billing', query).replace('created from', `${query.date} from`);
+  const prices = query.prices ? `; cost in ${query.prices.currency}` : '';
+  return `${filter}; period by ${query.date}_at; grouped by ${query.groupBy.join(', ')}${prices}`;
 }
 
 export function billingChartHtml(report: BillingReport, label: string): string {

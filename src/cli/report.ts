@@ -4,7 +4,7 @@
  * while no sync writes the file, and waits --lock-wait for one that does.
  */
 
-import { renderBilling } from '../analytics/billing-output.js';
+import { describeBilling, renderBilling } from '../analytics/billing-output.js';
 import { type BillingQuery, billingReport, DATE_BASES, type DateBasis } from '../analytics/billing-report.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
@@ -146,12 +146,6 @@ function billingQuery(filter: ReportFilter, flags: FlagValues): BillingQuery {
     groupBy: parseGroupBy(stringFlag(flags, 'group-by'), '--group-by'),
     prices: pricesPath === undefined ? undefined : loadPrices(pricesPath, '--prices'),
   };
-}
-
-export function describeBilling(query: BillingQuery): string {
-  const filter = describeFilter('billing', query).replace('created from', `${query.date} from`);
-  const prices = query.prices ? `; cost in ${query.prices.currency}` : '';
-  return `${filter}; period by ${query.date}_at; grouped by ${query.groupBy.join(', ')}${prices}`;
 }
 
 function reportName(positionals: readonly string[]): ReportName {
