@@ -198,6 +198,35 @@ describe('scheduled billing report files', () => {
     }
   });
 
+  test("a worker of one kind writes that kind's files, grouped and priced as configured", async () => {
+    const dir = tempDir();
+    const prices = { currency: 'EUR', per_hour: { live: 1 } };
+    await withReader((database) =>
+      writeRecentBillingReports({
+        db: database,
+        dir,
+        now: NOW,
+        settings: { kind: 'live', windowMs: 1, groupBy: ['metadata.customer'], prices, bom: true },
+      }),
+    );
+    expect(readdirSync(dir).sort()).toEqual([
+      'billing-report-files-day-2026-10-31-live.csv',
+      'billing-report-files-day-2026-10-31-live.html',
+      'billing-report-files-month-2026-10-live.csv',
+      'billing-report-files-month-2026-10-live.html',
+    ]);
+    const csv = readFileSync(join(dir, 'billing-report-files-month-2026-10-live.csv'), 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(dataLines(csv.slice(1))[0]).toBe(
+      'period,metadata.customer,jobs,billed_seconds,billed_hours,cost,currency,audio_hours,transcription_hours',
+    );
+    // At 1 EUR an hour, each row's cost is its billed hours rounded to the cent.
+    for (const line of dataLines(csv.slice(1)).slice(1)) {
+      const cells = line.split(',');
+      expect(Number(cells[5])).toBeCloseTo(Math.round(Number(cells[4]) * 100) / 100, 9);
+    }
+  });
+
   test('a mirror without a successful sync gets no files; a stale one gets files marked STALE', async () => {
     const dir = tempDir();
     const path = join(dir, 'never-synced.duckdb');

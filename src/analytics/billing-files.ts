@@ -30,6 +30,8 @@ export interface BillingFileSettings {
   readonly staleAfterMs: number;
   /** CSV files start with a UTF-8 byte order mark. */
   readonly bom: boolean;
+  /** The one kind the worker syncs (files `-<kind>`), or both (`-all`) when undefined. */
+  readonly kind?: SyncKind | undefined;
 }
 
 export const DEFAULT_BILLING_FILE_SETTINGS: BillingFileSettings = Object.freeze({
@@ -136,7 +138,8 @@ export async function writeRecentBillingReports(options: {
     const last = startOf(by, new Date(current.getTime() - 1));
     const from = last < windowStart ? last : windowStart;
     for (const period of periodsBetween(by, from, current)) {
-      const result = await writeBillingReport({ ...options, by, period, settings, now });
+      const kind = options.kind ?? settings.kind;
+      const result = await writeBillingReport({ ...options, kind, by, period, settings, now });
       results.push(result);
       if (result.report.as_of === null) return results;
     }

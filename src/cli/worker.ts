@@ -140,7 +140,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
-  const reportFiles = reportFileSettings(flags, own.staleAfterMs);
+  const reportFiles = reportFileSettings(flags, own);
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;

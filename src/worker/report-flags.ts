@@ -8,6 +8,7 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
 import { flag, type OptionSpec, stringFlag } from '../cli/command.js';
 import type { FlagValues } from '../config.js';
+import type { SyncKind } from '../sync/types.js';
 import { durationFlag } from './flags.js';
 
 const DEFAULT_WINDOW = '35d';
@@ -31,15 +32,22 @@ export const REPORT_FILE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   'report-bom': { type: 'boolean', help: 'billing CSV files start with a UTF-8 byte order mark (for Excel)' },
 };
 
-/** Validated at start, so that a bad price file stops the worker before any run. */
-export function reportFileSettings(flags: FlagValues, staleAfterMs: number): BillingFileSettings {
+/**
+ * Validated at start, so that a bad price file stops the worker before any run. A worker that syncs
+ * one kind reports that kind only: the other would never have a successful sync to vouch for it.
+ */
+export function reportFileSettings(
+  flags: FlagValues,
+  options: { readonly staleAfterMs: number; readonly kinds: readonly SyncKind[] },
+): BillingFileSettings {
   const prices = stringFlag(flags, 'report-prices');
   return Object.freeze({
     ...DEFAULT_BILLING_FILE_SETTINGS,
     groupBy: parseGroupBy(stringFlag(flags, 'report-group-by'), '--report-group-by'),
     prices: prices === undefined ? undefined : loadPrices(prices, '--report-prices'),
     windowMs: durationFlag(flags, 'report-window', DEFAULT_WINDOW),
-    staleAfterMs,
+    staleAfterMs: options.staleAfterMs,
     bom: flag(flags, 'report-bom'),
+    kind: options.kinds.length === 1 ? options.kinds[0] : undefined,
   });
 }
