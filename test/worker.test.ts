@@ -304,5 +304,12 @@ describe('worker', () => {
     expect((await get(running, '/metrics')).body).toContain(
       'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
     );
+    // The billing report of a mirror that never synced writes nothing (no month of zeros).
+    const report = await eventually(async () => {
+      const completed = await queue.getCompleted();
+      return completed.find((j) => j.name === REPORT_JOB);
+    }, 'the billing report job');
+    expect(report.returnvalue).toMatchObject({ written: [] });
+    expect(existsSync(join(dirname(db), 'reports'))).toBe(false);
   });
 });
