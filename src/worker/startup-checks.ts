@@ -4,12 +4,16 @@
  * the report directory must be writable (the billing report job writes there), and the metrics
  * port must be bindable (src/worker/http-server.ts turns EADDRINUSE/EACCES into a ConfigError).
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, toError } from '../errors.js';
 import { assertNotPseudoFs, fileInTheWay } from '../store/path-checks.js';
 
-/** Creates `dir` when missing; a ConfigError naming `flag` when it cannot be written. */
+/**
+ * A ConfigError naming `flag` unless `dir` is a writable directory, or could be created as one (its
+ * nearest existing ancestor is a writable directory). Nothing is created here: the report job
+ * creates the directory when it first has something to write.
+ */
 export function assertWritableDir(dir: string, flag: string): void {
   assertNotPseudoFs(dir, flag);
   const full = resolve(dir);
@@ -17,14 +21,15 @@ export function assertWritableDir(dir: string, flag: string): void {
   if (file) {
     throw new ConfigError(flag, `${file} is a file, not a directory; point ${flag} at a directory`);
   }
+  let existing = full;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   try {
-    mkdirSync(full, { recursive: true, mode: 0o700 });
-    accessSync(full, constants.W_OK | constants.X_OK);
+    accessSync(existing, constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? toError(error).message;
     throw new ConfigError(
       flag,
-      `cannot write to ${full} (${code}); make it writable for this user or point ${flag} at a writable directory`,
+      `cannot write to ${existing} (${code}); make it writable for this user or point ${flag} at a writable directory`,
     );
   }
 }
