@@ -5,17 +5,17 @@
  * holds no generation time for that reason: a file's mtime says when its figures last changed.
  */
 import { join } from 'node:path';
-import type { Database } from '../store/database.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { writeFileIfChanged } from './atomic-file.js';
 import { billingChart } from './billing-chart.js';
 import { formatCsv } from './format-csv.js';
 import { formatHtmlPage } from './format-html.js';
 import { lastCompletePeriod, type PeriodUnit, periodRange } from './periods.js';
+import type { RowSource } from './reader.js';
 import { type BillingRow, billingRows, billingTable, describeFilter, type ReportFilter } from './reports.js';
 
 export interface BillingReportOptions {
-  readonly db: Database;
+  readonly db: RowSource;
   /** Folder of the report files; created when missing. */
   readonly dir: string;
   readonly by: PeriodUnit;
@@ -89,7 +89,7 @@ export async function writeBillingReport(options: BillingReportOptions): Promise
  * Yesterday's file is rewritten on later runs only if late completions changed its figures.
  */
 export async function writeLastCompleteBillingReports(options: {
-  readonly db: Database;
+  readonly db: RowSource;
   readonly dir: string;
   readonly now?: Date;
   readonly kind?: SyncKind;

@@ -3,9 +3,9 @@
  * columns it yields, and how a filter becomes bound parameters. Report SQL reads the views of
  * sql/100_analytics_views.sql; no value is ever spliced into SQL text.
  */
-import type { Database } from '../store/database.js';
 import type { SyncKind } from '../sync/types.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
+import type { RowSource } from './reader.js';
 import { type Column, type ResultTable, tableFromObjects } from './result-table.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
@@ -77,7 +77,7 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   },
 };
 
-export async function runReport(db: Database, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
+export async function runReport(db: RowSource, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
   const definition = REPORTS[name];
   const rows = await db.all(db.query(definition.query), reportParams(filter, definition.periodic));
   return tableFromObjects(definition.columns, rows);
@@ -94,7 +94,7 @@ export interface BillingRow {
 }
 
 /** The billing report as typed rows, ordered by period then kind. */
-export async function billingRows(db: Database, filter: ReportFilter): Promise<BillingRow[]> {
+export async function billingRows(db: RowSource, filter: ReportFilter): Promise<BillingRow[]> {
   const rows = await db.all<Record<string, unknown>>(
     db.query(REPORTS.billing.query),
     reportParams(filter, true),

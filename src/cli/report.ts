@@ -8,6 +8,7 @@ import { billingChart } from '../analytics/billing-chart.js';
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { type OutputFormat, parseFormat, render } from '../analytics/output-format.js';
 import { PERIOD_UNITS, type PeriodUnit, rangeFromFlags } from '../analytics/periods.js';
+import type { RowSource } from '../analytics/reader.js';
 import {
   billingRows,
   billingTable,
@@ -21,7 +22,6 @@ import {
 import type { FlagValues } from '../config.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import type { Database } from '../store/database.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { type Command, flag, stringFlag } from './command.js';
 
@@ -78,7 +78,7 @@ export const command: Command = {
 };
 
 async function renderReport(
-  db: Database,
+  db: RowSource,
   name: ReportName,
   filter: ReportFilter,
   format: OutputFormat,

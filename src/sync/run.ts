@@ -5,6 +5,7 @@
  * setting) stops the run and is thrown.
  */
 import { randomUUID } from 'node:crypto';
+import { type ReadServer, serveReads } from '../analytics/read-server.js';
 import { ListingClient } from '../api/index.js';
 import { ConfigError, isRetryable, toError } from '../errors.js';
 import { silentLogger } from '../log.js';
@@ -38,8 +39,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     logger,
   });
   let db: Database | undefined;
+  let reads: ReadServer | undefined;
   try {
     db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger });
+    // Reports, status, query and export ask this process while it holds the file.
+    reads = await serveReads(db, { logger });
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx = {
@@ -73,6 +77,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     }
     return { runId, outcome: overall(kinds, signal.aborted), kinds };
   } finally {
+    await reads?.close();
     await remote?.close();
     await client.close();
     await db?.close();
