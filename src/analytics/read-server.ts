@@ -71,6 +71,8 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   removeStaleSocket(socketPath);
   const active = new Set<Request>();
   const server = createServer((socket) => {
+    // A reader that hangs up early must never crash the sync: its socket errors end its request only.
+    socket.on('error', (error) => options.logger.debug({ err: error }, 'read socket error'));
     const request = new Request(db, socket, options.logger);
     active.add(request);
     void request.serve().finally(() => active.delete(request));
@@ -156,13 +158,14 @@ class Request {
       const line = await readLine(this.socket);
       const request = readRequest.parse(decodeWire(line));
       const reply = await this.answer(request, temp);
-      if (this.aborted) return;
+      if (this.aborted || !this.socket.writable) return;
       this.socket.write(`${encodeWire({ ok: true, ...reply })}\n`);
       // A Parquet reply names a file the reader copies from: it stays until the reader hangs up.
       if (temp.length > 0) await new Promise((resolve) => this.socket.once('close', resolve).resume());
       else this.socket.end();
     } catch (error) {
-      if (!this.aborted) this.socket.end(`${encodeWire({ ok: false, error: toWireError(error) })}\n`);
+      if (!this.aborted && this.socket.writable)
+        this.socket.end(`${encodeWire({ ok: false, error: toWireError(error) })}\n`);
       this.logger.debug({ err: toError(error) }, 'read request refused or failed');
     } finally {
       for (const file of temp) rmSync(file, { force: true });
