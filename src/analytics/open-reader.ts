@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../errors.js';
 import { Database } from '../store/database.js';
 import { FileReader } from './file-reader.js';
-import { connectWriter } from './read-client.js';
+import { connectWriter, WriterGoneError } from './read-client.js';
 import type { Reader } from './reader.js';
 
 export interface ReaderOptions {
@@ -22,6 +22,8 @@ export interface ReaderOptions {
 
 /** ms between tries while the file is held and no socket answers (a writer still starting). */
 const RETRY_MS = 100;
+/** Times a reading is started over because the writer's run ended while it answered. */
+const WRITER_GONE_RETRIES = 3;
 
 export async function withReader<T>(
   path: string,
@@ -30,6 +32,7 @@ export async function withReader<T>(
 ): Promise<T> {
   const full = resolve(path);
   const deadline = Date.now() + options.lockWaitMs;
+  let gone = 0;
   for (;;) {
     let db: Database;
     try {
@@ -37,7 +40,15 @@ export async function withReader<T>(
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);
-      if (writer) return fn(writer);
+      // The commands' readings write nothing before they have every answer, so starting over is safe.
+      if (writer) {
+        try {
+          return await fn(writer);
+        } catch (thrown) {
+          if (!(thrown instanceof WriterGoneError) || ++gone > WRITER_GONE_RETRIES) throw thrown;
+          continue;
+        }
+      }
       if (Date.now() + RETRY_MS > deadline) throw waited(error, options.lockWaitMs);
       await sleep(RETRY_MS);
       continue;

@@ -28,6 +28,9 @@ interface Reply {
   readonly file?: string;
 }
 
+/** The writer closed the socket before answering: its run ended, so the file is probably free now. */
+export class WriterGoneError extends DatabaseError {}
+
 /** A SocketReader when a writer serves reads of `path`, else undefined (no socket, or a dead one). */
 export async function connectWriter(path: string): Promise<SocketReader | undefined> {
   const socketPath = socketPathOf(path);
@@ -121,8 +124,8 @@ export class SocketReader implements Reader {
     });
   }
 
-  private broken(what: string): DatabaseError {
-    return new DatabaseError(`the sync holding ${this.path} ${what}`, this.path, true, false, {
+  private broken(what: string): WriterGoneError {
+    return new WriterGoneError(`the sync holding ${this.path} ${what}`, this.path, true, false, {
       hint: 'run the command again: it reads the file directly, or from the next run',
     });
   }
