@@ -5,6 +5,7 @@ import { PUBLISHED_TABLES } from '../src/analytics/publish.js';
 import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
+import { runCli } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -97,7 +98,8 @@ describe('sync --publish', () => {
     const job = simulator.data.add({
       kind: 'live',
       status: 'done',
-      createdAt: new Date(),
+      // Before this run starts: its window ends at its start, exclusive.
+      createdAt: new Date(Date.now() - 60_000),
       utterances: 2,
       words: 3,
     });
@@ -143,4 +145,19 @@ describe('sync --publish', () => {
       await reader.close();
     }
   }, 60_000);
+
+  test.each(['sync', 'worker'])(
+    '%s takes --publish DIR; --publish-raw alone is a usage error',
+    async (name) => {
+      const env = {
+        TSYNC_API_KEY: 'k',
+        TSYNC_BASE_URL: 'http://127.0.0.1:9',
+        REDIS_URL: 'redis://127.0.0.1:9',
+      };
+      const result = await runCli([name, '--publish-raw', '--db', join(tempDir(), 'x.duckdb')], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--publish-raw: applies only with --publish DIR');
+      expect((await runCli([name, '--help'])).stdout).toContain('--publish DIR');
+    },
+  );
 });

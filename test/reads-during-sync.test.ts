@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { Command } from '../src/cli/command.js';
 import { command as exportCommand } from '../src/cli/export.js';
 import { command as queryCommand } from '../src/cli/query.js';
 import { command as reportCommand } from '../src/cli/report.js';
@@ -61,6 +62,11 @@ async function countNow(db: string): Promise<number | undefined> {
   return n > 0 ? n : undefined;
 }
 
+/** A command on `db` that must not wait for the writer (--lock-wait 0s). */
+function whileHeld(command: Command, db: string, argv: readonly string[]) {
+  return runCommand(command, [...argv, '--db', db, '--lock-wait', '0s']);
+}
+
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   const value = await fn();
@@ -74,15 +80,7 @@ describe('reads while a sync holds the file', () => {
     const seen: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const { value, ms } = await timed(() =>
-        runCommand(queryCommand, [
-          'SELECT count(*) AS n FROM jobs',
-          '--db',
-          db,
-          '--format',
-          'json',
-          '--lock-wait',
-          '0s',
-        ]),
+        whileHeld(queryCommand, db, ['SELECT count(*) AS n FROM jobs', '--format', 'json']),
       );
       expect(value.error).toBeUndefined();
       expect(ms).toBeLessThan(2_000);
@@ -107,26 +105,18 @@ describe('reads while a sync holds the file', () => {
   test('status, report and export answer too, each from one commit', async () => {
     const db = join(tempDir(), 'live.duckdb');
     sync = await slowBackfill(db, 120);
-    const status = await runCommand(statusCommand, ['--db', db, '--json', '--lock-wait', '0s']);
+    const status = await whileHeld(statusCommand, db, ['--json']);
     expect(status.error).toBeUndefined();
     const kinds = JSON.parse(status.stdout) as { kind: string; jobs: number }[];
     expect(kinds.reduce((sum, k) => sum + k.jobs, 0)).toBeGreaterThan(0);
 
-    const report = await runCommand(reportCommand, [
-      'status',
-      '--db',
-      db,
-      '--format',
-      'json',
-      '--lock-wait',
-      '0s',
-    ]);
+    const report = await whileHeld(reportCommand, db, ['status', '--format', 'json']);
     expect(report.error).toBeUndefined();
     const byStatus = JSON.parse(report.stdout) as { jobs: number }[];
     expect(byStatus.reduce((sum, r) => sum + r.jobs, 0)).toBeGreaterThan(0);
 
     const out = join(tempDir(), 'export');
-    const exported = await runCommand(exportCommand, ['--out', out, '--db', db, '--lock-wait', '0s']);
+    const exported = await whileHeld(exportCommand, db, ['--out', out]);
     expect(exported.error).toBeUndefined();
     const exportedJobs = Number(/^jobs\s+(\d+) rows/m.exec(exported.stdout)?.[1]);
     expect(exportedJobs).toBeGreaterThan(0);
@@ -152,7 +142,7 @@ describe('reads while a sync holds the file', () => {
       ["SELECT getenv('TSYNC_API_KEY')", /getenv/],
       ['SELECT 1; DELETE FROM jobs', /would change the database/],
     ] as const) {
-      const outcome = await runCommand(queryCommand, [statement, '--db', db, '--lock-wait', '0s']);
+      const outcome = await whileHeld(queryCommand, db, [statement]);
       expect(outcome.code, statement).toBe(2);
       expect(outcome.error?.message, statement).toMatch(refusal);
       expect(outcome.error?.message).not.toContain(SECRET);
