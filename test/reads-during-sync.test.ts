@@ -141,6 +141,7 @@ describe('reads while a sync holds the file', () => {
       ["SET memory_limit = '10GB'", /settings cannot be changed/],
       ["SELECT getenv('TSYNC_API_KEY')", /getenv/],
       ['SELECT 1; DELETE FROM jobs', /would change the database/],
+      ['SELECT * FROM range(300000)', /more than 200000 rows/],
     ] as const) {
       const outcome = await whileHeld(queryCommand, db, [statement]);
       expect(outcome.code, statement).toBe(2);

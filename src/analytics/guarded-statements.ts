@@ -38,6 +38,12 @@ export async function sandboxInstance(
   await connection.run('SET lock_configuration = true');
 }
 
+export interface GuardOptions {
+  readonly params?: SqlParams;
+  /** Refuse a statement whose result has more rows (it is streamed, never held whole). */
+  readonly maxRows?: number;
+}
+
 /**
  * Runs each statement of `sql` that only reads; `params` bind to a single statement. `where` names
  * the database in errors. The first refusal stops the text: nothing after it runs.
@@ -46,8 +52,9 @@ export async function runGuarded(
   connection: DuckDBConnection,
   sql: string,
   where: string,
-  params?: SqlParams,
+  options: GuardOptions = {},
 ): Promise<DuckDBResultReader[]> {
+  const { params, maxRows } = options;
   if (sql.trim() === '')
     throw new ConfigError(
       'query',
@@ -64,7 +71,20 @@ export async function runGuarded(
         assertReading(prepared.statementType);
         const bound = toDuckParams(params);
         if (bound !== undefined) prepared.bind(bound);
-        readers.push(await prepared.runAndReadAll());
+        const reader =
+          maxRows === undefined
+            ? await prepared.runAndReadAll()
+            : await prepared.streamAndReadUntil(maxRows + 1);
+        if (maxRows !== undefined && (reader.currentRowCount > maxRows || !reader.done)) {
+          throw new ConfigError(
+            'query',
+            `the result has more than ${maxRows} rows, more than a sync serves`,
+            {
+              hint: 'add a LIMIT or aggregate, run it again after the sync, or read the --publish dataset',
+            },
+          );
+        }
+        readers.push(reader);
       } finally {
         prepared.destroySync();
       }

@@ -15,7 +15,7 @@ import { chmod } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ConfigError, toError } from '../errors.js';
+import { ConfigError, DatabaseError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
 import { plainRow } from '../store/values.js';
@@ -34,6 +34,10 @@ import { sqlPathLiteral } from './sql-literal.js';
 
 /** Unix socket paths longer than this do not fit sockaddr_un (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
+/** Rows a statement may return over the socket: the writer holds a reply whole while it sends it. */
+const MAX_ROWS = 200_000;
+/** Requests answered at once; more are refused at once (each is a DuckDB connection in the writer). */
+const MAX_REQUESTS = 8;
 const PARQUET_QUERIES: ReadonlySet<string> = new Set(EXPORT_TABLES.map((t) => t.query));
 
 export interface ReadServer {
@@ -73,6 +77,19 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   const server = createServer((socket) => {
     // A reader that hangs up early must never crash the sync: its socket errors end its request only.
     socket.on('error', (error) => options.logger.debug({ err: error }, 'read socket error'));
+    if (active.size >= MAX_REQUESTS) {
+      const busy = new DatabaseError(
+        `the sync holding ${db.path} is answering ${MAX_REQUESTS} readers already`,
+        db.path,
+        true,
+        true,
+        {
+          hint: 'try again in a moment',
+        },
+      );
+      socket.end(`${encodeWire({ ok: false, error: toWireError(busy) })}\n`);
+      return;
+    }
     const request = new Request(db, socket, options.logger);
     active.add(request);
     void request.serve().finally(() => active.delete(request));
@@ -180,12 +197,19 @@ class Request {
       await connection.run('BEGIN TRANSACTION READ ONLY');
       switch (request.op) {
         case 'rows': {
-          const readers = await runGuarded(connection, request.sql, this.db.path, request.params);
+          const readers = await runGuarded(connection, request.sql, this.db.path, {
+            ...(request.params ? { params: request.params } : {}),
+            maxRows: MAX_ROWS,
+          });
           const rows = readers.at(-1)?.getRowObjectsJS() ?? [];
           return { rows: rows.map((row) => plainRow(row as Record<string, unknown>)) };
         }
         case 'tables':
-          return { tables: (await runGuarded(connection, request.sql, this.db.path)).map(readerTable) };
+          return {
+            tables: (await runGuarded(connection, request.sql, this.db.path, { maxRows: MAX_ROWS })).map(
+              readerTable,
+            ),
+          };
         case 'parquet':
           return { ...(await this.parquet(connection, request.query, request.params, temp)) };
       }
