@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -9,6 +10,7 @@ import { command as statusCommand } from '../src/cli/status.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runCommand } from './helpers/analytics-data.js';
 import { type StartedCli, startCli } from './helpers/cli.js';
+import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -152,4 +154,41 @@ describe('reads while a sync holds the file', () => {
     expect(sync.child.exitCode).toBeNull();
     expect((await sync.done).code).toBe(0);
   }, 60_000);
+
+  test('a socket left by a killed sync is replaced, and removed when the run ends', async () => {
+    const db = join(tempDir(), 'stale.duckdb');
+    // A process listening on the path, killed: the socket file stays with nobody behind it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('node:net').createServer().listen(process.argv[1], () => console.log('ready'))",
+        `${db}.sock`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout?.once('data', () => resolve()));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    expect(statSync(`${db}.sock`).isSocket()).toBe(true);
+
+    sim = await startSimulator({
+      seed: 5,
+      preRecorded: 5,
+      live: 5,
+      utterancesPerJob: 1,
+      wordsPerUtterance: 2,
+    });
+    const summary = await syncOnce(sim, db);
+    expect(summary.outcome).toBe('ok');
+    expect(existsSync(`${db}.sock`)).toBe(false);
+    const count = await runCommand(queryCommand, [
+      'SELECT count(*) AS n FROM jobs',
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
+    expect(count.stdout).toBe('n\n10\n');
+  });
 });
