@@ -125,7 +125,9 @@ describe('worker', () => {
       .toISOString()
       .slice(0, 10);
     const monthCsv = join(reports, `billing-month-${lastMonth}-all.csv`);
-    await eventually(() => existsSync(monthCsv) || undefined, 'the monthly billing report');
+    // The month's HTML is the last file the job writes (day CSV, day HTML, month CSV, month HTML).
+    const monthHtml = join(reports, `billing-month-${lastMonth}-all.html`);
+    await eventually(() => existsSync(monthHtml) || undefined, 'the monthly billing report');
     for (const name of [
       `billing-month-${lastMonth}-all.html`,
       `billing-day-${yesterday}-all.csv`,

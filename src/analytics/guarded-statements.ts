@@ -10,6 +10,7 @@
 import { type DuckDBConnection, type DuckDBResultReader, StatementType } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../errors.js';
 import { type SqlParams, toDuckParams } from '../store/values.js';
+import { sqlPathLiteral } from './sql-literal.js';
 
 const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
 const SETTING: ReadonlySet<StatementType> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
@@ -31,7 +32,8 @@ export async function sandboxInstance(
   readableDirs: readonly string[] = [],
 ): Promise<void> {
   if (readableDirs.length > 0) {
-    const list = readableDirs.map((dir) => `'${dir.replaceAll("'", "''")}'`).join(', ');
+    // SET takes no bound parameters; each folder goes through the one path-literal helper.
+    const list = readableDirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
     await connection.run(`SET allowed_directories = [${list}]`);
   }
   await connection.run('SET enable_external_access = false');
