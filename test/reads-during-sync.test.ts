@@ -144,6 +144,8 @@ describe('reads while a sync holds the file', () => {
       ["SELECT getenv('TSYNC_API_KEY')", /getenv/],
       ['SELECT 1; DELETE FROM jobs', /would change the database/],
       ['SELECT * FROM range(300000)', /more than 200000 rows/],
+      ['INSTALL fts', /reads or writes files/],
+      ['LOAD fts', /reads or writes files/],
     ] as const) {
       const outcome = await whileHeld(queryCommand, db, [statement]);
       expect(outcome.code, statement).toBe(2);
