@@ -2,12 +2,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { serveReads } from '../src/analytics/read-server.js';
 import type { Command } from '../src/cli/command.js';
 import { command as exportCommand } from '../src/cli/export.js';
 import { command as queryCommand } from '../src/cli/query.js';
 import { command as reportCommand } from '../src/cli/report.js';
 import { command as statusCommand } from '../src/cli/status.js';
+import { silentLogger } from '../src/log.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
 import { runCommand } from './helpers/analytics-data.js';
 import { type StartedCli, startCli } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
@@ -141,6 +144,9 @@ describe('reads while a sync holds the file', () => {
       [`ATTACH '${join(tempDir(), 'x.duckdb')}' AS x`, /reads or writes files/],
       ["SELECT * FROM read_csv('/etc/hostname')", /reads or writes files/],
       ["SET memory_limit = '10GB'", /settings cannot be changed/],
+      ["PRAGMA memory_limit = '10GB'", /settings cannot be changed|would change/],
+      ['RESET memory_limit', /settings cannot be changed|would change/],
+      ['CALL pragma_version()', /would change the database/],
       ["SELECT getenv('TSYNC_API_KEY')", /getenv/],
       ['SELECT 1; DELETE FROM jobs', /would change the database/],
       ['SELECT * FROM range(300000)', /more than 200000 rows/],
@@ -192,5 +198,17 @@ describe('reads while a sync holds the file', () => {
       'csv',
     ]);
     expect(count.stdout).toBe('n\n10\n');
+  });
+
+  test('the writer still changes its own settings while it serves reads', async () => {
+    const db = await Database.open(join(tempDir(), 'own.duckdb'));
+    const reads = await serveReads(db, { logger: silentLogger });
+    try {
+      await db.run('SET threads = 2');
+      expect(await db.all("SELECT current_setting('threads') AS t")).toEqual([{ t: 2 }]);
+    } finally {
+      await reads.close();
+      await db.close();
+    }
   });
 });

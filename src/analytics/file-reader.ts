@@ -35,7 +35,7 @@ export class FileReader implements Reader {
 
   async userQuery(sql: string): Promise<ResultTable[]> {
     if (!this.sandboxed) {
-      await sandboxInstance(this.db.connection, this.readableDirs);
+      await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
       this.sandboxed = true;
     }
     return (await runGuarded(this.db.connection, sql, this.db.path)).map(readerTable);

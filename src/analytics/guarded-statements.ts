@@ -25,19 +25,22 @@ const FILES: ReadonlySet<StatementType> = new Set([
 
 /**
  * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
- * files), no getenv (the writer's environment holds the API key), settings locked.
+ * files), no getenv (the writer's environment holds the API key). `lockSettings` also locks the
+ * configuration; the writer leaves it open for its own housekeeping (the statement gate refuses
+ * SET, PRAGMA and CALL from readers either way).
  */
 export async function sandboxInstance(
   connection: DuckDBConnection,
-  readableDirs: readonly string[] = [],
+  options: { readonly readableDirs?: readonly string[]; readonly lockSettings: boolean },
 ): Promise<void> {
-  if (readableDirs.length > 0) {
+  const dirs = options.readableDirs ?? [];
+  if (dirs.length > 0) {
     // SET takes no bound parameters; each folder goes through the one path-literal helper.
-    const list = readableDirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
+    const list = dirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
     await connection.run(`SET allowed_directories = [${list}]`);
   }
   await connection.run('SET enable_external_access = false');
-  await connection.run('SET lock_configuration = true');
+  if (options.lockSettings) await connection.run('SET lock_configuration = true');
 }
 
 export interface GuardOptions {

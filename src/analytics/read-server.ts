@@ -5,7 +5,7 @@
  * mode 0600, created when the run opens the file and removed when it closes it). Each request gets
  * its own DuckDB connection and a READ ONLY transaction, so it sees the data as of the writer's
  * last commit and cannot change anything; the statement gate (guarded-statements.ts) and the
- * instance sandbox (no file access outside the publish folder, no getenv, settings locked) hold
+ * instance sandbox (no file access outside the publish folder, no getenv) hold
  * exactly as for a file opened read-only. A reader never blocks the writer: DuckDB's MVCC keeps
  * the snapshot, and a checkpoint simply waits for a quiet moment.
  */
@@ -60,7 +60,7 @@ export function socketPathOf(dbPath: string): string {
 export async function serveReads(db: Database, options: ServeOptions): Promise<ReadServer> {
   const admin = await db.connect();
   try {
-    await sandboxInstance(admin, options.readableDirs ?? []);
+    await sandboxInstance(admin, { readableDirs: options.readableDirs ?? [], lockSettings: false });
   } finally {
     admin.closeSync();
   }
