@@ -122,7 +122,8 @@ export const SETTINGS = {
   lockWait: {
     env: 'TSYNC_LOCK_WAIT',
     flag: 'lock-wait',
-    schema: duration,
+    // 0s is meaningful: do not wait for a file another process holds.
+    schema: durationOf({ allowZero: true }),
     default: '5s',
     help: 'how long to wait for a database file held by a running sync',
   },
