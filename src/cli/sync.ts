@@ -1,7 +1,7 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { ConfigError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { runSync } from '../sync/run.js';
+import { runSync, summaryOf } from '../sync/run.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { KIND_OPTION, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
@@ -27,7 +27,11 @@ export const command: Command = {
       type: 'boolean',
       help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
     },
-    since: { type: 'string', value: 'ISO', help: 'lower bound of a first run (default: all history)' },
+    since: {
+      type: 'string',
+      value: 'ISO',
+      help: 'fetch jobs created since this past date: a first run starts there (default: all history); on a file with data it moves the window back (never forward); ignored by --full',
+    },
     checkpoints: {
       type: 'string',
       value: 'STORE',
@@ -44,6 +48,7 @@ export const command: Command = {
     const controller = new AbortController();
     const base = syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints });
     const logger = createLogger(base.logLevel);
+    if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
     const view = new ProgressView(process.stderr, logger);
     const stopOn = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(130);
@@ -52,7 +57,17 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await runSync({ ...base, logger, signal: controller.signal, onProgress: view.update });
+      const summary = await runSync({
+        ...base,
+        logger,
+        signal: controller.signal,
+        onProgress: view.update,
+      }).catch((error: unknown) => {
+        // A failure no retry fixes still comes after every kind ran: report each, then the error.
+        view.done();
+        for (const kind of summaryOf(error)?.kinds ?? []) process.stderr.write(`${summaryLine(kind)}\n`);
+        throw error;
+      });
       view.done();
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
       const note = quarantineNote(summary.kinds, base.db);

@@ -1,12 +1,14 @@
 /**
  * One sync run over the selected kinds: opens the DuckDB file (the only writer), the client and the
- * checkpoint stores, syncs each kind in turn, and closes everything it opened. A retryable failure
- * of one kind is recorded and the next kind still runs; a non-retryable one (a refused key, a bad
- * setting) stops the run and is thrown.
+ * checkpoint stores, syncs each kind in turn, and closes everything it opened. A failure of one
+ * kind is recorded and the next kind still runs (a huge record or a refused deletion in one list
+ * must not starve the other); only a usage or key error (exit code 2, the same for every kind) stops
+ * the run at once. A non-retryable failure is thrown once every kind ran, carrying the run's
+ * summary (`syncSummary`), so the CLI can report each kind and the worker does not retry it.
  */
 import { randomUUID } from 'node:crypto';
 import { ListingClient } from '../api/index.js';
-import { ConfigError, isRetryable, toError } from '../errors.js';
+import { ConfigError, isRetryable, TsyncError, toError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { Database } from '../store/database.js';
 import { JobLoader } from '../store/loader.js';
@@ -54,6 +56,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       signal,
     };
     const kinds: KindSummary[] = [];
+    let unrecoverable: Error | undefined;
     for (const kind of options.kinds) {
       if (signal.aborted) break;
       const checkpoint = await resolveCheckpoint(db, local, remote, kind);
@@ -62,21 +65,29 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       } catch (thrown) {
         const error = toError(thrown);
         const summary = (error as Error & { summary?: KindSummary }).summary;
-        if (!isRetryable(error) || !summary) throw error;
+        if (!summary || (error instanceof TsyncError && error.exitCode === 2)) throw error;
         logger.error(
           { kind, err: { name: error.name, message: error.message } },
           'sync of %s failed; the next run resumes',
           kind,
         );
         kinds.push(summary);
+        if (!isRetryable(error)) unrecoverable ??= error;
       }
     }
-    return { runId, outcome: overall(kinds, signal.aborted), kinds };
+    const result: SyncSummary = { runId, outcome: overall(kinds, signal.aborted), kinds };
+    if (unrecoverable) throw Object.assign(unrecoverable, { syncSummary: result });
+    return result;
   } finally {
     await remote?.close();
     await client.close();
     await db?.close();
   }
+}
+
+/** The run's summary a thrown failure carries (runSync throws a non-retryable failure after every kind ran). */
+export function summaryOf(error: unknown): SyncSummary | undefined {
+  return error instanceof Error ? (error as Error & { syncSummary?: SyncSummary }).syncSummary : undefined;
 }
 
 function overall(kinds: readonly KindSummary[], aborted: boolean): RunOutcome {
