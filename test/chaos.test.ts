@@ -62,6 +62,12 @@ describe('convergence under chaos', () => {
       sim.log.some((e) => e.fault !== undefined),
       `${tag}: no fault was served`,
     ).toBe(true);
+    for (const glitch of ['empty-page', 'short-page', 'shrink-total'] as const) {
+      expect(
+        sim.log.some((e) => e.fault === glitch),
+        `${tag}: no ${glitch} was served`,
+      ).toBe(true);
+    }
 
     const { incremental, full } = await settle(sim, db, storm.chaos.deleted);
     expect(incremental.code, `${tag}\n${incremental.stderr}`).toBe(0);

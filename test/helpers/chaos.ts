@@ -21,7 +21,11 @@ export function chaosSeed(fallback: number, text: string | undefined = process.e
   return seed;
 }
 
-/** Every transient fault the client must ride out. */
+/**
+ * Every transient fault the client must ride out, and the listings that contradict themselves
+ * (an empty page with a next link, a short page with one, a total that shrinks mid-walk), which the
+ * walk asks again instead of taking them for the end of the list.
+ */
 export const STORM_FAULTS: readonly FaultKind[] = [
   '429',
   '500',
@@ -31,6 +35,9 @@ export const STORM_FAULTS: readonly FaultKind[] = [
   'reset',
   'slow',
   'truncate',
+  'empty-page',
+  'short-page',
+  'shrink-total',
 ];
 
 /** Turns the simulator's random faults on: a share `rate` of list requests fails. */
