@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { chaosSeed } from './helpers/chaos.js';
+import { chaosSeed, GLITCHES } from './helpers/chaos.js';
 import { runSyncStorm, settle } from './helpers/storm.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -62,7 +62,7 @@ describe('convergence under chaos', () => {
       sim.log.some((e) => e.fault !== undefined),
       `${tag}: no fault was served`,
     ).toBe(true);
-    for (const glitch of ['empty-page', 'short-page', 'shrink-total'] as const) {
+    for (const glitch of GLITCHES) {
       expect(
         sim.log.some((e) => e.fault === glitch),
         `${tag}: no ${glitch} was served`,

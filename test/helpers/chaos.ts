@@ -21,6 +21,9 @@ export function chaosSeed(fallback: number, text: string | undefined = process.e
   return seed;
 }
 
+/** Listings that contradict themselves (issue 12). */
+export const GLITCHES = ['empty-page', 'short-page', 'shrink-total'] as const satisfies readonly FaultKind[];
+
 /**
  * Every transient fault the client must ride out, and the listings that contradict themselves
  * (an empty page with a next link, a short page with one, a total that shrinks mid-walk), which the
@@ -35,9 +38,7 @@ export const STORM_FAULTS: readonly FaultKind[] = [
   'reset',
   'slow',
   'truncate',
-  'empty-page',
-  'short-page',
-  'shrink-total',
+  ...GLITCHES,
 ];
 
 /** Turns the simulator's random faults on: a share `rate` of list requests fails. */

@@ -7,7 +7,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Rng, type Simulator } from '../../src/simulator/index.js';
-import { type SyncChild, startFaults, startTranscriptSync, UpstreamChaos, waitOrExit } from './chaos.js';
+import {
+  GLITCHES,
+  type SyncChild,
+  startFaults,
+  startTranscriptSync,
+  UpstreamChaos,
+  waitOrExit,
+} from './chaos.js';
 import { mirrorDifferences } from './mirror-exact.js';
 
 export interface StormOptions {
@@ -64,6 +71,8 @@ export async function runSyncStorm(options: StormOptions): Promise<StormReport> 
       const letFinish = rng.chance(0.25);
       const requests = rng.int(options.killAfterRequests[0], options.killAfterRequests[1]);
       const extraMs = rng.int(0, 80);
+      // Each round opens on a contradicting page, in turn, besides those the random faults draw.
+      sim.faults.inject(GLITCHES[round % GLITCHES.length]!);
       const run = startTranscriptSync(args, syncEnv(sim));
       const ended = letFinish
         ? await waitOrExit(run, FINISH_LIMIT_MS)
