@@ -173,7 +173,9 @@ class SimulatorServer implements Simulator {
     const matching = this.data.visible().filter((entry) => matches(entry, query));
     // 'shrink-total': past offset 0 the list seems to end one item after the offset asked.
     const total =
-      fault === 'shrink-total' && query.offset > 0 ? Math.min(matching.length, query.offset + 1) : matching.length;
+      fault === 'shrink-total' && query.offset > 0
+        ? Math.min(matching.length, query.offset + 1)
+        : matching.length;
     let page = matching.slice(query.offset, Math.min(total, query.offset + query.limit));
     const links = this.linksFor(query, total, page.length, fault);
     if (fault === 'empty-page') page = [];
@@ -216,7 +218,8 @@ class SimulatorServer implements Simulator {
     }
     if (fault === 'next-stuck') return { ...links, next: links.current };
     // 'empty-page' links onward whether or not anything follows.
-    if (fault === 'empty-page') return { ...links, next: pageLinks(this.url, query, Number.POSITIVE_INFINITY, 0).next };
+    if (fault === 'empty-page')
+      return { ...links, next: pageLinks(this.url, query, Number.POSITIVE_INFINITY, 0).next };
     return links;
   }
 

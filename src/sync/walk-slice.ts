@@ -91,7 +91,8 @@ export async function* walkSlice(
             client,
             list,
             { ...window, offset: at },
-            { wanted: options.sizer.limit, overlap, signal: options.signal },
+            // The anchor weighs like any item: the whole answer fits the budget, not only the new items.
+            { wanted: Math.max(1, options.sizer.limit - overlap), overlap, signal: options.signal },
             options.sizer,
             options.budget,
           );
