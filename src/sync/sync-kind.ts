@@ -10,20 +10,20 @@ import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
 import type { JobLoader } from '../store/loader.js';
 import { prepareBatch } from '../store/prepare.js';
-import { DEFAULT_BUDGET, getBoundedPage, type PageBudget } from './bounded-page.js';
+import { DEFAULT_BUDGET, type PageBudget } from './bounded-page.js';
 import { RunCounters } from './counters.js';
 import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
-import { anomalyError, consistentPage, offsetCapError } from './page-anomalies.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
 import { PageSizer } from './page-sizer.js';
 import { fetchPending, pendingJobs } from './pending.js';
+import { type Paging, planWindow } from './plan-window.js';
 import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
-import { isRefusal, planSlices, type Slice } from './slices.js';
+import type { Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
-import { sliceParams, type WalkOptions } from './walk-slice.js';
+import type { WalkOptions } from './walk-slice.js';
 
 /** Child rows (utterances + words) after which a transaction commits (LOADER-LAB: >= 120k). */
 const COMMIT_ROWS = 150_000;
@@ -40,12 +40,6 @@ export interface KindRunContext {
   readonly startedAt: Date;
   readonly logger: Logger;
   readonly signal: AbortSignal;
-}
-
-/** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */
-interface Paging {
-  readonly sizer: PageSizer;
-  readonly budget: PageBudget;
 }
 
 export async function syncKind(
@@ -98,23 +92,11 @@ export async function syncKind(
     if (mode === 'full') await startSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 
-    const firstPage = await windowFirstPage(ctx, kind, window, paging);
-    const sliceJobs = options.sliceJobs ?? options.pageSize * 4;
-    const probe = (offset: number, before?: Date) =>
-      getBoundedPage(
-        ctx.client,
-        kind,
-        { ...sliceParams({ after: window.after, before: before ?? window.before }), offset },
-        { wanted: 1, signal: ctx.signal },
-        paging.sizer,
-        budget,
-      );
-    const slices = await planSlices(window, firstPage, sliceJobs, probe, options.concurrency).catch(
-      (error: unknown) => {
-        // Refused even below the last boundary: the cap is under --slice-jobs.
-        throw isRefusal(error) ? offsetCapError(error, kind, sliceJobs, 0) : error;
-      },
-    );
+    const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
+      sliceJobs: options.sliceJobs ?? options.pageSize * 4,
+      concurrency: options.concurrency,
+      signal: ctx.signal,
+    });
     ctx.logger.debug(
       { kind, slices: slices.length, after: window.after, before: window.before },
       'window planned',
@@ -217,30 +199,6 @@ function windowStart(checkpoint: Checkpoint, options: SyncOptions): Date | null 
   if (!checkpoint.watermark) return since;
   const fromWatermark = new Date(Date.parse(checkpoint.watermark) - options.lookback);
   return since && since < fromWatermark ? since : fromWatermark;
-}
-
-/** The window's first page, bounded by bytes and asked again while it contradicts itself. */
-async function windowFirstPage(
-  ctx: KindRunContext,
-  kind: SyncKind,
-  window: Slice,
-  { sizer, budget }: Paging,
-): Promise<Page> {
-  const ask = async () => {
-    const page = await getBoundedPage(
-      ctx.client,
-      kind,
-      { ...sliceParams(window), offset: 0 },
-      { wanted: sizer.limit, signal: ctx.signal },
-      sizer,
-      budget,
-    );
-    sizer.observe(page.items.length, page.bytes);
-    return page;
-  };
-  const { page, anomaly } = await consistentPage(await ask(), ask, 0, ctx.signal);
-  if (anomaly !== undefined) throw anomalyError(kind, 0, anomaly);
-  return page;
 }
 
 async function recheckPending(

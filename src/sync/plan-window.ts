@@ -1,0 +1,74 @@
+/**
+ * A kind's window before it is walked: its first page (bounded by bytes, asked again while it
+ * contradicts itself) and its slices (slices.ts), probed with one-item pages. A service that refuses
+ * even the probes below the last boundary caps offsets under `--slice-jobs`: that is named.
+ */
+import type { ListingClient, ListName, Page } from '../api/index.js';
+import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import { anomalyError, consistentPage, offsetCapError } from './page-anomalies.js';
+import type { PageSizer } from './page-sizer.js';
+import { isRefusal, planSlices, type Slice } from './slices.js';
+import { sliceParams } from './walk-slice.js';
+
+/** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */
+export interface Paging {
+  readonly sizer: PageSizer;
+  readonly budget: PageBudget;
+}
+
+export interface PlanOptions {
+  readonly sliceJobs: number;
+  /** Probes sent at once. */
+  readonly concurrency: number;
+  readonly signal: AbortSignal;
+}
+
+export async function planWindow(
+  client: ListingClient,
+  list: ListName,
+  window: Slice,
+  paging: Paging,
+  options: PlanOptions,
+): Promise<{ firstPage: Page; slices: Slice[] }> {
+  const firstPage = await windowFirstPage(client, list, window, paging, options.signal);
+  const probe = (offset: number, before?: Date) =>
+    getBoundedPage(
+      client,
+      list,
+      { ...sliceParams({ after: window.after, before: before ?? window.before }), offset },
+      { wanted: 1, signal: options.signal },
+      paging.sizer,
+      paging.budget,
+    );
+  try {
+    const slices = await planSlices(window, firstPage, options.sliceJobs, probe, options.concurrency);
+    return { firstPage, slices };
+  } catch (error) {
+    // Refused even below the last boundary: the cap is under --slice-jobs.
+    throw isRefusal(error) ? offsetCapError(error, list, options.sliceJobs, 0) : error;
+  }
+}
+
+async function windowFirstPage(
+  client: ListingClient,
+  list: ListName,
+  window: Slice,
+  { sizer, budget }: Paging,
+  signal: AbortSignal,
+): Promise<Page> {
+  const ask = async () => {
+    const page = await getBoundedPage(
+      client,
+      list,
+      { ...sliceParams(window), offset: 0 },
+      { wanted: sizer.limit, signal },
+      sizer,
+      budget,
+    );
+    sizer.observe(page.items.length, page.bytes);
+    return page;
+  };
+  const { page, anomaly } = await consistentPage(await ask(), ask, 0, signal);
+  if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);
+  return page;
+}
