@@ -5,7 +5,6 @@
  * as a fault or a data option.
  */
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
@@ -16,7 +15,7 @@ import {
   startSimulator,
 } from '../src/simulator/index.js';
 import type { SyncOptions } from '../src/sync/types.js';
-import { actualFacts, expectMirror } from './helpers/mirror.js';
+import { actualFacts, expectMirror, readCount } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -57,18 +56,8 @@ function listQueries(s: Simulator, from = 0): URLSearchParams[] {
     .map((e) => new URLSearchParams(e.query));
 }
 
-async function deletedCount(db: string): Promise<number> {
-  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  try {
-    const rows = (
-      await conn.runAndReadAll('SELECT count(*) AS n FROM jobs WHERE deleted_at IS NOT NULL')
-    ).getRowObjectsJS();
-    return Number(rows[0]?.['n']);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
+function deletedCount(db: string): Promise<number> {
+  return readCount(db, 'SELECT count(*) FROM jobs WHERE deleted_at IS NOT NULL');
 }
 
 const preRecordedOnly: Partial<SyncOptions> = { kinds: ['pre-recorded'], concurrency: 1 };
