@@ -213,8 +213,10 @@ class SimulatorServer implements Simulator {
 
   private linksFor(query: ListQuery, total: number, served: number, fault?: FaultKind): PageLinks {
     const links = pageLinks(this.url, query, total, served);
-    if (fault === 'next-foreign-origin') {
-      return { ...links, next: pageLinks(FOREIGN_ORIGIN, query, Number.POSITIVE_INFINITY, served).next };
+    // The next link, when there is one, names another origin (the last page still ends the list:
+    // a next link there would be an empty or short page that links onward, another fault).
+    if (fault === 'next-foreign-origin' && links.next !== null) {
+      return { ...links, next: pageLinks(FOREIGN_ORIGIN, query, total, served).next };
     }
     if (fault === 'next-stuck') return { ...links, next: links.current };
     // 'empty-page' links onward whether or not anything follows.

@@ -1,14 +1,15 @@
 /**
  * One sync run over the selected kinds: opens the DuckDB file (the only writer), the client and the
  * checkpoint stores, syncs each kind in turn, and closes everything it opened. A failure of one
- * kind is recorded and the next kind still runs (a huge record or a refused deletion in one list
- * must not starve the other); only a usage or key error (exit code 2, the same for every kind) stops
- * the run at once. A non-retryable failure is thrown once every kind ran, carrying the run's
- * summary (`syncSummary`), so the CLI can report each kind and the worker does not retry it.
+ * kind's listing is recorded and the next kind still runs (a huge record or a refused deletion in
+ * one list must not starve the other); a failure every kind would meet (a refused key, a bad
+ * setting, an untrusted certificate) stops the run and is thrown. A non-retryable failure of one
+ * kind is thrown once every kind ran, carrying the run's summary (`syncSummary`), so the CLI can
+ * report each kind and the worker does not retry it.
  */
 import { randomUUID } from 'node:crypto';
 import { ListingClient } from '../api/index.js';
-import { ConfigError, isRetryable, TsyncError, toError } from '../errors.js';
+import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, toError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { Database } from '../store/database.js';
 import { JobLoader } from '../store/loader.js';
@@ -65,7 +66,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       } catch (thrown) {
         const error = toError(thrown);
         const summary = (error as Error & { summary?: KindSummary }).summary;
-        if (!summary || (error instanceof TsyncError && error.exitCode === 2)) throw error;
+        if (!summary || !ofOneKind(error)) throw error;
         logger.error(
           { kind, err: { name: error.name, message: error.message } },
           'sync of %s failed; the next run resumes',
@@ -83,6 +84,15 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     await client.close();
     await db?.close();
   }
+}
+
+/**
+ * Failures that concern one kind's listing, after which the other kind may well sync: retryable
+ * ones, a record over the ceiling, a refused deletion. Anything else (a refused key, a bad setting,
+ * an untrusted certificate, a database error, a bug) would fail every kind alike and stops the run.
+ */
+function ofOneKind(error: Error): boolean {
+  return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
 }
 
 /** The run's summary a thrown failure carries (runSync throws a non-retryable failure after every kind ran). */
