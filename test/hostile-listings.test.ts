@@ -4,6 +4,8 @@
  * offset cap. Each case runs the engine over HTTP against the simulator, which serves the behaviour
  * as a fault or a data option.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
@@ -109,6 +111,40 @@ describe('huge records', () => {
       expect(client.stats.retries).toBe(0);
     } finally {
       await client.close();
+    }
+  });
+
+  it('counts a body without content-length as it streams in and stops past maxBytes', async () => {
+    // 40 chunks of 50 kB (2 MB in all), sent as they are asked for, with no content-length.
+    const chunk = Buffer.alloc(50_000, 0x20);
+    let written = 0;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const more = (): void => {
+        while (written < 40 && res.write(chunk)) written += 1;
+        if (written >= 40) res.end();
+      };
+      res.on('drain', () => {
+        written += 1;
+        more();
+      });
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new ListingClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', rateLimit: 1_000 });
+    try {
+      const failure = await client
+        .getPage('pre-recorded', { limit: 20 }, { maxBytes: 300_000 })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ResponseTooLargeError);
+      expect((failure as ResponseTooLargeError).bytes).toBeGreaterThan(300_000);
+      // Read up to the budget and the chunk that crossed it, not the 2 MB.
+      expect(client.stats.bytes).toBeLessThan(1_000_000);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
