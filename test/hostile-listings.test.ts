@@ -78,6 +78,14 @@ describe('huge records', () => {
     await expectMirror(db, s.data.all());
   });
 
+  it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
+    const s = await start({ preRecorded: 30, live: 0 });
+    const db = join(tempDir(), 'small.duckdb');
+    await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 });
+    expect(listQueries(s).map((q) => q.get('limit'))).toEqual(['8', '100']);
+    await expectMirror(db, s.data.all());
+  });
+
   it('stops reading an answer past the budget and asks again with a smaller limit', async () => {
     // Small records first teach the sizer 100 fit; then the huge ones come.
     const s = await start({ preRecorded: 0, live: 0 });
@@ -218,11 +226,15 @@ describe('pages that contradict themselves', () => {
   for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
     it(`a ${fault} met once is asked again and a --full run stays exact`, async () => {
       const { s, db } = await mirrored(150);
-      // Planning takes 3 requests; the 4th opens the oldest slice at offset 0, the 5th goes on.
-      injectAfter(s, fault === 'shrink-total' ? 4 : 3, fault);
+      // Planning takes 4 requests (the first page at 8 items, again at 20, two probes); the 5th
+      // opens the oldest slice at offset 0, the 6th goes on from offset 19.
+      injectAfter(s, fault === 'shrink-total' ? 5 : 4, fault);
       const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
       expect(summary.outcome).toBe('ok');
-      expect(s.log.some((e) => e.fault === fault)).toBe(true);
+      // It hit a page of the walk (not a one-item probe), and that page was asked again.
+      const hit = s.log.findIndex((e) => e.fault === fault);
+      expect(new URLSearchParams(s.log[hit]?.query).get('limit')).not.toBe('1');
+      expect(s.log[hit + 1]?.query).toBe(s.log[hit]?.query);
       expect(summary.kinds[0]?.deleted).toBe(0);
       await expectMirror(db, s.data.all());
     });
@@ -230,7 +242,7 @@ describe('pages that contradict themselves', () => {
     it(`a ${fault} that persists fails the walk by name and marks nothing deleted`, async () => {
       const { s, db } = await mirrored(150);
       const before = await actualFacts(db);
-      injectAfter(s, fault === 'shrink-total' ? 4 : 3, ...Array<FaultKind>(8).fill(fault));
+      injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
       const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
       expect(summary.outcome).toBe('failed');
       expect(summary.kinds[0]?.error).toMatch(/contradicted itself/);

@@ -68,7 +68,13 @@ async function windowFirstPage(
     sizer.observe(page.items.length, page.bytes);
     return page;
   };
-  const { page, anomaly } = await consistentPage(await ask(), ask, 0, signal);
-  if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);
-  return page;
+  const first = await consistentPage(await ask(), ask, 0, signal);
+  if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
+  // Asked before any record was seen, the first page is small (8 items at 8 MiB). When its records
+  // showed that more fit and the window goes on, it is asked again at the size learned: a window of
+  // up to --page-size small jobs is then one page, as before, with no probes to plan slices.
+  if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
+  const again = await consistentPage(await ask(), ask, 0, signal);
+  if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
+  return again.page;
 }
