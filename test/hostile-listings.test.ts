@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ListingClient } from '../src/api/index.js';
+import { ListingClient, type Page } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
 import {
   type FaultKind,
@@ -16,6 +16,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../src/simulator/index.js';
+import { anomalyOf } from '../src/sync/page-anomalies.js';
 import type { SyncOptions } from '../src/sync/types.js';
 import { actualFacts, expectMirror, readCount } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
@@ -212,6 +213,36 @@ describe('timestamp ties', () => {
       return after !== null && before !== null && Date.parse(before) - Date.parse(after) === 2;
     });
     expect(pendingRequests).toHaveLength(6);
+  });
+});
+
+describe('what counts as a contradiction', () => {
+  const page = (
+    offset: number,
+    limit: number,
+    items: number,
+    next: number | null,
+    nextLimit?: number,
+  ): Page => ({
+    list: 'live',
+    offset,
+    limit,
+    items: Array.from({ length: items }, (_, i) => ({ id: String(i) })),
+    texts: undefined,
+    next: next === null ? null : { offset: next, limit: nextLimit },
+    bytes: 100,
+  });
+
+  it('names empty and short pages that link past what they served, and lists that end early', () => {
+    expect(anomalyOf(page(0, 20, 0, 20), 0)).toMatch(/empty page/);
+    expect(anomalyOf(page(0, 20, 10, 20), 0)).toMatch(/fewer than the 20/);
+    expect(anomalyOf(page(19, 21, 1, null), 40)).toMatch(/ended after 20 items .* at least 40/);
+  });
+
+  it('accepts a last page, a served limit lower than asked, and a cap whose next goes on after the items', () => {
+    expect(anomalyOf(page(40, 20, 5, null), 41)).toBeUndefined();
+    expect(anomalyOf(page(0, 21, 20, 20, 20), 0)).toBeUndefined();
+    expect(anomalyOf(page(0, 101, 100, 100, 101), 0)).toBeUndefined();
   });
 });
 

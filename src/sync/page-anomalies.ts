@@ -3,7 +3,8 @@
  * it passes for the end of the list (and a `--full` run marks the rest deleted):
  * - an empty page with a `next` link;
  * - a page with fewer items than the limit it was served with (`next.limit`, else the one asked)
- *   that still links onward;
+ *   that still links onward, past the items it skipped (a `next` right after the items served is a
+ *   silent server-side cap, and is followed);
  * - a list that ends (no `next`) before the count an earlier page promised (a page with `next`
  *   promises at least one item past it): the total shrank under the walk.
  * Such a page is asked again (twice, 200 ms then 400 ms later); the caller decides what a
@@ -22,7 +23,9 @@ const RETRY_BASE_MS = 200;
 export function anomalyOf(page: Page, promised: number): string | undefined {
   const served = Math.min(page.limit, page.next?.limit ?? page.limit);
   if (page.next !== null && page.items.length === 0) return 'an empty page with a next link';
-  if (page.next !== null && page.items.length < served) {
+  // A short page whose next link goes on right after it is a server-side cap, not a contradiction.
+  const continues = page.next !== null && page.next.offset === page.offset + page.items.length;
+  if (page.next !== null && page.items.length < served && !continues) {
     return `a page of ${page.items.length} items, fewer than the ${served} it was served with, with a next link`;
   }
   if (page.next === null && page.offset + page.items.length < promised) {
