@@ -13,7 +13,7 @@
  */
 import type { ListName, Page } from '../api/index.js';
 import { sleep } from '../api/sleep.js';
-import { ListingAnomalyError, UpstreamError } from '../errors.js';
+import { ListingAnomalyError, ProtocolError, UpstreamError } from '../errors.js';
 
 /** Times a contradicting page is asked again before the contradiction counts as real. */
 export const ANOMALY_RETRIES = 2;
@@ -82,4 +82,11 @@ export function offsetCapError(
       hint: 'lower --slice-jobs (TSYNC_SLICE_JOBS) below the cap so that no slice is paged that deep',
     },
   );
+}
+
+/** A next link that does not move forward would loop for ever; no retry can fix it. */
+export function assertAdvances(page: Page): void {
+  if (page.next !== null && page.next.offset <= page.offset) {
+    throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, false);
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
-import { anomalyError, consistentPage, offsetCapError } from './page-anomalies.js';
+import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { isRefusal, planSlices, type Slice } from './slices.js';
 import { sliceParams } from './walk-slice.js';
@@ -70,11 +70,13 @@ async function windowFirstPage(
   };
   const first = await consistentPage(await ask(), ask, 0, signal);
   if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
+  assertAdvances(first.page);
   // Asked before any record was seen, the first page is small (8 items at 8 MiB). When its records
   // showed that more fit and the window goes on, it is asked again at the size learned: a window of
   // up to --page-size small jobs is then one page, as before, with no probes to plan slices.
   if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
   const again = await consistentPage(await ask(), ask, 0, signal);
   if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
+  assertAdvances(again.page);
   return again.page;
 }

@@ -16,7 +16,13 @@
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
-import { anomalyError, consistentPage, offsetCapError, promisedBy } from './page-anomalies.js';
+import {
+  anomalyError,
+  assertAdvances,
+  consistentPage,
+  offsetCapError,
+  promisedBy,
+} from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { idOf, type Slice } from './slices.js';
 
@@ -129,12 +135,7 @@ export async function* walkSlice(
       if (page.next === null || items.length === 0) return;
       // No readable id to anchor on (a malformed record): fall back to the plain next offset.
       anchor = idOf(items.at(-1));
-      if (page.next.offset <= at) {
-        throw new ProtocolError(
-          `the service's next link does not advance (offset ${page.next.offset})`,
-          false,
-        );
-      }
+      assertAdvances(page);
       offset = page.next.offset;
     }
     if (shifted) options.onRestart?.();
