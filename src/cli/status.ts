@@ -29,7 +29,8 @@ export const command: Command = {
   description: [
     'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',
     `--pending-max-age, no longer re-checked (a \`sync --full\` or a larger --pending-max-age brings`,
-    'them up to date). quarantined counts every unresolved record, under "unknown" when its kind is.',
+    'them up to date). quarantined counts every unresolved record, under "unknown" when its kind is',
+    'neither pre-recorded nor live.',
   ].join('\n'),
   options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
   settings: ['db', 'lockWait', 'pendingMaxAge'],
