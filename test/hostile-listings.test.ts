@@ -282,6 +282,19 @@ describe('pages that contradict themselves', () => {
     });
   }
 
+  it('a --full run whose walk met a contradiction, even one cleared, marks nothing deleted; the next one does', async () => {
+    const { s, db } = await mirrored(150);
+    for (const record of s.data.all().slice(0, 3)) s.data.delete(String(record['id']));
+    injectAfter(s, 4, 'empty-page');
+    const glitched = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+    expect(glitched.outcome).toBe('ok');
+    expect(glitched.kinds[0]?.deleted).toBe(0);
+    expect(await deletedCount(db)).toBe(0);
+    const clean = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+    expect(clean.kinds[0]?.deleted).toBe(3);
+    await expectMirror(db, s.data.all());
+  });
+
   it('a first back-fill whose first page is empty with a next link fails, and the next run stores everything', async () => {
     const s = await start({ preRecorded: 60, live: 0, limitCap: 20 });
     const db = join(tempDir(), 'backfill.duckdb');

@@ -32,6 +32,8 @@ export interface FetchOptions {
   readonly budget: PageBudget;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
+  /** A page contradicted itself (walk-slice.ts WalkOptions.onAnomaly). */
+  readonly onAnomaly?: () => void;
   /**
    * Runs on each page before it is queued: the loader's CPU work (validation, hashing, rows) then
    * happens while the writer waits on DuckDB, instead of after it.
@@ -62,6 +64,7 @@ export async function fetchSlices(
     budget: options.budget,
     signal: stop.signal,
     onRestart: options.onRestart,
+    ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
   };
   // The window's first page is the first page of its only slice: reused once, then let go.
   let reuse = slices.length === 1 ? firstPage : undefined;

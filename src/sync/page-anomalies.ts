@@ -39,15 +39,20 @@ export function promisedBy(page: Page, before: number): number {
   return page.next === null ? before : Math.max(before, page.offset + page.items.length + 1);
 }
 
-/** Asks again while the page contradicts itself; returns the last page and what still contradicts. */
+/**
+ * Asks again while the page contradicts itself; returns the last page and what still contradicts.
+ * `onAnomaly` hears of every contradiction, also one that asking again cleared.
+ */
 export async function consistentPage(
   first: Page,
   ask: () => Promise<Page>,
   promised: number,
   signal?: AbortSignal,
+  onAnomaly?: () => void,
 ): Promise<{ page: Page; anomaly: string | undefined }> {
   let page = first;
   let anomaly = anomalyOf(page, promised);
+  if (anomaly !== undefined) onAnomaly?.();
   for (let attempt = 1; anomaly !== undefined && attempt <= ANOMALY_RETRIES; attempt++) {
     await sleep(RETRY_BASE_MS * attempt, signal);
     page = await ask();

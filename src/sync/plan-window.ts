@@ -21,6 +21,8 @@ export interface PlanOptions {
   /** Probes sent at once. */
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** Called when the first page contradicted itself, even if asking again cleared it. */
+  readonly onAnomaly?: () => void;
 }
 
 export async function planWindow(
@@ -30,7 +32,7 @@ export async function planWindow(
   paging: Paging,
   options: PlanOptions,
 ): Promise<{ firstPage: Page; slices: Slice[] }> {
-  const firstPage = await windowFirstPage(client, list, window, paging, options.signal);
+  const firstPage = await windowFirstPage(client, list, window, paging, options);
   const probe = (offset: number, before?: Date) =>
     getBoundedPage(
       client,
@@ -54,7 +56,7 @@ async function windowFirstPage(
   list: ListName,
   window: Slice,
   { sizer, budget }: Paging,
-  signal: AbortSignal,
+  { signal, onAnomaly }: PlanOptions,
 ): Promise<Page> {
   const ask = async () => {
     const page = await getBoundedPage(
@@ -68,14 +70,14 @@ async function windowFirstPage(
     sizer.observe(page.items.length, page.bytes);
     return page;
   };
-  const first = await consistentPage(await ask(), ask, 0, signal);
+  const first = await consistentPage(await ask(), ask, 0, signal, onAnomaly);
   if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
   assertAdvances(first.page);
   // Asked before any record was seen, the first page is small (8 items at 8 MiB). When its records
   // showed that more fit and the window goes on, it is asked again at the size learned: a window of
   // up to --page-size small jobs is then one page, as before, with no probes to plan slices.
   if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
-  const again = await consistentPage(await ask(), ask, 0, signal);
+  const again = await consistentPage(await ask(), ask, 0, signal, onAnomaly);
   if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
   assertAdvances(again.page);
   return again.page;

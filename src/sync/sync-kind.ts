@@ -96,6 +96,7 @@ export async function syncKind(
       sliceJobs: options.sliceJobs ?? options.pageSize * 4,
       concurrency: options.concurrency,
       signal: ctx.signal,
+      onAnomaly: () => (counters.anomalies += 1),
     });
     ctx.logger.debug(
       { kind, slices: slices.length, after: window.after, before: window.before },
@@ -111,7 +112,15 @@ export async function syncKind(
     }
 
     const done = await ctx.db.transaction(async () => {
-      if (mode === 'full') {
+      if (mode === 'full' && counters.anomalies > 0) {
+        // The walk went through, but the listing glitched on the way: do not trust it to delete.
+        ctx.logger.warn(
+          { kind, anomalies: counters.anomalies },
+          '%s: %d page(s) contradicted themselves during the --full walk (cleared on asking again); no job is marked deleted this run, the next --full run marks them',
+          kind,
+          counters.anomalies,
+        );
+      } else if (mode === 'full') {
         counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date(), {
           maxDeleteShare: options.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE,
         });
@@ -172,6 +181,7 @@ async function walkAndLoad(
     budget: paging.budget,
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
+    onAnomaly: () => (state.counters.anomalies += 1),
     prepare: prepareBatch,
   });
   // Observed below once the writer is done; until then a rejection must not count as unhandled.

@@ -43,6 +43,8 @@ export interface WalkOptions {
   readonly signal?: AbortSignal;
   /** Called when a shift was seen and the slice starts again. */
   readonly onRestart?: () => void;
+  /** Called when a page contradicted itself, even if asking again cleared it (page-anomalies.ts). */
+  readonly onAnomaly?: () => void;
 }
 
 const ONE_MS = 1;
@@ -110,7 +112,8 @@ export async function* walkSlice(
       };
       // The window's first page was seen by the sizer when it was planned.
       const reuse = offset === 0 && restart === 0 ? firstPage : undefined;
-      const checked = await consistentPage(reuse ?? (await ask()), ask, promised, options.signal);
+      const first = reuse ?? (await ask());
+      const checked = await consistentPage(first, ask, promised, options.signal, options.onAnomaly);
       const page = checked.page;
       if (checked.anomaly !== undefined) {
         const endedEarly = page.next === null && !endedEarlyAt.has(at);
