@@ -1,6 +1,6 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
+import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
-import { Database } from '../store/database.js';
 import { formatDuration } from '../util/duration.js';
 import { type Command, flag } from './command.js';
 import { renderTable } from './table.js';
@@ -36,23 +36,19 @@ export const command: Command = {
   settings: ['db', 'lockWait', 'pendingMaxAge'],
   async run({ flags, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags);
-    const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
-    try {
-      const pendingSince = new Date(Date.now() - settings.pendingMaxAge).toISOString();
-      const rows = (await db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince })).map(
-        (r) => ({ ...r, words: Number(r.words) }),
+    const pendingSince = new Date(Date.now() - settings.pendingMaxAge).toISOString();
+    const kinds = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
+      db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
+    );
+    const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
+    if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
+    else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    const stale = rows.reduce((n, r) => n + r.pending_stale, 0);
+    if (stale > 0) {
+      stderr.write(
+        `${stale} pending job(s) are older than --pending-max-age (${formatDuration(settings.pendingMaxAge)}) and no longer re-checked; run \`sync --full\` or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)\n`,
       );
-      if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
-      else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
-      const stale = rows.reduce((n, r) => n + r.pending_stale, 0);
-      if (stale > 0) {
-        stderr.write(
-          `${stale} pending job(s) are older than --pending-max-age (${formatDuration(settings.pendingMaxAge)}) and no longer re-checked; run \`sync --full\` or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)\n`,
-        );
-      }
-      return 0;
-    } finally {
-      await db.close();
     }
+    return 0;
   },
 };

@@ -14,7 +14,13 @@ import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
 import { type Command, stringFlag } from './command.js';
-import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import {
+  KIND_OPTION,
+  PUBLISH_OPTIONS,
+  parseKinds,
+  SYNC_SETTINGS,
+  syncOptionsFromFlags,
+} from './sync-options.js';
 
 const DEFAULTS = {
   every: '5m',
@@ -31,7 +37,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
@@ -92,6 +98,7 @@ export const command: Command = {
       value: 'DURATION',
       help: `BullMQ job lock; a dead worker's job is handed back after about this long (default ${DEFAULTS.jobLock})`,
     },
+    ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stderr }) {
