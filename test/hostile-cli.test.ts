@@ -89,7 +89,10 @@ describe('hostile listings at the command line', () => {
     const pre = rows.find((r) => r.kind === 'pre-recorded');
     expect([pre?.pending, pre?.pending_stale]).toEqual([1, 1]);
     expect(rows.find((r) => r.kind === 'unknown')?.quarantined).toBe(1);
-    expect(status.stderr).toMatch(/1 pending job\(s\) are older than --pending-max-age .*sync --full/);
+    expect(status.stderr).toBe('');
+    const table = await runCli(['status', '--db', db]);
+    expect(table.stdout).toMatch(/pending_stale/);
+    expect(table.stderr).toMatch(/1 pending job\(s\) are older than --pending-max-age .*sync --full/);
 
     const wider = await runCli(['status', '--db', db, '--json', '--pending-max-age', '30d']);
     const widerPre = (JSON.parse(wider.stdout) as StatusRow[]).find((r) => r.kind === 'pre-recorded');

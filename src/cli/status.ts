@@ -41,8 +41,12 @@ export const command: Command = {
       db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
     );
     const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
-    if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
-    else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    if (flag(flags, 'json')) {
+      // The rows carry pending_stale; a program reading them wants nothing else.
+      stdout.write(`${JSON.stringify(rows)}\n`);
+      return 0;
+    }
+    stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
     const stale = rows.reduce((n, r) => n + r.pending_stale, 0);
     if (stale > 0) {
       stderr.write(
