@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Database } from '../store/database.js';
+import { summaryOf } from '../sync/run.js';
 import type { KindSummary, SyncKind, SyncOptions, SyncSummary } from '../sync/types.js';
 import { Notifier } from '../worker/notify.js';
 
@@ -44,6 +45,21 @@ export async function notifyThrown(
 ): Promise<void> {
   const error = toError(thrown);
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
+  // A failure of one kind that no retry fixes is thrown after every kind ran, with the run's summary.
+  const run = summaryOf(error);
+  if (run) {
+    for (const k of run.kinds) {
+      await notifier?.runEnded({
+        kind: k.kind,
+        mode: k.mode,
+        outcome: k.outcome,
+        runId: run.runId,
+        error: k.error ?? null,
+        retryable: k.outcome === 'failed' ? k.error !== error.message : null,
+      });
+    }
+    return;
+  }
   const summary = (error as Error & { summary?: KindSummary }).summary;
   const kind = summary?.kind ?? options.kinds[0];
   if (kind === undefined) return;
