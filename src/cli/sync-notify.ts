@@ -21,7 +21,12 @@ export async function syncNotifier(url: string, options: SyncOptions, logger: Lo
   return new Notifier({ url, apiKey: options.apiKey, command: 'sync', db: options.db, logger, previous });
 }
 
-export async function notifySummary(notifier: Notifier | undefined, summary: SyncSummary): Promise<void> {
+/** Tells the notifier how each kind of a run ended; `unrecoverable` is the message no retry fixes. */
+export async function notifySummary(
+  notifier: Notifier | undefined,
+  summary: SyncSummary,
+  unrecoverable?: string,
+): Promise<void> {
   for (const k of summary.kinds) {
     await notifier?.runEnded({
       kind: k.kind,
@@ -29,7 +34,7 @@ export async function notifySummary(notifier: Notifier | undefined, summary: Syn
       outcome: k.outcome,
       runId: summary.runId,
       error: k.error ?? null,
-      retryable: k.outcome === 'failed' ? true : null,
+      retryable: k.outcome === 'failed' ? k.error !== unrecoverable : null,
     });
   }
 }
@@ -47,19 +52,7 @@ export async function notifyThrown(
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
   // A failure of one kind that no retry fixes is thrown after every kind ran, with the run's summary.
   const run = summaryOf(error);
-  if (run) {
-    for (const k of run.kinds) {
-      await notifier?.runEnded({
-        kind: k.kind,
-        mode: k.mode,
-        outcome: k.outcome,
-        runId: run.runId,
-        error: k.error ?? null,
-        retryable: k.outcome === 'failed' ? k.error !== error.message : null,
-      });
-    }
-    return;
-  }
+  if (run) return notifySummary(notifier, run, error.message);
   const summary = (error as Error & { summary?: KindSummary }).summary;
   const kind = summary?.kind ?? options.kinds[0];
   if (kind === undefined) return;
