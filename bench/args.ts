@@ -7,7 +7,16 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
 
-export const PHASES = ['floor-b', 'backfill', 'idle', 'floor-a', 'naive', 'memory', 'latency'] as const;
+export const PHASES = [
+  'floor-b',
+  'backfill',
+  'idle',
+  'floor-a',
+  'naive',
+  'memory',
+  'latency',
+  'incremental',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -29,13 +38,15 @@ export interface BenchOptions {
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
 
-Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs and a
-latency-bound backfill, side by side in one run, and prints the figures and their ratios.
+Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs, a
+latency-bound backfill and the incremental runs at a history of 1,000 and 10,000 jobs (bytes
+written, time), side by side in one run, and prints the figures and their ratios.
 
 Options:
   --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
   --repeat N       runs of the backfill and of each floor; the median is reported (default 1)
   --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all)
+  --phase LIST     the same as --only (e.g. --phase incremental)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
@@ -88,6 +99,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         scale: { type: 'string' },
         repeat: { type: 'string' },
         only: { type: 'string' },
+        phase: { type: 'string' },
         out: { type: 'string' },
         'cpu-prof': { type: 'boolean' },
         'page-size': { type: 'string' },
@@ -104,7 +116,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
   return {
     scale: number(values, 'scale', 1, 0.0001, false),
     repeat: number(values, 'repeat', 1, 1, true),
-    phases: phases(values['only']),
+    phases: phases(values['only'] ?? values['phase']),
     outDir: typeof values['out'] === 'string' ? values['out'] : join(projectRoot(), 'bench', 'out'),
     cpuProf: values['cpu-prof'] === true,
     pageSize: number(values, 'page-size', 100, 1, true),

@@ -13,6 +13,8 @@ export interface TaskOutput<R = object> {
   readonly cpuMs: number;
   /** Peaks of the V8 heap (total, used) and of memory outside it held by JS objects, MiB. */
   readonly memory: { readonly heapTotalMb: number; readonly heapUsedMb: number; readonly externalMb: number };
+  /** Bytes the child wrote to storage (`/proc/self/io` write_bytes), the database's checkpoints included. */
+  readonly writeBytes: number;
 }
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));

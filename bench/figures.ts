@@ -83,6 +83,36 @@ export interface LatencyFigures {
   readonly runs: readonly LatencyRun[];
 }
 
+export interface IncrementalStep {
+  readonly name: string;
+  readonly wallMs: number;
+  /** Bytes the sync process wrote to storage (`/proc/<pid>/io` write_bytes). */
+  readonly writeBytes: number;
+  /** Requests the simulator answered during the run. */
+  readonly requests: number;
+  readonly jobsFetched: number;
+  /** Jobs inserted or updated. */
+  readonly changed: number;
+  /** Jobs marked deleted (reconciles). */
+  readonly deleted: number;
+}
+
+export interface IncrementalRun {
+  /** Jobs back-filled before the steps. */
+  readonly history: number;
+  /** JSON of every record served, bytes. */
+  readonly jsonBytes: number;
+  /** The DuckDB file after the backfill, bytes. */
+  readonly fileBytes: number;
+  readonly backfillMs: number;
+  readonly backfillWriteBytes: number;
+  readonly steps: readonly IncrementalStep[];
+}
+
+export interface IncrementalFigures {
+  readonly runs: readonly IncrementalRun[];
+}
+
 export interface Figures {
   machine?: { nproc: number; cpu: string; node: string; platform: string };
   options: Record<string, unknown>;
@@ -94,4 +124,5 @@ export interface Figures {
   idle?: IdleFigures;
   memory?: MemoryFigures;
   latency?: LatencyFigures;
+  incremental?: IncrementalFigures;
 }
