@@ -24,6 +24,8 @@ export interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
   readonly lockWaitMs?: number;
   readonly logger?: Logger;
+  /** Migration versions to apply (tests build files of an older release); default every shipped one. */
+  readonly migrations?: readonly number[];
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -54,8 +56,25 @@ export class Database {
       if (readOnly) {
         await assertMigrated(connection, full);
       } else {
-        const applied = await migrate(connection, full);
-        if (applied.length > 0) logger.info({ db: full, migrations: applied }, 'database schema migrated');
+        const started = Date.now();
+        const applied = await migrate(connection, full, {
+          versions: options.migrations,
+          // A rebuild of a big file takes a while, once: say so before it starts.
+          onUpgrade: (m) => {
+            const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
+            logger.info(
+              { db: full, migration: name },
+              'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
+              full,
+              name,
+            );
+          },
+        });
+        if (applied.length > 0)
+          logger.info(
+            { db: full, migrations: applied, ms: Date.now() - started },
+            'database schema migrated',
+          );
       }
       return new Database(full, readOnly, connection, shared, logger);
     } catch (error) {
