@@ -8,6 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { chaosSeed } from './helpers/chaos.js';
+import { runCli } from './helpers/cli.js';
 import { runSyncStorm, settle } from './helpers/storm.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -68,5 +69,8 @@ describe('convergence under chaos', () => {
     expect(incremental.differences, `${tag}: after the incremental run`).toEqual([]);
     expect(full.code, `${tag}\n${full.stderr}`).toBe(0);
     expect(full.differences, `${tag}: after the --full run`).toEqual([]);
+    // No key enforces jobs.id: the user's own check agrees after the storm.
+    const verified = await runCli(['verify', '--db', db]);
+    expect(verified.code, `${tag}: ${verified.stderr}`).toBe(0);
   }, 120_000);
 });

@@ -52,6 +52,10 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: 'list records that failed validation, or retry loading them',
     load: async () => (await import('./quarantine.js')).command,
   },
+  verify: {
+    summary: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
+    load: async () => (await import('./verify.js')).command,
+  },
 };
 
 export function programHelp(): string {

@@ -1,0 +1,99 @@
+/**
+ * The invariants of a transcript-sync file that no index enforces (issue 13: tables that grow with
+ * the history carry no key, so a checkpoint writes only new rows). The loader keeps them: it is the
+ * only writer and replaces a job with its children set-based in one transaction. `verify` checks
+ * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
+ */
+import type { Database } from './database.js';
+
+/** How a broken invariant is repaired. */
+export type Repair =
+  /** The jobs named are dropped with all their children; `sync --full` loads them again. */
+  | 'drop-jobs'
+  /** Child rows of no stored job or utterance are deleted. */
+  | 'delete-orphans'
+  /** Duplicate run rows are deleted, the first one stored stays. */
+  | 'dedupe-runs';
+
+export interface Check {
+  readonly name: string;
+  /** sql/queries/<query>.sql: one `id` column, a row per job (or run) that breaks the invariant. */
+  readonly query: string;
+  readonly repair: Repair;
+}
+
+export const CHECKS: readonly Check[] = Object.freeze([
+  { name: 'jobs.id is unique', query: 'verify-jobs-duplicate-ids', repair: 'drop-jobs' },
+  { name: 'jobs.content_hash is the sha1 of raw', query: 'verify-jobs-hash-mismatch', repair: 'drop-jobs' },
+  {
+    name: 'utterances unique on (job_id, source, utterance_idx)',
+    query: 'verify-utterances-duplicates',
+    repair: 'drop-jobs',
+  },
+  {
+    name: 'words unique on (job_id, source, utterance_idx, word_idx)',
+    query: 'verify-words-duplicates',
+    repair: 'drop-jobs',
+  },
+  { name: 'utterances belong to a job', query: 'verify-utterances-orphans', repair: 'delete-orphans' },
+  { name: 'words belong to an utterance', query: 'verify-words-orphans', repair: 'delete-orphans' },
+  { name: 'module_results belong to a job', query: 'verify-modules-orphans', repair: 'delete-orphans' },
+  { name: 'sync_runs unique on (run_id, kind)', query: 'verify-runs-duplicates', repair: 'dedupe-runs' },
+]);
+
+/** Ids shown per broken check. */
+const SAMPLE = 5;
+
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  /** Jobs (or runs) that break it. */
+  readonly count: number;
+  /** The first few of them, sorted. */
+  readonly sample: readonly string[];
+  readonly repair: Repair;
+}
+
+export async function verifyFile(db: Database): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    const [row] = await db.all<{ n: number; sample: string[] | null }>(
+      `SELECT count(*)::BIGINT AS n, (list(id ORDER BY id))[1:${SAMPLE}] AS sample FROM (${db.query(check.query)})`,
+    );
+    const count = Number(row?.n ?? 0);
+    results.push({
+      name: check.name,
+      ok: count === 0,
+      count,
+      sample: row?.sample ?? [],
+      repair: check.repair,
+    });
+  }
+  return results;
+}
+
+/** What `--repair` did. */
+export interface RepairResult {
+  /** Jobs dropped: `sync --full` loads them again. */
+  readonly droppedJobs: number;
+}
+
+/** Repairs every broken invariant of `results` in one transaction. */
+export async function repairFile(db: Database, results: readonly CheckResult[]): Promise<RepairResult> {
+  const broken = results.filter((r) => !r.ok);
+  return db.transaction(async () => {
+    let droppedJobs = 0;
+    const dropping = CHECKS.filter((c) => c.repair === 'drop-jobs' && broken.some((r) => r.name === c.name));
+    if (dropping.length > 0) {
+      const union = dropping.map((c) => db.query(c.query)).join('\nUNION\n');
+      await db.run(`CREATE OR REPLACE TEMP TABLE _tsync_broken AS SELECT DISTINCT id FROM (${union})`);
+      const [row] = await db.all<{ n: number }>('SELECT count(*)::BIGINT AS n FROM _tsync_broken');
+      droppedJobs = Number(row?.n ?? 0);
+      await db.run(db.query('verify-repair-drop-jobs'));
+    }
+    // Dropping jobs can leave no orphans (children go with them); orphans found before still go.
+    if (broken.some((r) => r.repair === 'delete-orphans')) await db.run(db.query('verify-repair-orphans'));
+    if (broken.some((r) => r.repair === 'dedupe-runs')) await db.run(db.query('verify-repair-runs'));
+    return { droppedJobs };
+  });
+}
