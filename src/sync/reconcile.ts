@@ -19,15 +19,20 @@ export async function addSeen(db: Database, items: readonly unknown[]): Promise<
   if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
 }
 
-/** Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint. */
+/**
+ * Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint.
+ * `after`: the walk's lower bound (a `--window` reconcile); older jobs were not walked, so not judged.
+ */
 export async function markUnseenDeleted(
   db: Database,
   kind: SyncKind,
   before: Date,
   now: Date,
+  after: Date | null = null,
 ): Promise<number> {
   const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
     kind,
+    after: after?.toISOString() ?? null,
     before: before.toISOString(),
     now: now.toISOString(),
   });

@@ -16,6 +16,7 @@ import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
 import { fetchPending, pendingJobs } from './pending.js';
 import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { reconcileStart } from './reconcile-window.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import { planSlices, type Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
@@ -45,7 +46,9 @@ export async function syncKind(
 ): Promise<KindSummary> {
   const { options, startedAt } = ctx;
   const mode = options.full ? 'full' : 'incremental';
-  const after = options.full ? null : windowStart(checkpoint, options);
+  const after = options.full
+    ? reconcileStart(checkpoint, options, startedAt)
+    : windowStart(checkpoint, options);
   const window: Slice = { after, before: startedAt };
   const counters = new RunCounters();
   const requestsBefore = ctx.client.stats.requests;
@@ -103,7 +106,8 @@ export async function syncKind(
     await walkAndLoad(ctx, kind, slices, firstPage, { counters, checkpoint, progress, committed });
 
     const done = await ctx.db.transaction(async () => {
-      if (mode === 'full') counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date());
+      if (mode === 'full')
+        counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date(), after);
       const result = summary('ok');
       await recordRunFinish(ctx.db, result);
       const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
