@@ -14,10 +14,15 @@ import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
 import { type Command, stringFlag } from './command.js';
 import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import { windowFlag } from './window-flag.js';
 
 const DEFAULTS = {
   every: '5m',
-  fullEvery: '1d',
+  // Measured in BENCHMARKS.md (issue 13): a reconcile of the last 7 days every hour finds most
+  // deletions and edits at a fraction of the cost of the whole history, which runs weekly.
+  fullEvery: '7d',
+  recentEvery: '1h',
+  recentWindow: '7d',
   reportEvery: '1d',
   metricsHost: '127.0.0.1',
   metricsPort: 9464,
@@ -30,12 +35,13 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 7d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
-    'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
+    'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
+    'of the whole history; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
     'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
-    'while a run lasts. --every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
+    'while a run lasts. --every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
     "A billing report job (--report-every) writes the last complete day's and month's billing",
     'figures as CSV and HTML into --report-dir, rewriting a period only when its figures changed.',
@@ -48,10 +54,20 @@ export const command: Command = {
       value: 'WHEN',
       help: `incremental sync schedule per kind (default ${DEFAULTS.every})`,
     },
+    'recent-every': {
+      type: 'string',
+      value: 'WHEN',
+      help: `reconcile of the recent window per kind, i.e. sync --full --window (default ${DEFAULTS.recentEvery})`,
+    },
+    'recent-window': {
+      type: 'string',
+      value: 'DURATION',
+      help: `how far back the recent reconcile looks, with its unit (default ${DEFAULTS.recentWindow})`,
+    },
     'full-every': {
       type: 'string',
       value: 'WHEN',
-      help: `full reconcile schedule per kind (default ${DEFAULTS.fullEvery})`,
+      help: `reconcile of the whole history per kind (default ${DEFAULTS.fullEvery})`,
     },
     'report-every': {
       type: 'string',
@@ -130,6 +146,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     kinds: parseKinds(flags),
     every: parseSchedule(stringFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
     fullEvery: parseSchedule(stringFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
+    recentEvery: parseSchedule(stringFlag(flags, 'recent-every') ?? DEFAULTS.recentEvery, '--recent-every'),
     reportEvery: parseSchedule(stringFlag(flags, 'report-every') ?? DEFAULTS.reportEvery, '--report-every'),
     metricsHost: stringFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
     metricsPort: portFlag(flags, 'metrics-port', DEFAULTS.metricsPort),
@@ -137,6 +154,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
+  const reconcileWindow = windowFlag(flags, 'recent-window', DEFAULTS.recentWindow);
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
   if (!redisUrl) {
@@ -144,7 +162,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
-  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
+  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir, reconcileWindow });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
 }
