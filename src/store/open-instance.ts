@@ -33,12 +33,15 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  *   there (so it stays well above the WAL threshold), and without a limit a backfill keeps every
  *   block it wrote resident. Read-only opens (reports, queries, exports) keep DuckDB's default.
  * - Background threads that hand memory DuckDB freed back to the system.
+ * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
+ *   the last 2,047 stored jobs again; src/store/compaction.ts merges them every so often instead.
  */
 const WRITER_OPTIONS = {
   memory_limit: '1GB',
   wal_autocheckpoint: '512MB',
   auto_checkpoint_skip_wal_threshold: '1000000000',
   allocator_background_threads: 'true',
+  max_vacuum_tasks: '0',
 } as const;
 
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
