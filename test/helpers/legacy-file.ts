@@ -3,6 +3,7 @@
  * 100, `jobs` with its PRIMARY KEY) applied by the real runner, then filled by the real loader, run
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDataset } from '../../src/simulator/generate.js';
 import { Database } from '../../src/store/database.js';
 import { JobLoader } from '../../src/store/loader.js';
@@ -20,6 +21,9 @@ export interface LegacyFileOptions {
 }
 
 export async function writeLegacyFile(path: string, options: LegacyFileOptions): Promise<void> {
+  // That release created files in DuckDB's default storage format; a file keeps its format.
+  const created = await DuckDBInstance.create(path);
+  created.closeSync();
   const db = await Database.open(path, { migrations: LEGACY_MIGRATIONS });
   try {
     const records = generateDataset({
