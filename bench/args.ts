@@ -2,7 +2,8 @@
  * The bench's flags. Defaults are the sizes of issue 7; `--scale 0.1` shrinks every dataset for a
  * quick run (the smoke test uses a tiny scale). A bad flag is a ConfigError (exit 2).
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
@@ -34,6 +35,11 @@ export interface BenchOptions {
   readonly concurrency: number;
   /** Added to every response in the latency-bound phase, ms. */
   readonly latencyMs: number;
+  /**
+   * A built checkout of another version (e.g. main): the incremental phase runs its sync beside
+   * this one's, step by step against the same simulator, for a before/after in one run.
+   */
+  readonly baseline?: string;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -52,6 +58,8 @@ Options:
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
   --concurrency N  slices fetched in parallel by the backfill (default 2)
   --latency-ms N   ms added to every response in the latency phase (default 50)
+  --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
+                   bench's bench/ files): the incremental phase runs its sync beside this one's
   -h, --help       show this help
 `;
 
@@ -87,6 +95,14 @@ function phases(text: unknown): ReadonlySet<Phase> {
   return new Set(names as Phase[]);
 }
 
+function baseline(text: unknown): { baseline?: string } {
+  if (text === undefined) return {};
+  const child = join(resolve(String(text)), 'dist', 'bench', 'child.js');
+  if (!existsSync(child))
+    throw new ConfigError('--baseline', `${child} is missing: build that checkout first (npm run build)`);
+  return { baseline: resolve(String(text)) };
+}
+
 /** Returns undefined when --help was asked for. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefined {
   let parsed: ReturnType<typeof parseArgs>;
@@ -105,6 +121,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         'page-size': { type: 'string' },
         concurrency: { type: 'string' },
         'latency-ms': { type: 'string' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -122,5 +139,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     pageSize: number(values, 'page-size', 100, 1, true),
     concurrency: number(values, 'concurrency', 2, 1, true),
     latencyMs: number(values, 'latency-ms', 50, 0, false),
+    ...baseline(values['baseline']),
   };
 }

@@ -3,6 +3,7 @@
  * `cpuProfileDir` the child runs under `node --cpu-prof`, for finding where a phase's time goes.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface TaskOutput<R = object> {
@@ -19,15 +20,18 @@ export interface TaskOutput<R = object> {
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
 
+/** `checkout`: run the child of another built checkout (the bench's --baseline) instead of this one. */
 export async function runTask<R>(
   task: string,
   options: unknown,
   cpuProfileDir?: string,
+  checkout?: string,
 ): Promise<TaskOutput<R>> {
+  const script = checkout ? join(checkout, 'dist', 'bench', 'child.js') : CHILD;
   const profile = cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${task}-${Date.now()}.cpuprofile`]
     : [];
-  const child = spawn(process.execPath, [...profile, CHILD, task, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...profile, script, task, JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

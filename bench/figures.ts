@@ -97,16 +97,21 @@ export interface IncrementalStep {
   readonly deleted: number;
 }
 
-export interface IncrementalRun {
-  /** Jobs back-filled before the steps. */
-  readonly history: number;
-  /** JSON of every record served, bytes. */
-  readonly jsonBytes: number;
+export interface IncrementalVariant {
   /** The DuckDB file after the backfill, bytes. */
   readonly fileBytes: number;
   readonly backfillMs: number;
   readonly backfillWriteBytes: number;
   readonly steps: readonly IncrementalStep[];
+}
+
+export interface IncrementalRun extends IncrementalVariant {
+  /** Jobs back-filled before the steps. */
+  readonly history: number;
+  /** JSON of every record served, bytes. */
+  readonly jsonBytes: number;
+  /** The same steps by the --baseline checkout, run beside this one's. */
+  readonly baseline?: IncrementalVariant;
 }
 
 export interface IncrementalFigures {

@@ -35,6 +35,16 @@ export async function runIncrementalPhase(
   return { runs };
 }
 
+/** One version of the sync measured in the phase: this checkout, or the --baseline one. */
+interface Variant {
+  readonly checkout: string | undefined;
+  readonly db: string;
+  readonly steps: IncrementalStep[];
+  fileBytes: number;
+  backfillMs: number;
+  backfillWriteBytes: number;
+}
+
 async function atHistory(
   jobs: number,
   options: BenchOptions,
@@ -43,35 +53,53 @@ async function atHistory(
 ): Promise<IncrementalRun> {
   say(`incremental: generating ${jobs} jobs`);
   const sim = await SimProcess.start(incrementalDataset(jobs));
-  const db = join(dir, `incremental-${jobs}.duckdb`);
-  const sync = (extra: Partial<SyncTaskOptions> = {}): SyncTaskOptions => ({
+  const variant = (checkout: string | undefined, name: string): Variant => ({
+    checkout,
+    db: join(dir, `incremental-${jobs}-${name}.duckdb`),
+    steps: [],
+    fileBytes: 0,
+    backfillMs: 0,
+    backfillWriteBytes: 0,
+  });
+  // The baseline runs first at each step, then this checkout: same upstream, same changes.
+  const variants = [
+    ...(options.baseline ? [variant(options.baseline, 'baseline')] : []),
+    variant(undefined, 'this'),
+  ];
+  const sync = (v: Variant, extra: Partial<SyncTaskOptions> = {}): SyncTaskOptions => ({
     baseUrl: sim.url,
     apiKey: sim.apiKey,
-    db,
+    db: v.db,
     pageSize: options.pageSize,
     rateLimit: 1_000,
     concurrency: options.concurrency,
     ...extra,
   });
+  const label = (v: Variant) => `H=${jobs}${v.checkout ? ' (baseline)' : ''}`;
   try {
     // 1% of the history, queued now and completed before the "1% changed" run.
     const changing = await sim.addJobs(Math.max(1, Math.round(jobs / 100)), 'queued', PENDING_AGO_MS);
     const jsonBytes = await sim.jsonBytes();
-    const backfill = await runTask<SyncTaskResult>('sync', sync());
-    const fileBytes = statSync(db).size;
-    say(
-      `incremental H=${jobs}: backfill ${(backfill.result.wallMs / 1_000).toFixed(1)} s, file ${(fileBytes / 1e6).toFixed(0)} MB for ${(jsonBytes / 1e6).toFixed(0)} MB of JSON`,
-    );
-    const steps: IncrementalStep[] = [];
-    const measure = async (name: string, extra?: Partial<SyncTaskOptions>) => {
-      const mark = await sim.requestCount();
-      const run = await runTask<SyncTaskResult>('sync', sync(extra));
-      const requests = (await sim.requestsSince(mark)).length;
-      steps.push(step(name, run, requests));
-      const last = steps.at(-1)!;
+    for (const v of variants) {
+      const backfill = await runTask<SyncTaskResult>('sync', sync(v), undefined, v.checkout);
+      v.fileBytes = statSync(v.db).size;
+      v.backfillMs = backfill.result.wallMs;
+      v.backfillWriteBytes = backfill.writeBytes;
       say(
-        `incremental H=${jobs} ${name}: ${(last.writeBytes / 1e6).toFixed(1)} MB written, ${last.wallMs.toFixed(0)} ms, ${requests} requests`,
+        `incremental ${label(v)}: backfill ${(v.backfillMs / 1_000).toFixed(1)} s, file ${(v.fileBytes / 1e6).toFixed(0)} MB for ${(jsonBytes / 1e6).toFixed(0)} MB of JSON`,
       );
+    }
+    const measure = async (name: string, extra?: Partial<SyncTaskOptions>) => {
+      for (const v of variants) {
+        const mark = await sim.requestCount();
+        const run = await runTask<SyncTaskResult>('sync', sync(v, extra), undefined, v.checkout);
+        const requests = (await sim.requestsSince(mark)).length;
+        const last = step(name, run, requests);
+        v.steps.push(last);
+        say(
+          `incremental ${label(v)} ${name}: ${(last.writeBytes / 1e6).toFixed(1)} MB written, ${last.wallMs.toFixed(0)} ms, ${requests} requests`,
+        );
+      }
     };
     await measure('idle');
     await sim.addJobs(1, 'done', 60_000);
@@ -82,17 +110,23 @@ async function atHistory(
     // Deleted upstream long ago: only the whole-history reconcile can find it.
     await sim.deleteOldest(1);
     await measure('reconcile, whole history', { full: true });
+    const figures = (v: Variant) => ({
+      fileBytes: v.fileBytes,
+      backfillMs: v.backfillMs,
+      backfillWriteBytes: v.backfillWriteBytes,
+      steps: v.steps,
+    });
+    const base = options.baseline ? variants[0] : undefined;
+    const self = variants.at(-1)!;
     return {
       history: jobs,
       jsonBytes,
-      fileBytes,
-      backfillMs: backfill.result.wallMs,
-      backfillWriteBytes: backfill.writeBytes,
-      steps,
+      ...figures(self),
+      ...(base ? { baseline: figures(base) } : {}),
     };
   } finally {
     await sim.close();
-    for (const file of [db, `${db}.wal`]) rmSync(file, { force: true });
+    for (const v of variants) for (const file of [v.db, `${v.db}.wal`]) rmSync(file, { force: true });
   }
 }
 

@@ -2,7 +2,7 @@
  * The bench's printout: every figure on its own line, the three ratios of issue 7, each target
  * with whether this run met it, and the same as a Markdown table for BENCHMARKS.md.
  */
-import type { Figures, IncrementalRun, IncrementalStep } from './figures.js';
+import type { Figures, IncrementalRun, IncrementalStep, IncrementalVariant } from './figures.js';
 
 export interface Ratios {
   /** backfill / max(floor A, floor B); target <= 1.5. */
@@ -110,14 +110,20 @@ export function figureRows(f: Figures): [string, string][] {
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function incrementalRows(run: IncrementalRun): [string, string][] {
-  const at = `incremental H=${run.history}`;
+  const rows = variantRows(`incremental H=${run.history}`, run, run.jsonBytes);
+  if (run.baseline)
+    rows.push(...variantRows(`incremental H=${run.history} (baseline)`, run.baseline, run.jsonBytes));
+  return rows;
+}
+
+function variantRows(at: string, v: IncrementalVariant, jsonBytes: number): [string, string][] {
   const rows: [string, string][] = [
     [
       `${at}: file`,
-      `${megabytes(run.fileBytes)} for ${megabytes(run.jsonBytes)} JSON (${(run.fileBytes / run.jsonBytes).toFixed(2)} per JSON byte); backfill ${seconds(run.backfillMs)}, ${megabytes(run.backfillWriteBytes)} written`,
+      `${megabytes(v.fileBytes)} for ${megabytes(jsonBytes)} JSON (${(v.fileBytes / jsonBytes).toFixed(2)} per JSON byte); backfill ${seconds(v.backfillMs)}, ${megabytes(v.backfillWriteBytes)} written`,
     ],
   ];
-  for (const s of run.steps) {
+  for (const s of v.steps) {
     rows.push([
       `${at}: ${s.name}`,
       `${megabytes(s.writeBytes)} written, ${seconds(s.wallMs)}, ${s.requests} requests, ${s.jobsFetched} jobs fetched, ${s.changed} changed, ${s.deleted} deleted`,
