@@ -17,7 +17,7 @@ import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 
 /** Histories of the phase at `--scale 1`, jobs. */
 export const HISTORIES = [1_000, 10_000] as const;
-/** The recent window the cheap reconcile covers (the worker's default `--full-window`), ms. */
+/** The recent window of the cheap reconcile, ms: a week, longer than the worker's default (1d). */
 export const RECENT_WINDOW_MS = 7 * 86_400_000;
 /** When the pending jobs of the "1% changed" step were created: inside the 15-minute lookback, ms ago. */
 const PENDING_AGO_MS = 5 * 60_000;

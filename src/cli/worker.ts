@@ -18,11 +18,13 @@ import { windowFlag } from './window-flag.js';
 
 const DEFAULTS = {
   every: '5m',
-  // Measured in BENCHMARKS.md (issue 13): a reconcile of the last 7 days every hour finds most
-  // deletions and edits at a fraction of the cost of the whole history, which runs weekly.
+  // README "Reconcile schedule" (issue 13): the last day reconciled hourly finds the deletions and
+  // edits most likely to happen within an hour, for about a day's new data a run; the whole
+  // history weekly finds the rest. Per day that is 24 days' new data plus a seventh of the history,
+  // instead of the whole history (for a year of history, about a fifth).
   fullEvery: '7d',
   recentEvery: '1h',
-  recentWindow: '7d',
+  recentWindow: '1d',
   reportEvery: '1d',
   metricsHost: '127.0.0.1',
   metricsPort: 9464,
@@ -35,7 +37,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--recent-every 1h] [--recent-window 7d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
     'of the whole history; restarting updates them,',
