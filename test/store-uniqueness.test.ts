@@ -184,11 +184,18 @@ describe('transcript-sync verify', () => {
     expect(line).toContain('fix: run `transcript-sync verify --repair`, then `transcript-sync sync --full`');
     expect(broken.stdout).toContain(String(job?.id));
 
+    const status = await runCli(['status', '--db', db, '--json']);
+    const kinds = JSON.parse(status.stdout) as { duplicate_ids: number }[];
+    expect(kinds.reduce((n, k) => n + k.duplicate_ids, 0)).toBe(1);
+    expect(status.stderr).toContain('1 duplicate job ids');
+
     const repaired = await runCli(['verify', '--db', db, '--repair']);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('dropped 2 jobs');
     await syncOnce(s, db, { full: true });
     expect((await runCli(['verify', '--db', db])).code).toBe(0);
+    const after = await runCli(['status', '--db', db]);
+    expect(after.stderr).not.toContain('duplicate');
     await expectUniqueMirror(s, db);
   });
 

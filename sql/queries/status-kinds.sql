@@ -3,7 +3,9 @@ WITH kinds(kind) AS (VALUES ('pre-recorded'), ('live')),
 j AS (
   SELECT kind, count(*) FILTER (WHERE deleted_at IS NULL) AS jobs,
          count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
-         count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL) AS pending
+         count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL) AS pending,
+         -- No key enforces jobs.id (see `verify`): a cheap check that it holds.
+         count(*) - count(DISTINCT id) AS duplicate_ids
   FROM jobs GROUP BY kind
 ),
 w AS (SELECT j.kind, count(*) AS words FROM words w JOIN jobs j ON j.id = w.job_id GROUP BY j.kind),
@@ -19,6 +21,7 @@ SELECT k.kind,
        coalesce(j.jobs, 0)::INTEGER AS jobs,
        coalesce(j.pending, 0)::INTEGER AS pending,
        coalesce(j.deleted, 0)::INTEGER AS deleted,
+       coalesce(j.duplicate_ids, 0)::INTEGER AS duplicate_ids,
        coalesce(w.words, 0)::BIGINT AS words,
        coalesce(q.quarantined, 0)::INTEGER AS quarantined,
        r.started_at AS last_run_at, r.outcome AS last_outcome, r.error AS last_error

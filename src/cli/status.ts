@@ -1,7 +1,7 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { resolveSettings } from '../config.js';
 import { Database } from '../store/database.js';
-import { type Command, flag } from './command.js';
+import { type Command, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
 export interface KindStatus {
@@ -10,6 +10,8 @@ export interface KindStatus {
   jobs: number;
   pending: number;
   deleted: number;
+  /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
+  duplicate_ids: number;
   words: number;
   quarantined: number;
   last_run_at: string | null;
@@ -23,7 +25,7 @@ export const command: Command = {
   usage: 'status [--db PATH] [--json]',
   options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
   settings: ['db', 'lockWait'],
-  async run({ flags, stdout }) {
+  async run({ flags, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait'], [], flags);
     const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
     try {
@@ -33,6 +35,11 @@ export const command: Command = {
       }));
       if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
       else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+      const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
+      if (duplicates > 0)
+        stderr.write(
+          `${PROGRAM}: ${duplicates} duplicate job ids in ${settings.db}; run \`${PROGRAM} verify\` for what else broke and the fix\n`,
+        );
       return 0;
     } finally {
       await db.close();
