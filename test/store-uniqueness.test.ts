@@ -46,7 +46,7 @@ async function watchedSimulator(
 async function expectUniqueMirror(s: Simulator, db: string): Promise<void> {
   const file = await Database.open(db, { readOnly: true });
   try {
-    expect((await verifyFile(file)).filter((r) => !r.ok)).toEqual([]);
+    expect((await verifyFile(file, { hashes: true })).filter((r) => !r.ok)).toEqual([]);
   } finally {
     await file.close();
   }
@@ -157,7 +157,7 @@ describe('transcript-sync verify', () => {
     const clean = await runCli(['verify', '--db', db, '--json']);
     expect(clean.code, clean.stderr).toBe(0);
     const checks = JSON.parse(clean.stdout) as { name: string; ok: boolean }[];
-    expect(checks.length).toBeGreaterThanOrEqual(8);
+    expect(checks.length).toBeGreaterThanOrEqual(7);
     expect(checks.every((c) => c.ok)).toBe(true);
 
     // What a second writer could do: a job twice, an orphan word, a tampered raw, a run twice.
@@ -173,7 +173,10 @@ describe('transcript-sync verify', () => {
     await file.run('INSERT INTO sync_runs SELECT * FROM sync_runs LIMIT 1');
     await file.close();
 
-    const broken = await runCli(['verify', '--db', db]);
+    const quick = await runCli(['verify', '--db', db]);
+    expect(quick.code).toBe(1);
+    expect(quick.stderr).not.toContain('sha1');
+    const broken = await runCli(['verify', '--db', db, '--hashes']);
     expect(broken.code).toBe(1);
     const line = broken.stderr.trim();
     expect(line.split('\n')).toHaveLength(1);
@@ -181,7 +184,9 @@ describe('transcript-sync verify', () => {
     expect(line).toContain('words belong to an utterance: 1 broken');
     expect(line).toContain('jobs.content_hash is the sha1 of raw: 1 broken');
     expect(line).toContain('sync_runs unique on (run_id, kind): 1 broken');
-    expect(line).toContain('fix: run `transcript-sync verify --repair`, then `transcript-sync sync --full`');
+    expect(line).toContain(
+      'fix: run `transcript-sync verify --repair --hashes`, then `transcript-sync sync --full`',
+    );
     expect(broken.stdout).toContain(String(job?.id));
 
     const status = await runCli(['status', '--db', db, '--json']);
@@ -189,11 +194,11 @@ describe('transcript-sync verify', () => {
     expect(kinds.reduce((n, k) => n + k.duplicate_ids, 0)).toBe(1);
     expect(status.stderr).toContain('1 duplicate job ids');
 
-    const repaired = await runCli(['verify', '--db', db, '--repair']);
+    const repaired = await runCli(['verify', '--db', db, '--repair', '--hashes']);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('dropped 2 jobs');
     await syncOnce(s, db, { full: true });
-    expect((await runCli(['verify', '--db', db])).code).toBe(0);
+    expect((await runCli(['verify', '--db', db, '--hashes'])).code).toBe(0);
     const after = await runCli(['status', '--db', db]);
     expect(after.stderr).not.toContain('duplicate');
     await expectUniqueMirror(s, db);

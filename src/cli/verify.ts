@@ -12,17 +12,20 @@ import { renderTable } from './table.js';
 export const command: Command = {
   name: 'verify',
   summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
-  usage: 'verify [--db PATH] [--json] [--repair]',
+  usage: 'verify [--db PATH] [--json] [--hashes] [--repair]',
   description: [
-    'Read-only unless --repair. Checks: jobs.id unique; jobs.content_hash is the sha1 of raw;',
-    'utterances and words unique on their natural keys; utterances, words and module_results',
+    'Read-only unless --repair. Checks: jobs.id unique; utterances and words unique on their',
+    'natural keys; utterances, words and module_results',
     'attached to a stored job (or utterance); sync_runs unique on (run_id, kind). The file has no',
     'key on these tables (a key makes every run rewrite the history): the loader keeps them.',
+    '--hashes also checks that each raw is byte for byte what was received (its sha1 is',
+    'content_hash); it reads every raw, so it takes about as long as reading all the JSON.',
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
   options: {
     json: { type: 'boolean', help: 'print the checks as JSON on stdout' },
+    hashes: { type: 'boolean', help: 'also check every raw against its content_hash (reads all of raw)' },
     repair: { type: 'boolean', help: 'fix what is broken (needs the file writable: stop the worker first)' },
   },
   settings: ['db', 'lockWait'],
@@ -31,11 +34,12 @@ export const command: Command = {
     const repair = flag(flags, 'repair');
     const db = await Database.open(settings.db, { readOnly: !repair, lockWaitMs: settings.lockWait });
     try {
-      let results = await verifyFile(db);
+      const options = { hashes: flag(flags, 'hashes') };
+      let results = await verifyFile(db, options);
       let dropped = 0;
       if (repair && results.some((r) => !r.ok)) {
         dropped = (await repairFile(db, results)).droppedJobs;
-        results = await verifyFile(db);
+        results = await verifyFile(db, options);
       }
       if (flag(flags, 'json')) stdout.write(`${JSON.stringify(results)}\n`);
       else stdout.write(renderTable(results.map(row)));
@@ -61,7 +65,8 @@ function row(r: CheckResult): Record<string, unknown> {
 function brokenLine(db: string, broken: readonly CheckResult[]): string {
   const what = broken.map((r) => `${r.name}: ${r.count} broken`).join('; ');
   const refetch = broken.some((r) => r.repair === 'drop-jobs');
-  return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair\`${
+  const hashes = broken.some((r) => r.name.includes('sha1')) ? ' --hashes' : '';
+  return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
     refetch ? `, then \`${PROGRAM} sync --full\` to load the dropped jobs again` : ''
   }`;
 }
