@@ -11,17 +11,6 @@ import { DatabaseError } from '../errors.js';
 import type { Database } from './database.js';
 import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
-/** Tables whose row counts must match between the file and its copy. */
-const TABLES = [
-  'jobs',
-  'utterances',
-  'words',
-  'module_results',
-  'quarantine',
-  'sync_runs',
-  'checkpoints',
-  'schema_migrations',
-] as const;
 const COPY = 'tsync_compacted';
 
 export interface CompactResult {
@@ -42,13 +31,18 @@ export async function compactFile(db: Database): Promise<CompactResult> {
   try {
     await db.run(`ATTACH ${sqlPathLiteral(target, '--db')} AS ${COPY} (STORAGE_VERSION '${STORAGE_FORMAT}')`);
     await db.run(`COPY FROM DATABASE ${source} TO ${COPY}`);
-    for (const table of TABLES) {
+    // Every table of the file, those of later migrations included, must have come along whole.
+    const tables = await db.all<{ name: string }>(
+      "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary",
+    );
+    for (const { name } of tables) {
+      const table = `"${name.replaceAll('"', '""')}"`;
       const [counts] = await db.all<{ a: number; b: number }>(
         `SELECT (SELECT count(*) FROM ${source}.${table})::BIGINT AS a, (SELECT count(*) FROM ${COPY}.${table})::BIGINT AS b`,
       );
       if (Number(counts?.a) !== Number(counts?.b)) {
         throw new DatabaseError(
-          `compacting ${db.path}: ${table} has ${counts?.a} rows but its copy ${counts?.b}`,
+          `compacting ${db.path}: ${name} has ${counts?.a} rows but its copy ${counts?.b}`,
           db.path,
           false,
           false,
