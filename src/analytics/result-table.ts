@@ -18,6 +18,8 @@ export interface Column {
 export interface ResultTable {
   readonly columns: readonly Column[];
   readonly rows: readonly (readonly Cell[])[];
+  /** A row shown apart after the others (the billing total); not counted as a row. */
+  readonly footer?: readonly Cell[];
 }
 
 /** Builds a table from row objects, taking each column's value by name. */

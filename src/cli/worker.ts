@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { durationFlag, portFlag } from '../worker/flags.js';
 import type { SyncSettings } from '../worker/job-definition.js';
+import { REPORT_FILE_OPTIONS, reportFileSettings } from '../worker/report-flags.js';
 import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
@@ -37,7 +38,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
     'of the whole history; restarting updates them,',
@@ -45,8 +46,10 @@ export const command: Command = {
     'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
     'while a run lasts. --every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
-    "A billing report job (--report-every) writes the last complete day's and month's billing",
-    'figures as CSV and HTML into --report-dir, rewriting a period only when its figures changed.',
+    'A billing report job (--report-every) writes the billing figures of every complete day and month',
+    'of --report-window as CSV and HTML into --report-dir (files named after the database), writing',
+    'missed periods and rewriting one only when its figures changed; nothing before a successful',
+    'sync, and files marked STALE when the last successful sync is older than --stale-after.',
     'The API key comes from TSYNC_API_KEY only (never a flag).',
   ].join('\n'),
   options: {
@@ -81,6 +84,7 @@ export const command: Command = {
       value: 'DIR',
       help: 'where billing reports are written (default: a reports/ folder beside the DuckDB file)',
     },
+    ...REPORT_FILE_OPTIONS,
     'metrics-port': {
       type: 'string',
       value: 'PORT',
@@ -155,6 +159,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
+  const reportFiles = reportFileSettings(flags, own);
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
   const reconcileWindow = windowFlag(flags, 'recent-window', DEFAULTS.recentWindow);
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
@@ -164,7 +169,13 @@ export function resolveWorkerOptions(flags: FlagValues): {
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
-  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir, reconcileWindow });
+  const settings: SyncSettings = Object.freeze({
+    ...rest,
+    redisUrl,
+    reportDir,
+    reportFiles,
+    reconcileWindow,
+  });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
 }

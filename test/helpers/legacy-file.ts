@@ -7,12 +7,17 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDataset } from '../../src/simulator/generate.js';
 import { Database } from '../../src/store/database.js';
 import { JobLoader } from '../../src/store/loader.js';
+import { shippedMigrations } from '../../src/store/migrate.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints-duckdb.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';
 
-/** The migrations of the last release with a key on `jobs`. */
-export const LEGACY_MIGRATIONS = [1, 100] as const;
+/** A release without migration 002: `jobs` with its key, every other migration shipped applied. */
+export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
+  .map((m) => m.version)
+  .filter((v) => v !== 2);
+/** Every shipped migration: what an upgraded file carries. */
+export const ALL_MIGRATIONS: readonly number[] = shippedMigrations().map((m) => m.version);
 
 export interface LegacyFileOptions {
   readonly jobs: number;
