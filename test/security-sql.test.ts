@@ -175,6 +175,9 @@ describe('the source builds no SQL from values', () => {
     const allowed = [
       // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/analytics/sql-literal.ts).
       /COPY \(\$\{options\.db\.query\(query\)\}\) TO \$\{sqlPathLiteral\(/,
+      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/store/compact.ts).
+      /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
+      /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
       // A command line printed for the user to try, never run.
       /^`\\nExplore it: transcript-sync query --db/,
     ];

@@ -6,12 +6,10 @@
  * file by a rename while the original is still held, so no writer can slip in between.
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
-import { sqlPathLiteral } from '../analytics/sql-literal.js';
+import { sqlIdentifier, sqlPathLiteral } from '../analytics/sql-literal.js';
 import { DatabaseError } from '../errors.js';
-import type { Database } from './database.js';
+import { Database } from './database.js';
 import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
-
-const COPY = 'tsync_compacted';
 
 export interface CompactResult {
   readonly bytesBefore: number;
@@ -22,42 +20,44 @@ export interface CompactResult {
 /** `db` must be open for writing; it is left open on the original inode (the caller closes it). */
 export async function compactFile(db: Database): Promise<CompactResult> {
   const target = `${db.path}.compact-tmp`;
-  rmSync(target, { force: true });
-  rmSync(`${target}.wal`, { force: true });
+  removeCopy(target);
   const bytesBefore = statSync(db.path).size;
   await db.run('CHECKPOINT');
   const [row] = await db.all<{ name: string }>('SELECT current_database() AS name');
-  const source = `"${String(row?.name).replaceAll('"', '""')}"`;
   try {
-    await db.run(`ATTACH ${sqlPathLiteral(target, '--db')} AS ${COPY} (STORAGE_VERSION '${STORAGE_FORMAT}')`);
-    await db.run(`COPY FROM DATABASE ${source} TO ${COPY}`);
-    // Every table of the file, those of later migrations included, must have come along whole.
-    const tables = await db.all<{ name: string }>(
-      "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary",
+    // DuckDB binds neither ATTACH's path nor COPY's database names: both are quoted by sql-literal.ts.
+    await db.run(
+      `ATTACH ${sqlPathLiteral(target, '--db')} AS tsync_compacted (STORAGE_VERSION '${STORAGE_FORMAT}')`,
     );
-    for (const { name } of tables) {
-      const table = `"${name.replaceAll('"', '""')}"`;
-      const [counts] = await db.all<{ a: number; b: number }>(
-        `SELECT (SELECT count(*) FROM ${source}.${table})::BIGINT AS a, (SELECT count(*) FROM ${COPY}.${table})::BIGINT AS b`,
-      );
-      if (Number(counts?.a) !== Number(counts?.b)) {
+    await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted`);
+    await db.run('DETACH tsync_compacted');
+    const copy = await Database.open(target, { readOnly: true });
+    try {
+      const expected = await db.all<{ t: string; n: number }>(db.query('compact-counts'));
+      const actual = await copy.all<{ t: string; n: number }>(copy.query('compact-counts'));
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         throw new DatabaseError(
-          `compacting ${db.path}: ${name} has ${counts?.a} rows but its copy ${counts?.b}`,
+          `compacting ${db.path}: the copy's row counts ${JSON.stringify(actual)} differ from ${JSON.stringify(expected)}`,
           db.path,
           false,
           false,
           { hint: 'the file was left as it was; report this' },
         );
       }
+    } finally {
+      await copy.close();
     }
-    await db.run(`DETACH ${COPY}`);
   } catch (error) {
-    await db.run(`DETACH DATABASE IF EXISTS ${COPY}`).catch(() => {});
-    rmSync(target, { force: true });
-    rmSync(`${target}.wal`, { force: true });
+    await db.run('DETACH DATABASE IF EXISTS tsync_compacted').catch(() => {});
+    removeCopy(target);
     throw error;
   }
   restrictFile(target);
   renameSync(target, db.path);
   return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
+}
+
+function removeCopy(target: string): void {
+  rmSync(target, { force: true });
+  rmSync(`${target}.wal`, { force: true });
 }
