@@ -126,14 +126,18 @@ describe('worker', () => {
       .slice(0, 10);
     // Named after the database (transcripts.duckdb), so reports of several databases can share a folder.
     const monthCsv = join(reports, `billing-transcripts-month-${lastMonth}-all.csv`);
-    await eventually(() => existsSync(monthCsv) || undefined, 'the monthly billing report');
-    for (const name of [
+    const expected = [
       `billing-transcripts-month-${lastMonth}-all.html`,
       `billing-transcripts-day-${yesterday}-all.csv`,
       `billing-transcripts-day-${yesterday}-all.html`,
-    ]) {
-      expect(existsSync(join(reports, name)), name).toBe(true);
-    }
+    ];
+    // The job writes its files one after the other: wait for all of them, not the first.
+    await eventually(
+      () =>
+        [monthCsv, ...expected.map((name) => join(reports, name))].every((f) => existsSync(f)) || undefined,
+      'the billing reports',
+    );
+    for (const name of expected) expect(existsSync(join(reports, name)), name).toBe(true);
     const billed = sim.data
       .all()
       .filter((r) => r['status'] === 'done' && String(r['created_at']).startsWith(lastMonth)).length;

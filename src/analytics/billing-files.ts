@@ -11,7 +11,6 @@
  * marked STALE.
  */
 import { basename, extname, join } from 'node:path';
-import type { Database } from '../store/database.js';
 import type { SyncKind } from '../sync/types.js';
 import { writeFileIfChanged } from './atomic-file.js';
 import { describeBilling, renderBilling } from './billing-output.js';
@@ -19,6 +18,7 @@ import { type BillingQuery, type BillingReport, billingReport } from './billing-
 import type { GroupKey } from './group-by.js';
 import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
 import type { Prices } from './prices.js';
+import type { RowSource } from './reader.js';
 
 /** What the worker's --report-* flags configure. */
 export interface BillingFileSettings {
@@ -42,7 +42,7 @@ export const DEFAULT_BILLING_FILE_SETTINGS: BillingFileSettings = Object.freeze(
 });
 
 export interface BillingFileOptions {
-  readonly db: Database;
+  readonly db: RowSource;
   /** Folder of the report files; created when missing. */
   readonly dir: string;
   readonly by: PeriodUnit;
@@ -122,7 +122,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
  * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
  */
 export async function writeRecentBillingReports(options: {
-  readonly db: Database;
+  readonly db: RowSource;
   readonly dir: string;
   readonly now?: Date;
   readonly kind?: SyncKind;

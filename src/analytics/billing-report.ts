@@ -6,11 +6,11 @@
  * scheduled files) renders this one object.
  */
 import { ConfigError } from '../errors.js';
-import type { Database } from '../store/database.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
+import type { RowSource } from './reader.js';
 
 export const DATE_BASES = ['created', 'completed'] as const;
 export type DateBasis = (typeof DATE_BASES)[number];
@@ -57,7 +57,7 @@ export interface BillingReport {
 }
 
 export async function billingReport(
-  db: Database,
+  db: RowSource,
   query: BillingQuery,
   now: Date = new Date(),
 ): Promise<BillingReport> {
@@ -183,7 +183,7 @@ interface LastSyncs {
   readonly never: readonly SyncKind[];
 }
 
-async function lastSyncs(db: Database, kinds: readonly SyncKind[]): Promise<LastSyncs> {
+async function lastSyncs(db: RowSource, kinds: readonly SyncKind[]): Promise<LastSyncs> {
   const found = await db.all<{ kind: string; as_of: Date }>(db.query('report-as-of'));
   const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
   const never = kinds.filter((kind) => !byKind.has(kind));

@@ -4,9 +4,9 @@
  * sql/100_analytics_views.sql and the report_jobs() filter of sql/101_exact_billing.sql; no value
  * is ever spliced into SQL text.
  */
-import type { Database } from '../store/database.js';
 import type { SyncKind } from '../sync/types.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
+import type { RowSource } from './reader.js';
 import { type Column, type ResultTable, tableFromObjects } from './result-table.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
@@ -79,7 +79,7 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   },
 };
 
-export async function runReport(db: Database, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
+export async function runReport(db: RowSource, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
   const definition = REPORTS[name];
   const rows = await db.all(db.query(definition.query), reportParams(filter, definition.periodic));
   return tableFromObjects(definition.columns, rows);

@@ -11,6 +11,7 @@ import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { type OutputFormat, parseFormat, render } from '../analytics/output-format.js';
 import { PERIOD_UNITS, type PeriodUnit, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
+import type { RowSource } from '../analytics/reader.js';
 import {
   describeFilter,
   REPORT_NAMES,
@@ -22,7 +23,6 @@ import {
 import type { FlagValues } from '../config.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import type { Database } from '../store/database.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { type Command, flag, stringFlag } from './command.js';
 
@@ -110,7 +110,7 @@ export const command: Command = {
 };
 
 async function renderReport(
-  db: Database,
+  db: RowSource,
   name: ReportName,
   filter: ReportFilter,
   format: OutputFormat,
@@ -121,7 +121,7 @@ async function renderReport(
 }
 
 async function renderBillingReport(
-  db: Database,
+  db: RowSource,
   query: BillingQuery,
   format: OutputFormat,
   flags: FlagValues,

@@ -3,6 +3,7 @@
  * unique on their natural keys and attached to a job, content_hash matching raw, one run row per
  * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
+import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
 import { Database } from '../store/database.js';
 import { type CheckResult, repairFile, verifyFile } from '../store/verify.js';
@@ -31,30 +32,37 @@ export const command: Command = {
   settings: ['db', 'lockWait'],
   async run({ flags, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait'], [], flags);
-    const repair = flag(flags, 'repair');
-    const db = await Database.open(settings.db, { readOnly: !repair, lockWaitMs: settings.lockWait });
-    try {
-      const options = { hashes: flag(flags, 'hashes') };
-      let results = await verifyFile(db, options);
-      let dropped = 0;
-      if (repair && results.some((r) => !r.ok)) {
-        dropped = (await repairFile(db, results)).droppedJobs;
+    const options = { hashes: flag(flags, 'hashes') };
+    let results: CheckResult[];
+    let dropped = 0;
+    if (flag(flags, 'repair')) {
+      const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
+      try {
         results = await verifyFile(db, options);
+        if (results.some((r) => !r.ok)) {
+          dropped = (await repairFile(db, results)).droppedJobs;
+          results = await verifyFile(db, options);
+        }
+      } finally {
+        await db.close();
       }
-      if (flag(flags, 'json')) stdout.write(`${JSON.stringify(results)}\n`);
-      else stdout.write(renderTable(results.map(row)));
-      if (dropped > 0) {
-        stderr.write(
-          `${PROGRAM}: verify --repair dropped ${dropped} jobs; run \`${PROGRAM} sync --full\` to load them again\n`,
-        );
-      }
-      const broken = results.filter((r) => !r.ok);
-      if (broken.length === 0) return 0;
-      stderr.write(`${PROGRAM}: ${brokenLine(settings.db, broken)}\n`);
-      return 1;
-    } finally {
-      await db.close();
+    } else {
+      // Read-only: while a sync runs, its writer answers (the data as of its last commit).
+      results = await withReadOnlyDatabase(settings.db, settings.lockWait, (reader) =>
+        verifyFile(reader, options),
+      );
     }
+    if (flag(flags, 'json')) stdout.write(`${JSON.stringify(results)}\n`);
+    else stdout.write(renderTable(results.map(row)));
+    if (dropped > 0) {
+      stderr.write(
+        `${PROGRAM}: verify --repair dropped ${dropped} jobs; run \`${PROGRAM} sync --full\` to load them again\n`,
+      );
+    }
+    const broken = results.filter((r) => !r.ok);
+    if (broken.length === 0) return 0;
+    stderr.write(`${PROGRAM}: ${brokenLine(settings.db, broken)}\n`);
+    return 1;
   },
 };
 

@@ -14,7 +14,13 @@ import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
 import { type Command, stringFlag } from './command.js';
-import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import {
+  KIND_OPTION,
+  PUBLISH_OPTIONS,
+  parseKinds,
+  SYNC_SETTINGS,
+  syncOptionsFromFlags,
+} from './sync-options.js';
 import { windowFlag } from './window-flag.js';
 
 const DEFAULTS = {
@@ -38,7 +44,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
     'of the whole history; restarting updates them,',
@@ -110,6 +116,7 @@ export const command: Command = {
       value: 'DURATION',
       help: `BullMQ job lock; a dead worker's job is handed back after about this long (default ${DEFAULTS.jobLock})`,
     },
+    ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stderr }) {

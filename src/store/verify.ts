@@ -5,6 +5,7 @@
  * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
  */
 import { listValue } from '@duckdb/node-api';
+import type { RowSource } from '../analytics/reader.js';
 import type { Database } from './database.js';
 
 /** How a broken invariant is repaired. */
@@ -67,7 +68,7 @@ export interface VerifyOptions {
   readonly hashes?: boolean;
 }
 
-export async function verifyFile(db: Database, options: VerifyOptions = {}): Promise<CheckResult[]> {
+export async function verifyFile(db: RowSource, options: VerifyOptions = {}): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of CHECKS) {
     if (check.reads === 'raw' && !options.hashes) continue;
@@ -84,7 +85,7 @@ export async function verifyFile(db: Database, options: VerifyOptions = {}): Pro
 }
 
 /** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */
-async function brokenIds(db: Database, check: Check): Promise<string[]> {
+async function brokenIds(db: RowSource, check: Check): Promise<string[]> {
   return (await db.all<{ id: string }>(db.query(check.query))).map((row) => String(row.id));
 }
 
