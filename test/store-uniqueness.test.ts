@@ -192,7 +192,8 @@ describe('transcript-sync verify', () => {
     const status = await runCli(['status', '--db', db, '--json']);
     const kinds = JSON.parse(status.stdout) as { duplicate_ids: number }[];
     expect(kinds.reduce((n, k) => n + k.duplicate_ids, 0)).toBe(1);
-    expect(status.stderr).toContain('1 duplicate job ids');
+    // The table view says it on stderr too (--json prints the rows only).
+    expect((await runCli(['status', '--db', db])).stderr).toContain('1 duplicate job ids');
 
     const repaired = await runCli(['verify', '--db', db, '--repair', '--hashes']);
     expect(repaired.code, repaired.stderr).toBe(0);
