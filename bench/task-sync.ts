@@ -11,6 +11,10 @@ export interface SyncTaskOptions {
   readonly rateLimit: number;
   readonly concurrency: number;
   readonly sliceJobs?: number;
+  /** A `--full` run (reconcile). */
+  readonly full?: boolean;
+  /** With `full`: reconcile only jobs created in the last `reconcileWindow` ms (`--window`). */
+  readonly reconcileWindow?: number;
 }
 
 export interface SyncTaskKind {
@@ -23,6 +27,7 @@ export interface SyncTaskKind {
   readonly unchanged: number;
   readonly words: number;
   readonly pendingRechecked: number;
+  readonly deleted: number;
 }
 
 export interface SyncTaskResult {
@@ -38,7 +43,9 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
     apiKey: options.apiKey,
     db: options.db,
     kinds: SYNC_KINDS,
-    full: false,
+    full: options.full ?? false,
+    // Spread, not a field: the same task also drives a build that predates the option (bench before/after).
+    ...(options.reconcileWindow === undefined ? {} : { reconcileWindow: options.reconcileWindow }),
     checkpoints: 'duckdb',
     redisPrefix: 'tsync-bench',
     pageSize: options.pageSize,
@@ -68,6 +75,7 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
       unchanged: k.unchanged,
       words: k.words,
       pendingRechecked: k.pendingRechecked,
+      deleted: k.deleted,
     })),
   };
 }

@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { sqlDir } from '../util/paths.js';
+import { compactIfFragmented } from './compaction.js';
 import { assertMigrated, migrate } from './migrate.js';
 import {
   acquireInstance,
@@ -24,6 +25,10 @@ export interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
   readonly lockWaitMs?: number;
   readonly logger?: Logger;
+  /** Small row groups a history table may collect before the close merges them (compaction.ts). */
+  readonly compactAfter?: number;
+  /** Migration versions to apply (tests build files of an older release); default every shipped one. */
+  readonly migrations?: readonly number[];
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -51,6 +56,7 @@ export class Database {
     readonly connection: DuckDBConnection,
     private readonly shared: SharedInstance,
     private readonly logger: Logger,
+    private readonly compactAfter: number | undefined,
   ) {}
 
   static async open(path: string, options: OpenOptions = {}): Promise<Database> {
@@ -64,10 +70,27 @@ export class Database {
       if (readOnly) {
         await assertMigrated(connection, full);
       } else {
-        const applied = await migrate(connection, full);
-        if (applied.length > 0) logger.info({ db: full, migrations: applied }, 'database schema migrated');
+        const started = Date.now();
+        const applied = await migrate(connection, full, {
+          versions: options.migrations,
+          // A rebuild of a big file takes a while, once: say so before it starts.
+          onUpgrade: (m) => {
+            const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
+            logger.info(
+              { db: full, migration: name },
+              'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
+              full,
+              name,
+            );
+          },
+        });
+        if (applied.length > 0)
+          logger.info(
+            { db: full, migrations: applied, ms: Date.now() - started },
+            'database schema migrated',
+          );
       }
-      return new Database(full, readOnly, connection, shared, logger);
+      return new Database(full, readOnly, connection, shared, logger, options.compactAfter);
     } catch (error) {
       connection?.closeSync();
       releaseInstance(full, shared);
@@ -124,6 +147,12 @@ export class Database {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    if (!this.readOnly) {
+      // The checkpoint at close merges small row groups when enough have piled up (compaction.ts).
+      await compactIfFragmented(this, this.compactAfter).catch((error: unknown) =>
+        this.logger.debug({ err: error }, 'could not check whether row groups need merging'),
+      );
+    }
     this.closed = true;
     this.connection.closeSync();
     releaseInstance(this.path, this.shared);

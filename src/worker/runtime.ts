@@ -29,6 +29,8 @@ export interface WorkerOptions {
   readonly kinds: readonly SyncKind[];
   readonly every: Schedule;
   readonly fullEvery: Schedule;
+  /** The reconcile of the recent window (settings.reconcileWindow); none when absent. */
+  readonly recentEvery?: Schedule;
   readonly reportEvery: Schedule;
   readonly metricsHost: string;
   /** 0 picks a free port. */
@@ -98,6 +100,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       kinds: options.kinds,
       incremental: options.every,
       full: options.fullEvery,
+      recent: options.recentEvery,
       report: options.reportEvery,
     };
     await registerSchedules(syncQueue, plan);
@@ -117,7 +120,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
     await runJobs(options, metrics, cleanups, () => redisUp());
     logger.info(
-      { kinds: options.kinds, every: options.every, full_every: options.fullEvery },
+      {
+        kinds: options.kinds,
+        every: options.every,
+        full_every: options.fullEvery,
+        recent_every: options.recentEvery,
+        recent_window_ms: settings.reconcileWindow,
+      },
       'worker started',
     );
 
