@@ -59,6 +59,11 @@ describe('worker through a Redis outage', () => {
       'the first three jobs',
     );
     const lockBefore = readFileSync(writerLockPath(db), 'utf8');
+    const queue = createSyncQueue(redis.url, 'tsync');
+    queue.on('error', () => {}); // this test stops Redis below
+    onCleanup(() => queue.close());
+    const registered = (await queue.getJobSchedulers()).length;
+    expect(registered).toBeGreaterThan(0);
     expect((await get(port, '/healthz')).status).toBe(200);
 
     await redis.stop();
@@ -77,14 +82,11 @@ describe('worker through a Redis outage', () => {
 
     await redis.start();
     await worker.waitForLog((l) => l['msg'] === 'Redis connection back');
-    const queue = createSyncQueue(redis.url, 'tsync');
-    queue.on('error', () => {}); // this test stops Redis again below
-    onCleanup(() => queue.close());
     const schedulers = await eventually(async () => {
       const found = await queue.getJobSchedulers();
-      return found.length === 5 ? found : undefined;
+      return found.length === registered ? found : undefined;
     }, 'the schedules registered again');
-    expect(schedulers.map((s) => s.key ?? s.id).sort()).toHaveLength(5);
+    expect(schedulers).toHaveLength(registered);
     await eventually(
       async () => ((await get(port, '/healthz')).status === 200 ? true : undefined),
       '/healthz 200',

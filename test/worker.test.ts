@@ -318,11 +318,11 @@ describe('worker', () => {
     };
     const windowed = await runOnce({ recent: true });
     expect(windowed.deleted).toBe(1);
-    expect(windowed.windowAfter).not.toBeNull();
-    expect(windowed.jobsFetched).toBeLessThan(live.length / 2);
+    expect(windowed.window_after).not.toBeNull();
+    expect(windowed.jobs_fetched).toBeLessThan(live.length / 2);
     const whole = await runOnce({ full: true });
     expect(whole.deleted).toBe(1);
-    expect(whole.windowAfter).toBeNull();
+    expect(whole.window_after).toBeNull();
     await running.stop();
   });
 

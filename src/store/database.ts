@@ -96,7 +96,7 @@ export class Database {
       releaseInstance(full, shared);
       // A file this open created and could not set up holds nothing worth keeping.
       if (shared.created && shared.refs === 0) discardCreatedFile(full);
-      throw error;
+      throw damagedOr(full, error);
     }
   }
 
@@ -194,4 +194,18 @@ export class Database {
       throw new DatabaseError(`${this.path} is closed`, this.path, false, false, { hint: 'open it again' });
     }
   }
+}
+
+/** A file DuckDB opened but cannot read through (truncated, corrupted) is damaged: say so, with the fix. */
+function damagedOr(path: string, error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    error instanceof DatabaseError ||
+    !/could not read enough bytes|attempted to read \d+ bytes/i.test(message)
+  )
+    return error;
+  return new DatabaseError(`${path} is damaged or not a DuckDB database`, path, false, false, {
+    hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
+    cause: error,
+  });
 }
