@@ -11,6 +11,10 @@ export interface SyncTaskOptions {
   readonly rateLimit: number;
   readonly concurrency: number;
   readonly sliceJobs?: number;
+  /** A --full run (walk everything, mark unlisted jobs deleted) instead of a backfill/incremental run. */
+  readonly full?: boolean;
+  /** The memory budget, bytes (--memory); the engine's default when undefined. */
+  readonly memory?: number;
 }
 
 export interface SyncTaskKind {
@@ -38,13 +42,14 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
     apiKey: options.apiKey,
     db: options.db,
     kinds: SYNC_KINDS,
-    full: false,
+    full: options.full ?? false,
     checkpoints: 'duckdb',
     redisPrefix: 'tsync-bench',
     pageSize: options.pageSize,
     rateLimit: options.rateLimit,
     concurrency: options.concurrency,
     ...(options.sliceJobs === undefined ? {} : { sliceJobs: options.sliceJobs }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
     lookback: 15 * 60_000,
     pendingMaxAge: 7 * 86_400_000,
     lockWait: 5_000,
