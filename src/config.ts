@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { MEMORY_FLOOR } from './sync/memory-budget.js';
+import { parseBytes } from './util/bytes.js';
 import { parseDuration } from './util/duration.js';
 
 const duration = z.string().transform((text, ctx) => {
@@ -17,6 +19,23 @@ const duration = z.string().transform((text, ctx) => {
     return z.NEVER;
   }
   return ms;
+});
+
+/** A memory budget: a size with its unit, at least the floor a sync runs in (memory-budget.ts). */
+const memoryBudget = z.string().transform((text, ctx) => {
+  const bytes = parseBytes(text);
+  if (bytes === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'is not a size (use e.g. 512MB, 256MiB, 1GB)' });
+    return z.NEVER;
+  }
+  if (bytes < MEMORY_FLOOR) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`,
+    });
+    return z.NEVER;
+  }
+  return bytes;
 });
 
 const positiveNumber = z.coerce.number().positive();
@@ -103,6 +122,13 @@ export const SETTINGS = {
     schema: intBetween(1, 16),
     default: '2',
     help: 'time slices fetched in parallel during a backfill (one writer still loads them)',
+  },
+  memory: {
+    env: 'TSYNC_MEMORY',
+    flag: 'memory',
+    schema: memoryBudget,
+    default: '512MB',
+    help: 'memory budget of the process (MB/GB decimal, MiB/GiB binary): page size, pages in flight and DuckDB memory derive from it',
   },
   lookback: {
     env: 'TSYNC_LOOKBACK',

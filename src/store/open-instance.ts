@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
+import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../sync/memory-budget.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -25,30 +26,38 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
 
 /**
  * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
- * - Checkpoint only when 512 MB of WAL have piled up, and never straight from a big commit (DuckDB
- *   checkpoints any commit over 100k rows by default). A checkpoint rewrites the last row group of
- *   each table it touches whole, and `jobs` is one row group (122,880 rows) holding every record's
- *   `raw`: checkpointing at each commit rewrote a backfill's `raw` text over and over.
- * - A buffer pool of 1 GB instead of 80% of the machine: committed data not yet checkpointed lives
- *   there (so it stays well above the WAL threshold), and without a limit a backfill keeps every
- *   block it wrote resident. Read-only opens (reports, queries, exports) keep DuckDB's default.
+ * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget
+ *   (src/sync/memory-budget.ts): the buffer pool holds the open transaction's rows and what is
+ *   committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint` bytes of WAL
+ *   lets that go. Without a limit a backfill keeps every block it wrote resident.
+ * - Never checkpoint straight from a big commit (DuckDB checkpoints any commit over 100k rows by
+ *   default): the WAL threshold alone decides, so checkpoints come at a pace the budget sets.
  * - Background threads that hand memory DuckDB freed back to the system.
+ * Read-only opens (reports, queries, exports) keep DuckDB's defaults.
  */
-const WRITER_OPTIONS = {
-  memory_limit: '1GB',
-  wal_autocheckpoint: '512MB',
-  auto_checkpoint_skip_wal_threshold: '1000000000',
-  allocator_background_threads: 'true',
-} as const;
+function writerOptions(memory: DuckDbMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    wal_autocheckpoint: `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`,
+    auto_checkpoint_skip_wal_threshold: '1000000000',
+    threads: String(memory.threads),
+    allocator_background_threads: 'true',
+  };
+}
 
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
 const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
+/**
+ * Opens `path` or shares its open instance. A writable open's DuckDB settings come from `memory`
+ * (the default budget's when undefined); a shared instance keeps those of its first open.
+ */
 export async function acquireInstance(
   path: string,
   readOnly: boolean,
   lockWaitMs: number,
+  memory?: DuckDbMemory,
 ): Promise<SharedInstance> {
   const shared = instances.get(path);
   if (shared) {
@@ -63,7 +72,10 @@ export async function acquireInstance(
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
-  const instance = await createWithRetry(path, readOnly, lockWaitMs);
+  const options = readOnly
+    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
+    : { ...BASE_OPTIONS, ...writerOptions(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
+  const instance = await createWithRetry(path, options, readOnly, lockWaitMs);
   if (created) restrictFile(path);
   const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
   instances.set(path, entry);
@@ -129,14 +141,16 @@ function assertWritableDir(path: string): void {
   }
 }
 
-async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
+async function createWithRetry(
+  path: string,
+  options: Record<string, string>,
+  readOnly: boolean,
+  lockWaitMs: number,
+): Promise<DuckDBInstance> {
   const deadline = Date.now() + lockWaitMs;
   let delay = RETRY_START_MS;
   for (;;) {
     try {
-      const options = readOnly
-        ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
-        : { ...BASE_OPTIONS, ...WRITER_OPTIONS };
       return await DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -28,6 +28,8 @@ export interface FetchOptions {
   readonly concurrency: number;
   /** Most items per page; big records get fewer (PageSizer). */
   readonly pageSize: number;
+  /** JSON bytes a page aims at (the memory budget's page bytes); PageSizer's default when unset. */
+  readonly pageBytes?: number;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
   /**
@@ -55,7 +57,7 @@ export async function fetchSlices(
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
-  const sizer = new PageSizer(options.pageSize);
+  const sizer = new PageSizer(options.pageSize, options.pageBytes);
   if (firstPage) sizer.observe(firstPage.items.length, firstPage.bytes);
   const walkOptions = { sizer, signal: stop.signal, onRestart: options.onRestart };
   // The window's first page is the first page of its only slice: reused once, then let go.

@@ -13,6 +13,7 @@ import { JobLoader } from '../store/loader.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
+import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { syncKind } from './sync-kind.js';
 import type { CheckpointStore, KindSummary, RunOutcome, SyncOptions, SyncSummary } from './types.js';
 
@@ -20,6 +21,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (options.checkpoints === 'redis' && !options.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
+  const memory = planMemory(options.memory ?? DEFAULT_MEMORY, options.concurrency);
   const logger = options.logger ?? silentLogger;
   const signal = options.signal ?? new AbortController().signal;
   const runId = randomUUID();
@@ -39,7 +41,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   });
   let db: Database | undefined;
   try {
-    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger });
+    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger, memory: memory.duckdb });
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx = {
@@ -48,6 +50,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       client,
       stores,
       options,
+      memory,
       runId,
       startedAt,
       logger,

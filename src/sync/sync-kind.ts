@@ -12,6 +12,7 @@ import type { JobLoader } from '../store/loader.js';
 import { prepareBatch } from '../store/prepare.js';
 import { RunCounters } from './counters.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
+import type { MemoryPlan } from './memory-budget.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
 import { fetchPending, pendingJobs } from './pending.js';
@@ -21,9 +22,6 @@ import { planSlices, type Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
 import { sliceParams } from './walk-slice.js';
 
-/** Child rows (utterances + words) after which a transaction commits (LOADER-LAB: >= 120k). */
-const COMMIT_ROWS = 150_000;
-
 export interface KindRunContext {
   readonly db: Database;
   readonly loader: JobLoader;
@@ -31,6 +29,8 @@ export interface KindRunContext {
   /** Stores to save into, in order; the DuckDB one always, the chosen one when it is another. */
   readonly stores: readonly CheckpointStore[];
   readonly options: SyncOptions;
+  /** Page bytes, queue depth, batch and commit sizes, from the memory budget. */
+  readonly memory: MemoryPlan;
   readonly runId: string;
   /** The run's start: every window's fixed `before_date`. */
   readonly startedAt: Date;
@@ -151,11 +151,12 @@ async function walkAndLoad(
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   // Pages come validated and mapped to rows (the fetchers prepare them), so the writer needs no deep
-  // queue to keep busy: one waiting page per fetcher keeps memory at its lowest (BENCHMARKS.md).
-  const queue = new PageQueue<QueueMessage>(Math.max(1, ctx.options.concurrency));
+  // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
+  const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.options.concurrency,
     pageSize: ctx.options.pageSize,
+    pageBytes: ctx.memory.pageBytes,
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
     prepare: prepareBatch,
@@ -209,7 +210,7 @@ async function recheckPending(
 }
 
 /**
- * The single writer: loads pages as they come (from any slice), commits every COMMIT_ROWS child
+ * The single writer: loads pages as they come (from any slice), commits every `commitRows` child
  * rows and whenever a slice completes, and checkpoints the watermark of the oldest-first prefix of
  * complete slices.
  */
@@ -240,7 +241,7 @@ async function writePages(
           }
           break;
         }
-        const batch = withWaitingPages(queue, message);
+        const batch = withWaitingPages(queue, message, ctx.memory.batchBytes);
         for (const page of batch.pages) {
           counters.addPage(page.items.length);
           if (ctx.options.full) await addSeen(ctx.db, page.items);
@@ -253,7 +254,7 @@ async function writePages(
         counters.addLoad(result);
         progress.update();
         rows += result.utterances + result.words;
-        if (rows >= COMMIT_ROWS) break;
+        if (rows >= ctx.memory.commitRows) break;
       }
       while (complete.has(prefix)) prefix += 1;
       const watermark =

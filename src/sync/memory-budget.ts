@@ -1,0 +1,111 @@
+/**
+ * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and everything
+ * that holds memory derived from it, so that a sync's peak RSS stays under the budget whatever the
+ * size of the records. BENCHMARKS.md ("Memory budget") has the measurements behind each constant.
+ *
+ * Where a sync's memory goes (measured on the bench's backfills):
+ * - a fixed part: Node, libduckdb and its threads, our modules, before any page (FIXED_BYTES);
+ * - pages in flight, in the V8 heap: each page is held as its body, its text, the parsed objects,
+ *   every item's text (`raw`) and its rows, once per fetcher (the page it prepares or waits to
+ *   queue), per queued page and in the writer's batch. HEAP_PER_PAGE_BYTE is the heap that one JSON
+ *   byte in flight costs at the peak, V8's headroom included;
+ * - DuckDB: its buffer pool (`memory_limit`) holds the open transaction's rows and what is committed
+ *   but not yet checkpointed, which `wal_autocheckpoint` bounds.
+ *
+ * The budget minus the fixed part is split: DUCKDB_SHARE to DuckDB, the rest to pages in flight.
+ */
+import { availableParallelism } from 'node:os';
+import { ConfigError } from '../errors.js';
+
+const MiB = 2 ** 20;
+
+/** The default budget, bytes: 512 MB (488 MiB), under the 512 MiB of a small container. */
+export const DEFAULT_MEMORY = 512e6;
+
+/** Below this a sync cannot keep its RSS under the budget (the fixed part alone is ~110 MiB). */
+export const MEMORY_FLOOR = 192e6;
+
+/** RSS of a sync before it holds any page: Node ~40 MiB, libduckdb ~50 MiB, modules and buffers. */
+const FIXED_BYTES = 112 * MiB;
+
+/** Share of the rest given to DuckDB's buffer pool; the pages in flight get the other part. */
+const DUCKDB_SHARE = 0.4;
+
+/** Heap bytes per JSON byte in flight, at the peak (text, objects, raw texts, rows, V8's headroom). */
+const HEAP_PER_PAGE_BYTE = 10;
+
+/** Pages queued between the fetchers and the writer: pages come prepared, a deeper queue only holds memory. */
+const QUEUE_DEPTH = 1;
+
+/** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
+const BATCH_PAGES = 2;
+
+/** Smallest and largest page target: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
+const MIN_PAGE_BYTES = 256 * 1024;
+const MAX_PAGE_BYTES = 8 * MiB;
+
+/** Commit after this many child rows (utterances + words) at most (LOADER-LAB: >= 120k is fast). */
+const MAX_COMMIT_ROWS = 150_000;
+/** DuckDB memory an uncommitted child row costs, bytes (words are ~40 B columnar; slack for strings). */
+const BYTES_PER_PENDING_ROW = 400;
+
+/** DuckDB threads get at least this much of the buffer pool each; more threads than this allows idle. */
+const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
+
+export interface DuckDbMemory {
+  /** Buffer pool, bytes (`memory_limit`). */
+  readonly memoryLimit: number;
+  /** WAL bytes after which DuckDB checkpoints (`wal_autocheckpoint`): bounds what stays resident. */
+  readonly walAutocheckpoint: number;
+  /** DuckDB's worker threads (`threads`). */
+  readonly threads: number;
+}
+
+export interface MemoryPlan {
+  /** The budget it was derived from, bytes. */
+  readonly budget: number;
+  /** JSON bytes a page aims at (the PageSizer's target). */
+  readonly pageBytes: number;
+  /** Pages waiting between the fetchers and the writer (PageQueue capacity). */
+  readonly queueDepth: number;
+  /** Most JSON bytes the writer loads in one go (page-batch.ts). */
+  readonly batchBytes: number;
+  /** Child rows after which the writer commits. */
+  readonly commitRows: number;
+  readonly duckdb: DuckDbMemory;
+}
+
+/**
+ * The plan for `budget` bytes with `concurrency` fetchers. Below MEMORY_FLOOR, a ConfigError (the
+ * config already refuses such a budget from a flag or the environment; this guards other callers).
+ */
+export function planMemory(budget: number, concurrency: number): MemoryPlan {
+  if (!(budget >= MEMORY_FLOOR)) {
+    throw new ConfigError('--memory', `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`);
+  }
+  const rest = budget - FIXED_BYTES;
+  const duckdbBytes = Math.floor(rest * DUCKDB_SHARE);
+  const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
+  const pageBytes = clamp(
+    Math.floor((rest - duckdbBytes) / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
+    MIN_PAGE_BYTES,
+    MAX_PAGE_BYTES,
+  );
+  return Object.freeze({
+    budget,
+    pageBytes,
+    queueDepth: QUEUE_DEPTH,
+    batchBytes: pageBytes * BATCH_PAGES,
+    commitRows: clamp(Math.floor(duckdbBytes / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
+    duckdb: Object.freeze({
+      memoryLimit: duckdbBytes,
+      // Committed data stays resident until a checkpoint: keep it to a third of the pool.
+      walAutocheckpoint: Math.floor(duckdbBytes / 3),
+      threads: clamp(Math.floor(duckdbBytes / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
+    }),
+  });
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
