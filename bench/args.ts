@@ -7,7 +7,16 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
 
-export const PHASES = ['floor-b', 'backfill', 'idle', 'floor-a', 'naive', 'memory', 'latency'] as const;
+export const PHASES = [
+  'floor-b',
+  'backfill',
+  'idle',
+  'floor-a',
+  'naive',
+  'memory',
+  'latency',
+  'budget',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -35,7 +44,9 @@ latency-bound backfill, side by side in one run, and prints the figures and thei
 Options:
   --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
   --repeat N       runs of the backfill and of each floor; the median is reported (default 1)
-  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all)
+  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all);
+                   budget: peak RSS of a backfill, an incremental and a --full run at the
+                   default memory budget and at 256 MB, for bench and hour-long records
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)

@@ -72,6 +72,8 @@ export interface MemoryPlan {
   readonly batchBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;
+  /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
+  readonly heapBytes: number;
   readonly duckdb: DuckDbMemory;
 }
 
@@ -86,8 +88,9 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   const rest = budget - FIXED_BYTES;
   const duckdbBytes = Math.floor(rest * DUCKDB_SHARE);
   const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
+  const heapBytes = rest - duckdbBytes;
   const pageBytes = clamp(
-    Math.floor((rest - duckdbBytes) / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
+    Math.floor(heapBytes / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
     MIN_PAGE_BYTES,
     MAX_PAGE_BYTES,
   );
@@ -96,6 +99,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     pageBytes,
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
+    heapBytes,
     commitRows: clamp(Math.floor(duckdbBytes / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
     duckdb: Object.freeze({
       memoryLimit: duckdbBytes,

@@ -13,6 +13,7 @@ import { JobLoader } from '../store/loader.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
+import { HeapGuard } from './heap-guard.js';
 import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { syncKind } from './sync-kind.js';
 import type { CheckpointStore, KindSummary, RunOutcome, SyncOptions, SyncSummary } from './types.js';
@@ -51,6 +52,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       stores,
       options,
       memory,
+      heap: new HeapGuard(memory.heapBytes),
       runId,
       startedAt,
       logger,

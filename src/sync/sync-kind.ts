@@ -12,6 +12,7 @@ import type { JobLoader } from '../store/loader.js';
 import { prepareBatch } from '../store/prepare.js';
 import { RunCounters } from './counters.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
+import type { HeapGuard } from './heap-guard.js';
 import type { MemoryPlan } from './memory-budget.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
@@ -31,6 +32,8 @@ export interface KindRunContext {
   readonly options: SyncOptions;
   /** Page bytes, queue depth, batch and commit sizes, from the memory budget. */
   readonly memory: MemoryPlan;
+  /** Asked between loads to keep the V8 heap within the budget. */
+  readonly heap: HeapGuard;
   readonly runId: string;
   /** The run's start: every window's fixed `before_date`. */
   readonly startedAt: Date;
@@ -252,6 +255,7 @@ async function writePages(
           prepared: batch.prepared,
         });
         counters.addLoad(result);
+        ctx.heap.check();
         progress.update();
         rows += result.utterances + result.words;
         if (rows >= ctx.memory.commitRows) break;

@@ -53,6 +53,8 @@ export async function* walkSlice(
 ): AsyncGenerator<SlicePage> {
   const maxRestarts = options.maxRestarts ?? 20;
   const window = sliceParams(slice);
+  // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
+  let unserved = firstPage;
   for (let restart = 0; ; restart++) {
     if (restart > maxRestarts) {
       throw new ProtocolError(
@@ -71,7 +73,8 @@ export async function* walkSlice(
     for (;;) {
       options.signal?.throwIfAborted();
       const overlap = anchor === undefined ? 0 : 1;
-      const reuse = offset === 0 && restart === 0 ? firstPage : undefined;
+      const reuse = offset === 0 && restart === 0 ? unserved : undefined;
+      unserved = undefined;
       const page =
         reuse ??
         (await client.getPage(
