@@ -25,18 +25,21 @@ describe('the memory budget', () => {
     );
   });
 
-  it('gives a smaller budget smaller pages and a smaller DuckDB pool, never more than the budget', () => {
+  it('gives a smaller budget smaller pages and a smaller heap, and DuckDB never less than its minimum', () => {
     const small = planMemory(256e6, 2);
     const large = planMemory(512e6, 2);
+    const huge = planMemory(2e9, 2);
     expect(small.pageBytes).toBeLessThan(large.pageBytes);
-    expect(small.duckdb.memoryLimit).toBeLessThan(large.duckdb.memoryLimit);
-    expect(small.commitRows).toBeLessThanOrEqual(large.commitRows);
-    for (const plan of [small, large]) {
-      expect(plan.duckdb.memoryLimit).toBeLessThan(plan.budget / 2);
+    expect(small.heapBytes).toBeLessThan(large.heapBytes);
+    expect(small.batchBytes).toBeLessThan(large.batchBytes);
+    expect(small.duckdb.memoryLimit).toBe(256 * 2 ** 20);
+    expect(huge.duckdb.memoryLimit).toBeGreaterThan(large.duckdb.memoryLimit);
+    for (const plan of [small, large, huge]) {
       expect(plan.duckdb.walAutocheckpoint).toBeLessThan(plan.duckdb.memoryLimit);
       expect(plan.batchBytes).toBeGreaterThanOrEqual(plan.pageBytes);
+      expect(plan.queueDepth).toBeGreaterThanOrEqual(1);
     }
-    // More fetchers share the same bytes: each page gets smaller.
+    // More fetchers share the same heap: each page gets smaller.
     expect(planMemory(512e6, 8).pageBytes).toBeLessThan(large.pageBytes);
     expect(() => planMemory(MEMORY_FLOOR - 1, 2)).toThrow(/--memory/);
   });
@@ -59,7 +62,7 @@ describe('transcript-sync sync --memory', () => {
     expect(result.stderr).toContain('at least 192MB');
   });
 
-  it('mirrors every job, utterance and word exactly with --memory 256MB', async () => {
+  it('mirrors every job, utterance and word exactly with --memory 256MB', { timeout: 180_000 }, async () => {
     // Records of ~250 kB: several pages per kind at the 256 MB budget's page size.
     sim = await startSimulator({
       preRecorded: 30,
