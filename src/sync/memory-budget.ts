@@ -29,7 +29,7 @@ const MiB = 2 ** 20;
 /** The default budget, bytes: 512 MB (488 MiB), under the 512 MiB of a small container. */
 export const DEFAULT_MEMORY = 512e6;
 
-/** Below this a sync cannot keep its RSS under the budget (the fixed part alone is ~110 MiB). */
+/** Refused at start below this: the fixed part (~110 MiB) and the smallest heap mark leave no room for pages. */
 export const MEMORY_FLOOR = 192e6;
 
 /** RSS of a sync before it holds any page: Node ~40 MiB, libduckdb ~50 MiB, modules and buffers. */
@@ -40,7 +40,7 @@ const DUCKDB_SHARE = 0.5;
 
 /**
  * Smallest DuckDB `memory_limit`. Backfills of the bench's 2,000 jobs (228 MB of JSON) failed FATAL
- * at 99 MiB and at 125 MiB (with an 8 MiB WAL threshold too), and once in four at 150 MiB.
+ * at 52, 99 (with an 8 MiB WAL threshold too) and 125 MiB, and once in four at 150 MiB; none at 256.
  */
 const DUCKDB_MIN_BYTES = 256 * MiB;
 

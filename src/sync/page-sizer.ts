@@ -12,7 +12,10 @@
 
 import { MERGE_BYTES } from './page-batch.js';
 
-/** JSON bytes a page aims at (8 MiB): ~8 jobs of an hour's words each, or 100 small ones. */
+/**
+ * JSON bytes a page aims at without a memory budget (8 MiB). The sync passes the budget's page
+ * bytes instead (memory-budget.ts: 3.8 MiB at the default 512 MB).
+ */
 export const PAGE_TARGET_BYTES = MERGE_BYTES;
 
 export class PageSizer {
