@@ -12,8 +12,8 @@
  * - DuckDB: its buffer pool (`memory_limit`) holds the open transaction's rows and what is committed
  *   but not yet checkpointed, which `wal_autocheckpoint` bounds.
  *
- * The budget minus the fixed part (the rest) is split in two: half is DuckDB's share, from which
- * its WAL threshold follows (what it holds between checkpoints), the other half the V8 heap's, from
+ * The budget minus the fixed part (the rest) is split in two: half is DuckDB's share, its WAL
+ * threshold (what it holds between checkpoints), the other half the V8 heap's, from
  * which the heap mark (heap-guard.ts) and the page bytes follow. DuckDB's `memory_limit` itself is
  * the whole rest, and never under DUCKDB_MIN_BYTES: a DuckDB that reaches its limit inside a commit
  * or a checkpoint does not spill, it fails and invalidates the open database ("FATAL Error: Failed
@@ -120,9 +120,10 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     commitRows: clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
     duckdb: Object.freeze({
       memoryLimit: duckdbLimit,
-      // Committed data stays resident until a checkpoint: a quarter of DuckDB's share of WAL, so
-      // the open transaction, the checkpoint's own work and the file's cached blocks fit beside it.
-      walAutocheckpoint: Math.floor(duckdbShare / 4),
+      // Committed data stays resident until a checkpoint: at most DuckDB's share of it. A quarter
+      // of the share held no less memory (hour-long records: 924 against 920 MB) for 10% more CPU:
+      // every checkpoint rewrites `jobs.raw` (BENCHMARKS.md).
+      walAutocheckpoint: duckdbShare,
       threads: clamp(Math.floor(duckdbShare / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
     }),
   });
