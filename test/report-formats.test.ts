@@ -53,14 +53,15 @@ function assertWellFormed(markup: string): string[] {
 }
 
 describe('report formats', () => {
-  test('JSON is an array of rows with period, kind, jobs and hours as numbers', async () => {
-    const rows = JSON.parse(await billing('json')) as Row[];
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) {
+  test('JSON is one object whose rows carry period, kind, jobs, seconds and hours as numbers', async () => {
+    const report = JSON.parse(await billing('json')) as { rows: Row[]; total: Row };
+    expect(report.rows.length).toBeGreaterThan(0);
+    for (const row of [...report.rows, { period: '2026-01', kind: 'live', ...report.total }]) {
       expect(row).toEqual({
         period: expect.stringMatching(/^\d{4}-\d{2}$/),
         kind: expect.stringMatching(/^(pre-recorded|live)$/),
         jobs: expect.any(Number),
+        billed_seconds: expect.any(Number),
         billed_hours: expect.any(Number),
         audio_hours: expect.any(Number),
         transcription_hours: expect.any(Number),
@@ -68,44 +69,52 @@ describe('report formats', () => {
     }
   });
 
-  test('CSV has a header with the JSON names and one line per JSON row with the same values', async () => {
-    const rows = JSON.parse(await billing('json')) as Row[];
+  test('CSV has a header with the JSON names, one line per JSON row with the same values, then the total', async () => {
+    const { rows, total } = JSON.parse(await billing('json')) as { rows: Row[]; total: Row };
     const lines = (await billing('csv')).trimEnd().split('\n');
-    expect(lines[0]).toBe('period,kind,jobs,billed_hours,audio_hours,transcription_hours');
-    expect(lines.slice(1)).toEqual(
-      rows.map((r) =>
-        [
-          r['period'],
-          r['kind'],
-          r['jobs'],
-          r['billed_hours'],
-          r['audio_hours'],
-          r['transcription_hours'],
-        ].join(','),
-      ),
-    );
+    expect(lines[0]).toBe('period,kind,jobs,billed_seconds,billed_hours,audio_hours,transcription_hours');
+    const line = (r: Row) =>
+      [
+        r['period'],
+        r['kind'],
+        r['jobs'],
+        r['billed_seconds'],
+        r['billed_hours'],
+        r['audio_hours'],
+        r['transcription_hours'],
+      ].join(',');
+    expect(lines.slice(1)).toEqual([...rows.map(line), line({ period: 'total', kind: '', ...total })]);
   });
 
-  test('the terminal table shows a header, aligned rows and a row count', async () => {
-    const rows = JSON.parse(await billing('json')) as Row[];
+  test('the terminal table shows a header, aligned rows, the total, a row count and the markers', async () => {
+    const { rows } = JSON.parse(await billing('json')) as { rows: Row[] };
     const lines = (await billing('table')).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^period\s+kind\s+jobs\s+billed_hours\s+audio_hours\s+transcription_hours$/);
-    expect(lines[1]).toMatch(/^-+( +-+){5}$/);
-    expect(lines.at(-1)).toBe(`(${rows.length} rows)`);
+    expect(lines[0]).toMatch(
+      /^period\s+kind\s+jobs\s+billed_seconds\s+billed_hours\s+audio_hours\s+transcription_hours$/,
+    );
+    expect(lines[1]).toMatch(/^-+( +-+){6}$/);
+    const count = lines.indexOf(`(${rows.length} rows)`);
+    expect(lines[count - 1]).toMatch(/^total\s+\d+/);
+    expect(lines[count + 1]).toMatch(/^as of /);
     const first = rows[0] as Row;
-    expect(lines[2]).toContain(Number(first['billed_hours']).toFixed(3));
+    expect(lines[2]).toContain(Number(first['billed_hours']).toFixed(6));
   });
 
-  test('HTML is a well-formed page with an SVG bar per period and kind, and the table of numbers under it', async () => {
-    const rows = JSON.parse(await billing('json')) as Row[];
+  test('HTML is a well-formed page with an SVG bar per non-zero row, a legend, and the table of numbers under it', async () => {
+    const { rows } = JSON.parse(await billing('json')) as { rows: Row[] };
     const html = await billing('html');
     const elements = assertWellFormed(html);
     expect(elements.filter((e) => e === 'svg')).toHaveLength(2); // open and close
     expect(html.indexOf('<svg')).toBeLessThan(html.indexOf('<table>'));
     expect(html).not.toMatch(/<script|<link|src=|href=/i);
+    expect(html).toContain('<ul class="legend" id="legend">');
     const bars = [...html.matchAll(/<rect [^>]*><title>([^<]*)<\/title><\/rect>/g)].map((m) => m[1]);
-    expect(bars).toEqual(rows.map((r) => `${r['period']} ${r['kind']}: ${r['billed_hours']} billed hours`));
-    const tbody = html.slice(html.indexOf('<tbody>'));
+    expect(bars).toEqual(
+      rows
+        .filter((r) => Number(r['billed_hours']) > 0)
+        .map((r) => `${r['period']} ${r['kind']}: ${r['billed_hours']} billed hours`),
+    );
+    const tbody = html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
     const cells = [...tbody.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) =>
       [...(m[1] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => c[1]),
     );
@@ -114,18 +123,19 @@ describe('report formats', () => {
         r['period'],
         r['kind'],
         String(r['jobs']),
-        Number(r['billed_hours']).toFixed(3),
-        Number(r['audio_hours']).toFixed(3),
-        Number(r['transcription_hours']).toFixed(3),
+        Number(r['billed_seconds']).toFixed(3),
+        Number(r['billed_hours']).toFixed(6),
+        Number(r['audio_hours']).toFixed(6),
+        Number(r['transcription_hours']).toFixed(6),
       ]),
     );
   });
 
-  test('HTML with no billed jobs in range is still a whole page saying so', async () => {
+  test('HTML with no billed jobs in range is still a whole page: zero rows, and a chart saying so', async () => {
     const html = await billing('html', '--from', '2030-01', '--to', '2030-01');
     assertWellFormed(html);
     expect(html).toContain('No data in this range');
-    expect(html).toContain('No rows');
+    expect(html).toMatch(/<td>2030-01<\/td><td>live<\/td><td class="n">0<\/td>/);
   });
 
   test('status, latency and errors render in every format', async () => {
@@ -164,6 +174,31 @@ describe('formatters', () => {
     expect(formatCsv(tricky)).toBe(
       'text,n\n"<script>alert(""x"") & \'y\'</script>",1.005\n"comma, ""quote""\nnewline",\n',
     );
+  });
+
+  test('CSV for spreadsheets: text cells that would run as formulas get an apostrophe, numbers never; BOM and comments on request', () => {
+    const table: ResultTable = {
+      columns: [
+        { name: 'customer', type: 'text' },
+        { name: 'n', type: 'number' },
+      ],
+      rows: [
+        ['=1+1', -5],
+        ['+A1', 1],
+        ['-2', 2],
+        ['@SUM(A1)', 3],
+        ['\tx', 4],
+        ['\rx', 5],
+        ['Acme = ok', 6],
+      ],
+      footer: ['total', 16],
+    };
+    expect(formatCsv(table, { guardFormulas: true })).toBe(
+      "customer,n\n'=1+1,-5\n'+A1,1\n'-2,2\n'@SUM(A1),3\n'\tx,4\n\"'\rx\",5\nAcme = ok,6\ntotal,16\n",
+    );
+    expect(formatCsv(table).split('\n')[1]).toBe('=1+1,-5');
+    const marked = formatCsv(table, { bom: true, comments: ['as of now', 'two\nlines'] });
+    expect(marked.startsWith('\uFEFF# as of now\n# two lines\ncustomer,n\n')).toBe(true);
   });
 
   test('the terminal table keeps each row on one line and spells NULL', () => {

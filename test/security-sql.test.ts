@@ -174,7 +174,11 @@ describe('the source builds no SQL from values', () => {
   it('interpolates nothing into SQL text except the quoted export path', () => {
     const allowed = [
       // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/analytics/sql-literal.ts).
-      /COPY \(\$\{options\.db\.query\(query\)\}\) TO \$\{sqlPathLiteral\(/,
+      /COPY \(\$\{(this\.)?db\.query\((copy\.)?query\)\}\) TO \$\{sqlPathLiteral\(/,
+      // Parquet files read back by path, through the same helper (read client, publish).
+      /read_parquet\(\$\{sqlPathLiteral\(/,
+      // Named query texts from sql/queries wrapped in a filter or an aggregate (publish), no values.
+      /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(db\.query\(query\)|query)\}\) AS t/,
       // A command line printed for the user to try, never run.
       /^`\\nExplore it: transcript-sync query --db/,
     ];

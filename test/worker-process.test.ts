@@ -2,13 +2,16 @@
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { command as queryCommand } from '../src/cli/query.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
 import { lockKey } from '../src/worker/file-lock.js';
 import { createSyncQueue } from '../src/worker/queue.js';
+import { runCommand } from './helpers/analytics-data.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
@@ -133,6 +136,30 @@ describe('worker process', () => {
     const facts = await actualFacts(s.db);
     expect(Object.keys(facts.jobs)).toHaveLength(240);
     expect(facts.duplicateJobs).toBe(0);
+  });
+
+  it('worker --publish answers queries during a run and keeps the dataset fresh after each run', async () => {
+    const s = await setup();
+    const dir = join(tempDir(), 'published');
+    const worker = startWorkerProcess(s, ['--publish', dir]);
+    await until(async () => existsSync(`${s.db}.sock`), 'a run serving reads');
+    const during = await runCommand(queryCommand, [
+      'SELECT count(*) AS n FROM jobs',
+      '--db',
+      s.db,
+      '--lock-wait',
+      '0s',
+    ]);
+    expect(during.error).toBeUndefined();
+
+    await bothKindsSynced(worker);
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as {
+      tables: Record<string, { rows: number }>;
+    };
+    expect(manifest.tables['jobs']?.rows).toBe(480);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited, worker.stderr()).toBe(0);
+    expect(existsSync(`${s.db}.sock`)).toBe(false);
   });
 
   it('a stop that outlasts --shutdown-timeout exits 1 with a message', async () => {

@@ -13,7 +13,7 @@ import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
 import { SYNC_KINDS, type SyncKind } from '../src/sync/types.js';
 import { lockKey } from '../src/worker/file-lock.js';
-import { createSyncQueue } from '../src/worker/queue.js';
+import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../src/worker/runtime.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
@@ -124,22 +124,91 @@ describe('worker', () => {
     const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1))
       .toISOString()
       .slice(0, 10);
-    const monthCsv = join(reports, `billing-month-${lastMonth}-all.csv`);
-    await eventually(() => existsSync(monthCsv) || undefined, 'the monthly billing report');
-    for (const name of [
-      `billing-month-${lastMonth}-all.html`,
-      `billing-day-${yesterday}-all.csv`,
-      `billing-day-${yesterday}-all.html`,
-    ]) {
-      expect(existsSync(join(reports, name)), name).toBe(true);
-    }
+    // Named after the database (transcripts.duckdb), so reports of several databases can share a folder.
+    const monthCsv = join(reports, `billing-transcripts-month-${lastMonth}-all.csv`);
+    const expected = [
+      `billing-transcripts-month-${lastMonth}-all.html`,
+      `billing-transcripts-day-${yesterday}-all.csv`,
+      `billing-transcripts-day-${yesterday}-all.html`,
+    ];
+    // The job writes its files one after the other: wait for all of them, not the first.
+    await eventually(
+      () =>
+        [monthCsv, ...expected.map((name) => join(reports, name))].every((f) => existsSync(f)) || undefined,
+      'the billing reports',
+    );
+    for (const name of expected) expect(existsSync(join(reports, name)), name).toBe(true);
     const billed = sim.data
       .all()
       .filter((r) => r['status'] === 'done' && String(r['created_at']).startsWith(lastMonth)).length;
-    const [header, ...rows] = readFileSync(monthCsv, 'utf8').trim().split('\n');
+    const lines = readFileSync(monthCsv, 'utf8').trim().split('\n');
+    expect(lines[0]).toMatch(/^# as of \d{4}-/);
+    const [header, ...rows] = lines.filter((line) => !line.startsWith('#') && !line.startsWith('total,'));
     expect(header).toContain('billed_hours');
     const jobsColumn = header!.split(',').indexOf('jobs');
     expect(rows.reduce((n, row) => n + Number(row.split(',')[jobsColumn]), 0)).toBe(billed);
+    await running.stop();
+  });
+
+  it('report runs write the periods missed while no report ran, and a late completion rewrites its day', async () => {
+    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 40 * 86_400_000), to: new Date() });
+    const now = new Date();
+    const dayOf = (daysAgo: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo))
+        .toISOString()
+        .slice(0, 10);
+    // A job of yesterday still processing when the first report is written.
+    const late = sim.data.add({
+      kind: 'live',
+      status: 'processing',
+      createdAt: new Date(`${dayOf(1)}T12:00:00.000Z`),
+    });
+    // The report schedule fires once a year: this test runs the report job itself.
+    const running = await start(options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } }));
+    await eventually(succeeded(running, SYNC_KINDS), 'a successful run of each kind');
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    const reportRun = async (payload: { now?: string }) => {
+      const job = await queue.add(REPORT_JOB, payload);
+      return eventually(async () => {
+        const done = await queue.getJob(String(job.id));
+        return (await done?.getState()) === 'completed'
+          ? (done?.returnvalue as { written: string[] })
+          : undefined;
+      }, 'the billing report job');
+    };
+    const dayFile = (daysAgo: number) =>
+      join(dirname(db), 'reports', `billing-transcripts-day-${dayOf(daysAgo)}-all.csv`);
+
+    // The last report ran five days ago; the days since were missed.
+    await reportRun({ now: new Date(`${dayOf(5)}T06:00:00.000Z`).toISOString() });
+    expect(existsSync(dayFile(6))).toBe(true);
+    for (const daysAgo of [1, 2, 3, 4, 5]) expect(existsSync(dayFile(daysAgo))).toBe(false);
+    const caughtUp = await reportRun({});
+    for (const daysAgo of [1, 2, 3, 4, 5]) {
+      expect(caughtUp.written).toContain(dayFile(daysAgo));
+      expect(existsSync(dayFile(daysAgo))).toBe(true);
+    }
+    expect(caughtUp.written).not.toContain(dayFile(6));
+    const jobsOf = (path: string) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith(`${dayOf(1)},live,`))
+        ?.split(',')[2];
+    const before = Number(jobsOf(dayFile(1)));
+    expect(readFileSync(dayFile(1), 'utf8')).toMatch(/^# not counted: 0 quarantined .*, [1-9]\d* pending/m);
+
+    // The job completes late; the next sync picks it up, and the next report rewrites that day only.
+    sim.data.advance(late['id'] as string, 'done');
+    const out = collect();
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    expect(await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream })).toBe(0);
+    const afterLate = await reportRun({});
+    expect(afterLate.written).toContain(dayFile(1));
+    expect(afterLate.written.filter((path) => path.includes('-day-'))).toEqual(
+      afterLate.written.filter((path) => path.includes(`-day-${dayOf(1)}-`)),
+    );
+    expect(Number(jobsOf(dayFile(1)))).toBe(before + 1);
     await running.stop();
   });
 
@@ -239,5 +308,12 @@ describe('worker', () => {
     expect((await get(running, '/metrics')).body).toContain(
       'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
     );
+    // The billing report of a mirror that never synced writes nothing (no month of zeros).
+    const report = await eventually(async () => {
+      const completed = await queue.getCompleted();
+      return completed.find((j) => j.name === REPORT_JOB);
+    }, 'the billing report job');
+    expect(report.returnvalue).toMatchObject({ written: [] });
+    expect(existsSync(join(dirname(db), 'reports'))).toBe(false);
   });
 });

@@ -1,9 +1,6 @@
--- Jobs per kind and status, for `report status`. Parameters as in report-billing.sql ($by unused).
+-- Jobs per kind and status, for `report status`. Parameters as in report-billing.sql (the range is
+-- of created_at).
 SELECT kind, status, count(*) AS jobs
-FROM job_facts
-WHERE ($include_deleted OR NOT is_deleted)
-  AND ($from IS NULL OR created_at >= CAST($from AS TIMESTAMPTZ))
-  AND ($before IS NULL OR created_at < CAST($before AS TIMESTAMPTZ))
-  AND ($kind IS NULL OR kind = $kind)
+FROM report_jobs('created', $from, $before, $kind, $include_deleted)
 GROUP BY ALL
 ORDER BY kind, status

@@ -8,9 +8,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Returns true when it wrote, false when the file already held exactly `content`. */
-export async function writeFileIfChanged(path: string, content: string): Promise<boolean> {
-  if ((await readIfExists(path)) === content) return false;
+export interface IfChangedOptions {
+  /** Whether the file's current text counts as the same as `content`; default: equal strings. */
+  readonly same?: (current: string, content: string) => boolean;
+}
+
+/** Returns true when it wrote, false when the file already held `content` (or the same by `same`). */
+export async function writeFileIfChanged(
+  path: string,
+  content: string,
+  options: IfChangedOptions = {},
+): Promise<boolean> {
+  const current = await readIfExists(path);
+  const same = options.same ?? ((a: string, b: string) => a === b);
+  if (current !== undefined && same(current, content)) return false;
   await writeFileAtomic(path, content);
   return true;
 }

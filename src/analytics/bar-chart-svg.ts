@@ -1,7 +1,9 @@
 /**
- * An inline SVG bar chart of one value per period and series (billed hours per period and kind):
- * grouped bars, a y axis with round ticks, a legend, and a <title> on every bar holding its exact
- * value, so the page needs no script, font or stylesheet from elsewhere.
+ * An inline SVG bar chart of one value per period and series (billed hours per period and group):
+ * grouped bars, a y axis with round ticks, and a <title> on every bar holding its exact value, so
+ * the page needs no script, font or stylesheet from elsewhere. The date axis is continuous: every
+ * period given has its slot, a zero value an empty one (no bar). The legend is HTML beside the
+ * SVG (chartLegend), so it stays on screen however wide the SVG is.
  */
 import { escapeHtml } from './escape-html.js';
 
@@ -18,18 +20,34 @@ export interface BarChartOptions {
   readonly label: string;
 }
 
-const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1'] as const;
+/** Tableau 10: distinct for up to ten series, then it repeats. */
+const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#b07aa1',
+  '#edc948',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+] as const;
 const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
-/** px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. */
+/**
+ * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The
+ * whole SVG (plot and margins, 1180 px) fits a 1280 px window beside the page's margins unscaled;
+ * narrower windows scale it down (max-width: 100%).
+ */
 const MIN_PLOT_WIDTH = 480;
-const MAX_PLOT_WIDTH = 1600;
+const MAX_PLOT_WIDTH = 1100;
 /** px of axis per period label, so that day labels never overlap. */
 const LABEL_SPACING = 80;
 
 export function barChartSvg(points: readonly BarPoint[], options: BarChartOptions): string {
   const periods = [...new Set(points.map((p) => p.period))].sort();
-  const series = [...new Set(points.map((p) => p.series))].sort();
+  const series = seriesOf(points);
   const plotWidth = Math.min(
     MAX_PLOT_WIDTH,
     Math.max(MIN_PLOT_WIDTH, periods.length * (series.length * 14 + 8)),
@@ -37,7 +55,7 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
   const width = MARGIN.left + plotWidth + MARGIN.right;
   const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
   const open = `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escapeHtml(options.label)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`;
-  if (points.length === 0) {
+  if (points.length === 0 || points.every((p) => p.value === 0)) {
     return `${open}<text x="${width / 2}" y="${height / 2}" text-anchor="middle">No data in this range</text></svg>`;
   }
   const top = niceCeiling(Math.max(...points.map((p) => p.value)));
@@ -50,16 +68,15 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
     const left = MARGIN.left + i * group + group * 0.1;
     series.forEach((name, s) => {
       const value = byKey.get(`${period}\u0000${name}`);
-      if (value === undefined) return;
+      if (value === undefined || value === 0) return;
       const yTop = y(value);
       const fill = PALETTE[s % PALETTE.length];
       parts.push(
-        `<rect x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${value} ${options.unit}`)}</title></rect>`,
+        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${value} ${options.unit}`)}</title></rect>`,
       );
     });
   });
   parts.push(...periodLabels(periods, group));
-  parts.push(...legend(series, width));
   parts.push('</svg>');
   return parts.join('\n');
 }
@@ -93,12 +110,19 @@ function periodLabels(periods: readonly string[], group: number): string[] {
     .filter((label) => label !== '');
 }
 
-function legend(series: readonly string[], width: number): string[] {
-  return series.map((name, s) => {
-    const x = width - MARGIN.right - 140 * (series.length - s);
-    const fill = PALETTE[s % PALETTE.length];
-    return `<rect x="${x}" y="8" width="10" height="10" fill="${fill}"/><text x="${x + 14}" y="17">${escapeHtml(name)}</text>`;
-  });
+/** The legend as an HTML list, one swatch per series in the bars' colours. */
+export function chartLegend(points: readonly BarPoint[]): string {
+  const series = seriesOf(points);
+  const items = series.map(
+    (name, s) =>
+      `<li><span style="background:${PALETTE[s % PALETTE.length]}"></span>${escapeHtml(name)}</li>`,
+  );
+  return `<ul class="legend" id="legend">\n${items.join('\n')}\n</ul>`;
+}
+
+/** Series in the order they first appear: the caller's order (the report's group order). */
+function seriesOf(points: readonly BarPoint[]): string[] {
+  return [...new Set(points.map((p) => p.series))];
 }
 
 /** The smallest of 1, 2, 2.5 or 5 times a power of ten that is >= value (1 for 0). */

@@ -1,30 +1,58 @@
 /**
- * Billing report files for the scheduled report job: the CSV and HTML of one period, named by
- * period and kind (billing-day-2026-11-21-all.csv, billing-month-2026-10-live.html), written
- * atomically, and rewritten only when their content (that is, the figures) changed. The content
- * holds no generation time for that reason: a file's mtime says when its figures last changed.
+ * Billing report files for the scheduled report job: the CSV and HTML of one period, named by the
+ * database, period and kind (billing-transcripts-day-2026-11-21-all.csv), written atomically, and
+ * rewritten only when their figures or markers changed: the `as of` line alone changing does not
+ * count, so a file's mtime says when its figures last changed.
+ *
+ * Each run covers every complete day and month of a recent window (default 35 days): a period
+ * missed while the worker was down is written, and one whose figures changed since (a job
+ * completed late, a sync caught up) is rewritten. Nothing is written from a mirror without a
+ * successful sync; a mirror whose last successful sync is older than `staleAfterMs` gets files
+ * marked STALE.
  */
-import { join } from 'node:path';
-import type { Database } from '../store/database.js';
-import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { basename, extname, join } from 'node:path';
+import type { SyncKind } from '../sync/types.js';
 import { writeFileIfChanged } from './atomic-file.js';
-import { billingChart } from './billing-chart.js';
-import { formatCsv } from './format-csv.js';
-import { formatHtmlPage } from './format-html.js';
-import { lastCompletePeriod, type PeriodUnit, periodRange } from './periods.js';
-import { type BillingRow, billingRows, billingTable, describeFilter, type ReportFilter } from './reports.js';
+import { describeBilling, renderBilling } from './billing-output.js';
+import { type BillingQuery, type BillingReport, billingReport } from './billing-report.js';
+import type { GroupKey } from './group-by.js';
+import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
+import type { Prices } from './prices.js';
+import type { RowSource } from './reader.js';
 
-export interface BillingReportOptions {
-  readonly db: Database;
+/** What the worker's --report-* flags configure. */
+export interface BillingFileSettings {
+  readonly groupBy: readonly GroupKey[];
+  readonly prices?: Prices | undefined;
+  /** ms back from now whose complete days and months are (re)written on each run. */
+  readonly windowMs: number;
+  /** ms since the last successful sync after which files are marked STALE. */
+  readonly staleAfterMs: number;
+  /** CSV files start with a UTF-8 byte order mark. */
+  readonly bom: boolean;
+  /** The one kind the worker syncs (files `-<kind>`), or both (`-all`) when undefined. */
+  readonly kind?: SyncKind | undefined;
+}
+
+export const DEFAULT_BILLING_FILE_SETTINGS: BillingFileSettings = Object.freeze({
+  groupBy: ['kind'] as const,
+  windowMs: 35 * 86_400_000,
+  staleAfterMs: 86_400_000,
+  bom: false,
+});
+
+export interface BillingFileOptions {
+  readonly db: RowSource;
   /** Folder of the report files; created when missing. */
   readonly dir: string;
   readonly by: PeriodUnit;
-  /** `YYYY-MM-DD` for days, `YYYY-MM` for months (UTC); see lastCompletePeriod. */
+  /** The period's label: `YYYY-MM-DD` for days, `YYYY-MM` for months (UTC). */
   readonly period: string;
   /** One kind, or both (file suffix `all`) when undefined. */
   readonly kind?: SyncKind | undefined;
-  /** Default false: jobs a --full sync no longer found upstream are not billed. */
-  readonly includeDeleted?: boolean;
+  readonly settings?: Partial<BillingFileSettings>;
+  /** Default: the wall clock; decides staleness. */
+  readonly now?: Date;
 }
 
 export interface ReportFile {
@@ -34,78 +62,98 @@ export interface ReportFile {
   readonly written: boolean;
 }
 
-export interface BillingReportResult {
+export interface BillingFileResult {
   readonly by: PeriodUnit;
   readonly period: string;
   readonly kind: SyncKind | 'all';
-  /** One row per kind, zeros for a kind without billed jobs in the period. */
-  readonly rows: readonly BillingRow[];
+  readonly report: BillingReport;
+  readonly stale: boolean;
+  /** Empty when the mirror never synced successfully (nothing written). */
   readonly files: readonly ReportFile[];
 }
 
-export async function writeBillingReport(options: BillingReportOptions): Promise<BillingReportResult> {
+/** A line that changes on every sync without the figures changing; left out when comparing. */
+const AS_OF_LINE = /^(# |<li>)as of .*$/gm;
+
+export async function writeBillingReport(options: BillingFileOptions): Promise<BillingFileResult> {
   const { db, dir, by, period, kind } = options;
-  const filter: ReportFilter = {
+  const settings = { ...DEFAULT_BILLING_FILE_SETTINGS, ...options.settings };
+  const now = options.now ?? new Date();
+  const query: BillingQuery = {
     by,
+    date: 'created',
     range: periodRange(by, period),
     kind,
-    includeDeleted: options.includeDeleted ?? false,
+    includeDeleted: false,
+    groupBy: settings.groupBy,
+    prices: settings.prices,
   };
-  const found = await billingRows(db, filter);
-  const rows = (kind ? [kind] : SYNC_KINDS).map(
-    (k): BillingRow =>
-      found.find((row) => row.kind === k) ?? {
-        period,
-        kind: k,
-        jobs: 0,
-        billed_hours: 0,
-        audio_hours: 0,
-        transcription_hours: 0,
-      },
-  );
-  const table = billingTable(rows);
-  const suffix = kind ?? 'all';
-  const base = join(dir, `billing-${by}-${period}-${suffix}`);
-  const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}`;
-  const html = formatHtmlPage({
-    title,
-    subtitle: describeFilter('billing', filter),
-    chart: billingChart(rows, title),
-    table,
-  });
+  const report = await billingReport(db, query, now);
+  const suffix: SyncKind | 'all' = kind ?? 'all';
+  const result = { by, period, kind: suffix, report };
+  if (report.as_of === null) return { ...result, stale: false, files: [] };
+  const stale = now.getTime() - new Date(report.as_of).getTime() > settings.staleAfterMs;
+  const alert = stale
+    ? `STALE: the last successful sync (${report.as_of}) is older than ${hoursText(settings.staleAfterMs)}; these figures may miss jobs`
+    : undefined;
+  const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}, ${databaseName(db.path)}`;
+  const render = (format: 'csv' | 'html') =>
+    renderBilling(report, format, {
+      title,
+      subtitle: describeBilling(query),
+      // A file read far from any command output must say how true it is: markers always on.
+      csv: { bom: settings.bom, comments: true },
+      ...(alert ? { alert } : {}),
+    });
+  const base = join(dir, `billing-${databaseName(db.path)}-${by}-${period}-${suffix}`);
   const files: ReportFile[] = [];
-  for (const [format, content] of [
-    ['csv', formatCsv(table)],
-    ['html', html],
-  ] as const) {
+  for (const format of ['csv', 'html'] as const) {
     const path = `${base}.${format}`;
-    files.push({ path, format, written: await writeFileIfChanged(path, content) });
+    const written = await writeFileIfChanged(path, render(format), {
+      same: (old, next) => old.replace(AS_OF_LINE, '') === next.replace(AS_OF_LINE, ''),
+    });
+    files.push({ path, format, written });
   }
-  return { by, period, kind: suffix, rows, files };
+  return { ...result, stale, files };
 }
 
 /**
- * What the scheduled job runs: the reports of the last complete day and month before `now`.
- * Yesterday's file is rewritten on later runs only if late completions changed its figures.
+ * What the scheduled job runs: every complete day and month (UTC) that meets the window before
+ * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
  */
-export async function writeLastCompleteBillingReports(options: {
-  readonly db: Database;
+export async function writeRecentBillingReports(options: {
+  readonly db: RowSource;
   readonly dir: string;
   readonly now?: Date;
   readonly kind?: SyncKind;
-}): Promise<BillingReportResult[]> {
+  readonly settings?: Partial<BillingFileSettings>;
+}): Promise<BillingFileResult[]> {
   const now = options.now ?? new Date();
-  const results: BillingReportResult[] = [];
+  const settings = { ...DEFAULT_BILLING_FILE_SETTINGS, ...options.settings };
+  const windowStart = new Date(now.getTime() - settings.windowMs);
+  const results: BillingFileResult[] = [];
   for (const by of ['day', 'month'] as const) {
-    results.push(
-      await writeBillingReport({
-        db: options.db,
-        dir: options.dir,
-        by,
-        period: lastCompletePeriod(by, now),
-        kind: options.kind,
-      }),
-    );
+    const current = startOf(by, now);
+    // The last complete period is always in, however short the window.
+    const last = startOf(by, new Date(current.getTime() - 1));
+    const from = last < windowStart ? last : windowStart;
+    for (const period of periodsBetween(by, from, current)) {
+      const kind = options.kind ?? settings.kind;
+      const result = await writeBillingReport({ ...options, kind, by, period, settings, now });
+      results.push(result);
+      if (result.report.as_of === null) return results;
+    }
   }
   return results;
+}
+
+/** The DuckDB file's name without its extension, safe in a file name: transcripts.duckdb -> transcripts. */
+export function databaseName(path: string): string {
+  const name = basename(path, extname(path)).replace(/[^\w.-]+/g, '_');
+  return name === '' ? 'db' : name;
+}
+
+function hoursText(ms: number): string {
+  const hours = ms / 3_600_000;
+  return hours >= 1 ? `${Number(hours.toFixed(2))} h` : `${Math.round(ms / 60_000)} min`;
 }

@@ -11,8 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
-import type { Database } from '../store/database.js';
-import { sqlPathLiteral } from './sql-literal.js';
+import type { Reader } from './reader.js';
 
 export const EXPORT_TABLES = [
   { table: 'jobs', query: 'export-jobs' },
@@ -21,8 +20,11 @@ export const EXPORT_TABLES = [
   { table: 'module_results', query: 'export-module-results' },
 ] as const;
 
+/** Hive partition columns of every exported table, in folder order. */
+export const PARTITION_COLUMNS = ['kind', 'month'] as const;
+
 export interface ExportOptions {
-  readonly db: Database;
+  readonly db: Reader;
   /** Output folder; created when missing. */
   readonly outDir: string;
   /** Default false: jobs a --full sync no longer found upstream (and their rows) stay out. */
@@ -51,13 +53,15 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
     const exported: ExportedTable[] = [];
     for (const { table, query } of EXPORT_TABLES) {
       const target = join(staging, table);
-      const copy = `COPY (${options.db.query(query)}) TO ${sqlPathLiteral(target, '--out')} (FORMAT parquet, PARTITION_BY (kind, month))`;
-      const [result] = await options.db.all<{ Count: number | bigint }>(copy, {
-        include_deleted: options.includeDeleted ?? false,
+      const rows = await options.db.copyParquet({
+        query,
+        params: { include_deleted: options.includeDeleted ?? false },
+        targetDir: target,
+        partitionBy: PARTITION_COLUMNS,
       });
       // COPY writes no folder for an empty table; an empty folder still says "exported, no rows".
       await mkdir(target, { recursive: true });
-      exported.push({ table, rows: Number(result?.Count ?? 0), dir: join(out, table) });
+      exported.push({ table, rows, dir: join(out, table) });
     }
     for (const { table } of EXPORT_TABLES) {
       await rm(join(out, table), { recursive: true, force: true });

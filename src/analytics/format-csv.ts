@@ -1,18 +1,39 @@
 /**
- * CSV for other programs (RFC 4180 quoting, `\n` line ends): a header row of column names, then
- * one line per row. Numbers are written in full (no rounding beyond what the query did), NULL as
- * an empty field.
+ * CSV for other programs and spreadsheets (RFC 4180 quoting, `\n` line ends): optional `# ` comment
+ * lines, a header row of column names, one line per row, and the table's footer (a total row) last.
+ * Numbers are written in full (no rounding beyond what the query did), NULL as an empty field.
  */
 import type { Cell, ResultTable } from './result-table.js';
 
-export function formatCsv(table: ResultTable): string {
-  const lines = [table.columns.map((column) => csvField(column.name))];
-  for (const row of table.rows) lines.push(table.columns.map((_column, i) => csvField(row[i] ?? null)));
-  return `${lines.map((fields) => fields.join(',')).join('\n')}\n`;
+export interface CsvOptions {
+  /** Start with a UTF-8 byte order mark, so that Excel reads the file as UTF-8. Default false. */
+  readonly bom?: boolean;
+  /** Lines written first, each as `# line` (readers skip them with e.g. pandas' comment='#'). */
+  readonly comments?: readonly string[];
+  /**
+   * Guard text cells against formula injection: a text starting with = + - @ tab or CR is what a
+   * spreadsheet runs as a formula, so it gets a leading apostrophe (OWASP's advice). Default false:
+   * `query` output is data for programs; the billing report turns it on.
+   */
+  readonly guardFormulas?: boolean;
 }
 
-function csvField(cell: Cell): string {
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function formatCsv(table: ResultTable, options: CsvOptions = {}): string {
+  const text = (cell: Cell, i: number) =>
+    csvField(cell, options.guardFormulas === true && table.columns[i]?.type === 'text');
+  const lines = (options.comments ?? []).map((line) => `# ${line.replace(/\r?\n|\r/g, ' ')}`);
+  lines.push(table.columns.map((column) => csvField(column.name, options.guardFormulas === true)).join(','));
+  for (const row of [...table.rows, ...(table.footer ? [table.footer] : [])]) {
+    lines.push(table.columns.map((_column, i) => text(row[i] ?? null, i)).join(','));
+  }
+  return `${options.bom ? '\uFEFF' : ''}${lines.join('\n')}\n`;
+}
+
+function csvField(cell: Cell, guard: boolean): string {
   if (cell === null) return '';
-  const text = String(cell);
+  const raw = String(cell);
+  const text = guard && FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

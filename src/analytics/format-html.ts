@@ -1,6 +1,7 @@
 /**
- * A self-contained HTML page (no script, no external style or font): a title, an optional chart
- * (inline SVG markup built by bar-chart-svg.ts), and the table under it. All text is escaped. The
+ * A self-contained HTML page (no script, no external style or font): a title, an optional alert and
+ * notes (the billing report's trust markers), an optional chart (inline SVG markup built by
+ * bar-chart-svg.ts), and the table under it with its footer (totals). All text is escaped. The
  * markup is also well-formed XML (every element closed), which keeps it easy to check and to parse.
  */
 import { escapeHtml } from './escape-html.js';
@@ -13,6 +14,10 @@ export interface HtmlPage {
   /** Inline SVG markup; trusted (built from escaped text), inserted as is. */
   readonly chart?: string;
   readonly table: ResultTable;
+  /** Lines shown in a box above the chart: how true the figures are (as of, not counted, warnings). */
+  readonly notes?: readonly string[];
+  /** A banner in red above everything, e.g. that the mirror is stale. */
+  readonly alert?: string;
 }
 
 const STYLE = [
@@ -23,6 +28,12 @@ const STYLE = [
   'table{border-collapse:collapse;margin-top:1rem}',
   'th,td{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}',
   'td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}',
+  'tfoot td{font-weight:bold;border-top:2px solid #222}',
+  'ul.notes{background:#f6f6f6;border-left:4px solid #4e79a7;padding:.5rem 1rem .5rem 2rem;max-width:70rem}',
+  'p.alert{background:#fde2e1;border-left:4px solid #c00;padding:.5rem 1rem;font-weight:bold;max-width:70rem}',
+  'figure svg{max-width:100%;height:auto}',
+  'ul.legend{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem}',
+  'ul.legend span{display:inline-block;width:.8rem;height:.8rem;margin-right:.4rem;vertical-align:middle}',
 ].join('');
 
 export function formatHtmlPage(page: HtmlPage): string {
@@ -38,6 +49,10 @@ export function formatHtmlPage(page: HtmlPage): string {
     '<body>',
     `<h1>${title}</h1>`,
     page.subtitle === undefined ? '' : `<p class="subtitle">${escapeHtml(page.subtitle)}</p>`,
+    page.alert === undefined ? '' : `<p class="alert">${escapeHtml(page.alert)}</p>`,
+    page.notes === undefined || page.notes.length === 0
+      ? ''
+      : `<ul class="notes">\n${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`,
     page.chart === undefined ? '' : `<figure>\n${page.chart}\n</figure>`,
     htmlTable(page.table),
     '</body>',
@@ -64,6 +79,17 @@ function htmlTable(table: ResultTable): string {
   );
   const empty =
     table.rows.length === 0 ? [`<tr><td colspan="${table.columns.length}">No rows</td></tr>`] : [];
+  const footer = table.footer;
+  const foot = footer
+    ? [
+        `<tfoot><tr>${table.columns
+          .map(
+            (column, i) =>
+              `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(footer[i] ?? null, column))}</td>`,
+          )
+          .join('')}</tr></tfoot>`,
+      ]
+    : [];
   return [
     '<table>',
     `<thead><tr>${head}</tr></thead>`,
@@ -71,6 +97,7 @@ function htmlTable(table: ResultTable): string {
     ...body,
     ...empty,
     '</tbody>',
+    ...foot,
     '</table>',
   ].join('\n');
 }

@@ -1,18 +1,21 @@
 /**
  * The terminal format: aligned columns under a header, numbers right-aligned with the column's
  * fixed decimals, NULL spelled out, and a row count. Long or multi-line text is cut so that a row
- * stays on one line; CSV and JSON carry the full values.
+ * stays on one line; CSV and JSON carry the full values. A footer row (a total) follows a rule, and
+ * notes (the billing report's as-of and what it could not count) follow the row count.
  */
 import type { Cell, Column, ResultTable } from './result-table.js';
 
 /** Longest cell shown, in characters; longer text ends with an ellipsis. */
 const MAX_CELL_WIDTH = 60;
 
-export function formatTextTable(table: ResultTable): string {
+export function formatTextTable(table: ResultTable, notes: readonly string[] = []): string {
   const header = table.columns.map((column) => column.name);
-  const body = table.rows.map((row) => table.columns.map((column, i) => showCell(row[i] ?? null, column)));
+  const cells = (row: readonly Cell[]) => table.columns.map((column, i) => showCell(row[i] ?? null, column));
+  const body = table.rows.map(cells);
+  const footer = table.footer ? cells(table.footer) : undefined;
   const widths = header.map((name, i) =>
-    Math.max(name.length, ...body.map((cells) => cells[i]?.length ?? 0)),
+    Math.max(name.length, ...[...body, ...(footer ? [footer] : [])].map((row) => row[i]?.length ?? 0)),
   );
   const right = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
   const line = (cells: readonly string[]) =>
@@ -21,7 +24,9 @@ export function formatTextTable(table: ResultTable): string {
       .join('  ')
       .trimEnd();
   const count = table.rows.length === 1 ? '(1 row)' : `(${table.rows.length} rows)`;
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), count, ''].join('\n');
+  const rule = line(widths.map((w) => '-'.repeat(w)));
+  const foot = footer ? [rule, line(footer)] : [];
+  return [line(header), rule, ...body.map(line), ...foot, count, ...notes, ''].join('\n');
 }
 
 function showCell(cell: Cell, column: Column): string {

@@ -1,21 +1,20 @@
 /**
- * Report periods: UTC calendar days (`YYYY-MM-DD`) and months (`YYYY-MM`). A job belongs to the
- * period of its created_at in UTC, so 23:59:59.999Z is still its own day. Date flags are inclusive:
- * `--to 2026-11-21` covers that whole day, `--to 2026-11` that whole month.
+ * Report periods, all in UTC: days `2026-11-21`, ISO 8601 weeks `2026-W47` (Monday to Sunday; week
+ * 1 holds the year's first Thursday, so 2027-01-01 is in 2026-W53), months `2026-11`, quarters
+ * `2026-Q4` and years `2026`. The labels are those of sql/101's period_of(). Date flags are
+ * inclusive and take any of these shapes: `--to 2026-11-21` covers that whole day, `--to 2026-11`
+ * that whole month, `--to 2026-W47` that whole week.
  */
 import { ConfigError } from '../errors.js';
 
-export const PERIOD_UNITS = ['day', 'month'] as const;
+export const PERIOD_UNITS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 
-/** A half-open range of instants: from <= created_at < before. Either end may be open. */
+/** A half-open range of instants: from <= instant < before. Either end may be open. */
 export interface InstantRange {
   readonly from: Date | undefined;
   readonly before: Date | undefined;
 }
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MONTH = /^(\d{4})-(\d{2})$/;
 
 interface Parsed {
   readonly unit: PeriodUnit;
@@ -25,27 +24,35 @@ interface Parsed {
   readonly end: Date;
 }
 
-/** Parses `YYYY-MM-DD` or `YYYY-MM` into the UTC instants it spans; undefined when it is neither or not a real date. */
+const DAY_MS = 86_400_000;
+const SHAPES = 'YYYY-MM-DD, YYYY-Www, YYYY-MM, YYYY-Qn or YYYY (UTC)';
+const PATTERNS: readonly [PeriodUnit, RegExp][] = [
+  ['day', /^(\d{4})-(\d{2})-(\d{2})$/],
+  ['week', /^(\d{4})-W(\d{2})$/],
+  ['month', /^(\d{4})-(\d{2})$/],
+  ['quarter', /^(\d{4})-Q([1-4])$/],
+  ['year', /^(\d{4})$/],
+];
+
+/** Parses a period label into the UTC instants it spans; undefined when it is none or not a real date. */
 export function parsePeriod(text: string): Parsed | undefined {
-  const day = DAY.exec(text);
-  if (day) {
-    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    const start = new Date(Date.UTC(y, m - 1, d));
-    // Date.UTC rolls 2026-02-30 over into March: a round trip catches impossible dates.
-    if (start.getUTCFullYear() !== y || start.getUTCMonth() !== m - 1 || start.getUTCDate() !== d)
+  for (const [unit, pattern] of PATTERNS) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const [y, n, d] = [Number(match[1]), Number(match[2] ?? 1), Number(match[3] ?? 1)];
+    const start =
+      unit === 'week'
+        ? new Date(isoWeekOneMonday(y) + (n - 1) * 7 * DAY_MS)
+        : new Date(Date.UTC(y, unit === 'quarter' ? (n - 1) * 3 : n - 1, d));
+    // A round trip catches 2026-02-30 (rolled into March), month 13 and week 54.
+    if (unit === 'week' ? n < 1 || periodOf('week', start) !== text : periodOf(unit, start) !== text)
       return undefined;
-    return { unit: 'day', start, end: new Date(Date.UTC(y, m - 1, d + 1)) };
-  }
-  const month = MONTH.exec(text);
-  if (month) {
-    const [y, m] = [Number(month[1]), Number(month[2])];
-    if (m < 1 || m > 12) return undefined;
-    return { unit: 'month', start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
+    return { unit, start, end: nextStart(unit, start) };
   }
   return undefined;
 }
 
-/** The instants covered by `--from` and `--to` (both inclusive, each a day or a month). */
+/** The instants covered by `--from` and `--to` (both inclusive, each any period shape). */
 export function rangeFromFlags(from: string | undefined, to: string | undefined): InstantRange {
   const start = from === undefined ? undefined : requirePeriod('--from', from).start;
   const before = to === undefined ? undefined : requirePeriod('--to', to).end;
@@ -60,35 +67,101 @@ export function rangeFromFlags(from: string | undefined, to: string | undefined)
 
 function requirePeriod(flagName: string, text: string): Parsed {
   const parsed = parsePeriod(text);
-  if (!parsed) throw new ConfigError(flagName, `"${text}" is not a date; use YYYY-MM-DD or YYYY-MM (UTC)`);
+  if (!parsed) throw new ConfigError(flagName, `"${text}" is not a date; use ${SHAPES}`);
   return parsed;
 }
 
-/** The period that holds `instant`, in UTC. */
-export function periodOf(by: PeriodUnit, instant: Date): string {
-  const iso = instant.toISOString();
-  return by === 'day' ? iso.slice(0, 10) : iso.slice(0, 7);
+/** The first instant of the period that holds `instant`. */
+export function startOf(by: PeriodUnit, instant: Date): Date {
+  const y = instant.getUTCFullYear();
+  const m = instant.getUTCMonth();
+  switch (by) {
+    case 'day':
+      return new Date(Date.UTC(y, m, instant.getUTCDate()));
+    case 'week': {
+      const day = startOf('day', instant).getTime();
+      // getUTCDay: Sunday 0 ... Saturday 6; ISO weeks start on Monday.
+      return new Date(day - ((instant.getUTCDay() + 6) % 7) * DAY_MS);
+    }
+    case 'month':
+      return new Date(Date.UTC(y, m, 1));
+    case 'quarter':
+      return new Date(Date.UTC(y, m - (m % 3), 1));
+    case 'year':
+      return new Date(Date.UTC(y, 0, 1));
+  }
 }
 
-/** The range of one period given as text (`YYYY-MM-DD` for days, `YYYY-MM` for months). */
+/** The first instant after the period that starts at `start`. */
+export function nextStart(by: PeriodUnit, start: Date): Date {
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth();
+  const d = start.getUTCDate();
+  switch (by) {
+    case 'day':
+      return new Date(Date.UTC(y, m, d + 1));
+    case 'week':
+      return new Date(Date.UTC(y, m, d + 7));
+    case 'month':
+      return new Date(Date.UTC(y, m + 1, 1));
+    case 'quarter':
+      return new Date(Date.UTC(y, m + 3, 1));
+    case 'year':
+      return new Date(Date.UTC(y + 1, 0, 1));
+  }
+}
+
+/** The label of the period that holds `instant`, in UTC. */
+export function periodOf(by: PeriodUnit, instant: Date): string {
+  const iso = instant.toISOString();
+  switch (by) {
+    case 'day':
+      return iso.slice(0, 10);
+    case 'week': {
+      // The ISO year is the year of the week's Thursday.
+      const thursday = new Date(startOf('week', instant).getTime() + 3 * DAY_MS);
+      const year = thursday.getUTCFullYear();
+      const week =
+        Math.round((startOf('week', instant).getTime() - isoWeekOneMonday(year)) / (7 * DAY_MS)) + 1;
+      return `${year}-W${String(week).padStart(2, '0')}`;
+    }
+    case 'month':
+      return iso.slice(0, 7);
+    case 'quarter':
+      return `${iso.slice(0, 4)}-Q${Math.floor(instant.getUTCMonth() / 3) + 1}`;
+    case 'year':
+      return iso.slice(0, 4);
+  }
+}
+
+/** Labels of every period that meets [from, before), in order. */
+export function periodsBetween(by: PeriodUnit, from: Date, before: Date): string[] {
+  const labels: string[] = [];
+  for (let start = startOf(by, from); start < before; start = nextStart(by, start)) {
+    labels.push(periodOf(by, start));
+  }
+  return labels;
+}
+
+/** The range of one period given as its label. */
 export function periodRange(by: PeriodUnit, period: string): { readonly from: Date; readonly before: Date } {
   const parsed = parsePeriod(period);
   if (!parsed || parsed.unit !== by) {
-    const shape = by === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM';
-    throw new ConfigError('period', `"${period}" is not a ${by}; use ${shape} (UTC)`);
+    throw new ConfigError('period', `"${period}" is not a ${by}; use ${SHAPES}`);
   }
   return { from: parsed.start, before: parsed.end };
 }
 
 /**
  * The last period that ended at or before `now`: yesterday (UTC) for days, last month for months.
- * A period is complete once it has ended; jobs created in it may still complete later, which is
- * why scheduled reports rewrite a period whose figures changed.
+ * A period is complete once it has ended; jobs in it may still complete later, which is why
+ * scheduled reports rewrite a recent period whose figures changed.
  */
 export function lastCompletePeriod(by: PeriodUnit, now: Date): string {
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
-  const previous =
-    by === 'day' ? new Date(Date.UTC(y, m, now.getUTCDate() - 1)) : new Date(Date.UTC(y, m - 1, 1));
-  return periodOf(by, previous);
+  return periodOf(by, new Date(startOf(by, now).getTime() - 1));
+}
+
+/** ms of the Monday that starts ISO week 1 of `year`: the week holding January 4th. */
+function isoWeekOneMonday(year: number): number {
+  return startOf('week', new Date(Date.UTC(year, 0, 4))).getTime();
 }

@@ -1,11 +1,12 @@
 /**
  * The named reports (billing, status, latency, errors): which sql/queries file each runs, the
  * columns it yields, and how a filter becomes bound parameters. Report SQL reads the views of
- * sql/100_analytics_views.sql; no value is ever spliced into SQL text.
+ * sql/100_analytics_views.sql and the report_jobs() filter of sql/101_exact_billing.sql; no value
+ * is ever spliced into SQL text.
  */
-import type { Database } from '../store/database.js';
 import type { SyncKind } from '../sync/types.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
+import type { RowSource } from './reader.js';
 import { type Column, type ResultTable, tableFromObjects } from './result-table.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
@@ -33,17 +34,18 @@ interface ReportDefinition {
 
 const text = (name: string): Column => ({ name, type: 'text' });
 const integer = (name: string): Column => ({ name, type: 'integer' });
-const hours = (name: string): Column => ({ name, type: 'number', decimals: 3 });
-const seconds = hours;
+const seconds = (name: string): Column => ({ name, type: 'number', decimals: 3 });
 /** The leading columns of the reports grouped by period. */
 const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integer('jobs')];
 
 export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
+  // Rendered by billing-report.ts and billing-output.ts (its columns depend on --group-by and
+  // --prices); listed here for its name, title and --by.
   billing: {
     query: 'report-billing',
     periodic: true,
     title: 'Billed hours',
-    columns: [...PERIOD_KIND_JOBS, hours('billed_hours'), hours('audio_hours'), hours('transcription_hours')],
+    columns: [],
   },
   status: {
     query: 'report-status',
@@ -77,41 +79,10 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   },
 };
 
-export async function runReport(db: Database, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
+export async function runReport(db: RowSource, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
   const definition = REPORTS[name];
   const rows = await db.all(db.query(definition.query), reportParams(filter, definition.periodic));
   return tableFromObjects(definition.columns, rows);
-}
-
-/** One row of the billing report, as JSON and CSV name its fields. */
-export interface BillingRow {
-  readonly period: string;
-  readonly kind: string;
-  readonly jobs: number;
-  readonly billed_hours: number;
-  readonly audio_hours: number;
-  readonly transcription_hours: number;
-}
-
-/** The billing report as typed rows, ordered by period then kind. */
-export async function billingRows(db: Database, filter: ReportFilter): Promise<BillingRow[]> {
-  const rows = await db.all<Record<string, unknown>>(
-    db.query(REPORTS.billing.query),
-    reportParams(filter, true),
-  );
-  return rows.map((row) => ({
-    period: String(row['period']),
-    kind: String(row['kind']),
-    jobs: Number(row['jobs']),
-    billed_hours: Number(row['billed_hours']),
-    audio_hours: Number(row['audio_hours']),
-    transcription_hours: Number(row['transcription_hours']),
-  }));
-}
-
-/** A billing table from rows already read (the scheduled report adds zero rows for quiet kinds). */
-export function billingTable(rows: readonly BillingRow[]): ResultTable {
-  return tableFromObjects(REPORTS.billing.columns, rows as unknown as Record<string, unknown>[]);
 }
 
 /** Named parameters of the report queries; DuckDB refuses a name the statement lacks, hence `periodic`. */

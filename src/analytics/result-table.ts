@@ -5,8 +5,12 @@
 
 export type Cell = string | number | boolean | null;
 
-/** `integer` and `number` cells are right-aligned in a terminal table; `decimals` fixes their digits there. */
-export type ColumnType = 'text' | 'integer' | 'number' | 'boolean';
+/**
+ * `integer` and `number` cells are right-aligned in a terminal table; `decimals` fixes their digits
+ * there. `json` cells hold JSON text (DuckDB JSON, lists, structs, maps): text in a table and CSV,
+ * nested values in JSON output.
+ */
+export type ColumnType = 'text' | 'integer' | 'number' | 'boolean' | 'json';
 
 export interface Column {
   readonly name: string;
@@ -18,6 +22,8 @@ export interface Column {
 export interface ResultTable {
   readonly columns: readonly Column[];
   readonly rows: readonly (readonly Cell[])[];
+  /** A row shown apart after the others (the billing total); not counted as a row. */
+  readonly footer?: readonly Cell[];
 }
 
 /** Builds a table from row objects, taking each column's value by name. */
@@ -31,15 +37,27 @@ export function tableFromObjects(
   };
 }
 
-/** Rows as objects keyed by column name, for JSON. A repeated column name keeps its last value. */
-export function tableToObjects(table: ResultTable): Record<string, Cell>[] {
+/**
+ * Rows as objects keyed by column name, for JSON; `json` cells become nested values. A repeated
+ * column name keeps its last value.
+ */
+export function tableToObjects(table: ResultTable): Record<string, unknown>[] {
   return table.rows.map((row) => {
-    const object: Record<string, Cell> = {};
+    const object: Record<string, unknown> = {};
     table.columns.forEach((column, i) => {
-      object[column.name] = row[i] ?? null;
+      const cell = row[i] ?? null;
+      object[column.name] = column.type === 'json' && typeof cell === 'string' ? parseJson(cell) : cell;
     });
     return object;
   });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // DuckDB's JSON type accepts nothing unparsable; a hand-made cell stays as it was.
+  }
 }
 
 /**

@@ -1,11 +1,15 @@
 /**
- * `transcript-sync query "SQL"`: runs one read-only SQL text against the DuckDB file and prints
- * the result as a table, CSV or JSON. Writing statements, file access (COPY, ATTACH, read_csv) and
- * setting changes are refused with a message saying so (exit 2).
+ * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
+ * more statements (each result printed), from the argument, a file (-f) or stdin (-), to stdout or
+ * a file (--out). Writing statements, file access outside the --read folders (COPY, ATTACH,
+ * read_csv) and setting changes are refused with a message saying so (exit 2). While a sync holds
+ * the file, the sync answers (src/analytics/read-server.ts).
  */
-import { withReadOnlyDatabase } from '../analytics/open-reader.js';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../analytics/atomic-file.js';
+import { withReader } from '../analytics/open-reader.js';
 import { parseFormat, render } from '../analytics/output-format.js';
-import { runReadOnlyQuery } from '../analytics/read-only-query.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Command } from './command.js';
@@ -14,33 +18,94 @@ import { stringFlag } from './command.js';
 export const command: Command = {
   name: 'query',
   summary: 'run read-only SQL against the DuckDB file',
-  usage: 'query "SQL" [--format table|csv|json] [--db PATH] [--lock-wait 5s]',
+  usage:
+    'query "SQL" | -f FILE | - [--format table|csv|json] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s]',
   description: [
-    'Runs SQL on the database opened read-only: tables (jobs, utterances, words, module_results, ...) and',
+    'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
-    "languages, job_facts) and transcript_search('text'); see the README (Analytics). Statements that would",
-    'write, read or write files, or change settings are refused. Quote the SQL as one argument, e.g.',
+    "languages, job_facts) and transcript_search('text'); see the README (Analytics). Several",
+    'statements separated by ; each print their result (JSON: one array per statement, one after the',
+    'other). SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and',
+    'struct columns are nested values in --format json. Statements that write, change settings, or',
+    'read files outside the --read folders are refused. While a sync runs, it answers with the data',
+    'of its last commit. Examples:',
     '  transcript-sync query "SELECT * FROM billing_monthly ORDER BY month" --format csv',
+    '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
   options: {
+    file: { type: 'string', short: 'f', value: 'FILE', help: 'read the SQL from FILE' },
     format: { type: 'string', value: 'FORMAT', help: 'table, csv or json (default table)' },
+    out: { type: 'string', value: 'FILE', help: 'write the result to FILE (atomically) instead of stdout' },
+    read: {
+      type: 'string',
+      multiple: true,
+      value: 'DIR',
+      help: 'a folder SQL may read files from, e.g. of export or --publish (repeatable)',
+    },
   },
   settings: ['db', 'lockWait'],
   positionals: true,
   async run({ flags, positionals, stdout }) {
-    const [sql, extra] = positionals;
-    if (sql === undefined)
-      throw new ConfigError('query', 'give the SQL as an argument, e.g. query "SELECT count(*) FROM jobs"');
-    if (extra !== undefined) {
-      throw new ConfigError(
-        'query',
-        `expected one SQL argument, got ${positionals.length}; quote the whole statement`,
-      );
-    }
+    const sql = await sqlText(positionals, stringFlag(flags, 'file'));
     const format = parseFormat(stringFlag(flags, 'format'), ['table', 'csv', 'json']);
+    const out = stringFlag(flags, 'out');
+    const readableDirs = readFolders(flags['read']);
     const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags);
-    const table = await withReadOnlyDatabase(db, lockWait, (database) => runReadOnlyQuery(database, sql));
-    stdout.write(render(table, format, { title: 'query' }));
+    const tables = await withReader(db, { lockWaitMs: lockWait, readableDirs }, (reader) =>
+      reader.userQuery(sql),
+    );
+    // Results apart by a blank line in a table or CSV; JSON prints one document per statement.
+    const text = tables
+      .map((table) => render(table, format, { title: 'query' }))
+      .join(format === 'json' ? '' : '\n');
+    if (out === undefined) stdout.write(text);
+    else await writeFileAtomic(resolve(out), text);
     return 0;
   },
 };
+
+async function sqlText(positionals: readonly string[], file: string | undefined): Promise<string> {
+  const [first, extra] = positionals;
+  if (extra !== undefined) {
+    throw new ConfigError(
+      'query',
+      `expected one SQL argument, got ${positionals.length}; quote the whole text (or use -f FILE)`,
+    );
+  }
+  if (file !== undefined && first !== undefined)
+    throw new ConfigError('query', 'give the SQL either as an argument or with -f FILE, not both');
+  if (file !== undefined) return readSqlFile(file);
+  if (first === '-') return readStdin();
+  if (first === undefined)
+    throw new ConfigError(
+      'query',
+      'give the SQL as an argument, -f FILE or - (stdin), e.g. query "SELECT count(*) FROM jobs"',
+    );
+  return first;
+}
+
+async function readSqlFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('-f', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
+      hint: 'give the path of a file of SQL statements',
+    });
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** --read folders, absolute and with a trailing slash (DuckDB matches them as prefixes). */
+function readFolders(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return list.map((dir) => {
+    if (typeof dir !== 'string' || dir.trim() === '') throw new ConfigError('--read', 'needs a folder');
+    const full = resolve(dir);
+    return full.endsWith('/') ? full : `${full}/`;
+  });
+}

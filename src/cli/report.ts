@@ -4,13 +4,15 @@
  * while no sync writes the file, and waits --lock-wait for one that does.
  */
 
-import { billingChart } from '../analytics/billing-chart.js';
+import { describeBilling, renderBilling } from '../analytics/billing-output.js';
+import { type BillingQuery, billingReport, DATE_BASES, type DateBasis } from '../analytics/billing-report.js';
+import { parseGroupBy } from '../analytics/group-by.js';
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { type OutputFormat, parseFormat, render } from '../analytics/output-format.js';
 import { PERIOD_UNITS, type PeriodUnit, rangeFromFlags } from '../analytics/periods.js';
+import { loadPrices } from '../analytics/prices.js';
+import type { RowSource } from '../analytics/reader.js';
 import {
-  billingRows,
-  billingTable,
   describeFilter,
   REPORT_NAMES,
   REPORTS,
@@ -21,45 +23,72 @@ import {
 import type { FlagValues } from '../config.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import type { Database } from '../store/database.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { type Command, flag, stringFlag } from './command.js';
 
 const DESCRIPTION = [
   'Reports:',
-  '  billing  jobs, billed_hours (sum of billing_time / 3600), audio_hours and transcription_hours per',
-  '           period and kind. Only jobs with status done and a billing_time count: queued, processing',
-  '           and failed jobs are not billed.',
+  '  billing  jobs, billed_seconds (sum of billing_time), billed_hours, audio_hours and',
+  '           transcription_hours per period and group (default: kind), exact decimals rounded once',
+  '           after summing; with --prices a cost column, rounded to cents after summing. Only jobs',
+  '           with status done and a billing_time count; every period of the range is listed, zeros',
+  '           included, with a total row, as_of (last successful sync) and what was not counted',
+  '           (quarantined records, jobs still queued or processing).',
   '  status   jobs per kind and status.',
   '  latency  p50/p90/p99/max seconds from created_at to completed_at of done jobs, per period and kind.',
   '  errors   failed jobs (status error) per error_code and kind, with the first and last created_at.',
   '',
-  "Periods are UTC days (YYYY-MM-DD) or months (YYYY-MM) of a job's created_at: a job created at",
-  '23:59:59.999Z counts in its own day. --from and --to are inclusive and take a day or a month.',
-  'Jobs that a --full sync no longer found upstream (deleted_at set) are left out unless',
-  '--include-deleted. JSON is an array of row objects; CSV has a header row with the same names.',
+  'Periods are UTC days (2026-11-21), ISO weeks (2026-W47), months (2026-11), quarters (2026-Q4) or',
+  "years (2026) of a job's created_at (billing: --date completed for its completed_at): a job",
+  'created at 23:59:59.999Z counts in its own day. --from and --to are inclusive and take any of',
+  'these shapes. Jobs that a --full sync no longer found upstream (deleted_at set) are left out',
+  'unless --include-deleted. billing --format json prints one object {as_of, rows, total,',
+  'not_counted, warnings}; the other reports an array of rows. CSV has a header row with the names.',
 ].join('\n');
 
 export const command: Command = {
   name: 'report',
   summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
   usage:
-    'report billing|status|latency|errors [--by day|month] [--from DATE] [--to DATE] [--kind pre-recorded|live] ' +
-    '[--format table|csv|json|html] [--include-deleted] [--db PATH] [--lock-wait 5s]',
+    'report billing|status|latency|errors [--by day|week|month|quarter|year] [--from DATE] [--to DATE] ' +
+    '[--kind pre-recorded|live] [--format table|csv|json|html] [--include-deleted] ' +
+    '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--prices FILE] [--bom] [--csv-comments] ' +
+    '[--db PATH] [--lock-wait 5s]',
   description: DESCRIPTION,
   options: {
-    by: { type: 'string', value: 'day|month', help: 'period of billing and latency rows (default day)' },
-    from: {
+    by: {
       type: 'string',
-      value: 'DATE',
-      help: 'first day (YYYY-MM-DD) or month (YYYY-MM), inclusive, UTC',
+      value: 'UNIT',
+      help: 'period of billing and latency rows: day, week (ISO), month, quarter or year (default day)',
     },
-    to: { type: 'string', value: 'DATE', help: 'last day (YYYY-MM-DD) or month (YYYY-MM), inclusive, UTC' },
+    from: { type: 'string', value: 'DATE', help: 'first period, inclusive, UTC (e.g. 2026-11-01, 2026-11)' },
+    to: { type: 'string', value: 'DATE', help: 'last period, inclusive, UTC (e.g. 2026-11-30, 2026-W47)' },
     kind: { type: 'string', value: 'KIND', help: 'pre-recorded or live (default both)' },
     format: { type: 'string', value: 'FORMAT', help: 'table, csv, json or html (default table)' },
     'include-deleted': {
       type: 'boolean',
       help: 'also count jobs no longer listed upstream (deleted_at set)',
+    },
+    // billing only
+    date: {
+      type: 'string',
+      value: 'created|completed',
+      help: 'billing: which instant decides the period; completed matches an invoice (default created)',
+    },
+    'group-by': {
+      type: 'string',
+      value: 'KEYS',
+      help: 'billing: kind, model or metadata.<key>, up to 3 comma-separated; one column each (default kind)',
+    },
+    prices: {
+      type: 'string',
+      value: 'FILE',
+      help: 'billing: JSON price list {"currency","per_hour":{kind:price},"models":{model:{kind:price}}}; adds cost',
+    },
+    bom: { type: 'boolean', help: 'billing CSV: start with a UTF-8 byte order mark (for Excel)' },
+    'csv-comments': {
+      type: 'boolean',
+      help: 'billing CSV: first lines "# as of ...", "# not counted ...", "# warning ..." (default off)',
     },
   },
   settings: ['db', 'lockWait'],
@@ -68,9 +97,12 @@ export const command: Command = {
     const name = reportName(positionals);
     const filter = reportFilter(name, flags);
     const format = parseFormat(stringFlag(flags, 'format'));
+    const billing = name === 'billing' ? billingQuery(filter, flags) : undefined;
     const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags);
     const text = await withReadOnlyDatabase(db, lockWait, (database) =>
-      renderReport(database, name, filter, format),
+      billing
+        ? renderBillingReport(database, billing, format, flags)
+        : renderReport(database, name, filter, format),
     );
     stdout.write(text);
     return 0;
@@ -78,21 +110,42 @@ export const command: Command = {
 };
 
 async function renderReport(
-  db: Database,
+  db: RowSource,
   name: ReportName,
   filter: ReportFilter,
   format: OutputFormat,
 ): Promise<string> {
   const subtitle = describeFilter(name, filter);
   const title = REPORTS[name].title;
-  if (name !== 'billing') return render(await runReport(db, name, filter), format, { title, subtitle });
-  const rows = await billingRows(db, filter);
-  const chart = format === 'html' ? billingChart(rows, `${title} per ${filter.by} and kind`) : undefined;
-  return render(billingTable(rows), format, {
-    title: `${title} per ${filter.by}`,
-    subtitle,
-    ...(chart ? { chart } : {}),
+  return render(await runReport(db, name, filter), format, { title, subtitle });
+}
+
+async function renderBillingReport(
+  db: RowSource,
+  query: BillingQuery,
+  format: OutputFormat,
+  flags: FlagValues,
+): Promise<string> {
+  const report = await billingReport(db, query);
+  return renderBilling(report, format, {
+    title: `${REPORTS.billing.title} per ${query.by} and ${query.groupBy.join(', ')}`,
+    subtitle: describeBilling(query),
+    csv: { bom: flag(flags, 'bom'), comments: flag(flags, 'csv-comments') },
   });
+}
+
+/** The billing-only flags on top of the shared filter; they are refused on the other reports. */
+function billingQuery(filter: ReportFilter, flags: FlagValues): BillingQuery {
+  const dateText = stringFlag(flags, 'date');
+  const date = DATE_BASES.find((basis): basis is DateBasis => basis === (dateText ?? 'created'));
+  if (!date) throw new ConfigError('--date', `"${dateText}" is not one of ${DATE_BASES.join(', ')}`);
+  const pricesPath = stringFlag(flags, 'prices');
+  return {
+    ...filter,
+    date,
+    groupBy: parseGroupBy(stringFlag(flags, 'group-by'), '--group-by'),
+    prices: pricesPath === undefined ? undefined : loadPrices(pricesPath, '--prices'),
+  };
 }
 
 function reportName(positionals: readonly string[]): ReportName {
@@ -114,6 +167,12 @@ function reportFilter(name: ReportName, flags: FlagValues): ReportFilter {
   const byText = stringFlag(flags, 'by');
   if (byText !== undefined && !REPORTS[name].periodic) {
     throw new ConfigError('--by', `applies to the billing and latency reports, not to ${name}`);
+  }
+  if (name !== 'billing') {
+    for (const only of ['date', 'group-by', 'prices', 'bom', 'csv-comments']) {
+      if (flags[only] !== undefined && flags[only] !== false)
+        throw new ConfigError(`--${only}`, `applies to the billing report, not to ${name}`);
+    }
   }
   const by = PERIOD_UNITS.find((unit): unit is PeriodUnit => unit === (byText ?? 'day'));
   if (!by) throw new ConfigError('--by', `"${byText}" is not one of ${PERIOD_UNITS.join(', ')}`);

@@ -1,6 +1,6 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
+import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
-import { Database } from '../store/database.js';
 import { type Command, flag } from './command.js';
 import { renderTable } from './table.js';
 
@@ -25,17 +25,12 @@ export const command: Command = {
   settings: ['db', 'lockWait'],
   async run({ flags, stdout }) {
     const settings = resolveSettings(['db', 'lockWait'], [], flags);
-    const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
-    try {
-      const rows = (await db.all<KindStatus>(db.query('status-kinds'))).map((r) => ({
-        ...r,
-        words: Number(r.words),
-      }));
-      if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
-      else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
-      return 0;
-    } finally {
-      await db.close();
-    }
+    const kinds = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
+      db.all<KindStatus>(db.query('status-kinds')),
+    );
+    const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
+    if (flag(flags, 'json')) stdout.write(`${JSON.stringify(rows)}\n`);
+    else stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    return 0;
   },
 };

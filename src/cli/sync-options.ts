@@ -2,10 +2,11 @@
  * Flags and environment → SyncOptions, shared by `sync`, `worker` and `demo`. Validated once here
  * (zod through src/config.ts); the engine trusts what it gets.
  */
+import { resolve } from 'node:path';
 import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
+import { type PublishTarget, SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
 import type { OptionSpec } from './command.js';
 import { stringFlag } from './command.js';
 
@@ -33,6 +34,27 @@ export const KIND_OPTION: OptionSpec = {
   value: 'KIND',
   help: 'pre-recorded, live or all (default all)',
 };
+
+/** Flags of the commands that run syncs and can keep a Parquet dataset fresh (sync, worker). */
+export const PUBLISH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  publish: {
+    type: 'string',
+    value: 'DIR',
+    help: 'after each successful run, refresh a Parquet dataset in DIR (changed partitions only)',
+  },
+  'publish-raw': { type: 'boolean', help: 'with --publish: keep jobs.raw (the record as received)' },
+};
+
+export function parsePublish(flags: FlagValues): PublishTarget | undefined {
+  const dir = stringFlag(flags, 'publish');
+  const raw = flags['publish-raw'] === true;
+  if (dir === undefined) {
+    if (raw) throw new ConfigError('--publish-raw', 'applies only with --publish DIR');
+    return undefined;
+  }
+  if (dir.trim() === '') throw new ConfigError('--publish', 'needs a folder');
+  return { dir: resolve(dir), raw };
+}
 
 export function parseKinds(flags: FlagValues): SyncKind[] {
   const text = stringFlag(flags, 'kind') ?? 'all';
@@ -67,6 +89,7 @@ export function syncOptionsFromFlags(
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
   const since = parseSince(flags);
+  const publish = parsePublish(flags);
   return {
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
@@ -86,6 +109,7 @@ export function syncOptionsFromFlags(
     lockWait: settings.lockWait,
     metadataEncoding: settings.metadataEncoding,
     logLevel: settings.logLevel,
+    ...(publish ? { publish } : {}),
     ...(extra.logger ? { logger: extra.logger } : {}),
     ...(extra.signal ? { signal: extra.signal } : {}),
   };

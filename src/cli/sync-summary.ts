@@ -1,4 +1,5 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
+import type { PublishResult } from '../analytics/publish.js';
 import type { KindSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 
@@ -19,4 +20,10 @@ export function quarantineNote(kinds: readonly KindSummary[], db: string): strin
   const count = kinds.reduce((n, k) => n + k.quarantined, 0);
   if (count === 0) return undefined;
   return `${count} record(s) failed validation and were quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
+}
+
+/** One line saying what the publish after the run wrote. */
+export function publishLine(published: PublishResult): string {
+  const mib = (published.bytes / 1_048_576).toFixed(1);
+  return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed`;
 }

@@ -4,19 +4,21 @@ import { createLogger } from '../log.js';
 import { runSync } from '../sync/run.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
-import { KIND_OPTION, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
-import { quarantineNote, summaryLine } from './sync-summary.js';
+import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import { publishLine, quarantineNote, summaryLine } from './sync-summary.js';
 
 export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
-    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
+    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
   description: [
     "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
     'backfills history in time slices, oldest first; a crash resumes at the last complete slice.',
-    'The API key comes from TSYNC_API_KEY only (never a flag).',
+    'The API key comes from TSYNC_API_KEY only (never a flag). While it runs, report, status, query and',
+    'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
+    'dataset in DIR (see the README, Published dataset).',
     '',
     'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
     '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
@@ -34,6 +36,7 @@ export const command: Command = {
       help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)',
     },
     json: { type: 'boolean', help: 'print one machine-readable summary on stdout' },
+    ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stdout }) {
@@ -55,6 +58,7 @@ export const command: Command = {
       const summary = await runSync({ ...base, logger, signal: controller.signal, onProgress: view.update });
       view.done();
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
+      if (summary.published) process.stderr.write(`${publishLine(summary.published)}\n`);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) process.stderr.write(`${note}\n`);
       if (flag(flags, 'json')) stdout.write(`${JSON.stringify(summary)}\n`);

@@ -9,11 +9,18 @@ import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { durationFlag, portFlag } from '../worker/flags.js';
 import type { SyncSettings } from '../worker/job-definition.js';
+import { REPORT_FILE_OPTIONS, reportFileSettings } from '../worker/report-flags.js';
 import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
 import { type Command, stringFlag } from './command.js';
-import { KIND_OPTION, parseKinds, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
+import {
+  KIND_OPTION,
+  PUBLISH_OPTIONS,
+  parseKinds,
+  SYNC_SETTINGS,
+  syncOptionsFromFlags,
+} from './sync-options.js';
 
 const DEFAULTS = {
   every: '5m',
@@ -30,15 +37,17 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
     'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
     'while a run lasts. --every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
-    "A billing report job (--report-every) writes the last complete day's and month's billing",
-    'figures as CSV and HTML into --report-dir, rewriting a period only when its figures changed.',
+    'A billing report job (--report-every) writes the billing figures of every complete day and month',
+    'of --report-window as CSV and HTML into --report-dir (files named after the database), writing',
+    'missed periods and rewriting one only when its figures changed; nothing before a successful',
+    'sync, and files marked STALE when the last successful sync is older than --stale-after.',
     'The API key comes from TSYNC_API_KEY only (never a flag).',
   ].join('\n'),
   options: {
@@ -63,6 +72,7 @@ export const command: Command = {
       value: 'DIR',
       help: 'where billing reports are written (default: a reports/ folder beside the DuckDB file)',
     },
+    ...REPORT_FILE_OPTIONS,
     'metrics-port': {
       type: 'string',
       value: 'PORT',
@@ -88,6 +98,7 @@ export const command: Command = {
       value: 'DURATION',
       help: `BullMQ job lock; a dead worker's job is handed back after about this long (default ${DEFAULTS.jobLock})`,
     },
+    ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
   async run({ flags, stderr }) {
@@ -136,6 +147,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     staleAfterMs: durationFlag(flags, 'stale-after', DEFAULTS.staleAfter),
     jobLockMs: durationFlag(flags, 'job-lock', DEFAULTS.jobLock),
   };
+  const reportFiles = reportFileSettings(flags, own);
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
@@ -144,7 +156,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
-  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir });
+  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir, reportFiles });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
 }

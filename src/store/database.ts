@@ -33,6 +33,16 @@ const DEFAULT_LOCK_WAIT_MS = 5_000;
 const QUERY_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const queries = new Map<string, string>();
 
+/** The text of sql/queries/<name>.sql, read once per process. */
+export function namedQuery(name: string): string {
+  const cached = queries.get(name);
+  if (cached !== undefined) return cached;
+  if (!QUERY_NAME.test(name)) throw new Error(`bad query name "${name}"`);
+  const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
+  queries.set(name, text);
+  return text;
+}
+
 export class Database {
   private closed = false;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
@@ -89,12 +99,16 @@ export class Database {
 
   /** The text of sql/queries/<name>.sql, read once per process. */
   query(name: string): string {
-    const cached = queries.get(name);
-    if (cached !== undefined) return cached;
-    if (!QUERY_NAME.test(name)) throw new Error(`bad query name "${name}"`);
-    const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
-    queries.set(name, text);
-    return text;
+    return namedQuery(name);
+  }
+
+  /**
+   * A new connection to this file's instance, with its own transactions (so its own snapshot):
+   * the read server answers each reader on one. The caller closes it.
+   */
+  async connect(): Promise<DuckDBConnection> {
+    this.assertOpen();
+    return this.shared.instance.connect();
   }
 
   /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */

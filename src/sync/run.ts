@@ -5,9 +5,11 @@
  * setting) stops the run and is thrown.
  */
 import { randomUUID } from 'node:crypto';
+import { type PublishResult, publishDataset } from '../analytics/publish.js';
+import { type ReadServer, serveReads } from '../analytics/read-server.js';
 import { ListingClient } from '../api/index.js';
-import { ConfigError, isRetryable, toError } from '../errors.js';
-import { silentLogger } from '../log.js';
+import { ConfigError, DatabaseError, isRetryable, toError } from '../errors.js';
+import { type Logger, silentLogger } from '../log.js';
 import { Database } from '../store/database.js';
 import { JobLoader } from '../store/loader.js';
 import { resolveCheckpoint } from './checkpoints.js';
@@ -16,7 +18,14 @@ import { RedisCheckpointStore } from './checkpoints-redis.js';
 import { HeapGuard } from './heap-guard.js';
 import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { syncKind } from './sync-kind.js';
-import type { CheckpointStore, KindSummary, RunOutcome, SyncOptions, SyncSummary } from './types.js';
+import type {
+  CheckpointStore,
+  KindSummary,
+  PublishTarget,
+  RunOutcome,
+  SyncOptions,
+  SyncSummary,
+} from './types.js';
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (options.checkpoints === 'redis' && !options.redisUrl) {
@@ -41,8 +50,12 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     logger,
   });
   let db: Database | undefined;
+  let reads: ReadServer | undefined;
   try {
     db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger, memory: memory.duckdb });
+    // Reports, status, query and export ask this process while it holds the file.
+    const publishDir = options.publish ? `${options.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx = {
@@ -76,11 +89,34 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         kinds.push(summary);
       }
     }
-    return { runId, outcome: overall(kinds, signal.aborted), kinds };
+    const outcome = overall(kinds, signal.aborted);
+    if (outcome !== 'ok' || !options.publish) return { runId, outcome, kinds };
+    return { runId, outcome, kinds, published: await publish(db, options.publish, logger) };
   } finally {
+    await reads?.close();
     await remote?.close();
     await client.close();
     await db?.close();
+  }
+}
+
+/** A failed publish fails the run (exit 1, the job retried); what was synced stays committed. */
+async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
+  try {
+    const result = await publishDataset({ db, dir: target.dir, raw: target.raw });
+    logger.info(
+      { ...result },
+      'published %d partition files (%d unchanged)',
+      result.written,
+      result.unchanged,
+    );
+    return result;
+  } catch (error) {
+    const message = toError(error).message.split('\n')[0];
+    throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, target.dir, true, false, {
+      hint: 'check free space and that the folder is writable; the sync itself is committed and the next run publishes again',
+      cause: error,
+    });
   }
 }
 

@@ -2,6 +2,7 @@
  * The sync engine's public shapes: what a run is asked to do, what it reports, and what it
  * remembers between runs (the checkpoint) behind one interface with two stores (DuckDB, Redis).
  */
+import type { PublishResult } from '../analytics/publish.js';
 import type { Logger } from '../log.js';
 
 export const SYNC_KINDS = ['pre-recorded', 'live'] as const;
@@ -37,6 +38,8 @@ export interface SyncOptions {
   /** ms */
   readonly lockWait: number;
   readonly metadataEncoding: 'json' | 'brackets';
+  /** After a successful run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts). */
+  readonly publish?: PublishTarget;
   readonly logger?: Logger;
   /** Aborting stops the run after the batch in hand is committed and checkpointed. */
   readonly signal?: AbortSignal;
@@ -84,6 +87,15 @@ export interface SyncSummary {
   readonly runId: string;
   readonly outcome: RunOutcome;
   readonly kinds: readonly KindSummary[];
+  /** What the publish after the run wrote, when --publish was given and the run succeeded. */
+  readonly published?: PublishResult;
+}
+
+export interface PublishTarget {
+  /** Absolute folder of the dataset. */
+  readonly dir: string;
+  /** Keep jobs.raw in the published jobs. */
+  readonly raw: boolean;
 }
 
 /** What a kind remembers between runs. Times are ISO 8601 strings (JSON-safe for both stores). */

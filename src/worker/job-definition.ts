@@ -5,6 +5,7 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';
+import type { BillingFileSettings } from '../analytics/billing-files.js';
 import type { Logger } from '../log.js';
 import type { SyncOptions } from '../sync/types.js';
 import type { WorkerMetrics } from './metrics.js';
@@ -17,6 +18,8 @@ export type SyncSettings = Omit<
   readonly redisUrl: string;
   /** Where the scheduled billing report job writes its CSV and HTML files. */
   readonly reportDir: string;
+  /** Groups, prices, window, staleness and BOM of the scheduled billing files; defaults when absent. */
+  readonly reportFiles?: BillingFileSettings;
 };
 
 export interface JobContext {

@@ -87,6 +87,10 @@ export interface Crafted {
   readonly transcriptionTime?: number;
   readonly errorCode?: number | null;
   readonly text?: string;
+  /** Replaces custom_metadata (null: none). */
+  readonly customMetadata?: Json | null;
+  /** Sets request_params.model; null removes it. */
+  readonly model?: string | null;
 }
 
 /** A record shaped by the generator (so it validates) with the fields a test controls set. */
@@ -101,6 +105,12 @@ export function craftJob(template: readonly JobRecord[], spec: Crafted): JobReco
   record['created_at'] = spec.createdAt;
   if (spec.completedAt !== undefined) record['completed_at'] = spec.completedAt;
   if (spec.errorCode !== undefined) record['error_code'] = spec.errorCode;
+  if (spec.customMetadata !== undefined) record['custom_metadata'] = spec.customMetadata;
+  const params = record['request_params'] as Json | null | undefined;
+  if (spec.model !== undefined && params) {
+    if (spec.model === null) delete params['model'];
+    else params['model'] = spec.model;
+  }
   const result = record['result'] as Json | null;
   const metadata = result?.['metadata'] as Json | undefined;
   if (metadata) {
@@ -184,5 +194,19 @@ export async function runCommand(command: Command, argv: readonly string[]): Pro
 export async function jsonRows(command: Command, argv: readonly string[]): Promise<Json[]> {
   const outcome = await runCommand(command, argv);
   expect(outcome.error).toBeUndefined();
-  return JSON.parse(outcome.stdout) as Json[];
+  const parsed = JSON.parse(outcome.stdout) as Json[] | { rows: Json[] };
+  // report billing prints one object whose rows are under `rows`; the other reports an array.
+  return Array.isArray(parsed) ? parsed : parsed.rows;
+}
+
+/** A successful sync of each kind, as the engine records it, so that reports have an as_of. */
+export async function recordSyncs(path: string, windowBefore: Date): Promise<void> {
+  for (const kind of ['pre-recorded', 'live']) {
+    await writeSql(
+      path,
+      `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, finished_at, outcome)
+       VALUES ($run, $kind, 'incremental', $before, $before, $before, 'ok')`,
+      { run: `test-${kind}-${windowBefore.getTime()}`, kind, before: windowBefore },
+    );
+  }
 }

@@ -1,0 +1,144 @@
+/**
+ * The billing report in each output format, all with the same figures, total and trust markers:
+ *   json   one object {as_of, rows, total, not_counted: {quarantined, pending}, warnings}
+ *   table  the rows, a total row, then the markers as lines under the table
+ *   csv    header, rows, a `total` row; the markers as `# ` comment lines only when asked (many
+ *          CSV readers take a comment line for data), text cells guarded against formulas
+ *   html   the markers in a box, a legend and a bar chart over every period, the table with totals
+ */
+import { barChartSvg, chartLegend } from './bar-chart-svg.js';
+import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
+import type { CsvOptions } from './format-csv.js';
+import { formatCsv } from './format-csv.js';
+import { formatHtmlPage } from './format-html.js';
+import { formatTextTable } from './format-text-table.js';
+import type { OutputFormat } from './output-format.js';
+import { describeFilter } from './reports.js';
+import { type Cell, type Column, type ResultTable, tableFromObjects } from './result-table.js';
+
+export interface BillingOutputOptions {
+  readonly title: string;
+  /** A line under the HTML title: the filters that made the report. */
+  readonly subtitle: string;
+  /** CSV: BOM, and whether the markers are written as comment lines. */
+  readonly csv?: { readonly bom?: boolean; readonly comments?: boolean };
+  /** Set when the mirror is stale: a banner on the page, a first line in CSV and the table. */
+  readonly alert?: string;
+}
+
+const text = (name: string): Column => ({ name, type: 'text' });
+const decimal = (name: string, decimals: number): Column => ({ name, type: 'number', decimals });
+
+/** The report's columns: period, one per group key, then the figures (cost and currency with prices). */
+export function billingColumns(report: BillingReport): Column[] {
+  const priced = report.query.prices !== undefined;
+  return [
+    text('period'),
+    ...report.query.groupBy.map(text),
+    { name: 'jobs', type: 'integer' },
+    decimal('billed_seconds', 3),
+    decimal('billed_hours', 6),
+    ...(priced ? [decimal('cost', 2), text('currency')] : []),
+    decimal('audio_hours', 6),
+    decimal('transcription_hours', 6),
+  ];
+}
+
+/** Rows as JSON and CSV name their fields: group columns named by their --group-by key. */
+export function rowObject(report: BillingReport, row: BillingRow): Record<string, Cell> {
+  const groups = Object.fromEntries(report.query.groupBy.map((key, i) => [key, row.groups[i] ?? null]));
+  return { period: row.period, ...groups, ...figureObject(report, row) };
+}
+
+function figureObject(report: BillingReport, figures: Figures): Record<string, Cell> {
+  const currency = report.query.prices?.currency;
+  return {
+    jobs: figures.jobs,
+    billed_seconds: figures.billed_seconds,
+    billed_hours: figures.billed_hours,
+    ...(currency === undefined ? {} : { cost: figures.cost ?? 0, currency }),
+    audio_hours: figures.audio_hours,
+    transcription_hours: figures.transcription_hours,
+  };
+}
+
+export function billingResultTable(report: BillingReport): ResultTable {
+  const columns = billingColumns(report);
+  const table = tableFromObjects(
+    columns,
+    report.rows.map((row) => rowObject(report, row)),
+  );
+  const blanks = Object.fromEntries(report.query.groupBy.map((key) => [key, '']));
+  const [footer] = tableFromObjects(columns, [
+    { period: 'total', ...blanks, ...figureObject(report, report.total) },
+  ]).rows;
+  return { ...table, ...(footer ? { footer } : {}) };
+}
+
+export function billingJson(report: BillingReport): string {
+  const object = {
+    as_of: report.as_of,
+    rows: report.rows.map((row) => rowObject(report, row)),
+    total: figureObject(report, report.total),
+    not_counted: report.not_counted,
+    warnings: report.warnings,
+  };
+  return `${JSON.stringify(object, null, 2)}\n`;
+}
+
+/** The trust markers in words, one line each: as of, what was not counted, then the warnings. */
+export function markerLines(report: BillingReport, alert?: string): string[] {
+  const { quarantined, pending } = report.not_counted;
+  return [
+    ...(alert ? [alert] : []),
+    `as of ${report.as_of ?? 'never (no successful sync recorded)'}`,
+    `not counted: ${quarantined} quarantined (transcript-sync quarantine list), ${pending} pending (queued or processing)`,
+    ...report.warnings.map((warning) => `warning: ${warning}`),
+  ];
+}
+
+/** One line saying what the report counts, under the HTML title. */
+export function describeBilling(query: BillingQuery): string {
+  const filter = describeFilter('billing', query).replace('created from', `${query.date} from`);
+  const prices = query.prices ? `; cost in ${query.prices.currency}` : '';
+  return `${filter}; period by ${query.date}_at; grouped by ${query.groupBy.join(', ')}${prices}`;
+}
+
+export function billingChartHtml(report: BillingReport, label: string): string {
+  const points = report.rows.map((row) => ({
+    period: row.period,
+    series: row.groups.join(' / '),
+    value: row.billed_hours,
+  }));
+  return `${chartLegend(points)}\n${barChartSvg(points, { unit: 'billed hours', label })}`;
+}
+
+export function renderBilling(
+  report: BillingReport,
+  format: OutputFormat,
+  options: BillingOutputOptions,
+): string {
+  switch (format) {
+    case 'json':
+      return billingJson(report);
+    case 'table':
+      return formatTextTable(billingResultTable(report), markerLines(report, options.alert));
+    case 'csv': {
+      const csv: CsvOptions = {
+        guardFormulas: true,
+        bom: options.csv?.bom ?? false,
+        comments: options.csv?.comments ? markerLines(report, options.alert) : [],
+      };
+      return formatCsv(billingResultTable(report), csv);
+    }
+    case 'html':
+      return formatHtmlPage({
+        title: options.title,
+        subtitle: options.subtitle,
+        ...(options.alert ? { alert: options.alert } : {}),
+        notes: markerLines(report),
+        chart: billingChartHtml(report, options.title),
+        table: billingResultTable(report),
+      });
+  }
+}

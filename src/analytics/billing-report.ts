@@ -1,0 +1,226 @@
+/**
+ * The billing report as finance reads it: exact figures per period and group (every period of the
+ * range present, zeros included), a total summed from the jobs, and the trust markers: `as_of` (the
+ * last successful sync of the kinds reported), what could not be counted (quarantined records,
+ * jobs still pending) and warnings in words. Every output format (table, CSV, JSON, HTML, the
+ * scheduled files) renders this one object.
+ */
+import { ConfigError } from '../errors.js';
+import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { type GroupKey, NONE_GROUP } from './group-by.js';
+import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
+import type { Prices } from './prices.js';
+import type { RowSource } from './reader.js';
+
+export const DATE_BASES = ['created', 'completed'] as const;
+export type DateBasis = (typeof DATE_BASES)[number];
+
+/** The most periods one report may hold; past it the range or --by is surely a mistake. */
+const MAX_PERIODS = 20_000;
+
+export interface BillingQuery {
+  readonly by: PeriodUnit;
+  /** Which instant decides a job's period; default created. */
+  readonly date: DateBasis;
+  readonly range: InstantRange;
+  /** One kind, or both when undefined. */
+  readonly kind?: SyncKind | undefined;
+  readonly includeDeleted: boolean;
+  readonly groupBy: readonly GroupKey[];
+  readonly prices?: Prices | undefined;
+}
+
+export interface Figures {
+  readonly jobs: number;
+  readonly billed_seconds: number;
+  readonly billed_hours: number;
+  /** With prices only: rounded to cents after summing the jobs. */
+  readonly cost?: number;
+  readonly audio_hours: number;
+  readonly transcription_hours: number;
+}
+
+export interface BillingRow extends Figures {
+  readonly period: string;
+  /** One value per groupBy key, in order. */
+  readonly groups: readonly string[];
+}
+
+export interface BillingReport {
+  readonly query: BillingQuery;
+  /** ISO instant of the oldest last successful sync among the kinds reported; null when none. */
+  readonly as_of: string | null;
+  readonly rows: readonly BillingRow[];
+  readonly total: Figures;
+  readonly not_counted: { readonly quarantined: number; readonly pending: number };
+  readonly warnings: readonly string[];
+}
+
+export async function billingReport(
+  db: RowSource,
+  query: BillingQuery,
+  now: Date = new Date(),
+): Promise<BillingReport> {
+  const filter = {
+    date: query.date,
+    from: query.range.from ?? null,
+    before: query.range.before ?? null,
+    kind: query.kind ?? null,
+  };
+  const found = await db.all(db.query('report-billing'), {
+    ...filter,
+    by: query.by,
+    include_deleted: query.includeDeleted,
+    g1: query.groupBy[0] ?? null,
+    g2: query.groupBy[1] ?? null,
+    g3: query.groupBy[2] ?? null,
+    prices: query.prices ? JSON.stringify(query.prices) : null,
+  });
+  const totalRow = found.find((row) => row['is_total'] === true);
+  assertPriced(totalRow, query.prices);
+  const data = found.filter((row) => row['is_total'] !== true).map((row) => dataRow(row, query));
+  const rows = withEmptyPeriods(data, query, now);
+  const [open] = await db.all<{ pending: number; undated: number }>(db.query('report-pending'), {
+    ...filter,
+    include_deleted: query.includeDeleted,
+  });
+  const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
+  const asOf = await lastSyncs(db, query.kind ? [query.kind] : SYNC_KINDS);
+  const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
+  return {
+    query,
+    as_of: asOf.at?.toISOString() ?? null,
+    rows,
+    total: figures(totalRow ?? {}, query),
+    not_counted: notCounted,
+    warnings: warnings(query, asOf, notCounted, open?.undated ?? 0),
+  };
+}
+
+function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow {
+  const groups = query.groupBy.map((_key, i) => String(row[`g${i + 1}`] ?? NONE_GROUP));
+  return { period: String(row['period']), groups, ...figures(row, query) };
+}
+
+function figures(row: Record<string, unknown>, query: BillingQuery): Figures {
+  const n = (name: string) => Number(row[name] ?? 0);
+  return {
+    jobs: n('jobs'),
+    billed_seconds: n('billed_seconds'),
+    billed_hours: n('billed_hours'),
+    ...(query.prices ? { cost: n('cost') } : {}),
+    audio_hours: n('audio_hours'),
+    transcription_hours: n('transcription_hours'),
+  };
+}
+
+/** A cost left out would understate the bill: a job without a price refuses the report. */
+function assertPriced(total: Record<string, unknown> | undefined, prices: Prices | undefined): void {
+  const unpriced = (total?.['unpriced'] as string[] | null | undefined) ?? [];
+  if (!prices || unpriced.length === 0) return;
+  const [kind = '', model] = (unpriced[0] ?? '').split(' ');
+  const field = model ? `per_hour.${kind} (or models.${model}.${kind})` : `per_hour.${kind}`;
+  throw new ConfigError('--prices', `${field}: no price for ${unpriced[0]} jobs in this range`, {
+    hint: `every kind billed needs a price; unpriced here: ${unpriced.join(', ')}`,
+  });
+}
+
+/** Every period of the range, each with every group seen in it or elsewhere in the range. */
+function withEmptyPeriods(data: readonly BillingRow[], query: BillingQuery, now: Date): BillingRow[] {
+  const starts = data.map((row) => parsePeriod(row.period)?.start.getTime() ?? Number.NaN);
+  const ends = data.map((row) => parsePeriod(row.period)?.end.getTime() ?? Number.NaN);
+  const from = query.range.from ?? (starts.length > 0 ? new Date(Math.min(...starts)) : undefined);
+  const before = query.range.before ?? new Date(Math.max(now.getTime() + 1, ...ends.filter((e) => e > 0)));
+  if (!from) return [...data];
+  const periods = periodsBetween(query.by, from, before);
+  if (periods.length > MAX_PERIODS) {
+    throw new ConfigError(
+      '--by',
+      `the range holds ${periods.length} ${query.by}s (at most ${MAX_PERIODS}); use a larger --by or a narrower --from/--to`,
+    );
+  }
+  const combos = groupCombos(data, query);
+  const byKey = new Map(data.map((row) => [rowKey(row.period, row.groups), row]));
+  const zero: Figures = figures({}, query);
+  return periods.flatMap((period) =>
+    combos.map((groups) => byKey.get(rowKey(period, groups)) ?? { period, groups, ...zero }),
+  );
+}
+
+function groupCombos(data: readonly BillingRow[], query: BillingQuery): (readonly string[])[] {
+  const combos = new Map<string, readonly string[]>();
+  if (query.groupBy.length === 1 && query.groupBy[0] === 'kind') {
+    for (const kind of query.kind ? [query.kind] : SYNC_KINDS) combos.set(rowKey('', [kind]), [kind]);
+  }
+  for (const row of data) combos.set(rowKey('', row.groups), row.groups);
+  if (combos.size === 0)
+    combos.set(
+      '',
+      query.groupBy.map(() => NONE_GROUP),
+    );
+  return [...combos.values()].sort(compareGroups);
+}
+
+/** Group values in code-point order, `(none)` last. */
+function compareGroups(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const [x = '', y = ''] = [a[i], b[i]];
+    if (x === y) continue;
+    if (x === NONE_GROUP) return 1;
+    if (y === NONE_GROUP) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+function rowKey(period: string, groups: readonly string[]): string {
+  return JSON.stringify([period, ...groups]);
+}
+
+interface LastSyncs {
+  /** The oldest of the kinds' last successful syncs; undefined when a kind never synced. */
+  readonly at: Date | undefined;
+  readonly never: readonly SyncKind[];
+}
+
+async function lastSyncs(db: RowSource, kinds: readonly SyncKind[]): Promise<LastSyncs> {
+  const found = await db.all<{ kind: string; as_of: Date }>(db.query('report-as-of'));
+  const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
+  const never = kinds.filter((kind) => !byKind.has(kind));
+  const times = kinds.flatMap((kind) => byKind.get(kind)?.getTime() ?? []);
+  const synced = times.length > 0 && never.length < kinds.length;
+  return { at: synced ? new Date(Math.min(...times)) : undefined, never };
+}
+
+function warnings(
+  query: BillingQuery,
+  asOf: LastSyncs,
+  notCounted: BillingReport['not_counted'],
+  undated: number,
+): string[] {
+  const out: string[] = [];
+  if (asOf.at === undefined) {
+    out.push('no successful sync recorded: these figures may be incomplete; run `transcript-sync sync`');
+  } else if (asOf.never.length > 0) {
+    out.push(
+      `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${SYNC_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
+    );
+  }
+  if (asOf.at && (query.range.before === undefined || query.range.before > asOf.at)) {
+    out.push(`the range ends after as_of (${asOf.at.toISOString()}): later jobs are not in the mirror yet`);
+  }
+  if (notCounted.quarantined > 0) {
+    out.push(
+      `${notCounted.quarantined} quarantined record(s) in range could not be counted; see \`transcript-sync quarantine list\``,
+    );
+  }
+  if (notCounted.pending > 0) {
+    out.push(`${notCounted.pending} job(s) in range still queued or processing: billed once they complete`);
+  }
+  if (undated > 0) {
+    out.push(
+      `${undated} done job(s) have no completed_at and are left out of this report by completion date; --date created counts them`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * The Reader of a file opened read-only (no writer holds it). DuckDB refuses writes to it; a
+ * user's SQL additionally runs through the statement gate on a sandboxed instance (no file access
+ * outside `readableDirs`, settings locked). The sandbox is instance-wide and permanent, so it is
+ * applied at the first userQuery: a Reader used for a Parquet copy never runs user SQL.
+ */
+import type { Database } from '../store/database.js';
+import type { SqlParams } from '../store/values.js';
+import { readerTable } from './duckdb-result-table.js';
+import { runGuarded, sandboxInstance } from './guarded-statements.js';
+import type { ParquetCopy, Reader } from './reader.js';
+import type { ResultTable } from './result-table.js';
+import { sqlPathLiteral } from './sql-literal.js';
+
+export class FileReader implements Reader {
+  readonly via = 'file';
+  private sandboxed = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly readableDirs: readonly string[] = [],
+  ) {}
+
+  get path(): string {
+    return this.db.path;
+  }
+
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    return this.db.all<T>(sql, params);
+  }
+
+  query(name: string): string {
+    return this.db.query(name);
+  }
+
+  async userQuery(sql: string): Promise<ResultTable[]> {
+    if (!this.sandboxed) {
+      await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
+      this.sandboxed = true;
+    }
+    return (await runGuarded(this.db.connection, sql, this.db.path)).map(readerTable);
+  }
+
+  async copyParquet(copy: ParquetCopy): Promise<number> {
+    return copyQueryToParquet(this.db, copy);
+  }
+}
+
+/** COPY of a named query into Hive partitions; the one place that spells this statement. */
+export async function copyQueryToParquet(
+  db: Pick<Database, 'all' | 'query'>,
+  copy: ParquetCopy,
+): Promise<number> {
+  const partitions = copy.partitionBy.length > 0 ? `, PARTITION_BY (${copy.partitionBy.join(', ')})` : '';
+  const sql = `COPY (${db.query(copy.query)}) TO ${sqlPathLiteral(copy.targetDir, '--out')} (FORMAT parquet${partitions})`;
+  const [result] = await db.all<{ Count: number | bigint }>(sql, copy.params);
+  return Number(result?.Count ?? 0);
+}

@@ -1,0 +1,148 @@
+/**
+ * The Reader of a file a writer holds: each call is one request on a new connection to the
+ * writer's socket (src/analytics/read-server.ts), answered from a snapshot of its last commit.
+ * A Parquet copy asks the writer for one unpartitioned file in its temp folder and partitions it
+ * here, in a private in-memory DuckDB, so the writer never writes where a reader says.
+ */
+import { existsSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DatabaseError } from '../errors.js';
+import { namedQuery } from '../store/database.js';
+import type { SqlParams } from '../store/values.js';
+import { copyQueryToParquet } from './file-reader.js';
+import { socketPathOf } from './read-server.js';
+import { decodeWire, encodeWire, fromWireError, type ReadRequest, type WireError } from './read-wire.js';
+import type { ParquetCopy, Reader } from './reader.js';
+import type { ResultTable } from './result-table.js';
+import { sqlPathLiteral } from './sql-literal.js';
+
+/** ms to wait for the writer to accept a connection. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+interface Reply {
+  readonly ok: boolean;
+  readonly error?: WireError;
+  readonly rows?: Record<string, unknown>[];
+  readonly tables?: ResultTable[];
+  readonly file?: string;
+}
+
+/** The writer closed the socket before answering: its run ended, so the file is probably free now. */
+export class WriterGoneError extends DatabaseError {}
+
+/** A SocketReader when a writer serves reads of `path`, else undefined (no socket, or a dead one). */
+export async function connectWriter(path: string): Promise<SocketReader | undefined> {
+  const socketPath = socketPathOf(path);
+  if (!existsSync(socketPath)) return undefined;
+  try {
+    const socket = await open(socketPath);
+    socket.destroy();
+    return new SocketReader(path, socketPath);
+  } catch {
+    return undefined;
+  }
+}
+
+export class SocketReader implements Reader {
+  readonly via = 'writer';
+
+  constructor(
+    readonly path: string,
+    private readonly socketPath: string,
+  ) {}
+
+  async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    const reply = await this.request({ op: 'rows', sql, ...(params ? { params: { ...params } } : {}) });
+    return (reply.rows ?? []) as T[];
+  }
+
+  query(name: string): string {
+    return namedQuery(name);
+  }
+
+  async userQuery(sql: string): Promise<ResultTable[]> {
+    return (await this.request({ op: 'tables', sql })).tables ?? [];
+  }
+
+  async copyParquet(copy: ParquetCopy): Promise<number> {
+    const socket = await open(this.socketPath);
+    try {
+      const reply = await this.exchange(socket, { op: 'parquet', query: copy.query, params: copy.params });
+      if (!reply.file) throw this.broken('named no file');
+      const instance = await DuckDBInstance.create(':memory:', {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+      const connection = await instance.connect();
+      try {
+        const all = async <T>(sql: string): Promise<T[]> =>
+          (await connection.runAndReadAll(sql)).getRowObjectsJS() as T[];
+        const source = `SELECT * FROM read_parquet(${sqlPathLiteral(reply.file, 'export')})`;
+        return await copyQueryToParquet({ all, query: () => source }, { ...copy, params: {} });
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  private async request(request: ReadRequest): Promise<Reply> {
+    const socket = await open(this.socketPath);
+    try {
+      return await this.exchange(socket, request);
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  /** Sends one request line and reads the one reply line. */
+  private exchange(socket: Socket, request: ReadRequest): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      let buffered = '';
+      const onData = (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const end = buffered.indexOf('\n');
+        if (end < 0) return;
+        cleanup();
+        const reply = decodeWire(buffered.slice(0, end)) as Reply;
+        if (reply.ok) resolve(reply);
+        else
+          reject(fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path));
+      };
+      const onClose = () => {
+        cleanup();
+        reject(this.broken('hung up before answering (the run probably ended)'));
+      };
+      const cleanup = () => {
+        socket.off('data', onData).off('close', onClose).off('error', onClose);
+      };
+      socket.on('data', onData).on('close', onClose).on('error', onClose);
+      socket.write(`${encodeWire(request)}\n`);
+    });
+  }
+
+  private broken(what: string): WriterGoneError {
+    return new WriterGoneError(`the sync holding ${this.path} ${what}`, this.path, true, false, {
+      hint: 'run the command again: it reads the file directly, or from the next run',
+    });
+  }
+}
+
+function open(socketPath: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}

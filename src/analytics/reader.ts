@@ -1,0 +1,38 @@
+/**
+ * What reports, `status`, `query` and `export` read through: the file opened read-only when no
+ * writer holds it (FileReader, here), or the writer itself over its socket while a sync runs
+ * (SocketReader, src/analytics/read-client.ts). Both answer with the data as of one commit and both
+ * refuse anything but reading statements (src/analytics/guarded-statements.ts).
+ */
+import type { SqlParams } from '../store/values.js';
+import type { ResultTable } from './result-table.js';
+
+export interface Reader {
+  /** The database file, for messages. */
+  readonly path: string;
+  /** `file`: opened read-only; `writer`: served by the process that holds the file. */
+  readonly via: 'file' | 'writer';
+  /** Rows of one statement as plain objects: timestamps as Date, JSON as text, safe bigints as numbers. */
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+  /** The text of sql/queries/<name>.sql. */
+  query(name: string): string;
+  /** A user's SQL text (one or more statements): one table per statement, in order. */
+  userQuery(sql: string): Promise<ResultTable[]>;
+  /**
+   * Writes the rows of sql/queries/<name>.sql as Parquet under `targetDir`, partitioned Hive-style
+   * by `partitionBy`; returns the row count.
+   */
+  copyParquet(copy: ParquetCopy): Promise<number>;
+}
+
+/** What reports need of a Reader: a Database opened by hand (tests, scripts) is one too. */
+export type RowSource = Pick<Reader, 'path' | 'all' | 'query'>;
+
+export interface ParquetCopy {
+  /** One of the export queries (EXPORT_TABLES in export-parquet.ts). */
+  readonly query: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Absolute folder the partitions go into (created by DuckDB). */
+  readonly targetDir: string;
+  readonly partitionBy: readonly string[];
+}

@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { PUBLISHED_TABLES } from '../src/analytics/publish.js';
+import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
+import { runCli } from './helpers/cli.js';
+import { syncOnce } from './helpers/sync.js';
+import { tempDir } from './helpers/tmp.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+interface Manifest {
+  as_of: string;
+  raw: boolean;
+  tables: Record<
+    string,
+    { rows: number; partitions: { kind: string; month: string; rows: number; file: string | null }[] }
+  >;
+}
+
+/** Every file under `dir`, relative, with the identity a rename changes (inode) and its mtime. */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const s = statSync(path);
+    out.set(relative(dir, path), `${s.ino}:${s.mtimeMs}`);
+  }
+  return out;
+}
+
+async function startSim(): Promise<Simulator> {
+  sim = await startSimulator({
+    seed: 1818,
+    preRecorded: 40,
+    live: 40,
+    utterancesPerJob: 3,
+    wordsPerUtterance: 4,
+  });
+  return sim;
+}
+
+describe('sync --publish', () => {
+  test('writes every table as Parquet by kind and month that reads back equal to the database, with a manifest', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = join(tempDir(), "team's dataset");
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(summary.outcome).toBe('ok');
+    expect(summary.published?.written).toBeGreaterThan(0);
+    expect(summary.published?.unchanged).toBe(0);
+
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(Object.keys(manifest.tables).sort()).toEqual(PUBLISHED_TABLES.map((t) => t.table).sort());
+    expect(manifest.raw).toBe(false);
+    expect(Date.parse(manifest.as_of)).not.toBeNaN();
+
+    const reader = await Database.open(db, { readOnly: true });
+    try {
+      for (const { table, query } of PUBLISHED_TABLES) {
+        const sql = reader.query(query);
+        const params = sql.includes('$include_deleted') ? { include_deleted: false } : undefined;
+        const columns = (await reader.all<{ column_name: string }>(`DESCRIBE ${sql}`, params))
+          .map((c) => `"${c.column_name}"`)
+          .join(', ');
+        const parquet = `read_parquet(${sqlPathLiteral(join(dir, table, '**', '*.parquet'), 'test')}, hive_partitioning = true)`;
+        const [counts] = await reader.all<{ db: number; files: number; missing: number; extra: number }>(
+          `SELECT (SELECT count(*) FROM (${sql})) AS db,
+                  (SELECT count(*) FROM ${parquet}) AS files,
+                  (SELECT count(*) FROM (SELECT ${columns} FROM (${sql}) EXCEPT ALL SELECT ${columns} FROM ${parquet})) AS missing,
+                  (SELECT count(*) FROM (SELECT ${columns} FROM ${parquet} EXCEPT ALL SELECT ${columns} FROM (${sql}))) AS extra`,
+          params,
+        );
+        expect(counts, table).toEqual({ db: counts?.files, files: counts?.db, missing: 0, extra: 0 });
+        expect(counts?.db, table).toBeGreaterThan(0);
+        expect(manifest.tables[table]?.rows, table).toBe(counts?.db);
+        expect(columns).not.toContain('"raw"');
+      }
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  test('a publish after one new job rewrites only that job’s partitions and the manifest', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const before = files(dir);
+
+    const job = simulator.data.add({
+      kind: 'live',
+      status: 'done',
+      // Before this run starts: its window ends at its start, exclusive.
+      createdAt: new Date(Date.now() - 60_000),
+      utterances: 2,
+      words: 3,
+    });
+    const month = String(job['created_at']).slice(0, 7);
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(summary.kinds.reduce((sum, k) => sum + k.inserted, 0)).toBe(1);
+    const after = files(dir);
+
+    const changed = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+    const partition = `kind=live/month=${month}/`;
+    expect(changed).toContain('_manifest.json');
+    expect(changed).toContain(`jobs/${partition}data_0.parquet`);
+    expect(changed).toContain(`words/${partition}data_0.parquet`);
+    expect(changed.filter((path) => path !== '_manifest.json' && !path.includes(partition))).toEqual([]);
+    expect([...before.keys()].filter((path) => !after.has(path))).toEqual([]);
+    expect(summary.published?.unchanged).toBeGreaterThan(summary.published?.written ?? 0);
+
+    // Nothing new: nothing but the manifest is written.
+    const again = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(again.published?.written).toBe(0);
+    const third = files(dir);
+    expect([...third].filter(([path, id]) => after.get(path) !== id).map(([path]) => path)).toEqual([
+      '_manifest.json',
+    ]);
+  }, 60_000);
+
+  test('--publish-raw keeps jobs.raw; switching it rewrites the jobs partitions', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: true } });
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.raw).toBe(true);
+    expect(summary.published?.written).toBe(manifest.tables['jobs']?.partitions.length);
+    const reader = await Database.open(db, { readOnly: true });
+    try {
+      const [row] = await reader.all<{ n: number }>(
+        `SELECT count(*) AS n FROM read_parquet(${sqlPathLiteral(join(dir, 'jobs', '**', '*.parquet'), 'test')}) WHERE raw IS NOT NULL`,
+      );
+      expect(row?.n).toBe(manifest.tables['jobs']?.rows);
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  test.each(['sync', 'worker'])(
+    '%s takes --publish DIR; --publish-raw alone is a usage error',
+    async (name) => {
+      const env = {
+        TSYNC_API_KEY: 'k',
+        TSYNC_BASE_URL: 'http://127.0.0.1:9',
+        REDIS_URL: 'redis://127.0.0.1:9',
+      };
+      const result = await runCli([name, '--publish-raw', '--db', join(tempDir(), 'x.duckdb')], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--publish-raw: applies only with --publish DIR');
+      expect((await runCli([name, '--help'])).stdout).toContain('--publish DIR');
+    },
+  );
+});

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { command as exportCommand } from '../src/cli/export.js';
+import { command as query } from '../src/cli/query.js';
+import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
+import { BIN, childEnv } from './helpers/cli.js';
+import { tempDir } from './helpers/tmp.js';
+
+const records = smallDataset(77, 15);
+const db = loadedDatabase('query-input', records);
+const jobs = records.length;
+
+describe('query takes SQL as DuckDB does', () => {
+  test('runs several statements and prints each result, in order', async () => {
+    const csv = await runCommand(query, [
+      'SELECT count(*) AS n FROM jobs; SELECT 2 AS two, 3 AS three;',
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
+    expect(csv.error).toBeUndefined();
+    expect(csv.stdout).toBe(`n\n${jobs}\n\ntwo,three\n2,3\n`);
+    const json = await runCommand(query, ['SELECT 1 AS a; SELECT 2 AS b', '--db', db, '--format', 'json']);
+    const documents = json.stdout
+      .trim()
+      .split(/\n(?=\[)/)
+      .map((text) => JSON.parse(text) as unknown);
+    expect(documents).toEqual([[{ a: 1 }], [{ b: 2 }]]);
+  });
+
+  test('a refused statement stops the text before anything after it runs', async () => {
+    const outcome = await runCommand(query, ['SELECT 1; DELETE FROM jobs; SELECT 2', '--db', db]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.error?.message).toMatch(/would change the database/);
+    expect(
+      (await runCommand(query, ['SELECT count(*) AS n FROM jobs', '--db', db, '--format', 'csv'])).stdout,
+    ).toBe(`n\n${jobs}\n`);
+  });
+
+  test('reads the SQL from a file with -f and writes the result with --out', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'counts.sql');
+    writeFileSync(
+      file,
+      "-- per kind\nSELECT kind, count(*) AS n FROM jobs GROUP BY kind ORDER BY kind;\nSELECT 'done' AS end;\n",
+    );
+    const out = join(dir, 'result.csv');
+    const outcome = await runCommand(query, ['-f', file, '--db', db, '--format', 'csv', '--out', out]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.stdout).toBe('');
+    const perKind = (kind: string) => records.filter((r) => r['kind'] === kind).length;
+    expect(readFileSync(out, 'utf8')).toBe(
+      `kind,n\nlive,${perKind('live')}\npre-recorded,${perKind('pre-recorded')}\n\nend\ndone\n`,
+    );
+    const missing = await runCommand(query, ['-f', join(dir, 'nope.sql'), '--db', db]);
+    expect(missing.code).toBe(2);
+    expect(missing.error?.message).toMatch(/-f: cannot read/);
+    expect((await runCommand(query, ['SELECT 1', '-f', file, '--db', db])).code).toBe(2);
+  });
+
+  test('reads the SQL from stdin with -', async () => {
+    const child = spawn(process.execPath, [BIN, 'query', '-', '--db', db, '--format', 'csv'], {
+      env: childEnv({}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end('SELECT count(*) AS n FROM jobs;\nSELECT 42 AS answer;\n');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe(`n\n${jobs}\n\nanswer\n42\n`);
+  });
+
+  test('JSON, list and struct columns come out nested in --format json, as text in CSV', async () => {
+    const sql = `SELECT '{"a":[1,2]}'::JSON AS j, [1, 2] AS l, {'x': 'y'} AS s, NULL::INTEGER[] AS none, 'plain' AS t`;
+    const json = await runCommand(query, [sql, '--db', db, '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { j: { a: [1, 2] }, l: [1, 2], s: { x: 'y' }, none: null, t: 'plain' },
+    ]);
+    const csv = await runCommand(query, [sql, '--db', db, '--format', 'csv']);
+    expect(csv.stdout).toBe('j,l,s,none,t\n"{""a"":[1,2]}","[1,2]","{""x"":""y""}",,plain\n');
+    const languages = await runCommand(query, [
+      'SELECT languages FROM jobs WHERE languages IS NOT NULL LIMIT 1',
+      '--db',
+      db,
+      '--format',
+      'json',
+    ]);
+    expect(typeof (JSON.parse(languages.stdout) as { languages: unknown }[])[0]?.languages).toBe('object');
+  });
+
+  test('--read opens the Parquet of an export folder to SQL; every other file stays refused', async () => {
+    const out = join(tempDir(), 'exported');
+    expect((await runCommand(exportCommand, ['--out', out, '--db', db])).code).toBe(0);
+    const parquet = `read_parquet('${join(out, 'jobs', '**', '*.parquet')}', hive_partitioning = true)`;
+    const counted = await runCommand(query, [
+      `SELECT count(*) AS n FROM ${parquet}`,
+      '--db',
+      db,
+      '--read',
+      out,
+      '--format',
+      'csv',
+    ]);
+    expect(counted.error).toBeUndefined();
+    expect(counted.stdout).toBe(`n\n${jobs}\n`);
+    const without = await runCommand(query, [`SELECT count(*) FROM ${parquet}`, '--db', db]);
+    expect(without.code).toBe(2);
+    expect(without.error?.message).toMatch(/reads or writes files/);
+    for (const statement of [
+      "SELECT * FROM read_csv('/etc/hostname')",
+      `SELECT * FROM read_text('${out}/../../../../etc/hostname')`,
+      `COPY (SELECT 1) TO '${join(out, 'x.csv')}'`,
+    ]) {
+      const outcome = await runCommand(query, [statement, '--db', db, '--read', out]);
+      expect(outcome.code, statement).toBe(2);
+      expect(outcome.error?.message, statement).toMatch(/reads or writes files/);
+    }
+  });
+});
