@@ -25,15 +25,18 @@ describe('the memory budget', () => {
     );
   });
 
-  it('gives a smaller budget smaller pages and a smaller heap, and DuckDB never less than its minimum', () => {
+  it('gives a smaller budget smaller pages, a smaller heap and fewer WAL bytes, DuckDB never under 1 GiB', () => {
     const small = planMemory(256e6, 2);
     const large = planMemory(512e6, 2);
     const huge = planMemory(2e9, 2);
     expect(small.pageBytes).toBeLessThan(large.pageBytes);
     expect(small.heapBytes).toBeLessThan(large.heapBytes);
     expect(small.batchBytes).toBeLessThan(large.batchBytes);
-    expect(small.duckdb.memoryLimit).toBe(256 * 2 ** 20);
-    expect(huge.duckdb.memoryLimit).toBeGreaterThan(large.duckdb.memoryLimit);
+    expect(small.duckdb.walAutocheckpoint).toBeLessThan(large.duckdb.walAutocheckpoint);
+    // DuckDB fails instead of spilling at its limit: never less than main's 1 GiB.
+    expect(small.duckdb.memoryLimit).toBe(2 ** 30);
+    expect(large.duckdb.memoryLimit).toBe(2 ** 30);
+    expect(planMemory(4e9, 2).duckdb.memoryLimit).toBeGreaterThan(large.duckdb.memoryLimit);
     for (const plan of [small, large, huge]) {
       expect(plan.duckdb.walAutocheckpoint).toBeLessThan(plan.duckdb.memoryLimit);
       expect(plan.batchBytes).toBeGreaterThanOrEqual(plan.pageBytes);
