@@ -19,8 +19,3 @@ export function parseBytes(text: string): number | undefined {
   const unit = match[2]!.toLowerCase() as keyof typeof UNIT_BYTES;
   return Math.round(Number(match[1]) * UNIT_BYTES[unit]);
 }
-
-/** Bytes as whole MiB, the unit of `free`, `ps` and `/usr/bin/time -f %M`. */
-export function formatMiB(bytes: number): string {
-  return `${Math.round(bytes / 2 ** 20)} MiB`;
-}
