@@ -21,7 +21,7 @@ const duration = z.string().transform((text, ctx) => {
   return ms;
 });
 
-/** A memory budget: a size with its unit, at least the floor a sync runs in (memory-budget.ts). */
+/** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory-budget.ts). */
 const memoryBudget = z.string().transform((text, ctx) => {
   const bytes = parseBytes(text);
   if (bytes === undefined) {
@@ -37,6 +37,15 @@ const memoryBudget = z.string().transform((text, ctx) => {
   }
   return bytes;
 });
+const bytesBetween = (min: number, max: number, range: string) =>
+  z.string().transform((text, ctx) => {
+    const bytes = parseBytes(text);
+    if (bytes === undefined || bytes < min || bytes > max) {
+      ctx.addIssue({ code: 'custom', message: `must be a size from ${range} (e.g. 8MiB, 512KiB)` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
 
 const positiveNumber = z.coerce.number().positive();
 const intBetween = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -115,6 +124,32 @@ export const SETTINGS = {
     schema: intBetween(1, 1000),
     default: '100',
     help: 'most items asked for per page (fewer when records are big; the service may serve fewer)',
+  },
+  pageBytes: {
+    env: 'TSYNC_PAGE_BYTES',
+    flag: 'page-bytes',
+    schema: bytesBetween(64 * 2 ** 10, 256 * 2 ** 20, '64KiB to 256MiB'),
+    help: 'most JSON bytes of a page (default: from --memory, 3.8 MiB at 512MB): pages are sized to it from the first request, a longer answer is asked again smaller',
+  },
+  maxRecordBytes: {
+    env: 'TSYNC_MAX_RECORD_BYTES',
+    flag: 'max-record-bytes',
+    schema: bytesBetween(2 ** 20, 200 * 2 ** 20, '1MiB to 200MiB'),
+    default: '64MiB',
+    help: 'most JSON bytes of one record; a bigger one fails its kind (the other still syncs)',
+  },
+  sliceJobs: {
+    env: 'TSYNC_SLICE_JOBS',
+    flag: 'slice-jobs',
+    schema: intBetween(1, 1_000_000),
+    help: 'jobs per backfill slice (default 4 x --page-size); keep it under a service offset cap',
+  },
+  maxDeleteShare: {
+    env: 'TSYNC_MAX_DELETE_SHARE',
+    flag: 'max-delete-share',
+    schema: z.coerce.number().min(0).max(1),
+    default: '0.1',
+    help: "share (0..1) of a kind's stored jobs one --full run may mark deleted (always at least 10 jobs); 1 lets any share through",
   },
   concurrency: {
     env: 'TSYNC_CONCURRENCY',

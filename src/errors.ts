@@ -104,6 +104,50 @@ export class ProtocolError extends TsyncError {
   }
 }
 
+/**
+ * A response body grew past the bytes the caller allowed (`maxBytes`); the client stopped reading
+ * it. The sync engine asks again with a smaller `limit`; at `limit` 1 it is a record bigger than
+ * the record ceiling, and the message names the setting to raise. Not retried as is: the same
+ * request would bring the same body.
+ */
+export class ResponseTooLargeError extends TsyncError {
+  readonly code = 'TOO_LARGE';
+  readonly retryable = false;
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    /** Bytes received (or declared by content-length) when reading stopped: at least this many. */
+    readonly bytes: number,
+    readonly maxBytes: number,
+    options: TsyncErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * The listing contradicted itself and kept doing so after being asked again: an empty page with a
+ * `next` link, a page shorter than the limit it was served with that still links onward, a list
+ * that ended before an earlier page said it would, an offset the service refuses. The walk stops
+ * rather than take a glitch for the end of the list (a `--full` run would mark the rest deleted).
+ * Retryable: the next run walks again.
+ */
+export class ListingAnomalyError extends TsyncError {
+  readonly code = 'LISTING_ANOMALY';
+  readonly retryable = true;
+  readonly exitCode = 1;
+}
+
+/**
+ * A `--full` run would mark more jobs deleted than `--max-delete-share` allows. Nothing is marked;
+ * the message says how many and how to proceed. Not retryable: the next run would refuse too.
+ */
+export class DeletionGuardError extends TsyncError {
+  readonly code = 'DELETION_GUARD';
+  readonly retryable = false;
+  readonly exitCode = 1;
+}
+
 /** The DuckDB file is held by another process (a running sync), or cannot be opened/written. */
 export class DatabaseError extends TsyncError {
   readonly code: 'DB_BUSY' | 'DB';

@@ -4,10 +4,10 @@
  * Replay a failure with CHAOS_SEED=<seed from the message> npx vitest run test/chaos.test.ts.
  */
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { chaosSeed } from './helpers/chaos.js';
+import { chaosSeed, GLITCHES } from './helpers/chaos.js';
+import { readCount } from './helpers/mirror.js';
 import { runSyncStorm, settle } from './helpers/storm.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -20,18 +20,8 @@ afterEach(async () => {
   sim = undefined;
 });
 
-async function runsLeftRunning(db: string): Promise<number> {
-  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
-  try {
-    const rows = (
-      await conn.runAndReadAll("SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'")
-    ).getRowObjectsJS();
-    return Number(rows[0]?.['n'] ?? 0);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
+function runsLeftRunning(db: string): Promise<number> {
+  return readCount(db, "SELECT count(*) FROM sync_runs WHERE outcome = 'running'");
 }
 
 describe('convergence under chaos', () => {
@@ -62,6 +52,12 @@ describe('convergence under chaos', () => {
       sim.log.some((e) => e.fault !== undefined),
       `${tag}: no fault was served`,
     ).toBe(true);
+    for (const glitch of GLITCHES) {
+      expect(
+        sim.log.some((e) => e.fault === glitch),
+        `${tag}: no ${glitch} was served`,
+      ).toBe(true);
+    }
 
     const { incremental, full } = await settle(sim, db, storm.chaos.deleted);
     expect(incremental.code, `${tag}\n${incremental.stderr}`).toBe(0);

@@ -18,8 +18,10 @@ describe('the memory budget', () => {
     expect(resolveSettings(['memory'], [], {}, { TSYNC_MEMORY: '300MB' }).memory).toBe(300e6);
   });
 
-  it('refuses a size without a unit and a budget below the floor, naming where it came from', () => {
-    expect(() => resolveSettings(['memory'], [], { memory: '512' }, {})).toThrow(/--memory: is not a size/);
+  it('refuses what is not a size and a budget below the floor, naming where it came from', () => {
+    expect(() => resolveSettings(['memory'], [], { memory: 'lots' }, {})).toThrow(/--memory: is not a size/);
+    // A bare number is bytes (as --page-bytes reads it): far too little.
+    expect(() => resolveSettings(['memory'], [], { memory: '512' }, {})).toThrow(/too little/);
     expect(() => resolveSettings(['memory'], [], {}, { TSYNC_MEMORY: '128MB' })).toThrow(
       /TSYNC_MEMORY: is too little for a sync: give it at least 192MB/,
     );

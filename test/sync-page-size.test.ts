@@ -7,8 +7,20 @@ import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
 describe('PageSizer', () => {
-  it('asks for the configured page size until it has seen a page', () => {
-    expect(new PageSizer(100).limit).toBe(100);
+  it('asks for what the byte budget fits at 1 MiB a record before it has seen a page', () => {
+    expect(new PageSizer(100).limit).toBe(8); // 8 MiB / 1 MiB
+    expect(new PageSizer(100, 64 * 2 ** 20).limit).toBe(64);
+    expect(new PageSizer(5).limit).toBe(5);
+    expect(new PageSizer(100, 2 ** 19).limit).toBe(1);
+  });
+
+  it('asks at most half as many items again after an answer grew past the budget, down to one', () => {
+    const sizer = new PageSizer(100, 1_000_000);
+    sizer.observe(10, 10_000); // 1 kB a record: 100 fit
+    expect(sizer.limit).toBe(100);
+    expect(sizer.tooLarge(100, 1_000_001)).toBe(50);
+    expect(sizer.tooLarge(50, 5_000_000)).toBe(10); // 100 kB a record at least
+    expect(sizer.tooLarge(2, 3_000_000)).toBe(1);
   });
 
   it('lowers the limit so a page of big records stays near the target', () => {
@@ -33,7 +45,7 @@ describe('PageSizer', () => {
   });
 
   it('learns nothing from an empty page', () => {
-    const sizer = new PageSizer(30);
+    const sizer = new PageSizer(30, 2 ** 30);
     sizer.observe(0, 500);
     expect(sizer.limit).toBe(30);
   });

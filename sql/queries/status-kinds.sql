@@ -1,13 +1,23 @@
--- Per kind: what the file holds and how the last run went.
-WITH kinds(kind) AS (VALUES ('pre-recorded'), ('live')),
+-- Per kind: what the file holds and how the last run went. Pending jobs are split at
+-- $pending_since (the run's start minus --pending-max-age): younger ones are re-checked every run,
+-- older ones no longer. Quarantined records whose kind is not a known one count under 'unknown'
+-- (a row that only appears when there are some).
+WITH q AS (
+  SELECT CASE WHEN kind IN ('pre-recorded', 'live') THEN kind ELSE 'unknown' END AS kind,
+         count(*) AS quarantined
+  FROM quarantine WHERE resolved_at IS NULL GROUP BY 1
+),
+kinds(kind) AS (VALUES ('pre-recorded'), ('live') UNION SELECT kind FROM q),
 j AS (
   SELECT kind, count(*) FILTER (WHERE deleted_at IS NULL) AS jobs,
          count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
-         count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL) AS pending
+         count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
+                          AND created_at >= $pending_since::TIMESTAMPTZ) AS pending,
+         count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
+                          AND created_at < $pending_since::TIMESTAMPTZ) AS pending_stale
   FROM jobs GROUP BY kind
 ),
 w AS (SELECT j.kind, count(*) AS words FROM words w JOIN jobs j ON j.id = w.job_id GROUP BY j.kind),
-q AS (SELECT kind, count(*) AS quarantined FROM quarantine WHERE resolved_at IS NULL GROUP BY kind),
 r AS (
   SELECT kind, outcome, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at,
          inserted, updated, unchanged, quarantined, error,
@@ -18,6 +28,7 @@ SELECT k.kind,
        json_extract_string(c.state, '$.watermark') AS watermark,
        coalesce(j.jobs, 0)::INTEGER AS jobs,
        coalesce(j.pending, 0)::INTEGER AS pending,
+       coalesce(j.pending_stale, 0)::INTEGER AS pending_stale,
        coalesce(j.deleted, 0)::INTEGER AS deleted,
        coalesce(w.words, 0)::BIGINT AS words,
        coalesce(q.quarantined, 0)::INTEGER AS quarantined,
@@ -28,4 +39,4 @@ LEFT JOIN j ON j.kind = k.kind
 LEFT JOIN w ON w.kind = k.kind
 LEFT JOIN q ON q.kind = k.kind
 LEFT JOIN r ON r.kind = k.kind AND r.n = 1
-ORDER BY k.kind DESC
+ORDER BY CASE k.kind WHEN 'pre-recorded' THEN 0 WHEN 'live' THEN 1 ELSE 2 END

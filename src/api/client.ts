@@ -8,9 +8,10 @@
 import { isAscii } from 'node:buffer';
 import pRetry from 'p-retry';
 import { Pool } from 'undici';
-import { ConfigError, ProtocolError } from '../errors.js';
+import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { parseListEnvelope } from '../records/envelope.js';
+import { formatBytes } from '../util/bytes.js';
 import { itemTexts } from './item-texts.js';
 import { parseNextLink } from './next-link.js';
 import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
@@ -20,6 +21,12 @@ import { sleep } from './sleep.js';
 import type { ClientOptions, ClientStats, ListName, ListParams, Page, RequestOptions } from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
 import { walkPages } from './walk.js';
+
+/**
+ * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
+ * characters, ~512 Mi), which a body decoded as latin1 would otherwise overrun and crash on.
+ */
+export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
 interface Envelope {
   readonly items: readonly unknown[];
@@ -121,7 +128,8 @@ export class ListingClient {
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
     const query = buildQuery(list, params, this.#encoding);
     const path = listPath(this.#basePath, list);
-    const envelope = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal);
+    const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
+    const envelope = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
     return Object.freeze({
       list,
       offset: params.offset ?? 0,
@@ -146,9 +154,10 @@ export class ListingClient {
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
+    maxBytes: number,
   ): Promise<Envelope> {
     try {
-      return await pRetry(() => this.#attempt(pathAndQuery, where, signal), {
+      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes), {
         retries: this.#policy.maxAttempts - 1,
         // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
         minTimeout: 0,
@@ -173,11 +182,16 @@ export class ListingClient {
     }
   }
 
-  async #attempt(pathAndQuery: string, where: string, signal: AbortSignal | undefined): Promise<Envelope> {
+  async #attempt(
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ): Promise<Envelope> {
     await this.#limiter.acquire(signal);
     this.stats.requests++;
     const started = performance.now();
-    const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal);
+    const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal, maxBytes);
     this.#logger.debug(
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
@@ -208,8 +222,12 @@ export class ListingClient {
     return { items, texts: itemTexts(text, items.length), next: parsed.envelope.next, bytes: body.length };
   }
 
-  /** Sends one GET and reads the whole body; transport failures become typed errors. */
-  async #send(pathAndQuery: string, where: string, signal: AbortSignal | undefined) {
+  /**
+   * Sends one GET and reads the body, at most `maxBytes` of it: a longer one (by its content-length,
+   * or counted as it streams in) is abandoned and the request fails with ResponseTooLargeError.
+   * Transport failures become typed errors.
+   */
+  async #send(pathAndQuery: string, where: string, signal: AbortSignal | undefined, maxBytes: number) {
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
       response = await this.#pool.request({
@@ -222,15 +240,36 @@ export class ListingClient {
       if (signal?.aborted) throw signal.reason;
       throw transportError(error, where, this.#redact);
     }
-    let body: Uint8Array;
+    const tooLarge = (bytes: number) => {
+      response.body.destroy();
+      return new ResponseTooLargeError(
+        `${where} answered with more than ${formatBytes(maxBytes)} (at least ${formatBytes(bytes)}); reading stopped`,
+        bytes,
+        maxBytes,
+      );
+    };
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+    const chunks: Buffer[] = [];
+    let length = 0;
     try {
-      body = new Uint8Array(await response.body.arrayBuffer());
+      for await (const chunk of response.body) {
+        length += (chunk as Buffer).length;
+        if (length > maxBytes) throw tooLarge(length);
+        chunks.push(chunk as Buffer);
+      }
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) {
+        this.stats.bytes += length;
+        throw error;
+      }
       if (signal?.aborted) throw signal.reason;
       // A broken body on an error status still says enough: keep the status.
-      if (response.statusCode >= 300) body = new Uint8Array();
-      else throw transportError(error, where, this.#redact, 'body');
+      if (response.statusCode < 300) throw transportError(error, where, this.#redact, 'body');
+      chunks.length = 0;
+      length = 0;
     }
+    const body: Uint8Array = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
     this.stats.bytes += body.length;
     return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
   }

@@ -93,6 +93,12 @@ export interface ClientOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /**
+   * Most body bytes to read (default and ceiling: MAX_BODY_BYTES). A longer body is not read to its
+   * end: the request fails with ResponseTooLargeError, so no answer can outgrow memory or V8's
+   * longest string.
+   */
+  maxBytes?: number;
 }
 
 export interface ClientStats {

@@ -30,6 +30,16 @@ const FLAGS = {
   latency: { schema: z.coerce.number().min(0), default: '0', help: 'ms added before every response' },
   utterances: { schema: z.coerce.number().int().min(1), default: '12', help: 'mean utterances per done job' },
   words: { schema: z.coerce.number().int().min(1), default: '8', help: 'mean words per utterance' },
+  'offset-cap': {
+    schema: z.coerce.number().int().min(0),
+    default: '0',
+    help: 'largest offset served, deeper ones refused with 400 (0: no cap)',
+  },
+  'record-bytes': {
+    schema: z.coerce.number().int().min(0),
+    default: '0',
+    help: 'pad every record with this many bytes of text, like huge translated transcripts (0: none)',
+  },
   'fault-rate': {
     schema: z.coerce.number().min(0).max(1),
     default: '0',
@@ -56,7 +66,7 @@ export const command: Command = {
   summary: 'serve a local simulator of the listing service',
   usage:
     'simulate [--port 8787] [--host 127.0.0.1] [--jobs 1000] [--seed 7] [--key sim-key] [--limit-cap 100] ' +
-    '[--latency MS] [--utterances N] [--words N] [--fault-rate R]',
+    '[--latency MS] [--utterances N] [--words N] [--offset-cap N] [--record-bytes N] [--fault-rate R]',
   description:
     'Generates seeded job records and serves GET /v2/transcription, /v2/pre-recorded and /v2/live like the\n' +
     'real service (x-service-key, filters, paging, error bodies). Prints the URL and a TSYNC_BASE_URL=...\n' +
@@ -78,6 +88,8 @@ export const command: Command = {
     const jobs = numberFlag(flags, 'jobs');
     const faultRate = numberFlag(flags, 'fault-rate');
     const seed = numberFlag(flags, 'seed');
+    const offsetCap = numberFlag(flags, 'offset-cap');
+    const recordBytes = numberFlag(flags, 'record-bytes');
     const host = stringFlag(flags, 'host') ?? FLAGS.host.default;
     const apiKey = stringFlag(flags, 'key') ?? FLAGS.key.default;
     if (apiKey.trim() === '') throw new ConfigError('--key', 'is empty');
@@ -93,6 +105,8 @@ export const command: Command = {
       latencyMs: numberFlag(flags, 'latency'),
       utterancesPerJob: numberFlag(flags, 'utterances'),
       wordsPerUtterance: numberFlag(flags, 'words'),
+      ...(offsetCap > 0 ? { offsetCap } : {}),
+      ...(recordBytes > 0 ? { recordPadding: { bytes: recordBytes } } : {}),
       ...(faultRate > 0 ? { faults: { rate: faultRate, kinds: CLI_FAULTS, seed } } : {}),
       keepLog: false,
       onRequest: (entry) => logger.debug(entry, 'request'),

@@ -16,6 +16,8 @@ const SYNC_REQUIRED = [
   'db',
   'redisPrefix',
   'pageSize',
+  'maxRecordBytes',
+  'maxDeleteShare',
   'rateLimit',
   'concurrency',
   'memory',
@@ -27,7 +29,12 @@ const SYNC_REQUIRED = [
 ] as const satisfies readonly SettingName[];
 
 /** Settings every sync-running command takes as flags (the key is environment-only). */
-export const SYNC_SETTINGS = [...SYNC_REQUIRED, 'redisUrl'] as const satisfies readonly SettingName[];
+export const SYNC_SETTINGS = [
+  ...SYNC_REQUIRED,
+  'pageBytes',
+  'sliceJobs',
+  'redisUrl',
+] as const satisfies readonly SettingName[];
 
 export const KIND_OPTION: OptionSpec = {
   type: 'string',
@@ -63,12 +70,16 @@ export function parseKinds(flags: FlagValues): SyncKind[] {
   throw new ConfigError('--kind', `must be pre-recorded, live or all (got "${text}")`);
 }
 
-export function parseSince(flags: FlagValues): Date | undefined {
+/** `--since`: an ISO 8601 date or instant, not in the future (a window that starts later than now holds nothing). */
+export function parseSince(flags: FlagValues, now = new Date()): Date | undefined {
   const text = stringFlag(flags, 'since');
   if (text === undefined) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime()))
     throw new ConfigError('--since', `is not an ISO 8601 date or instant (got "${text}")`);
+  if (date > now) {
+    throw new ConfigError('--since', `is in the future (got "${text}"); give a past date, e.g. 2026-01-01`);
+  }
   return date;
 }
 
@@ -84,7 +95,12 @@ export function syncOptionsFromFlags(
   extra: SyncFlags,
   env?: Env,
 ): SyncOptions & { logLevel: string } {
-  const settings = resolveSettings(['apiKey', ...SYNC_REQUIRED], ['redisUrl'], flags, env);
+  const settings = resolveSettings(
+    ['apiKey', ...SYNC_REQUIRED],
+    ['redisUrl', 'sliceJobs', 'pageBytes'],
+    flags,
+    env,
+  );
   if (extra.checkpoints === 'redis' && !settings.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
@@ -101,6 +117,11 @@ export function syncOptionsFromFlags(
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
     redisPrefix: settings.redisPrefix,
     pageSize: settings.pageSize,
+    // Unset: the memory budget's page bytes (memory-budget.ts).
+    ...(settings.pageBytes ? { pageBytes: settings.pageBytes } : {}),
+    maxRecordBytes: settings.maxRecordBytes,
+    maxDeleteShare: settings.maxDeleteShare,
+    ...(settings.sliceJobs ? { sliceJobs: settings.sliceJobs } : {}),
     rateLimit: settings.rateLimit,
     concurrency: settings.concurrency,
     memory: settings.memory,

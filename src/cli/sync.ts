@@ -1,7 +1,7 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { ConfigError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { runSync } from '../sync/run.js';
+import { runSync, summaryOf } from '../sync/run.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
@@ -20,6 +20,12 @@ export const command: Command = {
     'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
     'dataset in DIR (see the README, Published dataset).',
     '',
+    'Pages weigh at most --page-bytes from the first request; a record over --max-record-bytes, or',
+    'a listing that keeps contradicting itself (an empty or short page with a next link, a total',
+    'shrinking mid-walk), fails its kind and the other kind still syncs. --full marks at most',
+    '--max-delete-share of a kind deleted (default 10%, always up to 10 jobs); above that it marks',
+    'nothing and exits 1 (--max-delete-share 1 once, if the service really dropped them).',
+    '',
     'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
     '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
   ].join('\n'),
@@ -29,7 +35,11 @@ export const command: Command = {
       type: 'boolean',
       help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
     },
-    since: { type: 'string', value: 'ISO', help: 'lower bound of a first run (default: all history)' },
+    since: {
+      type: 'string',
+      value: 'ISO',
+      help: 'fetch jobs created since this past date: a first run starts there (default: all history); on a file with data it moves the window back (never forward); ignored by --full',
+    },
     checkpoints: {
       type: 'string',
       value: 'STORE',
@@ -47,6 +57,7 @@ export const command: Command = {
     const controller = new AbortController();
     const base = syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints });
     const logger = createLogger(base.logLevel);
+    if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
     const view = new ProgressView(process.stderr, logger);
     const stopOn = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(130);
@@ -55,7 +66,17 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await runSync({ ...base, logger, signal: controller.signal, onProgress: view.update });
+      const summary = await runSync({
+        ...base,
+        logger,
+        signal: controller.signal,
+        onProgress: view.update,
+      }).catch((error: unknown) => {
+        // A failure no retry fixes still comes after every kind ran: report each, then the error.
+        view.done();
+        for (const kind of summaryOf(error)?.kinds ?? []) process.stderr.write(`${summaryLine(kind)}\n`);
+        throw error;
+      });
       view.done();
       for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
       if (summary.published) process.stderr.write(`${publishLine(summary.published)}\n`);

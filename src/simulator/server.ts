@@ -13,7 +13,7 @@ import { GENERATE_DEFAULTS, type GenerateOptions, generateDataset } from './gene
 import { LIST_PATHS, type ListQuery, matches, parseListQuery } from './query.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
-import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
+import type { FaultKind, FaultRule, JobKind, JobRecord, RequestLogEntry } from './types.js';
 
 export interface SimulatorOptions extends GenerateOptions {
   /** Default 127.0.0.1. */
@@ -24,6 +24,13 @@ export interface SimulatorOptions extends GenerateOptions {
   apiKey?: string;
   /** Most items served per page, default 100. */
   limitCap?: number;
+  /** Largest offset served; a deeper one is refused with 400 (a service that caps offsets). Default none. */
+  offsetCap?: number;
+  /**
+   * Huge records: every generated record (of `kind`, or of both) gets an `annotations` text of
+   * `bytes` characters, so a page of them weighs what hour-long translated transcripts weigh.
+   */
+  recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
   /** Added before every response, ms, default 0. */
   latencyMs?: number;
   /** Serve these instead of generating (the simulator takes them over: edits change them). */
@@ -57,7 +64,8 @@ type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? GENERATE_DEFAULTS.seed;
-  const store = new JobStore(options.records ?? generateDataset(options), new Rng(seed ^ 0xada), {
+  const records = options.records ?? padded(generateDataset(options), options.recordPadding);
+  const store = new JobStore(records, new Rng(seed ^ 0xada), {
     utterancesPerJob: options.utterancesPerJob ?? GENERATE_DEFAULTS.utterancesPerJob,
     wordsPerUtterance: options.wordsPerUtterance ?? GENERATE_DEFAULTS.wordsPerUtterance,
   });
@@ -65,6 +73,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   return sim;
+}
+
+function padded(records: JobRecord[], padding: SimulatorOptions['recordPadding']): JobRecord[] {
+  if (!padding) return records;
+  const text = 'lorem ipsum '.repeat(Math.ceil(padding.bytes / 12)).slice(0, padding.bytes);
+  for (const record of records) {
+    if (padding.kind === undefined || record['kind'] === padding.kind) record['annotations'] = text;
+  }
+  return records;
 }
 
 class SimulatorServer implements Simulator {
@@ -137,6 +154,11 @@ class SimulatorServer implements Simulator {
     if (!parsed.ok) {
       return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', parsed.errors));
     }
+    const offsetCap = this.options.offsetCap;
+    if (offsetCap !== undefined && parsed.query.offset > offsetCap) {
+      const errors = [`offset must not be greater than ${offsetCap}`];
+      return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', errors));
+    }
     this.serveList(req, res, base, parsed.query, this.faults.take());
   }
 
@@ -149,11 +171,17 @@ class SimulatorServer implements Simulator {
   ): void {
     if (fault && this.answerWithoutPage(req, res, base, fault)) return;
     const matching = this.data.visible().filter((entry) => matches(entry, query));
-    const page = matching.slice(query.offset, query.offset + query.limit);
-    const body = envelopeBody(
-      this.linksFor(query, matching.length, page.length, fault),
-      this.itemsOf(page, fault),
-    );
+    // 'shrink-total': past offset 0 the list seems to end one item after the offset asked.
+    const total =
+      fault === 'shrink-total' && query.offset > 0
+        ? Math.min(matching.length, query.offset + 1)
+        : matching.length;
+    let page = matching.slice(query.offset, Math.min(total, query.offset + query.limit));
+    const links = this.linksFor(query, total, page.length, fault);
+    if (fault === 'empty-page') page = [];
+    // 'short-page': half the items of a page that still links onward.
+    if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
+    const body = envelopeBody(links, this.itemsOf(page, fault));
     this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
     if (fault === 'slow') sendSlowly(res, body, this.faults.slowMs, this.timers);
     else if (fault === 'truncate') sendTruncated(res, body);
@@ -185,10 +213,15 @@ class SimulatorServer implements Simulator {
 
   private linksFor(query: ListQuery, total: number, served: number, fault?: FaultKind): PageLinks {
     const links = pageLinks(this.url, query, total, served);
-    if (fault === 'next-foreign-origin') {
-      return { ...links, next: pageLinks(FOREIGN_ORIGIN, query, Number.POSITIVE_INFINITY, served).next };
+    // The next link, when there is one, names another origin (the last page still ends the list:
+    // a next link there would be an empty or short page that links onward, another fault).
+    if (fault === 'next-foreign-origin' && links.next !== null) {
+      return { ...links, next: pageLinks(FOREIGN_ORIGIN, query, total, served).next };
     }
     if (fault === 'next-stuck') return { ...links, next: links.current };
+    // 'empty-page' links onward whether or not anything follows.
+    if (fault === 'empty-page')
+      return { ...links, next: pageLinks(this.url, query, Number.POSITIVE_INFINITY, 0).next };
     return links;
   }
 

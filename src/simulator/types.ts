@@ -25,6 +25,12 @@ export const FAULT_KINDS = [
   'bad-json',
   'next-foreign-origin',
   'next-stuck',
+  // Listings that contradict themselves (a glitching cache or replica): no items but a next link;
+  // half the items of a page that links onward; past offset 0, a list that ends one item after
+  // the offset asked (its total shrank).
+  'empty-page',
+  'short-page',
+  'shrink-total',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -13,6 +13,8 @@ export class RunCounters {
   words = 0;
   pendingRechecked = 0;
   restarts = 0;
+  /** Pages that contradicted themselves, cleared by asking again or not: a --full run then marks no deletions. */
+  anomalies = 0;
 
   addPage(itemCount: number): void {
     this.pages += 1;

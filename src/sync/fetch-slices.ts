@@ -6,8 +6,9 @@
  */
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import type { PreparedBatch } from '../store/prepare.js';
+import type { PageBudget } from './bounded-page.js';
 import type { PageQueue } from './page-queue.js';
-import { PageSizer } from './page-sizer.js';
+import type { PageSizer } from './page-sizer.js';
 import type { Slice } from './slices.js';
 import { walkSlice } from './walk-slice.js';
 
@@ -26,12 +27,13 @@ export type QueueMessage =
 
 export interface FetchOptions {
   readonly concurrency: number;
-  /** Most items per page; big records get fewer (PageSizer). */
-  readonly pageSize: number;
-  /** JSON bytes a page aims at (the memory budget's page bytes); PageSizer's default when unset. */
-  readonly pageBytes?: number;
+  /** Items per page: --page-size, fewer for big records; shared with the kind's first page and probes. */
+  readonly sizer: PageSizer;
+  readonly budget: PageBudget;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
+  /** A page contradicted itself (walk-slice.ts WalkOptions.onAnomaly). */
+  readonly onAnomaly?: () => void;
   /**
    * Runs on each page before it is queued: the loader's CPU work (validation, hashing, rows) then
    * happens while the writer waits on DuckDB, instead of after it.
@@ -57,9 +59,13 @@ export async function fetchSlices(
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
-  const sizer = new PageSizer(options.pageSize, options.pageBytes);
-  if (firstPage) sizer.observe(firstPage.items.length, firstPage.bytes);
-  const walkOptions = { sizer, signal: stop.signal, onRestart: options.onRestart };
+  const walkOptions = {
+    sizer: options.sizer,
+    budget: options.budget,
+    signal: stop.signal,
+    onRestart: options.onRestart,
+    ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
+  };
   // The window's first page is the first page of its only slice: reused once, then let go.
   let reuse = slices.length === 1 ? firstPage : undefined;
   const walk = async (index: number, slice: Slice): Promise<void> => {

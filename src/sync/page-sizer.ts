@@ -13,10 +13,17 @@
 import { MERGE_BYTES } from './page-batch.js';
 
 /**
- * JSON bytes a page aims at without a memory budget (8 MiB). The sync passes the budget's page
- * bytes instead (memory-budget.ts: 3.8 MiB at the default 512 MB).
+ * JSON bytes a page aims at, and the most a page may have (8 MiB; `--page-bytes`): ~8 jobs of an
+ * hour's words each, or 100 small ones. A longer answer is not read to its end (bounded-page.ts).
  */
 export const PAGE_TARGET_BYTES = MERGE_BYTES;
+
+/**
+ * What a record is assumed to weigh before any was seen (1 MiB, an hour-long transcript with every
+ * word): the first page of a run asks for pageBytes / 1 MiB items (8 at the default), not for
+ * `--page-size`, so even a first page of huge records stays near the budget.
+ */
+export const ASSUMED_RECORD_BYTES = 2 ** 20;
 
 export class PageSizer {
   /** Mean JSON bytes per item of the pages seen so far (exponentially weighted); 0 before any. */
@@ -27,10 +34,10 @@ export class PageSizer {
     readonly targetBytes = PAGE_TARGET_BYTES,
   ) {}
 
-  /** Items to ask for next: maxItems until a page was seen, then what fits targetBytes (>= 1). */
+  /** Items to ask for next: what fits targetBytes at the size seen so far (or assumed), 1..maxItems. */
   get limit(): number {
-    if (this.bytesPerItem === 0) return this.maxItems;
-    const fits = Math.floor(this.targetBytes / this.bytesPerItem);
+    const perItem = this.bytesPerItem === 0 ? ASSUMED_RECORD_BYTES : this.bytesPerItem;
+    const fits = Math.floor(this.targetBytes / perItem);
     return Math.min(this.maxItems, Math.max(1, fits));
   }
 
@@ -40,5 +47,15 @@ export class PageSizer {
     const perItem = bytes / items;
     // Half the weight on the newest page: follows a history whose jobs grow or shrink over time.
     this.bytesPerItem = this.bytesPerItem === 0 ? perItem : (this.bytesPerItem + perItem) / 2;
+  }
+
+  /**
+   * Learns from an answer abandoned past the budget: `asked` items weigh more than `bytes` in all.
+   * Returns the limit to ask next: what the new estimate fits, and at most half of `asked`
+   * (strictly smaller, so asking again ends at 1).
+   */
+  tooLarge(asked: number, bytes: number): number {
+    this.bytesPerItem = Math.max(this.bytesPerItem, bytes / Math.max(1, asked));
+    return Math.max(1, Math.min(this.limit, Math.floor(asked / 2)));
   }
 }

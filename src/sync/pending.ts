@@ -2,11 +2,15 @@
  * Jobs seen `queued` or `processing` are fetched again on every run until they reach `done` or
  * `error`, even when they are older than the window. The service cannot fetch one job by id through
  * the list endpoints, so each is asked for with a window of ±1 ms around its created_at (jobs
- * sharing a timestamp share the request).
+ * sharing a timestamp share the request). That window is walked like any slice: when more jobs
+ * share the timestamp than a page holds, its `next` links are followed until it is exhausted
+ * (one request per timestamp when they fit one page, as before).
  */
 import type { ListingClient, ListName } from '../api/index.js';
 import type { Database } from '../store/database.js';
+import { PageQueue } from './page-queue.js';
 import type { SyncKind } from './types.js';
+import { type SlicePage, type WalkOptions, walkSlice } from './walk-slice.js';
 
 export interface PendingJob {
   readonly id: string;
@@ -28,29 +32,50 @@ export async function pendingJobs(
 }
 
 /**
- * Fetches the current records of pending jobs, one request per distinct created_at, `parallel` at a
- * time (the run's concurrency: an idle run is mostly these round trips). Pages come in order.
+ * Fetches the current records of pending jobs, one window per distinct created_at, `parallel`
+ * windows at a time (the run's concurrency: an idle run is mostly these round trips). Pages come
+ * as they arrive, through a queue of `parallel` pages, so memory stays bounded however many jobs
+ * share a timestamp.
  */
 export async function* fetchPending(
   client: ListingClient,
   list: ListName,
   pending: readonly PendingJob[],
-  pageSize: number,
-  signal?: AbortSignal,
+  walk: WalkOptions,
   parallel = 1,
-): AsyncGenerator<{ readonly items: readonly unknown[]; readonly texts: readonly string[] | undefined }> {
+): AsyncGenerator<SlicePage> {
   const instants = [...new Set(pending.map((job) => Date.parse(job.created_at)))];
-  for (let start = 0; start < instants.length; start += Math.max(1, parallel)) {
-    const batch = instants.slice(start, start + Math.max(1, parallel));
-    const pages = await Promise.all(
-      batch.map((instant) =>
-        client.getPage(
-          list,
-          { afterDate: new Date(instant - 1), beforeDate: new Date(instant + 1), limit: pageSize },
-          { signal },
-        ),
-      ),
-    );
-    for (const page of pages) yield { items: page.items, texts: page.texts };
+  const queue = new PageQueue<SlicePage>(Math.max(1, parallel));
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(walk.signal?.reason);
+  walk.signal?.addEventListener('abort', onAbort, { once: true });
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < instants.length && !stop.signal.aborted) {
+      const instant = instants[next++]!;
+      const slice = { after: new Date(instant), before: new Date(instant + 1) };
+      for await (const page of walkSlice(client, list, slice, { ...walk, signal: stop.signal })) {
+        await queue.push(page);
+      }
+    }
+  };
+  const workers = Promise.all(
+    Array.from({ length: Math.min(Math.max(1, parallel), instants.length) }, () =>
+      worker().catch((error: unknown) => {
+        failure ??= { error };
+        stop.abort(error);
+      }),
+    ),
+  ).finally(() => queue.close());
+  try {
+    for (let page = await queue.take(); page !== undefined; page = await queue.take()) yield page;
+    await workers;
+    if (failure) throw failure.error;
+  } finally {
+    stop.abort();
+    queue.close();
+    await workers;
+    walk.signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { listValue } from '@duckdb/node-api';
 import type { Database } from '../store/database.js';
+import { guardDeletions } from './deletion-guard.js';
 import { idOf } from './slices.js';
 import type { SyncKind } from './types.js';
 
@@ -19,13 +20,18 @@ export async function addSeen(db: Database, items: readonly unknown[]): Promise<
   if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
 }
 
-/** Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint. */
+/**
+ * Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint.
+ * Marks nothing and throws when more than `maxDeleteShare` of the kind would go (deletion-guard.ts).
+ */
 export async function markUnseenDeleted(
   db: Database,
   kind: SyncKind,
   before: Date,
   now: Date,
+  guard: { readonly maxDeleteShare: number },
 ): Promise<number> {
+  await guardDeletions(db, kind, before, guard.maxDeleteShare);
   const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
     kind,
     before: before.toISOString(),

@@ -1,14 +1,24 @@
 /**
  * One sync run over the selected kinds: opens the DuckDB file (the only writer), the client and the
- * checkpoint stores, syncs each kind in turn, and closes everything it opened. A retryable failure
- * of one kind is recorded and the next kind still runs; a non-retryable one (a refused key, a bad
- * setting) stops the run and is thrown.
+ * checkpoint stores, syncs each kind in turn, and closes everything it opened. A failure of one
+ * kind's listing is recorded and the next kind still runs (a huge record or a refused deletion in
+ * one list must not starve the other); a failure every kind would meet (a refused key, a bad
+ * setting, an untrusted certificate) stops the run and is thrown. A non-retryable failure of one
+ * kind is thrown once every kind ran, carrying the run's summary (`syncSummary`), so the CLI can
+ * report each kind and the worker does not retry it.
  */
 import { randomUUID } from 'node:crypto';
 import { type PublishResult, publishDataset } from '../analytics/publish.js';
 import { type ReadServer, serveReads } from '../analytics/read-server.js';
 import { ListingClient } from '../api/index.js';
-import { ConfigError, DatabaseError, isRetryable, toError } from '../errors.js';
+import {
+  ConfigError,
+  DatabaseError,
+  DeletionGuardError,
+  isRetryable,
+  ResponseTooLargeError,
+  toError,
+} from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { Database } from '../store/database.js';
 import { JobLoader } from '../store/loader.js';
@@ -72,6 +82,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       signal,
     };
     const kinds: KindSummary[] = [];
+    let unrecoverable: Error | undefined;
     for (const kind of options.kinds) {
       if (signal.aborted) break;
       const checkpoint = await resolveCheckpoint(db, local, remote, kind);
@@ -80,16 +91,18 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       } catch (thrown) {
         const error = toError(thrown);
         const summary = (error as Error & { summary?: KindSummary }).summary;
-        if (!isRetryable(error) || !summary) throw error;
+        if (!summary || !ofOneKind(error)) throw error;
         logger.error(
           { kind, err: { name: error.name, message: error.message } },
           'sync of %s failed; the next run resumes',
           kind,
         );
         kinds.push(summary);
+        if (!isRetryable(error)) unrecoverable ??= error;
       }
     }
     const outcome = overall(kinds, signal.aborted);
+    if (unrecoverable) throw Object.assign(unrecoverable, { syncSummary: { runId, outcome, kinds } });
     if (outcome !== 'ok' || !options.publish) return { runId, outcome, kinds };
     return { runId, outcome, kinds, published: await publish(db, options.publish, logger) };
   } finally {
@@ -98,6 +111,20 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     await client.close();
     await db?.close();
   }
+}
+
+/**
+ * Failures that concern one kind's listing, after which the other kind may well sync: retryable
+ * ones, a record over the ceiling, a refused deletion. Anything else (a refused key, a bad setting,
+ * an untrusted certificate, a database error, a bug) would fail every kind alike and stops the run.
+ */
+function ofOneKind(error: Error): boolean {
+  return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
+}
+
+/** The run's summary a thrown failure carries (runSync throws a non-retryable failure after every kind ran). */
+export function summaryOf(error: unknown): SyncSummary | undefined {
+  return error instanceof Error ? (error as Error & { syncSummary?: SyncSummary }).syncSummary : undefined;
 }
 
 /** A failed publish fails the run (exit 1, the job retried); what was synced stays committed. */

@@ -4,6 +4,7 @@
  * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
  */
 import type { Page } from '../api/index.js';
+import { UpstreamError } from '../errors.js';
 
 export interface Slice {
   /** Inclusive lower bound; null: no lower bound. */
@@ -12,7 +13,8 @@ export interface Slice {
   readonly before: Date;
 }
 
-export type Probe = (offset: number) => Promise<Page>;
+/** The page at `offset` of the window, or of its part created before `before` when given. */
+export type Probe = (offset: number, before?: Date) => Promise<Page>;
 
 /**
  * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
@@ -20,6 +22,10 @@ export type Probe = (offset: number) => Promise<Page>;
  * `parallel` at a time (the run's concurrency): when latency dominates, planning would otherwise
  * cost one round trip per slice before any slice is walked. At most `parallel - 1` probes past the
  * end of the list are wasted.
+ *
+ * A service that caps offsets refuses the deep probes (400/422): planning then goes on from the
+ * last boundary found, one probe at a time, each at offset `sliceJobs` of the part of the window
+ * older than that boundary, so no request goes deeper than `sliceJobs` (plus a page, in the walk).
  */
 export async function planSlices(
   window: Slice,
@@ -30,21 +36,25 @@ export async function planSlices(
 ): Promise<Slice[]> {
   if (firstPage.next === null) return [window];
   const boundaries: Date[] = [];
-  for (let offset = sliceJobs, ended = false; !ended; offset += sliceJobs * parallel) {
-    const offsets = Array.from({ length: Math.max(1, parallel) }, (_, i) => offset + i * sliceJobs);
-    for (const page of await Promise.all(offsets.map((at) => probe(at)))) {
-      if (page.items.length === 0) {
-        ended = true;
-        break;
-      }
-      // A probe landing on a record without a readable created_at just merges two slices.
-      const createdAt = createdAtOf(page.items[0]);
-      if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
-      if (page.next === null) {
-        ended = true;
-        break;
+  /** Takes the probe's first item as the next boundary; false when the list ends there. */
+  const take = (page: Page): boolean => {
+    if (page.items.length === 0) return false;
+    // A probe landing on a record without a readable created_at just merges two slices.
+    const createdAt = createdAtOf(page.items[0]);
+    if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
+    return page.next !== null;
+  };
+  try {
+    for (let offset = sliceJobs, more = true; more; offset += sliceJobs * parallel) {
+      const offsets = Array.from({ length: Math.max(1, parallel) }, (_, i) => offset + i * sliceJobs);
+      for (const page of await Promise.all(offsets.map((at) => probe(at)))) {
+        more = take(page);
+        if (!more) break;
       }
     }
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await planBelowCap(window, boundaries, sliceJobs, probe);
   }
   const slices: Slice[] = [];
   let before = window.before;
@@ -55,6 +65,29 @@ export async function planSlices(
   }
   slices.push({ after: window.after, before });
   return slices.reverse();
+}
+
+/** Relative probes after an offset cap: each at `sliceJobs` below the last boundary. */
+async function planBelowCap(
+  window: Slice,
+  boundaries: Date[],
+  sliceJobs: number,
+  probe: Probe,
+): Promise<void> {
+  for (;;) {
+    const before = boundaries.at(-1) ?? window.before;
+    const page = await probe(sliceJobs, before);
+    const createdAt = page.items.length === 0 ? undefined : createdAtOf(page.items[0]);
+    // Jobs sharing the boundary's instant (or an unreadable one): the rest stays one slice.
+    if (!createdAt || createdAt >= before || (window.after && createdAt <= window.after)) return;
+    boundaries.push(createdAt);
+    if (page.next === null) return;
+  }
+}
+
+/** A 400/422: at an offset the same filters were served at offset 0, the service caps offsets. */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof UpstreamError && (error.status === 400 || error.status === 422);
 }
 
 export function createdAtOf(item: unknown): Date | undefined {

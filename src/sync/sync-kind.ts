@@ -5,23 +5,27 @@
  * (Redis) the commit of the rows it covers.
  */
 import type { ListingClient, Page } from '../api/index.js';
-import { TsyncError, toError } from '../errors.js';
+import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
 import type { JobLoader } from '../store/loader.js';
 import { prepareBatch } from '../store/prepare.js';
+import { DEFAULT_BUDGET, type PageBudget } from './bounded-page.js';
 import { RunCounters } from './counters.js';
+import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
 import type { HeapGuard } from './heap-guard.js';
 import type { MemoryPlan } from './memory-budget.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
+import { PageSizer } from './page-sizer.js';
 import { fetchPending, pendingJobs } from './pending.js';
+import { type Paging, planWindow } from './plan-window.js';
 import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
-import { planSlices, type Slice } from './slices.js';
+import type { Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
-import { sliceParams } from './walk-slice.js';
+import type { WalkOptions } from './walk-slice.js';
 
 export interface KindRunContext {
   readonly db: Database;
@@ -83,30 +87,48 @@ export async function syncKind(
   // What is committed so far; a failure keeps it, so the next run resumes from there.
   const committed = { watermark: checkpoint.watermark };
   try {
+    const budget: PageBudget = {
+      // --page-bytes when given, else the memory budget's page bytes (memory-budget.ts).
+      pageBytes: options.pageBytes ?? ctx.memory.pageBytes,
+      recordBytes: options.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
+    };
+    const paging: Paging = { sizer: new PageSizer(options.pageSize, budget.pageBytes), budget };
     if (mode === 'full') await startSeenSet(ctx.db);
-    else if (after) await recheckPending(ctx, kind, after, counters, checkpoint);
+    else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 
-    const firstPage = await ctx.client.getPage(
-      kind,
-      { ...sliceParams(window), offset: 0, limit: options.pageSize },
-      { signal: ctx.signal },
-    );
-    const slices = await planSlices(
-      window,
-      firstPage,
-      options.sliceJobs ?? options.pageSize * 4,
-      (offset) =>
-        ctx.client.getPage(kind, { ...sliceParams(window), offset, limit: 1 }, { signal: ctx.signal }),
-      options.concurrency,
-    );
+    const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
+      sliceJobs: options.sliceJobs ?? options.pageSize * 4,
+      concurrency: options.concurrency,
+      signal: ctx.signal,
+      onAnomaly: () => (counters.anomalies += 1),
+    });
     ctx.logger.debug(
       { kind, slices: slices.length, after: window.after, before: window.before },
       'window planned',
     );
-    await walkAndLoad(ctx, kind, slices, firstPage, { counters, checkpoint, progress, committed });
+    const fetchedBefore = counters.jobsFetched;
+    await walkAndLoad(ctx, kind, slices, firstPage, paging, { counters, checkpoint, progress, committed });
+    if (firstPage.items.length > 0 && counters.jobsFetched === fetchedBefore) {
+      throw new ListingAnomalyError(
+        `the first page of the ${kind} list held ${firstPage.items.length} jobs but the walk brought none`,
+        { hint: 'nothing was marked deleted; the next run walks again (report it upstream if it persists)' },
+      );
+    }
 
     const done = await ctx.db.transaction(async () => {
-      if (mode === 'full') counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date());
+      if (mode === 'full' && counters.anomalies > 0) {
+        // The walk went through, but the listing glitched on the way: do not trust it to delete.
+        ctx.logger.warn(
+          { kind, anomalies: counters.anomalies },
+          '%s: %d page(s) contradicted themselves during the --full walk (cleared on asking again); no job is marked deleted this run, the next --full run marks them',
+          kind,
+          counters.anomalies,
+        );
+      } else if (mode === 'full') {
+        counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date(), {
+          maxDeleteShare: options.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE,
+        });
+      }
       const result = summary('ok');
       await recordRunFinish(ctx.db, result);
       const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
@@ -148,6 +170,7 @@ async function walkAndLoad(
   kind: SyncKind,
   slices: readonly Slice[],
   firstPage: Page,
+  paging: Paging,
   state: WriteState,
 ): Promise<void> {
   const stop = new AbortController();
@@ -158,10 +181,11 @@ async function walkAndLoad(
   const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.options.concurrency,
-    pageSize: ctx.options.pageSize,
-    pageBytes: ctx.memory.pageBytes,
+    sizer: paging.sizer,
+    budget: paging.budget,
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
+    onAnomaly: () => (state.counters.anomalies += 1),
     prepare: prepareBatch,
   });
   // Observed below once the writer is done; until then a rejection must not count as unhandled.
@@ -179,9 +203,16 @@ async function walkAndLoad(
   await fetching;
 }
 
+/**
+ * An incremental window starts at the watermark minus the lookback; `--since` moves that start
+ * back (never forward: a later start would leave a gap between the watermark and it). A first run
+ * starts at `--since`, or takes all history.
+ */
 function windowStart(checkpoint: Checkpoint, options: SyncOptions): Date | null {
-  if (checkpoint.watermark) return new Date(Date.parse(checkpoint.watermark) - options.lookback);
-  return options.since ?? null;
+  const since = options.since ?? null;
+  if (!checkpoint.watermark) return since;
+  const fromWatermark = new Date(Date.parse(checkpoint.watermark) - options.lookback);
+  return since && since < fromWatermark ? since : fromWatermark;
 }
 
 async function recheckPending(
@@ -190,19 +221,14 @@ async function recheckPending(
   windowAfter: Date,
   counters: RunCounters,
   cp: Checkpoint,
+  paging: Paging,
 ): Promise<void> {
   const since = new Date(ctx.startedAt.getTime() - ctx.options.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
   await ctx.db.transaction(async () => {
-    const pages = fetchPending(
-      ctx.client,
-      kind,
-      pending,
-      ctx.options.pageSize,
-      ctx.signal,
-      ctx.options.concurrency,
-    );
+    const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
+    const pages = fetchPending(ctx.client, kind, pending, walk, ctx.options.concurrency);
     for await (const { items, texts } of pages) {
       counters.addPage(items.length);
       counters.addLoad(await ctx.loader.load(items, { syncedAt: new Date(), texts }));

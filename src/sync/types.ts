@@ -22,6 +22,15 @@ export interface SyncOptions {
   readonly redisUrl?: string;
   readonly redisPrefix: string;
   readonly pageSize: number;
+  /**
+   * Most JSON bytes of one page (default 8 MiB, page-sizer.ts PAGE_TARGET_BYTES): pages are sized
+   * to it from the first request, and an answer that grows past it is asked again smaller.
+   */
+  readonly pageBytes?: number;
+  /** Most JSON bytes of one record asked alone (default 64 MiB); a bigger one fails the kind. */
+  readonly maxRecordBytes?: number;
+  /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
+  readonly maxDeleteShare?: number;
   readonly rateLimit: number;
   readonly concurrency: number;
   /** Jobs per backfill slice; default 4 pages' worth. Smaller slices: less work lost on a crash. */

@@ -10,10 +10,19 @@
  * and only repeat an item, which the idempotent loader absorbs.
  *
  * Only `offset` is taken from `next` (it points at /v2/transcription and carries only status,
- * offset and limit); path and filters stay ours. Serving fewer items than asked is followed.
+ * offset and limit); path and filters stay ours. Serving fewer items than asked is followed when
+ * `next` carries the smaller limit; a page that contradicts itself is asked again (page-anomalies.ts).
  */
 import type { ListingClient, ListName, Page } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
+import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import {
+  anomalyError,
+  assertAdvances,
+  consistentPage,
+  offsetCapError,
+  promisedBy,
+} from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { idOf, type Slice } from './slices.js';
 
@@ -27,11 +36,15 @@ export interface SlicePage {
 export interface WalkOptions {
   /** Items per page: the configured page size, lowered for big records (shared by a kind's fetchers). */
   readonly sizer: PageSizer;
+  /** Bytes a page and a record may have (bounded-page.ts). */
+  readonly budget: PageBudget;
   /** How many times a slice may start again before the run gives up (it retries next run). */
   readonly maxRestarts?: number;
   readonly signal?: AbortSignal;
   /** Called when a shift was seen and the slice starts again. */
   readonly onRestart?: () => void;
+  /** Called when a page contradicted itself, even if asking again cleared it (page-anomalies.ts). */
+  readonly onAnomaly?: () => void;
 }
 
 const ONE_MS = 1;
@@ -44,6 +57,11 @@ export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date 
     : { beforeDate: slice.before };
 }
 
+/**
+ * A page that still contradicts itself after being asked again ends the walk with a
+ * ListingAnomalyError, except a list that ended early: jobs deleted ahead of the walk do that too,
+ * so the slice is walked once more, and only the same contradiction at the same offset again fails.
+ */
 export async function* walkSlice(
   client: ListingClient,
   list: ListName,
@@ -55,6 +73,7 @@ export async function* walkSlice(
   const window = sliceParams(slice);
   // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
   let unserved = firstPage;
+  const endedEarlyAt = new Set<number>();
   for (let restart = 0; ; restart++) {
     if (restart > maxRestarts) {
       throw new ProtocolError(
@@ -68,28 +87,49 @@ export async function* walkSlice(
     let anchor: string | undefined;
     let offset = 0;
     let shifted = false;
-    // The page before held fewer items than its served limit: it ended the list when served.
-    let previousShort = false;
+    // The fewest items the slice holds, as the next links of the pages so far promised.
+    let promised = 0;
+    // The deepest offset served so far: a later refusal past it is an offset cap.
+    let servedOffset = 0;
     for (;;) {
       options.signal?.throwIfAborted();
       const overlap = anchor === undefined ? 0 : 1;
+      const at = offset - overlap;
+      const ask = async (): Promise<Page> => {
+        try {
+          const page = await getBoundedPage(
+            client,
+            list,
+            { ...window, offset: at },
+            // The anchor weighs like any item: the whole answer fits the budget, not only the new items.
+            { wanted: Math.max(1, options.sizer.limit - overlap), overlap, signal: options.signal },
+            options.sizer,
+            options.budget,
+          );
+          options.sizer.observe(page.items.length, page.bytes);
+          return page;
+        } catch (error) {
+          throw offsetCapError(error, list, at, servedOffset);
+        }
+      };
+      // The window's first page was seen by the sizer when it was planned.
       const reuse = offset === 0 && restart === 0 ? unserved : undefined;
       unserved = undefined;
-      const page =
-        reuse ??
-        (await client.getPage(
-          list,
-          { ...window, offset: offset - overlap, limit: options.sizer.limit + overlap },
-          { signal: options.signal },
-        ));
-      // The window's first page was seen by the sizer when it was planned.
-      if (page !== reuse) options.sizer.observe(page.items.length, page.bytes);
+      const first = reuse ?? (await ask());
+      const checked = await consistentPage(first, ask, promised, options.signal, options.onAnomaly);
+      const page = checked.page;
+      if (checked.anomaly !== undefined) {
+        const endedEarly = page.next === null && !endedEarlyAt.has(at);
+        if (!endedEarly) throw anomalyError(list, at, checked.anomaly);
+        endedEarlyAt.add(at);
+        shifted = true;
+        break;
+      }
+      servedOffset = Math.max(servedOffset, at);
+      promised = promisedBy(page, promised);
       let items = page.items;
       let texts = page.texts;
       if (overlap) {
-        // A `next` past the end of the list (stale, or wrong) after a short page: nothing was
-        // after the anchor then, and insertions go before it, so this is the end, not a shift.
-        if (items.length === 0 && previousShort) return;
         if (items.length === 0 || idOf(items[0]) !== anchor) {
           shifted = true;
           break;
@@ -99,21 +139,9 @@ export async function* walkSlice(
       }
       yield { items, texts, bytes: page.bytes };
       if (page.next === null || items.length === 0) return;
-      const lastId = idOf(items.at(-1));
-      if (lastId === undefined) {
-        // No readable id to anchor on (a malformed record): fall back to the plain next offset.
-        anchor = undefined;
-      } else {
-        anchor = lastId;
-      }
-      const asked = offset - overlap;
-      previousShort = page.items.length < (page.next.limit ?? page.limit);
-      if (page.next.offset <= asked) {
-        throw new ProtocolError(
-          `the service's next link does not advance (offset ${page.next.offset})`,
-          false,
-        );
-      }
+      // No readable id to anchor on (a malformed record): fall back to the plain next offset.
+      anchor = idOf(items.at(-1));
+      assertAdvances(page);
       offset = page.next.offset;
     }
     if (shifted) options.onRestart?.();

@@ -1,21 +1,25 @@
-/**
- * Parses a size such as `512MB`, `256MiB`, `1GB` or `1.5GiB` into bytes. kB/MB/GB are decimal
- * (10^3, 10^6, 10^9), KiB/MiB/GiB binary (2^10, 2^20, 2^30), as in the SI and IEC standards; a unit is
- * required, so `512` is not silently read as bytes or as megabytes.
- */
+/** Parses a size such as `8MiB`, `512KiB`, `1GiB`, `64MB` or a bare number of bytes; binary and decimal units. */
 const UNIT_BYTES = {
   b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
+  kb: 1_000,
+  mb: 1_000_000,
+  gb: 1_000_000_000,
   kib: 2 ** 10,
   mib: 2 ** 20,
   gib: 2 ** 30,
 } as const;
 
 export function parseBytes(text: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]i?b|b)\s*$/i.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?\s*$/i.exec(text);
   if (!match) return undefined;
-  const unit = match[2]!.toLowerCase() as keyof typeof UNIT_BYTES;
-  return Math.round(Number(match[1]) * UNIT_BYTES[unit]);
+  const unit = (match[2] ?? 'b').toLowerCase() as keyof typeof UNIT_BYTES;
+  return Math.floor(Number(match[1]) * UNIT_BYTES[unit]);
+}
+
+/** `8.0 MiB`, `512 KiB`, `900 B`: for messages a person reads. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  if (bytes >= 2 ** 10) return `${Math.round(bytes / 2 ** 10)} KiB`;
+  return `${bytes} B`;
 }

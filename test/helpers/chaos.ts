@@ -21,7 +21,14 @@ export function chaosSeed(fallback: number, text: string | undefined = process.e
   return seed;
 }
 
-/** Every transient fault the client must ride out. */
+/** Listings that contradict themselves (issue 12). */
+export const GLITCHES = ['empty-page', 'short-page', 'shrink-total'] as const satisfies readonly FaultKind[];
+
+/**
+ * Every transient fault the client must ride out, and the listings that contradict themselves
+ * (an empty page with a next link, a short page with one, a total that shrinks mid-walk), which the
+ * walk asks again instead of taking them for the end of the list.
+ */
 export const STORM_FAULTS: readonly FaultKind[] = [
   '429',
   '500',
@@ -31,6 +38,7 @@ export const STORM_FAULTS: readonly FaultKind[] = [
   'reset',
   'slow',
   'truncate',
+  ...GLITCHES,
 ];
 
 /** Turns the simulator's random faults on: a share `rate` of list requests fails. */

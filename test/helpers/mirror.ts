@@ -51,6 +51,19 @@ export function expectedFacts(records: readonly Json[]): MirrorFacts {
   return facts;
 }
 
+/** One number from a DuckDB file (the first column of the first row), read on a read-only open. */
+export async function readCount(dbPath: string, sql: string): Promise<number> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    const rows = (await conn.runAndReadAll(sql)).getRows();
+    return Number(rows[0]?.[0] ?? 0);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
 /** Reads the facts from a DuckDB file with its own connection (read-only). */
 export async function actualFacts(
   dbPath: string,

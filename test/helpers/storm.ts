@@ -7,7 +7,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Rng, type Simulator } from '../../src/simulator/index.js';
-import { type SyncChild, startFaults, startTranscriptSync, UpstreamChaos, waitOrExit } from './chaos.js';
+import {
+  GLITCHES,
+  type SyncChild,
+  startFaults,
+  startTranscriptSync,
+  UpstreamChaos,
+  waitOrExit,
+} from './chaos.js';
 import { mirrorDifferences } from './mirror-exact.js';
 
 export interface StormOptions {
@@ -64,6 +71,8 @@ export async function runSyncStorm(options: StormOptions): Promise<StormReport> 
       const letFinish = rng.chance(0.25);
       const requests = rng.int(options.killAfterRequests[0], options.killAfterRequests[1]);
       const extraMs = rng.int(0, 80);
+      // Each round opens on a contradicting page, in turn, besides those the random faults draw.
+      sim.faults.inject(GLITCHES[round % GLITCHES.length]!);
       const run = startTranscriptSync(args, syncEnv(sim));
       const ended = letFinish
         ? await waitOrExit(run, FINISH_LIMIT_MS)
@@ -108,7 +117,11 @@ export interface SettleStep {
   readonly differences: string[];
 }
 
-/** After the storm: one incremental run, then one --full run, each compared with the simulator. */
+/**
+ * After the storm: one incremental run, then one --full run, each compared with the simulator. The
+ * storm may have deleted more than --max-delete-share of a kind; those deletions are real, so the
+ * --full run is told so (`--max-delete-share 1`, what a person would do after reading the refusal).
+ */
 export async function settle(
   sim: Simulator,
   db: string,
@@ -119,6 +132,6 @@ export async function settle(
     return { code, stderr, differences: await mirrorDifferences(db, sim.data.all(), deleted, mode) };
   };
   const incremental = await step([], 'incremental');
-  const full = await step(['--full'], 'exact');
+  const full = await step(['--full', '--max-delete-share', '1'], 'exact');
   return { incremental, full };
 }

@@ -1,0 +1,101 @@
+/**
+ * What a person sees of issue 12's cases at the command line: one line and the exit code of a kind
+ * that cannot sync (the other still syncs), `--since` in the future, and `status` telling pending
+ * jobs still re-checked from those past --pending-max-age and counting every quarantined record.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
+import { JobLoader } from '../src/store/loader.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/tmp.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
+
+interface StatusRow {
+  kind: string;
+  jobs: number;
+  pending: number;
+  pending_stale: number;
+  quarantined: number;
+}
+
+describe('hostile listings at the command line', () => {
+  it('a record over --max-record-bytes: exit 1, one line naming the setting, the other kind synced', async () => {
+    sim = await startSimulator({
+      preRecorded: 2,
+      live: 6,
+      utterancesPerJob: 2,
+      ...recent(),
+      recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
+    });
+    const db = join(tempDir(), 'ceiling.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runCli(
+      ['sync', '--db', db, '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    const last = result.stderr.trim().split('\n').at(-1) ?? '';
+    expect(last).toMatch(/^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/);
+    expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
+    const status = await runCli(['status', '--db', db, '--json']);
+    const rows = JSON.parse(status.stdout) as StatusRow[];
+    expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
+  });
+
+  it('refuses --since in the future with exit 2 before touching anything', async () => {
+    sim = await startSimulator({ preRecorded: 2, live: 2, ...recent() });
+    const db = join(tempDir(), 'future.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--since: is in the future/);
+    expect(sim.log).toHaveLength(0);
+  });
+
+  it('status splits pending jobs past --pending-max-age and counts quarantined records of unknown kind', async () => {
+    sim = await startSimulator({ preRecorded: 0, live: 0 });
+    sim.data.add({
+      kind: 'pre-recorded',
+      status: 'processing',
+      createdAt: new Date(Date.now() - 10 * 86_400_000),
+    });
+    sim.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 3_600_000) });
+    const db = join(tempDir(), 'status.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    expect((await runCli(['sync', '--db', db], env)).code).toBe(0);
+    // A record of a kind this version does not know, as a newer service might list it.
+    const database = await Database.open(db);
+    try {
+      const odd = { id: 'odd-1', kind: 'dubbing', status: 'done', created_at: new Date().toISOString() };
+      await new JobLoader(database).load([odd], { syncedAt: new Date() });
+    } finally {
+      await database.close();
+    }
+
+    const status = await runCli(['status', '--db', db, '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const rows = JSON.parse(status.stdout) as StatusRow[];
+    const pre = rows.find((r) => r.kind === 'pre-recorded');
+    expect([pre?.pending, pre?.pending_stale]).toEqual([1, 1]);
+    expect(rows.find((r) => r.kind === 'unknown')?.quarantined).toBe(1);
+    expect(status.stderr).toBe('');
+    const table = await runCli(['status', '--db', db]);
+    expect(table.stdout).toMatch(/pending_stale/);
+    expect(table.stderr).toMatch(/1 pending job\(s\) are older than --pending-max-age .*sync --full/);
+
+    const wider = await runCli(['status', '--db', db, '--json', '--pending-max-age', '30d']);
+    const widerPre = (JSON.parse(wider.stdout) as StatusRow[]).find((r) => r.kind === 'pre-recorded');
+    expect([widerPre?.pending, widerPre?.pending_stale]).toEqual([2, 0]);
+  });
+});
