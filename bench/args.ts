@@ -2,7 +2,8 @@
  * The bench's flags. Defaults are the sizes of issue 7; `--scale 0.1` shrinks every dataset for a
  * quick run (the smoke test uses a tiny scale). A bad flag is a ConfigError (exit 2).
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
@@ -16,6 +17,7 @@ export const PHASES = [
   'memory',
   'latency',
   'budget',
+  'incremental',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -34,12 +36,18 @@ export interface BenchOptions {
   readonly concurrency: number;
   /** Added to every response in the latency-bound phase, ms. */
   readonly latencyMs: number;
+  /**
+   * A built checkout of another version (e.g. main): the incremental phase runs its sync beside
+   * this one's, step by step against the same simulator, for a before/after in one run.
+   */
+  readonly baseline?: string;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
 
-Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs and a
-latency-bound backfill, side by side in one run, and prints the figures and their ratios.
+Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs, a
+latency-bound backfill and the incremental runs at a history of 1,000 and 10,000 jobs (bytes
+written, time), side by side in one run, and prints the figures and their ratios.
 
 Options:
   --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
@@ -47,11 +55,14 @@ Options:
   --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all);
                    budget: peak RSS of a backfill, an incremental and a --full run at the
                    default memory budget and at 256 MB, for bench and hour-long records
+  --phase LIST     the same as --only (e.g. --phase incremental)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
   --concurrency N  slices fetched in parallel by the backfill (default 2)
   --latency-ms N   ms added to every response in the latency phase (default 50)
+  --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
+                   bench's bench/ files): the incremental phase runs its sync beside this one's
   -h, --help       show this help
 `;
 
@@ -87,6 +98,14 @@ function phases(text: unknown): ReadonlySet<Phase> {
   return new Set(names as Phase[]);
 }
 
+function baseline(text: unknown): { baseline?: string } {
+  if (text === undefined) return {};
+  const child = join(resolve(String(text)), 'dist', 'bench', 'child.js');
+  if (!existsSync(child))
+    throw new ConfigError('--baseline', `${child} is missing: build that checkout first (npm run build)`);
+  return { baseline: resolve(String(text)) };
+}
+
 /** Returns undefined when --help was asked for. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefined {
   let parsed: ReturnType<typeof parseArgs>;
@@ -99,11 +118,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         scale: { type: 'string' },
         repeat: { type: 'string' },
         only: { type: 'string' },
+        phase: { type: 'string' },
         out: { type: 'string' },
         'cpu-prof': { type: 'boolean' },
         'page-size': { type: 'string' },
         concurrency: { type: 'string' },
         'latency-ms': { type: 'string' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -115,11 +136,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
   return {
     scale: number(values, 'scale', 1, 0.0001, false),
     repeat: number(values, 'repeat', 1, 1, true),
-    phases: phases(values['only']),
+    phases: phases(values['only'] ?? values['phase']),
     outDir: typeof values['out'] === 'string' ? values['out'] : join(projectRoot(), 'bench', 'out'),
     cpuProf: values['cpu-prof'] === true,
     pageSize: number(values, 'page-size', 100, 1, true),
     concurrency: number(values, 'concurrency', 2, 1, true),
     latencyMs: number(values, 'latency-ms', 50, 0, false),
+    ...baseline(values['baseline']),
   };
 }

@@ -3,6 +3,7 @@
  * a floor, the naive loader) and prints one JSON line on stdout: the task's figures plus the
  * process's own peak RSS and CPU time, so nothing the bench itself holds is counted.
  */
+import { readFileSync } from 'node:fs';
 import type { TaskOutput } from './child-output.js';
 
 type Task = (options: never) => Promise<object>;
@@ -41,8 +42,18 @@ async function main(): Promise<void> {
     peakRssMb: usage.maxRSS / 1024,
     cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
     memory: peaks,
+    writeBytes: writeBytes(),
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);
+}
+
+/** Bytes this process caused to be written to storage (Linux `/proc/self/io`); 0 where there is none. */
+function writeBytes(): number {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -70,3 +70,8 @@ export function datasets(scale: number, now = new Date()): Datasets {
     naiveJobs: Math.min(jobs, Math.max(1, Math.round(20 * scale))),
   };
 }
+
+/** The incremental phase's history: the main dataset's job shape, `jobs` of them. */
+export function incrementalDataset(jobs: number, now = new Date()): SimChildOptions {
+  return dataset(jobs, 60, 15, now, 11);
+}

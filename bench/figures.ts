@@ -101,6 +101,41 @@ export interface LatencyFigures {
   readonly runs: readonly LatencyRun[];
 }
 
+export interface IncrementalStep {
+  readonly name: string;
+  readonly wallMs: number;
+  /** Bytes the sync process wrote to storage (`/proc/<pid>/io` write_bytes). */
+  readonly writeBytes: number;
+  /** Requests the simulator answered during the run. */
+  readonly requests: number;
+  readonly jobsFetched: number;
+  /** Jobs inserted or updated. */
+  readonly changed: number;
+  /** Jobs marked deleted (reconciles). */
+  readonly deleted: number;
+}
+
+export interface IncrementalVariant {
+  /** The DuckDB file after the backfill, bytes. */
+  readonly fileBytes: number;
+  readonly backfillMs: number;
+  readonly backfillWriteBytes: number;
+  readonly steps: readonly IncrementalStep[];
+}
+
+export interface IncrementalRun extends IncrementalVariant {
+  /** Jobs back-filled before the steps. */
+  readonly history: number;
+  /** JSON of every record served, bytes. */
+  readonly jsonBytes: number;
+  /** The same steps by the --baseline checkout, run beside this one's. */
+  readonly baseline?: IncrementalVariant;
+}
+
+export interface IncrementalFigures {
+  readonly runs: readonly IncrementalRun[];
+}
+
 export interface Figures {
   machine?: { nproc: number; cpu: string; node: string; platform: string };
   options: Record<string, unknown>;
@@ -113,4 +148,5 @@ export interface Figures {
   memory?: MemoryFigures;
   latency?: LatencyFigures;
   budget?: BudgetFigures;
+  incremental?: IncrementalFigures;
 }

@@ -11,6 +11,7 @@ import { runBudgetPhase } from './budget-phase.js';
 import { runTask, type TaskOutput } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { BackfillFigures, Figures, IdleFigures, NaiveFigures } from './figures.js';
+import { runIncrementalPhase } from './incremental-phase.js';
 import { runLatencyPhase } from './latency-phase.js';
 import { type RowCounts, totalRows } from './record-counts.js';
 import type { DatasetFile } from './sim-child.js';
@@ -202,6 +203,7 @@ export async function runBench(options: BenchOptions, say: Say): Promise<Figures
     if (options.phases.has('memory')) await memoryPhase(options, dir, say, figures);
     if (options.phases.has('latency')) figures.latency = await runLatencyPhase(options, dir, say);
     if (options.phases.has('budget')) figures.budget = await runBudgetPhase(options, dir, say);
+    if (options.phases.has('incremental')) figures.incremental = await runIncrementalPhase(options, dir, say);
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

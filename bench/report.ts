@@ -2,7 +2,7 @@
  * The bench's printout: every figure on its own line, the three ratios of issue 7, each target
  * with whether this run met it, and the same as a Markdown table for BENCHMARKS.md.
  */
-import type { Figures } from './figures.js';
+import type { Figures, IncrementalRun, IncrementalStep, IncrementalVariant } from './figures.js';
 
 export interface Ratios {
   /** backfill / max(floor A, floor B); target <= 1.5. */
@@ -110,12 +110,47 @@ export function figureRows(f: Figures): [string, string][] {
         `CPU ${seconds(run.cpuMs)}${run.words > 0 ? `, ${microsPerWord(run.cpuMs, run.words)}` : ''}`,
     ]);
   }
+  for (const run of f.incremental?.runs ?? []) rows.push(...incrementalRows(run));
   const r = ratios(f);
   if (r.backfillOverFloor !== undefined)
     rows.push(['ratio backfill / max(floor A, floor B)', times(r.backfillOverFloor)]);
   if (r.naiveOverBackfill !== undefined) rows.push(['ratio naive / backfill', times(r.naiveOverBackfill)]);
   if (r.speedup4Over1 !== undefined) rows.push(['ratio 4-way / 1-way (speed-up)', times(r.speedup4Over1)]);
   return rows;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+function incrementalRows(run: IncrementalRun): [string, string][] {
+  const rows = variantRows(`incremental H=${run.history}`, run, run.jsonBytes);
+  if (run.baseline)
+    rows.push(...variantRows(`incremental H=${run.history} (baseline)`, run.baseline, run.jsonBytes));
+  return rows;
+}
+
+function variantRows(at: string, v: IncrementalVariant, jsonBytes: number): [string, string][] {
+  const rows: [string, string][] = [
+    [
+      `${at}: file`,
+      `${megabytes(v.fileBytes)} for ${megabytes(jsonBytes)} JSON (${(v.fileBytes / jsonBytes).toFixed(2)} per JSON byte); backfill ${seconds(v.backfillMs)}, ${megabytes(v.backfillWriteBytes)} written`,
+    ],
+  ];
+  for (const s of v.steps) {
+    rows.push([
+      `${at}: ${s.name}`,
+      `${megabytes(s.writeBytes)} written, ${seconds(s.wallMs)}, ${s.requests} requests, ${s.jobsFetched} jobs fetched, ${s.changed} changed, ${s.deleted} deleted`,
+    ]);
+  }
+  return rows;
+}
+
+/** The "one new job" step of the smallest and the largest history. */
+function oneNewJob(f: Figures): { small: IncrementalStep; large: IncrementalStep } | undefined {
+  const runs = f.incremental?.runs ?? [];
+  const pick = (run: IncrementalRun | undefined) => run?.steps.find((s) => s.name === 'one new job');
+  const small = pick(runs[0]);
+  const large = pick(runs.at(-1));
+  return small && large && runs.length > 1 ? { small, large } : undefined;
 }
 
 export function targets(f: Figures): Target[] {
@@ -189,6 +224,35 @@ export function targets(f: Figures): Target[] {
       value: `${times(r.speedup4Over1)}${capped ? '' : ' (a cap was exceeded)'}`,
       met: r.speedup4Over1 >= 3 && capped,
     });
+  }
+  out.push(...incrementalTargets(f));
+  return out;
+}
+
+function incrementalTargets(f: Figures): Target[] {
+  const out: Target[] = [];
+  const one = oneNewJob(f);
+  if (one) {
+    const most = Math.max(one.small.writeBytes, one.large.writeBytes);
+    out.push({
+      name: 'one new job writes',
+      goal: '<= 16 MB at every history',
+      value: megabytes(most),
+      met: most <= 16e6,
+    });
+    // Bytes, not time: wall time of a sub-second run is mostly noise on a shared machine.
+    const growth = one.large.writeBytes / Math.max(1, one.small.writeBytes);
+    out.push({
+      name: 'one new job, larger history',
+      goal: '<= 1.2x the bytes of the smaller',
+      value: `${times(growth)} (time ${times(one.large.wallMs / one.small.wallMs)})`,
+      met: growth <= 1.2,
+    });
+  }
+  const last = f.incremental?.runs.at(-1);
+  if (last) {
+    const perByte = last.fileBytes / last.jsonBytes;
+    out.push({ name: 'file per JSON byte', goal: '<= 1.0', value: perByte.toFixed(2), met: perByte <= 1 });
   }
   return out;
 }

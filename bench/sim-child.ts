@@ -55,6 +55,30 @@ async function main(): Promise<void> {
     since: ({ from }: { from: number }) => requests.slice(from),
     /** The served records, newest first, one JSON text a line, exactly the bytes the server sends. */
     ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data.all(), path),
+    /** Bytes of JSON of the served records (what a whole walk receives, envelopes aside). */
+    jsonBytes: () => sim.data.all().reduce((n, record) => n + Buffer.byteLength(JSON.stringify(record)), 0),
+    /** Adds `count` jobs of `kind` created `agoMs` before now, in `status`; returns their ids. */
+    add: ({ count, status, agoMs }: { count: number; status: 'queued' | 'done'; agoMs: number }) => {
+      // One instant for the batch: pending re-checks then cost one request per kind, not per job.
+      const createdAt = new Date(Date.now() - agoMs);
+      return Array.from({ length: count }, (_, i) => {
+        const kind = i % 2 === 0 ? 'pre-recorded' : 'live';
+        const record = sim.data.add({ kind, status: 'queued', createdAt });
+        const id = String(record['id']);
+        if (status === 'done') sim.data.advance(id, 'done');
+        return id;
+      });
+    },
+    /** Moves the given jobs to done (a queued job completing upstream). */
+    complete: ({ ids }: { ids: string[] }) => {
+      for (const id of ids) sim.data.advance(id, 'done');
+    },
+    /** Deletes the `count` oldest jobs (upstream deletions far outside any recent window). */
+    deleteOldest: ({ count }: { count: number }) => {
+      const oldest = sim.data.all().slice(-count);
+      for (const record of oldest) sim.data.delete(String(record['id']));
+      return oldest.length;
+    },
     close: async () => {
       await sim.close();
       setImmediate(() => process.exit(0));

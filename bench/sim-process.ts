@@ -62,6 +62,23 @@ export class SimProcess {
     return this.channel.call('ndjson', { path });
   }
 
+  jsonBytes(): Promise<number> {
+    return this.channel.call('jsonBytes');
+  }
+
+  /** Adds jobs created `agoMs` ago upstream; returns their ids. */
+  addJobs(count: number, status: 'queued' | 'done', agoMs: number): Promise<string[]> {
+    return this.channel.call('add', { count, status, agoMs });
+  }
+
+  completeJobs(ids: readonly string[]): Promise<void> {
+    return this.channel.call('complete', { ids });
+  }
+
+  deleteOldest(count: number): Promise<number> {
+    return this.channel.call('deleteOldest', { count });
+  }
+
   async close(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

@@ -7,6 +7,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { migrate } from '../src/store/migrate.js';
+import { STORAGE_FORMAT } from '../src/store/open-instance.js';
 import { floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
@@ -27,6 +28,8 @@ export async function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
   const instance = await DuckDBInstance.create(options.db, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    // The sync's own file format (src/store/open-instance.ts), so the floor stores the same bytes.
+    storage_compatibility_version: STORAGE_FORMAT,
   });
   const connection = await instance.connect();
   try {

@@ -11,8 +11,10 @@ export interface SyncTaskOptions {
   readonly rateLimit: number;
   readonly concurrency: number;
   readonly sliceJobs?: number;
-  /** A --full run (walk everything, mark unlisted jobs deleted) instead of a backfill/incremental run. */
+  /** A `--full` run (reconcile). */
   readonly full?: boolean;
+  /** With `full`: reconcile only jobs created in the last `reconcileWindow` ms (`--window`). */
+  readonly reconcileWindow?: number;
   /** The memory budget, bytes (--memory); the engine's default when undefined. */
   readonly memory?: number;
 }
@@ -27,6 +29,7 @@ export interface SyncTaskKind {
   readonly unchanged: number;
   readonly words: number;
   readonly pendingRechecked: number;
+  readonly deleted: number;
 }
 
 export interface SyncTaskResult {
@@ -43,6 +46,8 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
     db: options.db,
     kinds: SYNC_KINDS,
     full: options.full ?? false,
+    // Spread, not a field: the same task also drives a build that predates the option (bench before/after).
+    ...(options.reconcileWindow === undefined ? {} : { reconcileWindow: options.reconcileWindow }),
     checkpoints: 'duckdb',
     redisPrefix: 'tsync-bench',
     pageSize: options.pageSize,
@@ -73,6 +78,7 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
       unchanged: k.unchanged,
       words: k.words,
       pendingRechecked: k.pendingRechecked,
+      deleted: k.deleted,
     })),
   };
 }

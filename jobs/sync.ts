@@ -1,5 +1,5 @@
 /**
- * The sync job: one incremental or full sync of one kind, with checkpoints in Redis
+ * The sync job: one incremental sync, or reconcile (of the recent window or the whole history), of one kind, with checkpoints in Redis
  * (`${prefix}:checkpoint:${kind}`, written after each DuckDB commit). The DuckDB file is open only
  * while the run lasts, so reports and ad-hoc queries can read it between runs.
  */
@@ -24,12 +24,15 @@ export const syncJob = defineJob(
   syncPayload,
   async ({ kind, mode }, context): Promise<SyncSummary> => {
     const { settings, metrics, logger, signal } = context;
+    // Only a `recent` reconcile is windowed; a `full` one walks the whole history.
+    const { reconcileWindow, ...rest } = settings;
     let summary: SyncSummary;
     try {
       summary = await runSync({
-        ...settings,
+        ...rest,
+        ...(mode === 'recent' && reconcileWindow !== undefined ? { reconcileWindow } : {}),
         kinds: [kind],
-        full: mode === 'full',
+        full: mode !== 'incremental',
         checkpoints: 'redis',
         logger,
         signal,

@@ -66,7 +66,18 @@ describe('npm run bench', () => {
     timeout: 180_000,
   }, async () => {
     const out = tempDir('tsync-bench-smoke-');
-    const { code, stdout, stderr } = await bench(['--scale', '0.005', '--latency-ms', '5', '--out', out]);
+    // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).
+    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency';
+    const { code, stdout, stderr } = await bench([
+      '--scale',
+      '0.005',
+      '--latency-ms',
+      '5',
+      '--only',
+      phases,
+      '--out',
+      out,
+    ]);
     expect(code, stderr).toBe(0);
     for (const label of FIGURES) expect(stdout).toContain(`  ${label}  `);
     for (const name of TARGETS)
@@ -88,6 +99,37 @@ describe('npm run bench', () => {
     ]) {
       expect(figures).toHaveProperty(key);
     }
+  });
+
+  it('runs the incremental phase alone, at two histories, with bytes written and its targets', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench([
+      '--phase',
+      'incremental',
+      '--scale',
+      '0.004',
+      '--out',
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    for (const history of [4, 40]) {
+      for (const step of [
+        'file',
+        'idle',
+        'one new job',
+        '1% changed',
+        'reconcile, recent window',
+        'reconcile, whole history',
+      ])
+        expect(stdout).toContain(`  incremental H=${history}: ${step}  `);
+    }
+    expect(stdout).toMatch(/MB written/);
+    for (const name of ['one new job writes', 'one new job, larger history', 'file per JSON byte'])
+      expect(stdout).toMatch(new RegExp(`(met |MISS)  ${name.replace(/[()/,]/g, '\\$&')}`));
+    // The whole-history reconcile found the job deleted upstream; the recent window did not reach it.
+    expect(stdout).toMatch(/H=40: reconcile, whole history +.* 1 deleted/);
   });
 
   it('refuses an unknown phase with a usage error (exit 2)', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { chaosSeed, GLITCHES } from './helpers/chaos.js';
+import { runCli } from './helpers/cli.js';
 import { readCount } from './helpers/mirror.js';
 import { runSyncStorm, settle } from './helpers/storm.js';
 import { tempDir } from './helpers/tmp.js';
@@ -64,5 +65,8 @@ describe('convergence under chaos', () => {
     expect(incremental.differences, `${tag}: after the incremental run`).toEqual([]);
     expect(full.code, `${tag}\n${full.stderr}`).toBe(0);
     expect(full.differences, `${tag}: after the --full run`).toEqual([]);
+    // No key enforces jobs.id: the user's own check agrees after the storm.
+    const verified = await runCli(['verify', '--db', db]);
+    expect(verified.code, `${tag}: ${verified.stderr}`).toBe(0);
   }, 120_000);
 });

@@ -179,6 +179,9 @@ describe('the source builds no SQL from values', () => {
       /read_parquet\(\$\{sqlPathLiteral\(/,
       // Named query texts from sql/queries wrapped in a filter or an aggregate (publish), no values.
       /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(db\.query\(query\)|query)\}\) AS t/,
+      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/store/compact.ts).
+      /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
+      /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
       // A command line printed for the user to try, never run.
       /^`\\nExplore it: transcript-sync query --db/,
     ];

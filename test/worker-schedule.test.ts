@@ -74,6 +74,26 @@ describe('worker schedules', () => {
     expect(delayed[0]?.opts.attempts).toBe(5);
   });
 
+  it('registers the recent-window reconcile one interval later, and removes it when no longer asked for', async () => {
+    const queue = queueFor(uniquePrefix('schedule'));
+    const hourly = { every: 3_600_000 };
+    await registerSchedules(queue, {
+      kinds: ['live'],
+      incremental: fiveMinutes,
+      full: daily,
+      recent: hourly,
+      report: daily,
+    });
+    const delayed = (await queue.getJobs(['delayed'])).filter((j) => j.name === 'sync');
+    expect(delayed.map((j) => j.data.mode).sort()).toEqual(['full', 'recent']);
+    expect((await schedulers(queue)).map((s) => [s.key, s.every])).toContainEqual([
+      'sync:live:recent',
+      3_600_000,
+    ]);
+    await registerSchedules(queue, { kinds: ['live'], incremental: fiveMinutes, full: daily, report: daily });
+    expect((await schedulers(queue)).map((s) => s.key)).not.toContain('sync:live:recent');
+  });
+
   it('a restart with a new interval or a cron expression updates the schedule in place', async () => {
     const queue = queueFor(uniquePrefix('schedule'));
     await registerSchedules(queue, {

@@ -288,6 +288,44 @@ describe('worker', () => {
     expect((await actualFacts(db)).jobs[String(added['id'])]).toBe('done');
   });
 
+  it('enqueue --recent reconciles only the recent window; the whole-history reconcile finds the older deletion', async () => {
+    const { sim, prefix, db } = await setup({
+      from: new Date(Date.now() - 30 * 24 * HOUR),
+      to: new Date(Date.now() - HOUR),
+    });
+    const base = options(sim, db, prefix, { kinds: ['live'] });
+    const running = await start({ ...base, settings: { ...base.settings, reconcileWindow: 7 * 24 * HOUR } });
+    await eventually(succeeded(running, ['live']), 'the first live run');
+    const live = sim.data.all().filter((r) => r['kind'] === 'live');
+    const ageDays = (r: Record<string, unknown>) =>
+      (Date.now() - Date.parse(String(r['created_at']))) / (24 * HOUR);
+    const recent = live.find((r) => ageDays(r) < 6);
+    const old = live.find((r) => ageDays(r) > 14);
+    sim.data.delete(String(recent?.['id']));
+    sim.data.delete(String(old?.['id']));
+
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    const runOnce = async (extra: Record<string, boolean>) => {
+      const out = collect();
+      const code = await enqueue.run({
+        flags: { ...flags, ...extra },
+        positionals: [],
+        stdout: out.stream,
+        stderr: out.stream,
+      });
+      expect(code, out.text()).toBe(0);
+      return JSON.parse(out.text().trim()).summary.kinds[0];
+    };
+    const windowed = await runOnce({ recent: true });
+    expect(windowed.deleted).toBe(1);
+    expect(windowed.windowAfter).not.toBeNull();
+    expect(windowed.jobsFetched).toBeLessThan(live.length / 2);
+    const whole = await runOnce({ full: true });
+    expect(whole.deleted).toBe(1);
+    expect(whole.windowAfter).toBeNull();
+    await running.stop();
+  });
+
   it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
     const { sim, prefix, db } = await setup();
     const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });

@@ -14,7 +14,9 @@ j AS (
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
                           AND created_at >= $pending_since::TIMESTAMPTZ) AS pending,
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
-                          AND created_at < $pending_since::TIMESTAMPTZ) AS pending_stale
+                          AND created_at < $pending_since::TIMESTAMPTZ) AS pending_stale,
+         -- No key enforces jobs.id (see `verify`): a cheap check that it holds.
+         count(*) - count(DISTINCT id) AS duplicate_ids
   FROM jobs GROUP BY kind
 ),
 w AS (SELECT j.kind, count(*) AS words FROM words w JOIN jobs j ON j.id = w.job_id GROUP BY j.kind),
@@ -30,6 +32,7 @@ SELECT k.kind,
        coalesce(j.pending, 0)::INTEGER AS pending,
        coalesce(j.pending_stale, 0)::INTEGER AS pending_stale,
        coalesce(j.deleted, 0)::INTEGER AS deleted,
+       coalesce(j.duplicate_ids, 0)::INTEGER AS duplicate_ids,
        coalesce(w.words, 0)::BIGINT AS words,
        coalesce(q.quarantined, 0)::INTEGER AS quarantined,
        r.started_at AS last_run_at, r.outcome AS last_outcome, r.error AS last_error

@@ -17,3 +17,11 @@ export function sqlPathLiteral(path: string, setting: string): string {
   }
   return `'${path.replaceAll("'", "''")}'`;
 }
+
+/**
+ * A quoted SQL identifier (a database name from DuckDB itself, e.g. for COPY FROM DATABASE, which
+ * takes names, not values): double quotes, an inner one doubled.
+ */
+export function sqlIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

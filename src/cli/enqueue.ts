@@ -5,6 +5,7 @@
  */
 import { type Job, QueueEvents } from 'bullmq';
 import { resolveSettings } from '../config.js';
+import { ConfigError } from '../errors.js';
 import type { KindSummary, SyncSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 import { bullConnection, closeRedis, connectRedis } from '../worker/connection.js';
@@ -18,7 +19,7 @@ import { summaryLine } from './sync-summary.js';
 export const command: Command = {
   name: 'enqueue',
   summary: 'queue a sync run now for the worker (needs REDIS_URL)',
-  usage: 'enqueue [--kind pre-recorded|live|all] [--full] [--wait [--timeout 1h]] [--json]',
+  usage: 'enqueue [--kind pre-recorded|live|all] [--full|--recent] [--wait [--timeout 1h]] [--json]',
   description: [
     'Adds one sync job per kind to the queue of a running `transcript-sync worker` with the same',
     '--redis-prefix. Without --wait it prints the job ids and returns. With --wait it waits until',
@@ -26,7 +27,11 @@ export const command: Command = {
   ].join('\n'),
   options: {
     kind: KIND_OPTION,
-    full: { type: 'boolean', help: 'a full reconcile instead of an incremental sync' },
+    full: { type: 'boolean', help: 'a reconcile of the whole history instead of an incremental sync' },
+    recent: {
+      type: 'boolean',
+      help: "a reconcile of the recent window (the worker's --recent-window) instead of an incremental sync",
+    },
     wait: { type: 'boolean', help: 'wait for the jobs to finish and print their summaries' },
     timeout: { type: 'string', value: 'DURATION', help: 'most time --wait waits (default 1h)' },
     json: { type: 'boolean', help: 'print one JSON line per job on stdout' },
@@ -35,7 +40,9 @@ export const command: Command = {
   async run({ flags, stdout }) {
     const { redisUrl, redisPrefix } = resolveSettings(['redisUrl', 'redisPrefix'], [], flags);
     const kinds = parseKinds(flags);
-    const mode = flag(flags, 'full') ? 'full' : 'incremental';
+    if (flag(flags, 'full') && flag(flags, 'recent'))
+      throw new ConfigError('--recent', 'and --full exclude each other; pick one');
+    const mode = flag(flags, 'full') ? 'full' : flag(flags, 'recent') ? 'recent' : 'incremental';
     const wait = flag(flags, 'wait');
     const timeoutMs = durationFlag(flags, 'timeout', '1h');
     const json = flag(flags, 'json');

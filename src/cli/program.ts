@@ -52,6 +52,14 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: 'list records that failed validation, or retry loading them',
     load: async () => (await import('./quarantine.js')).command,
   },
+  compact: {
+    summary: 'rewrite the DuckDB file in the current storage format (smaller)',
+    load: async () => (await import('./compact.js')).command,
+  },
+  verify: {
+    summary: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
+    load: async () => (await import('./verify.js')).command,
+  },
 };
 
 export function programHelp(): string {

@@ -2,7 +2,7 @@
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
 import { formatDuration } from '../util/duration.js';
-import { type Command, flag } from './command.js';
+import { type Command, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
 export interface KindStatus {
@@ -15,6 +15,8 @@ export interface KindStatus {
   /** queued/processing jobs older than --pending-max-age: no longer re-checked. */
   pending_stale: number;
   deleted: number;
+  /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
+  duplicate_ids: number;
   words: number;
   quarantined: number;
   last_run_at: string | null;
@@ -47,6 +49,11 @@ export const command: Command = {
       return 0;
     }
     stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
+    if (duplicates > 0)
+      stderr.write(
+        `${PROGRAM}: ${duplicates} duplicate job ids in ${settings.db}; run \`${PROGRAM} verify\` for what else broke and the fix\n`,
+      );
     const stale = rows.reduce((n, r) => n + r.pending_stale, 0);
     if (stale > 0) {
       stderr.write(

@@ -6,16 +6,19 @@ import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
 import { publishLine, quarantineNote, summaryLine } from './sync-summary.js';
+import { windowFlag } from './window-flag.js';
 
 export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
-    'sync [--kind pre-recorded|live|all] [--full] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
+    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json]',
   description: [
     "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
     'backfills history in time slices, oldest first; a crash resumes at the last complete slice.',
+    '--full walks every job ever made (the whole history); --full --window 1d only the jobs created',
+    'in the last day, and only those can be marked deleted: cheap enough to run hourly.',
     'The API key comes from TSYNC_API_KEY only (never a flag). While it runs, report, status, query and',
     'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
     'dataset in DIR (see the README, Published dataset).',
@@ -34,6 +37,11 @@ export const command: Command = {
     full: {
       type: 'boolean',
       help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
+    },
+    window: {
+      type: 'string',
+      value: 'DURATION',
+      help: 'with --full: reconcile only jobs created in the last DURATION, e.g. 1d (default: all history)',
     },
     since: {
       type: 'string',
@@ -54,8 +62,14 @@ export const command: Command = {
     if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
       throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
     }
+    const reconcileWindow = windowFlag(flags, 'window');
+    if (reconcileWindow !== undefined && !flag(flags, 'full'))
+      throw new ConfigError('--window', 'only applies to a reconcile; add --full');
     const controller = new AbortController();
-    const base = syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints });
+    const base = {
+      ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }),
+      ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
+    };
     const logger = createLogger(base.logLevel);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
     const view = new ProgressView(process.stderr, logger);

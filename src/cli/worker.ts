@@ -21,10 +21,17 @@ import {
   SYNC_SETTINGS,
   syncOptionsFromFlags,
 } from './sync-options.js';
+import { windowFlag } from './window-flag.js';
 
 const DEFAULTS = {
   every: '5m',
-  fullEvery: '1d',
+  // README "Reconcile schedule" (issue 13): the last day reconciled hourly finds the deletions and
+  // edits most likely to happen within an hour, for about a day's new data a run; the whole
+  // history weekly finds the rest. Per day that is 24 days' new data plus a seventh of the history,
+  // instead of the whole history (for a year of history, about a fifth).
+  fullEvery: '7d',
+  recentEvery: '1h',
+  recentWindow: '1d',
   reportEvery: '1d',
   metricsHost: '127.0.0.1',
   metricsPort: 9464,
@@ -37,12 +44,13 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--full-every 1d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--db PATH] [--base-url URL]',
   description: [
-    'Registers job schedulers (one incremental and one full sync per kind; restarting updates them,',
+    'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
+    'of the whole history; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
     'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
-    'while a run lasts. --every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
+    'while a run lasts. --every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
     'A billing report job (--report-every) writes the billing figures of every complete day and month',
     'of --report-window as CSV and HTML into --report-dir (files named after the database), writing',
@@ -57,10 +65,20 @@ export const command: Command = {
       value: 'WHEN',
       help: `incremental sync schedule per kind (default ${DEFAULTS.every})`,
     },
+    'recent-every': {
+      type: 'string',
+      value: 'WHEN',
+      help: `reconcile of the recent window per kind, i.e. sync --full --window (default ${DEFAULTS.recentEvery})`,
+    },
+    'recent-window': {
+      type: 'string',
+      value: 'DURATION',
+      help: `how far back the recent reconcile looks, with its unit (default ${DEFAULTS.recentWindow})`,
+    },
     'full-every': {
       type: 'string',
       value: 'WHEN',
-      help: `full reconcile schedule per kind (default ${DEFAULTS.fullEvery})`,
+      help: `reconcile of the whole history per kind (default ${DEFAULTS.fullEvery})`,
     },
     'report-every': {
       type: 'string',
@@ -141,6 +159,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     kinds: parseKinds(flags),
     every: parseSchedule(stringFlag(flags, 'every') ?? DEFAULTS.every, '--every'),
     fullEvery: parseSchedule(stringFlag(flags, 'full-every') ?? DEFAULTS.fullEvery, '--full-every'),
+    recentEvery: parseSchedule(stringFlag(flags, 'recent-every') ?? DEFAULTS.recentEvery, '--recent-every'),
     reportEvery: parseSchedule(stringFlag(flags, 'report-every') ?? DEFAULTS.reportEvery, '--report-every'),
     metricsHost: stringFlag(flags, 'metrics-host') ?? DEFAULTS.metricsHost,
     metricsPort: portFlag(flags, 'metrics-port', DEFAULTS.metricsPort),
@@ -149,6 +168,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
   };
   const reportFiles = reportFileSettings(flags, own);
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
+  const reconcileWindow = windowFlag(flags, 'recent-window', DEFAULTS.recentWindow);
   const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
   if (!redisUrl) {
@@ -156,7 +176,13 @@ export function resolveWorkerOptions(flags: FlagValues): {
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
   const reportDir = stringFlag(flags, 'report-dir') ?? join(dirname(rest.db), 'reports');
-  const settings: SyncSettings = Object.freeze({ ...rest, redisUrl, reportDir, reportFiles });
+  const settings: SyncSettings = Object.freeze({
+    ...rest,
+    redisUrl,
+    reportDir,
+    reportFiles,
+    reconcileWindow,
+  });
   const logger: Logger = createLogger(logLevel, { component: 'worker' });
   return { options: Object.freeze({ ...own, settings, logger }), shutdownTimeoutMs };
 }

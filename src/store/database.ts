@@ -10,6 +10,7 @@ import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../sync/memory-budget.js';
 import { sqlDir } from '../util/paths.js';
+import { compactIfFragmented } from './compaction.js';
 import { assertMigrated, migrate } from './migrate.js';
 import {
   acquireInstance,
@@ -27,6 +28,10 @@ export interface OpenOptions {
   readonly logger?: Logger;
   /** DuckDB's memory settings of a writable open (memory-budget.ts); the default budget's if unset. */
   readonly memory?: DuckDbMemory;
+  /** Small row groups a history table may collect before the close merges them (compaction.ts). */
+  readonly compactAfter?: number;
+  /** Migration versions to apply (tests build files of an older release); default every shipped one. */
+  readonly migrations?: readonly number[];
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -54,6 +59,7 @@ export class Database {
     readonly connection: DuckDBConnection,
     private readonly shared: SharedInstance,
     private readonly logger: Logger,
+    private readonly compactAfter: number | undefined,
   ) {}
 
   static async open(path: string, options: OpenOptions = {}): Promise<Database> {
@@ -72,10 +78,27 @@ export class Database {
       if (readOnly) {
         await assertMigrated(connection, full);
       } else {
-        const applied = await migrate(connection, full);
-        if (applied.length > 0) logger.info({ db: full, migrations: applied }, 'database schema migrated');
+        const started = Date.now();
+        const applied = await migrate(connection, full, {
+          versions: options.migrations,
+          // A rebuild of a big file takes a while, once: say so before it starts.
+          onUpgrade: (m) => {
+            const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
+            logger.info(
+              { db: full, migration: name },
+              'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
+              full,
+              name,
+            );
+          },
+        });
+        if (applied.length > 0)
+          logger.info(
+            { db: full, migrations: applied, ms: Date.now() - started },
+            'database schema migrated',
+          );
       }
-      return new Database(full, readOnly, connection, shared, logger);
+      return new Database(full, readOnly, connection, shared, logger, options.compactAfter);
     } catch (error) {
       connection?.closeSync();
       releaseInstance(full, shared);
@@ -132,6 +155,12 @@ export class Database {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    if (!this.readOnly) {
+      // The checkpoint at close merges small row groups when enough have piled up (compaction.ts).
+      await compactIfFragmented(this, this.compactAfter).catch((error: unknown) =>
+        this.logger.debug({ err: error }, 'could not check whether row groups need merging'),
+      );
+    }
     this.closed = true;
     this.connection.closeSync();
     releaseInstance(this.path, this.shared);

@@ -47,16 +47,33 @@ async function appliedVersions(connection: DuckDBConnection): Promise<number[] |
   return reader.getRowsJS().map((row) => Number(row[0]));
 }
 
+export interface MigrateOptions {
+  /**
+   * Only these versions are applied (a test builds a file as an older release left it); default
+   * every shipped one.
+   */
+  readonly versions?: readonly number[] | undefined;
+  /** Called before a migration runs on a file that already holds tables (an upgrade, not a creation). */
+  readonly onUpgrade?: ((migration: Migration) => void) | undefined;
+}
+
 /** Applies every shipped migration the file lacks. Returns the versions applied now. */
-export async function migrate(connection: DuckDBConnection, path: string): Promise<number[]> {
+export async function migrate(
+  connection: DuckDBConnection,
+  path: string,
+  options: MigrateOptions = {},
+): Promise<number[]> {
   await connection.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
   );
   const applied = new Set(await appliedVersions(connection));
   assertNotNewer(applied, path);
   const done: number[] = [];
+  const upgrade = applied.size > 0;
   for (const migration of shippedMigrations()) {
     if (applied.has(migration.version)) continue;
+    if (options.versions && !options.versions.includes(migration.version)) continue;
+    if (upgrade) options.onUpgrade?.(migration);
     await connection.run('BEGIN TRANSACTION');
     try {
       await connection.run(migration.sql);

@@ -20,9 +20,12 @@ export async function guardDeletions(
   kind: SyncKind,
   before: Date,
   maxShare: number,
+  /** A `--window` reconcile's lower bound: the share is of the jobs in the window. */
+  after: Date | null = null,
 ): Promise<void> {
   const rows = await db.all<{ unseen: number; stored: number }>(db.query('seen-count-unseen'), {
     kind,
+    after: after?.toISOString() ?? null,
     before: before.toISOString(),
   });
   const unseen = Number(rows[0]?.unseen ?? 0);

@@ -23,6 +23,7 @@ export async function addSeen(db: Database, items: readonly unknown[]): Promise<
 /**
  * Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint.
  * Marks nothing and throws when more than `maxDeleteShare` of the kind would go (deletion-guard.ts).
+ * `after`: the walk's lower bound (a `--window` reconcile); older jobs were not walked, so not judged.
  */
 export async function markUnseenDeleted(
   db: Database,
@@ -30,10 +31,12 @@ export async function markUnseenDeleted(
   before: Date,
   now: Date,
   guard: { readonly maxDeleteShare: number },
+  after: Date | null = null,
 ): Promise<number> {
-  await guardDeletions(db, kind, before, guard.maxDeleteShare);
+  await guardDeletions(db, kind, before, guard.maxDeleteShare, after);
   const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
     kind,
+    after: after?.toISOString() ?? null,
     before: before.toISOString(),
     now: now.toISOString(),
   });

@@ -22,6 +22,7 @@ import { PageSizer } from './page-sizer.js';
 import { fetchPending, pendingJobs } from './pending.js';
 import { type Paging, planWindow } from './plan-window.js';
 import { addSeen, markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { reconcileStart } from './reconcile-window.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import type { Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
@@ -52,7 +53,9 @@ export async function syncKind(
 ): Promise<KindSummary> {
   const { options, startedAt } = ctx;
   const mode = options.full ? 'full' : 'incremental';
-  const after = options.full ? null : windowStart(checkpoint, options);
+  const after = options.full
+    ? reconcileStart(checkpoint, options, startedAt)
+    : windowStart(checkpoint, options);
   const window: Slice = { after, before: startedAt };
   const counters = new RunCounters();
   const requestsBefore = ctx.client.stats.requests;
@@ -125,9 +128,16 @@ export async function syncKind(
           counters.anomalies,
         );
       } else if (mode === 'full') {
-        counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date(), {
-          maxDeleteShare: options.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE,
-        });
+        counters.deleted = await markUnseenDeleted(
+          ctx.db,
+          kind,
+          startedAt,
+          new Date(),
+          {
+            maxDeleteShare: options.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE,
+          },
+          after,
+        );
       }
       const result = summary('ok');
       await recordRunFinish(ctx.db, result);

@@ -16,6 +16,11 @@ export interface SyncOptions {
   readonly kinds: readonly SyncKind[];
   /** Walk everything and mark jobs no longer listed as deleted. */
   readonly full: boolean;
+  /**
+   * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
+   * (`--window`); src/sync/reconcile-window.ts. Default: the whole history.
+   */
+  readonly reconcileWindow?: number;
   /** Lower bound of a first run (no watermark yet). */
   readonly since?: Date;
   readonly checkpoints: 'duckdb' | 'redis';

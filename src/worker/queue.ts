@@ -15,7 +15,8 @@ export const SYNC_JOB = 'sync';
 export const REPORT_JOB = 'billing-report';
 export const REPORT_SCHEDULER_ID = 'report:billing';
 
-export const SYNC_MODES = ['incremental', 'full'] as const;
+/** `recent`: a reconcile of the recent window (`sync --full --window`); `full`: of the whole history. */
+export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
 
 /**

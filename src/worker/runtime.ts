@@ -25,6 +25,8 @@ export interface WorkerOptions {
   readonly kinds: readonly SyncKind[];
   readonly every: Schedule;
   readonly fullEvery: Schedule;
+  /** The reconcile of the recent window (settings.reconcileWindow); none when absent. */
+  readonly recentEvery?: Schedule;
   readonly reportEvery: Schedule;
   readonly metricsHost: string;
   /** 0 picks a free port. */
@@ -75,13 +77,20 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       kinds: options.kinds,
       incremental: options.every,
       full: options.fullEvery,
+      recent: options.recentEvery,
       report: options.reportEvery,
     });
     const metrics = createWorkerMetrics(queue, logger);
     const metricsPort = await serveMetrics(options, redis, metrics, cleanups);
     await runJobs(options, metrics, cleanups);
     logger.info(
-      { kinds: options.kinds, every: options.every, fullEvery: options.fullEvery },
+      {
+        kinds: options.kinds,
+        every: options.every,
+        fullEvery: options.fullEvery,
+        recentEvery: options.recentEvery,
+        recentWindowMs: settings.reconcileWindow,
+      },
       'worker started',
     );
 

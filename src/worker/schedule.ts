@@ -9,7 +9,14 @@ import type { Queue } from 'bullmq';
 import { ConfigError, toError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { parseDuration } from '../util/duration.js';
-import { REPORT_JOB, REPORT_SCHEDULER_ID, SYNC_JOB, type SyncMode, schedulerId } from './queue.js';
+import {
+  REPORT_JOB,
+  REPORT_SCHEDULER_ID,
+  SYNC_JOB,
+  SYNC_MODES,
+  type SyncMode,
+  schedulerId,
+} from './queue.js';
 
 export type Schedule = { readonly every: number } | { readonly pattern: string };
 
@@ -37,6 +44,8 @@ export interface SchedulePlan {
   readonly kinds: readonly SyncKind[];
   readonly incremental: Schedule;
   readonly full: Schedule;
+  /** The reconcile of the recent window; none when absent (its scheduler is removed). */
+  readonly recent?: Schedule | undefined;
   /** The billing report job's schedule. */
   readonly report: Schedule;
 }
@@ -49,27 +58,29 @@ export interface ScheduledSyncData {
 
 /**
  * Upserts the schedulers of the selected kinds and removes those of the others. An incremental
- * `every` schedule runs at once on first registration (a fresh worker syncs now); a full one first
- * runs one interval later, so deploying does not start with a full reconcile of every kind.
+ * `every` schedule runs at once on first registration (a fresh worker syncs now); a reconcile
+ * (full or recent) first runs one interval later, so deploying does not start with a reconcile of
+ * every kind.
  */
 export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = Date.now()): Promise<void> {
   for (const kind of SYNC_KINDS) {
-    for (const mode of ['incremental', 'full'] as const) {
+    for (const mode of SYNC_MODES) {
       const id = schedulerId(kind, mode);
-      if (!plan.kinds.includes(kind)) {
+      const schedule = scheduleOf(plan, mode);
+      if (!plan.kinds.includes(kind) || schedule === undefined) {
         await queue.removeJobScheduler(id);
         continue;
       }
-      const schedule = mode === 'full' ? plan.full : plan.incremental;
+      const later = mode !== 'incremental';
       const repeat =
         'every' in schedule
-          ? { every: schedule.every, ...(mode === 'full' ? { startDate: now + schedule.every } : {}) }
+          ? { every: schedule.every, ...(later ? { startDate: now + schedule.every } : {}) }
           : { pattern: schedule.pattern, tz: 'UTC' };
       const data: ScheduledSyncData = { kind, mode };
       try {
         await queue.upsertJobScheduler(id, repeat, { name: SYNC_JOB, data });
       } catch (error) {
-        const flag = mode === 'full' ? '--full-every' : '--every';
+        const flag = { incremental: '--every', full: '--full-every', recent: '--recent-every' }[mode];
         if ('pattern' in schedule)
           throw new ConfigError(flag, `"${schedule.pattern}": ${toError(error).message}`);
         throw error;
@@ -77,6 +88,10 @@ export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = 
     }
   }
   await upsertReportSchedule(queue, plan.report);
+}
+
+function scheduleOf(plan: SchedulePlan, mode: SyncMode): Schedule | undefined {
+  return mode === 'full' ? plan.full : mode === 'recent' ? plan.recent : plan.incremental;
 }
 
 async function upsertReportSchedule(queue: Queue, schedule: Schedule): Promise<void> {

@@ -1,0 +1,7 @@
+-- Child rows of no stored job or utterance.
+DELETE FROM utterances WHERE job_id NOT IN (SELECT id FROM jobs);
+DELETE FROM module_results WHERE job_id NOT IN (SELECT id FROM jobs);
+DELETE FROM words w WHERE NOT EXISTS (
+  SELECT 1 FROM utterances u
+  WHERE u.job_id = w.job_id AND u.source = w.source AND u.utterance_idx = w.utterance_idx
+);

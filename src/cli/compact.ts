@@ -1,0 +1,42 @@
+/** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
+import { resolveSettings } from '../config.js';
+import { createLogger } from '../log.js';
+import { compactFile } from '../store/compact.js';
+import { Database } from '../store/database.js';
+import { type Command, flag, PROGRAM } from './command.js';
+
+export const command: Command = {
+  name: 'compact',
+  summary: 'rewrite the DuckDB file in the current storage format (long strings compressed)',
+  usage: 'compact [--db PATH] [--json]',
+  description: [
+    'Files created by transcript-sync before 0.2 use DuckDB storage format v1.0, where `raw` is stored',
+    'uncompressed (the file is 1.3-2.1x the JSON received). New files use v1.2.0 (about 0.45x),',
+    'which DuckDB 1.2.0 and newer open. This copies every table, view and macro into a new file in',
+    'that format, checks the row counts and replaces the file. It needs free space for the copy and',
+    'the file to itself: stop the worker first. Run `verify` after, if you like.',
+  ].join('\n'),
+  options: { json: { type: 'boolean', help: 'print the sizes as JSON on stdout' } },
+  settings: ['db', 'lockWait', 'logLevel'],
+  async run({ flags, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags);
+    const logger = createLogger(settings.logLevel);
+    const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait, logger });
+    let result: Awaited<ReturnType<typeof compactFile>>;
+    try {
+      stderr.write(
+        `${PROGRAM}: compacting ${db.path} (a big file takes a while; interrupted, it is left as it was)\n`,
+      );
+      result = await compactFile(db);
+    } finally {
+      await db.close();
+    }
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+    if (flag(flags, 'json')) stdout.write(`${JSON.stringify({ db: db.path, ...result })}\n`);
+    else
+      stdout.write(
+        `${db.path}: ${mb(result.bytesBefore)} -> ${mb(result.bytesAfter)} (storage format ${result.format})\n`,
+      );
+    return 0;
+  },
+};

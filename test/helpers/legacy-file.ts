@@ -1,0 +1,89 @@
+/**
+ * A DuckDB file as the release before issue 13 left it: only the migrations it shipped (001 and
+ * 100, `jobs` with its PRIMARY KEY) applied by the real runner, then filled by the real loader, run
+ * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { generateDataset } from '../../src/simulator/generate.js';
+import { Database } from '../../src/store/database.js';
+import { JobLoader } from '../../src/store/loader.js';
+import { shippedMigrations } from '../../src/store/migrate.js';
+import { DuckDbCheckpointStore } from '../../src/sync/checkpoints-duckdb.js';
+import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
+import type { KindSummary } from '../../src/sync/types.js';
+
+/** A release without migration 002: `jobs` with its key, every other migration shipped applied. */
+export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
+  .map((m) => m.version)
+  .filter((v) => v !== 2);
+/** Every shipped migration: what an upgraded file carries. */
+export const ALL_MIGRATIONS: readonly number[] = shippedMigrations().map((m) => m.version);
+
+export interface LegacyFileOptions {
+  readonly jobs: number;
+  readonly utterancesPerJob?: number;
+  readonly seed?: number;
+}
+
+export async function writeLegacyFile(path: string, options: LegacyFileOptions): Promise<void> {
+  // That release created files in DuckDB's default storage format; a file keeps its format.
+  const created = await DuckDBInstance.create(path);
+  created.closeSync();
+  const db = await Database.open(path, { migrations: LEGACY_MIGRATIONS });
+  try {
+    const records = generateDataset({
+      seed: options.seed ?? 13,
+      preRecorded: Math.ceil(options.jobs / 2),
+      live: Math.floor(options.jobs / 2),
+      utterancesPerJob: options.utterancesPerJob ?? 6,
+      wordsPerUtterance: 8,
+    });
+    const loader = new JobLoader(db);
+    const syncedAt = new Date('2026-11-01T00:00:00.000Z');
+    // An invalid record goes to the quarantine; the rest loads.
+    const bad = { ...records[0], id: 'bad-record', created_at: 'not a date' };
+    await loader.load([...records, bad], { syncedAt });
+    // A changed record: its row and children replaced, as a later run would.
+    const changed = { ...records[1], custom_metadata: { edited: true } };
+    await loader.load([changed], { syncedAt: new Date('2026-11-02T00:00:00.000Z') });
+    await db.run('UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: String(records[2]?.id) });
+    const run = runSummary();
+    await recordRunStart(db, run);
+    await recordRunFinish(db, { ...run, inserted: records.length, finishedAt: run.startedAt });
+    const store = new DuckDbCheckpointStore(db);
+    await store.save(
+      'live',
+      { watermark: run.windowBefore, pending: [], slice: null, lastRun: run },
+      'in-transaction',
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+function runSummary(): KindSummary {
+  const at = '2026-11-01T00:00:00.000Z';
+  return {
+    runId: 'legacy-run',
+    kind: 'live',
+    mode: 'incremental',
+    windowAfter: null,
+    windowBefore: at,
+    pages: 1,
+    requests: 1,
+    retries: 0,
+    jobsFetched: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    quarantined: 1,
+    deleted: 0,
+    restored: 0,
+    words: 0,
+    pendingRechecked: 0,
+    restarts: 0,
+    startedAt: at,
+    finishedAt: at,
+    outcome: 'ok',
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * `sync --full --window 7d`: a reconcile of the recent window walks and judges only jobs created in
+ * it; the whole-history reconcile still finds a deletion outside it.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
+import { runCli } from './helpers/cli.js';
+import { syncOnce } from './helpers/sync.js';
+import { tempDir } from './helpers/tmp.js';
+
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+async function history(): Promise<Simulator> {
+  sim = await startSimulator({
+    seed: 17,
+    preRecorded: 60,
+    live: 40,
+    utterancesPerJob: 2,
+    wordsPerUtterance: 3,
+    from: new Date(Date.now() - 30 * DAY),
+    to: new Date(Date.now() - 60_000),
+  });
+  return sim;
+}
+
+function createdMs(record: Record<string, unknown>): number {
+  return Date.parse(String(record['created_at']));
+}
+
+async function deletedIds(db: string): Promise<string[]> {
+  const file = await Database.open(db, { readOnly: true });
+  try {
+    const rows = await file.all<{ id: string }>(
+      'SELECT id FROM jobs WHERE deleted_at IS NOT NULL ORDER BY id',
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await file.close();
+  }
+}
+
+describe('reconcile of the recent window', () => {
+  it('walks and marks deleted only jobs created in the window; the whole-history run finds the older deletion', async () => {
+    const s = await history();
+    const db = join(tempDir(), 'window.duckdb');
+    await syncOnce(s, db);
+    const all = s.data.all() as unknown as Record<string, unknown>[];
+    const recent = all.filter((r) => createdMs(r) > Date.now() - WEEK + DAY);
+    const old = all.filter((r) => createdMs(r) < Date.now() - 2 * WEEK);
+    expect(recent.length).toBeGreaterThan(2);
+    const goneRecent = String(recent[1]?.['id']);
+    const goneOld = String(old[0]?.['id']);
+    s.data.delete(goneRecent);
+    s.data.delete(goneOld);
+    const inWindow = s.data.all().filter((r) => createdMs(r as Record<string, unknown>) >= Date.now() - WEEK);
+
+    const windowed = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    expect(windowed.outcome).toBe('ok');
+    const fetched = windowed.kinds.reduce((n, k) => n + k.jobsFetched, 0);
+    // Only the window was walked (plus the boundary job a slice may repeat), not the 98 jobs.
+    expect(fetched).toBeGreaterThanOrEqual(inWindow.length);
+    expect(fetched).toBeLessThan(inWindow.length + 5);
+    expect(windowed.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(1);
+    expect(windowed.kinds.every((k) => k.windowAfter !== null)).toBe(true);
+    expect(await deletedIds(db)).toEqual([goneRecent]);
+
+    const whole = await syncOnce(s, db, { full: true });
+    expect(whole.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(1);
+    expect(whole.kinds.reduce((n, k) => n + k.jobsFetched, 0)).toBeGreaterThanOrEqual(all.length - 2);
+    expect(await deletedIds(db)).toEqual([goneRecent, goneOld].sort());
+  });
+
+  it('also covers the gap since the last run when that is older than the window', async () => {
+    const s = await history();
+    const db = join(tempDir(), 'gap.duckdb');
+    await syncOnce(s, db);
+    // The last run was 10 days ago: its watermark says so.
+    const file = await Database.open(db);
+    const tenDaysAgo = new Date(Date.now() - 10 * DAY).toISOString();
+    await file.run(
+      "UPDATE checkpoints SET state = json_merge_patch(state, json_object('watermark', $w::VARCHAR))",
+      {
+        w: tenDaysAgo,
+      },
+    );
+    await file.close();
+    const late = s.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 9 * DAY) });
+    const run = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    expect(run.kinds.reduce((n, k) => n + k.inserted, 0)).toBe(1);
+    const check = await Database.open(db, { readOnly: true });
+    const rows = await check.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM jobs WHERE id = $id', {
+      id: String(late['id']),
+    });
+    await check.close();
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('refuses --window without --full, and a window without a unit', async () => {
+    const env = {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+      TSYNC_DB: join(tempDir(), 'x.duckdb'),
+    };
+    const alone = await runCli(['sync', '--window', '7d'], env);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--window');
+    expect(alone.stderr).toContain('--full');
+    const bare = await runCli(['sync', '--full', '--window', '7'], env);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('7d');
+  });
+});
