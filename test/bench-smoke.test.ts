@@ -67,7 +67,7 @@ describe('npm run bench', () => {
   }, async () => {
     const out = tempDir('tsync-bench-smoke-');
     // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).
-    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency';
+    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency,budget';
     const { code, stdout, stderr } = await bench([
       '--scale',
       '0.005',
