@@ -16,6 +16,7 @@ export const PHASES = [
   'naive',
   'memory',
   'latency',
+  'budget',
   'incremental',
 ] as const;
 export type Phase = (typeof PHASES)[number];
@@ -51,7 +52,9 @@ written, time), side by side in one run, and prints the figures and their ratios
 Options:
   --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
   --repeat N       runs of the backfill and of each floor; the median is reported (default 1)
-  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all)
+  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all);
+                   budget: peak RSS of a backfill, an incremental and a --full run at the
+                   default memory budget and at 256 MB, for bench and hour-long records
   --phase LIST     the same as --only (e.g. --phase incremental)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out

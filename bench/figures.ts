@@ -64,6 +64,24 @@ export interface MemoryFigures {
   readonly wall10xMs: number;
 }
 
+export interface BudgetRun {
+  /** 'bench' (~114 kB a job) or 'hour-long' (~1.3 MB a job). */
+  readonly records: string;
+  readonly budgetMb: number;
+  readonly step: 'backfill' | 'incremental' | 'full';
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  /** MiB, as `/usr/bin/time -f %M` / 1024. */
+  readonly peakRssMb: number;
+  readonly peakHeapMb: number;
+  /** Words written by the step (0 when nothing changed). */
+  readonly words: number;
+}
+
+export interface BudgetFigures {
+  readonly runs: readonly BudgetRun[];
+}
+
 export interface LatencyRun {
   readonly concurrency: number;
   readonly wallMs: number;
@@ -129,5 +147,6 @@ export interface Figures {
   idle?: IdleFigures;
   memory?: MemoryFigures;
   latency?: LatencyFigures;
+  budget?: BudgetFigures;
   incremental?: IncrementalFigures;
 }

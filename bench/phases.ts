@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from './args.js';
+import { runBudgetPhase } from './budget-phase.js';
 import { runTask, type TaskOutput } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { BackfillFigures, Figures, IdleFigures, NaiveFigures } from './figures.js';
@@ -201,6 +202,7 @@ export async function runBench(options: BenchOptions, say: Say): Promise<Figures
     if (main.some((phase) => options.phases.has(phase))) await mainPhases(options, dir, say, figures);
     if (options.phases.has('memory')) await memoryPhase(options, dir, say, figures);
     if (options.phases.has('latency')) figures.latency = await runLatencyPhase(options, dir, say);
+    if (options.phases.has('budget')) figures.budget = await runBudgetPhase(options, dir, say);
     if (options.phases.has('incremental')) figures.incremental = await runIncrementalPhase(options, dir, say);
     return figures;
   } finally {

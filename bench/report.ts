@@ -23,6 +23,8 @@ export interface Target {
 const seconds = (ms: number) => `${(ms / 1_000).toFixed(2)} s`;
 const perSecond = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M/s` : `${(n / 1e3).toFixed(0)}k/s`);
 const times = (ratio: number) => `${ratio.toFixed(2)}x`;
+const microsPerWord = (cpuMs: number, words: number) =>
+  `${((cpuMs * 1_000) / words).toFixed(2)} µs CPU a word`;
 
 export function ratios(f: Figures): Ratios {
   const floor = Math.max(f.floorA?.wallMs ?? 0, f.floorB?.wallMs ?? 0);
@@ -50,7 +52,10 @@ export function figureRows(f: Figures): [string, string][] {
     rows.push(['backfill wall time', seconds(b.wallMs)]);
     rows.push(['backfill words/s', perSecond(b.wordsPerSecond)]);
     rows.push(['backfill peak RSS', `${b.peakRssMb.toFixed(0)} MB (V8 heap ${b.peakHeapMb.toFixed(0)} MB)`]);
-    rows.push(['backfill CPU time', `${seconds(b.cpuMs)} (${b.requests} requests, ${b.pages} pages)`]);
+    rows.push([
+      'backfill CPU time',
+      `${seconds(b.cpuMs)}, ${microsPerWord(b.cpuMs, b.words)} (${b.requests} requests, ${b.pages} pages)`,
+    ]);
   }
   if (f.floorA)
     rows.push([
@@ -97,6 +102,13 @@ export function figureRows(f: Figures): [string, string][] {
         `${seconds(run.wallMs)} (${run.requests} requests, peak ${run.peakInFlight} in flight, peak ${run.peakPerSecond}/s)`,
       ]);
     }
+  }
+  for (const run of f.budget?.runs ?? []) {
+    rows.push([
+      `${run.records} records, ${run.budgetMb} MB budget, ${run.step}`,
+      `peak RSS ${run.peakRssMb.toFixed(0)} MB (V8 heap ${run.peakHeapMb.toFixed(0)} MB), ${seconds(run.wallMs)}, ` +
+        `CPU ${seconds(run.cpuMs)}${run.words > 0 ? `, ${microsPerWord(run.cpuMs, run.words)}` : ''}`,
+    ]);
   }
   for (const run of f.incremental?.runs ?? []) rows.push(...incrementalRows(run));
   const r = ratios(f);
@@ -187,6 +199,17 @@ export function targets(f: Figures): Target[] {
       goal: 'within 20%',
       value: times(f.memory.ratio),
       met: f.memory.ratio <= 1.2,
+    });
+  }
+  for (const records of new Set(f.budget?.runs.map((run) => run.records))) {
+    const runs = f.budget?.runs.filter((run) => run.records === records && run.budgetMb === 512) ?? [];
+    if (runs.length === 0) continue;
+    const worst = Math.max(...runs.map((run) => run.peakRssMb));
+    out.push({
+      name: `peak RSS at the default budget, ${records} records`,
+      goal: '<= 512 MB in every step',
+      value: `${worst.toFixed(0)} MB`,
+      met: worst <= 512,
     });
   }
   if (f.latency && r.speedup4Over1 !== undefined) {

@@ -5,6 +5,7 @@
  * both ask for the same pages.
  */
 import { ListingClient } from '../src/api/index.js';
+import { DEFAULT_MEMORY, planMemory } from '../src/sync/memory-budget.js';
 import { PageSizer } from '../src/sync/page-sizer.js';
 
 export interface FloorBOptions {
@@ -32,7 +33,8 @@ export async function runFloorB(options: FloorBOptions): Promise<FloorBResult> {
   const started = performance.now();
   try {
     for (const list of ['pre-recorded', 'live'] as const) {
-      const sizer = new PageSizer(options.pageSize);
+      // The backfill's pages: the default budget's page bytes with the bench's 2 fetchers.
+      const sizer = new PageSizer(options.pageSize, planMemory(DEFAULT_MEMORY, 2).pageBytes);
       for (let offset = 0; ; ) {
         const page = await client.getPage(list, { offset, limit: sizer.limit });
         sizer.observe(page.items.length, page.bytes);

@@ -15,6 +15,8 @@ export interface SyncTaskOptions {
   readonly full?: boolean;
   /** With `full`: reconcile only jobs created in the last `reconcileWindow` ms (`--window`). */
   readonly reconcileWindow?: number;
+  /** The memory budget, bytes (--memory); the engine's default when undefined. */
+  readonly memory?: number;
 }
 
 export interface SyncTaskKind {
@@ -52,6 +54,7 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
     rateLimit: options.rateLimit,
     concurrency: options.concurrency,
     ...(options.sliceJobs === undefined ? {} : { sliceJobs: options.sliceJobs }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
     lookback: 15 * 60_000,
     pendingMaxAge: 7 * 86_400_000,
     lockWait: 5_000,

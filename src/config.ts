@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { MEMORY_FLOOR } from './sync/memory-budget.js';
 import { parseBytes } from './util/bytes.js';
 import { parseDurationStrict } from './util/duration.js';
 
@@ -20,6 +21,22 @@ const durationOf = (options: { allowZero?: boolean } = {}) =>
   });
 const duration = durationOf();
 
+/** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory-budget.ts). */
+const memoryBudget = z.string().transform((text, ctx) => {
+  const bytes = parseBytes(text);
+  if (bytes === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'is not a size (use e.g. 512MB, 256MiB, 1GB)' });
+    return z.NEVER;
+  }
+  if (bytes < MEMORY_FLOOR) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`,
+    });
+    return z.NEVER;
+  }
+  return bytes;
+});
 const bytesBetween = (min: number, max: number, range: string) =>
   z.string().transform((text, ctx) => {
     const bytes = parseBytes(text);
@@ -112,8 +129,7 @@ export const SETTINGS = {
     env: 'TSYNC_PAGE_BYTES',
     flag: 'page-bytes',
     schema: bytesBetween(64 * 2 ** 10, 256 * 2 ** 20, '64KiB to 256MiB'),
-    default: '8MiB',
-    help: 'most JSON bytes of a page: pages are sized to it from the first request, a longer answer is asked again smaller',
+    help: 'most JSON bytes of a page (default: from --memory, 3.8 MiB at 512MB): pages are sized to it from the first request, a longer answer is asked again smaller',
   },
   maxRecordBytes: {
     env: 'TSYNC_MAX_RECORD_BYTES',
@@ -141,6 +157,13 @@ export const SETTINGS = {
     schema: intBetween(1, 16),
     default: '2',
     help: 'time slices fetched in parallel during a backfill (one writer still loads them)',
+  },
+  memory: {
+    env: 'TSYNC_MEMORY',
+    flag: 'memory',
+    schema: memoryBudget,
+    default: '512MB',
+    help: 'memory budget of the process (MB/GB decimal, MiB/GiB binary): page size, pages in flight and DuckDB memory derive from it',
   },
   lookback: {
     env: 'TSYNC_LOOKBACK',

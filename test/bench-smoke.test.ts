@@ -40,6 +40,10 @@ const FIGURES = [
   'ratio backfill / max(floor A, floor B)',
   'ratio naive / backfill',
   'ratio 4-way / 1-way (speed-up)',
+  'bench records, 512 MB budget, backfill',
+  'bench records, 256 MB budget, full',
+  'hour-long records, 512 MB budget, incremental',
+  'hour-long records, 256 MB budget, backfill',
 ];
 
 const TARGETS = [
@@ -49,6 +53,8 @@ const TARGETS = [
   'backfill peak RSS',
   'RSS at 10x jobs',
   '4-way vs 1-way',
+  'peak RSS at the default budget, bench records',
+  'peak RSS at the default budget, hour-long records',
 ];
 
 describe('npm run bench', () => {
@@ -61,7 +67,7 @@ describe('npm run bench', () => {
   }, async () => {
     const out = tempDir('tsync-bench-smoke-');
     // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).
-    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency';
+    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency,budget';
     const { code, stdout, stderr } = await bench([
       '--scale',
       '0.005',
@@ -89,6 +95,7 @@ describe('npm run bench', () => {
       'idle',
       'memory',
       'latency',
+      'budget',
     ]) {
       expect(figures).toHaveProperty(key);
     }

@@ -82,7 +82,8 @@ describe('huge records', () => {
   it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
     const s = await start({ preRecorded: 30, live: 0 });
     const db = join(tempDir(), 'small.duckdb');
-    await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 });
+    // 8 MiB pages (the default budget's are smaller): 8 items assumed at 1 MiB each, then 100.
+    await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100, pageBytes: 8 * 2 ** 20 });
     expect(listQueries(s).map((q) => q.get('limit'))).toEqual(['8', '100']);
     await expectMirror(db, s.data.all());
   });

@@ -16,11 +16,11 @@ const SYNC_REQUIRED = [
   'db',
   'redisPrefix',
   'pageSize',
-  'pageBytes',
   'maxRecordBytes',
   'maxDeleteShare',
   'rateLimit',
   'concurrency',
+  'memory',
   'lookback',
   'pendingMaxAge',
   'lockWait',
@@ -31,6 +31,7 @@ const SYNC_REQUIRED = [
 /** Settings every sync-running command takes as flags (the key is environment-only). */
 export const SYNC_SETTINGS = [
   ...SYNC_REQUIRED,
+  'pageBytes',
   'sliceJobs',
   'redisUrl',
 ] as const satisfies readonly SettingName[];
@@ -94,7 +95,12 @@ export function syncOptionsFromFlags(
   extra: SyncFlags,
   env?: Env,
 ): SyncOptions & { logLevel: string } {
-  const settings = resolveSettings(['apiKey', ...SYNC_REQUIRED], ['redisUrl', 'sliceJobs'], flags, env);
+  const settings = resolveSettings(
+    ['apiKey', ...SYNC_REQUIRED],
+    ['redisUrl', 'sliceJobs', 'pageBytes'],
+    flags,
+    env,
+  );
   if (extra.checkpoints === 'redis' && !settings.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
@@ -111,12 +117,14 @@ export function syncOptionsFromFlags(
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
     redisPrefix: settings.redisPrefix,
     pageSize: settings.pageSize,
-    pageBytes: settings.pageBytes,
+    // Unset: the memory budget's page bytes (memory-budget.ts).
+    ...(settings.pageBytes ? { pageBytes: settings.pageBytes } : {}),
     maxRecordBytes: settings.maxRecordBytes,
     maxDeleteShare: settings.maxDeleteShare,
     ...(settings.sliceJobs ? { sliceJobs: settings.sliceJobs } : {}),
     rateLimit: settings.rateLimit,
     concurrency: settings.concurrency,
+    memory: settings.memory,
     lookback: settings.lookback,
     pendingMaxAge: settings.pendingMaxAge,
     lockWait: settings.lockWait,

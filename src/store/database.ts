@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import type { DuckDbMemory } from '../sync/memory-budget.js';
 import { sqlDir } from '../util/paths.js';
 import { compactIfFragmented } from './compaction.js';
 import { assertMigrated, migrate } from './migrate.js';
@@ -25,6 +26,8 @@ export interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
   readonly lockWaitMs?: number;
   readonly logger?: Logger;
+  /** DuckDB's memory settings of a writable open (memory-budget.ts); the default budget's if unset. */
+  readonly memory?: DuckDbMemory;
   /** Small row groups a history table may collect before the close merges them (compaction.ts). */
   readonly compactAfter?: number;
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
@@ -63,7 +66,12 @@ export class Database {
     const full = resolve(path);
     const readOnly = options.readOnly ?? false;
     const logger = options.logger ?? silentLogger;
-    const shared = await acquireInstance(full, readOnly, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+    const shared = await acquireInstance(
+      full,
+      readOnly,
+      options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+      options.memory,
+    );
     let connection: DuckDBConnection | undefined;
     try {
       connection = await shared.instance.connect();

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
+import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../sync/memory-budget.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 
 export interface SharedInstance {
@@ -26,13 +27,12 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
 
 /**
  * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
- * - Checkpoint only when 512 MB of WAL have piled up, and never straight from a big commit (DuckDB
- *   checkpoints any commit over 100k rows by default). A checkpoint rewrites the last row group of
- *   each table it touches whole, and `jobs` is one row group (122,880 rows) holding every record's
- *   `raw`: checkpointing at each commit rewrote a backfill's `raw` text over and over.
- * - A buffer pool of 1 GB instead of 80% of the machine: committed data not yet checkpointed lives
- *   there (so it stays well above the WAL threshold), and without a limit a backfill keeps every
- *   block it wrote resident. Read-only opens (reports, queries, exports) keep DuckDB's default.
+ * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget
+ *   (src/sync/memory-budget.ts): the buffer pool holds the open transaction's rows and what is
+ *   committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint` bytes of WAL
+ *   lets that go. Without a limit a backfill keeps every block it wrote resident.
+ * - Never checkpoint straight from a big commit (DuckDB checkpoints any commit over 100k rows by
+ *   default): the WAL threshold alone decides, so checkpoints come at a pace the budget sets.
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
  *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for
@@ -41,27 +41,36 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  *   for it); `transcript-sync compact` rewrites one into the new format.
  * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
  *   the last 2,047 stored jobs again; src/store/compaction.ts merges them every so often instead.
+ * Read-only opens (reports, queries, exports) keep DuckDB's defaults.
  */
-/** The storage format new files are written in; see WRITER_OPTIONS. */
+/** The storage format new files are written in; see writerOptions. */
 export const STORAGE_FORMAT = 'v1.2.0';
 
-const WRITER_OPTIONS = {
-  memory_limit: '1GB',
-  wal_autocheckpoint: '512MB',
-  auto_checkpoint_skip_wal_threshold: '1000000000',
-  allocator_background_threads: 'true',
-  max_vacuum_tasks: '0',
-  storage_compatibility_version: STORAGE_FORMAT,
-} as const;
+function writerOptions(memory: DuckDbMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    wal_autocheckpoint: `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`,
+    auto_checkpoint_skip_wal_threshold: '1000000000',
+    threads: String(memory.threads),
+    allocator_background_threads: 'true',
+    max_vacuum_tasks: '0',
+    storage_compatibility_version: STORAGE_FORMAT,
+  };
+}
 
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
 const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
+/**
+ * Opens `path` or shares its open instance. A writable open's DuckDB settings come from `memory`
+ * (the default budget's when undefined); a shared instance keeps those of its first open.
+ */
 export async function acquireInstance(
   path: string,
   readOnly: boolean,
   lockWaitMs: number,
+  memory?: DuckDbMemory,
 ): Promise<SharedInstance> {
   const shared = instances.get(path);
   if (shared) {
@@ -77,7 +86,10 @@ export async function acquireInstance(
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
-  const instance = await createWithRetry(path, readOnly, lockWaitMs);
+  const options = readOnly
+    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
+    : { ...BASE_OPTIONS, ...writerOptions(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
+  const instance = await createWithRetry(path, options, readOnly, lockWaitMs);
   if (created) restrictFile(path);
   const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
   instances.set(path, entry);
@@ -170,14 +182,16 @@ function assertWritableDir(path: string): void {
   }
 }
 
-async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
+async function createWithRetry(
+  path: string,
+  options: Record<string, string>,
+  readOnly: boolean,
+  lockWaitMs: number,
+): Promise<DuckDBInstance> {
   const deadline = Date.now() + lockWaitMs;
   let delay = RETRY_START_MS;
   for (;;) {
     try {
-      const options = readOnly
-        ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
-        : { ...BASE_OPTIONS, ...WRITER_OPTIONS };
       return await DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -13,14 +13,16 @@
 import { MERGE_BYTES } from './page-batch.js';
 
 /**
- * JSON bytes a page aims at, and the most a page may have (8 MiB; `--page-bytes`): ~8 jobs of an
- * hour's words each, or 100 small ones. A longer answer is not read to its end (bounded-page.ts).
+ * JSON bytes a page aims at, and the most a page may have, when neither `--page-bytes` nor a memory
+ * budget says otherwise (8 MiB): ~8 jobs of an hour's words each, or 100 small ones. The sync takes
+ * `--page-bytes`, else the budget's page bytes (memory-budget.ts: 3.8 MiB at 512 MB). A longer
+ * answer is not read to its end (bounded-page.ts).
  */
 export const PAGE_TARGET_BYTES = MERGE_BYTES;
 
 /**
  * What a record is assumed to weigh before any was seen (1 MiB, an hour-long transcript with every
- * word): the first page of a run asks for pageBytes / 1 MiB items (8 at the default), not for
+ * word): the first page of a run asks for pageBytes / 1 MiB items (3 at the default budget), not for
  * `--page-size`, so even a first page of huge records stays near the budget.
  */
 export const ASSUMED_RECORD_BYTES = 2 ** 20;

@@ -25,6 +25,8 @@ import { JobLoader } from '../store/loader.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
+import { HeapGuard } from './heap-guard.js';
+import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { syncKind } from './sync-kind.js';
 import type {
   CheckpointStore,
@@ -39,6 +41,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   if (options.checkpoints === 'redis' && !options.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
+  const memory = planMemory(options.memory ?? DEFAULT_MEMORY, options.concurrency);
   const logger = options.logger ?? silentLogger;
   const signal = options.signal ?? new AbortController().signal;
   const runId = randomUUID();
@@ -59,7 +62,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   let db: Database | undefined;
   let reads: ReadServer | undefined;
   try {
-    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger });
+    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger, memory: memory.duckdb });
     // Reports, status, query and export ask this process while it holds the file.
     const publishDir = options.publish ? `${options.publish.dir.replace(/\/+$/, '')}/` : undefined;
     reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
@@ -71,6 +74,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       client,
       stores,
       options,
+      memory,
+      heap: new HeapGuard(memory.heapBytes),
       runId,
       startedAt,
       logger,

@@ -14,6 +14,8 @@ import { DEFAULT_BUDGET, type PageBudget } from './bounded-page.js';
 import { RunCounters } from './counters.js';
 import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
 import { fetchSlices, type QueueMessage } from './fetch-slices.js';
+import type { HeapGuard } from './heap-guard.js';
+import type { MemoryPlan } from './memory-budget.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
 import { PageSizer } from './page-sizer.js';
@@ -26,9 +28,6 @@ import type { Slice } from './slices.js';
 import type { Checkpoint, CheckpointStore, KindSummary, RunOutcome, SyncKind, SyncOptions } from './types.js';
 import type { WalkOptions } from './walk-slice.js';
 
-/** Child rows (utterances + words) after which a transaction commits (LOADER-LAB: >= 120k). */
-const COMMIT_ROWS = 150_000;
-
 export interface KindRunContext {
   readonly db: Database;
   readonly loader: JobLoader;
@@ -36,6 +35,10 @@ export interface KindRunContext {
   /** Stores to save into, in order; the DuckDB one always, the chosen one when it is another. */
   readonly stores: readonly CheckpointStore[];
   readonly options: SyncOptions;
+  /** Page bytes, queue depth, batch and commit sizes, from the memory budget. */
+  readonly memory: MemoryPlan;
+  /** Asked between loads to keep the V8 heap within the budget. */
+  readonly heap: HeapGuard;
   readonly runId: string;
   /** The run's start: every window's fixed `before_date`. */
   readonly startedAt: Date;
@@ -88,7 +91,8 @@ export async function syncKind(
   const committed = { watermark: checkpoint.watermark };
   try {
     const budget: PageBudget = {
-      pageBytes: options.pageBytes ?? DEFAULT_BUDGET.pageBytes,
+      // --page-bytes when given, else the memory budget's page bytes (memory-budget.ts).
+      pageBytes: options.pageBytes ?? ctx.memory.pageBytes,
       recordBytes: options.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
     };
     const paging: Paging = { sizer: new PageSizer(options.pageSize, budget.pageBytes), budget };
@@ -183,8 +187,8 @@ async function walkAndLoad(
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   // Pages come validated and mapped to rows (the fetchers prepare them), so the writer needs no deep
-  // queue to keep busy: one waiting page per fetcher keeps memory at its lowest (BENCHMARKS.md).
-  const queue = new PageQueue<QueueMessage>(Math.max(1, ctx.options.concurrency));
+  // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
+  const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.options.concurrency,
     sizer: paging.sizer,
@@ -245,7 +249,7 @@ async function recheckPending(
 }
 
 /**
- * The single writer: loads pages as they come (from any slice), commits every COMMIT_ROWS child
+ * The single writer: loads pages as they come (from any slice), commits every `commitRows` child
  * rows and whenever a slice completes, and checkpoints the watermark of the oldest-first prefix of
  * complete slices.
  */
@@ -276,7 +280,7 @@ async function writePages(
           }
           break;
         }
-        const batch = withWaitingPages(queue, message);
+        const batch = withWaitingPages(queue, message, ctx.memory.batchBytes);
         for (const page of batch.pages) {
           counters.addPage(page.items.length);
           if (ctx.options.full) await addSeen(ctx.db, page.items);
@@ -287,9 +291,10 @@ async function writePages(
           prepared: batch.prepared,
         });
         counters.addLoad(result);
+        ctx.heap.check();
         progress.update();
         rows += result.utterances + result.words;
-        if (rows >= COMMIT_ROWS) break;
+        if (rows >= ctx.memory.commitRows) break;
       }
       while (complete.has(prefix)) prefix += 1;
       const watermark =

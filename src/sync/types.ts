@@ -40,6 +40,11 @@ export interface SyncOptions {
   readonly concurrency: number;
   /** Jobs per backfill slice; default 4 pages' worth. Smaller slices: less work lost on a crash. */
   readonly sliceJobs?: number;
+  /**
+   * The memory budget of the process, bytes (--memory, TSYNC_MEMORY; default 512 MB): page bytes,
+   * pages in flight, batch size and DuckDB's memory_limit all derive from it (memory-budget.ts).
+   */
+  readonly memory?: number;
   /** ms */
   readonly lookback: number;
   /** ms */

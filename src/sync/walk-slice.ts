@@ -71,6 +71,8 @@ export async function* walkSlice(
 ): AsyncGenerator<SlicePage> {
   const maxRestarts = options.maxRestarts ?? 20;
   const window = sliceParams(slice);
+  // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
+  let unserved = firstPage;
   const endedEarlyAt = new Set<number>();
   for (let restart = 0; ; restart++) {
     if (restart > maxRestarts) {
@@ -111,7 +113,8 @@ export async function* walkSlice(
         }
       };
       // The window's first page was seen by the sizer when it was planned.
-      const reuse = offset === 0 && restart === 0 ? firstPage : undefined;
+      const reuse = offset === 0 && restart === 0 ? unserved : undefined;
+      unserved = undefined;
       const first = reuse ?? (await ask());
       const checked = await consistentPage(first, ask, promised, options.signal, options.onAnomaly);
       const page = checked.page;
