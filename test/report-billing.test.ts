@@ -101,6 +101,14 @@ describe('report billing', () => {
     for (const row of rows) expect(row['period']).toMatch(/^\d{4}-\d{2}$/);
   });
 
+  test('--kind all reports both kinds, as sync --kind all syncs both', async () => {
+    const all = await billingJson('--by', 'month', '--kind', 'all');
+    expect(all).toEqual(await billingJson('--by', 'month'));
+    expect(new Set(all.filter((r) => Number(r['jobs']) > 0).map((r) => r['kind']))).toEqual(
+      new Set(['live', 'pre-recorded']),
+    );
+  });
+
   test('a job created at 23:59:59.999Z counts in its own day, the next millisecond in the next day', async () => {
     const oct31 = await billingJson('--from', '2026-10-31', '--to', '2026-10-31', '--kind', 'live');
     expectFigures(

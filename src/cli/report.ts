@@ -51,7 +51,7 @@ export const command: Command = {
   summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
   usage:
     'report billing|status|latency|errors [--by day|week|month|quarter|year] [--from DATE] [--to DATE] ' +
-    '[--kind pre-recorded|live] [--format table|csv|json|html] [--include-deleted] ' +
+    '[--kind pre-recorded|live|all] [--format table|csv|json|html] [--include-deleted] ' +
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s]',
   description: DESCRIPTION,
@@ -63,7 +63,11 @@ export const command: Command = {
     },
     from: { type: 'string', value: 'DATE', help: 'first period, inclusive, UTC (e.g. 2026-11-01, 2026-11)' },
     to: { type: 'string', value: 'DATE', help: 'last period, inclusive, UTC (e.g. 2026-11-30, 2026-W47)' },
-    kind: { type: 'string', value: 'KIND', help: 'pre-recorded or live (default both)' },
+    kind: {
+      type: 'string',
+      value: 'KIND',
+      help: 'pre-recorded, live or all (default all), as sync takes it',
+    },
     format: { type: 'string', value: 'FORMAT', help: 'table, csv, json or html (default table)' },
     'include-deleted': {
       type: 'boolean',
@@ -176,10 +180,11 @@ function reportFilter(name: ReportName, flags: FlagValues): ReportFilter {
   }
   const by = PERIOD_UNITS.find((unit): unit is PeriodUnit => unit === (byText ?? 'day'));
   if (!by) throw new ConfigError('--by', `"${byText}" is not one of ${PERIOD_UNITS.join(', ')}`);
+  // `all` is what `sync --kind` calls both kinds: a report takes the same word (no filter).
   const kindText = stringFlag(flags, 'kind');
   const kind = SYNC_KINDS.find((k): k is SyncKind => k === kindText);
-  if (kindText !== undefined && !kind)
-    throw new ConfigError('--kind', `"${kindText}" is not one of ${SYNC_KINDS.join(', ')}`);
+  if (kindText !== undefined && kindText !== 'all' && !kind)
+    throw new ConfigError('--kind', `"${kindText}" is not one of ${[...SYNC_KINDS, 'all'].join(', ')}`);
   return {
     by,
     range: rangeFromFlags(stringFlag(flags, 'from'), stringFlag(flags, 'to')),
