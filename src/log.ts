@@ -10,9 +10,15 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
+/** Where log lines go: a stream, or anything with `write` (the progress view's terminal lines). */
+export interface TextSink {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
 export interface LoggerOutput {
   /** Default: stderr (fd 2), written synchronously so nothing is lost at exit. */
-  readonly stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stream?: TextSink;
 }
 
 export function createLogger(
@@ -50,7 +56,7 @@ const COLOURS: Readonly<Record<number, string>> = { 40: '\x1b[33m', 50: '\x1b[31
 /** Fields every line has, or that the line shows in its own place. */
 const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
 
-function prettyDestination(stream: NodeJS.WritableStream): DestinationStream {
+function prettyDestination(stream: TextSink): DestinationStream {
   return {
     write(line: string) {
       stream.write(`${prettyLine(line)}\n`);

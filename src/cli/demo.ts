@@ -5,7 +5,6 @@
  */
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { createLogger } from '../log.js';
 import { startSimulator } from '../simulator/index.js';
 import { Database } from '../store/database.js';
 import { runSync } from '../sync/run.js';
@@ -31,7 +30,7 @@ export const command: Command = {
       throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
     const dbPath = stringFlag(flags, 'db') ?? './data/demo.duckdb';
     const { logLevel } = resolveSettings(['logLevel'], [], flags);
-    const logger = createLogger(logLevel === 'info' ? 'warn' : logLevel);
+    const { view, logger } = ProgressView.open(process.stderr, logLevel === 'info' ? 'warn' : logLevel);
     const sim = await startSimulator({
       preRecorded: Math.ceil(jobs / 2),
       live: Math.floor(jobs / 2),
@@ -39,7 +38,6 @@ export const command: Command = {
     });
     stdout.write(`Simulator serving ${jobs} jobs at ${sim.url}; syncing into ${dbPath}\n\n`);
     try {
-      const view = new ProgressView(process.stderr, logger);
       const summary = await runSync({
         baseUrl: sim.url,
         apiKey: sim.apiKey,

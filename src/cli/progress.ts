@@ -1,8 +1,10 @@
 /**
  * Live progress of a sync: on a terminal one line per kind redrawn in place on stderr; elsewhere
- * (cron, CI, a pipe) a structured log line every few seconds.
+ * (cron, CI, a pipe) a structured log line every few seconds. On a terminal the run's log lines go
+ * through the view too: it lifts its progress lines, prints the log line where they were and
+ * redraws them under it, so a redraw never overwrites a log line and no log line splits the block.
  */
-import type { Logger } from '../log.js';
+import { createLogger, type Logger, type TextSink } from '../log.js';
 import type { SyncKind, SyncProgress } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 
@@ -11,12 +13,19 @@ const LOG_EVERY_MS = 5_000;
 export class ProgressView {
   private readonly latest = new Map<SyncKind, SyncProgress>();
   private drawn = 0;
+  private finished = false;
   private lastLog = 0;
+  private logger!: Logger;
 
-  constructor(
-    private readonly stream: NodeJS.WriteStream,
-    private readonly logger: Logger,
-  ) {}
+  /** A view on `stream` (stderr) and the logger of the run it shows, at `level`. */
+  static open(stream: TextSink, level: string): { view: ProgressView; logger: Logger } {
+    const view = new ProgressView(stream);
+    const terminal: TextSink = { isTTY: true, write: (text: string) => view.printAbove(text) };
+    view.logger = createLogger(level, {}, view.live ? { stream: terminal } : {});
+    return { view, logger: view.logger };
+  }
+
+  private constructor(private readonly stream: TextSink) {}
 
   private get live(): boolean {
     return this.stream.isTTY === true;
@@ -25,7 +34,7 @@ export class ProgressView {
   update = (progress: SyncProgress): void => {
     this.latest.set(progress.kind, progress);
     if (this.live) {
-      this.draw();
+      if (!this.finished) this.draw();
       return;
     }
     const now = Date.now();
@@ -43,9 +52,22 @@ export class ProgressView {
     this.drawn = lines.length;
   }
 
-  /** Leaves the last drawn lines on screen; the summary goes under them. */
+  /** A log line (ending in a newline) above the progress lines, which are then drawn again. */
+  private printAbove(text: string): void {
+    if (this.drawn === 0) {
+      this.stream.write(text);
+      return;
+    }
+    // Up to the block's first line, clear to the end of the screen, print, redraw below.
+    this.stream.write(`\x1b[${this.drawn}F\x1b[J${text}`);
+    this.drawn = 0;
+    this.draw();
+  }
+
+  /** Leaves the last drawn lines on screen; the summary and later log lines go under them. */
   done(): void {
     this.drawn = 0;
+    this.finished = true;
   }
 }
 

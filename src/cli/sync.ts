@@ -1,6 +1,5 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { ConfigError } from '../errors.js';
-import { createLogger } from '../log.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { runSync, summaryOf } from '../sync/run.js';
 import { jsonLine } from '../util/snake-case.js';
@@ -76,9 +75,8 @@ export const command: Command = {
       ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }),
       ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
     };
-    const logger = createLogger(base.logLevel);
+    const { view, logger } = ProgressView.open(process.stderr, base.logLevel);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
-    const view = new ProgressView(process.stderr, logger);
     const stopOn = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(130);
       logger.info(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
