@@ -35,7 +35,16 @@ export const MEMORY_FLOOR = 192e6;
 /** RSS of a sync before it holds any page: Node ~40 MiB, libduckdb ~50 MiB, modules and buffers. */
 const FIXED_BYTES = 112 * MiB;
 
-/** Share of the rest DuckDB normally holds; the V8 heap gets the other part. */
+/**
+ * Share of the rest (budget minus FIXED_BYTES) that the plan hands out. The peaks overshoot what the
+ * shares below aim at (DuckDB pins more at a checkpoint than its WAL threshold, V8 keeps garbage):
+ * planned on the whole rest, a 512 MB budget peaked at 744 MB on a backfill, while the plan of a
+ * 256 MB budget (35% of 512 MB's rest) peaked at 493-494 MB, bench and hour-long records alike, for
+ * +7-22% wall time (BENCHMARKS.md, "Re-measured on main").
+ */
+const PLANNED_SHARE = 0.35;
+
+/** Share of the planned rest DuckDB normally holds; the V8 heap gets the other part. */
 const DUCKDB_SHARE = 0.5;
 
 /**
@@ -104,9 +113,9 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   if (!(budget >= MEMORY_FLOOR)) {
     throw new ConfigError('--memory', `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`);
   }
-  const rest = budget - FIXED_BYTES;
+  const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const duckdbLimit = Math.max(DUCKDB_MIN_BYTES, rest);
+  const duckdbLimit = Math.max(DUCKDB_MIN_BYTES, budget - FIXED_BYTES);
   const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
   const pageBytes = clamp(
