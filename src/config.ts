@@ -129,7 +129,7 @@ export const SETTINGS = {
     env: 'TSYNC_PAGE_BYTES',
     flag: 'page-bytes',
     schema: bytesBetween(64 * 2 ** 10, 256 * 2 ** 20, '64KiB to 256MiB'),
-    help: 'most JSON bytes of a page (default: from --memory, 3.8 MiB at 512MB): pages are sized to it from the first request, a longer answer is asked again smaller',
+    help: 'most JSON bytes of a page (default: from --memory, 1.3 MiB at 512MB): pages are sized to it from the first request, a longer answer is asked again smaller',
   },
   maxRecordBytes: {
     env: 'TSYNC_MAX_RECORD_BYTES',

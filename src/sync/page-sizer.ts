@@ -15,7 +15,7 @@ import { MERGE_BYTES } from './page-batch.js';
 /**
  * JSON bytes a page aims at, and the most a page may have, when neither `--page-bytes` nor a memory
  * budget says otherwise (8 MiB): ~8 jobs of an hour's words each, or 100 small ones. The sync takes
- * `--page-bytes`, else the budget's page bytes (memory-budget.ts: 3.8 MiB at 512 MB). A longer
+ * `--page-bytes`, else the budget's page bytes (memory-budget.ts: 1.3 MiB at 512 MB). A longer
  * answer is not read to its end (bounded-page.ts).
  */
 export const PAGE_TARGET_BYTES = MERGE_BYTES;
