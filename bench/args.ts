@@ -41,6 +41,8 @@ export interface BenchOptions {
    * this one's, step by step against the same simulator, for a before/after in one run.
    */
   readonly baseline?: string;
+  /** Run the measured tasks in the bench's own process, not each in a child (the smoke test's mode). */
+  readonly inProcess: boolean;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -51,7 +53,8 @@ written, time), side by side in one run, and prints the figures and their ratios
 
 Options:
   --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
-  --repeat N       runs of the backfill and of each floor; the median is reported (default 1)
+  --repeat N       runs of the backfill and of each floor, and of each memory-budget step;
+                   the median is reported (default 1)
   --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all);
                    budget: peak RSS of a backfill, an incremental and a --full run at the
                    default memory budget and at 256 MB, for bench and hour-long records
@@ -63,6 +66,8 @@ Options:
   --latency-ms N   ms added to every response in the latency phase (default 50)
   --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
                    bench's bench/ files): the incremental phase runs its sync beside this one's
+  --in-process     run the measured tasks in the bench's process, not a child each: quicker, but
+                   memory, CPU and bytes written are then the bench's (for the smoke test)
   -h, --help       show this help
 `;
 
@@ -125,6 +130,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         concurrency: { type: 'string' },
         'latency-ms': { type: 'string' },
         baseline: { type: 'string' },
+        'in-process': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -143,5 +149,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     concurrency: number(values, 'concurrency', 2, 1, true),
     latencyMs: number(values, 'latency-ms', 50, 0, false),
     ...baseline(values['baseline']),
+    inProcess: values['in-process'] === true,
   };
 }

@@ -2,7 +2,9 @@
  * The memory budget (issue 15): a backfill, an incremental run and a --full run, each in a child of
  * its own, at the default budget and at 256 MB, for the bench's records (~114 kB a job) and for
  * hour-long transcripts (~1.3 MB a job). Peak RSS is the child's own (getrusage maxRSS, the figure
- * `/usr/bin/time -f %M` prints); the target is the budget itself.
+ * `/usr/bin/time -f %M` prints, in MiB); the target is the budget itself. With `--repeat N` each
+ * sequence runs N times on a fresh file, and the figures kept are each step's median run by peak
+ * RSS (one sample of a GC-timed peak is noisy), with the worst of the N beside it.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,38 +33,74 @@ export async function runBudgetPhase(options: BenchOptions, dir: string, say: Sa
     const sim = await SimProcess.start(c.sim);
     try {
       for (const budget of BUDGETS) {
-        const db = join(dir, `budget-${c.records}-${budget}.duckdb`);
-        const task: SyncTaskOptions = {
-          baseUrl: sim.url,
-          apiKey: sim.apiKey,
-          db,
-          pageSize: c.pageSize,
-          rateLimit: 1_000,
-          concurrency: options.concurrency,
-          memory: budget,
-        };
-        for (const step of STEPS) {
-          const run = await runTask<SyncTaskResult>('sync', { ...task, full: step === 'full' });
-          const words = run.result.kinds.reduce((n, k) => n + k.words, 0);
-          runs.push({
-            records: c.records,
-            budgetMb: budget / 1e6,
-            step,
-            wallMs: run.result.wallMs,
-            cpuMs: run.cpuMs,
-            peakRssMb: run.peakRssMb,
-            peakHeapMb: run.memory.heapTotalMb,
-            words,
-          });
-          say(
-            `${c.records} records, ${budget / 1e6} MB, ${step}: ${(run.result.wallMs / 1_000).toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+        const file = join(dir, `budget-${c.records}-${budget}.duckdb`);
+        const rounds: BudgetRun[][] = [];
+        for (let round = 1; round <= options.repeat; round++) {
+          const sequence = await runSequence(sim, file, budget, c, options);
+          rounds.push(sequence);
+          const peaks = sequence.map((r) => `${r.step} ${r.peakRssMb.toFixed(0)}`).join(', ');
+          say(`${c.records} records, ${budget / 1e6} MB budget, round ${round}: peak RSS (MiB) ${peaks}`);
+        }
+        for (const [i, step] of STEPS.entries()) {
+          runs.push(
+            medianRun(
+              rounds.map((sequence) => sequence[i]!),
+              step,
+            ),
           );
         }
-        for (const file of [db, `${db}.wal`]) rmSync(file, { force: true });
       }
     } finally {
       await sim.close();
     }
   }
   return { runs };
+}
+
+/** A backfill, an incremental run and a --full run on a fresh file. */
+async function runSequence(
+  sim: SimProcess,
+  db: string,
+  budget: number,
+  c: { readonly records: string; readonly pageSize: number },
+  options: BenchOptions,
+): Promise<BudgetRun[]> {
+  const task: SyncTaskOptions = {
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    db,
+    pageSize: c.pageSize,
+    rateLimit: 1_000,
+    concurrency: options.concurrency,
+    memory: budget,
+  };
+  const runs: BudgetRun[] = [];
+  try {
+    for (const step of STEPS) {
+      const run = await runTask<SyncTaskResult>('sync', { ...task, full: step === 'full' });
+      runs.push({
+        records: c.records,
+        budgetMb: budget / 1e6,
+        step,
+        wallMs: run.result.wallMs,
+        cpuMs: run.cpuMs,
+        peakRssMb: run.peakRssMb,
+        worstRssMb: run.peakRssMb,
+        rounds: 1,
+        peakHeapMb: run.memory.heapTotalMb,
+        words: run.result.kinds.reduce((n, k) => n + k.words, 0),
+      });
+    }
+  } finally {
+    for (const file of [db, `${db}.wal`]) rmSync(file, { force: true });
+  }
+  return runs;
+}
+
+/** The run of median peak RSS among the rounds of one step, carrying the worst peak of them all. */
+function medianRun(rounds: readonly BudgetRun[], step: (typeof STEPS)[number]): BudgetRun {
+  const sorted = [...rounds].sort((a, b) => a.peakRssMb - b.peakRssMb);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!median) throw new Error(`no run of the ${step} step`);
+  return { ...median, worstRssMb: sorted.at(-1)?.peakRssMb ?? median.peakRssMb, rounds: rounds.length };
 }

@@ -71,8 +71,12 @@ export interface BudgetRun {
   readonly step: 'backfill' | 'incremental' | 'full';
   readonly wallMs: number;
   readonly cpuMs: number;
-  /** MiB, as `/usr/bin/time -f %M` / 1024. */
+  /** MiB, as `/usr/bin/time -f %M` / 1024: the median round's (`--repeat`). */
   readonly peakRssMb: number;
+  /** MiB: the highest peak of the rounds. */
+  readonly worstRssMb: number;
+  /** How many rounds the median was taken over. */
+  readonly rounds: number;
   readonly peakHeapMb: number;
   /** Words written by the step (0 when nothing changed). */
   readonly words: number;

@@ -188,7 +188,9 @@ async function memoryPhase(options: BenchOptions, dir: string, say: Say, figures
       words10x: run.result.kinds.reduce((n, k) => n + k.words, 0),
       wall10xMs: run.result.wallMs,
     };
-    say(`10x backfill: ${(run.result.wallMs / 1_000).toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB`);
+    say(
+      `10x backfill: ${(run.result.wallMs / 1_000).toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
+    );
   } finally {
     await sim.close();
   }

@@ -16,8 +16,9 @@ import { withReader } from '../src/analytics/open-reader.js';
 import { type PublishResult, publishDataset } from '../src/analytics/publish.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
+import { syncDefaults } from '../src/sync/plan-defaults.js';
 import { runSync } from '../src/sync/run.js';
-import { SYNC_KINDS, type SyncOptions } from '../src/sync/types.js';
+import type { SyncOptions } from '../src/sync/types.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'transcript-sync');
 const DAY_MS = 86_400_000;
@@ -143,26 +144,18 @@ async function publishCost(root: string, months: number): Promise<string> {
   const db = join(root, `publish-${months}.duckdb`);
   const dir = join(root, `published-${months}`);
   const options: SyncOptions = {
+    ...syncDefaults(),
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     db,
-    kinds: SYNC_KINDS,
-    full: false,
-    checkpoints: 'duckdb',
     redisPrefix: 'bench',
-    pageSize: 100,
     rateLimit: 10_000,
-    concurrency: 2,
-    lookback: 15 * 60_000,
-    pendingMaxAge: 7 * DAY_MS,
-    lockWait: 5_000,
-    metadataEncoding: 'json',
   };
-  await runSync(options);
+  await runSync(options, options);
   const first = await measuredPublish(db, dir);
   sim.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 1_000) });
   const before = writeBytes();
-  await runSync(options);
+  await runSync(options, options);
   const syncBytes = writeBytes() - before;
   const second = await measuredPublish(db, dir);
   await sim.close();

@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { TsyncError } from '../src/errors.js';
 import { BENCH_HELP, parseBenchArgs } from './args.js';
+import { runTasksInProcess } from './child-output.js';
 import { runBench } from './phases.js';
 import { renderReport } from './report.js';
 
@@ -17,6 +18,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(BENCH_HELP);
     return 0;
   }
+  if (options.inProcess) runTasksInProcess();
   const started = Date.now();
   const say = (line: string) =>
     process.stderr.write(`[bench ${((Date.now() - started) / 1_000).toFixed(0)}s] ${line}\n`);

@@ -1,7 +1,7 @@
 /**
  * The long soak (`npm run soak`): storm after storm until the time is up, each on a fresh simulator
  * and database with its own seed, alternating one-shot `sync` storms and `worker` storms (see
- * test/helpers/storm.ts and worker-storm.ts). After each storm the database must equal the
+ * bench/storm/storm.ts and worker-storm.ts). After each storm the database must equal the
  * simulator; the first storm that does not stops the soak with its seed and exit code 1.
  *
  *   npm run soak -- [--minutes 10] [--seed N] [--variant both|cli|worker] [--rounds 30]
@@ -18,8 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { runSyncStorm, type SettleStep, settle } from '../test/helpers/storm.js';
-import { runWorkerStorm, settleWorker } from '../test/helpers/worker-storm.js';
+import { runSyncStorm, type SettleStep, settle } from './storm/storm.js';
+import { runWorkerStorm, settleWorker } from './storm/worker-storm.js';
 
 type Variant = 'cli' | 'worker';
 

@@ -7,12 +7,12 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import { contentHash } from '../src/normalize/content-hash.js';
+import { instantValue } from '../src/normalize/instant.js';
+import { JobRows } from '../src/normalize/job-rows.js';
+import { TableBatch } from '../src/normalize/table-batch.js';
 import { validateJobRecord } from '../src/records/validate.js';
-import { contentHash } from '../src/store/content-hash.js';
 import { Database } from '../src/store/database.js';
-import { JobRows } from '../src/store/job-rows.js';
-import { TableBatch } from '../src/store/table-batch.js';
-import { instantValue } from '../src/store/values.js';
 import { countRecord, emptyCounts, type RowCounts } from './record-counts.js';
 
 export interface NaiveOptions {
@@ -52,7 +52,7 @@ const WORD_COLUMNS = [
   'confidence',
 ] as const;
 
-/** The loader stages words with a list number (src/store/job-rows.ts); the naive loader writes words rows. */
+/** The loader stages words with a list number (src/normalize/job-rows.ts); the naive loader writes words rows. */
 function wordRows(rows: JobRows): TableBatch<typeof WORD_COLUMNS> {
   const words = new TableBatch('words', WORD_COLUMNS);
   const lists = rows.lists.columns;

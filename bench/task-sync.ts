@@ -1,6 +1,8 @@
 /** Child task: one `runSync` (a backfill or an incremental run) against the simulator, timed. */
+
+import { syncDefaults } from '../src/sync/plan-defaults.js';
 import { runSync } from '../src/sync/run.js';
-import { SYNC_KINDS } from '../src/sync/types.js';
+import type { SyncOptions } from '../src/sync/types.js';
 
 export interface SyncTaskOptions {
   readonly baseUrl: string;
@@ -40,26 +42,22 @@ export interface SyncTaskResult {
 
 export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskResult> {
   const started = performance.now();
-  const summary = await runSync({
+  const sync: SyncOptions = {
+    ...syncDefaults(),
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     db: options.db,
-    kinds: SYNC_KINDS,
     full: options.full ?? false,
     // Spread, not a field: the same task also drives a build that predates the option (bench before/after).
     ...(options.reconcileWindow === undefined ? {} : { reconcileWindow: options.reconcileWindow }),
-    checkpoints: 'duckdb',
     redisPrefix: 'tsync-bench',
     pageSize: options.pageSize,
     rateLimit: options.rateLimit,
     concurrency: options.concurrency,
     ...(options.sliceJobs === undefined ? {} : { sliceJobs: options.sliceJobs }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
-    lookback: 15 * 60_000,
-    pendingMaxAge: 7 * 86_400_000,
-    lockWait: 5_000,
-    metadataEncoding: 'json',
-  });
+  };
+  const summary = await runSync(sync, sync);
   const wallMs = performance.now() - started;
   if (summary.outcome !== 'ok') {
     const errors = summary.kinds.map((k) => k.error).filter(Boolean);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InterruptedError, TsyncError, toError } from '../src/errors.js';
 import { runSync } from '../src/sync/run.js';
-import { SYNC_KINDS, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
+import { SYNC_KINDS, type SyncOptions, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
 import { defineJob, type JobContext } from '../src/worker/job-definition.js';
 import { SYNC_JOB, SYNC_MODES } from '../src/worker/queue.js';
 
@@ -28,7 +28,7 @@ export const syncJob = defineJob(
     const { reconcileWindow, ...rest } = settings;
     let summary: SyncSummary;
     try {
-      summary = await runSync({
+      const options: SyncOptions = {
         ...rest,
         ...(mode === 'recent' && reconcileWindow !== undefined ? { reconcileWindow } : {}),
         kinds: [kind],
@@ -37,7 +37,8 @@ export const syncJob = defineJob(
         logger,
         signal,
         onProgress: progressReporter(context),
-      });
+      };
+      summary = await runSync(options, options);
     } catch (error) {
       if (!(error instanceof InterruptedError)) {
         const failure = toError(error);

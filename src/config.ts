@@ -1,6 +1,7 @@
 /**
- * The one place that reads `process.env`. Every setting has an environment variable, usually a
- * flag, a default, and a zod schema that turns its text into a typed value; a flag wins over the
+ * Every setting, read from flags and an environment handed in (never process.env itself: only
+ * src/cli/main.ts binds that). Every setting has an environment variable, usually a flag, a
+ * default, and a zod schema that turns its text into a typed value; a flag wins over the
  * environment. A bad value is a ConfigError naming the flag or variable it came from (exit code 2).
  */
 import { z } from 'zod';
@@ -212,7 +213,7 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
   required: readonly R[],
   optional: readonly O[],
   flags: FlagValues,
-  env: Env = process.env,
+  env: Env,
 ): Settings<R> & Partial<Settings<O>> {
   const out: Record<string, unknown> = {};
   for (const name of [...required, ...optional]) {
@@ -272,7 +273,7 @@ export interface SettingRow {
  * Every setting with the value in effect and where it came from, for `config show`. The API key is
  * never shown (only whether it is set); a password inside a URL is masked.
  */
-export function describeSettings(flags: FlagValues, env: Env = process.env): SettingRow[] {
+export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
   return (Object.keys(SETTINGS) as SettingName[]).map((name) => {
     const setting: Setting = SETTINGS[name];
     const fromFlag = setting.flag === undefined ? undefined : flags[setting.flag];

@@ -29,7 +29,11 @@ export abstract class TsyncError extends Error {
   }
 }
 
-/** A bad flag, environment variable or argument. Names the setting. */
+/**
+ * A bad flag, environment variable or argument. Names the setting. Its two positional arguments are
+ * the setting and the message, read as `setting: message`; like every other class, anything more
+ * (hint, cause) goes in the options object.
+ */
 export class ConfigError extends TsyncError {
   readonly code = 'CONFIG';
   readonly retryable = false;
@@ -48,14 +52,13 @@ export class AuthenticationError extends TsyncError {
   readonly code = 'AUTH';
   readonly retryable = false;
   readonly exitCode = 2;
-  constructor(
-    readonly status: number,
-    options: TsyncErrorOptions = {},
-  ) {
-    super(`the service refused the API key (HTTP ${status})`, {
+  readonly status: number;
+  constructor(options: TsyncErrorOptions & { readonly status: number }) {
+    super(`the service refused the API key (HTTP ${options.status})`, {
       hint: 'check TSYNC_API_KEY (environment or env file); it is sent as the x-service-key header',
       ...options,
     });
+    this.status = options.status;
   }
 }
 
@@ -64,30 +67,43 @@ export class RateLimitedError extends TsyncError {
   readonly code = 'RATE_LIMITED';
   readonly retryable = true;
   readonly exitCode = 1;
-  constructor(
-    readonly retryAfterMs: number | undefined,
-    options: TsyncErrorOptions = {},
-  ) {
+  /** The wait the service asked for (`Retry-After`), in ms; undefined when it did not say. */
+  readonly retryAfterMs: number | undefined;
+  constructor(options: TsyncErrorOptions & { readonly retryAfterMs: number | undefined }) {
     super('the service is rate limiting requests (HTTP 429)', {
       hint: 'lower --rate-limit (TSYNC_RATE_LIMIT) or try again later',
       ...options,
     });
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+export interface UpstreamErrorOptions extends TsyncErrorOptions {
+  readonly retryable: boolean;
+  /** The HTTP status; undefined for a network failure (no answer). */
+  readonly status?: number;
+  /** The wait the service asked for (`Retry-After`), in ms. */
+  readonly retryAfterMs?: number;
 }
 
 /** Any other non-2xx answer, or a network failure (then `status` is undefined). */
 export class UpstreamError extends TsyncError {
   readonly code = 'UPSTREAM';
   readonly exitCode = 1;
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly status?: number,
-    readonly retryAfterMs?: number,
-    options: TsyncErrorOptions = {},
-  ) {
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options: UpstreamErrorOptions) {
     super(message, options);
+    this.retryable = options.retryable;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+export interface ProtocolErrorOptions extends TsyncErrorOptions {
+  /** True when a second try may see a whole answer (a truncated body), false for a broken contract. */
+  readonly retryable: boolean;
 }
 
 /** The service broke the protocol: an unparsable or truncated body, an envelope of the wrong shape,
@@ -95,13 +111,18 @@ export class UpstreamError extends TsyncError {
 export class ProtocolError extends TsyncError {
   readonly code = 'PROTOCOL';
   readonly exitCode = 1;
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    options: TsyncErrorOptions = {},
-  ) {
+  readonly retryable: boolean;
+  constructor(message: string, options: ProtocolErrorOptions) {
     super(message, options);
+    this.retryable = options.retryable;
   }
+}
+
+export interface ResponseTooLargeErrorOptions extends TsyncErrorOptions {
+  /** Bytes received (or declared by content-length) when reading stopped: at least this many. */
+  readonly bytes: number;
+  /** The most bytes the caller allowed. */
+  readonly maxBytes: number;
 }
 
 /**
@@ -114,14 +135,12 @@ export class ResponseTooLargeError extends TsyncError {
   readonly code = 'TOO_LARGE';
   readonly retryable = false;
   readonly exitCode = 1;
-  constructor(
-    message: string,
-    /** Bytes received (or declared by content-length) when reading stopped: at least this many. */
-    readonly bytes: number,
-    readonly maxBytes: number,
-    options: TsyncErrorOptions = {},
-  ) {
+  readonly bytes: number;
+  readonly maxBytes: number;
+  constructor(message: string, options: ResponseTooLargeErrorOptions) {
     super(message, options);
+    this.bytes = options.bytes;
+    this.maxBytes = options.maxBytes;
   }
 }
 
@@ -148,19 +167,28 @@ export class DeletionGuardError extends TsyncError {
   readonly exitCode = 1;
 }
 
+export interface DatabaseErrorOptions extends TsyncErrorOptions {
+  /** The file (or directory) the error is about. */
+  readonly path: string;
+  /** Whether trying again later can help (the file is busy, a target momentarily unwritable); default false. */
+  readonly retryable?: boolean;
+  /** Another process holds the file (code DB_BUSY instead of DB); default false. */
+  readonly busy?: boolean;
+}
+
 /** The DuckDB file is held by another process (a running sync), or cannot be opened/written. */
 export class DatabaseError extends TsyncError {
   readonly code: 'DB_BUSY' | 'DB';
   readonly exitCode = 1;
-  constructor(
-    message: string,
-    readonly path: string,
-    readonly retryable: boolean,
-    readonly busy: boolean,
-    options: TsyncErrorOptions = {},
-  ) {
+  readonly path: string;
+  readonly retryable: boolean;
+  readonly busy: boolean;
+  constructor(message: string, options: DatabaseErrorOptions) {
     super(message, options);
-    this.code = busy ? 'DB_BUSY' : 'DB';
+    this.path = options.path;
+    this.retryable = options.retryable ?? false;
+    this.busy = options.busy ?? false;
+    this.code = this.busy ? 'DB_BUSY' : 'DB';
   }
 }
 

@@ -17,7 +17,7 @@ export interface TextSink {
 }
 
 export interface LoggerOutput {
-  /** Default: stderr (fd 2), written synchronously so nothing is lost at exit. */
+  /** Default: stderr (fd 2), written synchronously so nothing is lost at exit; so is process.stderr. */
   readonly stream?: TextSink;
 }
 
@@ -37,7 +37,8 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (stream.isTTY === true) return pino(options, prettyDestination(stream));
-  if (output.stream) return pino(options, output.stream as DestinationStream);
+  // The process's own stderr (the bin's, or the default) is written to fd 2 synchronously.
+  if (stream !== process.stderr) return pino(options, stream as DestinationStream);
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }
 

@@ -65,10 +65,18 @@ describe('retry timing', () => {
   });
 
   it('lets Retry-After win over the backoff, up to its cap', () => {
-    expect(retryDelayMs(policy, new RateLimitedError(2_000), 1, () => 1)).toBe(2_000);
-    expect(retryDelayMs(policy, new RateLimitedError(0), 5, () => 1)).toBe(0);
-    expect(retryDelayMs(policy, new RateLimitedError(600_000), 1)).toBe(5_000);
-    expect(retryDelayMs(policy, new UpstreamError('503', true, 503, 1_500), 1)).toBe(1_500);
-    expect(retryDelayMs(policy, new UpstreamError('502', true, 502), 2, () => 1)).toBe(200);
+    expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 2_000 }), 1, () => 1)).toBe(2_000);
+    expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 0 }), 5, () => 1)).toBe(0);
+    expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 600_000 }), 1)).toBe(5_000);
+    expect(
+      retryDelayMs(
+        policy,
+        new UpstreamError('503', { retryable: true, status: 503, retryAfterMs: 1_500 }),
+        1,
+      ),
+    ).toBe(1_500);
+    expect(retryDelayMs(policy, new UpstreamError('502', { retryable: true, status: 502 }), 2, () => 1)).toBe(
+      200,
+    );
   });
 });

@@ -1,59 +1,21 @@
 /**
  * Bad input at the command line and in the environment: each is one clear line on stderr naming
  * what to fix, exit code 2 (usage or configuration) or 1 (runtime), and the data already in the
- * database untouched (same fingerprint before and after).
+ * database untouched (same fingerprint before and after). The commands run in-process (runMain);
+ * those that need another user's file permissions run the binary, in bad-input-permissions.test.ts.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../src/simulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/util/paths.js';
-import { fileTempDir } from './helpers/analytics-data.js';
-import { type CliResult, runCli } from './helpers/cli.js';
-import { giveToChild, grantRead, runCliUnprivileged } from './helpers/cli-unprivileged.js';
+import { expectOneLine, NO_SERVICE, syncedTemplate } from './helpers/bad-input.js';
+import { runMain } from './helpers/cli.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
-import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
-const template = fileTempDir('tsync-bad-input-');
-const TEMPLATE_DB = join(template.dir, 'template.duckdb');
-/** A service nobody listens on: a run that got past the checks would fail differently. */
-const NO_SERVICE = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:9' };
-
-beforeAll(async () => {
-  const sim = await startSimulator({
-    preRecorded: 15,
-    live: 10,
-    seed: 81,
-    utterancesPerJob: 3,
-    wordsPerUtterance: 3,
-  });
-  try {
-    await syncOnce(sim, TEMPLATE_DB);
-  } finally {
-    await sim.close();
-  }
-});
-afterAll(() => template.remove());
-
-/** A copy of the synced template database in a fresh folder. */
-function syncedDb(): string {
-  const db = join(tempDir('tsync-bad-'), 'data.duckdb');
-  copyFileSync(TEMPLATE_DB, db);
-  return db;
-}
-
-function expectOneLine(result: CliResult, code: 1 | 2, ...mentions: string[]): void {
-  const shown = `exit ${result.code}\n${result.stderr}`;
-  expect(result.code, shown).toBe(code);
-  const lines = result.stderr.trim().split('\n');
-  expect(lines, shown).toHaveLength(1);
-  expect(lines[0], shown).toMatch(/^transcript-sync: /);
-  expect(lines[0], shown).not.toMatch(/unexpected error|\n\s+at /);
-  for (const text of mentions) expect(lines[0], shown).toContain(text);
-}
+const syncedDb = syncedTemplate();
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -141,14 +103,14 @@ describe('bad flags, dates, URLs and settings', () => {
       const db = syncedDb();
       const before = await fingerprint(db);
       // enqueue talks to Redis only and has no --db.
-      const result = await runCli(args[0] === 'enqueue' ? args : [...args, '--db', db], env);
+      const result = await runMain(args[0] === 'enqueue' ? args : [...args, '--db', db], env);
       expectOneLine(result, 2, mentions);
       expect(await fingerprint(db)).toEqual(before);
     },
   );
 
   it('an empty --db is a usage error naming --db', async () => {
-    expectOneLine(await runCli(['sync', '--db', ''], NO_SERVICE), 2, '--db');
+    expectOneLine(await runMain(['sync', '--db', ''], NO_SERVICE), 2, '--db');
   });
 });
 
@@ -157,39 +119,13 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const db = syncedDb();
     const before = await fingerprint(db);
     const env = { ...NO_SERVICE, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
-    expectOneLine(await runCli(['sync', '--db', db, '--checkpoints', 'redis'], env), 1, 'Redis', 'REDIS_URL');
+    expectOneLine(
+      await runMain(['sync', '--db', db, '--checkpoints', 'redis'], env),
+      1,
+      'Redis',
+      'REDIS_URL',
+    );
     expect(await fingerprint(db)).toEqual(before);
-  });
-
-  it('a database file that is read-only for the user', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    grantRead(join(dir, '..'));
-    giveToChild(dir, 0o700);
-    giveToChild(db, 0o400);
-    const before = await fingerprint(db);
-    const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
-    expectOneLine(result, 1, db, 'permission denied', '--db');
-    expect(await fingerprint(db)).toEqual(before);
-  });
-
-  it('a database in a directory that is read-only for the user (no room for the write-ahead log)', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    grantRead(join(dir, '..'));
-    giveToChild(db, 0o600);
-    giveToChild(dir, 0o500);
-    try {
-      const before = await fingerprint(db);
-      const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
-      expectOneLine(result, 1, dir, 'writable', '--db');
-      expect(await fingerprint(db)).toEqual(before);
-      // A new file there is refused the same way, before anything is created.
-      const fresh = await runCliUnprivileged(['sync', '--db', join(dir, 'new.duckdb')], NO_SERVICE, dir);
-      expectOneLine(fresh, 1, '--db');
-    } finally {
-      chmodSync(dir, 0o700);
-    }
   });
 
   it('a database file held by another process: waits --lock-wait, then names the holder', async () => {
@@ -197,9 +133,9 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const before = await fingerprint(db);
     const holder = await holdDatabase(db);
     try {
-      const sync = await runCli(['sync', '--db', db, '--lock-wait', '300ms'], NO_SERVICE);
+      const sync = await runMain(['sync', '--db', db, '--lock-wait', '300ms'], NO_SERVICE);
       expectOneLine(sync, 1, db, `PID ${holder.pid}`, '--lock-wait');
-      const report = await runCli(['report', 'billing', '--db', db, '--lock-wait', '300ms']);
+      const report = await runMain(['report', 'billing', '--db', db, '--lock-wait', '300ms']);
       expectOneLine(report, 1, db, '--lock-wait');
     } finally {
       holder.kill('SIGKILL');
@@ -211,18 +147,24 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
   it('a file that is not a DuckDB database is left byte for byte as it was', async () => {
     const path = join(tempDir('tsync-bad-'), 'notes.txt');
     writeFileSync(path, 'my notes, not a database\n');
-    expectOneLine(await runCli(['sync', '--db', path], NO_SERVICE), 1, path, 'not a DuckDB database', '--db');
-    expectOneLine(await runCli(['report', 'status', '--db', path]), 1, path);
+    expectOneLine(
+      await runMain(['sync', '--db', path], NO_SERVICE),
+      1,
+      path,
+      'not a DuckDB database',
+      '--db',
+    );
+    expectOneLine(await runMain(['report', 'status', '--db', path]), 1, path);
     expect(readFileSync(path, 'utf8')).toBe('my notes, not a database\n');
   });
 
   it('a directory, or a path through a file, given as the database', async () => {
     const dir = join(tempDir('tsync-bad-'), 'a-folder');
     mkdirSync(dir);
-    expectOneLine(await runCli(['sync', '--db', dir], NO_SERVICE), 1, dir, '--db');
+    expectOneLine(await runMain(['sync', '--db', dir], NO_SERVICE), 1, dir, '--db');
     const file = join(dir, 'file.txt');
     writeFileSync(file, 'x');
-    const through = await runCli(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
+    const through = await runMain(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
     expectOneLine(through, 1, `${file} is a file, not a directory`, '--db');
     expect(through.stderr).not.toContain('writable');
     expect(readFileSync(file, 'utf8')).toBe('x');
@@ -233,7 +175,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const bytes = readFileSync(db);
     writeFileSync(db, bytes.subarray(0, Math.floor(bytes.length / 2)));
     for (const args of [['status'], ['sync']]) {
-      const result = await runCli([...args, '--db', db], NO_SERVICE);
+      const result = await runMain([...args, '--db', db], NO_SERVICE);
       expectOneLine(result, 1, db, 'damaged', 'move it aside');
       expect(result.stderr).not.toContain('check the path');
     }
@@ -243,21 +185,10 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const path = join(tempDir('tsync-bad-'), 'app.db');
     writeFileSync(path, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
     for (const args of [['status'], ['sync']]) {
-      const result = await runCli([...args, '--db', path], NO_SERVICE);
+      const result = await runMain([...args, '--db', path], NO_SERVICE);
       expectOneLine(result, 1, `${path} is a SQLite database, not a DuckDB one`, '--db');
       expect(result.stderr).not.toMatch(/INSTALL|extension/i);
     }
-  });
-
-  it('a database the user may not read: status asks for read access, not a writable place', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    grantRead(join(dir, '..'));
-    giveToChild(dir, 0o700);
-    giveToChild(db, 0o200);
-    const result = await runCliUnprivileged(['status', '--db', db], {}, dir);
-    expectOneLine(result, 1, db, 'permission denied', 'readable');
-    expect(result.stderr).not.toContain('writable');
   });
 
   it('a named pipe given as the database fails at once instead of waiting for a writer', async () => {
@@ -266,7 +197,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     for (const args of [['status'], ['sync']]) {
       const started = Date.now();
       expectOneLine(
-        await runCli([...args, '--db', fifo], NO_SERVICE),
+        await runMain([...args, '--db', fifo], NO_SERVICE),
         1,
         `${fifo} is not a regular file`,
         '--db',
@@ -282,7 +213,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       ['report', 'billing', '--db', '/proc/uptime'],
     ]) {
       const started = Date.now();
-      const result = await runCli(args, NO_SERVICE);
+      const result = await runMain(args, NO_SERVICE);
       expectOneLine(result, 2, '--db', 'pseudo-filesystem');
       expect(Date.now() - started).toBeLessThan(10_000);
     }

@@ -1,7 +1,9 @@
 /**
  * The benchmark at a tiny scale: it runs end to end and prints every figure, ratio and target, and
  * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
- * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does.
+ * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. The whole
+ * runs use `--in-process` (no child per measured task: ~35 node start-ups saved); one small run
+ * keeps the children, whose JSON line carries every figure.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -77,6 +79,7 @@ describe('npm run bench', () => {
       phases,
       '--out',
       out,
+      '--in-process',
     ]);
     expect(code, stderr).toBe(0);
     for (const label of FIGURES) expect(stdout).toContain(`  ${label}  `);
@@ -112,6 +115,7 @@ describe('npm run bench', () => {
       '0.004',
       '--out',
       out,
+      '--in-process',
     ]);
     expect(code, stderr).toBe(0);
     for (const history of [4, 40]) {
@@ -130,6 +134,40 @@ describe('npm run bench', () => {
       expect(stdout).toMatch(new RegExp(`(met |MISS)  ${name.replace(/[()/,]/g, '\\$&')}`));
     // The whole-history reconcile found the job deleted upstream; the recent window did not reach it.
     expect(stdout).toMatch(/H=40: reconcile, whole history +.* 1 deleted/);
+  });
+
+  it('measures each task in a child process of its own: every task kind, its figures read back', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench([
+      '--scale',
+      '0.005',
+      '--only',
+      'floor-b,backfill,floor-a,naive',
+      '--out',
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    for (const label of [
+      'backfill wall time',
+      'backfill peak RSS',
+      'floor A (DuckDB ingest)',
+      'floor B (transfer)',
+      'naive loader',
+    ])
+      expect(stdout).toContain(`  ${label}  `);
+    const [file] = readdirSync(out).filter((name) => name.endsWith('.json'));
+    const figures = JSON.parse(readFileSync(join(out, file ?? 'missing'), 'utf8')) as {
+      backfill?: { peakRssMb: number; cpuMs: number };
+      floorA?: { peakRssMb: number };
+      floorB?: { peakRssMb: number };
+    };
+    // A child's own figures: a real peak RSS and CPU time each, read from its JSON line.
+    for (const rss of [figures.backfill?.peakRssMb, figures.floorA?.peakRssMb, figures.floorB?.peakRssMb])
+      expect(rss).toBeGreaterThan(10);
+    expect(figures.backfill?.cpuMs).toBeGreaterThan(0);
+    expect(figures).toHaveProperty('naive');
   });
 
   it('refuses an unknown phase with a usage error (exit 2)', async () => {

@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chaosSeed, GLITCHES } from '../bench/storm/chaos.js';
+import { runSyncStorm, settle } from '../bench/storm/storm.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { chaosSeed, GLITCHES } from './helpers/chaos.js';
 import { runCli } from './helpers/cli.js';
 import { readCount } from './helpers/mirror.js';
-import { runSyncStorm, settle } from './helpers/storm.js';
 import { tempDir } from './helpers/tmp.js';
 
 /** CHAOS_VERBOSE=1 prints each round (how it was run and how it ended). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/database.js';
-import { resolveCheckpoint } from '../src/sync/checkpoints.js';
+import { resolveCheckpoint, saveCheckpoint } from '../src/sync/checkpoints.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints-duckdb.js';
 import { checkpointKey, RedisCheckpointStore } from '../src/sync/checkpoints-redis.js';
 import type { Checkpoint, CheckpointStore } from '../src/sync/types.js';
@@ -63,7 +63,7 @@ describe.each([
   it('returns what was saved, per kind', async () => {
     const h = await make();
     cleanups.push(h.close);
-    await h.store.save('live', checkpoint, h.writes);
+    await h.store.save('live', checkpoint);
     expect(await h.store.load('live')).toEqual(checkpoint);
     expect(await h.store.load('pre-recorded')).toBeNull();
   });
@@ -71,17 +71,20 @@ describe.each([
   it('writes only in its own phase', async () => {
     const h = await make();
     cleanups.push(h.close);
+    expect(h.store.phase).toBe(h.writes);
     const other = h.writes === 'in-transaction' ? 'after-commit' : 'in-transaction';
-    await h.store.save('live', checkpoint, other);
+    await saveCheckpoint([h.store], 'live', checkpoint, other);
     expect(await h.store.load('live')).toBeNull();
+    await saveCheckpoint([h.store], 'live', checkpoint, h.writes);
+    expect(await h.store.load('live')).toEqual(checkpoint);
   });
 
   it('overwrites the previous checkpoint', async () => {
     const h = await make();
     cleanups.push(h.close);
-    await h.store.save('live', checkpoint, h.writes);
+    await h.store.save('live', checkpoint);
     const next = { ...checkpoint, watermark: '2026-11-21T00:00:00.000Z', pending: [] };
-    await h.store.save('live', next, h.writes);
+    await h.store.save('live', next);
     expect(await h.store.load('live')).toEqual(next);
   });
 });
@@ -104,20 +107,20 @@ async function fileAndRedis(name: string) {
 describe('choosing the checkpoint a run starts from', () => {
   it('uses what the database holds when the Redis key is missing', async () => {
     const { db, redis, local } = await fileAndRedis('fallback');
-    await local.save('live', checkpoint, 'in-transaction');
+    await local.save('live', checkpoint);
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('takes the earlier watermark when the file is behind Redis (a restored backup)', async () => {
     const { db, redis, local } = await fileAndRedis('behind');
-    await local.save('live', checkpoint, 'in-transaction');
-    await redis.save('live', { ...checkpoint, watermark: '2026-11-22T00:00:00.000Z' }, 'after-commit');
+    await local.save('live', checkpoint);
+    await redis.save('live', { ...checkpoint, watermark: '2026-11-22T00:00:00.000Z' });
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('ignores a Redis checkpoint for a file that holds no jobs (a new file)', async () => {
     const { db, redis, local } = await fileAndRedis('newfile');
-    await redis.save('live', checkpoint, 'after-commit');
+    await redis.save('live', checkpoint);
     expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBeNull();
   });
 });

@@ -1,6 +1,15 @@
-/** The program itself, as a user runs it: bin/transcript-sync from the built dist/. */
+/**
+ * The program itself, as a user runs it: bin/transcript-sync from the built dist/ (each command's
+ * --help runs in-process, through the same main()).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { Database } from '../src/store/database.js';
+import { projectRoot } from '../src/util/paths.js';
+import { BIN, childEnv, runCli, runMain } from './helpers/cli.js';
+import { tempDir } from './helpers/tmp.js';
 
 const COMMANDS = [
   'demo',
@@ -23,10 +32,20 @@ describe('transcript-sync', () => {
   });
 
   it.each(COMMANDS)('%s --help shows its usage and exits 0', async (command) => {
-    const result = await runCli([command, '--help']);
+    const result = await runMain([command, '--help']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Usage: transcript-sync ${command}`);
     expect(result.stdout).toContain('--help');
+  });
+
+  it('--version prints the package version, from the bin and in-process alike', async () => {
+    const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const result of [await runCli(['--version']), await runMain(['--version'])]) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
   });
 
   it('an unknown command or flag is a one-line error with exit 2 that points at --help', async () => {
@@ -49,5 +68,20 @@ describe('transcript-sync', () => {
     });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--page-size');
+  });
+
+  it('query - reads its SQL from the process stdin (bound by main.ts)', async () => {
+    const db = join(tempDir(), 'empty.duckdb');
+    await (await Database.open(db)).close();
+    const child = spawn(process.execPath, [BIN, 'query', '-', '--db', db, '--format', 'csv'], {
+      env: childEnv({}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end('SELECT 42 AS answer;\n');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('answer\n42\n');
   });
 });

@@ -7,9 +7,10 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../src/normalize/content-hash.js';
+import { normalizeRecords } from '../src/normalize/normalize.js';
 import { validateJobRecord } from '../src/records/validate.js';
 import { generateDataset } from '../src/simulator/index.js';
-import { contentHash } from '../src/store/content-hash.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
 import { fileTempDir } from './helpers/analytics-data.js';
@@ -124,7 +125,7 @@ describe('fuzzed records', () => {
         runs += 1;
         const tag = `run${runs}`;
         const batch = makeBatch(tag);
-        await db.transaction(() => new JobLoader(db).load(batch, { syncedAt: new Date() }));
+        await db.transaction(() => new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() }));
         await expectOutcome(batch, tag);
       }),
       { numRuns: 100 },
@@ -142,10 +143,10 @@ describe('fuzzed records', () => {
       fc.asyncProperty(batchArb(BASES), async (makeBatch) => {
         runs += 1;
         const batch = makeBatch(`again${runs}`);
-        await new JobLoader(db).load(batch, { syncedAt: new Date() });
+        await new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() });
         const tables = ['jobs', 'utterances', 'words', 'module_results', 'quarantine'];
         const before = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})));
-        const again = await new JobLoader(db).load(batch, { syncedAt: new Date() });
+        const again = await new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() });
         expect(again.inserted + again.updated).toBe(0);
         expect(await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})))).toEqual(
           before,

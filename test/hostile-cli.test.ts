@@ -5,10 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -38,7 +39,7 @@ describe('hostile listings at the command line', () => {
     });
     const db = join(tempDir(), 'ceiling.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    const result = await runCli(
+    const result = await runMain(
       ['sync', '--db', db, '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
       env,
     );
@@ -47,7 +48,7 @@ describe('hostile listings at the command line', () => {
     const last = result.stderr.trim().split('\n').at(-1) ?? '';
     expect(last).toMatch(/^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/);
     expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
-    const status = await runCli(['status', '--db', db, '--json']);
+    const status = await runMain(['status', '--db', db, '--json']);
     const rows = JSON.parse(status.stdout) as StatusRow[];
     expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
   });
@@ -56,7 +57,7 @@ describe('hostile listings at the command line', () => {
     sim = await startSimulator({ preRecorded: 2, live: 2, ...recent() });
     const db = join(tempDir(), 'future.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    const result = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    const result = await runMain(['sync', '--db', db, '--since', '2999-01-01'], env);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/--since: is in the future/);
@@ -73,28 +74,28 @@ describe('hostile listings at the command line', () => {
     sim.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 3_600_000) });
     const db = join(tempDir(), 'status.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    expect((await runCli(['sync', '--db', db], env)).code).toBe(0);
+    expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
     // A record of a kind this version does not know, as a newer service might list it.
     const database = await Database.open(db);
     try {
       const odd = { id: 'odd-1', kind: 'dubbing', status: 'done', created_at: new Date().toISOString() };
-      await new JobLoader(database).load([odd], { syncedAt: new Date() });
+      await new JobLoader(database).load(normalizeRecords([odd]), { syncedAt: new Date() });
     } finally {
       await database.close();
     }
 
-    const status = await runCli(['status', '--db', db, '--json']);
+    const status = await runMain(['status', '--db', db, '--json']);
     expect(status.code, status.stderr).toBe(0);
     const rows = JSON.parse(status.stdout) as StatusRow[];
     const pre = rows.find((r) => r.kind === 'pre-recorded');
     expect([pre?.pending, pre?.pending_stale]).toEqual([1, 1]);
     expect(rows.find((r) => r.kind === 'unknown')?.quarantined).toBe(1);
     expect(status.stderr).toBe('');
-    const table = await runCli(['status', '--db', db]);
+    const table = await runMain(['status', '--db', db]);
     expect(table.stdout).toMatch(/pending_stale/);
     expect(table.stderr).toMatch(/1 pending job\(s\) are older than --pending-max-age .*sync --full/);
 
-    const wider = await runCli(['status', '--db', db, '--json', '--pending-max-age', '30d']);
+    const wider = await runMain(['status', '--db', db, '--json', '--pending-max-age', '30d']);
     const widerPre = (JSON.parse(wider.stdout) as StatusRow[]).find((r) => r.kind === 'pre-recorded');
     expect([widerPre?.pending, widerPre?.pending_stale]).toEqual([2, 0]);
   });

@@ -2,7 +2,7 @@
  * Log lines: JSON off a terminal with every key once (child bindings never repeat a parent's),
  * human-readable lines on a terminal, one error line per failure.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -106,20 +106,29 @@ describe('logs', () => {
     );
   });
 
-  it('a failed sync on a terminal prints readable lines and its reason once as an error', () => {
+  it('a failed sync on a terminal prints readable lines and its reason once as an error', async () => {
+    // Every request is refused with a 429 whose Retry-After says to come back at once: all six tries
+    // and the failure, without the seconds of backoff a refused connection sleeps between them.
+    const sim = await startSimulator({ preRecorded: 0, live: 3 });
+    onCleanup(() => sim.close());
+    sim.faults.retryAfter = '0';
+    sim.faults.setRandom({ rate: 1, kinds: ['429'], seed: 1 });
     const db = join(tempDir(), 'tty.duckdb');
     const command = `${process.execPath} ${BIN} sync --kind live --db ${db}`;
-    const result = spawnSync('script', ['-qec', command, '/dev/null'], {
+    // Not spawnSync: the simulator answers from this process's event loop.
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],
-        TSYNC_API_KEY: 'k',
-        TSYNC_BASE_URL: 'http://127.0.0.1:9',
+        TSYNC_API_KEY: sim.apiKey,
+        TSYNC_BASE_URL: sim.url,
       },
-      encoding: 'utf8',
-      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const out = result.stdout;
+    onCleanup(async () => void child.kill('SIGKILL'));
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((resolve) => child.once('close', resolve));
     expect(out).toMatch(/\d{2}:\d{2}:\d{2}\.\d{3} .*WARN .* request failed, retrying/);
     expect(out.split('\n').filter((l) => l.trimStart().startsWith('{"level"'))).toEqual([]);
     expect(out.split('\n').filter((l) => /ERROR/.test(l))).toEqual([]);

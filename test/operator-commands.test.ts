@@ -10,7 +10,7 @@ import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { acquireWriterLock } from '../src/store/writer-lock.js';
 import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
-import { type CliResult, runCli } from './helpers/cli.js';
+import { type CliResult, runMain } from './helpers/cli.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup, spawnCli, testRedis } from './helpers/worker.js';
@@ -38,10 +38,10 @@ describe('runs', () => {
     const sim = await simulator();
     const db = join(tempDir(), 'runs.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
-    ok(await runCli(['sync'], env));
-    ok(await runCli(['sync', '--kind', 'live'], env));
+    ok(await runMain(['sync'], env));
+    ok(await runMain(['sync', '--kind', 'live'], env));
 
-    const all = JSON.parse(ok(await runCli(['runs', '--json'], env)).stdout) as Record<string, unknown>[];
+    const all = JSON.parse(ok(await runMain(['runs', '--json'], env)).stdout) as Record<string, unknown>[];
     expect(all.map((r) => r['kind'])).toEqual(['live', 'live', 'pre-recorded']);
     expect(all[2]).toMatchObject({
       mode: 'incremental',
@@ -56,15 +56,15 @@ describe('runs', () => {
     expect(String(all[0]?.['started_at'])).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     const live = JSON.parse(
-      ok(await runCli(['runs', '--kind', 'live', '--limit', '1', '--json'], env)).stdout,
+      ok(await runMain(['runs', '--kind', 'live', '--limit', '1', '--json'], env)).stdout,
     );
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ kind: 'live', outcome: 'ok', inserted: 0 });
 
-    const table = ok(await runCli(['runs'], env)).stdout;
+    const table = ok(await runMain(['runs'], env)).stdout;
     expect(table).toMatch(/^started_at\s+kind\s+mode\s+outcome\s+duration_s/);
     expect(table).toContain('(3 rows)');
-    expect(oneLine(await runCli(['runs', '--limit', '0'], env), 2)).toContain('--limit');
+    expect(oneLine(await runMain(['runs', '--limit', '0'], env), 2)).toContain('--limit');
   });
 });
 
@@ -81,9 +81,9 @@ describe('state', () => {
       REDIS_URL: redisUrl(),
       TSYNC_REDIS_PREFIX: prefix,
     };
-    ok(await runCli(['sync', '--checkpoints', 'redis'], env));
+    ok(await runMain(['sync', '--checkpoints', 'redis'], env));
 
-    const shown = JSON.parse(ok(await runCli(['state', 'show', '--kind', 'live', '--json'], env)).stdout);
+    const shown = JSON.parse(ok(await runMain(['state', 'show', '--kind', 'live', '--json'], env)).stdout);
     expect(shown).toHaveLength(1);
     expect(shown[0].kind).toBe('live');
     expect(shown[0].duckdb.watermark).toMatch(/^\d{4}-/);
@@ -91,7 +91,7 @@ describe('state', () => {
     expect(shown[0].next_run_from).toBe(shown[0].duckdb.watermark);
     expect(shown[0].duckdb.last_run.jobs_fetched).toBe(4);
 
-    const refused = oneLine(await runCli(['state', 'reset', '--kind', 'live'], env), 2);
+    const refused = oneLine(await runMain(['state', 'reset', '--kind', 'live'], env), 2);
     expect(refused).toContain(
       '--yes: state reset makes the next live run re-fetch all history; add --yes to confirm',
     );
@@ -100,19 +100,19 @@ describe('state', () => {
     );
 
     const reset = ok(
-      await runCli(['state', 'reset', '--kind', 'live', '--since', '2000-01-01', '--yes'], env),
+      await runMain(['state', 'reset', '--kind', 'live', '--since', '2000-01-01', '--yes'], env),
     );
     expect(reset.stdout).toContain('live: checkpoint reset (watermark was ');
     expect(parseCheckpoint(await redis.get(checkpointKey(prefix, 'live')))?.watermark).toBe(
       '2000-01-01T00:00:00.000Z',
     );
-    const after = JSON.parse(ok(await runCli(['state', 'show', '--json'], env)).stdout);
+    const after = JSON.parse(ok(await runMain(['state', 'show', '--json'], env)).stdout);
     expect(after.map((r: { kind: string; next_run_from: string }) => [r.kind, r.next_run_from])).toEqual([
       ['pre-recorded', after[0].duckdb.watermark],
       ['live', '2000-01-01T00:00:00.000Z'],
     ]);
 
-    const again = JSON.parse(ok(await runCli(['sync', '--checkpoints', 'redis', '--json'], env)).stdout);
+    const again = JSON.parse(ok(await runMain(['sync', '--checkpoints', 'redis', '--json'], env)).stdout);
     const byKind = Object.fromEntries(again.kinds.map((k: { kind: string }) => [k.kind, k]));
     expect(byKind.live).toMatchObject({ jobs_fetched: 4, unchanged: 4, inserted: 0 });
     expect(byKind['pre-recorded'].jobs_fetched).toBe(0);
@@ -122,10 +122,10 @@ describe('state', () => {
     const sim = await simulator();
     const db = join(tempDir(), 'held.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
-    ok(await runCli(['sync'], env));
+    ok(await runMain(['sync'], env));
     const lock = acquireWriterLock({ db, command: 'worker' });
     onCleanup(async () => lock.release());
-    const line = oneLine(await runCli(['state', 'reset', '--kind', 'all', '--yes'], env), 1);
+    const line = oneLine(await runMain(['state', 'reset', '--kind', 'all', '--yes'], env), 1);
     expect(line).toContain(`is being written by pid ${process.pid} (transcript-sync worker)`);
   });
 });
@@ -138,7 +138,7 @@ describe('config show', () => {
       TSYNC_PAGE_SIZE: '50',
       TSYNC_LOOKBACK: '15',
     };
-    const result = ok(await runCli(['config', 'show', '--json', '--db', '/tmp/x.duckdb'], env));
+    const result = ok(await runMain(['config', 'show', '--json', '--db', '/tmp/x.duckdb'], env));
     expect(result.stdout).not.toContain('very-secret-key');
     expect(result.stdout).not.toContain('redis-password');
     const rows = Object.fromEntries(
@@ -160,7 +160,7 @@ describe('config show', () => {
       problem: expect.stringContaining('has no unit'),
     });
 
-    const table = ok(await runCli(['config', 'show'], env)).stdout;
+    const table = ok(await runMain(['config', 'show'], env)).stdout;
     expect(table).toMatch(/--page-size \/ TSYNC_PAGE_SIZE\s+50\s+env/);
     expect(table).not.toContain('very-secret-key');
   });
@@ -191,11 +191,11 @@ describe('--notify', () => {
     const hook = await receiver();
     const db = join(tempDir(), 'notify.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: db };
-    ok(await runCli(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
+    ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
     expect(hook.bodies).toEqual([]);
 
     for (let i = 0; i < 2; i += 1) {
-      const failed = await runCli(['sync', '--notify', hook.url, '--kind', 'live'], {
+      const failed = await runMain(['sync', '--notify', hook.url, '--kind', 'live'], {
         ...env,
         TSYNC_API_KEY: 'a-wrong-key',
       });
@@ -213,7 +213,7 @@ describe('--notify', () => {
       error: expect.stringContaining('the service refused the API key (HTTP 401)'),
     });
 
-    ok(await runCli(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
+    ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
     expect(hook.bodies.map((b) => [b['event'], b['kind']])).toEqual([
       ['run_failed', 'live'],
       ['run_recovered', 'live'],
@@ -228,7 +228,7 @@ describe('--notify', () => {
       expect(text).not.toContain('a-wrong-key');
     }
     expect(
-      oneLine(await runCli(['sync', '--notify', 'ftp://x'], { ...env, TSYNC_API_KEY: 'k' }), 2),
+      oneLine(await runMain(['sync', '--notify', 'ftp://x'], { ...env, TSYNC_API_KEY: 'k' }), 2),
     ).toContain('--notify');
   });
 

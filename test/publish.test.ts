@@ -5,7 +5,7 @@ import { PUBLISHED_TABLES } from '../src/analytics/publish.js';
 import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -154,10 +154,10 @@ describe('sync --publish', () => {
         TSYNC_BASE_URL: 'http://127.0.0.1:9',
         REDIS_URL: 'redis://127.0.0.1:9',
       };
-      const result = await runCli([name, '--publish-raw', '--db', join(tempDir(), 'x.duckdb')], env);
+      const result = await runMain([name, '--publish-raw', '--db', join(tempDir(), 'x.duckdb')], env);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('--publish-raw: applies only with --publish DIR');
-      expect((await runCli([name, '--help'])).stdout).toContain('--publish DIR');
+      expect((await runMain([name, '--help'])).stdout).toContain('--publish DIR');
     },
   );
 });

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { command as exportCommand } from '../src/cli/export.js';
 import { command as query } from '../src/cli/query.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
-import { BIN, childEnv } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 
 const records = smallDataset(77, 15);
@@ -62,14 +61,11 @@ describe('query takes SQL as DuckDB does', () => {
   });
 
   test('reads the SQL from stdin with -', async () => {
-    const child = spawn(process.execPath, [BIN, 'query', '-', '--db', db, '--format', 'csv'], {
-      env: childEnv({}),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stdin.end('SELECT count(*) AS n FROM jobs;\nSELECT 42 AS answer;\n');
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { code, stdout } = await runMain(
+      ['query', '-', '--db', db, '--format', 'csv'],
+      {},
+      'SELECT count(*) AS n FROM jobs;\nSELECT 42 AS answer;\n',
+    );
     expect(code).toBe(0);
     expect(stdout).toBe(`n\n${jobs}\n\nanswer\n42\n`);
   });

@@ -11,7 +11,7 @@ import { ListingClient } from '../src/api/index.js';
 import { generateDataset, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
 import { projectRoot } from '../src/util/paths.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { fingerprint, TABLES } from './helpers/db-fingerprint.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
@@ -87,7 +87,10 @@ describe('hostile text in records and arguments', () => {
     const sim = await startSimulator({ records });
     sims.push(sim);
     const db = join(tempDir(), 'hostile.duckdb');
-    const result = await runCli(['sync', '--db', db], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey });
+    const result = await runMain(['sync', '--db', db], {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: sim.apiKey,
+    });
     expect(result.code, result.stderr).toBe(0);
     const facts = await actualFacts(db);
     const expected = expectedFacts(sim.data.all());
@@ -146,7 +149,7 @@ describe('hostile text in records and arguments', () => {
     const dir = tempDir();
     const db = join(dir, 'args.duckdb');
     expect(
-      (await runCli(['sync', '--db', db], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey })).code,
+      (await runMain(['sync', '--db', db], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey })).code,
     ).toBe(0);
     const before = await fingerprint(db);
     const refused = [
@@ -158,11 +161,11 @@ describe('hostile text in records and arguments', () => {
       ['query', "COPY jobs TO '/tmp/stolen.csv'"],
     ];
     for (const args of refused) {
-      const result = await runCli([...args, '--db', db]);
+      const result = await runMain([...args, '--db', db]);
       expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(2);
     }
     const out = join(dir, `out${DROP}`);
-    const exported = await runCli(['export', '--db', db, '--out', out]);
+    const exported = await runMain(['export', '--db', db, '--out', out]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['jobs', 'module_results', 'utterances', 'words']);
     expect(await fingerprint(db)).toEqual(before);

@@ -11,7 +11,12 @@ async function startCli(argv: string[]): Promise<{ output: () => string; done: P
   stdout.on('data', (chunk: Buffer) => {
     text += chunk.toString();
   });
-  const done = command.run({ ...parseCommandArgs(command, argv), stdout, stderr: new PassThrough() });
+  const done = command.run({
+    ...parseCommandArgs(command, argv),
+    stdout,
+    stderr: new PassThrough(),
+    env: {},
+  });
   while (!text.includes('TSYNC_API_KEY=')) {
     const failed = await Promise.race([
       done.then(() => true),
@@ -55,6 +60,7 @@ describe('transcript-sync simulate', () => {
         ...parseCommandArgs(command, argv),
         stdout: new PassThrough(),
         stderr: new PassThrough(),
+        env: {},
       });
     await expect(run(['--port', 'eighty'])).rejects.toBeInstanceOf(ConfigError);
     await expect(run(['--fault-rate', '2'])).rejects.toThrow(/--fault-rate/);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../src/store/database.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { writeLegacyFile } from './helpers/legacy-file.js';
 import { tempDir } from './helpers/tmp.js';
@@ -40,7 +40,7 @@ describe('transcript-sync compact', () => {
     const size = statSync(path).size;
     expect(await storageVersion(path)).toBe('v1.0.0+');
 
-    const result = await runCli(['compact', '--db', path, '--json']);
+    const result = await runMain(['compact', '--db', path, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const sizes = JSON.parse(result.stdout) as { bytesBefore: number; bytesAfter: number };
     expect(sizes.bytesBefore).toBe(size);
@@ -49,7 +49,7 @@ describe('transcript-sync compact', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(await storageVersion(path)).toBe('v1.2.0+');
     expect(await fingerprint(path)).toEqual(before);
-    const verified = await runCli(['verify', '--db', path]);
+    const verified = await runMain(['verify', '--db', path]);
     expect(verified.code, verified.stderr).toBe(0);
     // Views and macros came along.
     const db = await Database.open(path, { readOnly: true });

@@ -6,14 +6,15 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTranscriptSync } from '../bench/storm/chaos.js';
+import { mirrorDifferences } from '../bench/storm/mirror-exact.js';
+import { syncEnv } from '../bench/storm/storm.js';
+import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
 import { verifyFile } from '../src/store/verify.js';
-import { startTranscriptSync } from './helpers/chaos.js';
-import { runCli } from './helpers/cli.js';
-import { mirrorDifferences } from './helpers/mirror-exact.js';
-import { syncEnv } from './helpers/storm.js';
+import { runMain } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -131,7 +132,7 @@ describe('jobs.id unique without a key', () => {
       const newer = { ...record, custom_metadata: { version: 2 } };
       for (const batch of [[older], [newer], [newer, older], [older, newer]]) {
         await file.transaction(async () => {
-          for (const item of batch) await loader.load([item], { syncedAt: new Date() });
+          for (const item of batch) await loader.load(normalizeRecords([item]), { syncedAt: new Date() });
         });
       }
       const [row] = await file.all<{ n: number; v: string }>(
@@ -154,7 +155,7 @@ describe('transcript-sync verify', () => {
     const { sim: s } = await watchedSimulator({ preRecorded: 12, live: 8 });
     const db = join(tempDir(), 'verify.duckdb');
     await syncOnce(s, db);
-    const clean = await runCli(['verify', '--db', db, '--json']);
+    const clean = await runMain(['verify', '--db', db, '--json']);
     expect(clean.code, clean.stderr).toBe(0);
     const checks = JSON.parse(clean.stdout) as { name: string; ok: boolean }[];
     expect(checks.length).toBeGreaterThanOrEqual(7);
@@ -173,10 +174,10 @@ describe('transcript-sync verify', () => {
     await file.run('INSERT INTO sync_runs SELECT * FROM sync_runs LIMIT 1');
     await file.close();
 
-    const quick = await runCli(['verify', '--db', db]);
+    const quick = await runMain(['verify', '--db', db]);
     expect(quick.code).toBe(1);
     expect(quick.stderr).not.toContain('sha1');
-    const broken = await runCli(['verify', '--db', db, '--hashes']);
+    const broken = await runMain(['verify', '--db', db, '--hashes']);
     expect(broken.code).toBe(1);
     const line = broken.stderr.trim();
     expect(line.split('\n')).toHaveLength(1);
@@ -189,24 +190,24 @@ describe('transcript-sync verify', () => {
     );
     expect(broken.stdout).toContain(String(job?.id));
 
-    const status = await runCli(['status', '--db', db, '--json']);
+    const status = await runMain(['status', '--db', db, '--json']);
     const kinds = JSON.parse(status.stdout) as { duplicate_ids: number }[];
     expect(kinds.reduce((n, k) => n + k.duplicate_ids, 0)).toBe(1);
     // The table view says it on stderr too (--json prints the rows only).
-    expect((await runCli(['status', '--db', db])).stderr).toContain('1 duplicate job ids');
+    expect((await runMain(['status', '--db', db])).stderr).toContain('1 duplicate job ids');
 
-    const repaired = await runCli(['verify', '--db', db, '--repair', '--hashes']);
+    const repaired = await runMain(['verify', '--db', db, '--repair', '--hashes']);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('dropped 2 jobs');
     await syncOnce(s, db, { full: true });
-    expect((await runCli(['verify', '--db', db, '--hashes'])).code).toBe(0);
-    const after = await runCli(['status', '--db', db]);
+    expect((await runMain(['verify', '--db', db, '--hashes'])).code).toBe(0);
+    const after = await runMain(['status', '--db', db]);
     expect(after.stderr).not.toContain('duplicate');
     await expectUniqueMirror(s, db);
   });
 
   it('prints its help', async () => {
-    const help = await runCli(['verify', '--help']);
+    const help = await runMain(['verify', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--repair');
     expect(help.stdout).toContain('--json');

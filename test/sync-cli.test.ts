@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { runCli, startCli } from './helpers/cli.js';
+import { runMain, startCli } from './helpers/cli.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -15,7 +15,7 @@ const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Dat
 
 describe('transcript-sync sync', () => {
   it('fails at once with exit 2 and names TSYNC_API_KEY when the key is missing', async () => {
-    const result = await runCli([
+    const result = await runMain([
       'sync',
       '--base-url',
       'http://127.0.0.1:9',
@@ -30,7 +30,7 @@ describe('transcript-sync sync', () => {
   it('stops after one request with a clear message when the key is refused', async () => {
     sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
     const secret = 'wrong-key-4f9a1c';
-    const result = await runCli(['sync', '--db', join(tempDir(), 'x.duckdb')], {
+    const result = await runMain(['sync', '--db', join(tempDir(), 'x.duckdb')], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: secret,
     });
@@ -42,7 +42,7 @@ describe('transcript-sync sync', () => {
   });
 
   it('rejects a bad flag value with exit 2 naming the flag', async () => {
-    const result = await runCli(['sync', '--kind', 'podcasts'], {
+    const result = await runMain(['sync', '--kind', 'podcasts'], {
       TSYNC_API_KEY: 'k',
       TSYNC_BASE_URL: 'http://127.0.0.1:9',
     });
@@ -54,7 +54,7 @@ describe('transcript-sync sync', () => {
     sim = await startSimulator({ preRecorded: 12, live: 8, ...recent() });
     const db = join(tempDir(), 'json.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    const result = await runCli(['sync', '--db', db, '--json'], env);
+    const result = await runMain(['sync', '--db', db, '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as {
       outcome: string;
@@ -70,7 +70,7 @@ describe('transcript-sync sync', () => {
       'pre-recorded': 12,
       live: 8,
     });
-    const status = await runCli(['status', '--db', db, '--json']);
+    const status = await runMain(['status', '--db', db, '--json']);
     expect(status.code, status.stderr).toBe(0);
     const rows = JSON.parse(status.stdout) as {
       kind: string;
@@ -104,7 +104,7 @@ describe('transcript-sync sync', () => {
       child.kill('SIGKILL');
       await done;
     }
-    const killedMidRun = await runCli([
+    const killedMidRun = await runMain([
       'query',
       '--db',
       db,
@@ -117,7 +117,7 @@ describe('transcript-sync sync', () => {
       Number((JSON.parse(killedMidRun.stdout) as { n: number }[])[0]?.n),
       'no kill landed mid-run',
     ).toBeGreaterThan(0);
-    const final = await runCli(['sync', '--db', db], env);
+    const final = await runMain(['sync', '--db', db], env);
     expect(final.code, final.stderr).toBe(0);
     const expected = expectedFacts(sim.data.all());
     const actual = await actualFacts(db);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../src/config.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { MEMORY_FLOOR, planMemory } from '../src/sync/memory-budget.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { expectMirror } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -58,7 +58,7 @@ describe('transcript-sync sync --memory', () => {
   });
 
   it('refuses an impossible budget at start, in one line, with exit 2', async () => {
-    const result = await runCli(['sync', '--memory', '100MB', '--db', join(tempDir(), 'x.duckdb')], {
+    const result = await runMain(['sync', '--memory', '100MB', '--db', join(tempDir(), 'x.duckdb')], {
       TSYNC_API_KEY: 'k',
       TSYNC_BASE_URL: 'http://127.0.0.1:9',
     });
@@ -68,10 +68,11 @@ describe('transcript-sync sync --memory', () => {
   });
 
   it('mirrors every job, utterance and word exactly with --memory 256MB', { timeout: 180_000 }, async () => {
-    // Records of ~250 kB: several pages per kind at the 256 MB budget's page size.
+    // Records of ~250 kB: several pages per kind at the 256 MB budget's page size (half the jobs of
+    // before, still several pages a kind: the time went in mirroring and checking 50 such jobs twice).
     sim = await startSimulator({
-      preRecorded: 30,
-      live: 20,
+      preRecorded: 15,
+      live: 10,
       seed: 15,
       utterancesPerJob: 120,
       wordsPerUtterance: 15,
@@ -80,10 +81,10 @@ describe('transcript-sync sync --memory', () => {
     });
     const db = join(tempDir(), 'small-budget.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    const first = await runCli(['sync', '--memory', '256MB', '--db', db, '--page-size', '10'], env);
+    const first = await runMain(['sync', '--memory', '256MB', '--db', db, '--page-size', '10'], env);
     expect(first.code, first.stderr).toBe(0);
     await expectMirror(db, sim.data.all());
-    const full = await runCli(['sync', '--full', '--db', db], { ...env, TSYNC_MEMORY: '256MiB' });
+    const full = await runMain(['sync', '--full', '--db', db], { ...env, TSYNC_MEMORY: '256MiB' });
     expect(full.code, full.stderr).toBe(0);
     await expectMirror(db, sim.data.all());
   });

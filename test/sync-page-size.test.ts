@@ -59,13 +59,14 @@ describe('a sync of big records', () => {
   });
 
   it('asks for smaller pages than --page-size and still mirrors every job and word', async () => {
-    // ~250 utterances of 40 words with translations and diarization: over a MB of JSON a job, so
-    // well under 20 fit in PAGE_TARGET_BYTES.
+    // ~125 utterances of 40 words with translations and diarization: over half a MB of JSON a job,
+    // so fewer than 20 fit in PAGE_TARGET_BYTES (and ~2 in the default budget's page bytes); a slice
+    // of each kind walks several pages (was 60 jobs of twice the size: 17 s, for the same check).
     sim = await startSimulator({
-      preRecorded: 40,
-      live: 20,
+      preRecorded: 20,
+      live: 10,
       seed: 5,
-      utterancesPerJob: 250,
+      utterancesPerJob: 125,
       wordsPerUtterance: 40,
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),

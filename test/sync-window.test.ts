@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { runCli } from './helpers/cli.js';
+import { runMain } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -110,11 +110,11 @@ describe('reconcile of the recent window', () => {
       TSYNC_BASE_URL: 'http://127.0.0.1:9',
       TSYNC_DB: join(tempDir(), 'x.duckdb'),
     };
-    const alone = await runCli(['sync', '--window', '7d'], env);
+    const alone = await runMain(['sync', '--window', '7d'], env);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--window');
     expect(alone.stderr).toContain('--full');
-    const bare = await runCli(['sync', '--full', '--window', '7'], env);
+    const bare = await runMain(['sync', '--full', '--window', '7'], env);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('7d');
   });

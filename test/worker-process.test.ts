@@ -27,12 +27,13 @@ interface Setup {
 
 /**
  * Enough pages, each delayed by the simulator, that a run is still going when the test signals it:
- * 240 jobs of each kind at 10 per page, 100 ms a page.
+ * 240 jobs of each kind at 10 per page, 100 ms a page. A test that needs no run in progress passes
+ * fewer jobs: the worker syncs them at its start, work (CPU) the test does not look at.
  */
-async function setup(latencyMs = 100): Promise<Setup> {
+async function setup(latencyMs = 100, jobsPerKind = 240): Promise<Setup> {
   const sim = await startSimulator({
-    preRecorded: 240,
-    live: 240,
+    preRecorded: jobsPerKind,
+    live: jobsPerKind,
     utterancesPerJob: 2,
     wordsPerUtterance: 3,
     latencyMs,
@@ -91,7 +92,7 @@ async function expectMirrorOf(s: Setup): Promise<void> {
 
 describe('worker process', () => {
   it('a second worker or a sync on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
-    const s = await setup(0);
+    const s = await setup(0, 10);
     const first = startWorkerProcess(s);
     await first.waitForLog(started);
 
@@ -144,6 +145,8 @@ describe('worker process', () => {
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(240);
 
+    // The slow pages only had to keep the first run going until the signal.
+    s.sim.setLatency(0);
     const again = startWorkerProcess(s, ['--kind', 'pre-recorded']);
     await again.waitForLog((line) => line['msg'] === 'sync finished', 60_000);
     again.process.kill('SIGTERM');
@@ -167,6 +170,8 @@ describe('worker process', () => {
     ]);
     expect(during.error).toBeUndefined();
 
+    // Read during the run: the rest of it may go at full speed.
+    s.sim.setLatency(0);
     await bothKindsSynced(worker);
     const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as {
       tables: Record<string, { rows: number }>;
@@ -195,6 +200,8 @@ describe('worker process', () => {
     );
     killed.process.kill('SIGKILL');
     expect(await killed.exited).toBe('SIGKILL');
+    // The slow pages only had to keep the first run going until the kill.
+    s.sim.setLatency(0);
 
     // The dead worker's lock is taken over at once (same host, pid gone); its job comes back
     // once BullMQ's job lock (--job-lock 2s) expires.

@@ -6,12 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { JOBS } from '../jobs/index.js';
 import { command as enqueue } from '../src/cli/enqueue.js';
 import { silentLogger } from '../src/log.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
 import { writerLockPath } from '../src/store/writer-lock.js';
 import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
+import { syncDefaults } from '../src/sync/plan-defaults.js';
 import { SYNC_KINDS, type SyncKind } from '../src/sync/types.js';
 import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../src/worker/runtime.js';
@@ -19,6 +21,9 @@ import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup, testRedis } from './helpers/worker.js';
+
+/** The config's defaults a worker starts with; each job picks its kind, mode and checkpoints. */
+const { kinds: _kinds, full: _full, checkpoints: _checkpoints, ...workerDefaults } = syncDefaults();
 
 const HOUR = 3_600_000;
 
@@ -44,7 +49,9 @@ function options(
   overrides: Partial<WorkerOptions> = {},
 ): WorkerOptions {
   return {
+    jobs: JOBS,
     settings: {
+      ...workerDefaults,
       baseUrl: sim.url,
       apiKey: sim.apiKey,
       db,
@@ -52,11 +59,6 @@ function options(
       redisPrefix: prefix,
       pageSize: 20,
       rateLimit: 10_000,
-      concurrency: 2,
-      lookback: 15 * 60_000,
-      pendingMaxAge: 7 * 24 * HOUR,
-      lockWait: 5_000,
-      metadataEncoding: 'json',
       reportDir: join(dirname(db), 'reports'),
     },
     kinds: SYNC_KINDS,
@@ -171,10 +173,9 @@ describe('worker', () => {
     const reportRun = async (payload: { now?: string }) => {
       const job = await queue.add(REPORT_JOB, payload);
       return eventually(async () => {
-        const done = await queue.getJob(String(job.id));
-        return (await done?.getState()) === 'completed'
-          ? (done?.returnvalue as { written: string[] })
-          : undefined;
+        // State first, then the job: a job read before its completion carries no return value yet.
+        if ((await queue.getJobState(String(job.id))) !== 'completed') return undefined;
+        return (await queue.getJob(String(job.id)))?.returnvalue as { written: string[] };
       }, 'the billing report job');
     };
     const dayFile = (daysAgo: number) =>
@@ -202,7 +203,9 @@ describe('worker', () => {
     sim.data.advance(late['id'] as string, 'done');
     const out = collect();
     const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
-    expect(await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream })).toBe(0);
+    expect(
+      await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream, env: {} }),
+    ).toBe(0);
     const afterLate = await reportRun({});
     expect(afterLate.written).toContain(dayFile(1));
     expect(afterLate.written.filter((path) => path.includes('-day-'))).toEqual(
@@ -271,7 +274,13 @@ describe('worker', () => {
 
     const out = collect();
     const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
-    const code = await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream });
+    const code = await enqueue.run({
+      flags,
+      positionals: [],
+      stdout: out.stream,
+      stderr: out.stream,
+      env: {},
+    });
 
     expect(code).toBe(0);
     const [line, ...rest] = out.text().trim().split('\n');
@@ -312,6 +321,7 @@ describe('worker', () => {
         positionals: [],
         stdout: out.stream,
         stderr: out.stream,
+        env: {},
       });
       expect(code, out.text()).toBe(0);
       return JSON.parse(out.text().trim()).summary.kinds[0];

@@ -1,4 +1,4 @@
--- A batch's words, staged for loader-stage-insert-words (see src/store/job-rows.ts): `list` numbers
+-- A batch's words, staged for loader-stage-insert-words (see src/normalize/job-rows.ts): `list` numbers
 -- the batch's utterance lists, which _tsync_lists maps to their job and source; `word_key` numbers
 -- the batch's distinct words, which _tsync_dict maps to their text. Temp tables live as long as
 -- the connection; loader-stage-clear empties them after each batch.

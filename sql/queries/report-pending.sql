@@ -7,4 +7,4 @@
 SELECT
   count(*) FILTER (WHERE status IN ('queued', 'processing'))::INTEGER                   AS pending,
   count(*) FILTER (WHERE $date = 'completed' AND billable AND completed_at IS NULL)::INTEGER AS undated
-FROM report_jobs('created', CASE WHEN $date = 'completed' THEN NULL ELSE $from END, $before, $kind, $include_deleted)
+FROM counted_jobs('created', CASE WHEN $date = 'completed' THEN NULL ELSE $from END, $before, $kind, $include_deleted)

@@ -4,7 +4,9 @@
  * outside `readableDirs`, settings locked). The sandbox is instance-wide and permanent, so it is
  * applied at the first userQuery: a Reader used for a Parquet copy never runs user SQL.
  */
+
 import type { Database } from '../store/database.js';
+import type { QueryName } from '../store/queries.js';
 import type { SqlParams } from '../store/values.js';
 import { readerTable } from './duckdb-result-table.js';
 import { runGuarded, sandboxInstance } from './guarded-statements.js';
@@ -29,7 +31,7 @@ export class FileReader implements Reader {
     return this.db.all<T>(sql, params);
   }
 
-  query(name: string): string {
+  query(name: QueryName): string {
     return this.db.query(name);
   }
 

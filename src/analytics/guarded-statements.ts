@@ -157,5 +157,5 @@ export function queryError(where: string, error: unknown): Error {
       ...options,
     });
   }
-  return new DatabaseError(`the query failed on ${where}: ${message}`, where, false, false, options);
+  return new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, ...options });
 }

@@ -71,7 +71,10 @@ export function withReadOnlyDatabase<T>(
 }
 
 function waited(error: DatabaseError, lockWaitMs: number): DatabaseError {
-  return new DatabaseError(`${error.message}, and it serves no reads`, error.path, true, true, {
+  return new DatabaseError(`${error.message}, and it serves no reads`, {
+    path: error.path,
+    retryable: true,
+    busy: true,
     hint: `wait for it to finish and try again, or raise --lock-wait (waited ${lockWaitMs} ms)`,
     cause: error,
   });

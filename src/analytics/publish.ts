@@ -8,11 +8,13 @@
  * sees the old file or the new, never a part, never two runs mixed in one partition. The manifest
  * is written last, also by rename.
  */
+
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Database } from '../store/database.js';
+import type { QueryName } from '../store/queries.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import { copyQueryToParquet } from './file-reader.js';
 import {
@@ -30,7 +32,7 @@ type Fingerprinted = 'jobs' | 'content';
 
 interface PublishedSpec {
   readonly table: string;
-  readonly query: string;
+  readonly query: QueryName;
   readonly fingerprint: Fingerprinted;
 }
 
@@ -114,7 +116,7 @@ interface TableRun {
   readonly dir: string;
   readonly staging: string;
   readonly spec: PublishedSpec;
-  readonly query: string;
+  readonly query: QueryName;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
   readonly prints: ReadonlyMap<string, string>;
   readonly before: ReadonlyMap<string, PublishedPartition>;
@@ -206,7 +208,7 @@ async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, st
   return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${r.jobs}:${r.synced}:${r.hash}`]));
 }
 
-async function contentFingerprints(db: PublishOptions['db'], query: string): Promise<Map<string, string>> {
+async function contentFingerprints(db: PublishOptions['db'], query: QueryName): Promise<Map<string, string>> {
   const rows = await db.all<{ kind: string; month: string; n: number; hash: string }>(
     `SELECT t.kind, t.month, count(*) AS n, CAST(bit_xor(hash(t)) AS VARCHAR) AS hash FROM (${db.query(query)}) AS t GROUP BY ALL`,
   );

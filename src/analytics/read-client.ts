@@ -4,15 +4,24 @@
  * A Parquet copy asks the writer for one unpartitioned file in its temp folder and partitions it
  * here, in a private in-memory DuckDB, so the writer never writes where a reader says.
  */
+
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { namedQuery } from '../store/database.js';
+import type { QueryName } from '../store/queries.js';
 import type { SqlParams } from '../store/values.js';
 import { copyQueryToParquet } from './file-reader.js';
 import { socketPathOf } from './read-server.js';
-import { decodeWire, encodeWire, fromWireError, type ReadRequest, type WireError } from './read-wire.js';
+import {
+  decodeWire,
+  encodeWire,
+  fromWireError,
+  type ReadRequest,
+  readWireLine,
+  type WireError,
+} from './read-wire.js';
 import type { ParquetCopy, Reader } from './reader.js';
 import type { ResultTable } from './result-table.js';
 import { sqlPathLiteral } from './sql-literal.js';
@@ -57,7 +66,7 @@ export class SocketReader implements Reader {
     return (reply.rows ?? []) as T[];
   }
 
-  query(name: string): string {
+  query(name: QueryName): string {
     return namedQuery(name);
   }
 
@@ -99,33 +108,21 @@ export class SocketReader implements Reader {
   }
 
   /** Sends one request line and reads the one reply line. */
-  private exchange(socket: Socket, request: ReadRequest): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      let buffered = '';
-      const onData = (chunk: Buffer) => {
-        buffered += chunk.toString('utf8');
-        const end = buffered.indexOf('\n');
-        if (end < 0) return;
-        cleanup();
-        const reply = decodeWire(buffered.slice(0, end)) as Reply;
-        if (reply.ok) resolve(reply);
-        else
-          reject(fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path));
-      };
-      const onClose = () => {
-        cleanup();
-        reject(this.broken('hung up before answering (the run probably ended)'));
-      };
-      const cleanup = () => {
-        socket.off('data', onData).off('close', onClose).off('error', onClose);
-      };
-      socket.on('data', onData).on('close', onClose).on('error', onClose);
-      socket.write(`${encodeWire(request)}\n`);
+  private async exchange(socket: Socket, request: ReadRequest): Promise<Reply> {
+    const line = readWireLine(socket, {
+      endEvent: 'close',
+      ended: () => this.broken('hung up before answering (the run probably ended)'),
     });
+    socket.write(`${encodeWire(request)}\n`);
+    const reply = decodeWire(await line) as Reply;
+    if (reply.ok) return reply;
+    throw fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
   }
 
   private broken(what: string): WriterGoneError {
-    return new WriterGoneError(`the sync holding ${this.path} ${what}`, this.path, true, false, {
+    return new WriterGoneError(`the sync holding ${this.path} ${what}`, {
+      path: this.path,
+      retryable: true,
       hint: 'run the command again: it reads the file directly, or from the next run',
     });
   }

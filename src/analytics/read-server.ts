@@ -9,6 +9,7 @@
  * exactly as for a file opened read-only. A reader never blocks the writer: DuckDB's MVCC keeps
  * the snapshot, and a checkpoint simply waits for a quiet moment.
  */
+
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
+import { isQueryName } from '../store/queries.js';
 import { plainRow } from '../store/values.js';
 import { readerTable } from './duckdb-result-table.js';
 import { EXPORT_TABLES } from './export-parquet.js';
@@ -28,6 +30,7 @@ import {
   MAX_REQUEST_BYTES,
   type ReadRequest,
   readRequest,
+  readWireLine,
   toWireError,
 } from './read-wire.js';
 import { sqlPathLiteral } from './sql-literal.js';
@@ -80,12 +83,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
     if (active.size >= MAX_REQUESTS) {
       const busy = new DatabaseError(
         `the sync holding ${db.path} is answering ${MAX_REQUESTS} readers already`,
-        db.path,
-        true,
-        true,
-        {
-          hint: 'try again in a moment',
-        },
+        { path: db.path, retryable: true, busy: true, hint: 'try again in a moment' },
       );
       socket.end(`${encodeWire({ ok: false, error: toWireError(busy) })}\n`);
       return;
@@ -172,7 +170,12 @@ class Request {
   async serve(): Promise<void> {
     const temp: string[] = [];
     try {
-      const line = await readLine(this.socket);
+      const line = await readWireLine(this.socket, {
+        endEvent: 'end',
+        ended: () => new Error('the reader hung up before sending a request'),
+        maxBytes: MAX_REQUEST_BYTES,
+        tooLong: () => new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`),
+      });
       const request = readRequest.parse(decodeWire(line));
       const reply = await this.answer(request, temp);
       if (this.aborted || !this.socket.writable) return;
@@ -230,7 +233,8 @@ class Request {
     params: Record<string, unknown>,
     temp: string[],
   ): Promise<{ file: string; rows: number }> {
-    if (!PARQUET_QUERIES.has(query)) throw new ConfigError('export', `"${query}" is not an export query`);
+    if (!PARQUET_QUERIES.has(query) || !isQueryName(query))
+      throw new ConfigError('export', `"${query}" is not an export query`);
     const dir = `${this.db.path}.tmp`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
@@ -254,30 +258,4 @@ function toParams(params: Record<string, unknown>): Record<string, boolean | str
       out[key] = value;
   }
   return out;
-}
-
-function readLine(socket: Socket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const end = buffered.indexOf('\n');
-      if (end >= 0) {
-        cleanup();
-        socket.pause();
-        resolve(buffered.slice(0, end));
-      } else if (buffered.length > MAX_REQUEST_BYTES) {
-        cleanup();
-        reject(new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`));
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      reject(new Error('the reader hung up before sending a request'));
-    };
-    const cleanup = () => {
-      socket.off('data', onData).off('end', onEnd).off('error', onEnd);
-    };
-    socket.on('data', onData).on('end', onEnd).on('error', onEnd);
-  });
 }

@@ -5,6 +5,7 @@
  * every request with zod: anyone who can open the socket (its owner only, mode 0600) is still
  * untrusted input.
  */
+import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { ConfigError, DatabaseError } from '../errors.js';
 
@@ -46,7 +47,7 @@ export function toWireError(error: unknown): WireError {
 export function fromWireError(wire: WireError, path: string): Error {
   const options = wire.hint ? { hint: wire.hint } : {};
   if (wire.type === 'config') return new ConfigError(wire.setting ?? 'query', wire.message, options);
-  return new DatabaseError(wire.message, path, wire.retryable ?? false, false, options);
+  return new DatabaseError(wire.message, { path, retryable: wire.retryable ?? false, ...options });
 }
 
 export function encodeWire(value: unknown): string {
@@ -69,5 +70,48 @@ export function decodeWire(text: string): unknown {
     if (typeof tagged['$bigint'] === 'string') return BigInt(tagged['$bigint']);
     if (typeof tagged['$bytes'] === 'string') return new Uint8Array(Buffer.from(tagged['$bytes'], 'base64'));
     return value;
+  });
+}
+
+export interface LineOptions {
+  /** The event after which no line can come: 'end' (the peer stopped sending) or 'close'. */
+  readonly endEvent: 'end' | 'close';
+  /** The failure when the socket ends or errs before a whole line. */
+  readonly ended: () => Error;
+  /** Bytes the line may take; past them, `tooLong` is the failure. */
+  readonly maxBytes?: number;
+  readonly tooLong?: () => Error;
+}
+
+/**
+ * The first line `socket` sends, without its newline; reading stops there (the socket is paused).
+ * Decoded as a stream, so a character cut between two chunks is joined, not turned into U+FFFD,
+ * and only new text is searched for the newline, so a reply of many MB is not scanned per chunk.
+ */
+export function readWireLine(socket: Socket, options: LineOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: string) => {
+      const from = buffered.length;
+      buffered += chunk;
+      const end = buffered.indexOf('\n', from);
+      if (end >= 0) {
+        cleanup();
+        socket.pause();
+        resolve(buffered.slice(0, end));
+      } else if (options.maxBytes !== undefined && socket.bytesRead > options.maxBytes) {
+        cleanup();
+        reject(options.tooLong?.() ?? options.ended());
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(options.ended());
+    };
+    const cleanup = () => {
+      socket.off('data', onData).off(options.endEvent, onEnd).off('error', onEnd);
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', onData).on(options.endEvent, onEnd).on('error', onEnd);
   });
 }

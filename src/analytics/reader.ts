@@ -4,6 +4,7 @@
  * (SocketReader, src/analytics/read-client.ts). Both answer with the data as of one commit and both
  * refuse anything but reading statements (src/analytics/guarded-statements.ts).
  */
+import type { QueryName } from '../store/queries.js';
 import type { SqlParams } from '../store/values.js';
 import type { ResultTable } from './result-table.js';
 
@@ -15,7 +16,7 @@ export interface Reader {
   /** Rows of one statement as plain objects: timestamps as Date, JSON as text, safe bigints as numbers. */
   all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
   /** The text of sql/queries/<name>.sql. */
-  query(name: string): string;
+  query(name: QueryName): string;
   /** A user's SQL text (one or more statements): one table per statement, in order. */
   userQuery(sql: string): Promise<ResultTable[]>;
   /**
@@ -30,7 +31,7 @@ export type RowSource = Pick<Reader, 'path' | 'all' | 'query'>;
 
 export interface ParquetCopy {
   /** One of the export queries (EXPORT_TABLES in export-parquet.ts). */
-  readonly query: string;
+  readonly query: QueryName;
   readonly params: Readonly<Record<string, unknown>>;
   /** Absolute folder the partitions go into (created by DuckDB). */
   readonly targetDir: string;

@@ -1,9 +1,10 @@
 /**
  * The named reports (billing, status, latency, errors): which sql/queries file each runs, the
  * columns it yields, and how a filter becomes bound parameters. Report SQL reads the views of
- * sql/100_analytics_views.sql and the report_jobs() filter of sql/101_exact_billing.sql; no value
- * is ever spliced into SQL text.
+ * sql/100_analytics_views.sql and the counted_jobs() filter and figure macros of
+ * sql/102_report_filter_once.sql; no value is ever spliced into SQL text.
  */
+import type { QueryName } from '../store/queries.js';
 import type { SyncKind } from '../sync/types.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
 import type { RowSource } from './reader.js';
@@ -25,7 +26,7 @@ export interface ReportFilter {
 
 interface ReportDefinition {
   /** sql/queries/<query>.sql */
-  readonly query: string;
+  readonly query: QueryName;
   readonly columns: readonly Column[];
   /** Whether the query groups by period (and so takes $by). */
   readonly periodic: boolean;

@@ -10,6 +10,7 @@ import pRetry from 'p-retry';
 import { Pool } from 'undici';
 import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import type { ListName } from '../records/enums.js';
 import { parseListEnvelope } from '../records/envelope.js';
 import { formatBytes } from '../util/bytes.js';
 import { itemTexts } from './item-texts.js';
@@ -18,9 +19,8 @@ import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './qu
 import { RateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import type { ClientOptions, ClientStats, ListName, ListParams, Page, RequestOptions } from './types.js';
+import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
-import { walkPages } from './walk.js';
 
 /**
  * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
@@ -141,11 +141,6 @@ export class ListingClient {
     });
   }
 
-  /** Pages from params.offset, following the offset (and limit) of `next` until it is null. */
-  walk(list: ListName, params: ListParams = {}, options: RequestOptions = {}): AsyncGenerator<Page> {
-    return walkPages((p) => this.getPage(list, p, options), params, this.#logger);
-  }
-
   async close(): Promise<void> {
     await this.#pool.close();
   }
@@ -204,7 +199,8 @@ export class ListingClient {
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ProtocolError(`${where} answered with a body that is not JSON (${body.length} bytes)`, true, {
+      throw new ProtocolError(`${where} answered with a body that is not JSON (${body.length} bytes)`, {
+        retryable: true,
         cause: new Error(this.#redact(error instanceof Error ? error.message : String(error))),
         hint: 'the service sent a broken answer; retried automatically',
       });
@@ -213,10 +209,7 @@ export class ListingClient {
     if (!parsed.ok) {
       throw new ProtocolError(
         `${where} answered with a body that is not a list envelope (${parsed.problem})`,
-        true,
-        {
-          hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
-        },
+        { retryable: true, hint: 'check TSYNC_BASE_URL / --base-url points at the listing service' },
       );
     }
     const items = parsed.envelope.items;
@@ -245,8 +238,7 @@ export class ListingClient {
       response.body.destroy();
       return new ResponseTooLargeError(
         `${where} answered with more than ${formatBytes(maxBytes)} (at least ${formatBytes(bytes)}); reading stopped`,
-        bytes,
-        maxBytes,
+        { bytes, maxBytes },
       );
     };
     const declared = Number(response.headers['content-length']);

@@ -2,6 +2,15 @@
  * The listing service client: what the sync engine imports. See ./client.ts for the behaviour and
  * ./retry-policy.ts for what retries.
  */
+
+export {
+  JOB_KINDS,
+  JOB_STATUSES,
+  type JobKind,
+  type JobStatus,
+  LIST_NAMES,
+  type ListName,
+} from '../records/enums.js';
 export { ListingClient } from './client.js';
 export { parseNextLink } from './next-link.js';
 export { buildQuery, DEFAULT_LIMIT, type MetadataEncoding, validateListParams } from './query.js';
@@ -13,17 +22,11 @@ export {
   RETRY_STATUSES,
   type RetryPolicy,
 } from './retry-policy.js';
-export {
-  type ClientOptions,
-  type ClientStats,
-  JOB_KINDS,
-  JOB_STATUSES,
-  type JobKind,
-  type JobStatus,
-  LIST_NAMES,
-  type ListName,
-  type ListParams,
-  type NextLink,
-  type Page,
-  type RequestOptions,
+export type {
+  ClientOptions,
+  ClientStats,
+  ListParams,
+  NextLink,
+  Page,
+  RequestOptions,
 } from './types.js';

@@ -21,7 +21,8 @@ function integerParam(query: URLSearchParams, name: string, min: number): number
 
 function unparsable(reason: string): ProtocolError {
   // The link itself is not quoted: it is the service's text and could be arbitrarily long.
-  return new ProtocolError(`the service's next link ${reason}`, false, {
+  return new ProtocolError(`the service's next link ${reason}`, {
+    retryable: false,
     hint: 'the service broke its paging contract; report it upstream',
   });
 }

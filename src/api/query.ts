@@ -8,7 +8,8 @@
  * which one the real server accepts is not public, so both are offered.
  */
 import { ConfigError } from '../errors.js';
-import { JOB_KINDS, JOB_STATUSES, LIST_NAMES, type ListName, type ListParams } from './types.js';
+import { JOB_KINDS, JOB_STATUSES, LIST_NAMES, type ListName } from '../records/enums.js';
+import type { ListParams } from './types.js';
 
 /** The spec's default page size. */
 export const DEFAULT_LIMIT = 20;

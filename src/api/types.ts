@@ -1,19 +1,10 @@
 /**
  * The listing client's public shapes: which lists exist, the filters a caller may ask for, what a
- * page is, and how the client is tuned. Unions derive from `as const` lists so the query encoder
- * can check values at run time against the same source.
+ * page is, and how the client is tuned. Kinds, statuses and list names come from
+ * src/records/enums.ts, whose `as const` lists the query encoder checks values against at run time.
  */
 import type { Logger } from '../log.js';
-
-/** The three list operations of the spec, by the last segment of their path (`/v2/<name>`). */
-export const LIST_NAMES = ['pre-recorded', 'live', 'transcription'] as const;
-export type ListName = (typeof LIST_NAMES)[number];
-
-export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export const JOB_KINDS = ['pre-recorded', 'live'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+import type { JobKind, JobStatus, ListName } from '../records/enums.js';
 
 export interface ListParams {
   /** Index of the first item; default 0. */

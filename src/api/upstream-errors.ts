@@ -52,23 +52,19 @@ export function transportError(
   const cause = sanitizeCause(thrown, redact);
   const detail = `${code ?? cause.name}: ${cause.message}`;
   if (phase === 'body' && code !== 'UND_ERR_BODY_TIMEOUT') {
-    return new ProtocolError(`the response body of ${where} was cut short (${detail})`, true, {
+    return new ProtocolError(`the response body of ${where} was cut short (${detail})`, {
+      retryable: true,
       cause,
       hint: 'the service or a proxy dropped the connection mid-answer; retried automatically',
     });
   }
   const retryable = isRetryErrorCode(code);
   if (code !== undefined && TLS_TRUST_CODE.test(code)) {
-    return new UpstreamError(
-      `the TLS certificate of ${where} is not trusted (${detail})`,
-      false,
-      undefined,
-      undefined,
-      {
-        cause,
-        hint: 'certificate checks cannot be turned off; if the service uses a private CA, give node its certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
-      },
-    );
+    return new UpstreamError(`the TLS certificate of ${where} is not trusted (${detail})`, {
+      retryable: false,
+      cause,
+      hint: 'certificate checks cannot be turned off; if the service uses a private CA, give node its certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+    });
   }
   const hint =
     code === 'ECONNREFUSED' || code === 'ENOTFOUND'
@@ -76,10 +72,7 @@ export function transportError(
       : retryable
         ? 'the network or the service failed; retried automatically, try again later'
         : 'check TSYNC_BASE_URL / --base-url and the network';
-  return new UpstreamError(`request to ${where} failed (${detail})`, retryable, undefined, undefined, {
-    cause,
-    hint,
-  });
+  return new UpstreamError(`request to ${where} failed (${detail})`, { retryable, cause, hint });
 }
 
 /** The service's own explanation from an error body, when it gave one (`message`, `validation_errors`). */
@@ -114,31 +107,28 @@ export interface StatusContext {
 export function statusError(status: number, context: StatusContext): Error {
   const { where, body, redact } = context;
   const retryAfterMs = parseRetryAfter(context.retryAfter);
-  if (status === 401 || status === 403) return new AuthenticationError(status);
-  if (status === 429) return new RateLimitedError(retryAfterMs);
+  if (status === 401 || status === 403) return new AuthenticationError({ status });
+  if (status === 429) return new RateLimitedError({ retryAfterMs });
   if (status === 404) {
-    return new UpstreamError(
-      `${where} answered HTTP 404: the base URL is probably wrong`,
-      false,
+    return new UpstreamError(`${where} answered HTTP 404: the base URL is probably wrong`, {
+      retryable: false,
       status,
-      undefined,
-      {
-        hint: 'set TSYNC_BASE_URL / --base-url to the service root (e.g. https://api.example.com), without /v2',
-      },
-    );
+      hint: 'set TSYNC_BASE_URL / --base-url to the service root (e.g. https://api.example.com), without /v2',
+    });
   }
   if (status === 400 || status === 422) {
     const said = serviceMessage(body, redact);
-    return new UpstreamError(
-      `the service rejected ${where} (HTTP ${status})${said ? `: ${said}` : ''}`,
-      false,
+    return new UpstreamError(`the service rejected ${where} (HTTP ${status})${said ? `: ${said}` : ''}`, {
+      retryable: false,
       status,
-      undefined,
-      { hint: 'check the filters (dates, status, custom_metadata and --metadata-encoding)' },
-    );
+      hint: 'check the filters (dates, status, custom_metadata and --metadata-encoding)',
+    });
   }
   const retryable = isRetryStatus(status);
-  return new UpstreamError(`${where} answered HTTP ${status}`, retryable, status, retryAfterMs, {
+  return new UpstreamError(`${where} answered HTTP ${status}`, {
+    retryable,
+    status,
+    retryAfterMs,
     hint: retryable
       ? 'the service is failing or overloaded; retried automatically, try again later'
       : 'unexpected answer from the service; check TSYNC_BASE_URL / --base-url',

@@ -3,8 +3,9 @@
  * `util.parseArgs` in strict mode, so an unknown flag is a ConfigError (exit 2) that points at --help.
  */
 import { parseArgs } from 'node:util';
-import { type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config.js';
+import { type Env, type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config.js';
 import { ConfigError } from '../errors.js';
+import type { JobRegistry } from '../worker/job-definition.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -15,11 +16,34 @@ export interface OptionSpec {
   readonly value?: string;
 }
 
-export interface CommandContext {
+/**
+ * What a command reads and writes in place of the process's own: src/cli/main.ts (the bin) binds
+ * them to process.stdout, stderr, env and stdin; a test passes buffers and an env of its own, so
+ * many commands can run in one process.
+ */
+export interface CommandIo {
+  readonly stdout: NodeJS.WritableStream;
+  /** Logs and progress; a terminal (isTTY) gets readable lines, anything else JSON lines. */
+  readonly stderr: NodeJS.WritableStream & { readonly isTTY?: boolean };
+  /** Where settings are read from (src/config.ts); never process.env inside a command. */
+  readonly env: Env;
+  /** `query -` reads SQL from it; unset, it is empty. */
+  readonly stdin?: AsyncIterable<string | Buffer>;
+  /**
+   * Ends the process at once (a second Ctrl-C, a worker that cannot stop in time). Only main.ts
+   * binds it (process.exit); in-process callers leave it unset and the command returns its code.
+   */
+  readonly exit?: (code: number) => void;
+  /**
+   * The worker's jobs (jobs/index.ts's JOBS), loaded when the worker starts. jobs/ builds on src/,
+   * so src/ never imports it: bin/transcript-sync, which composes the program, hands them in.
+   */
+  readonly jobs?: () => Promise<JobRegistry>;
+}
+
+export interface CommandContext extends CommandIo {
   readonly flags: FlagValues;
   readonly positionals: readonly string[];
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
 }
 
 export interface Command {

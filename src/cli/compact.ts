@@ -18,9 +18,9 @@ export const command: Command = {
   ].join('\n'),
   options: { json: { type: 'boolean', help: 'print the sizes as JSON on stdout' } },
   settings: ['db', 'lockWait', 'logLevel'],
-  async run({ flags, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags);
-    const logger = createLogger(settings.logLevel);
+  async run({ flags, env, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags, env);
+    const logger = createLogger(settings.logLevel, {}, { stream: stderr });
     const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait, logger });
     let result: Awaited<ReturnType<typeof compactFile>>;
     try {

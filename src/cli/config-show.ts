@@ -34,13 +34,13 @@ export const command: Command = {
     'lockWait',
     'metadataEncoding',
   ],
-  async run({ flags, positionals, stdout }) {
+  async run({ flags, env, positionals, stdout }) {
     const [action, extra] = positionals;
     if (action !== 'show' || extra !== undefined) {
       const got = action === undefined ? 'no action' : `"${[action, extra].filter(Boolean).join(' ')}"`;
       throw new ConfigError('config', `expected \`show\`, got ${got}; see \`${PROGRAM} config --help\``);
     }
-    writeRows(stdout, flag(flags, 'json'), describeSettings(flags), (r) => ({
+    writeRows(stdout, flag(flags, 'json'), describeSettings(flags, env), (r) => ({
       setting: [r.flag, r.env].filter(Boolean).join(' / '),
       value: r.value ?? '',
       source: r.source,

@@ -7,8 +7,8 @@ import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { startSimulator } from '../simulator/index.js';
 import { Database } from '../store/database.js';
+import { syncDefaults } from '../sync/plan-defaults.js';
 import { runSync } from '../sync/run.js';
-import { SYNC_KINDS } from '../sync/types.js';
 import { type Command, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { summaryLine } from './sync-summary.js';
@@ -24,13 +24,13 @@ export const command: Command = {
     db: { type: 'string', value: 'PATH', help: 'DuckDB file (default ./data/demo.duckdb)' },
   },
   settings: ['logLevel'],
-  async run({ flags, stdout }) {
+  async run({ flags, env, stdout, stderr }) {
     const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
     if (!Number.isInteger(jobs) || jobs < 2 || jobs > 100_000)
       throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
     const dbPath = stringFlag(flags, 'db') ?? './data/demo.duckdb';
-    const { logLevel } = resolveSettings(['logLevel'], [], flags);
-    const { view, logger } = ProgressView.open(process.stderr, logLevel === 'info' ? 'warn' : logLevel);
+    const { logLevel } = resolveSettings(['logLevel'], [], flags, env);
+    const { view, logger } = ProgressView.open(stderr, logLevel === 'info' ? 'warn' : logLevel);
     const sim = await startSimulator({
       preRecorded: Math.ceil(jobs / 2),
       live: Math.floor(jobs / 2),
@@ -38,24 +38,15 @@ export const command: Command = {
     });
     stdout.write(`Simulator serving ${jobs} jobs at ${sim.url}; syncing into ${dbPath}\n\n`);
     try {
-      const summary = await runSync({
+      // The config's defaults, but no rate limit to speak of: the simulator is in this process.
+      const options = {
+        ...syncDefaults(),
         baseUrl: sim.url,
         apiKey: sim.apiKey,
         db: dbPath,
-        kinds: SYNC_KINDS,
-        full: false,
-        checkpoints: 'duckdb',
-        redisPrefix: 'tsync',
-        pageSize: 100,
         rateLimit: 1_000,
-        concurrency: 2,
-        lookback: 15 * 60_000,
-        pendingMaxAge: 7 * 86_400_000,
-        lockWait: 5_000,
-        metadataEncoding: 'json',
-        logger,
-        onProgress: view.update,
-      });
+      };
+      const summary = await runSync(options, { ...options, logger, onProgress: view.update });
       view.done();
       for (const kind of summary.kinds) stdout.write(`${summaryLine(kind)}\n`);
     } finally {

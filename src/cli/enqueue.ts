@@ -10,12 +10,12 @@ import type { KindSummary, SyncSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 import { jsonLine } from '../util/snake-case.js';
 import { bullConnection, closeRedis, connectRedis } from '../worker/connection.js';
-import { durationFlag } from '../worker/flags.js';
 import { createSyncQueue, SYNC_JOB, SYNC_QUEUE } from '../worker/queue.js';
 import type { ScheduledSyncData } from '../worker/schedule.js';
 import { type Command, flag } from './command.js';
 import { KIND_OPTION, parseKinds } from './sync-options.js';
 import { summaryLine } from './sync-summary.js';
+import { durationFlag } from './worker-flags.js';
 
 export const command: Command = {
   name: 'enqueue',
@@ -38,8 +38,8 @@ export const command: Command = {
     json: { type: 'boolean', help: 'print one JSON line per job on stdout' },
   },
   settings: ['redisUrl', 'redisPrefix'],
-  async run({ flags, stdout }) {
-    const { redisUrl, redisPrefix } = resolveSettings(['redisUrl', 'redisPrefix'], [], flags);
+  async run({ flags, env, stdout }) {
+    const { redisUrl, redisPrefix } = resolveSettings(['redisUrl', 'redisPrefix'], [], flags, env);
     const kinds = parseKinds(flags);
     if (flag(flags, 'full') && flag(flags, 'recent'))
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');

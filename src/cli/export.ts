@@ -29,11 +29,11 @@ export const command: Command = {
     },
   },
   settings: ['db', 'lockWait'],
-  async run({ flags, stdout }) {
+  async run({ flags, env, stdout }) {
     const out = stringFlag(flags, 'out');
     if (out === undefined || out.trim() === '')
       throw new ConfigError('--out', 'is required: the folder to write Parquet files into');
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags);
+    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
     const tables = await withReadOnlyDatabase(db, lockWait, (database) =>
       exportParquet({
         db: database,

@@ -3,7 +3,7 @@
  * into one line on stderr and an exit code (2: usage or configuration, 1: runtime failure).
  */
 import { TsyncError } from '../errors.js';
-import { type Command, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
+import { type Command, type CommandIo, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
 
 interface Entry {
   readonly summary: string;
@@ -89,46 +89,54 @@ export function programHelp(): string {
   ].join('\n');
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command line with the given streams and env and returns its exit code; it never exits
+ * the process (src/cli/main.ts does), so tests call it in-process.
+ */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { stdout, stderr } = io;
   const [name, ...rest] = argv;
   if (name === undefined) {
-    process.stderr.write(programHelp());
+    stderr.write(programHelp());
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(programHelp());
+    stdout.write(programHelp());
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    const { createRequire } = await import('node:module');
-    const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    // From the project root, not a path relative to this file: src/ (in-process) and dist/src/ differ.
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { projectRoot } = await import('../util/paths.js');
+    const pkg = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
+    stdout.write(`${pkg.version}\n`);
     return 0;
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    process.stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
+    stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
     return 2;
   }
   try {
     const command = await entry.load();
     const { flags, positionals } = parseCommandArgs(command, rest);
     if (flags['help'] === true) {
-      process.stdout.write(commandHelp(command));
+      stdout.write(commandHelp(command));
       return 0;
     }
-    return await command.run({ flags, positionals, stdout: process.stdout, stderr: process.stderr });
+    return await command.run({ ...io, flags, positionals });
   } catch (error) {
-    return reportError(error);
+    return reportError(error, stderr);
   }
 }
 
-export function reportError(error: unknown): number {
+export function reportError(error: unknown, stderr: NodeJS.WritableStream): number {
   if (error instanceof TsyncError) {
-    process.stderr.write(`${PROGRAM}: ${error.toLine()}\n`);
+    stderr.write(`${PROGRAM}: ${error.toLine()}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${PROGRAM}: unexpected error: ${message}\n`);
+  stderr.write(`${PROGRAM}: unexpected error: ${message}\n`);
   return 1;
 }

@@ -21,7 +21,7 @@ export class ProgressView {
   static open(stream: TextSink, level: string): { view: ProgressView; logger: Logger } {
     const view = new ProgressView(stream);
     const terminal: TextSink = { isTTY: true, write: (text: string) => view.printAbove(text) };
-    view.logger = createLogger(level, {}, view.live ? { stream: terminal } : {});
+    view.logger = createLogger(level, {}, { stream: view.live ? terminal : stream });
     return { view, logger: view.logger };
   }
 

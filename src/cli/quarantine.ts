@@ -29,7 +29,7 @@ export const command: Command = {
   settings: ['db', 'lockWait'],
   async run(context) {
     const action = parseAction(context.positionals);
-    const settings = resolveSettings(['db', 'lockWait'], [], context.flags);
+    const settings = resolveSettings(['db', 'lockWait'], [], context.flags, context.env);
     const readOnly = action === 'list';
     const work = async () => {
       const db = await Database.open(settings.db, { readOnly, lockWaitMs: settings.lockWait });

@@ -45,12 +45,12 @@ export const command: Command = {
   },
   settings: ['db', 'lockWait'],
   positionals: true,
-  async run({ flags, positionals, stdout }) {
-    const sql = await sqlText(positionals, stringFlag(flags, 'file'));
+  async run({ flags, env, positionals, stdout, stdin }) {
+    const sql = await sqlText(positionals, stringFlag(flags, 'file'), stdin);
     const format = parseFormat(stringFlag(flags, 'format'), ['table', 'csv', 'json']);
     const out = stringFlag(flags, 'out');
     const readableDirs = readFolders(flags['read']);
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags);
+    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
     const tables = await withReader(db, { lockWaitMs: lockWait, readableDirs }, (reader) =>
       reader.userQuery(sql),
     );
@@ -64,7 +64,11 @@ export const command: Command = {
   },
 };
 
-async function sqlText(positionals: readonly string[], file: string | undefined): Promise<string> {
+async function sqlText(
+  positionals: readonly string[],
+  file: string | undefined,
+  stdin: AsyncIterable<string | Buffer> | undefined,
+): Promise<string> {
   const [first, extra] = positionals;
   if (extra !== undefined) {
     throw new ConfigError(
@@ -75,7 +79,7 @@ async function sqlText(positionals: readonly string[], file: string | undefined)
   if (file !== undefined && first !== undefined)
     throw new ConfigError('query', 'give the SQL either as an argument or with -f FILE, not both');
   if (file !== undefined) return readSqlFile(file);
-  if (first === '-') return readStdin();
+  if (first === '-') return readStdin(stdin);
   if (first === undefined)
     throw new ConfigError(
       'query',
@@ -94,9 +98,9 @@ async function readSqlFile(file: string): Promise<string> {
   }
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: AsyncIterable<string | Buffer> | undefined): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  for await (const chunk of stdin ?? []) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
 }
 

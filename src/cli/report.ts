@@ -97,12 +97,12 @@ export const command: Command = {
   },
   settings: ['db', 'lockWait'],
   positionals: true,
-  async run({ flags, positionals, stdout }) {
+  async run({ flags, env, positionals, stdout }) {
     const name = reportName(positionals);
     const filter = reportFilter(name, flags);
     const format = parseFormat(stringFlag(flags, 'format'));
     const billing = name === 'billing' ? billingQuery(filter, flags) : undefined;
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags);
+    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
     const text = await withReadOnlyDatabase(db, lockWait, (database) =>
       billing
         ? renderBillingReport(database, billing, format, flags)

@@ -35,8 +35,8 @@ export const command: Command = {
     json: { type: 'boolean', help: 'print a JSON array on stdout' },
   },
   settings: ['db', 'lockWait'],
-  async run({ flags, stdout }) {
-    const settings = resolveSettings(['db', 'lockWait'], [], flags);
+  async run({ flags, env, stdout }) {
+    const settings = resolveSettings(['db', 'lockWait'], [], flags, env);
     const kinds = parseKinds(flags);
     const kind = kinds.length === 1 ? kinds[0] : null;
     const limit = parseLimit(stringFlag(flags, 'limit'));

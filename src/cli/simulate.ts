@@ -83,8 +83,8 @@ export const command: Command = {
     ]),
   ),
   settings: ['logLevel'],
-  async run({ flags, stdout }) {
-    const { logLevel } = resolveSettings(['logLevel'], [], flags);
+  async run({ flags, env, stdout, stderr }) {
+    const { logLevel } = resolveSettings(['logLevel'], [], flags, env);
     const jobs = numberFlag(flags, 'jobs');
     const faultRate = numberFlag(flags, 'fault-rate');
     const seed = numberFlag(flags, 'seed');
@@ -93,7 +93,7 @@ export const command: Command = {
     const host = stringFlag(flags, 'host') ?? FLAGS.host.default;
     const apiKey = stringFlag(flags, 'key') ?? FLAGS.key.default;
     if (apiKey.trim() === '') throw new ConfigError('--key', 'is empty');
-    const logger = createLogger(logLevel, { component: 'simulator' });
+    const logger = createLogger(logLevel, { component: 'simulator' }, { stream: stderr });
     const sim = await startSimulator({
       host,
       port: numberFlag(flags, 'port'),

@@ -6,7 +6,7 @@
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
 import { existsSync } from 'node:fs';
-import { type FlagValues, resolveSettings } from '../config.js';
+import { type Env, type FlagValues, resolveSettings } from '../config.js';
 import { ConfigError, DatabaseError } from '../errors.js';
 import { Database } from '../store/database.js';
 import { withWriterLock } from '../store/writer-lock.js';
@@ -52,12 +52,12 @@ export const command: Command = {
   },
 };
 
-function settingsOf(flags: FlagValues) {
-  return resolveSettings(['db', 'lockWait', 'redisPrefix'], ['redisUrl'], flags);
+function settingsOf(flags: FlagValues, env: Env) {
+  return resolveSettings(['db', 'lockWait', 'redisPrefix'], ['redisUrl'], flags, env);
 }
 
-async function show({ flags, stdout }: CommandContext): Promise<number> {
-  const settings = settingsOf(flags);
+async function show({ flags, env, stdout }: CommandContext): Promise<number> {
+  const settings = settingsOf(flags, env);
   const kinds = parseKinds(flags);
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
@@ -97,8 +97,8 @@ function describe(checkpoint: Checkpoint | null): string {
   return checkpoint.watermark ?? '(beginning)';
 }
 
-async function reset({ flags, stdout }: CommandContext): Promise<number> {
-  const settings = settingsOf(flags);
+async function reset({ flags, env, stdout }: CommandContext): Promise<number> {
+  const settings = settingsOf(flags, env);
   if (stringFlag(flags, 'kind') === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');
   }
@@ -112,7 +112,8 @@ async function reset({ flags, stdout }: CommandContext): Promise<number> {
     );
   }
   if (!existsSync(settings.db)) {
-    throw new DatabaseError(`${settings.db} does not exist yet`, settings.db, false, false, {
+    throw new DatabaseError(`${settings.db} does not exist yet`, {
+      path: settings.db,
       hint: 'nothing to reset: the first sync starts from the beginning (or --since) anyway',
     });
   }
@@ -127,8 +128,8 @@ async function reset({ flags, stdout }: CommandContext): Promise<number> {
         for (const kind of kinds) {
           const before = await resolveCheckpoint(db, local, remote, kind);
           const after = resetCheckpoint(before, since);
-          await db.transaction(() => local.save(kind, after, 'in-transaction'));
-          await remote?.save(kind, after, 'after-commit');
+          await db.transaction(() => local.save(kind, after));
+          await remote?.save(kind, after);
           stdout.write(`${line(kind, before, from)}\n`);
         }
       } finally {

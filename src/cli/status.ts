@@ -36,8 +36,8 @@ export const command: Command = {
   ].join('\n'),
   options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
   settings: ['db', 'lockWait', 'pendingMaxAge'],
-  async run({ flags, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags);
+  async run({ flags, env, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags, env);
     const pendingSince = new Date(Date.now() - settings.pendingMaxAge).toISOString();
     const kinds = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
       db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),

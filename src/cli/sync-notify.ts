@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Database } from '../store/database.js';
-import { summaryOf } from '../sync/run.js';
-import type { KindSummary, SyncKind, SyncOptions, SyncSummary } from '../sync/types.js';
+import { kindSummaryOf, summaryOf } from '../sync/run.js';
+import type { SyncKind, SyncOptions, SyncSummary } from '../sync/types.js';
 import { Notifier } from '../worker/notify.js';
 
 export async function syncNotifier(url: string, options: SyncOptions, logger: Logger): Promise<Notifier> {
@@ -53,7 +53,7 @@ export async function notifyThrown(
   // A failure of one kind that no retry fixes is thrown after every kind ran, with the run's summary.
   const run = summaryOf(error);
   if (run) return notifySummary(notifier, run, error.message);
-  const summary = (error as Error & { summary?: KindSummary }).summary;
+  const summary = kindSummaryOf(error);
   const kind = summary?.kind ?? options.kinds[0];
   if (kind === undefined) return;
   await notifier?.runEnded({

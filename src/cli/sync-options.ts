@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { SYNC_DEFAULTED } from '../sync/plan-defaults.js';
 import { type PublishTarget, SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
 import type { OptionSpec } from './command.js';
 import { stringFlag } from './command.js';
@@ -14,17 +15,7 @@ import { stringFlag } from './command.js';
 const SYNC_REQUIRED = [
   'baseUrl',
   'db',
-  'redisPrefix',
-  'pageSize',
-  'maxRecordBytes',
-  'maxDeleteShare',
-  'rateLimit',
-  'concurrency',
-  'memory',
-  'lookback',
-  'pendingMaxAge',
-  'lockWait',
-  'metadataEncoding',
+  ...SYNC_DEFAULTED,
   'logLevel',
 ] as const satisfies readonly SettingName[];
 
@@ -93,7 +84,7 @@ export interface SyncFlags {
 export function syncOptionsFromFlags(
   flags: FlagValues,
   extra: SyncFlags,
-  env?: Env,
+  env: Env,
 ): SyncOptions & { logLevel: string } {
   const settings = resolveSettings(
     ['apiKey', ...SYNC_REQUIRED],

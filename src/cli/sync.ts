@@ -61,7 +61,7 @@ export const command: Command = {
     ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
-  async run({ flags, stdout }) {
+  async run({ flags, env, stdout, stderr, exit }) {
     const checkpoints = stringFlag(flags, 'checkpoints') ?? 'duckdb';
     if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
       throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
@@ -72,13 +72,15 @@ export const command: Command = {
       throw new ConfigError('--window', 'only applies to a reconcile; add --full');
     const controller = new AbortController();
     const base = {
-      ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }),
+      ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }, env),
       ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
     };
-    const { view, logger } = ProgressView.open(process.stderr, base.logLevel);
+    const { view, logger } = ProgressView.open(stderr, base.logLevel);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
+    // Signals are the process's: handled while this command runs, removed when it ends.
     const stopOn = (signal: NodeJS.Signals) => {
-      if (controller.signal.aborted) process.exit(130);
+      // A second signal quits at once where main.ts binds `exit`; in-process the clean stop goes on.
+      if (controller.signal.aborted) return exit?.(130);
       logger.info(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
       controller.abort(new Error(signal));
     };
@@ -87,7 +89,7 @@ export const command: Command = {
       const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, async () => {
         const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
         try {
-          const result = await runSync({
+          const result = await runSync(base, {
             ...base,
             logger,
             signal: controller.signal,
@@ -102,18 +104,18 @@ export const command: Command = {
       }).catch((error: unknown) => {
         // A failure no retry fixes still comes after every kind ran: report each, then the error.
         view.done();
-        for (const kind of summaryOf(error)?.kinds ?? []) process.stderr.write(`${summaryLine(kind)}\n`);
+        for (const kind of summaryOf(error)?.kinds ?? []) stderr.write(`${summaryLine(kind)}\n`);
         throw error;
       });
       view.done();
-      for (const kind of summary.kinds) process.stderr.write(`${summaryLine(kind)}\n`);
-      if (summary.published) process.stderr.write(`${publishLine(summary.published)}\n`);
+      for (const kind of summary.kinds) stderr.write(`${summaryLine(kind)}\n`);
+      if (summary.published) stderr.write(`${publishLine(summary.published)}\n`);
       const note = quarantineNote(summary.kinds, base.db);
-      if (note) process.stderr.write(`${note}\n`);
+      if (note) stderr.write(`${note}\n`);
       if (flag(flags, 'json')) stdout.write(jsonLine(summary));
       if (summary.outcome === 'failed') {
         const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
-        process.stderr.write(
+        stderr.write(
           `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it\n`,
         );
       }

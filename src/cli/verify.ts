@@ -30,8 +30,8 @@ export const command: Command = {
     repair: { type: 'boolean', help: 'fix what is broken (needs the file writable: stop the worker first)' },
   },
   settings: ['db', 'lockWait'],
-  async run({ flags, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait'], [], flags);
+  async run({ flags, env, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait'], [], flags, env);
     const options = { hashes: flag(flags, 'hashes') };
     let results: CheckResult[];
     let dropped = 0;

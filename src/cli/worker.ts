@@ -4,17 +4,16 @@ import { dirname, join } from 'node:path';
  * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
  * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
  */
-import { type FlagValues, resolveSettings } from '../config.js';
+import { type Env, type FlagValues, resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { createLogger, type Logger } from '../log.js';
-import { durationFlag, portFlag } from '../worker/flags.js';
+import { createLogger, type Logger, type TextSink } from '../log.js';
 import type { SyncSettings } from '../worker/job-definition.js';
 import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
-import { REPORT_FILE_OPTIONS, reportFileSettings } from '../worker/report-flags.js';
 import { startWorker, type WorkerOptions } from '../worker/runtime.js';
 import { parseSchedule } from '../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../worker/shutdown.js';
 import { type Command, stringFlag } from './command.js';
+import { REPORT_FILE_OPTIONS, reportFileSettings } from './report-file-flags.js';
 import {
   KIND_OPTION,
   PUBLISH_OPTIONS,
@@ -23,6 +22,7 @@ import {
   syncOptionsFromFlags,
 } from './sync-options.js';
 import { windowFlag } from './window-flag.js';
+import { durationFlag, portFlag } from './worker-flags.js';
 
 const DEFAULTS = {
   every: '5m',
@@ -121,12 +121,18 @@ export const command: Command = {
     ...PUBLISH_OPTIONS,
   },
   settings: SYNC_SETTINGS,
-  async run({ flags, stderr }) {
-    const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags);
+  async run({ flags, env, stderr, exit, jobs }) {
+    const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags, env, stderr);
+    if (!jobs) {
+      throw new ConfigError(
+        'worker',
+        "this program was started without the worker's jobs; run the worker through bin/transcript-sync",
+      );
+    }
     const logger = options.logger;
     const signals = listenForShutdown();
     try {
-      const running = await startWorker(options);
+      const running = await startWorker({ ...options, jobs: await jobs() });
       const reason = await Promise.race([
         signals.first.then((s) => `received ${s}`),
         running.fatal.then((r) => `fatal: ${r}`),
@@ -142,7 +148,9 @@ export const command: Command = {
         stderr.write(
           `transcript-sync: worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)\n`,
         );
-        process.exit(1);
+        // The stop goes on in the background: end the process now (main.ts binds `exit`).
+        exit?.(1);
+        return 1;
       }
       logger.info('worker stopped');
       return reason.startsWith('fatal') ? 1 : 0;
@@ -152,8 +160,12 @@ export const command: Command = {
   },
 };
 
-export function resolveWorkerOptions(flags: FlagValues): {
-  options: WorkerOptions;
+export function resolveWorkerOptions(
+  flags: FlagValues,
+  env: Env,
+  stderr: TextSink,
+): {
+  options: Omit<WorkerOptions, 'jobs'>;
   shutdownTimeoutMs: number;
 } {
   // The worker's own flags first: a typo there is reported before a missing key or URL.
@@ -173,13 +185,13 @@ export function resolveWorkerOptions(flags: FlagValues): {
   const shutdownTimeoutMs = durationFlag(flags, 'shutdown-timeout', DEFAULTS.shutdownTimeout);
   const reconcileWindow = windowFlag(flags, 'recent-window', DEFAULTS.recentWindow);
   // Checked before the sync settings, whose own message would point at --checkpoints redis.
-  if (!resolveSettings([], ['redisUrl'], flags).redisUrl) {
+  if (!resolveSettings([], ['redisUrl'], flags, env).redisUrl) {
     throw new ConfigError(
       'REDIS_URL',
       'the worker needs Redis for its queue; set REDIS_URL or --redis-url (e.g. redis://127.0.0.1:6379)',
     );
   }
-  const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' });
+  const base = syncOptionsFromFlags(flags, { full: false, checkpoints: 'redis' }, env);
   const { kinds: _k, full: _f, checkpoints: _c, since: _s, logLevel, redisUrl, ...rest } = base;
   if (!redisUrl) {
     // syncOptionsFromFlags already refuses this for checkpoints 'redis'; this narrows the type.
@@ -193,7 +205,7 @@ export function resolveWorkerOptions(flags: FlagValues): {
     reportFiles,
     reconcileWindow,
   });
-  const logger: Logger = createLogger(logLevel);
+  const logger: Logger = createLogger(logLevel, {}, { stream: stderr });
   return {
     options: Object.freeze({ ...own, settings, logger, ...(notifyUrl ? { notifyUrl } : {}) }),
     shutdownTimeoutMs,

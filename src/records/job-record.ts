@@ -4,13 +4,11 @@
  * or null but must have its documented type when present. Unknown fields are kept.
  */
 import { z } from 'zod';
+import { JOB_KINDS, JOB_STATUSES } from './enums.js';
 import { liveParamsSchema, preRecordedParamsSchema } from './request-params.js';
 import { fileSchema, freeObject, int32, liveResultSchema, preRecordedResultSchema, str } from './shapes.js';
 
-export const JOB_KINDS = ['pre-recorded', 'live'] as const;
-export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from './enums.js';
 
 /** ISO 8601 with an offset or Z, any sub-second precision: what DuckDB's TIMESTAMPTZ takes. */
 export const instant = z.iso.datetime({ offset: true });

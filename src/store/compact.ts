@@ -38,10 +38,7 @@ export async function compactFile(db: Database): Promise<CompactResult> {
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         throw new DatabaseError(
           `compacting ${db.path}: the copy's row counts ${JSON.stringify(actual)} differ from ${JSON.stringify(expected)}`,
-          db.path,
-          false,
-          false,
-          { hint: 'the file was left as it was; report this' },
+          { path: db.path, hint: 'the file was left as it was; report this' },
         );
       }
     } finally {

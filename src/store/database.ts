@@ -1,7 +1,7 @@
 /**
  * A DuckDB file of transcript-sync: opened (and migrated when writable), queried with bound values,
  * and written in explicit transactions. The loader's and the engine's SQL lives in sql/queries/*.sql,
- * fetched by name with `query()`.
+ * fetched by its typed name (queries.ts) with `query()`.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import {
   restrictFile,
   type SharedInstance,
 } from './open-instance.js';
+import { isQueryName, type QueryName } from './queries.js';
 import { plainRow, type SqlParams, toDuckParams } from './values.js';
 
 export interface OpenOptions {
@@ -35,14 +36,14 @@ export interface OpenOptions {
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
-const QUERY_NAME = /^[a-z0-9][a-z0-9-]*$/;
-const queries = new Map<string, string>();
+const queries = new Map<QueryName, string>();
 
 /** The text of sql/queries/<name>.sql, read once per process. */
-export function namedQuery(name: string): string {
+export function namedQuery(name: QueryName): string {
   const cached = queries.get(name);
   if (cached !== undefined) return cached;
-  if (!QUERY_NAME.test(name)) throw new Error(`bad query name "${name}"`);
+  // The type keeps names to the list; this guards what a cast or plain JavaScript lets through.
+  if (!isQueryName(name)) throw new Error(`bad query name "${name}"`);
   const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
   queries.set(name, text);
   return text;
@@ -121,7 +122,7 @@ export class Database {
   }
 
   /** The text of sql/queries/<name>.sql, read once per process. */
-  query(name: string): string {
+  query(name: QueryName): string {
     return namedQuery(name);
   }
 
@@ -172,7 +173,8 @@ export class Database {
       await this.connection.run('COMMIT');
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-      throw new DatabaseError(`could not commit to ${this.path}: ${message}`, this.path, false, false, {
+      throw new DatabaseError(`could not commit to ${this.path}: ${message}`, {
+        path: this.path,
         hint: 'check free disk space and that the file and its directory are writable; nothing of this batch was kept',
         cause: error,
       });
@@ -199,7 +201,7 @@ export class Database {
 
   private assertOpen(): void {
     if (this.closed) {
-      throw new DatabaseError(`${this.path} is closed`, this.path, false, false, { hint: 'open it again' });
+      throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
     }
   }
 }
@@ -212,7 +214,8 @@ function damagedOr(path: string, error: unknown): unknown {
     !/could not read enough bytes|attempted to read \d+ bytes/i.test(message)
   )
     return error;
-  return new DatabaseError(`${path} is damaged or not a DuckDB database`, path, false, false, {
+  return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
+    path,
     hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
     cause: error,
   });

@@ -1,17 +1,18 @@
 /**
- * Loads pages of job records into DuckDB, idempotently: a record identical to what is stored (same
- * hash of its JSON text) writes nothing; a changed one replaces its job row and all its children
- * (set-based: ids into a temp table, one DELETE per table, then bulk append); a new one is
- * appended. Invalid records go to the quarantine and the rest of the batch loads.
+ * Loads normalized batches (src/normalize/) into DuckDB, idempotently: a job identical to what is
+ * stored (same hash of its JSON text) writes nothing; a changed one replaces its job row and all its
+ * children (set-based: ids into a temp table, one DELETE per table, then bulk append); a new one is
+ * appended. Only the rows of new and changed jobs are written, taken from the batch's rows by job
+ * id: nothing is mapped here. Invalid records go to the quarantine and the rest of the batch loads.
  */
 import { listValue } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
-import type { JobRecord } from '../records/job-record.js';
+import { instantValue } from '../normalize/instant.js';
+import type { JobRows } from '../normalize/job-rows.js';
+import type { RowBatch } from '../normalize/row-batch.js';
+import { appendBatch, checkColumns } from './append-batch.js';
 import type { Database } from './database.js';
-import { JobRows, type PreparedJob } from './job-rows.js';
-import { type PreparedBatch, prepareRecords } from './prepare.js';
 import { recordQuarantined } from './quarantine-write.js';
-import { instantValue } from './values.js';
 
 export interface LoadResult {
   /** New jobs. */
@@ -34,13 +35,6 @@ export interface LoadResult {
 export interface LoadOptions {
   /** The instant written to `synced_at`. */
   readonly syncedAt: Date;
-  /**
-   * Each record's JSON text as received, in the order of `records` (Page.texts): stored as `raw`
-   * and hashed as it is. Without it (or when it does not line up) the records are stringified.
-   */
-  readonly texts?: readonly (string | undefined)[] | undefined;
-  /** `records` already validated, hashed and mapped to rows (prepareBatch, in the engine's fetchers). */
-  readonly prepared?: PreparedBatch | undefined;
 }
 
 interface StoredJob {
@@ -63,51 +57,47 @@ export class JobLoader {
   }
 
   /**
-   * Validates each record, quarantines the bad ones and upserts the rest in bulk. Runs inside the
-   * caller's open transaction (db.transaction), so the caller decides when pages commit; called
-   * outside one, it runs in its own.
+   * Quarantines the batch's bad records and upserts its jobs in bulk. Runs inside the caller's open
+   * transaction (db.transaction), so the caller decides when pages commit; called outside one, it
+   * runs in its own.
    */
-  load(records: readonly unknown[], options: LoadOptions): Promise<LoadResult> {
-    return this.db.transaction(() => this.loadInTransaction(records, options));
+  load(batch: RowBatch, options: LoadOptions): Promise<LoadResult> {
+    return this.db.transaction(() => this.loadInTransaction(batch, options));
   }
 
-  private async loadInTransaction(records: readonly unknown[], options: LoadOptions): Promise<LoadResult> {
-    const { syncedAt, prepared } = options;
-    const { valid, bad } = prepared ?? prepareRecords(records, options.texts);
-    const result = emptyResult(
-      [...valid.keys()],
-      [...valid.values()].map((job) => job.record),
-    );
-    if (bad.length > 0) {
+  private async loadInTransaction(batch: RowBatch, { syncedAt }: LoadOptions): Promise<LoadResult> {
+    const { jobs, quarantine } = batch;
+    const result = emptyResult(batch);
+    if (quarantine.length > 0) {
       this.unresolved = true;
-      await recordQuarantined(this.db, bad, syncedAt);
-      result.quarantined = bad.length;
+      await recordQuarantined(this.db, quarantine, syncedAt);
+      result.quarantined = quarantine.length;
       this.logger.warn(
-        { quarantined: bad.length, ids: bad.map((b) => b.id ?? null) },
+        { quarantined: quarantine.length, ids: quarantine.map((b) => b.id ?? null) },
         'records failed validation',
       );
     }
-    if (valid.size === 0) return result;
-    const ids = [...valid.keys()];
+    if (jobs.size === 0) return result;
+    const ids = [...jobs.keys()];
     const stored = new Map<string, StoredJob>();
     for (const row of await this.db.all<StoredJob>(this.db.query('loader-existing'), {
       ids: listValue(ids),
     })) {
       stored.set(row.id, row);
     }
-    const changed: PreparedJob[] = [];
+    const changed = new Set<string>();
     const restoredUnchanged: string[] = [];
-    for (const job of valid.values()) {
-      const before = stored.get(job.record.id);
+    for (const job of jobs.values()) {
+      const before = stored.get(job.id);
       if (before?.deleted) result.restored += 1;
       if (before === undefined) result.inserted += 1;
       else if (before.content_hash !== job.hash) result.updated += 1;
       else {
         result.unchanged += 1;
-        if (before.deleted) restoredUnchanged.push(job.record.id);
+        if (before.deleted) restoredUnchanged.push(job.id);
         continue;
       }
-      changed.push(job);
+      changed.add(job.id);
     }
     if (restoredUnchanged.length > 0) {
       await this.db.run(this.db.query('loader-restore'), {
@@ -115,15 +105,12 @@ export class JobLoader {
         synced_at: syncedAt,
       });
     }
-    // Rows prepared ahead serve when every valid job is written (a backfill); else map the changed.
-    const rows = prepared && changed.length === valid.size ? prepared.rows : undefined;
-    await this.replace(
-      changed,
-      changed.filter((job) => stored.has(job.record.id)).map((job) => job.record.id),
-      syncedAt,
-      result,
-      rows,
-    );
+    if (changed.size > 0) {
+      // A backfill writes every job of the batch; otherwise only the new and changed jobs' rows.
+      const rows = changed.size === jobs.size ? batch.rows : batch.rows.only(changed);
+      const replaced = [...changed].filter((id) => stored.has(id));
+      await this.replace(rows, replaced, syncedAt, result);
+    }
     if (await this.hasUnresolved()) {
       await this.db.run(this.db.query('quarantine-resolve-jobs'), {
         ids: listValue(ids),
@@ -145,38 +132,30 @@ export class JobLoader {
     return this.unresolved;
   }
 
-  private async replace(
-    jobs: readonly PreparedJob[],
-    storedIds: readonly string[],
-    syncedAt: Date,
-    result: LoadResult,
-    prepared: JobRows | undefined,
-  ) {
-    if (jobs.length === 0) return;
+  /** Deletes the stored jobs `storedIds` and their children, then appends `rows`. */
+  private async replace(rows: JobRows, storedIds: readonly string[], syncedAt: Date, result: LoadResult) {
     if (storedIds.length > 0) {
       await this.db.run(this.db.query('loader-replaced-create'), { ids: listValue(storedIds) });
-      for (const table of ['jobs', 'utterances', 'words', 'modules']) {
+      for (const table of ['jobs', 'utterances', 'words', 'modules'] as const) {
         await this.db.run(this.db.query(`loader-replaced-delete-${table}`));
       }
     }
-    const synced = instantValue(syncedAt.toISOString());
-    let rows = prepared;
-    if (rows) rows.stamp(synced);
-    else {
-      rows = new JobRows();
-      for (const job of jobs) rows.add(job, synced);
-    }
-    const batches = [rows.jobs, rows.utterances, rows.modules];
+    rows.stamp(instantValue(syncedAt.toISOString()));
+    const connection = this.db.connection;
     if (!this.checked) {
-      for (const batch of batches) await batch.checkColumns(this.db.connection);
+      await checkColumns(connection, rows.jobs);
+      await checkColumns(connection, rows.utterances);
+      await checkColumns(connection, rows.modules);
       this.checked = true;
     }
-    for (const batch of batches) await batch.appendTo(this.db.connection);
+    await appendBatch(connection, rows.jobs);
+    await appendBatch(connection, rows.utterances);
+    await appendBatch(connection, rows.modules);
     if (rows.words.rowCount > 0) {
       await this.db.run(this.db.query('loader-stage-create'));
-      await rows.lists.appendTo(this.db.connection);
-      await rows.dict.appendTo(this.db.connection);
-      await rows.words.appendTo(this.db.connection);
+      await appendBatch(connection, rows.lists);
+      await appendBatch(connection, rows.dict);
+      await appendBatch(connection, rows.words);
       await this.db.run(this.db.query('loader-stage-insert-words'));
       await this.db.run(this.db.query('loader-stage-clear'));
     }
@@ -185,7 +164,8 @@ export class JobLoader {
   }
 }
 
-function emptyResult(ids: string[], records: readonly JobRecord[]): LoadResult {
+function emptyResult(batch: RowBatch): LoadResult {
+  const jobs = [...batch.jobs.values()];
   return {
     inserted: 0,
     updated: 0,
@@ -194,7 +174,7 @@ function emptyResult(ids: string[], records: readonly JobRecord[]): LoadResult {
     quarantined: 0,
     utterances: 0,
     words: 0,
-    seenIds: ids,
-    jobs: records.map((r) => ({ id: r.id, kind: r.kind, status: r.status, createdAt: r.created_at })),
+    seenIds: jobs.map((job) => job.id),
+    jobs: jobs.map(({ id, kind, status, createdAt }) => ({ id, kind, status, createdAt })),
   };
 }

@@ -84,16 +84,11 @@ export async function migrate(
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK');
-      throw new DatabaseError(
-        `migration ${migration.version}_${migration.name} failed on ${path}`,
+      throw new DatabaseError(`migration ${migration.version}_${migration.name} failed on ${path}`, {
         path,
-        false,
-        false,
-        {
-          hint: 'the file was left as it was before the migration; report this with the message below',
-          cause: error,
-        },
-      );
+        hint: 'the file was left as it was before the migration; report this with the message below',
+        cause: error,
+      });
     }
     done.push(migration.version);
   }
@@ -104,7 +99,8 @@ export async function migrate(
 export async function assertMigrated(connection: DuckDBConnection, path: string): Promise<void> {
   const versions = await appliedVersions(connection);
   if (versions === undefined) {
-    throw new DatabaseError(`${path} has no transcript-sync tables yet`, path, false, false, {
+    throw new DatabaseError(`${path} has no transcript-sync tables yet`, {
+      path,
       hint: 'run `transcript-sync sync` first to create and fill it',
     });
   }
@@ -114,12 +110,7 @@ export async function assertMigrated(connection: DuckDBConnection, path: string)
   if (missing.length > 0) {
     throw new DatabaseError(
       `${path} was written by an older transcript-sync (schema lacks migration ${missing[0]?.version})`,
-      path,
-      false,
-      false,
-      {
-        hint: 'run `transcript-sync sync` once to upgrade it, then read it again',
-      },
+      { path, hint: 'run `transcript-sync sync` once to upgrade it, then read it again' },
     );
   }
 }
@@ -130,12 +121,7 @@ function assertNotNewer(applied: ReadonlySet<number>, path: string): void {
   if (unknown.length > 0) {
     throw new DatabaseError(
       `${path} was written by a newer transcript-sync (schema version ${Math.max(...unknown)})`,
-      path,
-      false,
-      false,
-      {
-        hint: 'upgrade transcript-sync, or point --db at another file',
-      },
+      { path, hint: 'upgrade transcript-sync, or point --db at another file' },
     );
   }
 }

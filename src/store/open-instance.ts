@@ -75,7 +75,8 @@ export async function acquireInstance(
   const shared = instances.get(path);
   if (shared) {
     if (shared.readOnly && !readOnly) {
-      throw new DatabaseError(`${path} is already open read-only in this process`, path, false, false, {
+      throw new DatabaseError(`${path} is already open read-only in this process`, {
+        path,
         hint: 'close the read-only handle before opening it for writing',
       });
     }
@@ -125,12 +126,14 @@ function checkPath(path: string): void {
   const kind = fileKind(path);
   if (kind === 'directory' || kind === 'other') {
     const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
-    throw new DatabaseError(`${path} is ${what}`, path, false, false, {
+    throw new DatabaseError(`${path} is ${what}`, {
+      path,
       hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
     });
   }
   if (isSqliteFile(path)) {
-    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, path, false, false, {
+    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, {
+      path,
       hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
     });
   }
@@ -152,7 +155,8 @@ export function makePrivateDir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
   } catch (error) {
-    throw new DatabaseError(`cannot create the directory ${dir} for the database`, dir, false, false, {
+    throw new DatabaseError(`cannot create the directory ${dir} for the database`, {
+      path: dir,
       hint: 'check its permissions, or point --db (TSYNC_DB) at a writable place',
       cause: error,
     });
@@ -171,10 +175,8 @@ function assertWritableDir(path: string): void {
     if (!existsSync(dir)) return; // DuckDB names the missing directory better
     throw new DatabaseError(
       `cannot write to ${dir}, where the database keeps its write-ahead log (${path}.wal)`,
-      path,
-      false,
-      false,
       {
+        path,
         hint: 'make the directory writable for this user, or point --db (TSYNC_DB) at a writable place',
         cause: error,
       },
@@ -211,10 +213,10 @@ function busyError(path: string, lockWaitMs: number, message: string, cause: unk
   const holder = /PID (\d+)/.exec(message)?.[1];
   return new DatabaseError(
     `${path} is held by another process${holder ? ` (PID ${holder})` : ''}: a sync is probably running`,
-    path,
-    true,
-    true,
     {
+      path,
+      retryable: true,
+      busy: true,
       hint: `wait for it to finish and try again, or raise --lock-wait (waited ${lockWaitMs} ms)`,
       cause,
     },
@@ -223,30 +225,35 @@ function busyError(path: string, lockWaitMs: number, message: string, cause: unk
 
 function openError(path: string, readOnly: boolean, message: string, cause: unknown): DatabaseError {
   if (readOnly && /does not exist/i.test(message)) {
-    return new DatabaseError(`${path} does not exist yet`, path, false, false, {
+    return new DatabaseError(`${path} does not exist yet`, {
+      path,
       hint: 'run `transcript-sync sync` first to create and fill it',
       cause,
     });
   }
   if (/not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes/i.test(message)) {
-    return new DatabaseError(`${path} is damaged or not a DuckDB database`, path, false, false, {
+    return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
+      path,
       hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
       cause,
     });
   }
   if (readOnly && /permission denied/i.test(message)) {
-    return new DatabaseError(`cannot read ${path}: permission denied`, path, false, false, {
+    return new DatabaseError(`cannot read ${path}: permission denied`, {
+      path,
       hint: 'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
       cause,
     });
   }
   if (/permission denied|read-only file system/i.test(message)) {
-    return new DatabaseError(`cannot open ${path}: permission denied`, path, false, false, {
+    return new DatabaseError(`cannot open ${path}: permission denied`, {
+      path,
       hint: 'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
       cause,
     });
   }
-  return new DatabaseError(`cannot open ${path}: ${message}`, path, false, false, {
+  return new DatabaseError(`cannot open ${path}: ${message}`, {
+    path,
     hint: 'check the path given by --db (TSYNC_DB)',
     cause,
   });

@@ -75,14 +75,9 @@ export function assertDatabasePath(path: string): void {
   assertNotPseudoFs(path, '--db');
   const file = fileInTheWay(path);
   if (file) {
-    throw new DatabaseError(
-      `${file} is a file, not a directory, so ${path} cannot be created there`,
+    throw new DatabaseError(`${file} is a file, not a directory, so ${path} cannot be created there`, {
       path,
-      false,
-      false,
-      {
-        hint: 'point --db (TSYNC_DB) at a path inside a directory',
-      },
-    );
+      hint: 'point --db (TSYNC_DB) at a path inside a directory',
+    });
   }
 }

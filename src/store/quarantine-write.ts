@@ -2,17 +2,10 @@
  * Writes records that failed validation into `quarantine`, whole, keyed by the hash of their JSON
  * text. Bad records are rare, so one statement each is fine here (the bulk path is the appender).
  */
+import { contentHash } from '../normalize/content-hash.js';
+import type { QuarantineItem } from '../normalize/row-batch.js';
 import type { RecordProblem } from '../records/validate.js';
-import { contentHash } from './content-hash.js';
 import type { Database } from './database.js';
-
-export interface QuarantineItem {
-  /** The record's JSON text (any JSON value, not only objects). */
-  readonly raw: string;
-  readonly errors: readonly RecordProblem[];
-  readonly id?: string | undefined;
-  readonly kind?: string | undefined;
-}
 
 /** Errors kept per record: a record with a million bad words needs a sample, not a copy. */
 export const MAX_ERRORS = 100;

@@ -4,6 +4,7 @@
  */
 import { listValue } from '@duckdb/node-api';
 import type { Logger } from '../log.js';
+import { normalizeRecords } from '../normalize/normalize.js';
 import { type RecordProblem, validateJobRecord } from '../records/validate.js';
 import type { Database } from './database.js';
 import { JobLoader } from './loader.js';
@@ -84,9 +85,8 @@ export async function quarantineRetry(
       });
     }
     if (passing.length > 0) {
-      await new JobLoader(db, options.logger ? { logger: options.logger } : {}).load(passing, {
-        syncedAt: now,
-      });
+      const loader = new JobLoader(db, options.logger ? { logger: options.logger } : {});
+      await loader.load(normalizeRecords(passing), { syncedAt: now });
       await db.run(db.query('quarantine-resolve-hashes'), {
         hashes: listValue(passingHashes),
         resolved_at: now,

@@ -7,6 +7,7 @@
 import { listValue } from '@duckdb/node-api';
 import type { RowSource } from '../analytics/reader.js';
 import type { Database } from './database.js';
+import type { QueryName } from './queries.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =
@@ -20,7 +21,7 @@ export type Repair =
 export interface Check {
   readonly name: string;
   /** sql/queries/<query>.sql: one `id` column, a row per job (or run) that breaks the invariant. */
-  readonly query: string;
+  readonly query: QueryName;
   readonly repair: Repair;
   /** Reads every `raw` (as much as the JSON ever received): only with `verify --hashes`. */
   readonly reads?: 'raw';

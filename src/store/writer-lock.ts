@@ -149,16 +149,11 @@ function create(path: string, holder: LockHolder): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    throw new DatabaseError(
-      `cannot create the lock file ${path}: ${toError(error).message}`,
+    throw new DatabaseError(`cannot create the lock file ${path}: ${toError(error).message}`, {
       path,
-      false,
-      false,
-      {
-        hint: 'make the directory of --db (TSYNC_DB) writable for this user, or point --db at a writable place',
-        cause: error,
-      },
-    );
+      hint: 'make the directory of --db (TSYNC_DB) writable for this user, or point --db at a writable place',
+      cause: error,
+    });
   }
   try {
     writeSync(fd, `${JSON.stringify(holder)}\n`);
@@ -242,7 +237,10 @@ function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone
     holder && holder !== 'gone'
       ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
       : 'another process';
-  throw new DatabaseError(`${db} is being written by ${who}`, db, true, true, {
+  throw new DatabaseError(`${db} is being written by ${who}`, {
+    path: db,
+    retryable: true,
+    busy: true,
     hint: `stop that process or wait for it to finish, or point --db at another file; a dead holder's lock (${path}) is taken over automatically`,
   });
 }

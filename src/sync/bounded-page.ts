@@ -7,9 +7,10 @@
  * a record bigger than that fails the kind with a one-line error naming the setting to raise
  * (the other kind still syncs). No answer is ever read past the client's own ceiling either.
  */
-import type { ListingClient, ListName, ListParams, Page } from '../api/index.js';
+import type { ListName, ListParams, Page } from '../api/index.js';
 import { ResponseTooLargeError } from '../errors.js';
 import { formatBytes } from '../util/bytes.js';
+import type { ListingSource } from './listing-source.js';
 import { PAGE_TARGET_BYTES, type PageSizer } from './page-sizer.js';
 
 /** Default record ceiling (64 MiB of JSON): far above an hour-long transcript in five languages (~5 MB). */
@@ -37,7 +38,7 @@ export interface BoundedRequest {
 
 /** One page of `params` (offset and filters), its limit bounded by bytes as described above. */
 export async function getBoundedPage(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   params: Omit<ListParams, 'limit'>,
   request: BoundedRequest,
@@ -66,9 +67,9 @@ function recordTooLarge(
 ): ResponseTooLargeError {
   return new ResponseTooLargeError(
     `a ${list} record is larger than the record ceiling of ${formatBytes(budget.recordBytes)} (its page passed ${formatBytes(error.bytes)} asked alone)`,
-    error.bytes,
-    error.maxBytes,
     {
+      bytes: error.bytes,
+      maxBytes: error.maxBytes,
       cause: error,
       hint: 'raise --max-record-bytes (TSYNC_MAX_RECORD_BYTES, at most 200MiB) to sync it; the other kind is not held up',
     },

@@ -8,6 +8,7 @@ import type { Checkpoint, CheckpointStore, SyncKind } from './types.js';
 
 export class DuckDbCheckpointStore implements CheckpointStore {
   readonly name = 'duckdb';
+  readonly phase = 'in-transaction';
 
   constructor(private readonly db: Database) {}
 
@@ -16,12 +17,8 @@ export class DuckDbCheckpointStore implements CheckpointStore {
     return parseCheckpoint(rows[0]?.state);
   }
 
-  async save(
-    kind: SyncKind,
-    checkpoint: Checkpoint,
-    phase: 'in-transaction' | 'after-commit',
-  ): Promise<void> {
-    if (phase !== 'in-transaction') return;
+  /** Call inside the transaction that commits the rows the checkpoint covers. */
+  async save(kind: SyncKind, checkpoint: Checkpoint): Promise<void> {
     await this.db.run(this.db.query('checkpoint-save'), { kind, state: JSON.stringify(checkpoint) });
   }
 

@@ -13,6 +13,7 @@ export function checkpointKey(prefix: string, kind: SyncKind): string {
 
 export class RedisCheckpointStore implements CheckpointStore {
   readonly name = 'redis';
+  readonly phase = 'after-commit';
   private readonly redis: Redis;
 
   constructor(
@@ -49,12 +50,8 @@ export class RedisCheckpointStore implements CheckpointStore {
     }
   }
 
-  async save(
-    kind: SyncKind,
-    checkpoint: Checkpoint,
-    phase: 'in-transaction' | 'after-commit',
-  ): Promise<void> {
-    if (phase !== 'after-commit') return;
+  /** Call after the DuckDB commit of the rows the checkpoint covers. */
+  async save(kind: SyncKind, checkpoint: Checkpoint): Promise<void> {
     try {
       await (await this.ready()).set(checkpointKey(this.prefix, kind), JSON.stringify(checkpoint));
     } catch (error) {

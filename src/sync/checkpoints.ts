@@ -9,7 +9,7 @@
 import type { Database } from '../store/database.js';
 import { EMPTY_CHECKPOINT } from './checkpoint-schema.js';
 import type { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
-import type { Checkpoint, CheckpointStore, SyncKind } from './types.js';
+import type { Checkpoint, CheckpointPhase, CheckpointStore, SyncKind } from './types.js';
 
 export async function resolveCheckpoint(
   db: Database,
@@ -36,4 +36,14 @@ function earlier(a: Checkpoint, b: Checkpoint): Checkpoint {
 async function jobCount(db: Database, kind: SyncKind): Promise<number> {
   const rows = await db.all<{ n: number }>(db.query('jobs-count-kind'), { kind });
   return Number(rows[0]?.n ?? 0);
+}
+
+/** Saves `checkpoint` into each store that saves in `phase`, in the stores' order. */
+export async function saveCheckpoint(
+  stores: readonly CheckpointStore[],
+  kind: SyncKind,
+  checkpoint: Checkpoint,
+  phase: CheckpointPhase,
+): Promise<void> {
+  for (const store of stores) if (store.phase === phase) await store.save(kind, checkpoint);
 }

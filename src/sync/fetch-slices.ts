@@ -2,28 +2,18 @@
  * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
  * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
  * handed out oldest first, so the writer's watermark can advance early. The client's rate limit
- * is shared by all fetchers.
+ * is shared by all fetchers. Each page is normalized (validated, hashed, mapped to rows) before it
+ * is queued: that CPU work then happens while the writer waits on DuckDB, instead of after it.
  */
-import type { ListingClient, ListName, Page } from '../api/index.js';
-import type { PreparedBatch } from '../store/prepare.js';
+import type { ListName, Page } from '../api/index.js';
+import { normalizeRecords } from '../normalize/normalize.js';
 import type { PageBudget } from './bounded-page.js';
+import type { ListingSource } from './listing-source.js';
+import type { QueueMessage } from './page.js';
 import type { PageQueue } from './page-queue.js';
 import type { PageSizer } from './page-sizer.js';
 import type { Slice } from './slices.js';
 import { walkSlice } from './walk-slice.js';
-
-export type QueueMessage =
-  | {
-      readonly type: 'page';
-      readonly slice: number;
-      readonly items: readonly unknown[];
-      /** The items' JSON texts as received, or undefined (then the loader stringifies them). */
-      readonly texts: readonly string[] | undefined;
-      readonly bytes: number;
-      /** The items validated and mapped to rows by the fetcher (FetchOptions.prepare). */
-      readonly prepared?: PreparedBatch | undefined;
-    }
-  | { readonly type: 'done'; readonly slice: number };
 
 export interface FetchOptions {
   readonly concurrency: number;
@@ -34,11 +24,6 @@ export interface FetchOptions {
   readonly onRestart: () => void;
   /** A page contradicted itself (walk-slice.ts WalkOptions.onAnomaly). */
   readonly onAnomaly?: () => void;
-  /**
-   * Runs on each page before it is queued: the loader's CPU work (validation, hashing, rows) then
-   * happens while the writer waits on DuckDB, instead of after it.
-   */
-  readonly prepare?: (items: readonly unknown[], texts: readonly string[] | undefined) => PreparedBatch;
 }
 
 /**
@@ -46,7 +31,7 @@ export interface FetchOptions {
  * stopped). Closes the queue either way, so the writer drains it and ends.
  */
 export async function fetchSlices(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   slices: readonly Slice[],
   firstPage: Page | undefined,
@@ -72,14 +57,8 @@ export async function fetchSlices(
     const first = reuse;
     reuse = undefined;
     for await (const page of walkSlice(client, list, slice, walkOptions, first)) {
-      await queue.push({
-        type: 'page',
-        slice: index,
-        items: page.items,
-        texts: page.texts,
-        bytes: page.bytes,
-        prepared: options.prepare?.(page.items, page.texts),
-      });
+      const batch = normalizeRecords(page.items, page.texts);
+      await queue.push({ type: 'page', slice: index, batch, bytes: page.bytes });
     }
     await queue.push({ type: 'done', slice: index });
   };

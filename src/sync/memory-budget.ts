@@ -6,9 +6,9 @@
  * Where a sync's memory goes (measured on the bench's backfills):
  * - a fixed part: Node, libduckdb and its threads, our modules, before any page (FIXED_BYTES);
  * - pages in flight, in the V8 heap: each page is held as its body, its text, the parsed objects,
- *   every item's text (`raw`) and its rows, once per fetcher (the page it prepares or waits to
- *   queue), per queued page and in the writer's batch. HEAP_PER_PAGE_BYTE is the heap that one JSON
- *   byte in flight costs at the peak, V8's headroom included;
+ *   every item's text (`raw`) and its rows while a fetcher normalizes it, then as its rows (`raw`
+ *   included) while it waits to queue, is queued and is in the writer's batch. HEAP_PER_PAGE_BYTE
+ *   is the heap that one JSON byte in flight costs at the peak, V8's headroom included;
  * - DuckDB: its buffer pool (`memory_limit`) holds the open transaction's rows and what is committed
  *   but not yet checkpointed, which `wal_autocheckpoint` bounds.
  *
@@ -62,7 +62,7 @@ const MIN_HEAP_BYTES = 48 * MiB;
 /** Heap bytes per JSON byte in flight, at the peak (text, objects, raw texts, rows, V8's headroom). */
 const HEAP_PER_PAGE_BYTE = 10;
 
-/** Pages queued between the fetchers and the writer: pages come prepared, a deeper queue only holds memory. */
+/** Pages queued between the fetchers and the writer: pages come normalized, a deeper queue only holds memory. */
 const QUEUE_DEPTH = 1;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */

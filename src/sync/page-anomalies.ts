@@ -92,6 +92,8 @@ export function offsetCapError(
 /** A next link that does not move forward would loop for ever; no retry can fix it. */
 export function assertAdvances(page: Page): void {
   if (page.next !== null && page.next.offset <= page.offset) {
-    throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, false);
+    throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, {
+      retryable: false,
+    });
   }
 }

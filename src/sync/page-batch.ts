@@ -4,22 +4,17 @@
  * check, one append per table, the staged words' insert), which small pages would pay one by one.
  * Big pages are loaded alone, so memory stays bounded by the queue either way.
  */
-import { mergePrepared, type PreparedBatch } from '../store/prepare.js';
-import type { QueueMessage } from './fetch-slices.js';
+import { mergeRowBatches, type RowBatch } from '../normalize/row-batch.js';
+import type { PageMessage, QueueMessage } from './page.js';
 import type { PageQueue } from './page-queue.js';
 
 /** Most JSON bytes loaded in one go; a page bigger than this is loaded alone. */
 export const MERGE_BYTES = 8 * 2 ** 20;
 
-export type PageMessage = Extract<QueueMessage, { type: 'page' }>;
-
 export interface PageBatch {
   readonly pages: readonly PageMessage[];
-  readonly items: readonly unknown[];
-  /** Aligned with `items`; undefined where a page came without texts (the loader stringifies those). */
-  readonly texts: readonly (string | undefined)[];
-  /** The pages' prepared batches merged, when every page came prepared (and no job repeats). */
-  readonly prepared: PreparedBatch | undefined;
+  /** The pages' batches merged, each job once (the later page's copy). */
+  readonly batch: RowBatch;
 }
 
 export function withWaitingPages(
@@ -35,16 +30,5 @@ export function withWaitingPages(
     pages.push(next);
     bytes += next.bytes;
   }
-  const batches = pages.map((page) => page.prepared).filter((p): p is PreparedBatch => p !== undefined);
-  const prepared = batches.length === pages.length ? mergePrepared(batches) : undefined;
-  if (pages.length === 1) {
-    return { pages, items: first.items, texts: first.texts ?? first.items.map(() => undefined), prepared };
-  }
-  const items: unknown[] = [];
-  const texts: (string | undefined)[] = [];
-  for (const page of pages) {
-    items.push(...page.items);
-    for (let i = 0; i < page.items.length; i++) texts.push(page.texts?.[i]);
-  }
-  return { pages, items, texts, prepared };
+  return { pages, batch: mergeRowBatches(pages.map((page) => page.batch)) };
 }

@@ -6,10 +6,16 @@
  * share the timestamp than a page holds, its `next` links are followed until it is exhausted
  * (one request per timestamp when they fit one page, as before).
  */
-import type { ListingClient, ListName } from '../api/index.js';
+import type { ListName } from '../api/index.js';
+import { normalizeRecords } from '../normalize/normalize.js';
 import type { Database } from '../store/database.js';
+import { saveCheckpoint } from './checkpoints.js';
+import type { RunCounters } from './counters.js';
+import type { KindRunContext } from './kind-context.js';
+import type { ListingSource } from './listing-source.js';
 import { PageQueue } from './page-queue.js';
-import type { SyncKind } from './types.js';
+import type { Paging } from './plan-window.js';
+import type { Checkpoint, SyncKind } from './types.js';
 import { type SlicePage, type WalkOptions, walkSlice } from './walk-slice.js';
 
 export interface PendingJob {
@@ -38,7 +44,7 @@ export async function pendingJobs(
  * share a timestamp.
  */
 export async function* fetchPending(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   pending: readonly PendingJob[],
   walk: WalkOptions,
@@ -78,4 +84,31 @@ export async function* fetchPending(
     await workers;
     walk.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Re-checks the kind's pending jobs created in [now - pendingMaxAge, windowAfter) (younger ones the
+ * window walks anyway) in one transaction, which also saves the unchanged checkpoint.
+ */
+export async function recheckPending(
+  ctx: KindRunContext,
+  kind: SyncKind,
+  windowAfter: Date,
+  counters: RunCounters,
+  cp: Checkpoint,
+  paging: Paging,
+): Promise<void> {
+  const since = new Date(ctx.startedAt.getTime() - ctx.plan.pendingMaxAge);
+  const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
+  if (pending.length === 0) return;
+  await ctx.db.transaction(async () => {
+    const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
+    const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
+    for await (const { items, texts } of pages) {
+      counters.addPage(items.length);
+      counters.addLoad(await ctx.loader.load(normalizeRecords(items, texts), { syncedAt: new Date() }));
+    }
+    counters.pendingRechecked = pending.length;
+    await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
+  });
 }

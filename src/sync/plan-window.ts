@@ -3,8 +3,9 @@
  * contradicts itself) and its slices (slices.ts), probed with one-item pages. A service that refuses
  * even the probes below the last boundary caps offsets under `--slice-jobs`: that is named.
  */
-import type { ListingClient, ListName, Page } from '../api/index.js';
+import type { ListName, Page } from '../api/index.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import type { ListingSource } from './listing-source.js';
 import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { isRefusal, planSlices, type Slice } from './slices.js';
@@ -26,7 +27,7 @@ export interface PlanOptions {
 }
 
 export async function planWindow(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   window: Slice,
   paging: Paging,
@@ -52,7 +53,7 @@ export async function planWindow(
 }
 
 async function windowFirstPage(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   window: Slice,
   { sizer, budget }: Paging,

@@ -9,11 +9,11 @@
  * a windowed reconcile moves the watermark to its start time like any run, so it must also cover
  * any gap an incremental run has not walked yet. A file never synced gets the whole history.
  */
-import type { Checkpoint, SyncOptions } from './types.js';
+import type { Checkpoint, SyncPlan } from './types.js';
 
-export function reconcileStart(checkpoint: Checkpoint, options: SyncOptions, startedAt: Date): Date | null {
-  if (options.reconcileWindow === undefined || checkpoint.watermark === null) return null;
-  const recent = startedAt.getTime() - options.reconcileWindow;
-  const incremental = Date.parse(checkpoint.watermark) - options.lookback;
+export function reconcileStart(checkpoint: Checkpoint, plan: SyncPlan, startedAt: Date): Date | null {
+  if (plan.reconcileWindow === undefined || checkpoint.watermark === null) return null;
+  const recent = startedAt.getTime() - plan.reconcileWindow;
+  const incremental = Date.parse(checkpoint.watermark) - plan.lookback;
   return new Date(Math.min(recent, incremental));
 }

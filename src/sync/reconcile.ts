@@ -1,22 +1,21 @@
 /**
  * What a `--full` run adds: every id the walk saw goes into a temp table, and once the whole list
  * has been walked, jobs of the kind created before the run started that were not seen are marked
- * `deleted_at`. Ids are taken from the raw items, so a job that upstream still lists but that failed
- * validation (quarantined) is not mistaken for a deleted one. A deleted job seen again is restored
- * by the loader.
+ * `deleted_at`. Ids are taken from every record listed (RowBatch.listedIds), so a job that upstream
+ * still lists but that failed validation (quarantined) is not mistaken for a deleted one. A deleted
+ * job seen again is restored by the loader.
  */
 import { listValue } from '@duckdb/node-api';
 import type { Database } from '../store/database.js';
 import { guardDeletions } from './deletion-guard.js';
-import { idOf } from './slices.js';
 import type { SyncKind } from './types.js';
 
 export async function startSeenSet(db: Database): Promise<void> {
   await db.run(db.query('seen-create'));
 }
 
-export async function addSeen(db: Database, items: readonly unknown[]): Promise<void> {
-  const ids = items.map(idOf).filter((id): id is string => id !== undefined);
+/** `ids`: of every record listed, valid or not (RowBatch.listedIds). */
+export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
 }
 

@@ -6,6 +6,11 @@
  * setting, an untrusted certificate) stops the run and is thrown. A non-retryable failure of one
  * kind is thrown once every kind ran, carrying the run's summary (`syncSummary`), so the CLI can
  * report each kind and the worker does not retry it.
+ *
+ * `runSync(plan, resources)`: the plan says what to do (kinds, window, paging, budget), the
+ * resources what to do it with (the file, the listing, the checkpoint stores, logger, signal,
+ * progress). The CLI and the worker pass their resolved SyncOptions as both; defaults come from
+ * src/config.ts through sync/plan-defaults.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { type PublishResult, publishDataset } from '../analytics/publish.js';
@@ -26,87 +31,100 @@ import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
 import { HeapGuard } from './heap-guard.js';
+import type { KindRunContext } from './kind-context.js';
+import type { ListingSource } from './listing-source.js';
 import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
+import { KindRunFailed, withSummaries } from './run-failures.js';
 import { syncKind } from './sync-kind.js';
 import type {
   CheckpointStore,
   KindSummary,
   PublishTarget,
   RunOutcome,
-  SyncOptions,
+  SyncPlan,
+  SyncResources,
   SyncSummary,
 } from './types.js';
 
-export async function runSync(options: SyncOptions): Promise<SyncSummary> {
-  if (options.checkpoints === 'redis' && !options.redisUrl) {
+export { kindSummaryOf, summaryOf } from './run-failures.js';
+
+export async function runSync(plan: SyncPlan, resources: SyncResources): Promise<SyncSummary> {
+  if (resources.checkpoints === 'redis' && !resources.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
-  const memory = planMemory(options.memory ?? DEFAULT_MEMORY, options.concurrency);
-  const logger = options.logger ?? silentLogger;
-  const signal = options.signal ?? new AbortController().signal;
+  const memory = planMemory(plan.memory ?? DEFAULT_MEMORY, plan.concurrency);
+  const logger = resources.logger ?? silentLogger;
+  const signal = resources.signal ?? new AbortController().signal;
   const runId = randomUUID();
   const startedAt = new Date();
   const remote =
-    options.redisUrl && options.checkpoints === 'redis'
-      ? new RedisCheckpointStore(options.redisUrl, options.redisPrefix)
+    resources.redisUrl && resources.checkpoints === 'redis'
+      ? new RedisCheckpointStore(resources.redisUrl, resources.redisPrefix)
       : undefined;
-  const client = new ListingClient({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    rateLimit: options.rateLimit,
-    // Parallel slices start together; the rate still holds over time.
-    burst: options.concurrency,
-    metadataEncoding: options.metadataEncoding,
-    logger,
-  });
+  // A source given stays the caller's; a client opened here is closed here.
+  let opened: ListingClient | undefined;
+  let client: ListingSource;
+  if ('source' in resources) client = resources.source;
+  else {
+    client = opened = new ListingClient({
+      baseUrl: resources.baseUrl,
+      apiKey: resources.apiKey,
+      rateLimit: resources.rateLimit,
+      // Parallel slices start together; the rate still holds over time.
+      burst: plan.concurrency,
+      metadataEncoding: resources.metadataEncoding,
+      logger,
+    });
+  }
   let db: Database | undefined;
   let reads: ReadServer | undefined;
   try {
-    db = await Database.open(options.db, { lockWaitMs: options.lockWait, logger, memory: memory.duckdb });
+    db = await Database.open(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
     // Reports, status, query and export ask this process while it holds the file.
-    const publishDir = options.publish ? `${options.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
     reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
-    const ctx = {
+    const ctx: KindRunContext = {
       db,
       loader: new JobLoader(db, { logger }),
       client,
       stores,
-      options,
+      plan,
       memory,
       heap: new HeapGuard(memory.heapBytes),
       runId,
       startedAt,
       logger,
       signal,
+      onProgress: resources.onProgress,
     };
     const kinds: KindSummary[] = [];
     let unrecoverable: Error | undefined;
-    for (const kind of options.kinds) {
+    for (const kind of plan.kinds) {
       if (signal.aborted) break;
       const checkpoint = await resolveCheckpoint(db, local, remote, kind);
       try {
         kinds.push(await syncKind(ctx, kind, checkpoint));
       } catch (thrown) {
-        const error = toError(thrown);
-        const summary = (error as Error & { summary?: KindSummary }).summary;
-        if (!summary || !ofOneKind(error)) throw error;
+        if (!(thrown instanceof KindRunFailed)) throw toError(thrown);
+        const { cause, summary } = thrown;
+        if (!ofOneKind(cause)) throw withSummaries(cause, { summary });
         // Not logged as an error here: the summary carries it, and the caller reports it once
         // (the sync command's summary line, the worker's "job failed" line).
-        logger.debug({ kind, err: { name: error.name, message: error.message } }, 'sync of a kind failed');
+        logger.debug({ kind, err: { name: cause.name, message: cause.message } }, 'sync of a kind failed');
         kinds.push(summary);
-        if (!isRetryable(error)) unrecoverable ??= error;
+        if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
       }
     }
     const outcome = overall(kinds, signal.aborted);
-    if (unrecoverable) throw Object.assign(unrecoverable, { syncSummary: { runId, outcome, kinds } });
-    if (outcome !== 'ok' || !options.publish) return { runId, outcome, kinds };
-    return { runId, outcome, kinds, published: await publish(db, options.publish, logger) };
+    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: { runId, outcome, kinds } });
+    if (outcome !== 'ok' || !plan.publish) return { runId, outcome, kinds };
+    return { runId, outcome, kinds, published: await publish(db, plan.publish, logger) };
   } finally {
     await reads?.close();
     await remote?.close();
-    await client.close();
+    await opened?.close();
     await db?.close();
   }
 }
@@ -118,11 +136,6 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
  */
 function ofOneKind(error: Error): boolean {
   return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
-}
-
-/** The run's summary a thrown failure carries (runSync throws a non-retryable failure after every kind ran). */
-export function summaryOf(error: unknown): SyncSummary | undefined {
-  return error instanceof Error ? (error as Error & { syncSummary?: SyncSummary }).syncSummary : undefined;
 }
 
 /** A failed publish fails the run (exit 1, the job retried); what was synced stays committed. */
@@ -138,7 +151,9 @@ async function publish(db: Database, target: PublishTarget, logger: Logger): Pro
     return result;
   } catch (error) {
     const message = toError(error).message.split('\n')[0];
-    throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, target.dir, true, false, {
+    throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {
+      path: target.dir,
+      retryable: true,
       hint: 'check free space and that the folder is writable; the sync itself is committed and the next run publishes again',
       cause: error,
     });

@@ -4,15 +4,15 @@
  */
 import type { PublishResult } from '../analytics/publish.js';
 import type { Logger } from '../log.js';
+import { JOB_KINDS, type JobKind } from '../records/enums.js';
+import type { ListingSource } from './listing-source.js';
 
-export const SYNC_KINDS = ['pre-recorded', 'live'] as const;
-export type SyncKind = (typeof SYNC_KINDS)[number];
+/** The kinds a sync mirrors: every job kind, each from its own list. */
+export const SYNC_KINDS = JOB_KINDS;
+export type SyncKind = JobKind;
 
-export interface SyncOptions {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  /** DuckDB file. */
-  readonly db: string;
+/** What a run does: which lists, which window, and how it pages, paces and loads them. */
+export interface SyncPlan {
   readonly kinds: readonly SyncKind[];
   /** Walk everything and mark jobs no longer listed as deleted. */
   readonly full: boolean;
@@ -23,20 +23,17 @@ export interface SyncOptions {
   readonly reconcileWindow?: number;
   /** Lower bound of a first run (no watermark yet). */
   readonly since?: Date;
-  readonly checkpoints: 'duckdb' | 'redis';
-  readonly redisUrl?: string;
-  readonly redisPrefix: string;
   readonly pageSize: number;
   /**
-   * Most JSON bytes of one page (default 8 MiB, page-sizer.ts PAGE_TARGET_BYTES): pages are sized
-   * to it from the first request, and an answer that grows past it is asked again smaller.
+   * Most JSON bytes of one page (default: the memory budget's page bytes, memory-budget.ts): pages
+   * are sized to it from the first request, and an answer that grows past it is asked again smaller.
    */
   readonly pageBytes?: number;
   /** Most JSON bytes of one record asked alone (default 64 MiB); a bigger one fails the kind. */
   readonly maxRecordBytes?: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
   readonly maxDeleteShare?: number;
-  readonly rateLimit: number;
+  /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
   /** Jobs per backfill slice; default 4 pages' worth. Smaller slices: less work lost on a crash. */
   readonly sliceJobs?: number;
@@ -49,16 +46,49 @@ export interface SyncOptions {
   readonly lookback: number;
   /** ms */
   readonly pendingMaxAge: number;
-  /** ms */
-  readonly lockWait: number;
-  readonly metadataEncoding: 'json' | 'brackets';
   /** After a successful run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts). */
   readonly publish?: PublishTarget;
+}
+
+/** The listing service a run opens a client on (src/api). */
+export interface ServiceSettings {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Requests per second. */
+  readonly rateLimit: number;
+  readonly metadataEncoding: 'json' | 'brackets';
+}
+
+/** Where a run keeps its rows and checkpoints. */
+export interface StoreSettings {
+  /** DuckDB file. */
+  readonly db: string;
+  /** ms to wait for the file while another process holds it. */
+  readonly lockWait: number;
+  readonly checkpoints: 'duckdb' | 'redis';
+  readonly redisUrl?: string;
+  readonly redisPrefix: string;
+}
+
+/** How a run reports and is stopped. */
+export interface RunHooks {
   readonly logger?: Logger;
   /** Aborting stops the run after the batch in hand is committed and checkpointed. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: SyncProgress) => void;
 }
+
+/**
+ * What a run uses. The listing comes from `source` when given (it stays the caller's to close:
+ * unit tests pass an in-memory one), else from a client the run opens on the service and closes.
+ */
+export type SyncResources = StoreSettings & RunHooks & ({ readonly source: ListingSource } | ServiceSettings);
+
+/**
+ * Every setting of a run, flat, as the CLI and the worker resolve them (src/cli/sync-options.ts):
+ * it serves as both arguments of `runSync(plan, resources)`.
+ */
+export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, RunHooks {}
 
 export interface SyncProgress {
   readonly kind: SyncKind;
@@ -123,14 +153,18 @@ export interface Checkpoint {
   readonly lastRun: KindSummary | null;
 }
 
+/**
+ * When a store saves a checkpoint that covers rows just written: inside the open DuckDB transaction
+ * (it commits with the rows, so it can never claim rows the file lacks), or after that commit (a
+ * store outside the file can only follow it, never lead it).
+ */
+export type CheckpointPhase = 'in-transaction' | 'after-commit';
+
 export interface CheckpointStore {
   readonly name: 'duckdb' | 'redis';
+  /** The engine calls `save` in this phase only (checkpoints.ts saveCheckpoint). */
+  readonly phase: CheckpointPhase;
   load(kind: SyncKind): Promise<Checkpoint | null>;
-  /**
-   * Saves a checkpoint that covers rows just written. DuckDB's store writes inside the open
-   * transaction (`phase: 'in-transaction'`); Redis's store writes after the commit (`'after-commit'`).
-   * The engine calls both phases; each store acts in its own.
-   */
-  save(kind: SyncKind, checkpoint: Checkpoint, phase: 'in-transaction' | 'after-commit'): Promise<void>;
+  save(kind: SyncKind, checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
 }

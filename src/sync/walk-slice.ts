@@ -13,9 +13,10 @@
  * offset and limit); path and filters stay ours. Serving fewer items than asked is followed when
  * `next` carries the smaller limit; a page that contradicts itself is asked again (page-anomalies.ts).
  */
-import type { ListingClient, ListName, Page } from '../api/index.js';
+import type { ListName, Page } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import type { ListingSource } from './listing-source.js';
 import {
   anomalyError,
   assertAdvances,
@@ -63,7 +64,7 @@ export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date 
  * so the slice is walked once more, and only the same contradiction at the same offset again fails.
  */
 export async function* walkSlice(
-  client: ListingClient,
+  client: ListingSource,
   list: ListName,
   slice: Slice,
   options: WalkOptions,
@@ -78,10 +79,7 @@ export async function* walkSlice(
     if (restart > maxRestarts) {
       throw new ProtocolError(
         `the list kept changing under the walk (${maxRestarts} restarts of one slice)`,
-        true,
-        {
-          hint: 'the next run tries again',
-        },
+        { retryable: true, hint: 'the next run tries again' },
       );
     }
     let anchor: string | undefined;

@@ -1,6 +1,8 @@
 /**
  * What a job of the worker is: a name, a zod schema for its payload, and what it does. The
- * registry of jobs is jobs/index.ts; adding a job is one file in jobs/ and one line there.
+ * registry of jobs is jobs/index.ts; adding a job is one file in jobs/ and one line there. jobs/
+ * builds on src/, so src/ never imports it: bin/transcript-sync hands the registry to the program
+ * (CommandIo.jobs), and the worker command passes it to the runtime.
  */
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
@@ -64,3 +66,6 @@ export function defineJob<S extends z.ZodType>(
     },
   });
 }
+
+/** Every job the worker runs, by BullMQ job name (jobs/index.ts exports it as JOBS). */
+export type JobRegistry = Readonly<Record<string, JobDefinition>>;

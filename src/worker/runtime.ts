@@ -6,7 +6,6 @@
  * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
 import type { Processor, Queue } from 'bullmq';
-import { JOBS } from '../../jobs/index.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { acquireWriterLock } from '../store/writer-lock.js';
@@ -15,7 +14,7 @@ import { createBullWorker } from './bull-worker.js';
 import { closeRedis, connectRedis } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
-import type { JobDefinition, SyncSettings } from './job-definition.js';
+import type { JobRegistry, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { Notifier } from './notify.js';
 import { createProcessor } from './processor.js';
@@ -42,8 +41,8 @@ export interface WorkerOptions {
   readonly logger: Logger;
   /** --notify: where run failures and recoveries are posted. */
   readonly notifyUrl?: string;
-  /** Defaults to jobs/index.ts. */
-  readonly jobs?: Readonly<Record<string, JobDefinition>>;
+  /** The jobs it runs: jobs/index.ts's JOBS, handed in by whoever composes the program (the bin, a test). */
+  readonly jobs: JobRegistry;
 }
 
 export interface RunningWorker {
@@ -166,7 +165,7 @@ async function runJobs(
   const running = new RunningJobs();
   const processor = running.wrap(
     createProcessor({
-      jobs: options.jobs ?? JOBS,
+      jobs: options.jobs,
       settings,
       metrics,
       logger,

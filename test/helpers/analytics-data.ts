@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { TsyncError } from '../../src/errors.js';
+import { normalizeRecords } from '../../src/normalize/normalize.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
 import { Database } from '../../src/store/database.js';
 import { JobLoader } from '../../src/store/loader.js';
@@ -25,7 +26,7 @@ export function fileTempDir(prefix: string): { dir: string; remove: () => void }
 export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
   const db = await Database.open(path);
   try {
-    await db.transaction(() => new JobLoader(db).load(records, { syncedAt: new Date() }));
+    await db.transaction(() => new JobLoader(db).load(normalizeRecords(records), { syncedAt: new Date() }));
   } finally {
     await db.close();
   }
@@ -182,7 +183,7 @@ export async function runCommand(command: Command, argv: readonly string[]): Pro
   } as NodeJS.WritableStream;
   try {
     const { flags, positionals } = parseCommandArgs(command, argv);
-    const code = await command.run({ flags, positionals, stdout: sink, stderr: sink });
+    const code = await command.run({ flags, positionals, stdout: sink, stderr: sink, env: {} });
     return { code, stdout };
   } catch (error) {
     if (error instanceof TsyncError) return { code: error.exitCode, stdout, error };

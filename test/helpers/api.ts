@@ -52,14 +52,24 @@ export function apiFixtures(defaults: SimulatorOptions = {}): ApiFixtures {
   };
 }
 
-/** The ids of a whole walk of `list`, in the order served. */
+/**
+ * The ids of a whole list, in the order served: pages asked on the list's own path with `params`,
+ * each at the offset (and limit) of the page before's `next`, until it is null.
+ */
 export async function walkIds(
   listing: ListingClient,
   list: ListName,
   params: ListParams = {},
 ): Promise<string[]> {
   const ids: string[] = [];
-  for await (const page of listing.walk(list, params))
+  for (let page = await listing.getPage(list, params); ; ) {
     ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
-  return ids;
+    if (page.next === null || page.items.length === 0) return ids;
+    if (page.next.offset <= page.offset) throw new Error(`next does not advance past offset ${page.offset}`);
+    page = await listing.getPage(list, {
+      ...params,
+      offset: page.next.offset,
+      limit: page.next.limit ?? params.limit,
+    });
+  }
 }

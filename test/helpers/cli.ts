@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { JOBS } from '../../jobs/index.js';
+import { main } from '../../src/cli/program.js';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'transcript-sync');
 
@@ -49,4 +52,36 @@ export function startCli(args: readonly string[], env: Record<string, string>): 
 
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   return startCli(args, env).done;
+}
+
+/**
+ * Runs the program in this process, as the bin would (the worker's jobs handed in) with `env` for its environment (plus
+ * TSYNC_LOG_LEVEL=warn, as childEnv gives a spawned one) and `stdin` as its standard input: the
+ * same exit code and output as runCli, without a process start-up (no dist/ needed either).
+ */
+export async function runMain(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  stdin = '',
+): Promise<CliResult & { code: number }> {
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const code = await main(args, {
+    stdout,
+    stderr,
+    env: { TSYNC_LOG_LEVEL: 'warn', ...env },
+    stdin: Readable.from([stdin]),
+    // Composed as bin/transcript-sync composes it.
+    jobs: async () => JOBS,
+  });
+  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** A stream that keeps what is written to it, as a pipe would (not a terminal). */
+class TextSink extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
 }

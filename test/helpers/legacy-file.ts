@@ -4,6 +4,7 @@
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { normalizeRecords } from '../../src/normalize/normalize.js';
 import { generateDataset } from '../../src/simulator/generate.js';
 import { Database } from '../../src/store/database.js';
 import { JobLoader } from '../../src/store/loader.js';
@@ -42,20 +43,16 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
     const syncedAt = new Date('2026-11-01T00:00:00.000Z');
     // An invalid record goes to the quarantine; the rest loads.
     const bad = { ...records[0], id: 'bad-record', created_at: 'not a date' };
-    await loader.load([...records, bad], { syncedAt });
+    await loader.load(normalizeRecords([...records, bad]), { syncedAt });
     // A changed record: its row and children replaced, as a later run would.
     const changed = { ...records[1], custom_metadata: { edited: true } };
-    await loader.load([changed], { syncedAt: new Date('2026-11-02T00:00:00.000Z') });
+    await loader.load(normalizeRecords([changed]), { syncedAt: new Date('2026-11-02T00:00:00.000Z') });
     await db.run('UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: String(records[2]?.id) });
     const run = runSummary();
     await recordRunStart(db, run);
     await recordRunFinish(db, { ...run, inserted: records.length, finishedAt: run.startedAt });
     const store = new DuckDbCheckpointStore(db);
-    await store.save(
-      'live',
-      { watermark: run.windowBefore, pending: [], slice: null, lastRun: run },
-      'in-transaction',
-    );
+    await store.save('live', { watermark: run.windowBefore, pending: [], slice: null, lastRun: run });
   } finally {
     await db.close();
   }

@@ -1,6 +1,7 @@
 import type { Simulator } from '../../src/simulator/index.js';
+import { syncDefaults } from '../../src/sync/plan-defaults.js';
 import { runSync } from '../../src/sync/run.js';
-import { SYNC_KINDS, type SyncOptions, type SyncSummary } from '../../src/sync/types.js';
+import type { SyncOptions, SyncSummary } from '../../src/sync/types.js';
 
 /** One engine run against a simulator with test-friendly defaults (small pages, no rate limit). */
 export function syncOnce(
@@ -8,23 +9,17 @@ export function syncOnce(
   db: string,
   overrides: Partial<SyncOptions> = {},
 ): Promise<SyncSummary> {
-  return runSync({
+  const options: SyncOptions = {
+    ...syncDefaults(),
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     db,
-    kinds: SYNC_KINDS,
-    full: false,
-    checkpoints: 'duckdb',
     redisPrefix: 'tsync-test',
     pageSize: 20,
     rateLimit: 10_000,
-    concurrency: 2,
-    lookback: 15 * 60_000,
-    pendingMaxAge: 7 * 86_400_000,
-    lockWait: 5_000,
-    metadataEncoding: 'json',
     ...overrides,
-  });
+  };
+  return runSync(options, options);
 }
 
 /** Requests the simulator saw to list endpoints since `from` (an index into sim.log). */

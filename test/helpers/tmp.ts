@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 
 const made: string[] = [];
-afterEach(() => {
+
+/** Removes the directories made so far; after each test (test/helpers/after-each-test.ts). */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A fresh directory removed after the current test. */
 export function tempDir(prefix = 'tsync-'): string {

@@ -2,19 +2,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterEach } from 'vitest';
 import { projectRoot } from '../../src/util/paths.js';
+import { onCleanup } from './cleanup.js';
 import { redisUrl } from './redis.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Runs `cleanup` after the current test, newest first. */
-export function onCleanup(cleanup: () => Promise<void>): void {
-  cleanups.push(cleanup);
-}
+export { onCleanup };
 
 /** Deletes every key under `prefix` (SCAN, not KEYS, to stay polite on a shared Redis). */
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {

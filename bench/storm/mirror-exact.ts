@@ -13,8 +13,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { contentHash } from '../../src/store/content-hash.js';
-import { expectedFacts, roundBilling, utteranceLists } from './mirror.js';
+import { contentHash } from '../../src/normalize/content-hash.js';
+import { expectedFacts, roundBilling, utteranceLists } from './mirror-facts.js';
 
 type Json = Record<string, unknown>;
 

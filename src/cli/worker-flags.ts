@@ -1,9 +1,9 @@
 /** Flags of the worker-related commands that src/config.ts does not know: durations and ports. */
 
-import { stringFlag } from '../cli/command.js';
 import type { FlagValues } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { parseDurationStrict } from '../util/duration.js';
+import { stringFlag } from './command.js';
 
 /** ms of a positive duration with a unit. */
 export function durationFlag(flags: FlagValues, name: string, fallback: string): number {

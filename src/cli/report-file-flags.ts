@@ -6,10 +6,10 @@
 import { type BillingFileSettings, DEFAULT_BILLING_FILE_SETTINGS } from '../analytics/billing-files.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
-import { flag, type OptionSpec, stringFlag } from '../cli/command.js';
 import type { FlagValues } from '../config.js';
 import type { SyncKind } from '../sync/types.js';
-import { durationFlag } from './flags.js';
+import { flag, type OptionSpec, stringFlag } from './command.js';
+import { durationFlag } from './worker-flags.js';
 
 const DEFAULT_WINDOW = '35d';
 

@@ -2,13 +2,14 @@
  * Maps a validated job record onto the rows of sql/001_tables.sql: one `jobs` row, its utterances
  * and words (from the transcription, each translation entry and the diarization), and one
  * `module_results` row per feature result. Column lists here follow the tables' column order.
+ * Pure JS: the loader (src/store/loader.ts) appends these columns to DuckDB.
  */
 import type { DuckDBValue } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { JobRecord } from '../records/job-record.js';
 import type { Utterance } from '../records/shapes.js';
+import { instantValue } from './instant.js';
 import { TableBatch } from './table-batch.js';
-import { instantValue } from './values.js';
 
 // biome-ignore format: one line per group of columns of the table
 const JOB_COLUMNS = [
@@ -67,6 +68,7 @@ const MODULE_COLUMNS = [
 /** Members of `result` that are columns of `jobs`, not module results. */
 const NOT_MODULES = new Set(['metadata', 'transcription']);
 
+/** A valid record on its way to rows. */
 export interface PreparedJob {
   readonly record: JobRecord;
   /** The record's JSON text, stored as `raw` and hashed. */
@@ -105,6 +107,52 @@ export class JobRows {
       const key = wordKeys[i];
       if (typeof key === 'number') wordKeys[i] = keys[key] ?? null;
     }
+  }
+
+  /**
+   * The rows of the jobs in `ids` only (the loader's new and changed jobs), their utterance lists
+   * numbered anew. Copies values; maps no record again. The dictionary is kept whole, so words keep
+   * their keys (a lookup per word cost as much as mapping them): it may hold words of jobs left out,
+   * which the words' join never asks for.
+   */
+  only(ids: ReadonlySet<string>): JobRows {
+    const out = new JobRows();
+    const jobIds = this.jobs.columns.id;
+    out.jobs.addAll(this.jobs, undefined, (row) => ids.has(jobIds[row] as string));
+    const utteranceJobs = this.utterances.columns.job_id;
+    out.utterances.addAll(this.utterances, undefined, (row) => ids.has(utteranceJobs[row] as string));
+    const moduleJobs = this.modules.columns.job_id;
+    out.modules.addAll(this.modules, undefined, (row) => ids.has(moduleJobs[row] as string));
+    // A list's number is its row (addUtterances, append): old number -> new number of the kept ones.
+    const lists = new Map<number, number>();
+    const listJobs = this.lists.columns.job_id;
+    for (let list = 0; list < this.lists.rowCount; list++) {
+      if (ids.has(listJobs[list] as string)) lists.set(list, lists.size);
+    }
+    const renumber = {
+      columns: ['list'] as const,
+      value: (list: DuckDBValue) => lists.get(list as number) ?? null,
+    };
+    out.lists.addAll(this.lists, renumber, (row) => lists.has(row));
+    out.dict.addAll(this.dict);
+    for (const [word, key] of this.wordKeys) out.wordKeys.set(word, key);
+    const from = this.words.columns;
+    const into = out.words.columns;
+    let kept = 0;
+    for (let i = 0; i < this.words.rowCount; i++) {
+      const list = lists.get(from.list[i] as number);
+      if (list === undefined) continue;
+      into.list.push(list);
+      into.utterance_idx.push(from.utterance_idx[i] ?? null);
+      into.word_idx.push(from.word_idx[i] ?? null);
+      into.word_key.push(from.word_key[i] ?? null);
+      into.start.push(from.start[i] ?? null);
+      into.end.push(from.end[i] ?? null);
+      into.confidence.push(from.confidence[i] ?? null);
+      kept += 1;
+    }
+    out.words.addCount(kept);
+    return out;
   }
 
   /** The key of `word` in this batch's dictionary, added when new. */

@@ -1,0 +1,16 @@
+/**
+ * The service's kinds, statuses and list names, defined once (spec 2.2 and the list paths); every
+ * union type derives from these lists, and the zod schemas and the query encoder check values
+ * against them at run time.
+ */
+
+/** The kinds of job the service runs; a sync mirrors each on its own list. */
+export const JOB_KINDS = ['pre-recorded', 'live'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The list operations, by the last segment of their path (`/v2/<name>`): one per kind, and both. */
+export const LIST_NAMES = [...JOB_KINDS, 'transcription'] as const;
+export type ListName = (typeof LIST_NAMES)[number];

@@ -1,0 +1,65 @@
+/**
+ * Writing a column batch (src/normalize/table-batch.ts) with DuckDB's appender in 2,048-row data
+ * chunks: the fastest path measured in LOADER-LAB (about 450k words/s, against 3k for row-at-a-time
+ * INSERT). The appender writes inside the connection's open transaction: its rows commit and roll
+ * back with it (see test/store-loader.test.ts), as long as it is flushed before COMMIT, which
+ * `appendBatch` does by closing it.
+ */
+import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import type { TableBatch } from '../normalize/table-batch.js';
+
+/** DuckDB's vector size: the most rows one data chunk holds. */
+export const CHUNK_ROWS = 2_048;
+
+export async function appendBatch<const C extends readonly string[]>(
+  connection: DuckDBConnection,
+  batch: TableBatch<C>,
+): Promise<void> {
+  const count = batch.rowCount;
+  if (count === 0) return;
+  const appender = await connection.createAppender(batch.table, null, batch.catalog ?? null);
+  let failure: { error: unknown } | undefined;
+  try {
+    const types = batch.names.map((_, i) => appender.columnType(i));
+    const columns = (batch.names as readonly C[number][]).map((name) => batch.columns[name]);
+    for (let start = 0; start < count; start += CHUNK_ROWS) {
+      const rows = Math.min(CHUNK_ROWS, count - start);
+      const chunk = DuckDBDataChunk.create(types, rows);
+      // Values go straight from the columns into the vectors: slicing each column per chunk
+      // (what setColumns needs) copied every value once more for the GC to collect.
+      for (const [c, column] of columns.entries()) {
+        const vector = chunk.getColumnVector(c);
+        for (let i = 0; i < rows; i++) vector.setItem(i, column[start + i] ?? null);
+        vector.flush();
+      }
+      appender.appendDataChunk(chunk);
+    }
+    appender.flushSync();
+  } catch (error) {
+    failure = { error };
+  }
+  try {
+    appender.closeSync();
+  } catch (error) {
+    // Closing flushes again: after a failed append it repeats that error, which is the one to report.
+    failure ??= { error };
+  }
+  if (failure) throw failure.error;
+}
+
+/** Throws when the table's columns are not the batch's, in order: a migration and this code disagree. */
+export async function checkColumns<const C extends readonly string[]>(
+  connection: DuckDBConnection,
+  batch: TableBatch<C>,
+): Promise<void> {
+  const reader = await connection.runAndReadAll(
+    "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = 'main' ORDER BY ordinal_position",
+    [batch.table],
+  );
+  const actual = reader.getRowsJS().map((row) => String(row[0]));
+  if (actual.join(',') !== batch.names.join(',')) {
+    throw new Error(
+      `table ${batch.table} has columns (${actual.join(', ')}); the loader writes (${batch.names.join(', ')})`,
+    );
+  }
+}

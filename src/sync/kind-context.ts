@@ -1,0 +1,27 @@
+/** What one kind's run works with: the run's plan and the resources runSync opened for it. */
+import type { Logger } from '../log.js';
+import type { Database } from '../store/database.js';
+import type { JobLoader } from '../store/loader.js';
+import type { HeapGuard } from './heap-guard.js';
+import type { ListingSource } from './listing-source.js';
+import type { MemoryPlan } from './memory-budget.js';
+import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
+
+export interface KindRunContext {
+  readonly db: Database;
+  readonly loader: JobLoader;
+  readonly client: ListingSource;
+  /** Stores to save into, each in its phase; the DuckDB one always, the chosen one when it is another. */
+  readonly stores: readonly CheckpointStore[];
+  readonly plan: SyncPlan;
+  /** Page bytes, queue depth, batch and commit sizes, from the memory budget. */
+  readonly memory: MemoryPlan;
+  /** Asked between loads to keep the V8 heap within the budget. */
+  readonly heap: HeapGuard;
+  readonly runId: string;
+  /** The run's start: every window's fixed `before_date`. */
+  readonly startedAt: Date;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly onProgress?: ((progress: SyncProgress) => void) | undefined;
+}

@@ -1,0 +1,76 @@
+/** One kind's summary (what sync_runs, the CLI and the worker report) and its progress reports. */
+
+import type { RunCounters } from './counters.js';
+import type { KindRunContext } from './kind-context.js';
+import type { KindSummary, RunOutcome, SyncKind } from './types.js';
+
+/** Builds the kind's summary from its counters and the client's request counts since the start. */
+export class KindSummaryBuilder {
+  readonly #requestsBefore: number;
+  readonly #retriesBefore: number;
+
+  constructor(
+    private readonly ctx: KindRunContext,
+    private readonly kind: SyncKind,
+    private readonly window: { readonly mode: 'incremental' | 'full'; readonly after: Date | null },
+    private readonly counters: RunCounters,
+  ) {
+    this.#requestsBefore = ctx.client.stats.requests;
+    this.#retriesBefore = ctx.client.stats.retries;
+  }
+
+  /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */
+  summary(outcome: RunOutcome, error?: string): KindSummary {
+    const { ctx, counters } = this;
+    return {
+      runId: ctx.runId,
+      kind: this.kind,
+      mode: this.window.mode,
+      windowAfter: this.window.after?.toISOString() ?? null,
+      windowBefore: ctx.startedAt.toISOString(),
+      pages: counters.pages,
+      requests: ctx.client.stats.requests - this.#requestsBefore,
+      retries: ctx.client.stats.retries - this.#retriesBefore,
+      jobsFetched: counters.jobsFetched,
+      inserted: counters.inserted,
+      updated: counters.updated,
+      unchanged: counters.unchanged,
+      quarantined: counters.quarantined,
+      deleted: counters.deleted,
+      restored: counters.restored,
+      words: counters.words,
+      pendingRechecked: counters.pendingRechecked,
+      restarts: counters.restarts,
+      startedAt: ctx.startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      outcome,
+      ...(error === undefined ? {} : { error }),
+    };
+  }
+}
+
+/** Reports progress at most every 250 ms. */
+export class KindProgress {
+  private readonly started = Date.now();
+  private last = 0;
+  constructor(
+    private readonly ctx: KindRunContext,
+    private readonly kind: SyncKind,
+    private readonly counters: RunCounters,
+  ) {}
+  update(force = false): void {
+    const now = Date.now();
+    if (!force && now - this.last < 250) return;
+    this.last = now;
+    this.ctx.onProgress?.({
+      kind: this.kind,
+      pages: this.counters.pages,
+      jobs: this.counters.jobsFetched,
+      words: this.counters.words,
+      elapsed: now - this.started,
+    });
+  }
+  finish(): void {
+    this.update(true);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What the bad-input tests share: a synced database copied fresh for each test, and the check that
+ * a failure is one line on stderr naming the fix, with the expected exit code.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { fileTempDir } from './analytics-data.js';
+import type { CliResult } from './cli.js';
+import { syncOnce } from './sync.js';
+import { tempDir } from './tmp.js';
+
+/** A service nobody listens on: a run that got past the checks would fail differently. */
+export const NO_SERVICE = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:9' };
+
+/** Syncs a small template database once for the file; returns a function that copies it fresh. */
+export function syncedTemplate(): () => string {
+  const template = fileTempDir('tsync-bad-input-');
+  const templateDb = join(template.dir, 'template.duckdb');
+  beforeAll(async () => {
+    const sim = await startSimulator({
+      preRecorded: 15,
+      live: 10,
+      seed: 81,
+      utterancesPerJob: 3,
+      wordsPerUtterance: 3,
+    });
+    try {
+      await syncOnce(sim, templateDb);
+    } finally {
+      await sim.close();
+    }
+  });
+  afterAll(() => template.remove());
+  return () => {
+    const db = join(tempDir('tsync-bad-'), 'data.duckdb');
+    copyFileSync(templateDb, db);
+    return db;
+  };
+}
+
+export function expectOneLine(result: CliResult, code: 1 | 2, ...mentions: string[]): void {
+  const shown = `exit ${result.code}\n${result.stderr}`;
+  expect(result.code, shown).toBe(code);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, shown).toHaveLength(1);
+  expect(lines[0], shown).toMatch(/^transcript-sync: /);
+  expect(lines[0], shown).not.toMatch(/unexpected error|\n\s+at /);
+  for (const text of mentions) expect(lines[0], shown).toContain(text);
+}

@@ -1,0 +1,99 @@
+/**
+ * An in-memory ListingSource for unit tests of the engine: no sockets, the service's paging rules.
+ * Lists are newest first (created_at, then id, both descending), `after_date` and `before_date`
+ * are exclusive bounds, `limit` defaults to 20 and is capped (100, as the simulator), and `next`
+ * carries offset + limit while the list goes on. A body past `maxBytes` fails as the HTTP client's
+ * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP.
+ */
+import type { ListName, ListParams, Page, RequestOptions } from '../../src/api/index.js';
+import { ResponseTooLargeError } from '../../src/errors.js';
+import type { ListingSource } from '../../src/sync/listing-source.js';
+
+type Json = Record<string, unknown>;
+
+export interface FakeListingOptions {
+  /** Most items served per page, whatever is asked; default 100. */
+  readonly limitCap?: number;
+  /**
+   * Called before each page is served; a thrown error is the request's failure (as the client
+   * throws it once its retries are spent).
+   */
+  readonly beforePage?: (list: ListName, params: ListParams, request: number) => void;
+}
+
+export class FakeListing implements ListingSource {
+  readonly stats = { requests: 0, retries: 0 };
+  /** Pages asked for, in order. */
+  readonly asked: { list: ListName; params: ListParams }[] = [];
+  closed = false;
+  #records: Json[];
+  readonly #limitCap: number;
+  readonly #beforePage: FakeListingOptions['beforePage'];
+
+  constructor(records: readonly Json[], options: FakeListingOptions = {}) {
+    this.#records = [...records];
+    this.#limitCap = options.limitCap ?? 100;
+    this.#beforePage = options.beforePage;
+  }
+
+  /** The records as the service holds them now. */
+  get records(): readonly Json[] {
+    return this.#records;
+  }
+
+  /** Replaces the service's records (a job added, edited or deleted upstream). */
+  set records(records: readonly Json[]) {
+    this.#records = [...records];
+  }
+
+  async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<Page> {
+    options.signal?.throwIfAborted();
+    this.stats.requests += 1;
+    this.asked.push({ list, params });
+    this.#beforePage?.(list, params, this.stats.requests);
+    const offset = params.offset ?? 0;
+    const limit = Math.min(params.limit ?? 20, this.#limitCap);
+    const matching = this.#records.filter((r) => listed(r, list, params)).sort(newestFirst);
+    const items = matching.slice(offset, offset + limit);
+    const texts = items.map((item) => JSON.stringify(item));
+    const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text) + 1, 64);
+    if (options.maxBytes !== undefined && bytes > options.maxBytes) {
+      throw new ResponseTooLargeError(`the ${list} page grew past ${options.maxBytes} bytes`, {
+        bytes,
+        maxBytes: options.maxBytes,
+      });
+    }
+    // Items come off the wire as fresh objects: nothing the engine does can touch the fake's records.
+    return Object.freeze({
+      list,
+      offset,
+      limit,
+      items: texts.map((text) => JSON.parse(text) as unknown),
+      texts,
+      next: offset + items.length >= matching.length ? null : { offset: offset + limit, limit },
+      bytes,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function listed(record: Json, list: ListName, params: ListParams): boolean {
+  if (list !== 'transcription' && record['kind'] !== list) return false;
+  if (params.kind && !params.kind.includes(record['kind'] as never)) return false;
+  if (params.status && !params.status.includes(record['status'] as never)) return false;
+  const created = Date.parse(String(record['created_at']));
+  if (params.beforeDate !== undefined && !(created < new Date(params.beforeDate).getTime())) return false;
+  if (params.afterDate !== undefined && !(created > new Date(params.afterDate).getTime())) return false;
+  return true;
+}
+
+function newestFirst(a: Json, b: Json): number {
+  const byTime = Date.parse(String(b['created_at'])) - Date.parse(String(a['created_at']));
+  if (byTime !== 0) return byTime;
+  const ia = String(a['id']);
+  const ib = String(b['id']);
+  return ia === ib ? 0 : ia < ib ? 1 : -1;
+}
