@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { normalizeRecords } from '../src/normalize/normalize.js';
 import { generateDataset } from '../src/simulator/generate.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
@@ -29,7 +30,7 @@ describe('JobLoader round trip', () => {
   it('loads every fixture with as many utterances and words per source as the record holds', async () => {
     const db = await freshDb();
     const records = allFixtures();
-    const result = await new JobLoader(db).load(records, { syncedAt });
+    const result = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
     expect(result).toMatchObject({ inserted: records.length, updated: 0, unchanged: 0, quarantined: 0 });
     expect(result.seenIds).toHaveLength(records.length);
     for (const record of records) {
@@ -50,7 +51,7 @@ describe('JobLoader round trip', () => {
       utterancesPerJob: 5,
       wordsPerUtterance: 5,
     });
-    const result = await new JobLoader(db).load(records, { syncedAt });
+    const result = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
     expect(result).toMatchObject({ inserted: records.length, quarantined: 0 });
     const expected: Record<string, ReturnType<typeof expectedChildren>> = {};
     for (const record of records)
@@ -71,13 +72,13 @@ describe('JobLoader round trip', () => {
     expect(stored).toEqual(expected);
     const sources = new Set(rows.map((r) => r.source.replace(/:.*/, '')));
     expect(sources).toEqual(new Set(['transcription', 'translation', 'diarization']));
-    const again = await new JobLoader(db).load(records, { syncedAt });
+    const again = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
     expect(again.unchanged).toBe(records.length);
   });
 
   it('maps the file, metadata and transcription of a record onto the jobs row', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load([fixture('done-pre-recorded-all-modules')], { syncedAt });
+    await new JobLoader(db).load(normalizeRecords([fixture('done-pre-recorded-all-modules')]), { syncedAt });
     const [job] = await db.all<Record<string, unknown>>(
       "SELECT * EXCLUDE (raw), raw::VARCHAR AS raw FROM jobs WHERE id = 'a3f2b1c0-1111-4222-8333-944455556603'",
     );
@@ -112,9 +113,12 @@ describe('JobLoader round trip', () => {
 
   it('writes one module_results row per feature and per transcription sentence', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load([fixture('done-pre-recorded-all-modules'), fixture('done-live-messages')], {
-      syncedAt,
-    });
+    await new JobLoader(db).load(
+      normalizeRecords([fixture('done-pre-recorded-all-modules'), fixture('done-live-messages')]),
+      {
+        syncedAt,
+      },
+    );
     const rows = await db.all<{
       job_id: string;
       module: string;
@@ -165,7 +169,7 @@ describe('JobLoader round trip', () => {
   it('keeps records with the real-world nulls: no file, no request_params, no result', async () => {
     const db = await freshDb();
     const result = await new JobLoader(db).load(
-      [fixture('error-pre-recorded'), fixture('queued-pre-recorded')],
+      normalizeRecords([fixture('error-pre-recorded'), fixture('queued-pre-recorded')]),
       {
         syncedAt,
       },
@@ -187,9 +191,27 @@ describe('JobLoader round trip', () => {
     ]);
   });
 
+  it('keeps the diarization of a live record (the spec gives it none) whole in module_results', async () => {
+    const db = await freshDb();
+    const [diarized] = generateDataset({ seed: 41, preRecorded: 10, live: 0 }).filter(
+      (r) => (r.result as { diarization?: unknown } | null)?.diarization,
+    );
+    expect(diarized).toBeDefined();
+    const live = { ...structuredClone(diarized), kind: 'live' } as unknown as Record<string, unknown>;
+    const diarization = (live['result'] as { diarization: { results: unknown[] } }).diarization;
+    await new JobLoader(db).load(normalizeRecords([live]), { syncedAt });
+    const counts = await storedChildren(db, String(live['id']));
+    expect(counts['diarization']).toBeUndefined();
+    expect(counts).toEqual(expectedChildren(live));
+    const [row] = await db.all<{ results: string | null }>(
+      "SELECT results FROM module_results WHERE module = 'diarization'",
+    );
+    expect(JSON.parse(row?.results ?? 'null')).toEqual(diarization.results);
+  });
+
   it('stores instants with an offset as the same UTC instant', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load([fixture('done-live-messages')], { syncedAt });
+    await new JobLoader(db).load(normalizeRecords([fixture('done-live-messages')]), { syncedAt });
     const [row] = await db.all<{ created_at: Date }>('SELECT created_at FROM jobs');
     expect(row?.created_at.toISOString()).toBe('2025-03-06T07:30:00.500Z');
   });
@@ -199,9 +221,11 @@ describe('JobLoader idempotence', () => {
   it('loads the same batch twice as all unchanged, without duplicates', async () => {
     const db = await freshDb();
     const loader = new JobLoader(db);
-    await loader.load(allFixtures(), { syncedAt });
+    await loader.load(normalizeRecords(allFixtures()), { syncedAt });
     const before = await count(db, 'words');
-    const again = await loader.load(allFixtures(), { syncedAt: new Date('2025-04-02T00:00:00Z') });
+    const again = await loader.load(normalizeRecords(allFixtures()), {
+      syncedAt: new Date('2025-04-02T00:00:00Z'),
+    });
     expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: allFixtures().length, words: 0 });
     expect(await count(db, 'jobs')).toBe(allFixtures().length);
     expect(await count(db, 'words')).toBe(before);
@@ -216,10 +240,10 @@ describe('JobLoader idempotence', () => {
     const live = fixture('done-live-messages');
     const pre = fixture('done-pre-recorded-all-modules');
     await db.transaction(async () => {
-      const first = await loader.load([live, pre, live], { syncedAt });
+      const first = await loader.load(normalizeRecords([live, pre, live]), { syncedAt });
       expect(first.inserted).toBe(2);
       expect(first.seenIds).toHaveLength(2);
-      const second = await loader.load([pre, fixture('queued-pre-recorded')], { syncedAt });
+      const second = await loader.load(normalizeRecords([pre, fixture('queued-pre-recorded')]), { syncedAt });
       expect(second).toMatchObject({ inserted: 1, unchanged: 1 });
     });
     expect(await count(db, 'jobs')).toBe(3);
@@ -231,13 +255,15 @@ describe('JobLoader idempotence', () => {
     const db = await freshDb();
     const loader = new JobLoader(db);
     const record = fixture('done-pre-recorded-all-modules');
-    await loader.load([record], { syncedAt });
+    await loader.load(normalizeRecords([record]), { syncedAt });
     const transcription = (
       record['result'] as { transcription: { utterances: { words: { word: string }[] }[] } }
     ).transcription;
     transcription.utterances = [{ ...transcription.utterances[0], words: [{ word: 'Replaced' }] } as never];
     (record['result'] as Record<string, unknown>)['diarization'] = null;
-    const result = await loader.load([record], { syncedAt: new Date('2025-04-03T00:00:00Z') });
+    const result = await loader.load(normalizeRecords([record]), {
+      syncedAt: new Date('2025-04-03T00:00:00Z'),
+    });
     expect(result).toMatchObject({ updated: 1, inserted: 0, unchanged: 0 });
     expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
     const words = await db.all<{ word: string }>("SELECT word FROM words WHERE source = 'transcription'");
@@ -250,13 +276,84 @@ describe('JobLoader idempotence', () => {
     const db = await freshDb();
     const loader = new JobLoader(db);
     const records = [fixture('queued-pre-recorded'), fixture('error-pre-recorded')];
-    await loader.load(records, { syncedAt });
+    await loader.load(normalizeRecords(records), { syncedAt });
     await db.run('UPDATE jobs SET deleted_at = now()');
     const changed = fixture('error-pre-recorded');
     changed['error_code'] = 500;
-    const result = await loader.load([fixture('queued-pre-recorded'), changed], { syncedAt });
+    const result = await loader.load(normalizeRecords([fixture('queued-pre-recorded'), changed]), {
+      syncedAt,
+    });
     expect(result).toMatchObject({ restored: 2, unchanged: 1, updated: 1 });
     expect(await count(db, 'jobs', 'deleted_at IS NOT NULL')).toBe(0);
+  });
+});
+
+describe('JobLoader writes only what changed', () => {
+  it('writes the rows of the new and changed jobs of a batch that also holds unchanged ones', async () => {
+    const db = await freshDb();
+    const loader = new JobLoader(db);
+    const done = generateDataset({
+      seed: 21,
+      preRecorded: 6,
+      live: 6,
+      utterancesPerJob: 3,
+      wordsPerUtterance: 4,
+    })
+      .filter((record) => record['status'] === 'done')
+      .slice(0, 5);
+    expect(done).toHaveLength(5);
+    const [same, edited, alsoSame, fresh, alsoFresh] = done as Record<string, unknown>[] as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
+    await loader.load(normalizeRecords([same, edited, alsoSame]), { syncedAt });
+    const modulesBefore = await count(db, 'module_results');
+
+    const changed = structuredClone(edited);
+    const utterance = (
+      changed['result'] as { transcription: { utterances: { words: { word: string }[] }[] } }
+    ).transcription.utterances[0];
+    if (utterance?.words[0]) utterance.words[0].word = 'Rewritten';
+    const later = new Date('2025-04-02T00:00:00.000Z');
+    const batch = normalizeRecords([same, changed, fresh, alsoSame, alsoFresh]);
+    const result = await loader.load(batch, { syncedAt: later });
+
+    expect(result).toMatchObject({ inserted: 2, updated: 1, unchanged: 2 });
+    const wordsOf = (records: Record<string, unknown>[]) =>
+      records.reduce(
+        (n, r) => n + Object.values(expectedChildren(r)).reduce((m, c) => m + (c?.words ?? 0), 0),
+        0,
+      );
+    // The words written are the changed and new jobs' only, and every job holds its words once.
+    expect(result.words).toBe(wordsOf([changed, fresh, alsoFresh]));
+    expect(await count(db, 'words')).toBe(wordsOf([same, changed, alsoSame, fresh, alsoFresh]));
+    for (const record of [same, changed, alsoSame, fresh, alsoFresh]) {
+      expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
+    }
+    expect(await count(db, 'words', "word = 'Rewritten'")).toBe(1);
+    expect(await count(db, 'jobs')).toBe(5);
+    // Unchanged jobs were not rewritten: their rows keep the first load's synced_at and modules.
+    const stamps = await db.all<{ id: string; later: boolean }>(
+      'SELECT id, synced_at = $later::TIMESTAMPTZ AS later FROM jobs ORDER BY id',
+      { later: later.toISOString() },
+    );
+    const rewritten = new Set([changed, fresh, alsoFresh].map((r) => String(r['id'])));
+    expect(stamps).toEqual(
+      [same, changed, alsoSame, fresh, alsoFresh]
+        .map((r) => ({ id: String(r['id']), later: rewritten.has(String(r['id'])) }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    const freshModules = await count(
+      db,
+      'module_results',
+      `job_id IN ('${String(fresh['id'])}', '${String(alsoFresh['id'])}')`,
+    );
+    expect(await count(db, 'module_results')).toBe(modulesBefore + freshModules);
+    // The batch's own rows are left whole: a filtered copy was written, nothing was mapped again.
+    expect(batch.rows.jobs.rowCount).toBe(5);
   });
 });
 
@@ -265,7 +362,7 @@ describe('JobLoader transactions', () => {
     const db = await freshDb();
     const loader = new JobLoader(db);
     const failing = db.transaction(async () => {
-      const result = await loader.load(allFixtures(), { syncedAt });
+      const result = await loader.load(normalizeRecords(allFixtures()), { syncedAt });
       expect(result.words).toBeGreaterThan(0);
       expect(await count(db, 'words')).toBe(result.words);
       throw new Error('page 3 failed');
@@ -274,17 +371,17 @@ describe('JobLoader transactions', () => {
     for (const table of ['jobs', 'utterances', 'words', 'module_results', 'quarantine']) {
       expect(await count(db, table)).toBe(0);
     }
-    const result = await loader.load(allFixtures(), { syncedAt });
+    const result = await loader.load(normalizeRecords(allFixtures()), { syncedAt });
     expect(result.inserted).toBe(allFixtures().length);
   });
 
   it('keeps what committed when a later transaction rolls back', async () => {
     const db = await freshDb();
     const loader = new JobLoader(db);
-    await db.transaction(() => loader.load([fixture('queued-pre-recorded')], { syncedAt }));
+    await db.transaction(() => loader.load(normalizeRecords([fixture('queued-pre-recorded')]), { syncedAt }));
     await db
       .transaction(async () => {
-        await loader.load([fixture('done-live-messages')], { syncedAt });
+        await loader.load(normalizeRecords([fixture('done-live-messages')]), { syncedAt });
         throw new Error('interrupted');
       })
       .catch(() => undefined);

@@ -24,13 +24,16 @@ function obj(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 }
 
-/** Every utterance list of a record: transcription, each translation entry, diarization. */
+/**
+ * Every utterance list of a record: transcription, each translation entry, and a pre-recorded job's
+ * diarization (a live record that carries one keeps it whole in module_results).
+ */
 export function utteranceLists(record: Json): Json[][] {
   const result = obj(record['result']);
   if (!result) return [];
   const lists = [list(obj(result['transcription'])?.['utterances'])];
   for (const entry of list(obj(result['translation'])?.['results'])) lists.push(list(entry['utterances']));
-  lists.push(list(obj(result['diarization'])?.['results']));
+  if (record['kind'] === 'pre-recorded') lists.push(list(obj(result['diarization'])?.['results']));
   return lists;
 }
 

@@ -177,9 +177,11 @@ export class JobRows {
     for (const [i, entry] of entries.entries()) {
       this.addUtterances(record.id, sources[i] ?? `translation:${i}`, entry.utterances);
     }
-    if (record.kind === 'pre-recorded')
-      this.addUtterances(record.id, 'diarization', record.result?.diarization?.results);
-    this.addModules(record.id, result as Record<string, unknown>);
+    // Only a pre-recorded result has a (validated) diarization; a live record that carries one keeps
+    // it whole in module_results, like any member the spec does not give it.
+    const diarized = record.kind === 'pre-recorded' && Boolean(record.result?.diarization);
+    if (diarized) this.addUtterances(record.id, 'diarization', record.result?.diarization?.results);
+    this.addModules(record.id, result as Record<string, unknown>, diarized);
   }
 
   private addJob({ record, raw, hash }: PreparedJob, syncedAt: DuckDBValue): void {
@@ -257,15 +259,15 @@ export class JobRows {
     this.words.addCount(words.length);
   }
 
-  private addModules(jobId: string, result: Record<string, unknown>): void {
+  private addModules(jobId: string, result: Record<string, unknown>, diarized: boolean): void {
     for (const [key, value] of Object.entries(result)) {
       if (NOT_MODULES.has(key) || value === null || value === undefined) continue;
-      this.modules.push(moduleRow(jobId, key, value));
+      this.modules.push(moduleRow(jobId, key, value, diarized));
     }
     const sentences = (result['transcription'] as { sentences?: unknown[] | null } | null | undefined)
       ?.sentences;
     for (const entry of sentences ?? [])
-      this.modules.push(moduleRow(jobId, 'transcription.sentences', entry));
+      this.modules.push(moduleRow(jobId, 'transcription.sentences', entry, false));
   }
 }
 
@@ -289,7 +291,7 @@ type ModuleRow = { readonly [K in (typeof MODULE_COLUMNS)[number]]: DuckDBValue 
  * One feature result. Members that are not wrapped module results (a live job's `messages`, or a
  * future feature of another shape) are kept whole in `results`.
  */
-function moduleRow(jobId: string, module: string, value: unknown): ModuleRow {
+function moduleRow(jobId: string, module: string, value: unknown, diarized: boolean): ModuleRow {
   const wrapper = isObject(value) ? value : undefined;
   const error = wrapper && isObject(wrapper['error']) ? wrapper['error'] : undefined;
   return {
@@ -301,14 +303,17 @@ function moduleRow(jobId: string, module: string, value: unknown): ModuleRow {
     error_status_code: int32OrNull(error?.['status_code']),
     error_exception: typed(error?.['exception'], 'string'),
     error_message: typed(error?.['message'], 'string'),
-    results: jsonOrNull(wrapper ? moduleResults(module, wrapper) : value),
+    results: jsonOrNull(wrapper ? moduleResults(module, wrapper, diarized) : value),
   };
 }
 
-/** What goes to `results`: NER's `entity`; utterances left out (they are in utterances/words). */
-function moduleResults(module: string, wrapper: Record<string, unknown>): unknown {
+/**
+ * What goes to `results`: NER's `entity`; utterances left out where they went to utterances/words
+ * (`diarized`: a pre-recorded job's diarization).
+ */
+function moduleResults(module: string, wrapper: Record<string, unknown>, diarized: boolean): unknown {
   if (module === 'named_entity_recognition') return wrapper['entity'];
-  if (module === 'diarization') return null;
+  if (module === 'diarization' && diarized) return null;
   if (module === 'translation' && Array.isArray(wrapper['results'])) {
     return wrapper['results'].map((entry: unknown) => {
       if (!isObject(entry)) return entry;
