@@ -153,7 +153,12 @@ export const command: Command = {
         return 1;
       }
       logger.info('worker stopped');
-      return reason.startsWith('fatal') ? 1 : 0;
+      const code = reason.startsWith('fatal') ? 1 : 0;
+      // Everything the worker owns is closed (runs committed, database and lock released). Only
+      // BullMQ's clients may still be reconnecting to a Redis that is down: no reason to keep the
+      // process alive for main.ts's 2 s grace on stray handles.
+      exit?.(code);
+      return code;
     } finally {
       signals.dispose();
     }
