@@ -10,7 +10,7 @@ import { expectOneLine, NO_SERVICE, syncedTemplate } from './helpers/bad-input.j
 import { giveToChild, grantRead, runCliUnprivileged } from './helpers/cli-unprivileged.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 
-const syncedDb = syncedTemplate();
+const { copy: syncedDb } = syncedTemplate();
 
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('a database file that is read-only for the user', async () => {

@@ -15,7 +15,8 @@ import { runMain } from './helpers/cli.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { tempDir } from './helpers/tmp.js';
 
-const syncedDb = syncedTemplate();
+const template = syncedTemplate();
+const syncedDb = template.copy;
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -101,11 +102,10 @@ describe('bad flags, dates, URLs and settings', () => {
     '%j is a usage error (exit 2) naming the setting, with the data untouched',
     async (args, env, mentions) => {
       const db = syncedDb();
-      const before = await fingerprint(db);
       // enqueue talks to Redis only and has no --db.
       const result = await runMain(args[0] === 'enqueue' ? args : [...args, '--db', db], env);
       expectOneLine(result, 2, mentions);
-      expect(await fingerprint(db)).toEqual(before);
+      expect(await fingerprint(db)).toEqual(template.fingerprint());
     },
   );
 
@@ -117,7 +117,7 @@ describe('bad flags, dates, URLs and settings', () => {
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('Redis down with --checkpoints redis', async () => {
     const db = syncedDb();
-    const before = await fingerprint(db);
+    const before = template.fingerprint();
     const env = { ...NO_SERVICE, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
     expectOneLine(
       await runMain(['sync', '--db', db, '--checkpoints', 'redis'], env),
@@ -130,7 +130,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
 
   it('a database file held by another process: waits --lock-wait, then names the holder', async () => {
     const db = syncedDb();
-    const before = await fingerprint(db);
+    const before = template.fingerprint();
     const holder = await holdDatabase(db);
     try {
       const sync = await runMain(['sync', '--db', db, '--lock-wait', '300ms'], NO_SERVICE);

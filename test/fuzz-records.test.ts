@@ -51,7 +51,25 @@ async function count(sql: string, params: Record<string, unknown>): Promise<numb
   return Number(rows[0]?.n ?? 0);
 }
 
-/** What the batch must leave behind, checked with bound parameters (ids may hold quotes, NULs, surrogates). */
+/** Row counts of `table` per value of `column` among `keys` (one query, keys bound as a list). */
+async function countsBy(
+  table: string,
+  column: string,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map(); // an empty list binds as LIST(ANY), which DuckDB refuses
+  const rows = await db.all<{ key: string; n: number }>(
+    `SELECT ${column} AS key, count(*) AS n FROM ${table} WHERE list_contains($keys, ${column}) GROUP BY ${column}`,
+    { keys },
+  );
+  return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+/**
+ * What the batch must leave behind, checked with bound parameters (ids may hold quotes, NULs,
+ * surrogates). Each table is asked once for the whole batch: the run's records are few, the table
+ * holds every earlier run's, and a query per record cost more than the load it checks.
+ */
 async function expectOutcome(batch: readonly unknown[], tag: string): Promise<void> {
   const loaded = new Map<string, Json>();
   const quarantined: unknown[] = [];
@@ -60,41 +78,50 @@ async function expectOutcome(batch: readonly unknown[], tag: string): Promise<vo
     if (checked.ok) loaded.set(checked.record.id, raw as Json);
     else quarantined.push(raw);
   }
+  // Never half a job: a record that failed leaves no row and no children under its (unique) id.
+  const failedIds = quarantined
+    .map((raw) => (raw as Json | null)?.['id'])
+    .filter((id): id is string => typeof id === 'string' && id.startsWith(`${tag}-`) && !loaded.has(id));
+  const ids = [...loaded.keys(), ...failedIds];
+  const hashes =
+    ids.length === 0
+      ? []
+      : await db.all<{ id: string; content_hash: string }>(
+          'SELECT id, content_hash FROM jobs WHERE list_contains($ids, id)',
+          { ids },
+        );
+  const utterances = await countsBy('utterances', 'job_id', ids);
+  const words = await countsBy('words', 'job_id', ids);
   for (const [id, raw] of loaded) {
-    const rows = await db.all<{ content_hash: string }>('SELECT content_hash FROM jobs WHERE id = $id', {
-      id,
-    });
     expect(
-      rows.map((r) => r.content_hash),
+      hashes.filter((r) => r.id === id).map((r) => r.content_hash),
       `job ${JSON.stringify(id)}`,
     ).toEqual([contentHash(JSON.stringify(raw))]);
     const expected = childCounts(raw);
-    expect(
-      await count('SELECT count(*) AS n FROM utterances WHERE job_id = $id', { id }),
-      `utterances of ${JSON.stringify(id)}`,
-    ).toBe(expected.utterances);
-    expect(
-      await count('SELECT count(*) AS n FROM words WHERE job_id = $id', { id }),
-      `words of ${JSON.stringify(id)}`,
-    ).toBe(expected.words);
+    expect(utterances.get(id) ?? 0, `utterances of ${JSON.stringify(id)}`).toBe(expected.utterances);
+    expect(words.get(id) ?? 0, `words of ${JSON.stringify(id)}`).toBe(expected.words);
   }
-  for (const raw of quarantined) {
-    const text = JSON.stringify(raw);
-    const rows = await db.all<{ raw: string; job_id: string | null }>(
-      'SELECT raw, job_id FROM quarantine WHERE raw_hash = $hash',
-      {
-        hash: contentHash(text),
-      },
-    );
+  for (const id of failedIds) {
+    expect(
+      hashes.filter((r) => r.id === id),
+      `job row of the quarantined ${JSON.stringify(id)}`,
+    ).toEqual([]);
+    expect(utterances.get(id) ?? 0, `utterances of the quarantined ${JSON.stringify(id)}`).toBe(0);
+    expect(words.get(id) ?? 0, `words of the quarantined ${JSON.stringify(id)}`).toBe(0);
+  }
+  const texts = quarantined.map((raw) => JSON.stringify(raw));
+  const held =
+    texts.length === 0
+      ? []
+      : await db.all<{ raw_hash: string; raw: string }>(
+          'SELECT raw_hash, raw FROM quarantine WHERE list_contains($hashes, raw_hash)',
+          { hashes: texts.map((text) => contentHash(text)) },
+        );
+  for (const [i, raw] of quarantined.entries()) {
+    const text = texts[i] ?? '';
+    const rows = held.filter((r) => r.raw_hash === contentHash(text));
     expect(rows, `quarantine row of ${text.slice(0, 200)}`).toHaveLength(1);
     expect(JSON.parse(rows[0]?.raw ?? 'null')).toEqual(raw);
-    // Never half a job: a record that failed leaves no row and no children under its (unique) id.
-    const id = (raw as Json | null)?.['id'];
-    if (typeof id === 'string' && id.startsWith(`${tag}-`) && !loaded.has(id)) {
-      expect(await count('SELECT count(*) AS n FROM jobs WHERE id = $id', { id })).toBe(0);
-      expect(await count('SELECT count(*) AS n FROM utterances WHERE job_id = $id', { id })).toBe(0);
-      expect(await count('SELECT count(*) AS n FROM words WHERE job_id = $id', { id })).toBe(0);
-    }
   }
 }
 

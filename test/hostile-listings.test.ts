@@ -257,9 +257,10 @@ describe('pages that contradict themselves', () => {
 
   for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
     it(`a ${fault} met once is asked again and a --full run stays exact`, async () => {
-      const { s, db } = await mirrored(150);
-      // Planning takes 4 requests (the first page at 8 items, again at 20, two probes); the 5th
-      // opens the oldest slice at offset 0, the 6th goes on from offset 19.
+      const { s, db } = await mirrored(110);
+      // Planning takes 4 requests (the first page at one item, again at 20, two probes); the 5th
+      // opens the oldest slice (the 30 jobs past the probe at 80) at offset 0, the 6th goes on from
+      // offset 19. 110 jobs are the fewest that keep this walk (a shrink-total needs that 2nd page).
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, fault);
       const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
       expect(summary.outcome).toBe('ok');
@@ -272,7 +273,7 @@ describe('pages that contradict themselves', () => {
     });
 
     it(`a ${fault} that persists fails the walk by name and marks nothing deleted`, async () => {
-      const { s, db } = await mirrored(150);
+      const { s, db } = await mirrored(110);
       const before = await actualFacts(db);
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
       const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
@@ -283,8 +284,33 @@ describe('pages that contradict themselves', () => {
     });
   }
 
+  it("waits the plan's pause before asking a contradicting page again, twice that the second time", async () => {
+    const s = await start({ preRecorded: 30, live: 0, limitCap: 20 });
+    const db = join(tempDir(), 'pause.duckdb');
+    // The plan asks offset 0 twice (one item, then 20) and probes offset 80; the 4th request walks
+    // on from offset 19.
+    const answered: number[] = [];
+    let seen = 0;
+    onRequest = () => {
+      answered.push(performance.now());
+      if (++seen === 3) s.faults.inject('empty-page', 'empty-page');
+    };
+    // Above the 200 ms default, so a pause that never reached the walk shows.
+    const pauseMs = 210;
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, anomalyPauseMs: pauseMs });
+    expect(summary.outcome).toBe('ok');
+    const hit = s.log.findIndex((e) => e.fault === 'empty-page');
+    expect(new URLSearchParams(s.log[hit]?.query).get('offset')).toBe('19');
+    expect(s.log[hit + 2]?.query).toBe(s.log[hit]?.query);
+    expect(s.log[hit + 2]?.fault).toBeUndefined();
+    const gap = (i: number) => (answered[i + 1] ?? 0) - (answered[i] ?? 0);
+    expect(gap(hit)).toBeGreaterThanOrEqual(pauseMs - 1);
+    expect(gap(hit + 1)).toBeGreaterThanOrEqual(2 * pauseMs - 1);
+    await expectMirror(db, s.data.all());
+  });
+
   it('a --full run whose walk met a contradiction, even one cleared, marks nothing deleted; the next one does', async () => {
-    const { s, db } = await mirrored(150);
+    const { s, db } = await mirrored(110);
     for (const record of s.data.all().slice(0, 3)) s.data.delete(String(record['id']));
     injectAfter(s, 4, 'empty-page');
     const glitched = await syncOnce(s, db, { ...preRecordedOnly, full: true });

@@ -28,8 +28,11 @@ const records = smallDataset(41, 80).filter((r) => {
 });
 const db = loadedDatabase('report-html', records);
 const temp = fileTempDir('tsync-html-');
+// One browser for the file's pages: a Chromium start is most of what a render costs.
+let browser: HeadlessPage | undefined;
 beforeAll(() => recordSyncs(db, new Date('2026-11-01T00:00:00Z')));
-afterAll(() => {
+afterAll(async () => {
+  await browser?.close();
   if (process.env['TSYNC_KEEP_SCREENSHOT']) console.log(`screenshots kept in ${temp.dir}`);
   else temp.remove();
 });
@@ -72,15 +75,11 @@ async function render(name: string, args: readonly string[]): Promise<{ layout: 
   const rows = (JSON.parse(await run('json')) as { rows: Row[] }).rows;
   const page = join(temp.dir, `${name}.html`);
   writeFileSync(page, await run('html'));
-  const browser = await HeadlessPage.open(1280, 800);
-  try {
-    await browser.goto(pathToFileURL(page).href);
-    const layout = await browser.evaluate<Layout>(MEASURE);
-    writeFileSync(join(temp.dir, `${name}.png`), await browser.screenshot());
-    return { layout, rows };
-  } finally {
-    await browser.close();
-  }
+  browser ??= await HeadlessPage.open(1280, 800);
+  await browser.goto(pathToFileURL(page).href);
+  const layout = await browser.evaluate<Layout>(MEASURE);
+  writeFileSync(join(temp.dir, `${name}.png`), await browser.screenshot());
+  return { layout, rows };
 }
 
 function expectRendered(layout: Layout, rows: readonly Row[], series: (row: Row) => string): void {

@@ -1,7 +1,10 @@
 /**
  * Where the key may go and how: only to the configured origin whatever `next` says, only over TLS
  * whose certificate verifies (no option or environment variable turns that off), and the DuckDB
- * file and its directory are private to their owner.
+ * file and its directory are private to their owner. Where the key goes is the CLI's sync in this
+ * process (the same code as the binary, no process start each); the TLS and umask cases spawn the
+ * binary, since what they vary (NODE_TLS_REJECT_UNAUTHORIZED, NODE_EXTRA_CA_CERTS, the umask) is
+ * the process's own.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,7 +16,7 @@ import { SETTINGS } from '../src/config.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { projectRoot } from '../src/util/paths.js';
 import { fileTempDir } from './helpers/analytics-data.js';
-import { BIN, type CliResult, childEnv, runCli } from './helpers/cli.js';
+import { BIN, type CliResult, childEnv, runCli, runMain } from './helpers/cli.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import {
   NEXT_SPELLINGS,
@@ -55,7 +58,7 @@ describe('the key goes only to the configured origin', () => {
       const proxy = await startRelinkingProxy(sim.url, foreign.url, NEXT_SPELLINGS[spelling]!);
       opened.push(proxy);
       const db = join(tempDir(), 'origin.duckdb');
-      const result = await runCli(['sync', '--db', db, '--page-size', '10'], {
+      const result = await runMain(['sync', '--db', db, '--page-size', '10'], {
         TSYNC_BASE_URL: proxy.url,
         TSYNC_API_KEY: sim.apiKey,
       });
@@ -72,7 +75,7 @@ describe('the key goes only to the configured origin', () => {
     const sim = await simulator();
     sim.faults.setRandom({ rate: 1, kinds: ['next-foreign-origin'] });
     const db = join(tempDir(), 'evil.duckdb');
-    const result = await runCli(['sync', '--db', db, '--page-size', '10'], {
+    const result = await runMain(['sync', '--db', db, '--page-size', '10'], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,
     });

@@ -3,8 +3,9 @@
  * no HTTP, so these run in a second or two. The simulator over HTTP stays the end-to-end tier
  * (sync.test.ts, hostile-listings.test.ts, chaos.test.ts).
  */
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
 import { UpstreamError } from '../src/errors.js';
 import { generateDataset } from '../src/simulator/index.js';
@@ -22,6 +23,7 @@ import { runSync } from '../src/sync/run.js';
 import { KindRunFailed } from '../src/sync/run-failures.js';
 import { syncKind } from '../src/sync/sync-kind.js';
 import type { SyncPlan, SyncResources } from '../src/sync/types.js';
+import { fileTempDir } from './helpers/analytics-data.js';
 import { FakeListing, type FakeListingOptions } from './helpers/listing-fake.js';
 import { expectMirror } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
@@ -50,11 +52,29 @@ afterEach(async () => {
   for (const db of opened.splice(0)) await db.close();
 });
 
+/**
+ * An empty file with the schema, made once and copied for each context: the failure test below
+ * needs a fresh file for each of its ~20 requests, and the migrations are not what it tests.
+ */
+const schemaDir = fileTempDir('tsync-engine-');
+afterAll(() => schemaDir.remove());
+let emptySchema: string | undefined;
+async function freshFile(): Promise<string> {
+  if (emptySchema === undefined) {
+    const made = join(schemaDir.dir, 'schema.duckdb');
+    await (await Database.open(made)).close();
+    emptySchema = made;
+  }
+  const path = join(tempDir(), 'kind.duckdb');
+  copyFileSync(emptySchema, path);
+  return path;
+}
+
 /** What syncKind needs, as runSync builds it, on a fresh file. */
 async function kindContext(
   source: FakeListing,
 ): Promise<{ ctx: KindRunContext; store: DuckDbCheckpointStore }> {
-  const db = await Database.open(join(tempDir(), 'kind.duckdb'));
+  const db = await Database.open(await freshFile());
   opened.push(db);
   const memory = planMemory(DEFAULT_MEMORY, plan.concurrency);
   const store = new DuckDbCheckpointStore(db);

@@ -10,6 +10,7 @@ import { LIST_NAMES, ListingClient, type ListName } from '../src/api/index.js';
 import { ProtocolError } from '../src/errors.js';
 import type { Simulator } from '../src/simulator/index.js';
 import { DEFAULT_BUDGET } from '../src/sync/bounded-page.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from '../src/sync/page-anomalies.js';
 import { PageSizer } from '../src/sync/page-sizer.js';
 import { walkSlice } from '../src/sync/walk-slice.js';
 import { apiFixtures } from './helpers/api.js';
@@ -28,7 +29,12 @@ function idsOf(sim: Simulator, list: ListName): string[] {
 async function walkedIds(listing: ListingClient, list: ListName, pageSize: number): Promise<string[]> {
   const ids: string[] = [];
   const slice = { after: null, before: new Date('2100-01-01T00:00:00.000Z') };
-  const options = { sizer: new PageSizer(pageSize), budget: DEFAULT_BUDGET, maxRestarts: 0 };
+  const options = {
+    sizer: new PageSizer(pageSize),
+    budget: DEFAULT_BUDGET,
+    anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
+    maxRestarts: 0,
+  };
   for await (const page of walkSlice(listing, list, slice, options)) {
     ids.push(...page.items.map((item) => (item as { id: string }).id));
   }

@@ -20,6 +20,8 @@ export interface FetchOptions {
   /** Items per page: --page-size, fewer for big records; shared with the kind's first page and probes. */
   readonly sizer: PageSizer;
   readonly budget: PageBudget;
+  /** ms before a contradicting page is asked again (page-anomalies.ts). */
+  readonly anomalyPauseMs: number;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
   /** A page contradicted itself (walk-slice.ts WalkOptions.onAnomaly). */
@@ -47,6 +49,7 @@ export async function fetchSlices(
   const walkOptions = {
     sizer: options.sizer,
     budget: options.budget,
+    anomalyPauseMs: options.anomalyPauseMs,
     signal: stop.signal,
     onRestart: options.onRestart,
     ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),

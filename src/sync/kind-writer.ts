@@ -48,6 +48,7 @@ export async function walkAndLoad(
     concurrency: ctx.plan.concurrency,
     sizer: paging.sizer,
     budget: paging.budget,
+    anomalyPauseMs: paging.anomalyPauseMs,
     signal: stop.signal,
     onRestart: () => (state.counters.restarts += 1),
     onAnomaly: () => (state.counters.anomalies += 1),

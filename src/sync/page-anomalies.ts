@@ -7,8 +7,8 @@
  *   silent server-side cap, and is followed);
  * - a list that ends (no `next`) before the count an earlier page promised (a page with `next`
  *   promises at least one item past it): the total shrank under the walk.
- * Such a page is asked again (twice, 200 ms then 400 ms later); the caller decides what a
- * contradiction that persists means. An offset the service refuses (400/422) after it served the
+ * Such a page is asked again (twice, after the plan's pause and then twice that: 200 ms and 400 ms by
+ * default); the caller decides what a contradiction that persists means. An offset the service refuses (400/422) after it served the
  * same filters at a smaller offset is an offset cap, named as such.
  */
 import type { ListName, Page } from '../api/index.js';
@@ -17,7 +17,19 @@ import { ListingAnomalyError, ProtocolError, UpstreamError } from '../errors.js'
 
 /** Times a contradicting page is asked again before the contradiction counts as real. */
 export const ANOMALY_RETRIES = 2;
-const RETRY_BASE_MS = 200;
+/**
+ * ms before a contradicting page is asked again the first time (SyncPlan.anomalyPauseMs); the n-th
+ * time waits n times that. Long enough for a replica or a cache in front of the listing to settle.
+ */
+export const DEFAULT_ANOMALY_PAUSE_MS = 200;
+
+export interface RecheckOptions {
+  /** ms before the first asking again (DEFAULT_ANOMALY_PAUSE_MS unless the plan says otherwise). */
+  readonly pauseMs: number;
+  readonly signal?: AbortSignal;
+  /** Hears of every contradiction, also one that asking again cleared. */
+  readonly onAnomaly?: () => void;
+}
 
 /** What contradicts itself in `page`, in words; undefined when nothing does. */
 export function anomalyOf(page: Page, promised: number): string | undefined {
@@ -41,20 +53,18 @@ export function promisedBy(page: Page, before: number): number {
 
 /**
  * Asks again while the page contradicts itself; returns the last page and what still contradicts.
- * `onAnomaly` hears of every contradiction, also one that asking again cleared.
  */
 export async function consistentPage(
   first: Page,
   ask: () => Promise<Page>,
   promised: number,
-  signal?: AbortSignal,
-  onAnomaly?: () => void,
+  { pauseMs, signal, onAnomaly }: RecheckOptions,
 ): Promise<{ page: Page; anomaly: string | undefined }> {
   let page = first;
   let anomaly = anomalyOf(page, promised);
   if (anomaly !== undefined) onAnomaly?.();
   for (let attempt = 1; anomaly !== undefined && attempt <= ANOMALY_RETRIES; attempt++) {
-    await sleep(RETRY_BASE_MS * attempt, signal);
+    await sleep(pauseMs * attempt, signal);
     page = await ask();
     anomaly = anomalyOf(page, promised);
   }

@@ -15,6 +15,8 @@ import { sliceParams } from './walk-slice.js';
 export interface Paging {
   readonly sizer: PageSizer;
   readonly budget: PageBudget;
+  /** ms before a contradicting page is asked again (page-anomalies.ts, SyncPlan.anomalyPauseMs). */
+  readonly anomalyPauseMs: number;
 }
 
 export interface PlanOptions {
@@ -56,7 +58,7 @@ async function windowFirstPage(
   client: ListingSource,
   list: ListName,
   window: Slice,
-  { sizer, budget }: Paging,
+  { sizer, budget, anomalyPauseMs }: Paging,
   { signal, onAnomaly }: PlanOptions,
 ): Promise<Page> {
   const ask = async () => {
@@ -71,14 +73,15 @@ async function windowFirstPage(
     sizer.observe(page.items.length, page.bytes);
     return page;
   };
-  const first = await consistentPage(await ask(), ask, 0, signal, onAnomaly);
+  const recheck = { pauseMs: anomalyPauseMs, signal, ...(onAnomaly ? { onAnomaly } : {}) };
+  const first = await consistentPage(await ask(), ask, 0, recheck);
   if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
   assertAdvances(first.page);
   // Asked before any record was seen, the first page is small (8 items at 8 MiB). When its records
   // showed that more fit and the window goes on, it is asked again at the size learned: a window of
   // up to --page-size small jobs is then one page, as before, with no probes to plan slices.
   if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
-  const again = await consistentPage(await ask(), ask, 0, signal, onAnomaly);
+  const again = await consistentPage(await ask(), ask, 0, recheck);
   if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
   assertAdvances(again.page);
   return again.page;

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
 import type { KindRunContext } from './kind-context.js';
 import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
 import { walkAndLoad } from './kind-writer.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from './page-anomalies.js';
 import { PageSizer } from './page-sizer.js';
 import { pendingJobs, recheckPending } from './pending.js';
 import { type Paging, planWindow } from './plan-window.js';
@@ -48,7 +49,11 @@ export async function syncKind(
       pageBytes: plan.pageBytes ?? ctx.memory.pageBytes,
       recordBytes: plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
     };
-    const paging: Paging = { sizer: new PageSizer(plan.pageSize, budget.pageBytes), budget };
+    const paging: Paging = {
+      sizer: new PageSizer(plan.pageSize, budget.pageBytes),
+      budget,
+      anomalyPauseMs: plan.anomalyPauseMs ?? DEFAULT_ANOMALY_PAUSE_MS,
+    };
     if (mode === 'full') await startSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 

@@ -31,6 +31,11 @@ export interface SyncPlan {
   readonly pageBytes?: number;
   /** Most JSON bytes of one record asked alone (default 64 MiB); a bigger one fails the kind. */
   readonly maxRecordBytes?: number;
+  /**
+   * ms before a page that contradicts itself is asked again the first time, twice that the second
+   * (default 200, page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
+   */
+  readonly anomalyPauseMs?: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
   readonly maxDeleteShare?: number;
   /** Slices walked at once, and the client's burst. */

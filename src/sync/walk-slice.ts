@@ -39,6 +39,8 @@ export interface WalkOptions {
   readonly sizer: PageSizer;
   /** Bytes a page and a record may have (bounded-page.ts). */
   readonly budget: PageBudget;
+  /** ms before a contradicting page is asked again (page-anomalies.ts). */
+  readonly anomalyPauseMs: number;
   /** How many times a slice may start again before the run gives up (it retries next run). */
   readonly maxRestarts?: number;
   readonly signal?: AbortSignal;
@@ -114,7 +116,11 @@ export async function* walkSlice(
       const reuse = offset === 0 && restart === 0 ? unserved : undefined;
       unserved = undefined;
       const first = reuse ?? (await ask());
-      const checked = await consistentPage(first, ask, promised, options.signal, options.onAnomaly);
+      const checked = await consistentPage(first, ask, promised, {
+        pauseMs: options.anomalyPauseMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
+      });
       const page = checked.page;
       if (checked.anomaly !== undefined) {
         const endedEarly = page.next === null && !endedEarlyAt.has(at);

@@ -8,16 +8,28 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { fileTempDir } from './analytics-data.js';
 import type { CliResult } from './cli.js';
+import { fingerprint } from './db-fingerprint.js';
 import { syncOnce } from './sync.js';
 import { tempDir } from './tmp.js';
 
 /** A service nobody listens on: a run that got past the checks would fail differently. */
 export const NO_SERVICE = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:9' };
 
-/** Syncs a small template database once for the file; returns a function that copies it fresh. */
-export function syncedTemplate(): () => string {
+export interface SyncedTemplate {
+  /** A fresh copy of the template, byte for byte, removed after the test. */
+  readonly copy: () => string;
+  /**
+   * The template's fingerprint, taken once: what every fresh copy holds before a test runs a command
+   * on it (a copy's own fingerprint would be the same, at the cost of a DuckDB open per test).
+   */
+  readonly fingerprint: () => Record<string, string>;
+}
+
+/** Syncs a small template database once for the file, to be copied fresh for each test. */
+export function syncedTemplate(): SyncedTemplate {
   const template = fileTempDir('tsync-bad-input-');
   const templateDb = join(template.dir, 'template.duckdb');
+  let templatePrint: Record<string, string> | undefined;
   beforeAll(async () => {
     const sim = await startSimulator({
       preRecorded: 15,
@@ -31,12 +43,19 @@ export function syncedTemplate(): () => string {
     } finally {
       await sim.close();
     }
+    templatePrint = await fingerprint(templateDb);
   });
   afterAll(() => template.remove());
-  return () => {
-    const db = join(tempDir('tsync-bad-'), 'data.duckdb');
-    copyFileSync(templateDb, db);
-    return db;
+  return {
+    copy: () => {
+      const db = join(tempDir('tsync-bad-'), 'data.duckdb');
+      copyFileSync(templateDb, db);
+      return db;
+    },
+    fingerprint: () => {
+      if (!templatePrint) throw new Error('the template is synced in beforeAll; ask for it in a test');
+      return templatePrint;
+    },
   };
 }
 

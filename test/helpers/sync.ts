@@ -3,7 +3,10 @@ import { syncDefaults } from '../../src/sync/plan-defaults.js';
 import { runSync } from '../../src/sync/run.js';
 import type { SyncOptions, SyncSummary } from '../../src/sync/types.js';
 
-/** One engine run against a simulator with test-friendly defaults (small pages, no rate limit). */
+/**
+ * One engine run against a simulator with test-friendly defaults: small pages, no rate limit, and a
+ * short pause before a contradicting page is asked again (the path is the same; 200 ms by default).
+ */
 export function syncOnce(
   sim: Simulator,
   db: string,
@@ -17,6 +20,7 @@ export function syncOnce(
     redisPrefix: 'tsync-test',
     pageSize: 20,
     rateLimit: 10_000,
+    anomalyPauseMs: 5,
     ...overrides,
   };
   return runSync(options, options);
