@@ -185,20 +185,33 @@ export class JobRows {
     return this.keysOfWords;
   }
 
+  /** Makes room for the words of `records` at once, before they are added (word-batch.ts says why). */
+  reserveWords(records: Iterable<JobRecord>): void {
+    let words = 0;
+    for (const record of records) {
+      const result = record.result;
+      if (!result) continue;
+      words += wordCount(result.transcription?.utterances);
+      for (const entry of result.translation?.results ?? []) words += wordCount(entry.utterances);
+      if (record.kind === 'pre-recorded') words += wordCount(record.result?.diarization?.results);
+    }
+    this.words.reserve(words);
+  }
+
   add(job: PreparedJob, syncedAt: Cell): void {
     const { record } = job;
     this.addJob(job, syncedAt);
     const result = record.result;
     if (!result) return;
+    // Only a pre-recorded result has a (validated) diarization; a live record that carries one keeps
+    // it whole in module_results, like any member the spec does not give it.
+    const diarized = record.kind === 'pre-recorded' && Boolean(record.result?.diarization);
     this.addUtterances(record.id, 'transcription', result.transcription?.utterances);
     const entries = result.translation?.results ?? [];
     const sources = translationSources(entries.map((entry) => entry.languages?.[0]));
     for (const [i, entry] of entries.entries()) {
       this.addUtterances(record.id, sources[i] ?? `translation:${i}`, entry.utterances);
     }
-    // Only a pre-recorded result has a (validated) diarization; a live record that carries one keeps
-    // it whole in module_results, like any member the spec does not give it.
-    const diarized = record.kind === 'pre-recorded' && Boolean(record.result?.diarization);
     if (diarized) this.addUtterances(record.id, 'diarization', record.result?.diarization?.results);
     this.addModules(record.id, result as Record<string, unknown>, diarized);
   }
@@ -281,6 +294,13 @@ export class JobRows {
     for (const entry of sentences ?? [])
       this.modules.push(moduleRow(jobId, 'transcription.sentences', entry, false));
   }
+}
+
+/** Words of the utterances of one list (what addWords will push for it). */
+function wordCount(list: readonly Utterance[] | null | undefined): number {
+  let words = 0;
+  for (const utterance of list ?? []) words += utterance.words?.length ?? 0;
+  return words;
 }
 
 /**
