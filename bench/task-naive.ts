@@ -8,11 +8,12 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { contentHash } from '../src/normalize/content-hash.js';
-import { instantValue } from '../src/normalize/instant.js';
+import { instantMicros } from '../src/normalize/instant.js';
 import { JobRows } from '../src/normalize/job-rows.js';
 import { TableBatch } from '../src/normalize/table-batch.js';
 import { validateJobRecord } from '../src/records/validate.js';
 import { Database } from '../src/store/database.js';
+import { duckValueOf } from '../src/store/values.js';
 import { countRecord, emptyCounts, type RowCounts } from './record-counts.js';
 
 export interface NaiveOptions {
@@ -56,7 +57,8 @@ const WORD_COLUMNS = [
 function wordRows(rows: JobRows): TableBatch<typeof WORD_COLUMNS> {
   const words = new TableBatch('words', WORD_COLUMNS);
   const lists = rows.lists.columns;
-  const w = rows.words.columns;
+  const w = rows.words.columns();
+  const orNull = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? null : value);
   for (let i = 0; i < rows.words.rowCount; i++) {
     const list = w.list[i] as number;
     words.push({
@@ -65,9 +67,9 @@ function wordRows(rows: JobRows): TableBatch<typeof WORD_COLUMNS> {
       utterance_idx: w.utterance_idx[i] ?? null,
       word_idx: w.word_idx[i] ?? null,
       word: rows.dict.columns.word[w.word_key[i] as number] ?? null,
-      start: w.start[i] ?? null,
-      end: w.end[i] ?? null,
-      confidence: w.confidence[i] ?? null,
+      start: orNull(w.start[i]),
+      end: orNull(w.end[i]),
+      confidence: orNull(w.confidence[i]),
     });
   }
   return words;
@@ -87,7 +89,7 @@ async function insertRowByRow(
     const columns = batch.names.map((name) => batch.columns[name] ?? []);
     for (let row = 0; row < batch.rowCount; row++) {
       statement.bind(
-        columns.map((column) => column[row] ?? null),
+        columns.map((column, i) => duckValueOf(column[row] ?? null, types[i] as DuckDBType)),
         types,
       );
       await statement.run();
@@ -105,7 +107,7 @@ export async function runNaive(options: NaiveOptions): Promise<NaiveResult> {
     const counts = emptyCounts();
     const started = performance.now();
     const rows = new JobRows();
-    const synced = instantValue(new Date().toISOString());
+    const synced = instantMicros(new Date().toISOString());
     for (const line of lines) {
       const raw: unknown = JSON.parse(line);
       countRecord(raw, counts);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeRecords } from '../src/normalize/normalize.js';
+import { mergeRowBatches } from '../src/normalize/row-batch.js';
 import { generateDataset } from '../src/simulator/generate.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
@@ -270,6 +271,37 @@ describe('JobLoader idempotence', () => {
     expect(words).toEqual([{ word: 'Replaced' }]);
     expect(await count(db, 'module_results', "module = 'diarization'")).toBe(0);
     expect(await count(db, 'jobs')).toBe(1);
+  });
+
+  it('stores a word without text, times or confidence as NULLs, and zeros as zeros', async () => {
+    const db = await freshDb();
+    const record = fixture('done-pre-recorded-all-modules');
+    const transcription = (record['result'] as { transcription: { utterances: { words: unknown[] }[] } })
+      .transcription;
+    transcription.utterances = [
+      {
+        ...transcription.utterances[0],
+        words: [
+          { word: null, start: null, end: null, confidence: null },
+          { word: '', start: 0, end: 0, confidence: 0 },
+          {},
+        ],
+      } as never,
+    ];
+    // Merged with another page, as the writer merges waiting pages: the words' keys are renumbered.
+    const other = fixture('done-live-messages');
+    await new JobLoader(db).load(mergeRowBatches([normalizeRecords([other]), normalizeRecords([record])]), {
+      syncedAt,
+    });
+    const words = await db.all<Record<string, unknown>>(
+      'SELECT word_idx, word, start, "end", confidence FROM words WHERE job_id = $id AND source = \'transcription\' ORDER BY word_idx',
+      { id: String(record['id']) },
+    );
+    expect(words).toEqual([
+      { word_idx: 0, word: null, start: null, end: null, confidence: null },
+      { word_idx: 1, word: '', start: 0, end: 0, confidence: 0 },
+      { word_idx: 2, word: null, start: null, end: null, confidence: null },
+    ]);
   });
 
   it('restores a job marked deleted when it is seen again', async () => {

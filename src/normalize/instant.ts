@@ -1,9 +1,8 @@
 /**
  * ISO 8601 instants of a record into TIMESTAMPTZ values, in microseconds, without losing the
- * sub-millisecond digits that `Date` would drop. Part of mapping records to rows; the loader stamps
- * `synced_at` with it too.
+ * sub-millisecond digits that `Date` would drop. Part of mapping records to rows (a bigint cell,
+ * which the store turns into DuckDB's value at append time); the loader stamps `synced_at` with it too.
  */
-import { type DuckDBTimestampTZValue, timestampTZValue } from '@duckdb/node-api';
 
 const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -26,8 +25,4 @@ export function instantMicros(iso: string): bigint {
 function normaliseOffset(offset: string): string {
   if (offset.toUpperCase() === 'Z') return 'Z';
   return offset.includes(':') ? offset : `${offset.slice(0, 3)}:${offset.slice(3)}`;
-}
-
-export function instantValue(iso: string): DuckDBTimestampTZValue {
-  return timestampTZValue(instantMicros(iso));
 }

@@ -4,12 +4,11 @@
  * `module_results` row per feature result. Column lists here follow the tables' column order.
  * Pure JS: the loader (src/store/loader.ts) appends these columns to DuckDB.
  */
-import type { DuckDBValue } from '@duckdb/node-api';
-import { listValue } from '@duckdb/node-api';
 import type { JobRecord } from '../records/job-record.js';
 import type { Utterance } from '../records/shapes.js';
-import { instantValue } from './instant.js';
-import { TableBatch } from './table-batch.js';
+import { instantMicros } from './instant.js';
+import { type Cell, TableBatch } from './table-batch.js';
+import { NO_KEY, WordBatch, type WordColumns } from './word-batch.js';
 
 // biome-ignore format: one line per group of columns of the table
 const JOB_COLUMNS = [
@@ -39,17 +38,8 @@ const UTTERANCE_COLUMNS = [
  * of words cost more than the rest of the load (BENCHMARKS.md). A staged word carries the number of
  * its utterance list (`list`, which `_tsync_lists` maps to the job and source) and of its text in
  * the batch's dictionary (`word_key`, `_tsync_dict`); sql/queries/loader-stage-insert-words.sql
- * joins them into `words` inside DuckDB.
+ * joins them into `words` inside DuckDB. Their columns (word-batch.ts) are typed arrays.
  */
-const STAGED_WORD_COLUMNS = [
-  'list',
-  'utterance_idx',
-  'word_idx',
-  'word_key',
-  'start',
-  'end',
-  'confidence',
-] as const;
 const STAGED_LIST_COLUMNS = ['list', 'job_id', 'source'] as const;
 const STAGED_DICT_COLUMNS = ['word_key', 'word'] as const;
 
@@ -76,37 +66,71 @@ export interface PreparedJob {
   readonly hash: string;
 }
 
+type Columns<C extends readonly string[]> = { readonly [K in C[number]]: Cell[] };
+
+/** JobRows as plain values and typed arrays: what crosses from the normalize thread (packed-batch.ts). */
+export interface JobRowsColumns {
+  readonly jobs: { readonly columns: Columns<typeof JOB_COLUMNS>; readonly rows: number };
+  readonly utterances: { readonly columns: Columns<typeof UTTERANCE_COLUMNS>; readonly rows: number };
+  readonly lists: { readonly columns: Columns<typeof STAGED_LIST_COLUMNS>; readonly rows: number };
+  readonly dict: { readonly columns: Columns<typeof STAGED_DICT_COLUMNS>; readonly rows: number };
+  readonly modules: { readonly columns: Columns<typeof MODULE_COLUMNS>; readonly rows: number };
+  readonly words: WordColumns;
+}
+
 export class JobRows {
-  readonly jobs = new TableBatch('jobs', JOB_COLUMNS);
-  readonly utterances = new TableBatch('utterances', UTTERANCE_COLUMNS);
-  /** Staged into temp tables, then copied into `words` by SQL (see STAGED_WORD_COLUMNS). */
-  readonly words = new TableBatch('_tsync_words', STAGED_WORD_COLUMNS, 'temp');
-  readonly lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp');
-  readonly dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp');
-  /** word text -> word_key of this batch's dictionary. */
-  private readonly wordKeys = new Map<string, number>();
-  readonly modules = new TableBatch('module_results', MODULE_COLUMNS);
+  readonly jobs: TableBatch<typeof JOB_COLUMNS>;
+  readonly utterances: TableBatch<typeof UTTERANCE_COLUMNS>;
+  /** Staged into temp tables, then copied into `words` by SQL (see STAGED_LIST_COLUMNS). */
+  readonly words: WordBatch;
+  readonly lists: TableBatch<typeof STAGED_LIST_COLUMNS>;
+  readonly dict: TableBatch<typeof STAGED_DICT_COLUMNS>;
+  /** word text -> word_key of this batch's dictionary; built from `dict` when first asked. */
+  private keysOfWords: Map<string, number> | undefined;
+  readonly modules: TableBatch<typeof MODULE_COLUMNS>;
+
+  /** Empty rows, or the rows of `from` taken over as they are (no copy). */
+  constructor(from?: JobRowsColumns) {
+    this.jobs = new TableBatch('jobs', JOB_COLUMNS, undefined, from?.jobs);
+    this.utterances = new TableBatch('utterances', UTTERANCE_COLUMNS, undefined, from?.utterances);
+    this.words = new WordBatch(from?.words);
+    this.lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp', from?.lists);
+    this.dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp', from?.dict);
+    this.modules = new TableBatch('module_results', MODULE_COLUMNS, undefined, from?.modules);
+    this.keysOfWords = from ? undefined : new Map();
+  }
+
+  /** The rows as plain values and typed arrays (views of these rows, not copies). */
+  columns(): JobRowsColumns {
+    const of = <C extends readonly string[]>(batch: TableBatch<C>) => ({
+      columns: batch.columns,
+      rows: batch.rowCount,
+    });
+    return {
+      jobs: of(this.jobs),
+      utterances: of(this.utterances),
+      lists: of(this.lists),
+      dict: of(this.dict),
+      modules: of(this.modules),
+      words: this.words.columns(),
+    };
+  }
 
   /** Sets `synced_at` of every job row (rows prepared ahead of their write carry null until then). */
-  stamp(syncedAt: DuckDBValue): void {
+  stamp(syncedAt: Cell): void {
     this.jobs.columns.synced_at.fill(syncedAt);
   }
 
   /** Adds the rows of `other` after these, renumbering its utterance lists and dictionary words. */
   append(other: JobRows): void {
     const lists = this.lists.rowCount;
-    const shiftList = { columns: ['list'] as const, value: (list: DuckDBValue) => (list as number) + lists };
-    const keys = (other.dict.columns.word as string[]).map((word) => this.wordKey(word));
+    const shiftList = { columns: ['list'] as const, value: (list: Cell) => (list as number) + lists };
+    const keys = Int32Array.from(other.dict.columns.word as string[], (word) => this.wordKey(word));
     this.jobs.addAll(other.jobs);
     this.utterances.addAll(other.utterances);
     this.modules.addAll(other.modules);
     this.lists.addAll(other.lists, shiftList);
-    this.words.addAll(other.words, shiftList);
-    const wordKeys = this.words.columns.word_key;
-    for (let i = wordKeys.length - other.words.rowCount; i < wordKeys.length; i++) {
-      const key = wordKeys[i];
-      if (typeof key === 'number') wordKeys[i] = keys[key] ?? null;
-    }
+    this.words.addAll(other.words, (list) => list + lists, keys);
   }
 
   /**
@@ -131,60 +155,68 @@ export class JobRows {
     }
     const renumber = {
       columns: ['list'] as const,
-      value: (list: DuckDBValue) => lists.get(list as number) ?? null,
+      value: (list: Cell) => lists.get(list as number) ?? null,
     };
     out.lists.addAll(this.lists, renumber, (row) => lists.has(row));
     out.dict.addAll(this.dict);
-    for (const [word, key] of this.wordKeys) out.wordKeys.set(word, key);
-    const from = this.words.columns;
-    const into = out.words.columns;
-    let kept = 0;
-    for (let i = 0; i < this.words.rowCount; i++) {
-      const list = lists.get(from.list[i] as number);
-      if (list === undefined) continue;
-      into.list.push(list);
-      into.utterance_idx.push(from.utterance_idx[i] ?? null);
-      into.word_idx.push(from.word_idx[i] ?? null);
-      into.word_key.push(from.word_key[i] ?? null);
-      into.start.push(from.start[i] ?? null);
-      into.end.push(from.end[i] ?? null);
-      into.confidence.push(from.confidence[i] ?? null);
-      kept += 1;
-    }
-    out.words.addCount(kept);
+    // Its word -> key map is built again from the dictionary if rows are ever appended to it.
+    out.keysOfWords = undefined;
+    out.words.addAll(this.words, (list) => lists.get(list));
     return out;
   }
 
   /** The key of `word` in this batch's dictionary, added when new. */
   private wordKey(word: string): number {
-    let key = this.wordKeys.get(word);
+    const keys = this.wordKeys();
+    let key = keys.get(word);
     if (key === undefined) {
       key = this.dict.rowCount;
-      this.wordKeys.set(word, key);
+      keys.set(word, key);
       this.dict.push({ word_key: key, word });
     }
     return key;
   }
 
-  add(job: PreparedJob, syncedAt: DuckDBValue): void {
+  private wordKeys(): Map<string, number> {
+    if (this.keysOfWords === undefined) {
+      const words = this.dict.columns.word as string[];
+      this.keysOfWords = new Map(words.map((word, key) => [word, key]));
+    }
+    return this.keysOfWords;
+  }
+
+  /** Makes room for the words of `records` at once, before they are added (word-batch.ts says why). */
+  reserveWords(records: Iterable<JobRecord>): void {
+    let words = 0;
+    for (const record of records) {
+      const result = record.result;
+      if (!result) continue;
+      words += wordCount(result.transcription?.utterances);
+      for (const entry of result.translation?.results ?? []) words += wordCount(entry.utterances);
+      if (record.kind === 'pre-recorded') words += wordCount(record.result?.diarization?.results);
+    }
+    this.words.reserve(words);
+  }
+
+  add(job: PreparedJob, syncedAt: Cell): void {
     const { record } = job;
     this.addJob(job, syncedAt);
     const result = record.result;
     if (!result) return;
+    // Only a pre-recorded result has a (validated) diarization; a live record that carries one keeps
+    // it whole in module_results, like any member the spec does not give it.
+    const diarized = record.kind === 'pre-recorded' && Boolean(record.result?.diarization);
     this.addUtterances(record.id, 'transcription', result.transcription?.utterances);
     const entries = result.translation?.results ?? [];
     const sources = translationSources(entries.map((entry) => entry.languages?.[0]));
     for (const [i, entry] of entries.entries()) {
       this.addUtterances(record.id, sources[i] ?? `translation:${i}`, entry.utterances);
     }
-    // Only a pre-recorded result has a (validated) diarization; a live record that carries one keeps
-    // it whole in module_results, like any member the spec does not give it.
-    const diarized = record.kind === 'pre-recorded' && Boolean(record.result?.diarization);
     if (diarized) this.addUtterances(record.id, 'diarization', record.result?.diarization?.results);
     this.addModules(record.id, result as Record<string, unknown>, diarized);
   }
 
-  private addJob({ record, raw, hash }: PreparedJob, syncedAt: DuckDBValue): void {
+  private addJob({ record, raw, hash }: PreparedJob, syncedAt: Cell): void {
     const file = record.file;
     const metadata = record.result?.metadata;
     const transcription = record.result?.transcription;
@@ -194,8 +226,8 @@ export class JobRows {
       status: record.status,
       version: record.version ?? null,
       request_id: record.request_id ?? null,
-      created_at: instantValue(record.created_at),
-      completed_at: record.completed_at ? instantValue(record.completed_at) : null,
+      created_at: instantMicros(record.created_at),
+      completed_at: record.completed_at ? instantMicros(record.completed_at) : null,
       error_code: record.error_code ?? null,
       custom_metadata: jsonOrNull(record.custom_metadata),
       post_session_metadata: jsonOrNull(record.post_session_metadata),
@@ -210,7 +242,7 @@ export class JobRows {
       transcription_time: metadata?.transcription_time ?? null,
       number_of_distinct_channels: metadata?.number_of_distinct_channels ?? null,
       full_transcript: transcription?.full_transcript ?? null,
-      languages: transcription?.languages ? listValue(transcription.languages) : null,
+      languages: transcription?.languages ? [...transcription.languages] : null,
       raw,
       content_hash: hash,
       synced_at: syncedAt,
@@ -244,19 +276,12 @@ export class JobRows {
   private addWords(listKey: number, utteranceIdx: number, utterance: Utterance): void {
     const words = utterance.words;
     if (!words) return;
-    const c = this.words.columns;
     for (let w = 0; w < words.length; w++) {
       const word = words[w];
-      c.list.push(listKey);
-      c.utterance_idx.push(utteranceIdx);
-      c.word_idx.push(w);
       const text = word?.word;
-      c.word_key.push(typeof text === 'string' ? this.wordKey(text) : null);
-      c.start.push(word?.start ?? null);
-      c.end.push(word?.end ?? null);
-      c.confidence.push(word?.confidence ?? null);
+      const key = typeof text === 'string' ? this.wordKey(text) : NO_KEY;
+      this.words.push(listKey, utteranceIdx, w, key, word?.start, word?.end, word?.confidence);
     }
-    this.words.addCount(words.length);
   }
 
   private addModules(jobId: string, result: Record<string, unknown>, diarized: boolean): void {
@@ -269,6 +294,13 @@ export class JobRows {
     for (const entry of sentences ?? [])
       this.modules.push(moduleRow(jobId, 'transcription.sentences', entry, false));
   }
+}
+
+/** Words of the utterances of one list (what addWords will push for it). */
+function wordCount(list: readonly Utterance[] | null | undefined): number {
+  let words = 0;
+  for (const utterance of list ?? []) words += utterance.words?.length ?? 0;
+  return words;
 }
 
 /**
@@ -285,7 +317,7 @@ export function translationSources(firstLanguages: readonly (string | null | und
   });
 }
 
-type ModuleRow = { readonly [K in (typeof MODULE_COLUMNS)[number]]: DuckDBValue };
+type ModuleRow = { readonly [K in (typeof MODULE_COLUMNS)[number]]: Cell };
 
 /**
  * One feature result. Members that are not wrapped module results (a live job's `messages`, or a
@@ -328,8 +360,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typed(value: unknown, type: 'boolean' | 'number' | 'string'): DuckDBValue {
-  return typeof value === type ? (value as DuckDBValue) : null;
+function typed(value: unknown, type: 'boolean' | 'number' | 'string'): Cell {
+  return typeof value === type ? (value as Cell) : null;
 }
 
 /** The INTEGER column takes only 32-bit integers; a module of unknown shape may hold anything. */

@@ -37,6 +37,7 @@ export function normalizeRecords(
   }
   const jobs = new Map<string, NormalizedJob>();
   const rows = new JobRows();
+  rows.reserveWords([...valid.values()].map((job) => job.record));
   for (const [id, job] of valid) {
     const { record, hash } = job;
     jobs.set(id, { id, kind: record.kind, status: record.status, createdAt: record.created_at, hash });

@@ -1,11 +1,18 @@
 /**
  * Rows for one table, gathered column by column: the shape DuckDB's appender takes in 2,048-row data
- * chunks (src/store/append-batch.ts writes them). Pure JS: nothing here talks to a database.
+ * chunks (src/store/append-batch.ts writes them). Pure JS: nothing here talks to a database, and
+ * every value is a plain one (Cell), so a batch survives a structured clone between threads
+ * (src/sync/normalize-thread.ts); the store builds DuckDB's values from them at append time.
  */
-import type { DuckDBValue } from '@duckdb/node-api';
+
+/**
+ * One value of a row: SQL NULL is null; an instant (TIMESTAMPTZ) is a bigint of microseconds since
+ * the epoch (instant.ts); a VARCHAR[] is an array of strings.
+ */
+export type Cell = string | number | boolean | bigint | null | readonly string[];
 
 export class TableBatch<const C extends readonly string[]> {
-  readonly columns: { readonly [K in C[number]]: DuckDBValue[] };
+  readonly columns: { readonly [K in C[number]]: Cell[] };
   private count = 0;
 
   constructor(
@@ -14,10 +21,17 @@ export class TableBatch<const C extends readonly string[]> {
     readonly names: C,
     /** 'temp' for a connection's temp tables; the database's own tables by default. */
     readonly catalog?: string,
+    /** Columns to take over as they are (a batch that crossed threads), with their row count. */
+    from?: { readonly columns: { readonly [K in C[number]]: Cell[] }; readonly rows: number },
   ) {
-    const columns: Record<string, DuckDBValue[]> = {};
+    if (from) {
+      this.columns = from.columns;
+      this.count = from.rows;
+      return;
+    }
+    const columns: Record<string, Cell[]> = {};
     for (const name of names) columns[name] = [];
-    this.columns = columns as { readonly [K in C[number]]: DuckDBValue[] };
+    this.columns = columns as { readonly [K in C[number]]: Cell[] };
   }
 
   get rowCount(): number {
@@ -25,14 +39,9 @@ export class TableBatch<const C extends readonly string[]> {
   }
 
   /** Adds one row; every column must be given (null for SQL NULL). */
-  push(row: { readonly [K in C[number]]: DuckDBValue }): void {
+  push(row: { readonly [K in C[number]]: Cell }): void {
     for (const name of this.names as readonly C[number][]) this.columns[name].push(row[name]);
     this.count += 1;
-  }
-
-  /** For callers that push into `columns` directly (the word loop): records how many rows they added. */
-  addCount(rows: number): void {
-    this.count += rows;
   }
 
   /**
@@ -41,7 +50,7 @@ export class TableBatch<const C extends readonly string[]> {
    */
   addAll(
     other: TableBatch<C>,
-    map?: { readonly columns: readonly C[number][]; readonly value: (value: DuckDBValue) => DuckDBValue },
+    map?: { readonly columns: readonly C[number][]; readonly value: (value: Cell) => Cell },
     keep?: (row: number) => boolean,
   ): void {
     const rows = keep ? rowsKept(other.rowCount, keep) : undefined;

@@ -5,15 +5,20 @@
  * back with it (see test/store-loader.test.ts), as long as it is flushed before COMMIT, which
  * `appendBatch` does by closing it.
  */
-import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBDataChunk, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
 import type { TableBatch } from '../normalize/table-batch.js';
+import { NO_KEY, WordBatch } from '../normalize/word-batch.js';
+import { duckValueOf } from './values.js';
 
 /** DuckDB's vector size: the most rows one data chunk holds. */
 export const CHUNK_ROWS = 2_048;
 
+type Column = readonly unknown[] | Int32Array | Float64Array;
+
+/** Writes a table's batch: plain cells (table-batch.ts) or the staged words' typed columns. */
 export async function appendBatch<const C extends readonly string[]>(
   connection: DuckDBConnection,
-  batch: TableBatch<C>,
+  batch: TableBatch<C> | WordBatch,
 ): Promise<void> {
   const count = batch.rowCount;
   if (count === 0) return;
@@ -21,7 +26,13 @@ export async function appendBatch<const C extends readonly string[]>(
   let failure: { error: unknown } | undefined;
   try {
     const types = batch.names.map((_, i) => appender.columnType(i));
-    const columns = (batch.names as readonly C[number][]).map((name) => batch.columns[name]);
+    const columns: Column[] = [];
+    if (batch instanceof WordBatch) {
+      const typed = batch.columns();
+      for (const name of batch.names) columns.push(typed[name]);
+    } else {
+      for (const name of batch.names as readonly C[number][]) columns.push(batch.columns[name]);
+    }
     for (let start = 0; start < count; start += CHUNK_ROWS) {
       const rows = Math.min(CHUNK_ROWS, count - start);
       const chunk = DuckDBDataChunk.create(types, rows);
@@ -29,7 +40,23 @@ export async function appendBatch<const C extends readonly string[]>(
       // (what setColumns needs) copied every value once more for the GC to collect.
       for (const [c, column] of columns.entries()) {
         const vector = chunk.getColumnVector(c);
-        for (let i = 0; i < rows; i++) vector.setItem(i, column[start + i] ?? null);
+        const type = types[c] as DuckDBType;
+        if (column instanceof Int32Array) {
+          // Only `word_key` holds NO_KEY; the other integer columns never are negative.
+          for (let i = 0; i < rows; i++) {
+            const value = column[start + i] as number;
+            vector.setItem(i, value === NO_KEY ? null : value);
+          }
+        } else if (column instanceof Float64Array) {
+          for (let i = 0; i < rows; i++) {
+            const value = column[start + i] as number;
+            vector.setItem(i, Number.isNaN(value) ? null : value);
+          }
+        } else if (needsConversion(type)) {
+          for (let i = 0; i < rows; i++) vector.setItem(i, duckValueOf(column[start + i] ?? null, type));
+        } else {
+          for (let i = 0; i < rows; i++) vector.setItem(i, (column[start + i] ?? null) as never);
+        }
         vector.flush();
       }
       appender.appendDataChunk(chunk);
@@ -45,6 +72,11 @@ export async function appendBatch<const C extends readonly string[]>(
     failure ??= { error };
   }
   if (failure) throw failure.error;
+}
+
+/** Cells of these types are not DuckDB values as they are (an instant's bigint, a list's array). */
+function needsConversion(type: DuckDBType): boolean {
+  return type.typeId === DuckDBTypeId.TIMESTAMP_TZ || type.typeId === DuckDBTypeId.LIST;
 }
 
 /** Throws when the table's columns are not the batch's, in order: a migration and this code disagree. */

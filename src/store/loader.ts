@@ -7,7 +7,7 @@
  */
 import { listValue } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
-import { instantValue } from '../normalize/instant.js';
+import { instantMicros } from '../normalize/instant.js';
 import type { JobRows } from '../normalize/job-rows.js';
 import type { RowBatch } from '../normalize/row-batch.js';
 import { appendBatch, checkColumns } from './append-batch.js';
@@ -140,7 +140,7 @@ export class JobLoader {
         await this.db.run(this.db.query(`loader-replaced-delete-${table}`));
       }
     }
-    rows.stamp(instantValue(syncedAt.toISOString()));
+    rows.stamp(instantMicros(syncedAt.toISOString()));
     const connection = this.db.connection;
     if (!this.checked) {
       await checkColumns(connection, rows.jobs);

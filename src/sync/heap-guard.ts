@@ -33,10 +33,19 @@ export class HeapGuard {
 
   /** Cheap (reads V8's counters); collects when the heap passed its mark. Call between pages. */
   check(): void {
-    if (getHeapStatistics().used_heap_size < this.next) return;
+    if (heldBytes() < this.next) return;
     gcFunction()();
     // What survived is live; let the heap grow by half the limit beyond it before asking again,
     // so a live set close to the limit does not cost a collection per page.
-    this.next = Math.max(this.limit, getHeapStatistics().used_heap_size + this.limit / 2);
+    this.next = Math.max(this.limit, heldBytes() + this.limit / 2);
   }
+}
+
+/**
+ * The V8 heap in use and the memory its objects hold outside it (ArrayBuffers: the staged words'
+ * typed columns, src/normalize/word-batch.ts), which only a collection of their small owners frees.
+ */
+function heldBytes(): number {
+  const stats = getHeapStatistics();
+  return stats.used_heap_size + stats.external_memory;
 }
