@@ -8,7 +8,7 @@ import type { JobRecord } from '../records/job-record.js';
 import type { Utterance } from '../records/shapes.js';
 import { instantMicros } from './instant.js';
 import { type Cell, TableBatch } from './table-batch.js';
-import { NO_KEY, WordBatch, type WordColumns } from './word-batch.js';
+import { NO_KEY, WordBatch } from './word-batch.js';
 
 // biome-ignore format: one line per group of columns of the table
 const JOB_COLUMNS = [
@@ -66,18 +66,6 @@ export interface PreparedJob {
   readonly hash: string;
 }
 
-type Columns<C extends readonly string[]> = { readonly [K in C[number]]: Cell[] };
-
-/** JobRows as plain values and typed arrays: what crosses from the normalize thread (packed-batch.ts). */
-export interface JobRowsColumns {
-  readonly jobs: { readonly columns: Columns<typeof JOB_COLUMNS>; readonly rows: number };
-  readonly utterances: { readonly columns: Columns<typeof UTTERANCE_COLUMNS>; readonly rows: number };
-  readonly lists: { readonly columns: Columns<typeof STAGED_LIST_COLUMNS>; readonly rows: number };
-  readonly dict: { readonly columns: Columns<typeof STAGED_DICT_COLUMNS>; readonly rows: number };
-  readonly modules: { readonly columns: Columns<typeof MODULE_COLUMNS>; readonly rows: number };
-  readonly words: WordColumns;
-}
-
 export class JobRows {
   readonly jobs: TableBatch<typeof JOB_COLUMNS>;
   readonly utterances: TableBatch<typeof UTTERANCE_COLUMNS>;
@@ -89,31 +77,14 @@ export class JobRows {
   private keysOfWords: Map<string, number> | undefined;
   readonly modules: TableBatch<typeof MODULE_COLUMNS>;
 
-  /** Empty rows, or the rows of `from` taken over as they are (no copy). */
-  constructor(from?: JobRowsColumns) {
-    this.jobs = new TableBatch('jobs', JOB_COLUMNS, undefined, from?.jobs);
-    this.utterances = new TableBatch('utterances', UTTERANCE_COLUMNS, undefined, from?.utterances);
-    this.words = new WordBatch(from?.words);
-    this.lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp', from?.lists);
-    this.dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp', from?.dict);
-    this.modules = new TableBatch('module_results', MODULE_COLUMNS, undefined, from?.modules);
-    this.keysOfWords = from ? undefined : new Map();
-  }
-
-  /** The rows as plain values and typed arrays (views of these rows, not copies). */
-  columns(): JobRowsColumns {
-    const of = <C extends readonly string[]>(batch: TableBatch<C>) => ({
-      columns: batch.columns,
-      rows: batch.rowCount,
-    });
-    return {
-      jobs: of(this.jobs),
-      utterances: of(this.utterances),
-      lists: of(this.lists),
-      dict: of(this.dict),
-      modules: of(this.modules),
-      words: this.words.columns(),
-    };
+  constructor() {
+    this.jobs = new TableBatch('jobs', JOB_COLUMNS);
+    this.utterances = new TableBatch('utterances', UTTERANCE_COLUMNS);
+    this.words = new WordBatch();
+    this.lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp');
+    this.dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp');
+    this.modules = new TableBatch('module_results', MODULE_COLUMNS);
+    this.keysOfWords = new Map();
   }
 
   /** Sets `synced_at` of every job row (rows prepared ahead of their write carry null until then). */

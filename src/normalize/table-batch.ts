@@ -1,8 +1,9 @@
 /**
  * Rows for one table, gathered column by column: the shape DuckDB's appender takes in 2,048-row data
  * chunks (src/store/append-batch.ts writes them). Pure JS: nothing here talks to a database, and
- * every value is a plain one (Cell), so a batch survives a structured clone between threads
- * (src/sync/normalize-thread.ts); the store builds DuckDB's values from them at append time.
+ * every value is a plain one (Cell), so a batch would survive a structured clone between threads
+ * (the normalize thread measured in BENCHMARKS.md, issue 15, lost on memory); the store builds
+ * DuckDB's values from them at append time.
  */
 
 /**
@@ -21,14 +22,7 @@ export class TableBatch<const C extends readonly string[]> {
     readonly names: C,
     /** 'temp' for a connection's temp tables; the database's own tables by default. */
     readonly catalog?: string,
-    /** Columns to take over as they are (a batch that crossed threads), with their row count. */
-    from?: { readonly columns: { readonly [K in C[number]]: Cell[] }; readonly rows: number },
   ) {
-    if (from) {
-      this.columns = from.columns;
-      this.count = from.rows;
-      return;
-    }
     const columns: Record<string, Cell[]> = {};
     for (const name of names) columns[name] = [];
     this.columns = columns as { readonly [K in C[number]]: Cell[] };

@@ -1,9 +1,9 @@
 /**
- * The staged words of a batch (see STAGED_WORD_COLUMNS in job-rows.ts), held in typed arrays: a
- * backfill stages millions of them, and typed columns cross from the normalize thread to the
- * writer by transfer, without a copy, where a structured clone of plain arrays cost the main thread
- * ~0.6 s per 2.4M words to rebuild (BENCHMARKS.md, issue 15). NULL is NO_KEY for `word_key` (keys
- * are >= 0) and NaN for the numbers (a value parsed from JSON is never NaN).
+ * The staged words of a batch, held in typed arrays: a backfill stages millions of them, and plain
+ * arrays cost ~100 bytes of heap and three boxed doubles a word for the GC, and a value-by-value
+ * copy at every merge (backfill CPU -8 to -17% with these, BENCHMARKS.md, issue 15). They could
+ * also cross threads by transfer. NULL is NO_KEY for `word_key` (keys are >= 0) and NaN for the
+ * numbers (a value parsed from JSON is never NaN).
  */
 
 export const STAGED_WORD_COLUMNS = [
@@ -38,26 +38,16 @@ export class WordBatch {
   readonly table = '_tsync_words';
   readonly names = STAGED_WORD_COLUMNS;
   readonly catalog = 'temp';
+  /** Rows held; the columns start empty (no room until rows are reserved or pushed). */
   private count = 0;
-  private list: Int32Array;
-  private utteranceIdx: Int32Array;
-  private wordIdx: Int32Array;
-  private wordKey: Int32Array;
-  private start: Float64Array;
-  private end: Float64Array;
-  private confidence: Float64Array;
 
-  /** Empty (no room until rows are reserved or pushed), or the columns of `from` as they are. */
-  constructor(from?: WordColumns) {
-    this.count = from?.rows ?? 0;
-    this.list = from?.list ?? new Int32Array(0);
-    this.utteranceIdx = from?.utterance_idx ?? new Int32Array(0);
-    this.wordIdx = from?.word_idx ?? new Int32Array(0);
-    this.wordKey = from?.word_key ?? new Int32Array(0);
-    this.start = from?.start ?? new Float64Array(0);
-    this.end = from?.end ?? new Float64Array(0);
-    this.confidence = from?.confidence ?? new Float64Array(0);
-  }
+  private list = new Int32Array(0);
+  private utteranceIdx = new Int32Array(0);
+  private wordIdx = new Int32Array(0);
+  private wordKey = new Int32Array(0);
+  private start = new Float64Array(0);
+  private end = new Float64Array(0);
+  private confidence = new Float64Array(0);
 
   get rowCount(): number {
     return this.count;
