@@ -32,6 +32,11 @@ export class TableBatch<const C extends readonly string[]> {
     return this.count;
   }
 
+  /** The columns in the table's order (what the store's appender writes). */
+  orderedColumns(): readonly (readonly Cell[])[] {
+    return (this.names as readonly C[number][]).map((name) => this.columns[name]);
+  }
+
   /** Adds one row; every column must be given (null for SQL NULL). */
   push(row: { readonly [K in C[number]]: Cell }): void {
     for (const name of this.names as readonly C[number][]) this.columns[name].push(row[name]);

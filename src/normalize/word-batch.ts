@@ -68,17 +68,10 @@ export class WordBatch {
     };
   }
 
-  /** The buffers behind the columns: what a postMessage transfers. */
-  buffers(): ArrayBuffer[] {
-    return [
-      this.list,
-      this.utteranceIdx,
-      this.wordIdx,
-      this.wordKey,
-      this.start,
-      this.end,
-      this.confidence,
-    ].map((column) => column.buffer as ArrayBuffer);
+  /** The columns in the table's order (STAGED_WORD_COLUMNS), cut to the rows held. */
+  orderedColumns(): readonly (Int32Array | Float64Array)[] {
+    const typed = this.columns();
+    return this.names.map((name) => typed[name]);
   }
 
   /**

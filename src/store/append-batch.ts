@@ -6,8 +6,7 @@
  * `appendBatch` does by closing it.
  */
 import { type DuckDBConnection, DuckDBDataChunk, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
-import type { TableBatch } from '../normalize/table-batch.js';
-import { NO_KEY, WordBatch } from '../normalize/word-batch.js';
+import { NO_KEY } from '../normalize/word-batch.js';
 import { duckValueOf } from './values.js';
 
 /** DuckDB's vector size: the most rows one data chunk holds. */
@@ -15,24 +14,27 @@ export const CHUNK_ROWS = 2_048;
 
 type Column = readonly unknown[] | Int32Array | Float64Array;
 
-/** Writes a table's batch: plain cells (table-batch.ts) or the staged words' typed columns. */
-export async function appendBatch<const C extends readonly string[]>(
-  connection: DuckDBConnection,
-  batch: TableBatch<C> | WordBatch,
-): Promise<void> {
+/**
+ * What appendBatch writes: a table's rows as columns in the table's order. A TableBatch holds plain
+ * cells; the staged words (WordBatch) typed columns, NULL as NO_KEY or NaN.
+ */
+export interface ColumnBatch {
+  readonly table: string;
+  readonly names: readonly string[];
+  /** 'temp' for a connection's temp tables; the database's own tables when undefined. */
+  readonly catalog?: string | undefined;
+  readonly rowCount: number;
+  orderedColumns(): readonly Column[];
+}
+
+export async function appendBatch(connection: DuckDBConnection, batch: ColumnBatch): Promise<void> {
   const count = batch.rowCount;
   if (count === 0) return;
   const appender = await connection.createAppender(batch.table, null, batch.catalog ?? null);
   let failure: { error: unknown } | undefined;
   try {
     const types = batch.names.map((_, i) => appender.columnType(i));
-    const columns: Column[] = [];
-    if (batch instanceof WordBatch) {
-      const typed = batch.columns();
-      for (const name of batch.names) columns.push(typed[name]);
-    } else {
-      for (const name of batch.names as readonly C[number][]) columns.push(batch.columns[name]);
-    }
+    const columns = batch.orderedColumns();
     for (let start = 0; start < count; start += CHUNK_ROWS) {
       const rows = Math.min(CHUNK_ROWS, count - start);
       const chunk = DuckDBDataChunk.create(types, rows);
@@ -80,9 +82,9 @@ function needsConversion(type: DuckDBType): boolean {
 }
 
 /** Throws when the table's columns are not the batch's, in order: a migration and this code disagree. */
-export async function checkColumns<const C extends readonly string[]>(
+export async function checkColumns(
   connection: DuckDBConnection,
-  batch: TableBatch<C>,
+  batch: Pick<ColumnBatch, 'table' | 'names'>,
 ): Promise<void> {
   const reader = await connection.runAndReadAll(
     "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = 'main' ORDER BY ordinal_position",

@@ -165,7 +165,7 @@ export class Database {
     if (!this.readOnly && this.shared.refs === 1) {
       // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
       // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
-      // DuckDB's threads first, leaving closeSync ~20% of it (bench/close-checkpoint figures in
+      // DuckDB's threads first, leaving closeSync ~20% of it (bench/close-stall.ts, figures in
       // BENCHMARKS.md). Should it fail, closeSync checkpoints as before.
       await this.connection
         .run('CHECKPOINT')

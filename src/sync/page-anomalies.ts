@@ -7,9 +7,10 @@
  *   silent server-side cap, and is followed);
  * - a list that ends (no `next`) before the count an earlier page promised (a page with `next`
  *   promises at least one item past it): the total shrank under the walk.
- * Such a page is asked again (twice, after the plan's pause and then twice that: 200 ms and 400 ms by
- * default); the caller decides what a contradiction that persists means. An offset the service refuses (400/422) after it served the
- * same filters at a smaller offset is an offset cap, named as such.
+ * Such a page is asked again (twice, after the plan's pause and then twice that: 200 ms and 400 ms
+ * by default); the caller decides what a contradiction that persists means. An offset the service
+ * refuses (400/422) after it served the same filters at a smaller offset is an offset cap, named as
+ * such.
  */
 import type { ListName, Page } from '../api/index.js';
 import { sleep } from '../api/sleep.js';
