@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ListingClient, type Page } from '../src/api/index.js';
+import { ListingClient } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
 import {
   type FaultKind,
@@ -218,20 +218,11 @@ describe('timestamp ties', () => {
 });
 
 describe('what counts as a contradiction', () => {
-  const page = (
-    offset: number,
-    limit: number,
-    items: number,
-    next: number | null,
-    nextLimit?: number,
-  ): Page => ({
-    list: 'live',
+  const page = (offset: number, limit: number, items: number, next: number | null, nextLimit?: number) => ({
     offset,
     limit,
-    items: Array.from({ length: items }, (_, i) => ({ id: String(i) })),
-    texts: undefined,
+    ids: Array.from({ length: items }, (_, i) => String(i)),
     next: next === null ? null : { offset: next, limit: nextLimit },
-    bytes: 100,
   });
 
   it('names empty and short pages that link past what they served, and lists that end early', () => {

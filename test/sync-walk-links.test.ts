@@ -10,6 +10,7 @@ import { LIST_NAMES, ListingClient, type ListName } from '../src/api/index.js';
 import { ProtocolError } from '../src/errors.js';
 import type { Simulator } from '../src/simulator/index.js';
 import { DEFAULT_BUDGET } from '../src/sync/bounded-page.js';
+import { ListingService } from '../src/sync/listing-service.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../src/sync/page-anomalies.js';
 import { PageSizer } from '../src/sync/page-sizer.js';
 import { walkSlice } from '../src/sync/walk-slice.js';
@@ -35,9 +36,8 @@ async function walkedIds(listing: ListingClient, list: ListName, pageSize: numbe
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxRestarts: 0,
   };
-  for await (const page of walkSlice(listing, list, slice, options)) {
-    ids.push(...page.items.map((item) => (item as { id: string }).id));
-  }
+  const source = new ListingService(listing, { threadBytes: Number.POSITIVE_INFINITY, threadHeapBytes: 0 });
+  for await (const page of walkSlice(source, list, slice, options)) ids.push(...page.batch.listedIds);
   return ids;
 }
 

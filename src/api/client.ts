@@ -5,21 +5,27 @@
  * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
-import { isAscii } from 'node:buffer';
-import pRetry from 'p-retry';
+import pRetry, { AbortError } from 'p-retry';
 import { Pool } from 'undici';
-import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
+import { ConfigError, ProtocolError, ResponseTooLargeError, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { ListName } from '../records/enums.js';
-import { parseListEnvelope } from '../records/envelope.js';
 import { formatBytes } from '../util/bytes.js';
-import { itemTexts } from './item-texts.js';
+import { type BodyProblem, decodeBody, readListBody } from './list-body.js';
 import { parseNextLink } from './next-link.js';
 import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
+import type {
+  BodyDecoder,
+  ClientOptions,
+  ClientStats,
+  DecodedPage,
+  ListParams,
+  Page,
+  RequestOptions,
+} from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
 
 /**
@@ -28,21 +34,11 @@ import { type Redact, redactor, statusError, transportError } from './upstream-e
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
-interface Envelope {
-  readonly items: readonly unknown[];
-  readonly texts: readonly string[] | undefined;
-  readonly next: string | null;
-  readonly bytes: number;
-}
-
-/**
- * The body as text. Most bodies are pure ASCII (JSON escapes everything else or the service sends
- * none), and then latin1 decoding gives the same string several times faster than UTF-8's.
- */
-function decodeBody(body: Uint8Array): string {
-  if (isAscii(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-  return new TextDecoder('utf-8', { fatal: false }).decode(body);
-}
+/** The list envelope's items and their texts: what getPage decodes a body into. */
+const readItems: BodyDecoder<Pick<Page, 'items' | 'texts'>> = async (body) => {
+  const read = readListBody(body);
+  return read.ok ? { ok: true, value: { items: read.items, texts: read.texts }, next: read.next } : read;
+};
 
 function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
   const result = value ?? fallback;
@@ -67,6 +63,13 @@ function parseBaseUrl(text: string): URL {
     throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
   }
   return url;
+}
+
+/** A decoded 2xx answer, before its next link is read. */
+interface Read<T> {
+  readonly value: T;
+  readonly next: string | null;
+  readonly bytes: number;
 }
 
 export class ListingClient {
@@ -126,18 +129,32 @@ export class ListingClient {
 
   /** One page, retried per the policy. Filters are checked before anything is sent. */
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
+    const { value, ...page } = await this.getPageWith(list, params, options, readItems);
+    return Object.freeze({ ...page, items: value.items, texts: value.texts });
+  }
+
+  /**
+   * One page whose 2xx body `decode` reads, inside the retry loop: a body it finds broken is retried
+   * like any broken answer. getPage decodes on the calling thread; the sync engine hands big bodies
+   * to its decode thread (src/sync/listing-service.ts).
+   */
+  async getPageWith<T>(
+    list: ListName,
+    params: ListParams,
+    options: RequestOptions,
+    decode: BodyDecoder<T>,
+  ): Promise<DecodedPage<T>> {
     const query = buildQuery(list, params, this.#encoding);
     const path = listPath(this.#basePath, list);
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
-    const envelope = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
+    const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes, decode);
     return Object.freeze({
       list,
       offset: params.offset ?? 0,
       limit: params.limit ?? DEFAULT_LIMIT,
-      items: envelope.items,
-      texts: envelope.texts,
-      next: parseNextLink(envelope.next),
-      bytes: envelope.bytes,
+      next: parseNextLink(read.next),
+      bytes: read.bytes,
+      value: read.value,
     });
   }
 
@@ -145,14 +162,15 @@ export class ListingClient {
     await this.#pool.close();
   }
 
-  async #withRetries(
+  async #withRetries<T>(
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-  ): Promise<Envelope> {
+    decode: BodyDecoder<T>,
+  ): Promise<Read<T>> {
     try {
-      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes), {
+      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes, decode), {
         retries: this.#policy.maxAttempts - 1,
         // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
         minTimeout: 0,
@@ -178,12 +196,13 @@ export class ListingClient {
     }
   }
 
-  async #attempt(
+  async #attempt<T>(
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-  ): Promise<Envelope> {
+    decode: BodyDecoder<T>,
+  ): Promise<Read<T>> {
     await this.#limiter.acquire(signal);
     this.stats.requests++;
     const started = performance.now();
@@ -192,28 +211,33 @@ export class ListingClient {
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
     );
-    const text = decodeBody(body);
     if (status < 200 || status > 299)
-      throw statusError(status, { where, body: text, retryAfter, redact: this.#redact });
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new ProtocolError(`${where} answered with a body that is not JSON (${body.length} bytes)`, {
+      throw statusError(status, { where, body: decodeBody(body), retryAfter, redact: this.#redact });
+    const bytes = body.length;
+    // A decoder that fails (rather than finding the body broken) is not asked again with the body
+    // fetched anew: nothing about the answer caused it (src/errors.ts DecodeThreadError).
+    const read = await decode(body, signal).catch((error: unknown) => {
+      throw new AbortError(toError(error));
+    });
+    if (!read.ok) throw this.#bodyError(read, where, bytes);
+    return { value: read.value, next: read.next, bytes };
+  }
+
+  #bodyError(problem: BodyProblem, where: string, bytes: number): ProtocolError {
+    if (problem.problem === 'not-json') {
+      return new ProtocolError(`${where} answered with a body that is not JSON (${bytes} bytes)`, {
         retryable: true,
-        cause: new Error(this.#redact(error instanceof Error ? error.message : String(error))),
+        cause: new Error(this.#redact(problem.message)),
         hint: 'the service sent a broken answer; retried automatically',
       });
     }
-    const parsed = parseListEnvelope(json);
-    if (!parsed.ok) {
-      throw new ProtocolError(
-        `${where} answered with a body that is not a list envelope (${parsed.problem})`,
-        { retryable: true, hint: 'check TSYNC_BASE_URL / --base-url points at the listing service' },
-      );
-    }
-    const items = parsed.envelope.items;
-    return { items, texts: itemTexts(text, items.length), next: parsed.envelope.next, bytes: body.length };
+    return new ProtocolError(
+      `${where} answered with a body that is not a list envelope (${problem.detail})`,
+      {
+        retryable: true,
+        hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
+      },
+    );
   }
 
   /**

@@ -12,6 +12,7 @@ export {
   type ListName,
 } from '../records/enums.js';
 export { ListingClient } from './client.js';
+export { type BodyProblem, type ListBody, readListBody } from './list-body.js';
 export { parseNextLink } from './next-link.js';
 export { buildQuery, DEFAULT_LIMIT, type MetadataEncoding, validateListParams } from './query.js';
 export { RateLimiter } from './rate-limiter.js';
@@ -23,8 +24,10 @@ export {
   type RetryPolicy,
 } from './retry-policy.js';
 export type {
+  BodyDecoder,
   ClientOptions,
   ClientStats,
+  DecodedPage,
   ListParams,
   NextLink,
   Page,

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../log.js';
 import type { JobKind, JobStatus, ListName } from '../records/enums.js';
+import type { BodyProblem } from './list-body.js';
 
 export interface ListParams {
   /** Index of the first item; default 0. */
@@ -45,6 +46,20 @@ export interface Page {
   readonly next: NextLink | null;
   /** Body size in bytes. */
   readonly bytes: number;
+}
+
+/**
+ * Reads a 2xx body into what the caller needs (ListingClient.getPageWith): `value`, and the
+ * envelope's `next` as sent. A problem it reports fails the attempt, which is retried.
+ */
+export type BodyDecoder<T> = (
+  body: Uint8Array,
+  signal: AbortSignal | undefined,
+) => Promise<{ readonly ok: true; readonly value: T; readonly next: string | null } | BodyProblem>;
+
+/** A page as getPageWith returns it: Page's position fields and the decoder's `value`. */
+export interface DecodedPage<T> extends Omit<Page, 'items' | 'texts'> {
+  readonly value: T;
 }
 
 export interface ClientOptions {

@@ -7,8 +7,8 @@
 import type { JobRecord } from '../records/job-record.js';
 import type { Utterance } from '../records/shapes.js';
 import { instantMicros } from './instant.js';
-import { type Cell, TableBatch } from './table-batch.js';
-import { NO_KEY, WordBatch } from './word-batch.js';
+import { type Cell, TableBatch, type TableWire } from './table-batch.js';
+import { NO_KEY, WordBatch, type WordColumns } from './word-batch.js';
 
 // biome-ignore format: one line per group of columns of the table
 const JOB_COLUMNS = [
@@ -58,6 +58,16 @@ const MODULE_COLUMNS = [
 /** Members of `result` that are columns of `jobs`, not module results. */
 const NOT_MODULES = new Set(['metadata', 'transcription']);
 
+/** A JobRows as plain data (JobRows.toWire), to cross to another thread. */
+export interface JobRowsWire {
+  readonly jobs: TableWire;
+  readonly utterances: TableWire;
+  readonly lists: TableWire;
+  readonly dict: TableWire;
+  readonly modules: TableWire;
+  readonly words: WordColumns;
+}
+
 /** A valid record on its way to rows. */
 export interface PreparedJob {
   readonly record: JobRecord;
@@ -77,14 +87,41 @@ export class JobRows {
   private keysOfWords: Map<string, number> | undefined;
   readonly modules: TableBatch<typeof MODULE_COLUMNS>;
 
-  constructor() {
+  /** `words`: staged words already held (fromWire); none by default. */
+  constructor(words = new WordBatch()) {
     this.jobs = new TableBatch('jobs', JOB_COLUMNS);
     this.utterances = new TableBatch('utterances', UTTERANCE_COLUMNS);
-    this.words = new WordBatch();
+    this.words = words;
     this.lists = new TableBatch('_tsync_lists', STAGED_LIST_COLUMNS, 'temp');
     this.dict = new TableBatch('_tsync_dict', STAGED_DICT_COLUMNS, 'temp');
     this.modules = new TableBatch('module_results', MODULE_COLUMNS);
     this.keysOfWords = new Map();
+  }
+
+  /** The rows as plain data for postMessage, and the word columns' buffers to transfer with them. */
+  toWire(): { wire: JobRowsWire; transfer: ArrayBuffer[] } {
+    const wire: JobRowsWire = {
+      jobs: this.jobs.toWire(),
+      utterances: this.utterances.toWire(),
+      lists: this.lists.toWire(),
+      dict: this.dict.toWire(),
+      modules: this.modules.toWire(),
+      words: this.words.columns(),
+    };
+    return { wire, transfer: this.words.buffers() };
+  }
+
+  /** The rows of `wire` (toWire's, after the message crossed), taken over. */
+  static fromWire(wire: JobRowsWire): JobRows {
+    const rows = new JobRows(WordBatch.fromColumns(wire.words));
+    rows.jobs.restore(wire.jobs);
+    rows.utterances.restore(wire.utterances);
+    rows.lists.restore(wire.lists);
+    rows.dict.restore(wire.dict);
+    rows.modules.restore(wire.modules);
+    // Built again from the dictionary if rows are ever appended to it.
+    rows.keysOfWords = undefined;
+    return rows;
   }
 
   /** Sets `synced_at` of every job row (rows prepared ahead of their write carry null until then). */

@@ -4,7 +4,7 @@
  * Pages waiting together are merged into one batch that holds each job once.
  */
 import type { RecordProblem } from '../records/validate.js';
-import { JobRows } from './job-rows.js';
+import { JobRows, type JobRowsWire } from './job-rows.js';
 
 /** A valid job: what the loader needs besides its rows (to compare, count and report). */
 export interface NormalizedJob {
@@ -75,4 +75,19 @@ export function mergeRowBatches(batches: readonly RowBatch[]): RowBatch {
 function without(batch: RowBatch, ids: ReadonlySet<string>): RowBatch {
   const jobs = new Map([...batch.jobs].filter(([id]) => !ids.has(id)));
   return { ...batch, jobs, rows: batch.rows.only(new Set(jobs.keys())) };
+}
+
+/** A RowBatch as plain data (rowBatchToWire), to cross to another thread. */
+export interface RowBatchWire extends Omit<RowBatch, 'rows'> {
+  readonly rows: JobRowsWire;
+}
+
+/** `batch` for postMessage, and the buffers to transfer with it (the staged words' columns). */
+export function rowBatchToWire(batch: RowBatch): { wire: RowBatchWire; transfer: ArrayBuffer[] } {
+  const { wire, transfer } = batch.rows.toWire();
+  return { wire: { ...batch, rows: wire }, transfer };
+}
+
+export function rowBatchFromWire(wire: RowBatchWire): RowBatch {
+  return { ...wire, rows: JobRows.fromWire(wire.rows) };
 }

@@ -12,6 +12,12 @@
  */
 export type Cell = string | number | boolean | bigint | null | readonly string[];
 
+/** A batch's rows as plain data, to cross to another thread (structured clone). */
+export interface TableWire {
+  readonly columns: Readonly<Record<string, readonly Cell[]>>;
+  readonly rows: number;
+}
+
 export class TableBatch<const C extends readonly string[]> {
   readonly columns: { readonly [K in C[number]]: Cell[] };
   private count = 0;
@@ -35,6 +41,20 @@ export class TableBatch<const C extends readonly string[]> {
   /** The columns in the table's order (what the store's appender writes). */
   orderedColumns(): readonly (readonly Cell[])[] {
     return (this.names as readonly C[number][]).map((name) => this.columns[name]);
+  }
+
+  /** The rows as plain data (the columns themselves, not copies): for a structured clone. */
+  toWire(): TableWire {
+    return { columns: this.columns, rows: this.count };
+  }
+
+  /** Takes over the rows of `wire` (this batch's columns, from toWire in another thread); this batch must be empty. */
+  restore(wire: TableWire): this {
+    const columns = this.columns as Record<string, Cell[]>;
+    // The arrays a structured clone made are this thread's own: taken over, not copied.
+    for (const name of this.names as readonly string[]) columns[name] = (wire.columns[name] ?? []) as Cell[];
+    this.count = wire.rows;
+    return this;
   }
 
   /** Adds one row; every column must be given (null for SQL NULL). */

@@ -2,7 +2,7 @@
  * The staged words of a batch, held in typed arrays: a backfill stages millions of them, and plain
  * arrays cost ~100 bytes of heap and three boxed doubles a word for the GC, and a value-by-value
  * copy at every merge (backfill CPU -8 to -17% with these, BENCHMARKS.md, issue 15). They could
- * also cross threads by transfer. NULL is NO_KEY for `word_key` (keys are >= 0) and NaN for the
+ * cross threads by transfer (the sync's decode thread, src/sync/decode-thread.ts). NULL is NO_KEY for `word_key` (keys are >= 0) and NaN for the
  * numbers (a value parsed from JSON is never NaN).
  */
 
@@ -25,13 +25,13 @@ const INITIAL_ROWS = 1024;
 /** The columns as they cross threads: each array holds `rows` values (its buffer may be longer). */
 export interface WordColumns {
   readonly rows: number;
-  readonly list: Int32Array;
-  readonly utterance_idx: Int32Array;
-  readonly word_idx: Int32Array;
-  readonly word_key: Int32Array;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  readonly confidence: Float64Array;
+  readonly list: Int32Array<ArrayBuffer>;
+  readonly utterance_idx: Int32Array<ArrayBuffer>;
+  readonly word_idx: Int32Array<ArrayBuffer>;
+  readonly word_key: Int32Array<ArrayBuffer>;
+  readonly start: Float64Array<ArrayBuffer>;
+  readonly end: Float64Array<ArrayBuffer>;
+  readonly confidence: Float64Array<ArrayBuffer>;
 }
 
 export class WordBatch {
@@ -72,6 +72,34 @@ export class WordBatch {
   orderedColumns(): readonly (Int32Array | Float64Array)[] {
     const typed = this.columns();
     return this.names.map((name) => typed[name]);
+  }
+
+  /** A batch holding `columns` (from columns() in another thread, transferred): taken over, not copied. */
+  static fromColumns(columns: WordColumns): WordBatch {
+    const batch = new WordBatch();
+    batch.count = columns.rows;
+    batch.list = columns.list;
+    batch.utteranceIdx = columns.utterance_idx;
+    batch.wordIdx = columns.word_idx;
+    batch.wordKey = columns.word_key;
+    batch.start = columns.start;
+    batch.end = columns.end;
+    batch.confidence = columns.confidence;
+    return batch;
+  }
+
+  /** The buffers under the columns: what a postMessage of columns() transfers instead of copying. */
+  buffers(): ArrayBuffer[] {
+    const arrays = [
+      this.list,
+      this.utteranceIdx,
+      this.wordIdx,
+      this.wordKey,
+      this.start,
+      this.end,
+      this.confidence,
+    ];
+    return arrays.map((array) => array.buffer);
   }
 
   /**

@@ -7,10 +7,10 @@
  * a record bigger than that fails the kind with a one-line error naming the setting to raise
  * (the other kind still syncs). No answer is ever read past the client's own ceiling either.
  */
-import type { ListName, ListParams, Page } from '../api/index.js';
+import type { ListName, ListParams } from '../api/index.js';
 import { ResponseTooLargeError } from '../errors.js';
 import { formatBytes } from '../util/bytes.js';
-import type { ListingSource } from './listing-source.js';
+import type { ListingSource, SourcePage } from './listing-source.js';
 import { PAGE_TARGET_BYTES, type PageSizer } from './page-sizer.js';
 
 /** Default record ceiling (64 MiB of JSON): far above an hour-long transcript in five languages (~5 MB). */
@@ -31,7 +31,7 @@ export const DEFAULT_BUDGET: PageBudget = Object.freeze({
 export interface BoundedRequest {
   /** New items wanted (the sizer's limit, or fewer). */
   readonly wanted: number;
-  /** Items asked for before them, already seen (the walk's anchor): 0 or 1. */
+  /** Items asked for before them, already seen (the walk's anchor): 0 or 1. Not normalized. */
   readonly overlap?: number;
   readonly signal?: AbortSignal | undefined;
 }
@@ -44,14 +44,15 @@ export async function getBoundedPage(
   request: BoundedRequest,
   sizer: PageSizer,
   budget: PageBudget,
-): Promise<Page> {
+): Promise<SourcePage> {
   const overlap = request.overlap ?? 0;
   let limit = Math.max(1, request.wanted);
   for (;;) {
     const asked = limit + overlap;
     const maxBytes = limit === 1 ? Math.max(budget.pageBytes, budget.recordBytes * asked) : budget.pageBytes;
     try {
-      return await client.getPage(list, { ...params, limit: asked }, { signal: request.signal, maxBytes });
+      const options = { signal: request.signal, maxBytes, skip: overlap };
+      return await client.getPage(list, { ...params, limit: asked }, options);
     } catch (error) {
       if (!(error instanceof ResponseTooLargeError)) throw error;
       if (limit === 1) throw recordTooLarge(list, budget, error);

@@ -2,13 +2,13 @@
  * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
  * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
  * handed out oldest first, so the writer's watermark can advance early. The client's rate limit
- * is shared by all fetchers. Each page is normalized (validated, hashed, mapped to rows) before it
- * is queued: that CPU work then happens while the writer waits on DuckDB, instead of after it.
+ * is shared by all fetchers. Each page comes normalized (validated, hashed, mapped to rows) by the
+ * source, in its decode thread when big (listing-service.ts): that CPU work then happens while the
+ * writer waits on DuckDB, instead of after it.
  */
-import type { ListName, Page } from '../api/index.js';
-import { normalizeRecords } from '../normalize/normalize.js';
+import type { ListName } from '../api/index.js';
 import type { PageBudget } from './bounded-page.js';
-import type { ListingSource } from './listing-source.js';
+import type { ListingSource, SourcePage } from './listing-source.js';
 import type { QueueMessage } from './page.js';
 import type { PageQueue } from './page-queue.js';
 import type { PageSizer } from './page-sizer.js';
@@ -36,7 +36,7 @@ export async function fetchSlices(
   client: ListingSource,
   list: ListName,
   slices: readonly Slice[],
-  firstPage: Page | undefined,
+  firstPage: SourcePage | undefined,
   queue: PageQueue<QueueMessage>,
   options: FetchOptions,
 ): Promise<void> {
@@ -60,8 +60,7 @@ export async function fetchSlices(
     const first = reuse;
     reuse = undefined;
     for await (const page of walkSlice(client, list, slice, walkOptions, first)) {
-      const batch = normalizeRecords(page.items, page.texts);
-      await queue.push({ type: 'page', slice: index, batch, bytes: page.bytes });
+      await queue.push({ type: 'page', slice: index, batch: page.batch, bytes: page.bytes });
     }
     await queue.push({ type: 'done', slice: index });
   };

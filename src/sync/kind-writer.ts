@@ -5,12 +5,12 @@
  * and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
-import type { Page } from '../api/index.js';
 import { saveCheckpoint } from './checkpoints.js';
 import type { RunCounters } from './counters.js';
 import { fetchSlices } from './fetch-slices.js';
 import type { KindRunContext } from './kind-context.js';
 import type { KindProgress } from './kind-summary.js';
+import type { SourcePage } from './listing-source.js';
 import type { QueueMessage } from './page.js';
 import { withWaitingPages } from './page-batch.js';
 import { PageQueue } from './page-queue.js';
@@ -34,7 +34,7 @@ export async function walkAndLoad(
   ctx: KindRunContext,
   kind: SyncKind,
   slices: readonly Slice[],
-  firstPage: Page,
+  firstPage: SourcePage,
   paging: Paging,
   state: WriteState,
 ): Promise<void> {

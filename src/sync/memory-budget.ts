@@ -102,6 +102,8 @@ export interface MemoryPlan {
   readonly commitRows: number;
   /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
   readonly heapBytes: number;
+  /** The same mark for the decode thread, which reads one page at a time (decode-thread.ts). */
+  readonly threadHeapBytes: number;
   readonly duckdb: DuckDbMemory;
 }
 
@@ -129,6 +131,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
     heapBytes,
+    threadHeapBytes: Math.max(MIN_HEAP_BYTES, pageBytes * HEAP_PER_PAGE_BYTE),
     commitRows: clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
     duckdb: Object.freeze({
       memoryLimit: duckdbLimit,

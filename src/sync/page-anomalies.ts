@@ -12,9 +12,13 @@
  * refuses (400/422) after it served the same filters at a smaller offset is an offset cap, named as
  * such.
  */
-import type { ListName, Page } from '../api/index.js';
+import type { ListName } from '../api/index.js';
 import { sleep } from '../api/sleep.js';
 import { ListingAnomalyError, ProtocolError, UpstreamError } from '../errors.js';
+import type { SourcePage } from './listing-source.js';
+
+/** What the checks read of a page: its position, its count and its next link. */
+type Page = Pick<SourcePage, 'offset' | 'limit' | 'next' | 'ids'>;
 
 /** Times a contradicting page is asked again before the contradiction counts as real. */
 export const ANOMALY_RETRIES = 2;
@@ -35,32 +39,32 @@ export interface RecheckOptions {
 /** What contradicts itself in `page`, in words; undefined when nothing does. */
 export function anomalyOf(page: Page, promised: number): string | undefined {
   const served = Math.min(page.limit, page.next?.limit ?? page.limit);
-  if (page.next !== null && page.items.length === 0) return 'an empty page with a next link';
+  if (page.next !== null && page.ids.length === 0) return 'an empty page with a next link';
   // A short page whose next link goes on right after it is a server-side cap, not a contradiction.
-  const continues = page.next !== null && page.next.offset === page.offset + page.items.length;
-  if (page.next !== null && page.items.length < served && !continues) {
-    return `a page of ${page.items.length} items, fewer than the ${served} it was served with, with a next link`;
+  const continues = page.next !== null && page.next.offset === page.offset + page.ids.length;
+  if (page.next !== null && page.ids.length < served && !continues) {
+    return `a page of ${page.ids.length} items, fewer than the ${served} it was served with, with a next link`;
   }
-  if (page.next === null && page.offset + page.items.length < promised) {
-    return `the list ended after ${page.offset + page.items.length} items where an earlier page promised at least ${promised}`;
+  if (page.next === null && page.offset + page.ids.length < promised) {
+    return `the list ended after ${page.offset + page.ids.length} items where an earlier page promised at least ${promised}`;
   }
   return undefined;
 }
 
 /** The fewest items the list holds, going by this page: one past it when it links onward. */
 export function promisedBy(page: Page, before: number): number {
-  return page.next === null ? before : Math.max(before, page.offset + page.items.length + 1);
+  return page.next === null ? before : Math.max(before, page.offset + page.ids.length + 1);
 }
 
 /**
  * Asks again while the page contradicts itself; returns the last page and what still contradicts.
  */
-export async function consistentPage(
-  first: Page,
-  ask: () => Promise<Page>,
+export async function consistentPage<P extends Page>(
+  first: P,
+  ask: () => Promise<P>,
   promised: number,
   { pauseMs, signal, onAnomaly }: RecheckOptions,
-): Promise<{ page: Page; anomaly: string | undefined }> {
+): Promise<{ page: P; anomaly: string | undefined }> {
   let page = first;
   let anomaly = anomalyOf(page, promised);
   if (anomaly !== undefined) onAnomaly?.();

@@ -7,7 +7,6 @@
  * (one request per timestamp when they fit one page, as before).
  */
 import type { ListName } from '../api/index.js';
-import { normalizeRecords } from '../normalize/normalize.js';
 import type { Database } from '../store/database.js';
 import { saveCheckpoint } from './checkpoints.js';
 import type { RunCounters } from './counters.js';
@@ -104,9 +103,9 @@ export async function recheckPending(
   await ctx.db.transaction(async () => {
     const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
     const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
-    for await (const { items, texts } of pages) {
-      counters.addPage(items.length);
-      counters.addLoad(await ctx.loader.load(normalizeRecords(items, texts), { syncedAt: new Date() }));
+    for await (const { batch } of pages) {
+      counters.addPage(batch.records);
+      counters.addLoad(await ctx.loader.load(batch, { syncedAt: new Date() }));
     }
     counters.pendingRechecked = pending.length;
     await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');

@@ -3,9 +3,9 @@
  * contradicts itself) and its slices (slices.ts), probed with one-item pages. A service that refuses
  * even the probes below the last boundary caps offsets under `--slice-jobs`: that is named.
  */
-import type { ListName, Page } from '../api/index.js';
+import type { ListName } from '../api/index.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
-import type { ListingSource } from './listing-source.js';
+import type { ListingSource, SourcePage } from './listing-source.js';
 import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { isRefusal, planSlices, type Slice } from './slices.js';
@@ -34,7 +34,7 @@ export async function planWindow(
   window: Slice,
   paging: Paging,
   options: PlanOptions,
-): Promise<{ firstPage: Page; slices: Slice[] }> {
+): Promise<{ firstPage: SourcePage; slices: Slice[] }> {
   const firstPage = await windowFirstPage(client, list, window, paging, options);
   const probe = (offset: number, before?: Date) =>
     getBoundedPage(
@@ -60,7 +60,7 @@ async function windowFirstPage(
   window: Slice,
   { sizer, budget, anomalyPauseMs }: Paging,
   { signal, onAnomaly }: PlanOptions,
-): Promise<Page> {
+): Promise<SourcePage> {
   const ask = async () => {
     const page = await getBoundedPage(
       client,
@@ -70,7 +70,7 @@ async function windowFirstPage(
       sizer,
       budget,
     );
-    sizer.observe(page.items.length, page.bytes);
+    sizer.observe(page.ids.length, page.bytes);
     return page;
   };
   const recheck = { pauseMs: anomalyPauseMs, signal, ...(onAnomaly ? { onAnomaly } : {}) };

@@ -32,6 +32,7 @@ import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
 import { HeapGuard } from './heap-guard.js';
 import type { KindRunContext } from './kind-context.js';
+import { DEFAULT_THREAD_BYTES, ListingService } from './listing-service.js';
 import type { ListingSource } from './listing-source.js';
 import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
@@ -61,12 +62,12 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
     resources.redisUrl && resources.checkpoints === 'redis'
       ? new RedisCheckpointStore(resources.redisUrl, resources.redisPrefix)
       : undefined;
-  // A source given stays the caller's; a client opened here is closed here.
-  let opened: ListingClient | undefined;
+  // A source given stays the caller's; a service opened here is closed here.
+  let opened: ListingService | undefined;
   let client: ListingSource;
   if ('source' in resources) client = resources.source;
   else {
-    client = opened = new ListingClient({
+    const http = new ListingClient({
       baseUrl: resources.baseUrl,
       apiKey: resources.apiKey,
       rateLimit: resources.rateLimit,
@@ -74,6 +75,10 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       burst: plan.concurrency,
       metadataEncoding: resources.metadataEncoding,
       logger,
+    });
+    client = opened = new ListingService(http, {
+      threadBytes: plan.threadBytes ?? DEFAULT_THREAD_BYTES,
+      threadHeapBytes: memory.threadHeapBytes,
     });
   }
   let db: Database | undefined;

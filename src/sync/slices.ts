@@ -3,8 +3,9 @@
  * at every `sliceJobs`-th offset of the newest-first list, so each slice holds about `sliceJobs`
  * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
  */
-import type { Page } from '../api/index.js';
+
 import { UpstreamError } from '../errors.js';
+import type { SourcePage } from './listing-source.js';
 
 export interface Slice {
   /** Inclusive lower bound; null: no lower bound. */
@@ -14,7 +15,7 @@ export interface Slice {
 }
 
 /** The page at `offset` of the window, or of its part created before `before` when given. */
-export type Probe = (offset: number, before?: Date) => Promise<Page>;
+export type Probe = (offset: number, before?: Date) => Promise<SourcePage>;
 
 /**
  * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
@@ -29,7 +30,7 @@ export type Probe = (offset: number, before?: Date) => Promise<Page>;
  */
 export async function planSlices(
   window: Slice,
-  firstPage: Page,
+  firstPage: SourcePage,
   sliceJobs: number,
   probe: Probe,
   parallel = 1,
@@ -37,10 +38,10 @@ export async function planSlices(
   if (firstPage.next === null) return [window];
   const boundaries: Date[] = [];
   /** Takes the probe's first item as the next boundary; false when the list ends there. */
-  const take = (page: Page): boolean => {
-    if (page.items.length === 0) return false;
+  const take = (page: SourcePage): boolean => {
+    if (page.ids.length === 0) return false;
     // A probe landing on a record without a readable created_at just merges two slices.
-    const createdAt = createdAtOf(page.items[0]);
+    const createdAt = page.firstCreatedAt;
     if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
     return page.next !== null;
   };
@@ -77,7 +78,7 @@ async function planBelowCap(
   for (;;) {
     const before = boundaries.at(-1) ?? window.before;
     const page = await probe(sliceJobs, before);
-    const createdAt = page.items.length === 0 ? undefined : createdAtOf(page.items[0]);
+    const createdAt = page.firstCreatedAt;
     // Jobs sharing the boundary's instant (or an unreadable one): the rest stays one slice.
     if (!createdAt || createdAt >= before || (window.after && createdAt <= window.after)) return;
     boundaries.push(createdAt);

@@ -69,10 +69,11 @@ export async function syncKind(
     );
     ledger = new SliceLedger(slices, checkpoint.watermark);
     const fetchedBefore = counters.jobsFetched;
+    const firstCount = firstPage.ids.length;
     await walkAndLoad(ctx, kind, slices, firstPage, paging, { counters, checkpoint, progress, ledger });
-    if (firstPage.items.length > 0 && counters.jobsFetched === fetchedBefore) {
+    if (firstCount > 0 && counters.jobsFetched === fetchedBefore) {
       throw new ListingAnomalyError(
-        `the first page of the ${kind} list held ${firstPage.items.length} jobs but the walk brought none`,
+        `the first page of the ${kind} list held ${firstCount} jobs but the walk brought none`,
         { hint: 'nothing was marked deleted; the next run walks again (report it upstream if it persists)' },
       );
     }

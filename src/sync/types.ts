@@ -36,6 +36,11 @@ export interface SyncPlan {
    * (default 200, page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
    */
   readonly anomalyPauseMs?: number;
+  /**
+   * Smallest page body, bytes, read in the run's decode thread instead of the main thread (default
+   * 256 KiB, listing-service.ts). No flag sets it: tests choose either path, nothing else needs to.
+   */
+  readonly threadBytes?: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
   readonly maxDeleteShare?: number;
   /** Slices walked at once, and the client's burst. */

@@ -13,10 +13,11 @@
  * offset and limit); path and filters stay ours. Serving fewer items than asked is followed when
  * `next` carries the smaller limit; a page that contradicts itself is asked again (page-anomalies.ts).
  */
-import type { ListName, Page } from '../api/index.js';
+import type { ListName } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
+import type { RowBatch } from '../normalize/row-batch.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
-import type { ListingSource } from './listing-source.js';
+import type { ListingSource, SourcePage } from './listing-source.js';
 import {
   anomalyError,
   assertAdvances,
@@ -25,12 +26,11 @@ import {
   promisedBy,
 } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
-import { idOf, type Slice } from './slices.js';
+import type { Slice } from './slices.js';
 
 export interface SlicePage {
-  readonly items: readonly unknown[];
-  /** The items' JSON texts as received, when the client could cut them out (Page.texts). */
-  readonly texts: readonly string[] | undefined;
+  /** The page's new records (the anchor left out), normalized. */
+  readonly batch: RowBatch;
   readonly bytes: number;
 }
 
@@ -70,7 +70,7 @@ export async function* walkSlice(
   list: ListName,
   slice: Slice,
   options: WalkOptions,
-  firstPage?: Page,
+  firstPage?: SourcePage,
 ): AsyncGenerator<SlicePage> {
   const maxRestarts = options.maxRestarts ?? 20;
   const window = sliceParams(slice);
@@ -95,7 +95,7 @@ export async function* walkSlice(
       options.signal?.throwIfAborted();
       const overlap = anchor === undefined ? 0 : 1;
       const at = offset - overlap;
-      const ask = async (): Promise<Page> => {
+      const ask = async (): Promise<SourcePage> => {
         try {
           const page = await getBoundedPage(
             client,
@@ -106,7 +106,7 @@ export async function* walkSlice(
             options.sizer,
             options.budget,
           );
-          options.sizer.observe(page.items.length, page.bytes);
+          options.sizer.observe(page.ids.length, page.bytes);
           return page;
         } catch (error) {
           throw offsetCapError(error, list, at, servedOffset);
@@ -131,20 +131,15 @@ export async function* walkSlice(
       }
       servedOffset = Math.max(servedOffset, at);
       promised = promisedBy(page, promised);
-      let items = page.items;
-      let texts = page.texts;
-      if (overlap) {
-        if (items.length === 0 || idOf(items[0]) !== anchor) {
-          shifted = true;
-          break;
-        }
-        items = items.slice(1);
-        texts = texts?.slice(1);
+      // The anchor (asked again, not normalized: SourceRequest.skip) must be where it was.
+      if (overlap && (page.ids.length === 0 || page.ids[0] !== anchor)) {
+        shifted = true;
+        break;
       }
-      yield { items, texts, bytes: page.bytes };
-      if (page.next === null || items.length === 0) return;
+      yield { batch: page.batch, bytes: page.bytes };
+      if (page.next === null || page.ids.length === overlap) return;
       // No readable id to anchor on (a malformed record): fall back to the plain next offset.
-      anchor = idOf(items.at(-1));
+      anchor = page.ids.at(-1);
       assertAdvances(page);
       offset = page.next.offset;
     }

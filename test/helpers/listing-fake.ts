@@ -5,9 +5,10 @@
  * carries offset + limit while the list goes on. A body past `maxBytes` fails as the HTTP client's
  * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP.
  */
-import type { ListName, ListParams, Page, RequestOptions } from '../../src/api/index.js';
+import type { ListName, ListParams } from '../../src/api/index.js';
 import { ResponseTooLargeError } from '../../src/errors.js';
-import type { ListingSource } from '../../src/sync/listing-source.js';
+import type { ListingSource, SourcePage, SourceRequest } from '../../src/sync/listing-source.js';
+import { pageRows } from '../../src/sync/page-rows.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ export class FakeListing implements ListingSource {
     this.#records = [...records];
   }
 
-  async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<Page> {
+  async getPage(list: ListName, params: ListParams, options: SourceRequest): Promise<SourcePage> {
     options.signal?.throwIfAborted();
     this.stats.requests += 1;
     this.asked.push({ list, params });
@@ -64,14 +65,14 @@ export class FakeListing implements ListingSource {
       });
     }
     // Items come off the wire as fresh objects: nothing the engine does can touch the fake's records.
+    const served = texts.map((text) => JSON.parse(text) as unknown);
     return Object.freeze({
       list,
       offset,
       limit,
-      items: texts.map((text) => JSON.parse(text) as unknown),
-      texts,
       next: offset + items.length >= matching.length ? null : { offset: offset + limit, limit },
       bytes,
+      ...pageRows(served, texts, options.skip ?? 0),
     });
   }
 
