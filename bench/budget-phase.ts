@@ -73,6 +73,7 @@ async function runSequence(
     rateLimit: 1_000,
     concurrency: options.concurrency,
     memory: budget,
+    ...(options.threadBytes === undefined ? {} : { threadBytes: options.threadBytes }),
   };
   const runs: BudgetRun[] = [];
   try {

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { BodyProblem } from '../api/index.js';
+import type { BodyProblem } from '../api/list-body.js';
 import { DecodeThreadError } from '../errors.js';
 import { rowBatchFromWire } from '../normalize/row-batch.js';
 import type { DecodeReply, DecodeRequest } from './decode-worker.js';

@@ -3,7 +3,7 @@
  * sends them back, the staged words' columns transferred. Holds nothing between pages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { BodyProblem } from '../api/index.js';
+import type { BodyProblem } from '../api/list-body.js';
 import { type RowBatchWire, rowBatchToWire } from '../normalize/row-batch.js';
 import { HeapGuard } from './heap-guard.js';
 import { decodePage, type PageRows } from './page-rows.js';

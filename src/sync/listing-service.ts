@@ -9,7 +9,7 @@ import { DECODE_THREAD_AVAILABLE, type DecodeResult, DecodeThread } from './deco
 import type { ListingSource, SourcePage, SourceRequest } from './listing-source.js';
 import { decodePage } from './page-rows.js';
 
-/** Bodies of this many bytes and more are read in the decode thread (SyncPlan.threadBytes). */
+/** Bodies of this many bytes and more are read in the decode thread when the budget has room for it (SyncPlan.threadBytes). */
 export const DEFAULT_THREAD_BYTES = 256 * 1024;
 
 export interface ListingServiceOptions {

@@ -4,7 +4,7 @@
  * RowBatch. The page's parsed objects and texts are let go once this returns, wherever it runs: on
  * the main thread for small pages, in the decode thread for big ones (decode-thread.ts).
  */
-import { type BodyProblem, readListBody } from '../api/index.js';
+import { type BodyProblem, readListBody } from '../api/list-body.js';
 import { normalizeRecords } from '../normalize/normalize.js';
 import type { RowBatch } from '../normalize/row-batch.js';
 import { createdAtOf, idOf } from './slices.js';

@@ -77,7 +77,8 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       logger,
     });
     client = opened = new ListingService(http, {
-      threadBytes: plan.threadBytes ?? DEFAULT_THREAD_BYTES,
+      threadBytes:
+        plan.threadBytes ?? (memory.decodeThread ? DEFAULT_THREAD_BYTES : Number.POSITIVE_INFINITY),
       threadHeapBytes: memory.threadHeapBytes,
     });
   }
