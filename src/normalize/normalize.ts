@@ -1,9 +1,9 @@
 /**
  * The normalize stage: records as received -> one RowBatch. Validates each record, takes its JSON
  * text (as received, or stringified) and hashes it, and maps the valid ones to column rows. Pure
- * CPU, no database: the sync engine runs it in its fetchers, so that it overlaps the writer's DuckDB
- * work instead of queueing behind it (BENCHMARKS.md), and the page's texts and parsed records can
- * be let go once it returned.
+ * CPU, no database: the sync engine runs it as each page is read (src/sync/page-rows.ts), in its
+ * fetchers or its decode thread, so that it overlaps the writer's DuckDB work instead of queueing
+ * behind it (BENCHMARKS.md), and the page's texts and parsed records can be let go once it returned.
  */
 import { validateJobRecord } from '../records/validate.js';
 import { contentHash } from './content-hash.js';

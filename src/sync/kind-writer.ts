@@ -41,7 +41,7 @@ export async function walkAndLoad(
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  // Pages come validated and mapped to rows (the fetchers normalize them), so the writer needs no deep
+  // Pages come validated and mapped to rows (the source normalizes them as it reads them), so the writer needs no deep
   // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
   const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
