@@ -30,12 +30,13 @@ afterEach(async () => {
   sim = undefined;
 });
 
-function backfill(db: string, threadBytes: number): ReturnType<typeof runSync> {
+function backfill(db: string, threadBytes: number, full = false): ReturnType<typeof runSync> {
   const options: SyncOptions = {
     ...syncDefaults(),
     baseUrl: sim!.url,
     apiKey: sim!.apiKey,
     db,
+    full,
     redisPrefix: 'tsync-test',
     pageSize: 20,
     sliceJobs: 20,
@@ -76,6 +77,15 @@ describe('the decode thread', () => {
     });
     const inThread = join(tempDir(), 'thread.duckdb');
     expect((await backfill(inThread, 0)).outcome).toBe('ok');
+    await expectMirror(inThread, sim.data.all());
+    // A --full run again: most pages now hold unchanged jobs, whose rows the loader leaves out of
+    // the batches the thread sent (JobRows.only on revived rows), and two that changed.
+    const [first, second] = sim.data.all();
+    for (const job of [first, second])
+      sim.data.edit(String(job?.id), (r) => (r.custom_metadata = { edited: true }));
+    const again = await backfill(inThread, 0, true);
+    expect(again.outcome).toBe('ok');
+    expect(again.kinds.reduce((n, k) => n + k.updated, 0)).toBe(2);
     await expectMirror(inThread, sim.data.all());
 
     const inline = join(tempDir(), 'inline.duckdb');
