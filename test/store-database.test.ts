@@ -172,4 +172,51 @@ describe('Database queries and transactions', () => {
       await db.close();
     }
   });
+
+  it('runs a text with bound values again and again, and two callers of one text at once, each with its own values', async () => {
+    const db = await Database.open(join(tempDir(), 'p.duckdb'));
+    try {
+      const sql = 'SELECT $n::INTEGER * 2 AS twice, range AS i FROM range(3000)';
+      // 3,000 rows: two result chunks, both read.
+      for (const n of [1, 2, 3]) {
+        const rows = await db.all<{ twice: number; i: number }>(sql, { n });
+        expect(rows).toHaveLength(3000);
+        expect(rows[2999]).toEqual({ twice: n * 2, i: 2999 });
+      }
+      // Started together: the second finds the kept statement between bind and run.
+      const [a, b] = await Promise.all([db.all(sql, { n: 10 }), db.all(sql, { n: 20 })]);
+      expect(a[0]).toEqual({ twice: 20, i: 0 });
+      expect(b[0]).toEqual({ twice: 40, i: 0 });
+      // A text of several statements with values still runs each of them.
+      await db.run('CREATE TEMP TABLE t (v VARCHAR); INSERT INTO t VALUES ($1)', ['x']);
+      await db.run("INSERT INTO t VALUES ('y'); INSERT INTO t VALUES ($1)", ['z']);
+      expect(await db.all('SELECT v FROM t ORDER BY v')).toEqual([{ v: 'x' }, { v: 'y' }, { v: 'z' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("has the loader's staging tables from the open, and a rollback does not drop them", async () => {
+    const db = await Database.open(join(tempDir(), 's.duckdb'));
+    try {
+      const staging =
+        "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '_tsync_%' ORDER BY 1";
+      const names = [
+        { table_name: '_tsync_dict' },
+        { table_name: '_tsync_lists' },
+        { table_name: '_tsync_words' },
+      ];
+      expect(await db.all(staging)).toEqual(names);
+      await expect(
+        db.transaction(async () => {
+          await db.run("INSERT INTO _tsync_dict VALUES (1, 'w')");
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await db.all(staging)).toEqual(names);
+      expect(await db.all('SELECT * FROM _tsync_dict')).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  type DuckDBConnection,
+  type DuckDBMaterializedResult,
+  type DuckDBPreparedStatement,
+  JSDuckDBValueConverter,
+} from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../sync/memory-budget.js';
@@ -53,6 +58,10 @@ export class Database {
   private closed = false;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
+  /** Statements with bound values, prepared once per text (execute()); undefined: several statements. */
+  private readonly statements = new Map<string, DuckDBPreparedStatement | undefined>();
+  /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
+  private readonly binding = new Set<DuckDBPreparedStatement>();
 
   private constructor(
     readonly path: string,
@@ -98,6 +107,9 @@ export class Database {
             { db: full, migrations: applied, ms: Date.now() - started },
             'database schema migrated',
           );
+        // The loader's staging tables (temp: this connection's) are made here, outside any transaction,
+        // so that no rollback drops them and no batch pays a statement to make sure they exist.
+        await connection.run(namedQuery('loader-stage-create'));
       }
       return new Database(full, readOnly, connection, shared, logger, options.compactAfter);
     } catch (error) {
@@ -111,14 +123,45 @@ export class Database {
 
   async run(sql: string, params?: SqlParams): Promise<void> {
     this.assertOpen();
-    await this.connection.run(sql, toDuckParams(params));
+    await this.execute(sql, params);
   }
 
   /** Rows as plain objects: timestamps as Date, JSON as text, bigint as number when it is safe. */
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
     this.assertOpen();
-    const reader = await this.connection.runAndReadAll(sql, toDuckParams(params));
-    return reader.getRowObjectsJS().map((row) => plainRow(row as Record<string, unknown>) as T);
+    return rowObjects(await this.execute(sql, params)).map((row) => plainRow(row) as T);
+  }
+
+  /**
+   * Runs `sql` in one trip to DuckDB's threads when it can. Every trip ends in a callback that waits
+   * for the event loop, which is busy reading pages during a sync: the client's own path for bound
+   * values (split the text, prepare, execute, then fetch each result chunk) took five such trips a
+   * statement, and the writer waited on them more than on DuckDB (BENCHMARKS.md, "The writer's
+   * trips"). So a statement with values is prepared once and kept (`statements`), and results are
+   * read from the materialized chunks without another trip.
+   */
+  private async execute(sql: string, params: SqlParams | undefined): Promise<DuckDBMaterializedResult> {
+    const values = toDuckParams(params);
+    if (values === undefined) return this.connection.run(sql);
+    const statement = await this.prepared(sql);
+    // Text of several statements, or a statement another caller is between bind and run with.
+    if (statement === undefined || this.binding.has(statement)) return this.connection.run(sql, values);
+    this.binding.add(statement);
+    try {
+      statement.bind(values);
+      return await statement.run();
+    } finally {
+      this.binding.delete(statement);
+    }
+  }
+
+  /** `sql` prepared on this connection, once; undefined when it holds several statements. */
+  private async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
+    if (this.statements.has(sql)) return this.statements.get(sql);
+    const extracted = await this.connection.extractStatements(sql);
+    const statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
+    this.statements.set(sql, statement);
+    return statement;
   }
 
   /** The text of sql/queries/<name>.sql, read once per process. */
@@ -172,6 +215,8 @@ export class Database {
         .catch((error: unknown) => this.logger.debug({ err: error }, 'checkpoint before close failed'));
     }
     this.closed = true;
+    for (const statement of this.statements.values()) statement?.destroySync();
+    this.statements.clear();
     this.connection.closeSync();
     releaseInstance(this.path, this.shared);
   }
@@ -213,6 +258,23 @@ export class Database {
       throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
     }
   }
+}
+
+/** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */
+function rowObjects(result: DuckDBMaterializedResult): Record<string, unknown>[] {
+  const names = result.deduplicatedColumnNames();
+  const rows: Record<string, unknown>[] = [];
+  for (let c = 0; c < result.chunkCount; c++) {
+    const chunk = result.getChunk(c);
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const row: Record<string, unknown> = {};
+      chunk.visitRowValues(r, (value, _row, column, type) => {
+        row[names[column] as string] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+      });
+      rows.push(row);
+    }
+  }
+  return rows;
 }
 
 /** A file DuckDB opened but cannot read through (truncated, corrupted) is damaged: say so, with the fix. */
