@@ -196,6 +196,20 @@ describe('Database queries and transactions', () => {
     }
   });
 
+  it('runs a kept query against a temp table that a statement with values made anew, as the loader does', async () => {
+    const db = await Database.open(join(tempDir(), 'r.duckdb'));
+    try {
+      for (const ids of [['a', 'b'], ['c']]) {
+        await db.run(db.query('loader-replaced-create'), { ids });
+        expect(
+          await db.all('SELECT id FROM _replaced_ids WHERE id <> $none ORDER BY id', { none: '' }),
+        ).toEqual(ids.map((id) => ({ id })));
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
   it("has the loader's staging tables from the open, and a rollback does not drop them", async () => {
     const db = await Database.open(join(tempDir(), 's.duckdb'));
     try {

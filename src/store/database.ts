@@ -10,6 +10,7 @@ import {
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
   JSDuckDBValueConverter,
+  StatementType,
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
@@ -41,6 +42,14 @@ export interface OpenOptions {
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
+
+/** Statements Database.execute prepares once and keeps: queries and DML. */
+const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
+  StatementType.SELECT,
+  StatementType.INSERT,
+  StatementType.UPDATE,
+  StatementType.DELETE,
+]);
 const queries = new Map<QueryName, string>();
 
 /** The text of sql/queries/<name>.sql, read once per process. */
@@ -155,11 +164,19 @@ export class Database {
     }
   }
 
-  /** `sql` prepared on this connection, once; undefined when it holds several statements. */
+  /**
+   * `sql` prepared on this connection, once; undefined when it holds several statements or is not a
+   * query or DML: a kept `CREATE OR REPLACE TEMP TABLE ... AS` run again left the table bound to
+   * another temp table's columns (DuckDB 1.5.6), so DDL is prepared anew each time.
+   */
   private async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
     if (this.statements.has(sql)) return this.statements.get(sql);
     const extracted = await this.connection.extractStatements(sql);
-    const statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
+    let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
+    if (statement !== undefined && !KEPT_STATEMENTS.has(statement.statementType)) {
+      statement.destroySync();
+      statement = undefined;
+    }
     this.statements.set(sql, statement);
     return statement;
   }
