@@ -50,6 +50,8 @@ const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
   StatementType.UPDATE,
   StatementType.DELETE,
 ]);
+/** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
+const MAX_KEPT_STATEMENTS = 128;
 const queries = new Map<QueryName, string>();
 
 /** The text of sql/queries/<name>.sql, read once per process. */
@@ -67,7 +69,7 @@ export class Database {
   private closed = false;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
-  /** Statements with bound values, prepared once per text (execute()); undefined: several statements. */
+  /** Statements with bound values, prepared once per text (execute()); undefined: not kept (prepared()). */
   private readonly statements = new Map<string, DuckDBPreparedStatement | undefined>();
   /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
   private readonly binding = new Set<DuckDBPreparedStatement>();
@@ -171,6 +173,7 @@ export class Database {
    */
   private async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
     if (this.statements.has(sql)) return this.statements.get(sql);
+    if (this.statements.size >= MAX_KEPT_STATEMENTS) return undefined;
     const extracted = await this.connection.extractStatements(sql);
     let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
     if (statement !== undefined && !KEPT_STATEMENTS.has(statement.statementType)) {
