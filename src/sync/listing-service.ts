@@ -23,12 +23,6 @@ export class ListingService implements ListingSource {
   readonly #client: ListingClient;
   readonly #threadBytes: number;
   readonly #thread: DecodeThread;
-  /**
-   * The page being read inline, if any: pages are read inline one at a time. Each read gives way to
-   * the event loop between records (page-rows.ts), and two fetchers' pages read at once held both
-   * pages' parsed objects: GC time of a backfill 0.6 -> 1.6 s (BENCHMARKS.md, "The writer's trips").
-   */
-  #reading: Promise<unknown> = Promise.resolve();
 
   /** The client stays this service's: close() closes it. */
   constructor(client: ListingClient, options: ListingServiceOptions) {
@@ -46,15 +40,9 @@ export class ListingService implements ListingSource {
     const decode = async (body: Uint8Array, signal: AbortSignal | undefined): Promise<DecodeResult> =>
       body.byteLength >= this.#threadBytes
         ? this.#thread.decode(body, skip, signal)
-        : this.#readInline(body, skip);
+        : decodePageGivingWay(body, skip);
     const { value, ...page } = await this.#client.getPageWith(list, params, request, decode);
     return { ...page, ...value };
-  }
-
-  #readInline(body: Uint8Array, skip: number): Promise<DecodeResult> {
-    const read = this.#reading.then(() => decodePageGivingWay(body, skip));
-    this.#reading = read.catch(() => {});
-    return read;
   }
 
   async close(): Promise<void> {
