@@ -19,22 +19,6 @@ export function normalizeRecords(
   records: readonly unknown[],
   texts?: readonly (string | undefined)[],
 ): RowBatch {
-  const steps = normalizeSteps(records, texts);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * normalizeRecords one record at a time: it yields after each record is validated and hashed and
- * after each is mapped, and returns the batch. The sync's main thread gives way to the event loop
- * between steps (page-rows.ts), so the writer's DuckDB callbacks wait for one record, not a page.
- */
-export function* normalizeSteps(
-  records: readonly unknown[],
-  texts?: readonly (string | undefined)[],
-): Generator<void, RowBatch, void> {
   const valid = new Map<string, PreparedJob>();
   const quarantine: QuarantineItem[] = [];
   const listedIds: string[] = [];
@@ -50,7 +34,6 @@ export function* normalizeSteps(
     }
     valid.delete(checked.record.id);
     valid.set(checked.record.id, { record: checked.record, raw: text, hash: contentHash(text) });
-    yield;
   }
   const jobs = new Map<string, NormalizedJob>();
   const rows = new JobRows();
@@ -59,7 +42,6 @@ export function* normalizeSteps(
     const { record, hash } = job;
     jobs.set(id, { id, kind: record.kind, status: record.status, createdAt: record.created_at, hash });
     rows.add(job, null);
-    yield;
   }
   return { records: records.length, listedIds, jobs, rows, quarantine };
 }

@@ -7,7 +7,7 @@
 import type { ListingClient, ListName, ListParams } from '../api/index.js';
 import { DECODE_THREAD_AVAILABLE, type DecodeResult, DecodeThread } from './decode-thread.js';
 import type { ListingSource, SourcePage, SourceRequest } from './listing-source.js';
-import { decodePageGivingWay } from './page-rows.js';
+import { decodePage } from './page-rows.js';
 
 /** Bodies of this many bytes and more are read in the decode thread when the budget has room for it (SyncPlan.threadBytes). */
 export const DEFAULT_THREAD_BYTES = 256 * 1024;
@@ -38,9 +38,7 @@ export class ListingService implements ListingSource {
   async getPage(list: ListName, params: ListParams, request: SourceRequest): Promise<SourcePage> {
     const skip = request.skip ?? 0;
     const decode = async (body: Uint8Array, signal: AbortSignal | undefined): Promise<DecodeResult> =>
-      body.byteLength >= this.#threadBytes
-        ? this.#thread.decode(body, skip, signal)
-        : decodePageGivingWay(body, skip);
+      body.byteLength >= this.#threadBytes ? this.#thread.decode(body, skip, signal) : decodePage(body, skip);
     const { value, ...page } = await this.#client.getPageWith(list, params, request, decode);
     return { ...page, ...value };
   }

@@ -4,9 +4,8 @@
  * RowBatch. The page's parsed objects and texts are let go once this returns, wherever it runs: on
  * the main thread for small pages, in the decode thread for big ones (decode-thread.ts).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type BodyProblem, readListBody } from '../api/list-body.js';
-import { normalizeRecords, normalizeSteps } from '../normalize/normalize.js';
+import { normalizeRecords } from '../normalize/normalize.js';
 import type { RowBatch } from '../normalize/row-batch.js';
 import { createdAtOf, idOf } from './slices.js';
 
@@ -31,34 +30,12 @@ export function pageRows(
   };
 }
 
-type DecodedPage =
-  | { readonly ok: true; readonly value: PageRows; readonly next: string | null }
-  | BodyProblem;
-
 /** A 2xx body read into PageRows, or what is wrong with it (the client's BodyDecoder result). */
-export function decodePage(body: Uint8Array, skip: number): DecodedPage {
+export function decodePage(
+  body: Uint8Array,
+  skip: number,
+): { readonly ok: true; readonly value: PageRows; readonly next: string | null } | BodyProblem {
   const read = readListBody(body);
   if (!read.ok) return read;
   return { ok: true, value: pageRows(read.items, read.texts, skip), next: read.next };
-}
-
-/**
- * decodePage on the main thread, giving way to the event loop after the body is parsed and after
- * each record (normalizeSteps): the writer's DuckDB calls end in callbacks on this thread, and a
- * page read in one go (~10-15 ms for a 1.4 MB page) held each of them up (BENCHMARKS.md, "The
- * writer's trips"). Same result as decodePage.
- */
-export async function decodePageGivingWay(body: Uint8Array, skip: number): Promise<DecodedPage> {
-  const read = readListBody(body);
-  if (!read.ok) return read;
-  const { items, texts, next } = read;
-  const steps = normalizeSteps(items.slice(skip), texts?.slice(skip));
-  for (;;) {
-    await nextTurn();
-    const step = steps.next();
-    if (step.done) {
-      const value = { ids: items.map(idOf), firstCreatedAt: createdAtOf(items[0]), batch: step.value };
-      return { ok: true, value, next };
-    }
-  }
 }
