@@ -7,20 +7,19 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
 import { deletedCount, listQueries, preRecordedOnly, start } from './helpers/hostile.js';
+import { migratedDb } from './helpers/migrated-db.js';
 import { actualFacts, expectMirror } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
-import { tempDir } from './helpers/tmp.js';
 
 describe('huge records', () => {
   it('never asks for more than the byte budget allows, from the first request on', async () => {
     // 40 records of ~200 kB: a first page of --page-size 20 would be 4 MB; the budget is 512 KiB.
     const s = await start({ preRecorded: 40, live: 0, recordPadding: { bytes: 200_000 } });
-    const db = join(tempDir(), 'huge.duckdb');
+    const db = await migratedDb('huge.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 512 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const limits = listQueries(s).map((q) => Number(q.get('limit')));
@@ -32,7 +31,7 @@ describe('huge records', () => {
 
   it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
     const s = await start({ preRecorded: 30, live: 0 });
-    const db = join(tempDir(), 'small.duckdb');
+    const db = await migratedDb('small.duckdb');
     // 8 MiB pages (the default budget's are smaller): 8 items assumed at 1 MiB each, then 100.
     await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100, pageBytes: 8 * 2 ** 20 });
     expect(listQueries(s).map((q) => q.get('limit'))).toEqual(['8', '100']);
@@ -50,7 +49,7 @@ describe('huge records', () => {
       });
       if (i >= 10) s.data.edit(String(record['id']), (r) => (r['annotations'] = 'x'.repeat(150_000)));
     }
-    const db = join(tempDir(), 'abandoned.duckdb');
+    const db = await migratedDb('abandoned.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, pageBytes: 1024 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const asked = listQueries(s).map((q) => [Number(q.get('offset')), Number(q.get('limit'))] as const);
@@ -115,7 +114,7 @@ describe('huge records', () => {
       live: 12,
       recordPadding: { kind: 'pre-recorded', bytes: 1_500_000 },
     });
-    const db = join(tempDir(), 'ceiling.duckdb');
+    const db = await migratedDb('ceiling.duckdb');
     const failure = await syncOnce(s, db, { pageBytes: 256 * 2 ** 10, maxRecordBytes: 2 ** 20 }).catch(
       (error: unknown) => error as Error & { syncSummary?: { kinds: { kind: string; outcome: string }[] } },
     );
@@ -140,7 +139,7 @@ describe('timestamp ties', () => {
     for (let i = 0; i < 120; i++) {
       s.data.add({ kind: 'pre-recorded', status: i < 30 ? 'processing' : 'done', createdAt });
     }
-    const db = join(tempDir(), 'ties.duckdb');
+    const db = await migratedDb('ties.duckdb');
     expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
     for (const record of s.data.all().filter((r) => r['status'] === 'processing')) {
       s.data.advance(String(record['id']), 'done');
@@ -155,7 +154,7 @@ describe('timestamp ties', () => {
     const base = Date.now() - 3_600_000;
     for (let i = 0; i < 6; i++)
       s.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(base - i * 60_000) });
-    const db = join(tempDir(), 'no-ties.duckdb');
+    const db = await migratedDb('no-ties.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     const from = s.log.length;
     await syncOnce(s, db, preRecordedOnly);
@@ -171,7 +170,7 @@ describe('timestamp ties', () => {
 describe('the deletion guard of --full', () => {
   it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
     const s = await start({ preRecorded: 150, live: 0 });
-    const db = join(tempDir(), 'guard.duckdb');
+    const db = await migratedDb('guard.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     for (const record of s.data.all().slice(0, 30)) s.data.delete(String(record['id']));
     const refused = await syncOnce(s, db, { ...preRecordedOnly, full: true }).catch(
@@ -187,7 +186,7 @@ describe('the deletion guard of --full', () => {
 
   it('lets a few deletions through in a small mirror (at least 10 jobs)', async () => {
     const s = await start({ preRecorded: 20, live: 0 });
-    const db = join(tempDir(), 'small.duckdb');
+    const db = await migratedDb('small.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     for (const record of s.data.all().slice(0, 6)) s.data.delete(String(record['id']));
     const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
@@ -198,7 +197,7 @@ describe('the deletion guard of --full', () => {
 describe('offset caps', () => {
   it('plans slices below a cap on offsets and mirrors everything', async () => {
     const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
-    const db = join(tempDir(), 'capped.duckdb');
+    const db = await migratedDb('capped.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 40 });
     expect(summary.outcome).toBe('ok');
     expect(s.log.some((e) => e.status === 400)).toBe(true);
@@ -207,7 +206,7 @@ describe('offset caps', () => {
 
   it('names the cap and --slice-jobs when even one slice goes deeper', async () => {
     const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
-    const db = join(tempDir(), 'too-deep.duckdb');
+    const db = await migratedDb('too-deep.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 100 });
     expect(summary.outcome).toBe('failed');
     expect(summary.kinds[0]?.error).toMatch(/caps offsets/);
@@ -219,7 +218,7 @@ describe('offset caps', () => {
 describe('--since on a file with data', () => {
   it('moves the window back to it, never forward', async () => {
     const s = await start({ preRecorded: 20, live: 0 });
-    const db = join(tempDir(), 'since.duckdb');
+    const db = await migratedDb('since.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     const since = new Date(Date.now() - 2 * 86_400_000);
     let from = s.log.length;

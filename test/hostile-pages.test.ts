@@ -4,14 +4,13 @@
  * mirror exact) and persisting (the walk fails by name, nothing marked deleted), over HTTP against
  * the simulator. The other hostile listings are hostile-listings.test.ts.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FaultKind, Simulator } from '../src/simulator/index.js';
 import { anomalyOf } from '../src/sync/page-anomalies.js';
 import { deletedCount, injectAfter, preRecordedOnly, setOnRequest, start } from './helpers/hostile.js';
+import { migratedDb } from './helpers/migrated-db.js';
 import { actualFacts, expectMirror } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
-import { tempDir } from './helpers/tmp.js';
 
 describe('what counts as a contradiction', () => {
   const page = (offset: number, limit: number, items: number, next: number | null, nextLimit?: number) => ({
@@ -37,7 +36,7 @@ describe('what counts as a contradiction', () => {
 describe('pages that contradict themselves', () => {
   async function mirrored(count: number): Promise<{ s: Simulator; db: string }> {
     const s = await start({ preRecorded: count, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'glitch.duckdb');
+    const db = await migratedDb('glitch.duckdb');
     expect((await syncOnce(s, db, preRecordedOnly)).outcome).toBe('ok');
     return { s, db };
   }
@@ -73,7 +72,7 @@ describe('pages that contradict themselves', () => {
 
   it("waits the plan's pause before asking a contradicting page again, twice that the second time", async () => {
     const s = await start({ preRecorded: 30, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'pause.duckdb');
+    const db = await migratedDb('pause.duckdb');
     // The plan asks offset 0 twice (one item, then 20) and probes offset 80; the 4th request walks
     // on from offset 19.
     const answered: number[] = [];
@@ -111,7 +110,7 @@ describe('pages that contradict themselves', () => {
 
   it('a first back-fill whose first page is empty with a next link fails, and the next run stores everything', async () => {
     const s = await start({ preRecorded: 60, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'backfill.duckdb');
+    const db = await migratedDb('backfill.duckdb');
     s.faults.inject('empty-page', 'empty-page', 'empty-page');
     const failed = await syncOnce(s, db, preRecordedOnly);
     expect(failed.outcome).toBe('failed');

@@ -12,8 +12,8 @@ import { syncDefaults } from '../../src/sync/plan-defaults.js';
 import { SYNC_KINDS, type SyncKind } from '../../src/sync/types.js';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../../src/worker/runtime.js';
 import { onCleanup } from './cleanup.js';
+import { migratedDb } from './migrated-db.js';
 import { redisUrl, uniquePrefix } from './redis.js';
-import { tempDir } from './tmp.js';
 import { testRedis } from './worker.js';
 
 /** The config's defaults a worker starts with; each job picks its kind, mode and checkpoints. */
@@ -32,7 +32,7 @@ export async function setup(simOptions: SimulatorOptions = {}) {
   onCleanup(() => sim.close());
   const prefix = uniquePrefix('worker');
   const redis = testRedis(prefix);
-  const db = join(tempDir(), 'transcripts.duckdb');
+  const db = await migratedDb('transcripts.duckdb');
   return { sim, prefix, redis, db };
 }
 
