@@ -1,9 +1,10 @@
 /**
  * A database file that already holds the schema, for tests whose subject is not the file's creation
- * or its migrations (hostile listings, the in-process worker): an empty file migrated once per test
- * process, copied into a fresh temporary folder (removed after the test) for each caller. A copy
- * costs about half of what creating and migrating a file does; the files that test creation and
- * migrations (store-database, store-migration, sync's fresh back-fill...) still start from nothing.
+ * or its migrations (hostile listings, the in-process worker, the loader, quarantine, checkpoints,
+ * merged pages): an empty file migrated once per test process, copied into a fresh temporary folder
+ * (removed after the test) for each caller. A copy costs about half of what creating and migrating
+ * a file does; the files that test creation and migrations (store-database, store-migration, sync's
+ * fresh back-fill...) still start from nothing.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
