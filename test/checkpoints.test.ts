@@ -1,5 +1,4 @@
 /** One contract, two stores: DuckDB (in the rows' transaction) and Redis (after the commit). */
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/store/database.js';
@@ -7,8 +6,8 @@ import { resolveCheckpoint, saveCheckpoint } from '../src/sync/checkpoints.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints-duckdb.js';
 import { checkpointKey, RedisCheckpointStore } from '../src/sync/checkpoints-redis.js';
 import type { Checkpoint, CheckpointStore } from '../src/sync/types.js';
+import { migratedDb } from './helpers/migrated-db.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
-import { tempDir } from './helpers/tmp.js';
 
 const checkpoint: Checkpoint = {
   watermark: '2026-11-20T10:00:00.000Z',
@@ -30,7 +29,7 @@ afterEach(async () => {
 });
 
 async function duckdbHarness(): Promise<Harness> {
-  const db = await Database.open(join(tempDir(), 'cp.duckdb'));
+  const db = await Database.open(await migratedDb('cp.duckdb'));
   return { store: new DuckDbCheckpointStore(db), writes: 'in-transaction', close: () => db.close() };
 }
 
@@ -91,7 +90,7 @@ describe.each([
 
 /** A fresh file and a Redis store under a unique prefix, both cleaned up after the test. */
 async function fileAndRedis(name: string) {
-  const db = await Database.open(join(tempDir(), `${name}.duckdb`));
+  const db = await Database.open(await migratedDb(`${name}.duckdb`));
   const prefix = uniquePrefix(name);
   const redis = new RedisCheckpointStore(redisUrl(), prefix);
   cleanups.push(async () => {

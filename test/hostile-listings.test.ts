@@ -1,75 +1,25 @@
 /**
  * A listing service that misbehaves in ways a real one can (issue 12): huge records, many jobs
- * sharing one created_at, pages that contradict themselves, a total that shrinks under the walk, an
- * offset cap. Each case runs the engine over HTTP against the simulator, which serves the behaviour
- * as a fault or a data option.
+ * sharing one created_at, the deletion guard, an offset cap, --since. Each case runs the engine over
+ * HTTP against the simulator, which serves the behaviour as a fault or a data option. Pages that
+ * contradict themselves (empty, short, a total that shrinks under the walk) are
+ * hostile-pages.test.ts.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
-import {
-  type FaultKind,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-} from '../src/simulator/index.js';
-import { anomalyOf } from '../src/sync/page-anomalies.js';
-import type { SyncOptions } from '../src/sync/types.js';
-import { actualFacts, expectMirror, readCount } from './helpers/mirror.js';
+import { deletedCount, listQueries, preRecordedOnly, start } from './helpers/hostile.js';
+import { migratedDb } from './helpers/migrated-db.js';
+import { actualFacts, expectMirror } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
-import { tempDir } from './helpers/tmp.js';
-
-let sim: Simulator | undefined;
-/** Called synchronously as each request is answered (before the client can send the next). */
-let onRequest: (() => void) | undefined;
-const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-  onRequest = undefined;
-});
-
-async function start(options: SimulatorOptions): Promise<Simulator> {
-  sim = await startSimulator({
-    seed: 31,
-    utterancesPerJob: 3,
-    wordsPerUtterance: 4,
-    ...recent(),
-    ...options,
-    onRequest: () => onRequest?.(),
-  });
-  return sim;
-}
-
-/** Injects `faults` into the requests that follow the `after`-th list request from now. */
-function injectAfter(s: Simulator, after: number, ...faults: FaultKind[]): void {
-  let seen = 0;
-  onRequest = () => {
-    if (++seen === after) s.faults.inject(...faults);
-  };
-}
-
-function listQueries(s: Simulator, from = 0): URLSearchParams[] {
-  return s.log
-    .slice(from)
-    .filter((e) => e.path.startsWith('/v2/'))
-    .map((e) => new URLSearchParams(e.query));
-}
-
-function deletedCount(db: string): Promise<number> {
-  return readCount(db, 'SELECT count(*) FROM jobs WHERE deleted_at IS NOT NULL');
-}
-
-const preRecordedOnly: Partial<SyncOptions> = { kinds: ['pre-recorded'], concurrency: 1 };
 
 describe('huge records', () => {
   it('never asks for more than the byte budget allows, from the first request on', async () => {
     // 40 records of ~200 kB: a first page of --page-size 20 would be 4 MB; the budget is 512 KiB.
     const s = await start({ preRecorded: 40, live: 0, recordPadding: { bytes: 200_000 } });
-    const db = join(tempDir(), 'huge.duckdb');
+    const db = await migratedDb('huge.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 512 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const limits = listQueries(s).map((q) => Number(q.get('limit')));
@@ -81,7 +31,7 @@ describe('huge records', () => {
 
   it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
     const s = await start({ preRecorded: 30, live: 0 });
-    const db = join(tempDir(), 'small.duckdb');
+    const db = await migratedDb('small.duckdb');
     // 8 MiB pages (the default budget's are smaller): 8 items assumed at 1 MiB each, then 100.
     await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100, pageBytes: 8 * 2 ** 20 });
     expect(listQueries(s).map((q) => q.get('limit'))).toEqual(['8', '100']);
@@ -99,7 +49,7 @@ describe('huge records', () => {
       });
       if (i >= 10) s.data.edit(String(record['id']), (r) => (r['annotations'] = 'x'.repeat(150_000)));
     }
-    const db = join(tempDir(), 'abandoned.duckdb');
+    const db = await migratedDb('abandoned.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, pageBytes: 1024 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const asked = listQueries(s).map((q) => [Number(q.get('offset')), Number(q.get('limit'))] as const);
@@ -164,7 +114,7 @@ describe('huge records', () => {
       live: 12,
       recordPadding: { kind: 'pre-recorded', bytes: 1_500_000 },
     });
-    const db = join(tempDir(), 'ceiling.duckdb');
+    const db = await migratedDb('ceiling.duckdb');
     const failure = await syncOnce(s, db, { pageBytes: 256 * 2 ** 10, maxRecordBytes: 2 ** 20 }).catch(
       (error: unknown) => error as Error & { syncSummary?: { kinds: { kind: string; outcome: string }[] } },
     );
@@ -189,7 +139,7 @@ describe('timestamp ties', () => {
     for (let i = 0; i < 120; i++) {
       s.data.add({ kind: 'pre-recorded', status: i < 30 ? 'processing' : 'done', createdAt });
     }
-    const db = join(tempDir(), 'ties.duckdb');
+    const db = await migratedDb('ties.duckdb');
     expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
     for (const record of s.data.all().filter((r) => r['status'] === 'processing')) {
       s.data.advance(String(record['id']), 'done');
@@ -204,7 +154,7 @@ describe('timestamp ties', () => {
     const base = Date.now() - 3_600_000;
     for (let i = 0; i < 6; i++)
       s.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(base - i * 60_000) });
-    const db = join(tempDir(), 'no-ties.duckdb');
+    const db = await migratedDb('no-ties.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     const from = s.log.length;
     await syncOnce(s, db, preRecordedOnly);
@@ -217,119 +167,10 @@ describe('timestamp ties', () => {
   });
 });
 
-describe('what counts as a contradiction', () => {
-  const page = (offset: number, limit: number, items: number, next: number | null, nextLimit?: number) => ({
-    offset,
-    limit,
-    ids: Array.from({ length: items }, (_, i) => String(i)),
-    next: next === null ? null : { offset: next, limit: nextLimit },
-  });
-
-  it('names empty and short pages that link past what they served, and lists that end early', () => {
-    expect(anomalyOf(page(0, 20, 0, 20), 0)).toMatch(/empty page/);
-    expect(anomalyOf(page(0, 20, 10, 20), 0)).toMatch(/fewer than the 20/);
-    expect(anomalyOf(page(19, 21, 1, null), 40)).toMatch(/ended after 20 items .* at least 40/);
-  });
-
-  it('accepts a last page, a served limit lower than asked, and a cap whose next goes on after the items', () => {
-    expect(anomalyOf(page(40, 20, 5, null), 41)).toBeUndefined();
-    expect(anomalyOf(page(0, 21, 20, 20, 20), 0)).toBeUndefined();
-    expect(anomalyOf(page(0, 101, 100, 100, 101), 0)).toBeUndefined();
-  });
-});
-
-describe('pages that contradict themselves', () => {
-  async function mirrored(count: number): Promise<{ s: Simulator; db: string }> {
-    const s = await start({ preRecorded: count, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'glitch.duckdb');
-    expect((await syncOnce(s, db, preRecordedOnly)).outcome).toBe('ok');
-    return { s, db };
-  }
-
-  for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
-    it(`a ${fault} met once is asked again and a --full run stays exact`, async () => {
-      const { s, db } = await mirrored(110);
-      // Planning takes 4 requests (the first page at one item, again at 20, two probes); the 5th
-      // opens the oldest slice (the 30 jobs past the probe at 80) at offset 0, the 6th goes on from
-      // offset 19. 110 jobs are the fewest that keep this walk (a shrink-total needs that 2nd page).
-      injectAfter(s, fault === 'shrink-total' ? 5 : 4, fault);
-      const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
-      expect(summary.outcome).toBe('ok');
-      // It hit a page of the walk (not a one-item probe), and that page was asked again.
-      const hit = s.log.findIndex((e) => e.fault === fault);
-      expect(new URLSearchParams(s.log[hit]?.query).get('limit')).not.toBe('1');
-      expect(s.log[hit + 1]?.query).toBe(s.log[hit]?.query);
-      expect(summary.kinds[0]?.deleted).toBe(0);
-      await expectMirror(db, s.data.all());
-    });
-
-    it(`a ${fault} that persists fails the walk by name and marks nothing deleted`, async () => {
-      const { s, db } = await mirrored(110);
-      const before = await actualFacts(db);
-      injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
-      const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
-      expect(summary.outcome).toBe('failed');
-      expect(summary.kinds[0]?.error).toMatch(/contradicted itself/);
-      expect(await deletedCount(db)).toBe(0);
-      expect((await actualFacts(db)).billing).toEqual(before.billing);
-    });
-  }
-
-  it("waits the plan's pause before asking a contradicting page again, twice that the second time", async () => {
-    const s = await start({ preRecorded: 30, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'pause.duckdb');
-    // The plan asks offset 0 twice (one item, then 20) and probes offset 80; the 4th request walks
-    // on from offset 19.
-    const answered: number[] = [];
-    let seen = 0;
-    onRequest = () => {
-      answered.push(performance.now());
-      if (++seen === 3) s.faults.inject('empty-page', 'empty-page');
-    };
-    // Above the 200 ms default, so a pause that never reached the walk shows.
-    const pauseMs = 210;
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, anomalyPauseMs: pauseMs });
-    expect(summary.outcome).toBe('ok');
-    const hit = s.log.findIndex((e) => e.fault === 'empty-page');
-    expect(new URLSearchParams(s.log[hit]?.query).get('offset')).toBe('19');
-    expect(s.log[hit + 2]?.query).toBe(s.log[hit]?.query);
-    expect(s.log[hit + 2]?.fault).toBeUndefined();
-    const gap = (i: number) => (answered[i + 1] ?? 0) - (answered[i] ?? 0);
-    expect(gap(hit)).toBeGreaterThanOrEqual(pauseMs - 1);
-    expect(gap(hit + 1)).toBeGreaterThanOrEqual(2 * pauseMs - 1);
-    await expectMirror(db, s.data.all());
-  });
-
-  it('a --full run whose walk met a contradiction, even one cleared, marks nothing deleted; the next one does', async () => {
-    const { s, db } = await mirrored(110);
-    for (const record of s.data.all().slice(0, 3)) s.data.delete(String(record['id']));
-    injectAfter(s, 4, 'empty-page');
-    const glitched = await syncOnce(s, db, { ...preRecordedOnly, full: true });
-    expect(glitched.outcome).toBe('ok');
-    expect(glitched.kinds[0]?.deleted).toBe(0);
-    expect(await deletedCount(db)).toBe(0);
-    const clean = await syncOnce(s, db, { ...preRecordedOnly, full: true });
-    expect(clean.kinds[0]?.deleted).toBe(3);
-    await expectMirror(db, s.data.all());
-  });
-
-  it('a first back-fill whose first page is empty with a next link fails, and the next run stores everything', async () => {
-    const s = await start({ preRecorded: 60, live: 0, limitCap: 20 });
-    const db = join(tempDir(), 'backfill.duckdb');
-    s.faults.inject('empty-page', 'empty-page', 'empty-page');
-    const failed = await syncOnce(s, db, preRecordedOnly);
-    expect(failed.outcome).toBe('failed');
-    expect(failed.kinds[0]?.error).toMatch(/empty page with a next link/);
-    const summary = await syncOnce(s, db, preRecordedOnly);
-    expect(summary.outcome).toBe('ok');
-    await expectMirror(db, s.data.all());
-  });
-});
-
 describe('the deletion guard of --full', () => {
   it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
     const s = await start({ preRecorded: 150, live: 0 });
-    const db = join(tempDir(), 'guard.duckdb');
+    const db = await migratedDb('guard.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     for (const record of s.data.all().slice(0, 30)) s.data.delete(String(record['id']));
     const refused = await syncOnce(s, db, { ...preRecordedOnly, full: true }).catch(
@@ -345,7 +186,7 @@ describe('the deletion guard of --full', () => {
 
   it('lets a few deletions through in a small mirror (at least 10 jobs)', async () => {
     const s = await start({ preRecorded: 20, live: 0 });
-    const db = join(tempDir(), 'small.duckdb');
+    const db = await migratedDb('small.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     for (const record of s.data.all().slice(0, 6)) s.data.delete(String(record['id']));
     const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
@@ -356,7 +197,7 @@ describe('the deletion guard of --full', () => {
 describe('offset caps', () => {
   it('plans slices below a cap on offsets and mirrors everything', async () => {
     const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
-    const db = join(tempDir(), 'capped.duckdb');
+    const db = await migratedDb('capped.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 40 });
     expect(summary.outcome).toBe('ok');
     expect(s.log.some((e) => e.status === 400)).toBe(true);
@@ -365,7 +206,7 @@ describe('offset caps', () => {
 
   it('names the cap and --slice-jobs when even one slice goes deeper', async () => {
     const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
-    const db = join(tempDir(), 'too-deep.duckdb');
+    const db = await migratedDb('too-deep.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 100 });
     expect(summary.outcome).toBe('failed');
     expect(summary.kinds[0]?.error).toMatch(/caps offsets/);
@@ -377,7 +218,7 @@ describe('offset caps', () => {
 describe('--since on a file with data', () => {
   it('moves the window back to it, never forward', async () => {
     const s = await start({ preRecorded: 20, live: 0 });
-    const db = join(tempDir(), 'since.duckdb');
+    const db = await migratedDb('since.duckdb');
     await syncOnce(s, db, preRecordedOnly);
     const since = new Date(Date.now() - 2 * 86_400_000);
     let from = s.log.length;

@@ -3,14 +3,13 @@
  * load of the same records writes, and a job repeated across pages is written once, as the later
  * page has it.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeRecords } from '../src/normalize/normalize.js';
 import { mergeRowBatches } from '../src/normalize/row-batch.js';
 import { generateDataset } from '../src/simulator/generate.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
-import { tempDir } from './helpers/tmp.js';
+import { migratedDb } from './helpers/migrated-db.js';
 
 const open: Database[] = [];
 afterEach(async () => {
@@ -18,7 +17,7 @@ afterEach(async () => {
 });
 
 async function freshDb(name: string): Promise<Database> {
-  const db = await Database.open(join(tempDir(), `${name}.duckdb`));
+  const db = await Database.open(await migratedDb(`${name}.duckdb`));
   open.push(db);
   return db;
 }

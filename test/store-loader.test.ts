@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeRecords } from '../src/normalize/normalize.js';
 import { mergeRowBatches } from '../src/normalize/row-batch.js';
@@ -7,7 +6,7 @@ import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
 import { expectedChildren, storedChildren } from './fixtures/expected.js';
 import { allFixtures, fixture } from './fixtures/fixtures.js';
-import { tempDir } from './helpers/tmp.js';
+import { migratedDb } from './helpers/migrated-db.js';
 
 const open: Database[] = [];
 afterEach(async () => {
@@ -15,7 +14,7 @@ afterEach(async () => {
 });
 
 async function freshDb(): Promise<Database> {
-  const db = await Database.open(join(tempDir(), 'jobs.duckdb'));
+  const db = await Database.open(await migratedDb('jobs.duckdb'));
   open.push(db);
   return db;
 }

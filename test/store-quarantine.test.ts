@@ -10,6 +10,7 @@ import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
 import { quarantineList, quarantineRetry } from '../src/store/quarantine.js';
 import { fixture } from './fixtures/fixtures.js';
+import { migratedDb } from './helpers/migrated-db.js';
 import { tempDir } from './helpers/tmp.js';
 
 const open: Database[] = [];
@@ -17,8 +18,8 @@ afterEach(async () => {
   for (const db of open.splice(0)) await db.close();
 });
 
-async function freshDb(path = join(tempDir(), 'q.duckdb')): Promise<Database> {
-  const db = await Database.open(path);
+async function freshDb(path?: string): Promise<Database> {
+  const db = await Database.open(path ?? (await migratedDb('q.duckdb')));
   open.push(db);
   return db;
 }

@@ -1,220 +1,32 @@
 /**
  * The worker in this process against the simulator, real Redis and a real DuckDB file: scheduled
- * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz.
+ * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz. Its billing
+ * reports are worker-reports.test.ts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { JOBS } from '../jobs/index.js';
 import { command as enqueue } from '../src/cli/enqueue.js';
-import { silentLogger } from '../src/log.js';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
 import { writerLockPath } from '../src/store/writer-lock.js';
 import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
-import { syncDefaults } from '../src/sync/plan-defaults.js';
-import { SYNC_KINDS, type SyncKind } from '../src/sync/types.js';
+import { SYNC_KINDS } from '../src/sync/types.js';
 import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
-import { type RunningWorker, startWorker, type WorkerOptions } from '../src/worker/runtime.js';
+import { onCleanup } from './helpers/cleanup.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
-import { redisUrl, uniquePrefix } from './helpers/redis.js';
-import { tempDir } from './helpers/tmp.js';
-import { onCleanup, testRedis } from './helpers/worker.js';
-
-/** The config's defaults a worker starts with; each job picks its kind, mode and checkpoints. */
-const { kinds: _kinds, full: _full, checkpoints: _checkpoints, ...workerDefaults } = syncDefaults();
-
-const HOUR = 3_600_000;
-
-async function setup(simOptions: SimulatorOptions = {}) {
-  const sim = await startSimulator({
-    preRecorded: 40,
-    live: 30,
-    utterancesPerJob: 4,
-    wordsPerUtterance: 4,
-    ...simOptions,
-  });
-  onCleanup(() => sim.close());
-  const prefix = uniquePrefix('worker');
-  const redis = testRedis(prefix);
-  const db = join(tempDir(), 'transcripts.duckdb');
-  return { sim, prefix, redis, db };
-}
-
-function options(
-  sim: Simulator,
-  db: string,
-  prefix: string,
-  overrides: Partial<WorkerOptions> = {},
-): WorkerOptions {
-  return {
-    jobs: JOBS,
-    settings: {
-      ...workerDefaults,
-      baseUrl: sim.url,
-      apiKey: sim.apiKey,
-      db,
-      redisUrl: redisUrl(),
-      redisPrefix: prefix,
-      pageSize: 20,
-      rateLimit: 10_000,
-      reportDir: join(dirname(db), 'reports'),
-    },
-    kinds: SYNC_KINDS,
-    every: { every: HOUR },
-    fullEvery: { every: 24 * HOUR },
-    reportEvery: { every: 24 * HOUR },
-    metricsHost: '127.0.0.1',
-    metricsPort: 0,
-    staleAfterMs: HOUR,
-    jobLockMs: 5_000,
-    logger: silentLogger,
-    ...overrides,
-  };
-}
-
-async function start(opts: WorkerOptions): Promise<RunningWorker> {
-  const running = await startWorker(opts);
-  onCleanup(() => running.stop());
-  return running;
-}
-
-async function eventually<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const succeeded = (running: RunningWorker, kinds: readonly SyncKind[]) => () =>
-  kinds.every((k) => running.metrics.lastSuccess(k) !== undefined) || undefined;
-
-async function get(running: RunningWorker, path: string) {
-  const response = await fetch(`http://127.0.0.1:${running.metricsPort}${path}`);
-  return { status: response.status, body: await response.text() };
-}
-
-function collect(): { stream: Writable; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
+import { redisUrl } from './helpers/redis.js';
+import {
+  collect,
+  eventually,
+  get,
+  HOUR,
+  options,
+  setup,
+  start,
+  succeeded,
+} from './helpers/worker-in-process.js';
 
 describe('worker', () => {
-  it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {
-    // Simulated history ends 2026-11-01, so last month (relative to now) holds billed jobs.
-    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 80 * 86_400_000), to: new Date() });
-    const running = await start(options(sim, db, prefix));
-    const reports = join(dirname(db), 'reports');
-    const now = new Date();
-    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
-      .toISOString()
-      .slice(0, 7);
-    const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1))
-      .toISOString()
-      .slice(0, 10);
-    // Named after the database (transcripts.duckdb), so reports of several databases can share a folder.
-    const monthCsv = join(reports, `billing-transcripts-month-${lastMonth}-all.csv`);
-    const expected = [
-      `billing-transcripts-month-${lastMonth}-all.html`,
-      `billing-transcripts-day-${yesterday}-all.csv`,
-      `billing-transcripts-day-${yesterday}-all.html`,
-    ];
-    // The job writes its files one after the other: wait for all of them, not the first.
-    await eventually(
-      () =>
-        [monthCsv, ...expected.map((name) => join(reports, name))].every((f) => existsSync(f)) || undefined,
-      'the billing reports',
-    );
-    for (const name of expected) expect(existsSync(join(reports, name)), name).toBe(true);
-    const billed = sim.data
-      .all()
-      .filter((r) => r['status'] === 'done' && String(r['created_at']).startsWith(lastMonth)).length;
-    const lines = readFileSync(monthCsv, 'utf8').trim().split('\n');
-    expect(lines[0]).toMatch(/^# as of \d{4}-/);
-    const [header, ...rows] = lines.filter((line) => !line.startsWith('#') && !line.startsWith('total,'));
-    expect(header).toContain('billed_hours');
-    const jobsColumn = header!.split(',').indexOf('jobs');
-    expect(rows.reduce((n, row) => n + Number(row.split(',')[jobsColumn]), 0)).toBe(billed);
-    await running.stop();
-  });
-
-  it('report runs write the periods missed while no report ran, and a late completion rewrites its day', async () => {
-    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 40 * 86_400_000), to: new Date() });
-    const now = new Date();
-    const dayOf = (daysAgo: number) =>
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo))
-        .toISOString()
-        .slice(0, 10);
-    // A job of yesterday still processing when the first report is written.
-    const late = sim.data.add({
-      kind: 'live',
-      status: 'processing',
-      createdAt: new Date(`${dayOf(1)}T12:00:00.000Z`),
-    });
-    // The report schedule fires once a year: this test runs the report job itself.
-    const running = await start(options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } }));
-    await eventually(succeeded(running, SYNC_KINDS), 'a successful run of each kind');
-    const queue = createSyncQueue(redisUrl(), prefix);
-    onCleanup(() => queue.close());
-    const reportRun = async (payload: { now?: string }) => {
-      const job = await queue.add(REPORT_JOB, payload);
-      return eventually(async () => {
-        // State first, then the job: a job read before its completion carries no return value yet.
-        if ((await queue.getJobState(String(job.id))) !== 'completed') return undefined;
-        return (await queue.getJob(String(job.id)))?.returnvalue as { written: string[] };
-      }, 'the billing report job');
-    };
-    const dayFile = (daysAgo: number) =>
-      join(dirname(db), 'reports', `billing-transcripts-day-${dayOf(daysAgo)}-all.csv`);
-
-    // The last report ran five days ago; the days since were missed.
-    await reportRun({ now: new Date(`${dayOf(5)}T06:00:00.000Z`).toISOString() });
-    expect(existsSync(dayFile(6))).toBe(true);
-    for (const daysAgo of [1, 2, 3, 4, 5]) expect(existsSync(dayFile(daysAgo))).toBe(false);
-    const caughtUp = await reportRun({});
-    for (const daysAgo of [1, 2, 3, 4, 5]) {
-      expect(caughtUp.written).toContain(dayFile(daysAgo));
-      expect(existsSync(dayFile(daysAgo))).toBe(true);
-    }
-    expect(caughtUp.written).not.toContain(dayFile(6));
-    const jobsOf = (path: string) =>
-      readFileSync(path, 'utf8')
-        .split('\n')
-        .find((line) => line.startsWith(`${dayOf(1)},live,`))
-        ?.split(',')[2];
-    const before = Number(jobsOf(dayFile(1)));
-    expect(readFileSync(dayFile(1), 'utf8')).toMatch(/^# not counted: 0 quarantined .*, [1-9]\d* pending/m);
-
-    // The job completes late; the next sync picks it up, and the next report rewrites that day only.
-    sim.data.advance(late['id'] as string, 'done');
-    const out = collect();
-    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
-    expect(
-      await enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream, env: {} }),
-    ).toBe(0);
-    const afterLate = await reportRun({});
-    expect(afterLate.written).toContain(dayFile(1));
-    expect(afterLate.written.filter((path) => path.includes('-day-'))).toEqual(
-      afterLate.written.filter((path) => path.includes(`-day-${dayOf(1)}-`)),
-    );
-    expect(Number(jobsOf(dayFile(1)))).toBe(before + 1);
-    await running.stop();
-  });
-
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
     const { sim, prefix, redis, db } = await setup();
     const running = await start(options(sim, db, prefix));

@@ -1,0 +1,32 @@
+/**
+ * A database file that already holds the schema, for tests whose subject is not the file's creation
+ * or its migrations (hostile listings, the in-process worker, the loader, quarantine, checkpoints,
+ * merged pages): an empty file migrated once per test process, copied into a fresh temporary folder
+ * (removed after the test) for each caller. A copy costs about half of what creating and migrating
+ * a file does; the files that test creation and migrations (store-database, store-migration, sync's
+ * fresh back-fill...) still start from nothing.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from '../../src/store/database.js';
+import { tempDir } from './tmp.js';
+
+let template: Promise<string> | undefined;
+
+async function makeTemplate(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsync-template-'));
+  // Module state lives as long as the worker process (its files share one module cache).
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'template.duckdb');
+  await (await Database.open(path)).close();
+  return path;
+}
+
+/** The path of a migrated, empty copy named `name` in a fresh temporary folder. */
+export async function migratedDb(name: string): Promise<string> {
+  template ??= makeTemplate();
+  const path = join(tempDir(), name);
+  copyFileSync(await template, path);
+  return path;
+}

@@ -1,0 +1,108 @@
+/**
+ * The worker in the test's own process (worker.test.ts, worker-reports.test.ts): a simulator, a
+ * Redis prefix and a DuckDB file per test, the options a worker starts with, and waits on what it
+ * does. Everything started is stopped after the test (./cleanup.ts).
+ */
+import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { JOBS } from '../../jobs/index.js';
+import { silentLogger } from '../../src/log.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import { syncDefaults } from '../../src/sync/plan-defaults.js';
+import { SYNC_KINDS, type SyncKind } from '../../src/sync/types.js';
+import { type RunningWorker, startWorker, type WorkerOptions } from '../../src/worker/runtime.js';
+import { onCleanup } from './cleanup.js';
+import { migratedDb } from './migrated-db.js';
+import { redisUrl, uniquePrefix } from './redis.js';
+import { testRedis } from './worker.js';
+
+/** The config's defaults a worker starts with; each job picks its kind, mode and checkpoints. */
+const { kinds: _kinds, full: _full, checkpoints: _checkpoints, ...workerDefaults } = syncDefaults();
+
+export const HOUR = 3_600_000;
+
+export async function setup(simOptions: SimulatorOptions = {}) {
+  const sim = await startSimulator({
+    preRecorded: 40,
+    live: 30,
+    utterancesPerJob: 4,
+    wordsPerUtterance: 4,
+    ...simOptions,
+  });
+  onCleanup(() => sim.close());
+  const prefix = uniquePrefix('worker');
+  const redis = testRedis(prefix);
+  const db = await migratedDb('transcripts.duckdb');
+  return { sim, prefix, redis, db };
+}
+
+export function options(
+  sim: Simulator,
+  db: string,
+  prefix: string,
+  overrides: Partial<WorkerOptions> = {},
+): WorkerOptions {
+  return {
+    jobs: JOBS,
+    settings: {
+      ...workerDefaults,
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      db,
+      redisUrl: redisUrl(),
+      redisPrefix: prefix,
+      pageSize: 20,
+      rateLimit: 10_000,
+      reportDir: join(dirname(db), 'reports'),
+    },
+    kinds: SYNC_KINDS,
+    every: { every: HOUR },
+    fullEvery: { every: 24 * HOUR },
+    reportEvery: { every: 24 * HOUR },
+    metricsHost: '127.0.0.1',
+    metricsPort: 0,
+    staleAfterMs: HOUR,
+    jobLockMs: 5_000,
+    logger: silentLogger,
+    ...overrides,
+  };
+}
+
+export async function start(opts: WorkerOptions): Promise<RunningWorker> {
+  const running = await startWorker(opts);
+  onCleanup(() => running.stop());
+  return running;
+}
+
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const succeeded = (running: RunningWorker, kinds: readonly SyncKind[]) => () =>
+  kinds.every((k) => running.metrics.lastSuccess(k) !== undefined) || undefined;
+
+export async function get(running: RunningWorker, path: string) {
+  const response = await fetch(`http://127.0.0.1:${running.metricsPort}${path}`);
+  return { status: response.status, body: await response.text() };
+}
+
+export function collect(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
