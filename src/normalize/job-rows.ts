@@ -37,7 +37,7 @@ const UTTERANCE_COLUMNS = [
  * call into DuckDB, and repeating a job's id and source, and the word itself, on each of millions
  * of words cost more than the rest of the load (BENCHMARKS.md). A staged word carries the number of
  * its utterance list (`list`, which `_tsync_lists` maps to the job and source) and of its text in
- * the batch's dictionary (`word_key`, `_tsync_dict`); sql/queries/loader-stage-insert-words.sql
+ * the batch's dictionary (`word_key`, `_tsync_dict`); sql/queries/loader-stage-move-words.sql
  * joins them into `words` inside DuckDB. Their columns (word-batch.ts) are typed arrays.
  */
 const STAGED_LIST_COLUMNS = ['list', 'job_id', 'source'] as const;

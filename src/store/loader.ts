@@ -152,14 +152,11 @@ export class JobLoader {
     await appendBatch(connection, rows.utterances);
     await appendBatch(connection, rows.modules);
     if (rows.words.rowCount > 0) {
-      // The staging tables exist from the open (Database.open); the insert and the clearing go in one
-      // trip to DuckDB's threads (Database.execute says why trips count).
+      // The staging tables exist from the open (Database.open).
       await appendBatch(connection, rows.lists);
       await appendBatch(connection, rows.dict);
       await appendBatch(connection, rows.words);
-      await this.db.run(
-        `${this.db.query('loader-stage-insert-words')};\n${this.db.query('loader-stage-clear')}`,
-      );
+      await this.db.run(this.db.query('loader-stage-move-words'));
     }
     result.utterances += rows.utterances.rowCount;
     result.words += rows.words.rowCount;

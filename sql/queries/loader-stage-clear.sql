@@ -1,3 +1,0 @@
-DELETE FROM _tsync_words;
-DELETE FROM _tsync_lists;
-DELETE FROM _tsync_dict;
