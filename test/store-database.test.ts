@@ -3,7 +3,10 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError } from '../src/errors.js';
+import { normalizeRecords } from '../src/normalize/normalize.js';
 import { Database } from '../src/store/database.js';
+import { JobLoader } from '../src/store/loader.js';
+import { fixture } from './fixtures/fixtures.js';
 import { tempDir } from './helpers/tmp.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -210,7 +213,7 @@ describe('Database queries and transactions', () => {
     }
   });
 
-  it("has the loader's staging tables from the open, and a rollback does not drop them", async () => {
+  it("has the loader's staging tables from the open; after a rollback the loader still stores a job's words", async () => {
     const db = await Database.open(join(tempDir(), 's.duckdb'));
     try {
       const staging =
@@ -229,6 +232,14 @@ describe('Database queries and transactions', () => {
       ).rejects.toThrow('boom');
       expect(await db.all(staging)).toEqual(names);
       expect(await db.all('SELECT * FROM _tsync_dict')).toEqual([]);
+      const record = fixture('done-pre-recorded-all-modules');
+      const loaded = await new JobLoader(db).load(normalizeRecords([record]), { syncedAt: new Date() });
+      expect(loaded.words).toBeGreaterThan(0);
+      const [stored] = await db.all<{ n: number }>('SELECT count(*) AS n FROM words WHERE job_id = $id', {
+        id: record['id'],
+      });
+      expect(stored?.n).toBe(loaded.words);
+      expect(await db.all('SELECT * FROM _tsync_words')).toEqual([]);
     } finally {
       await db.close();
     }

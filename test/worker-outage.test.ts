@@ -12,21 +12,7 @@ import { writerLockPath } from '../src/store/writer-lock.js';
 import { createSyncQueue } from '../src/worker/queue.js';
 import { startOwnRedis } from './helpers/redis-server.js';
 import { tempDir } from './helpers/tmp.js';
-import { onCleanup, spawnCli } from './helpers/worker.js';
-
-async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { eventually, onCleanup, spawnCli } from './helpers/worker.js';
 
 async function get(port: number, path: string) {
   const started = Date.now();

@@ -11,7 +11,8 @@ import { SYNC_KINDS } from '../src/sync/types.js';
 import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { onCleanup } from './helpers/cleanup.js';
 import { redisUrl } from './helpers/redis.js';
-import { collect, eventually, options, setup, start, succeeded } from './helpers/worker-in-process.js';
+import { eventually } from './helpers/worker.js';
+import { collect, options, setup, start, succeeded } from './helpers/worker-in-process.js';
 
 describe('worker billing reports', () => {
   it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {

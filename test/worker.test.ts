@@ -15,16 +15,8 @@ import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { onCleanup } from './helpers/cleanup.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl } from './helpers/redis.js';
-import {
-  collect,
-  eventually,
-  get,
-  HOUR,
-  options,
-  setup,
-  start,
-  succeeded,
-} from './helpers/worker-in-process.js';
+import { eventually } from './helpers/worker.js';
+import { collect, get, HOUR, options, setup, start, succeeded } from './helpers/worker-in-process.js';
 
 describe('worker', () => {
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {

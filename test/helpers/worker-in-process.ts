@@ -74,20 +74,6 @@ export async function start(opts: WorkerOptions): Promise<RunningWorker> {
   return running;
 }
 
-export async function eventually<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export const succeeded = (running: RunningWorker, kinds: readonly SyncKind[]) => () =>
   kinds.every((k) => running.metrics.lastSuccess(k) !== undefined) || undefined;
 

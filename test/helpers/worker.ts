@@ -119,3 +119,18 @@ function parseLine(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/** Polls `probe` every 50 ms until it gives a value (not undefined or false); throws naming `what` after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
