@@ -138,7 +138,7 @@ export const command: Command = {
         running.fatal.then((r) => `fatal: ${r}`),
       ]);
       logger.info(
-        { reason, timeoutMs: shutdownTimeoutMs },
+        { reason, timeout_ms: shutdownTimeoutMs },
         'shutting down: the run in hand commits and checkpoints first',
       );
       const result = await stopWithin(shutdownTimeoutMs, () => running.stop(), signals.second);
