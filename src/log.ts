@@ -46,6 +46,22 @@ export function createLogger(
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }
 
+/** A line at the level it is logged at off a terminal. */
+export type OutcomeLevel = 'info' | 'warn' | 'error';
+/** Writes one line of a command's outcome; see `outcomeWriter`. */
+export type OutcomeWriter = (level: OutcomeLevel, text: string, fields?: Record<string, unknown>) => void;
+
+/**
+ * Lines a command writes for its reader whatever the log level (a run's summary, its closing
+ * error): on a terminal the text as it is; anywhere else a log line like the others, `msg` the
+ * text and `fields` beside it, so that stderr off a terminal is JSON lines only.
+ */
+export function outcomeWriter(stream: TextSink): OutcomeWriter {
+  if (stream.isTTY === true) return (_level, text) => void stream.write(`${text}\n`);
+  const logger = createLogger('info', {}, { stream });
+  return (level, text, fields = {}) => logger[level](fields, text);
+}
+
 /** A logger that drops everything, for tests and library callers that pass none. */
 export const silentLogger: Logger = pino({ level: 'silent' });
 

@@ -9,7 +9,7 @@ import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
-import { runMain } from './helpers/cli.js';
+import { runMain, shownLines } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -45,9 +45,11 @@ describe('hostile listings at the command line', () => {
     );
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
-    const last = result.stderr.trim().split('\n').at(-1) ?? '';
-    expect(last).toMatch(/^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/);
-    expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
+    const lines = shownLines(result.stderr);
+    expect(lines.at(-1)).toMatch(
+      /^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/,
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^live: ok: 6 jobs/));
     const status = await runMain(['status', '--db', db, '--json']);
     const rows = JSON.parse(status.stdout) as StatusRow[];
     expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);

@@ -177,6 +177,64 @@ describe('logs', () => {
     expect(entries.flatMap((l) => fieldProblems(l))).toEqual([]);
   });
 
+  it("off a terminal a sync's stderr is JSON lines only, its summary and closing error among them", async () => {
+    const sim = await startSimulator({
+      preRecorded: 4,
+      live: 4,
+      recordPadding: { kind: 'live', bytes: 1_200_000 },
+    });
+    onCleanup(() => sim.close());
+    sim.faults.setRandom({ rate: 1, kinds: ['malformed-record'] });
+    const dir = tempDir();
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const db = join(dir, 'pipe.duckdb');
+    const jsonOnly = (stderr: string) => {
+      const lines = stderr.trim().split('\n');
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+
+    const ok = await runCli(
+      ['sync', '--db', db, '--kind', 'pre-recorded', '--publish', join(dir, 'dataset')],
+      env,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const entries = jsonOnly(ok.stderr);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 30, kind: 'pre-recorded', outcome: 'ok', jobs_fetched: 4 }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/^published to /), written: expect.any(Number) }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/record\(s\) failed validation/) }),
+    );
+
+    sim.faults.clear();
+    const failed = await runCli(
+      ['sync', '--db', db, '--kind', 'live', '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
+      env,
+    );
+    expect(failed.code, failed.stderr).toBe(1);
+    const closing = jsonOnly(failed.stderr).at(-1);
+    expect(closing).toMatchObject({
+      level: 50,
+      exit_code: 1,
+      msg: expect.stringMatching(/^transcript-sync: a live record is larger/),
+    });
+
+    const usage = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    expect(usage.code).toBe(2);
+    expect(jsonOnly(usage.stderr)).toEqual([
+      expect.objectContaining({
+        level: 50,
+        code: 'CONFIG',
+        exit_code: 2,
+        msg: expect.stringMatching(/--since: is in the future/),
+      }),
+    ]);
+  });
+
   it('a failed sync on a terminal prints readable lines and its reason once as an error', async () => {
     // Every request is refused with a 429 whose Retry-After says to come back at once: all six tries
     // and the failure, without the seconds of backoff a refused connection sleeps between them.

@@ -56,6 +56,11 @@ export interface Command {
   readonly options?: Readonly<Record<string, OptionSpec>>;
   /** Shared settings (src/config.ts) this command takes as flags. */
   readonly settings?: readonly SettingName[];
+  /**
+   * Writes log lines on stderr (JSON lines off a terminal): then its closing error is a log line
+   * there too, so that stderr holds one format only.
+   */
+  readonly logs?: boolean;
   /** Whether positionals are allowed (otherwise an extra word is a usage error). */
   readonly positionals?: boolean;
   run(context: CommandContext): Promise<number>;

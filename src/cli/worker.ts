@@ -120,6 +120,7 @@ export const command: Command = {
     notify: NOTIFY_OPTION,
     ...PUBLISH_OPTIONS,
   },
+  logs: true,
   settings: SYNC_SETTINGS,
   async run({ flags, env, stderr, exit, jobs }) {
     const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags, env, stderr);
@@ -145,8 +146,8 @@ export const command: Command = {
       if (result !== 'stopped') {
         const why =
           result === 'timeout' ? `did not stop within ${shutdownTimeoutMs} ms` : 'stopped by a second signal';
-        stderr.write(
-          `transcript-sync: worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)\n`,
+        logger.error(
+          `worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)`,
         );
         // The stop goes on in the background: end the process now (main.ts binds `exit`).
         exit?.(1);
