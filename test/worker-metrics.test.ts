@@ -162,7 +162,7 @@ describe('worker metrics and health endpoints', () => {
     expect(report.kinds['pre-recorded'].stale).toBe(false);
     expect(report.kinds.live.stale).toBe(true);
     expect(report.reasons).toEqual([
-      expect.stringMatching(/^no successful live sync in 1h0m \(stale after 10m0s\)$/),
+      expect.stringMatching(/^no successful live sync in 1h0m \(stale after 10m\)$/),
     ]);
   });
 

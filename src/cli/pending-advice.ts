@@ -6,7 +6,7 @@
  * kind into the second, so its advice ends once followed.
  */
 import type { RowSource } from '../analytics/reader.js';
-import { formatDuration } from '../util/duration.js';
+import { formatDurationSetting } from '../util/duration.js';
 
 interface StalePending {
   readonly kind: string;
@@ -30,7 +30,7 @@ export function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date):
 
 /** One line per kind and case, empty when no job is past --pending-max-age. */
 export function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): string[] {
-  const maxAge = formatDuration(pendingMaxAgeMs);
+  const maxAge = formatDurationSetting(pendingMaxAgeMs);
   const lines: string[] = [];
   for (const row of rows) {
     if (row.not_rechecked > 0) {
