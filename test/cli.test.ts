@@ -58,6 +58,25 @@ describe('transcript-sync', () => {
     expect(badFlag.stderr).toContain('transcript-sync status --help');
   });
 
+  it('a flag it does not know, lacking its value or given one it does not take is one line of our own', async () => {
+    const cases: [string[], string][] = [
+      [['status', '--bogus'], 'status: unknown flag --bogus'],
+      [['query', '-x', 'SELECT 1'], 'query: unknown flag -x'],
+      [['config', 'show', '--bogus=1'], 'config: unknown flag --bogus'],
+      [['status', '--db'], 'status: --db needs a value'],
+      [['status', '--json=yes'], 'status: --json takes no value (got --json=yes)'],
+      [
+        ['status', '--db', '--json'],
+        'status: --db needs a value, not the flag --json (write --db=--json if that is the value)',
+      ],
+    ];
+    for (const [args, said] of cases) {
+      const result = await runMain(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`transcript-sync: ${said}; see \`transcript-sync ${args[0]} --help\`\n`);
+    }
+  });
+
   it('a bad setting names the variable it came from', async () => {
     const result = await runCli(['sync'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'ftp://example.test' });
     expect(result.code).toBe(2);
