@@ -4,7 +4,7 @@
  * HTTP server on 127.0.0.1.
  */
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { acquireWriterLock } from '../src/store/writer-lock.js';
@@ -217,7 +217,8 @@ describe('--notify', () => {
     const sim = await simulator();
     const hook = await receiver();
     const db = join(tempDir(), 'notify.duckdb');
-    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: db };
+    // Given relative, as a cron line often does: the message names the file absolutely.
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: relative(process.cwd(), db) };
     ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
     expect(hook.bodies).toEqual([]);
 
@@ -237,6 +238,7 @@ describe('--notify', () => {
       outcome: 'failed',
       retryable: false,
       command: 'sync',
+      db,
       error: expect.stringContaining('the service refused the API key (HTTP 401)'),
     });
 
