@@ -89,6 +89,23 @@ describe('transcript-sync', () => {
     expect(flag.stderr).toContain('--page-size');
   });
 
+  it("the demo's closing hint is a command that runs from the clone as printed", async () => {
+    const db = join(tempDir(), 'demo.duckdb');
+    const demo = await runCli(['demo', '--jobs', '20', '--db', db]);
+    expect(demo.code, demo.stderr).toBe(0);
+    const hint = /^Explore it: (.+)$/m.exec(demo.stdout)?.[1];
+    expect(hint).toMatch(/^bin\/transcript-sync query --db /);
+    const child = spawn('sh', ['-c', hint ?? 'false'], {
+      env: childEnv({}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/pre-recorded/);
+  });
+
   it('query - reads its SQL from the process stdin (bound by main.ts)', async () => {
     const db = join(tempDir(), 'empty.duckdb');
     await (await Database.open(db)).close();
