@@ -1,7 +1,8 @@
 /**
- * What a person sees of issue 12's cases at the command line: one line and the exit code of a kind
+ * What a person sees of hostile listings at the command line: one line and the exit code of a kind
  * that cannot sync (the other still syncs), `--since` in the future, and `status` telling pending
- * jobs still re-checked from those past --pending-max-age and counting every quarantined record.
+ * jobs still re-checked from those past --pending-max-age, those no run re-checked since from those
+ * still pending upstream, and counting every quarantined record.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
