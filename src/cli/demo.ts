@@ -25,6 +25,7 @@ export const command: Command = {
     jobs: { type: 'string', value: 'N', help: 'jobs to simulate, split between the kinds (default 400)' },
     db: { type: 'string', value: 'PATH', help: 'DuckDB file (default ./data/demo.duckdb)' },
   },
+  logs: true,
   settings: ['logLevel'],
   async run({ flags, env, stdout, stderr }) {
     const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
