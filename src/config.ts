@@ -256,7 +256,8 @@ export function settingHelp(name: SettingName): string {
   return `${setting.help}${def}${env}`;
 }
 
-export type SettingSource = 'flag' | 'env' | 'default' | 'unset';
+/** `derived`: unset, and taken from other settings (`config show` fills it in). */
+export type SettingSource = 'flag' | 'env' | 'default' | 'derived' | 'unset';
 
 export interface SettingRow {
   readonly setting: SettingName;

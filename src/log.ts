@@ -1,12 +1,15 @@
 /**
  * Structured logs (pino) on stderr, so stdout stays free for results (`--json`, reports).
  * On a terminal each entry is one human-readable line (`12:04:05.120 INFO  msg key=value`, like
- * pino-pretty); anywhere else (a container, a pipe, a file) one JSON object per line. Fields are
- * snake_case; a child logger never rebinds a key its parent has (`component`, `job_attempt`), so
- * no JSON line carries a key twice. Paths that could ever hold the key are redacted as a second
+ * pino-pretty); anywhere else (a container, a pipe, a file) one JSON object per line. One rule for
+ * every field, at any depth: snake_case, and a number with a unit names it as its last word
+ * (`delay_ms`, `timeout_ms`, `every_ms`, `bytes`); an error's own fields (`retry_after_ms`,
+ * `exit_code`) are renamed to match as they are written. A child logger never rebinds a key its
+ * parent has (`component`, `job_attempt`), so no JSON line carries a key twice. Paths that could ever hold the key are redacted as a second
  * line of defence; the first is that no code puts the key into anything it logs.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { snakeKeys } from './util/snake-case.js';
 
 export type { Logger };
 
@@ -35,11 +38,28 @@ export function createLogger(
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: (error: unknown) => snakeKeys(pino.stdSerializers.err(error as Error)) },
   };
   if (stream.isTTY === true) return pino(options, prettyDestination(stream));
   // The process's own stderr (the bin's, or the default) is written to fd 2 synchronously.
   if (stream !== process.stderr) return pino(options, stream as DestinationStream);
   return pino(options, pino.destination({ fd: 2, sync: true }));
+}
+
+/** A line at the level it is logged at off a terminal. */
+export type OutcomeLevel = 'info' | 'warn' | 'error';
+/** Writes one line of a command's outcome; see `outcomeWriter`. */
+export type OutcomeWriter = (level: OutcomeLevel, text: string, fields?: Record<string, unknown>) => void;
+
+/**
+ * Lines a command writes for its reader whatever the log level (a run's summary, its closing
+ * error): on a terminal the text as it is; anywhere else a log line like the others, `msg` the
+ * text and `fields` beside it, so that stderr off a terminal is JSON lines only.
+ */
+export function outcomeWriter(stream: TextSink): OutcomeWriter {
+  if (stream.isTTY === true) return (_level, text) => void stream.write(`${text}\n`);
+  const logger = createLogger('info', {}, { stream });
+  return (level, text, fields = {}) => logger[level](fields, text);
 }
 
 /** A logger that drops everything, for tests and library callers that pass none. */

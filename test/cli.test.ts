@@ -58,6 +58,25 @@ describe('transcript-sync', () => {
     expect(badFlag.stderr).toContain('transcript-sync status --help');
   });
 
+  it('a flag it does not know, lacking its value or given one it does not take is one line of our own', async () => {
+    const cases: [string[], string][] = [
+      [['status', '--bogus'], 'status: unknown flag --bogus'],
+      [['query', '-x', 'SELECT 1'], 'query: unknown flag -x'],
+      [['config', 'show', '--bogus=1'], 'config: unknown flag --bogus'],
+      [['status', '--db'], 'status: --db needs a value'],
+      [['status', '--json=yes'], 'status: --json takes no value (got --json=yes)'],
+      [
+        ['status', '--db', '--json'],
+        'status: --db needs a value, not the flag --json (write --db=--json if that is the value)',
+      ],
+    ];
+    for (const [args, said] of cases) {
+      const result = await runMain(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`transcript-sync: ${said}; see \`transcript-sync ${args[0]} --help\`\n`);
+    }
+  });
+
   it('a bad setting names the variable it came from', async () => {
     const result = await runCli(['sync'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'ftp://example.test' });
     expect(result.code).toBe(2);
@@ -68,6 +87,23 @@ describe('transcript-sync', () => {
     });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--page-size');
+  });
+
+  it("the demo's closing hint is a command that runs from the clone as printed", async () => {
+    const db = join(tempDir(), 'demo.duckdb');
+    const demo = await runCli(['demo', '--jobs', '20', '--db', db]);
+    expect(demo.code, demo.stderr).toBe(0);
+    const hint = /^Explore it: (.+)$/m.exec(demo.stdout)?.[1];
+    expect(hint).toMatch(/^bin\/transcript-sync query --db /);
+    const child = spawn('sh', ['-c', hint ?? 'false'], {
+      env: childEnv({}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/pre-recorded/);
   });
 
   it('query - reads its SQL from the process stdin (bound by main.ts)', async () => {

@@ -1,7 +1,8 @@
 /**
- * What a person sees of issue 12's cases at the command line: one line and the exit code of a kind
+ * What a person sees of hostile listings at the command line: one line and the exit code of a kind
  * that cannot sync (the other still syncs), `--since` in the future, and `status` telling pending
- * jobs still re-checked from those past --pending-max-age and counting every quarantined record.
+ * jobs still re-checked from those past --pending-max-age, those no run re-checked since from those
+ * still pending upstream, and counting every quarantined record.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
 import { JobLoader } from '../src/store/loader.js';
-import { runMain } from './helpers/cli.js';
+import { runMain, shownLines } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -45,9 +46,11 @@ describe('hostile listings at the command line', () => {
     );
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
-    const last = result.stderr.trim().split('\n').at(-1) ?? '';
-    expect(last).toMatch(/^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/);
-    expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
+    const lines = shownLines(result.stderr);
+    expect(lines.at(-1)).toMatch(
+      /^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/,
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^live: ok: 6 jobs/));
     const status = await runMain(['status', '--db', db, '--json']);
     const rows = JSON.parse(status.stdout) as StatusRow[];
     expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
@@ -93,10 +96,43 @@ describe('hostile listings at the command line', () => {
     expect(status.stderr).toBe('');
     const table = await runMain(['status', '--db', db]);
     expect(table.stdout).toMatch(/pending_stale/);
-    expect(table.stderr).toMatch(/1 pending job\(s\) are older than --pending-max-age .*sync --full/);
+    // The sync just listed it, still processing: only the service can move it on.
+    expect(table.stderr).toMatch(/^pre-recorded: 1 job\(s\) still queued or processing upstream since /m);
+    expect(table.stderr).not.toMatch(/sync --full/);
 
     const wider = await runMain(['status', '--db', db, '--json', '--pending-max-age', '30d']);
     const widerPre = (JSON.parse(wider.stdout) as StatusRow[]).find((r) => r.kind === 'pre-recorded');
     expect([widerPre?.pending, widerPre?.pending_stale]).toEqual([2, 0]);
+  });
+
+  it('status advises a full run for stale pending jobs no run re-checked, and stops once one has', async () => {
+    sim = await startSimulator({ preRecorded: 0, live: 0 });
+    const createdAt = Date.now() - 10 * 86_400_000;
+    sim.data.add({ kind: 'live', status: 'processing', createdAt: new Date(createdAt) });
+    const db = join(tempDir(), 'stale.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
+    // A max age that the job passed only after that sync had listed it: no run has re-checked it since.
+    const maxAge = ['--pending-max-age', `${Date.now() + 1 - createdAt}ms`];
+    await new Promise((r) => setTimeout(r, 5));
+
+    const before = await runMain(['status', '--db', db, ...maxAge]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stderr).toMatch(
+      /^live: 1 pending job\(s\) older than --pending-max-age .*not re-checked lately; run `sync --full`/m,
+    );
+    expect(before.stderr).not.toMatch(/upstream/);
+
+    // The cure: a full run lists it again, still processing upstream.
+    expect((await runMain(['sync', '--db', db, '--full'], env)).code).toBe(0);
+    const after = await runMain(['status', '--db', db, ...maxAge]);
+    const day = new Date(createdAt).toISOString().slice(0, 10);
+    expect(after.stderr).toMatch(
+      new RegExp(
+        `^live: 1 job\\(s\\) still queued or processing upstream since ${day} \\(as last listed at .*Z\\); nothing to do here`,
+        'm',
+      ),
+    );
+    expect(after.stderr).not.toMatch(/sync --full/);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Log lines: JSON off a terminal with every key once (child bindings never repeat a parent's),
- * human-readable lines on a terminal, one error line per failure.
+ * every field named by one rule, human-readable lines on a terminal, one error line per failure.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { RateLimitedError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { startSimulator } from '../src/simulator/index.js';
-import { BIN } from './helpers/cli.js';
+import { BIN, runCli } from './helpers/cli.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup, spawnCli, testRedis } from './helpers/worker.js';
@@ -33,6 +34,37 @@ function topLevelKeys(line: string): string[] {
     else if (c === ',' && depth === 1) expectKey = true;
   }
   return keys;
+}
+
+const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+/** Words that name a span of time: a number under such a key must say its unit. */
+const TIME_WORD =
+  /(^|_)(delay|timeout|every|elapsed|duration|wait|age|interval|window|lookback|after|down|took)(_|$)/;
+const UNIT = /(^|_)(ms|seconds|bytes)$/;
+
+/**
+ * What breaks the field rule (README, Logs) in one parsed log line, at any depth: every key is
+ * snake_case, and a number that measures time carries its unit as the key's last word (`delay_ms`).
+ */
+function fieldProblems(value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => fieldProblems(item, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const at = path ? `${path}.${key}` : key;
+    const own: string[] = [];
+    if (!SNAKE.test(key)) own.push(`${at}: not snake_case`);
+    if (typeof inner === 'number' && TIME_WORD.test(key) && !UNIT.test(key))
+      own.push(`${at}: a time without its unit in the name`);
+    return [...own, ...fieldProblems(inner, at)];
+  });
+}
+
+/** The JSON log lines of a stderr text, parsed. */
+function logEntries(stderr: string): Record<string, unknown>[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 function capture(isTTY: boolean) {
@@ -71,6 +103,15 @@ describe('logs', () => {
     );
   });
 
+  it("write an error's own fields by the same rule", () => {
+    const json = capture(false);
+    const error = new RateLimitedError({ retryAfterMs: 1_500 });
+    createLogger('info', {}, { stream: json.stream }).warn({ err: error }, 'rate limited');
+    const entry = JSON.parse(json.text());
+    expect(entry.err).toMatchObject({ retry_after_ms: 1_500, exit_code: 1, code: 'RATE_LIMITED' });
+    expect(fieldProblems(entry)).toEqual([]);
+  });
+
   it('the worker writes every key once per line, job and api fields side by side', async () => {
     const sim = await startSimulator({ preRecorded: 4, live: 4 });
     onCleanup(() => sim.close());
@@ -97,13 +138,101 @@ describe('logs', () => {
       const keys = topLevelKeys(line);
       expect(new Set(keys).size, line).toBe(keys.length);
     }
-    const api = lines
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l['component'] === 'api');
+    const entries = logEntries(worker.stderr());
+    expect(entries.map((l) => l['msg'])).toEqual(
+      expect.arrayContaining([
+        'worker started',
+        'job started',
+        'shutting down: the run in hand commits and checkpoints first',
+      ]),
+    );
+    expect(entries.flatMap((l) => fieldProblems(l))).toEqual([]);
+    const api = entries.filter((l) => l['component'] === 'api');
     expect(api.length).toBeGreaterThan(0);
     expect(api.some((l) => typeof l['job_attempt'] === 'number' && typeof l['job_id'] === 'string')).toBe(
       true,
     );
+  });
+
+  it('a sync names every field of every line by one rule: snake_case, units in the name', async () => {
+    const sim = await startSimulator({ preRecorded: 6, live: 6 });
+    onCleanup(() => sim.close());
+    sim.faults.retryAfter = '0';
+    sim.faults.inject('429', '503');
+    const dir = tempDir();
+    const run = (args: string[]) =>
+      runCli(['sync', '--db', join(dir, 'fields.duckdb'), '--page-size', '2', ...args], {
+        TSYNC_BASE_URL: sim.url,
+        TSYNC_API_KEY: sim.apiKey,
+        TSYNC_LOG_LEVEL: 'debug',
+      });
+    const first = await run(['--publish', join(dir, 'dataset')]);
+    expect(first.code, first.stderr).toBe(0);
+    const full = await run(['--full']);
+    expect(full.code, full.stderr).toBe(0);
+    const entries = logEntries(first.stderr + full.stderr);
+    expect(entries.map((l) => l['msg'])).toEqual(
+      expect.arrayContaining(['request failed, retrying', 'GET', 'progress', 'database schema migrated']),
+    );
+    expect(entries.flatMap((l) => fieldProblems(l))).toEqual([]);
+  });
+
+  it("off a terminal a sync's stderr is JSON lines only, its summary and closing error among them", async () => {
+    const sim = await startSimulator({
+      preRecorded: 4,
+      live: 4,
+      recordPadding: { kind: 'live', bytes: 1_200_000 },
+    });
+    onCleanup(() => sim.close());
+    sim.faults.setRandom({ rate: 1, kinds: ['malformed-record'] });
+    const dir = tempDir();
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const db = join(dir, 'pipe.duckdb');
+    const jsonOnly = (stderr: string) => {
+      const lines = stderr.trim().split('\n');
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+
+    const ok = await runCli(
+      ['sync', '--db', db, '--kind', 'pre-recorded', '--publish', join(dir, 'dataset')],
+      env,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const entries = jsonOnly(ok.stderr);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 30, kind: 'pre-recorded', outcome: 'ok', jobs_fetched: 4 }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/^published to /), written: expect.any(Number) }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/record\(s\) failed validation/) }),
+    );
+
+    sim.faults.clear();
+    const failed = await runCli(
+      ['sync', '--db', db, '--kind', 'live', '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
+      env,
+    );
+    expect(failed.code, failed.stderr).toBe(1);
+    const closing = jsonOnly(failed.stderr).at(-1);
+    expect(closing).toMatchObject({
+      level: 50,
+      exit_code: 1,
+      msg: expect.stringMatching(/^transcript-sync: a live record is larger/),
+    });
+
+    const usage = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    expect(usage.code).toBe(2);
+    expect(jsonOnly(usage.stderr)).toEqual([
+      expect.objectContaining({
+        level: 50,
+        code: 'CONFIG',
+        exit_code: 2,
+        msg: expect.stringMatching(/--since: is in the future/),
+      }),
+    ]);
   });
 
   it('a failed sync on a terminal prints readable lines and its reason once as an error', async () => {

@@ -4,7 +4,7 @@
  * HTTP server on 127.0.0.1.
  */
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { acquireWriterLock } from '../src/store/writer-lock.js';
@@ -138,7 +138,12 @@ describe('config show', () => {
       TSYNC_PAGE_SIZE: '50',
       TSYNC_LOOKBACK: '15',
     };
-    const result = ok(await runMain(['config', 'show', '--json', '--db', '/tmp/x.duckdb'], env));
+    const result = await runMain(['config', 'show', '--json', '--db', '/tmp/x.duckdb'], env);
+    // TSYNC_LOOKBACK would be refused: reported as a sync would, exit 2.
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'transcript-sync: TSYNC_LOOKBACK: "15" has no unit; write it with one (e.g. 500ms, 30s, 15m, 2h, 7d) (got "15")\n',
+    );
     expect(result.stdout).not.toContain('very-secret-key');
     expect(result.stdout).not.toContain('redis-password');
     const rows = Object.fromEntries(
@@ -160,9 +165,31 @@ describe('config show', () => {
       problem: expect.stringContaining('has no unit'),
     });
 
-    const table = ok(await runMain(['config', 'show'], env)).stdout;
+    const table = (await runMain(['config', 'show'], env)).stdout;
     expect(table).toMatch(/--page-size \/ TSYNC_PAGE_SIZE\s+50\s+env/);
     expect(table).not.toContain('very-secret-key');
+  });
+
+  it('shows --page-bytes and --slice-jobs as derived when unset, durations as given, and exits 0 when all is valid', async () => {
+    const result = ok(
+      await runMain(['config', 'show', '--json', '--page-size', '50', '--memory', '1GB'], {}),
+    );
+    expect(result.stderr).toBe('');
+    const rows = Object.fromEntries(
+      (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
+    );
+    expect(rows['sliceJobs']).toMatchObject({ source: 'derived', value: '200 (from --page-size 50)' });
+    expect(rows['pageBytes']).toMatchObject({
+      source: 'derived',
+      value: expect.stringMatching(/^\d+(\.\d)? [KM]iB \(from --memory 1GB, --concurrency 2\)$/),
+    });
+    expect(rows['pendingMaxAge']).toMatchObject({ source: 'default', value: '7d' });
+
+    const given = ok(await runMain(['config', 'show', '--json', '--slice-jobs', '1000'], {}));
+    const sliceJobs = (JSON.parse(given.stdout) as { setting: string }[]).find(
+      (r) => r.setting === 'sliceJobs',
+    );
+    expect(sliceJobs).toMatchObject({ source: 'flag', value: '1000' });
   });
 });
 
@@ -190,7 +217,8 @@ describe('--notify', () => {
     const sim = await simulator();
     const hook = await receiver();
     const db = join(tempDir(), 'notify.duckdb');
-    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: db };
+    // Given relative, as a cron line often does: the message names the file absolutely.
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: relative(process.cwd(), db) };
     ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
     expect(hook.bodies).toEqual([]);
 
@@ -210,6 +238,7 @@ describe('--notify', () => {
       outcome: 'failed',
       retryable: false,
       command: 'sync',
+      db,
       error: expect.stringContaining('the service refused the API key (HTTP 401)'),
     });
 

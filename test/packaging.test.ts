@@ -1,6 +1,7 @@
 /** What ships: the production dependency tree stays small (pino 9.3.0 once shipped ~400 MB of test files). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import subset from 'semver/ranges/subset.js';
 import { describe, expect, it } from 'vitest';
 import { productionPackages } from '../bench/prod-size.js';
 import { projectRoot } from '../src/util/paths.js';
@@ -19,6 +20,21 @@ describe('packaging', () => {
     expect(total, `${(total / MB).toFixed(1)} MB`).toBeLessThan(150 * MB);
     // No package ships its test suite: pino 9.3.0's test/ alone was ~400 MB.
     expect(sizes.find((p) => p.name === 'pino')?.bytes ?? 0).toBeLessThan(5 * MB);
+  });
+
+  it('engines asks for no Node that a dependency refuses', () => {
+    const read = (file: string) => JSON.parse(readFileSync(join(projectRoot(), file), 'utf8'));
+    const ours = (read('package.json') as { engines: { node: string } }).engines.node;
+    const lock = read('package-lock.json') as {
+      packages: Record<string, { engines?: { node?: string }; optional?: boolean }>;
+    };
+    // Every package `npm ci` installs, the dev ones too (`npm test` runs on them). Optional ones
+    // are platform builds installed where they fit (a wasm fallback among them), not everywhere.
+    const refusing = Object.entries(lock.packages)
+      .filter(([path, info]) => path !== '' && !info.optional && info.engines?.node !== undefined)
+      .filter(([, info]) => !subset(ours, info.engines?.node ?? '*'))
+      .map(([path, info]) => `${path.replace(/^node_modules\//, '')} wants ${info.engines?.node}`);
+    expect(refusing, `engines.node is ${ours}`).toEqual([]);
   });
 
   it('the image builds on a supported Node and compose publishes metrics on 127.0.0.1 only', () => {

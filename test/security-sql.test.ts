@@ -186,7 +186,7 @@ describe('the source builds no SQL from values', () => {
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
       /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
       // A command line printed for the user to try, never run.
-      /^`\\nExplore it: transcript-sync query --db/,
+      /^`\\nExplore it: \$\{binFromHere\(\)\} query --db/,
     ];
     const offenders: string[] = [];
     for (const file of ['src', 'jobs'].flatMap((dir) => tsFiles(join(projectRoot(), dir)))) {

@@ -103,6 +103,40 @@ describe('worker metrics and health endpoints', () => {
     expect(body).toContain('tsync_process_cpu_seconds_total');
   });
 
+  it('each scrape reports whether it read the queue counts at that scrape', async () => {
+    const prefix = uniquePrefix('metrics');
+    const redis = testRedis(prefix);
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    let up = true;
+    const metrics = createWorkerMetrics(queue, silentLogger, { redisUp: () => up });
+    await queue.add(SYNC_JOB, { kind: 'live', mode: 'incremental' });
+    const { get } = await serve(metrics, redis);
+
+    const first = (await get('/metrics')).body;
+    expect(first).toContain('tsync_queue_jobs{state="waiting"} 1');
+    expect(first).toMatch(/^tsync_queue_jobs_readable 1$/m);
+
+    up = false;
+    const down = (await get('/metrics')).body;
+    expect(down).not.toMatch(/^tsync_queue_jobs\{/m);
+    expect(down).toMatch(/^tsync_queue_jobs_readable 0$/m);
+
+    up = true;
+    const back = (await get('/metrics')).body;
+    expect(back).toContain('tsync_queue_jobs{state="waiting"} 1');
+    expect(back).toMatch(/^tsync_queue_jobs_readable 1$/m);
+  });
+
+  it('reports the queue unreadable before the worker has attached a queue', async () => {
+    const { redis } = setup();
+    const metrics = createWorkerMetrics(() => undefined, silentLogger);
+    const { get } = await serve(metrics, redis);
+    const body = (await get('/metrics')).body;
+    expect(body).not.toMatch(/^tsync_queue_jobs\{/m);
+    expect(body).toMatch(/^tsync_queue_jobs_readable 0$/m);
+  });
+
   it('/healthz is 200 for a fresh worker that has not finished a run yet', async () => {
     const { redis, metrics } = setup();
     const { get } = await serve(metrics, redis);
@@ -128,7 +162,7 @@ describe('worker metrics and health endpoints', () => {
     expect(report.kinds['pre-recorded'].stale).toBe(false);
     expect(report.kinds.live.stale).toBe(true);
     expect(report.reasons).toEqual([
-      expect.stringMatching(/^no successful live sync in 1h0m \(stale after 10m0s\)$/),
+      expect.stringMatching(/^no successful live sync in 1h0m \(stale after 10m\)$/),
     ]);
   });
 

@@ -12,6 +12,7 @@ import { writerLockPath } from '../src/store/writer-lock.js';
 import { checkpointKey } from '../src/sync/checkpoints-redis.js';
 import { createSyncQueue } from '../src/worker/queue.js';
 import { runCommand } from './helpers/analytics-data.js';
+import { shownLines } from './helpers/cli.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
@@ -102,14 +103,14 @@ describe('worker process', () => {
       TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
     });
     expect(await second.exited).toBe(1);
-    const lines = second.stderr().trim().split('\n');
+    const lines = shownLines(second.stderr());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(holder);
     expect(lines[0]).toContain('stop that process or wait for it to finish');
 
     const sync = spawnCli(['sync'], s.env);
     expect(await sync.exited).toBe(1);
-    expect(sync.stderr().trim().split('\n')).toEqual([expect.stringContaining(holder)]);
+    expect(shownLines(sync.stderr())).toEqual([expect.stringContaining(holder)]);
 
     first.process.kill('SIGTERM');
     expect(await first.exited, first.stderr()).toBe(0);
@@ -188,7 +189,7 @@ describe('worker process', () => {
     await worker.waitForLog((line) => line['msg'] === 'job started');
     worker.process.kill('SIGTERM');
     expect(await worker.exited).toBe(1);
-    expect(worker.stderr()).toContain('transcript-sync: worker did not stop within 1 ms; exiting now');
+    expect(worker.stderr()).toContain('worker did not stop within 1 ms; exiting now');
   });
 
   it('a worker killed with SIGKILL mid-run and restarted converges: nothing lost, nothing doubled', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../src/simulator/index.js';
 import { writerLockPath } from '../src/store/writer-lock.js';
+import { shownLines } from './helpers/cli.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup, spawnCli, testRedis } from './helpers/worker.js';
@@ -36,7 +37,7 @@ async function occupiedPort(): Promise<number> {
 }
 
 function oneLine(stderr: string): string {
-  const lines = stderr.trim().split('\n');
+  const lines = shownLines(stderr);
   expect(lines, stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^transcript-sync: /);
   return lines[0] as string;

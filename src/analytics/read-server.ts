@@ -70,7 +70,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   const socketPath = socketPathOf(db.path);
   if (socketPath.length > MAX_SOCKET_PATH) {
     options.logger.warn(
-      { socketPath },
+      { socket_path: socketPath },
       'database path too long for a read socket: readers wait for this run',
     );
     return { socketPath: undefined, close: async () => {} };
@@ -94,7 +94,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   });
   await listen(server, socketPath);
   await chmod(socketPath, 0o600);
-  options.logger.debug({ socketPath }, 'serving reads');
+  options.logger.debug({ socket_path: socketPath }, 'serving reads');
   let closing: Promise<void> | undefined;
   return {
     socketPath,

@@ -181,7 +181,13 @@ export class ListingClient {
           const delayMs = retryDelayMs(this.#policy, error, attemptNumber);
           this.stats.retries++;
           this.#logger.warn(
-            { where, attempt: attemptNumber, of: this.#policy.maxAttempts, delayMs, err: describe(error) },
+            {
+              where,
+              attempt: attemptNumber,
+              of: this.#policy.maxAttempts,
+              delay_ms: delayMs,
+              err: describe(error),
+            },
             'request failed, retrying',
           );
           this.#onRetry?.({ attempt: attemptNumber, delayMs, error });

@@ -1,6 +1,7 @@
 /**
  * What a subcommand is: its flags, its help, and what it runs. Flags are parsed with node's
- * `util.parseArgs` in strict mode, so an unknown flag is a ConfigError (exit 2) that points at --help.
+ * `util.parseArgs`; an unknown flag, a missing value or a value given to a switch is one line of our
+ * own, a ConfigError (exit 2) that points at the command's --help.
  */
 import { parseArgs } from 'node:util';
 import { type Env, type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config.js';
@@ -56,6 +57,11 @@ export interface Command {
   readonly options?: Readonly<Record<string, OptionSpec>>;
   /** Shared settings (src/config.ts) this command takes as flags. */
   readonly settings?: readonly SettingName[];
+  /**
+   * Writes log lines on stderr (JSON lines off a terminal): then its closing error is a log line
+   * there too, so that stderr holds one format only.
+   */
+  readonly logs?: boolean;
   /** Whether positionals are allowed (otherwise an extra word is a usage error). */
   readonly positionals?: boolean;
   run(context: CommandContext): Promise<number>;
@@ -81,21 +87,48 @@ export function parseCommandArgs(
     const flag = (SETTINGS[name] as { flag?: string }).flag;
     if (flag) options[flag] = { type: 'string' };
   }
+  const seeHelp = `see \`${PROGRAM} ${command.name} --help\``;
+  const args = joinNegativeValues(argv, options);
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  const problem = usageProblem(tokens, options, args);
+  if (problem) throw new ConfigError(command.name, `${problem}; ${seeHelp}`);
   try {
-    const args = joinNegativeValues(argv, options);
     const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
     if (!command.positionals && parsed.positionals.length > 0) {
-      throw new ConfigError(
-        command.name,
-        `unexpected argument "${parsed.positionals[0]}"; see \`${PROGRAM} ${command.name} --help\``,
-      );
+      throw new ConfigError(command.name, `unexpected argument "${parsed.positionals[0]}"; ${seeHelp}`);
     }
     return { flags: parsed.values as FlagValues, positionals: parsed.positionals };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    // A case usageProblem does not name: node's first line, still pointing at --help.
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(command.name, `${message}; see \`${PROGRAM} ${command.name} --help\``);
+    throw new ConfigError(command.name, `${message}; ${seeHelp}`);
   }
+}
+
+type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
+
+/** The first flag that is unknown, lacks its value or has one it does not take, in our words. */
+function usageProblem(
+  tokens: readonly Token[],
+  options: Readonly<Record<string, { type: 'string' | 'boolean' }>>,
+  args: readonly string[],
+): string | undefined {
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = options[token.name];
+    // A group of short flags (`-hx`) is named whole, as it was typed.
+    const typed = token.rawName.startsWith('--') ? token.rawName : (args[token.index] ?? token.rawName);
+    if (!spec) return `unknown flag ${typed}`;
+    if (spec.type === 'boolean' && token.value !== undefined) {
+      return `${token.rawName} takes no value (got ${token.rawName}=${token.value})`;
+    }
+    if (spec.type === 'string' && token.value === undefined) return `${token.rawName} needs a value`;
+    if (spec.type === 'string' && !token.inlineValue && token.value?.startsWith('-')) {
+      return `${token.rawName} needs a value, not the flag ${token.value} (write ${token.rawName}=${token.value} if that is the value)`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 import { resolveSettings } from '../config.js';
-import { createLogger } from '../log.js';
+import { createLogger, outcomeWriter } from '../log.js';
 import { compactFile } from '../store/compact.js';
 import { Database } from '../store/database.js';
 import { type Command, flag, PROGRAM } from './command.js';
@@ -17,6 +17,7 @@ export const command: Command = {
     'the file to itself: stop the worker first. Run `verify` after, if you like.',
   ].join('\n'),
   options: { json: { type: 'boolean', help: 'print the sizes as JSON on stdout' } },
+  logs: true,
   settings: ['db', 'lockWait', 'logLevel'],
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags, env);
@@ -24,8 +25,9 @@ export const command: Command = {
     const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait, logger });
     let result: Awaited<ReturnType<typeof compactFile>>;
     try {
-      stderr.write(
-        `${PROGRAM}: compacting ${db.path} (a big file takes a while; interrupted, it is left as it was)\n`,
+      outcomeWriter(stderr)(
+        'info',
+        `${PROGRAM}: compacting ${db.path} (a big file takes a while; interrupted, it is left as it was)`,
       );
       result = await compactFile(db);
     } finally {

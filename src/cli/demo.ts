@@ -3,12 +3,14 @@
  * Starts the simulator in-process, syncs it into ./data/demo.duckdb, then shows what a user wants
  * to see first.
  */
+import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { startSimulator } from '../simulator/index.js';
 import { Database } from '../store/database.js';
 import { syncDefaults } from '../sync/plan-defaults.js';
 import { runSync } from '../sync/run.js';
+import { projectRoot } from '../util/paths.js';
 import { type Command, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { summaryLine } from './sync-summary.js';
@@ -23,6 +25,7 @@ export const command: Command = {
     jobs: { type: 'string', value: 'N', help: 'jobs to simulate, split between the kinds (default 400)' },
     db: { type: 'string', value: 'PATH', help: 'DuckDB file (default ./data/demo.duckdb)' },
   },
+  logs: true,
   settings: ['logLevel'],
   async run({ flags, env, stdout, stderr }) {
     const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
@@ -61,7 +64,7 @@ export const command: Command = {
       stdout.write('\nLatest jobs\n');
       stdout.write(renderTable(await db.all(db.query('demo-latest'))));
       stdout.write(
-        `\nExplore it: transcript-sync query --db ${dbPath} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`,
+        `\nExplore it: ${binFromHere()} query --db ${shellWord(dbPath)} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`,
       );
     } finally {
       await db.close();
@@ -69,3 +72,17 @@ export const command: Command = {
     return 0;
   },
 };
+
+/**
+ * The bin as a path from the working folder (`bin/transcript-sync` in a clone): after `npm ci` the
+ * program is not on the PATH, so a bare `transcript-sync` would not be found.
+ */
+function binFromHere(): string {
+  const path = relative(process.cwd(), join(projectRoot(), 'bin', 'transcript-sync'));
+  return shellWord(path.includes(sep) ? path : `.${sep}${path}`);
+}
+
+/** `text` as one word of a POSIX shell command line. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

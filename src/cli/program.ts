@@ -118,8 +118,9 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
     return 2;
   }
+  let command: Command | undefined;
   try {
-    const command = await entry.load();
+    command = await entry.load();
     const { flags, positionals } = parseCommandArgs(command, rest);
     if (flags['help'] === true) {
       stdout.write(commandHelp(command));
@@ -127,16 +128,29 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     }
     return await command.run({ ...io, flags, positionals });
   } catch (error) {
-    return reportError(error, stderr);
+    return await reportError(error, stderr, command?.logs === true);
   }
 }
 
-export function reportError(error: unknown, stderr: NodeJS.WritableStream): number {
-  if (error instanceof TsyncError) {
-    stderr.write(`${PROGRAM}: ${error.toLine()}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  stderr.write(`${PROGRAM}: unexpected error: ${message}\n`);
-  return 1;
+/**
+ * The one line of a failure and its exit code. A command that logs (`logs`) writes it off a
+ * terminal as a log line (`msg` the same text), like the rest of its stderr; others write the text.
+ */
+export async function reportError(
+  error: unknown,
+  stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
+  logs = false,
+): Promise<number> {
+  const known = error instanceof TsyncError ? error : undefined;
+  const exitCode = known ? known.exitCode : 1;
+  const line = known
+    ? known.toLine()
+    : `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  const text = `${PROGRAM}: ${line}`;
+  if (logs && stderr.isTTY !== true) {
+    const fields = known ? { code: known.code, exit_code: exitCode } : { exit_code: exitCode };
+    const { outcomeWriter } = await import('../log.js');
+    outcomeWriter(stderr)('error', text, fields);
+  } else stderr.write(`${text}\n`);
+  return exitCode;
 }

@@ -40,7 +40,8 @@ export class ProgressView {
     const now = Date.now();
     if (now - this.lastLog >= LOG_EVERY_MS) {
       this.lastLog = now;
-      this.logger.info({ ...progress }, 'progress');
+      const { kind, pages, jobs, words, elapsed } = progress;
+      this.logger.info({ kind, pages, jobs, words, elapsed_ms: elapsed }, 'progress');
     }
   };
 

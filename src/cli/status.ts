@@ -1,8 +1,8 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
-import { formatDuration } from '../util/duration.js';
 import { type Command, flag, PROGRAM } from './command.js';
+import { pendingAdvice, stalePending } from './pending-advice.js';
 import { renderTable } from './table.js';
 
 export interface KindStatus {
@@ -30,20 +30,25 @@ export const command: Command = {
   usage: 'status [--db PATH] [--pending-max-age DURATION] [--json]',
   description: [
     'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',
-    `--pending-max-age, no longer re-checked (a \`sync --full\` or a larger --pending-max-age brings`,
-    'them up to date). quarantined counts every unresolved record, under "unknown" when its kind is',
-    'neither pre-recorded nor live.',
+    '--pending-max-age, no longer re-checked. On stderr, per kind: those no run has listed since they',
+    'went past it (run `sync --full`), apart from those a run listed within the last --pending-max-age',
+    'as still queued or processing upstream (nothing to do here but ask the service).',
+    'quarantined counts every unresolved record, under "unknown" when its kind is neither',
+    'pre-recorded nor live.',
   ].join('\n'),
   options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
   settings: ['db', 'lockWait', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags, env);
-    const pendingSince = new Date(Date.now() - settings.pendingMaxAge).toISOString();
-    const kinds = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
-      db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
-    );
+    const now = new Date();
+    const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
+    const json = flag(flags, 'json');
+    const [kinds, stale] = await withReadOnlyDatabase(settings.db, settings.lockWait, async (db) => [
+      await db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
+      json ? [] : await stalePending(db, settings.pendingMaxAge, now),
+    ]);
     const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
-    if (flag(flags, 'json')) {
+    if (json) {
       // The rows carry pending_stale; a program reading them wants nothing else.
       stdout.write(`${JSON.stringify(rows)}\n`);
       return 0;
@@ -54,12 +59,7 @@ export const command: Command = {
       stderr.write(
         `${PROGRAM}: ${duplicates} duplicate job ids in ${settings.db}; run \`${PROGRAM} verify\` for what else broke and the fix\n`,
       );
-    const stale = rows.reduce((n, r) => n + r.pending_stale, 0);
-    if (stale > 0) {
-      stderr.write(
-        `${stale} pending job(s) are older than --pending-max-age (${formatDuration(settings.pendingMaxAge)}) and no longer re-checked; run \`sync --full\` or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)\n`,
-      );
-    }
+    for (const line of pendingAdvice(stale, settings.pendingMaxAge)) stderr.write(`${line}\n`);
     return 0;
   },
 };

@@ -1,8 +1,10 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { ConfigError } from '../errors.js';
+import { outcomeWriter } from '../log.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { runSync, summaryOf } from '../sync/run.js';
-import { jsonLine } from '../util/snake-case.js';
+import type { KindSummary } from '../sync/types.js';
+import { jsonLine, snakeKeys } from '../util/snake-case.js';
 import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
 import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
@@ -10,6 +12,9 @@ import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
 import { publishLine, quarantineNote, summaryLine } from './sync-summary.js';
 import { windowFlag } from './window-flag.js';
+
+/** A kind's summary line off a terminal; a failure's one error line is the run's closing line. */
+const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
 
 export const command: Command = {
   name: 'sync',
@@ -60,6 +65,7 @@ export const command: Command = {
     notify: NOTIFY_OPTION,
     ...PUBLISH_OPTIONS,
   },
+  logs: true,
   settings: SYNC_SETTINGS,
   async run({ flags, env, stdout, stderr, exit }) {
     const checkpoints = stringFlag(flags, 'checkpoints') ?? 'duckdb';
@@ -76,6 +82,10 @@ export const command: Command = {
       ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
     };
     const { view, logger } = ProgressView.open(stderr, base.logLevel);
+    // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
+    const say = outcomeWriter(stderr);
+    const sayKind = (kind: KindSummary) =>
+      say(LEVEL_OF[kind.outcome], summaryLine(kind), snakeKeys(kind) as Record<string, unknown>);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
     // Signals are the process's: handled while this command runs, removed when it ends.
     const stopOn = (signal: NodeJS.Signals) => {
@@ -104,19 +114,20 @@ export const command: Command = {
       }).catch((error: unknown) => {
         // A failure no retry fixes still comes after every kind ran: report each, then the error.
         view.done();
-        for (const kind of summaryOf(error)?.kinds ?? []) stderr.write(`${summaryLine(kind)}\n`);
+        for (const kind of summaryOf(error)?.kinds ?? []) sayKind(kind);
         throw error;
       });
       view.done();
-      for (const kind of summary.kinds) stderr.write(`${summaryLine(kind)}\n`);
-      if (summary.published) stderr.write(`${publishLine(summary.published)}\n`);
+      for (const kind of summary.kinds) sayKind(kind);
+      if (summary.published) say('info', publishLine(summary.published), { ...summary.published });
       const note = quarantineNote(summary.kinds, base.db);
-      if (note) stderr.write(`${note}\n`);
+      if (note) say('warn', note);
       if (flag(flags, 'json')) stdout.write(jsonLine(summary));
       if (summary.outcome === 'failed') {
         const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
-        stderr.write(
-          `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it\n`,
+        say(
+          'error',
+          `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it`,
         );
       }
       return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;

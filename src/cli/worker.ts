@@ -120,6 +120,7 @@ export const command: Command = {
     notify: NOTIFY_OPTION,
     ...PUBLISH_OPTIONS,
   },
+  logs: true,
   settings: SYNC_SETTINGS,
   async run({ flags, env, stderr, exit, jobs }) {
     const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags, env, stderr);
@@ -138,15 +139,15 @@ export const command: Command = {
         running.fatal.then((r) => `fatal: ${r}`),
       ]);
       logger.info(
-        { reason, timeoutMs: shutdownTimeoutMs },
+        { reason, timeout_ms: shutdownTimeoutMs },
         'shutting down: the run in hand commits and checkpoints first',
       );
       const result = await stopWithin(shutdownTimeoutMs, () => running.stop(), signals.second);
       if (result !== 'stopped') {
         const why =
           result === 'timeout' ? `did not stop within ${shutdownTimeoutMs} ms` : 'stopped by a second signal';
-        stderr.write(
-          `transcript-sync: worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)\n`,
+        logger.error(
+          `worker ${why}; exiting now (an unfinished job is handed back by BullMQ when its lock expires)`,
         );
         // The stop goes on in the background: end the process now (main.ts binds `exit`).
         exit?.(1);

@@ -50,6 +50,7 @@ export const QUERIES = [
   'seen-create',
   'seen-mark-deleted',
   'status-kinds',
+  'status-pending-stale',
   'sync-last-ok-run',
   'sync-run-finish',
   'sync-run-start',

@@ -14,6 +14,14 @@ export interface Slice {
   readonly before: Date;
 }
 
+/** Pages per backfill slice when --slice-jobs is unset: about four pages a slice. */
+const SLICE_PAGES = 4;
+
+/** Jobs per slice when --slice-jobs is unset, for `pageSize` items a page. */
+export function defaultSliceJobs(pageSize: number): number {
+  return pageSize * SLICE_PAGES;
+}
+
 /** The page at `offset` of the window, or of its part created before `before` when given. */
 export type Probe = (offset: number, before?: Date) => Promise<SourcePage>;
 

@@ -22,7 +22,7 @@ import { reconcileStart } from './reconcile-window.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import { SliceLedger } from './slice-ledger.js';
-import type { Slice } from './slices.js';
+import { defaultSliceJobs, type Slice } from './slices.js';
 import type { Checkpoint, KindSummary, SyncKind, SyncPlan } from './types.js';
 
 export type { KindRunContext } from './kind-context.js';
@@ -58,7 +58,7 @@ export async function syncKind(
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
-      sliceJobs: plan.sliceJobs ?? plan.pageSize * 4,
+      sliceJobs: plan.sliceJobs ?? defaultSliceJobs(plan.pageSize),
       concurrency: plan.concurrency,
       signal: ctx.signal,
       onAnomaly: () => (counters.anomalies += 1),

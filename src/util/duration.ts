@@ -33,6 +33,19 @@ export function parseDuration(text: string): number | undefined {
   return parsed.ok ? parsed.ms : undefined;
 }
 
+/**
+ * A duration setting as a person writes it: in the largest unit that holds it exactly (`7d`, `15m`,
+ * `90m`, `500ms`), so a message echoes `--pending-max-age 7d` as `7d`, not `168h0m`.
+ */
+export function formatDurationSetting(ms: number): string {
+  if (ms === 0) return '0s';
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    if (ms >= UNIT_MS[unit] && ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  }
+  return `${Math.round(ms)}ms`;
+}
+
+/** A measured time span for a person (`1.2s`, `3m4s`, `1h10m`), rounded. */
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1_000).toFixed(1)}s`;

@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
 import type { SyncKind } from '../sync/types.js';
-import { formatDuration } from '../util/duration.js';
+import { formatDuration, formatDurationSetting } from '../util/duration.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** ms a PING may take before Redis counts as unreachable. */
@@ -73,7 +73,7 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
     if (stale) {
       const since = last === undefined ? 'since the worker started' : 'in';
       reasons.push(
-        `no successful ${kind} sync ${since} ${formatDuration(age)} (stale after ${formatDuration(options.staleAfterMs)})`,
+        `no successful ${kind} sync ${since} ${formatDuration(age)} (stale after ${formatDurationSetting(options.staleAfterMs)})`,
       );
     }
   }

@@ -3,7 +3,8 @@
  * several workers in one process, as in tests, do not collide). Sync figures are recorded when a
  * run ends; queue counts are read from Redis at each scrape, within QUEUE_READ_TIMEOUT_MS: during a
  * Redis outage /metrics still answers at once with every other metric, the queue gauge left empty
- * and `tsync_queue_jobs_readable` at 0 (a stale count would look like a healthy queue).
+ * and `tsync_queue_jobs_readable` at 0 (a stale count would look like a healthy queue). Both gauges
+ * report the read of the scrape that shows them, never a previous one.
  */
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -83,10 +84,26 @@ export function createWorkerMetrics(
     buckets: [1, 4, 16, 64, 256, 1024, 4096],
     registers: [registry],
   });
-  const readable = new Gauge({
+  // One read per scrape, shared by the two gauges below: prom-client collects every metric of a
+  // scrape at once, so each gauge awaits the same read and both report what this scrape saw.
+  let reading: Promise<Counts | undefined> | undefined;
+  const readQueue = async (): Promise<Counts | undefined> => {
+    const current = typeof queue === 'function' ? queue() : queue;
+    return current ? readCounts(current, options.redisUp, logger) : undefined;
+  };
+  const readOnce = (): Promise<Counts | undefined> => {
+    reading ??= readQueue().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  };
+  new Gauge({
     name: 'tsync_queue_jobs_readable',
     help: '1 when tsync_queue_jobs could be read from Redis at this scrape, 0 when not (Redis down)',
     registers: [registry],
+    async collect() {
+      this.set((await readOnce()) ? 1 : 0);
+    },
   });
   new Gauge({
     name: 'tsync_queue_jobs',
@@ -94,11 +111,8 @@ export function createWorkerMetrics(
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      const current = typeof queue === 'function' ? queue() : queue;
-      if (!current) return;
+      const counts = await readOnce();
       this.reset();
-      const counts = await readCounts(current, options.redisUp, logger);
-      readable.set(counts ? 1 : 0);
       if (counts) for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });

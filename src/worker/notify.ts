@@ -6,6 +6,7 @@
  * A notification that cannot be delivered within 5 s is logged and dropped; it never fails a run.
  */
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { ConfigError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SyncKind } from '../sync/types.js';
@@ -30,6 +31,7 @@ export interface NotifierOptions {
   /** Only to scrub it from anything sent. */
   readonly apiKey: string;
   readonly command: 'sync' | 'worker';
+  /** The database file as given; messages name it as an absolute path. */
   readonly db: string;
   readonly logger: Logger;
   /** How the kinds' last runs ended before this process started (sync_runs), if known. */
@@ -70,7 +72,7 @@ export class Notifier {
       at: new Date().toISOString(),
       host: hostname(),
       command: this.options.command,
-      db: this.options.db,
+      db: resolve(this.options.db),
     }).replaceAll(apiKey, '[redacted]');
     try {
       const response = await fetch(url, {

@@ -20,7 +20,7 @@ import { Notifier } from './notify.js';
 import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
-import { registerSchedules, type Schedule } from './schedule.js';
+import { registerSchedules, type Schedule, scheduleFields } from './schedule.js';
 import { assertWritableDir } from './startup-checks.js';
 
 export interface WorkerOptions {
@@ -121,9 +121,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger.info(
       {
         kinds: options.kinds,
-        every: options.every,
-        full_every: options.fullEvery,
-        recent_every: options.recentEvery,
+        ...scheduleFields('every', options.every),
+        ...scheduleFields('full_every', options.fullEvery),
+        ...(options.recentEvery ? scheduleFields('recent_every', options.recentEvery) : {}),
         recent_window_ms: settings.reconcileWindow,
       },
       'worker started',

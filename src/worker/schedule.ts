@@ -44,6 +44,11 @@ export function describeSchedule(schedule: Schedule): string {
   return 'every' in schedule ? `every ${schedule.every} ms` : `cron "${schedule.pattern}" (UTC)`;
 }
 
+/** A schedule as log fields: `<name>_ms` for an interval, `<name>_cron` for a cron expression. */
+export function scheduleFields(name: string, schedule: Schedule): Record<string, number | string> {
+  return 'every' in schedule ? { [`${name}_ms`]: schedule.every } : { [`${name}_cron`]: schedule.pattern };
+}
+
 export interface SchedulePlan {
   readonly kinds: readonly SyncKind[];
   readonly incremental: Schedule;

@@ -1,13 +1,14 @@
 /**
  * What the bad-input tests share: a synced database copied fresh for each test, and the check that
- * a failure is one line on stderr naming the fix, with the expected exit code.
+ * a failure is one line on stderr naming the fix (as text, or as the one JSON log line of a command
+ * that logs), with the expected exit code.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { fileTempDir } from './analytics-data.js';
-import type { CliResult } from './cli.js';
+import { type CliResult, shownLines } from './cli.js';
 import { fingerprint } from './db-fingerprint.js';
 import { syncOnce } from './sync.js';
 import { tempDir } from './tmp.js';
@@ -62,7 +63,7 @@ export function syncedTemplate(): SyncedTemplate {
 export function expectOneLine(result: CliResult, code: 1 | 2, ...mentions: string[]): void {
   const shown = `exit ${result.code}\n${result.stderr}`;
   expect(result.code, shown).toBe(code);
-  const lines = result.stderr.trim().split('\n');
+  const lines = shownLines(result.stderr);
   expect(lines, shown).toHaveLength(1);
   expect(lines[0], shown).toMatch(/^transcript-sync: /);
   expect(lines[0], shown).not.toMatch(/unexpected error|\n\s+at /);

@@ -85,3 +85,18 @@ class TextSink extends Writable {
     done();
   }
 }
+
+/**
+ * Stderr as a person reads it: off a terminal a command that logs writes JSON lines only, its
+ * summary and closing error among them (`msg` the text a terminal shows); other lines as they are.
+ */
+export function shownLines(stderr: string): string[] {
+  return stderr
+    .trim()
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('{')) return line;
+      const entry = JSON.parse(line) as { msg?: unknown };
+      return typeof entry.msg === 'string' ? entry.msg : line;
+    });
+}
