@@ -141,9 +141,10 @@ SELECT job_id, module,
        results
 FROM typed;
 
-CREATE OR REPLACE TEMP TABLE _tsync_counts AS
-SELECT (SELECT count(*) FROM _tsync_utterances) AS utterances,
-       (SELECT coalesce(sum(len(u.words)), 0) FROM _tsync_utterances) AS words;
+-- What was written, kept past the drops that follow: nothing of the batch stays staged.
+SET VARIABLE tsync_utterances = (SELECT count(*) FROM _tsync_utterances);
+SET VARIABLE tsync_words = (SELECT coalesce(sum(len(u.words)), 0) FROM _tsync_utterances);
 DROP TABLE _tsync_utterances;
 DROP TABLE _tsync_src;
-SELECT * FROM _tsync_counts;
+DROP TABLE _tsync_batch;
+SELECT getvariable('tsync_utterances') AS utterances, getvariable('tsync_words') AS words;

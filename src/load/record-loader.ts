@@ -93,7 +93,7 @@ export class RecordLoader {
       const [rows] = await this.db.all<{ utterances: number; words: number }>(loadSql('insert'));
       result.utterances = Number(rows?.utterances ?? 0);
       result.words = Number(rows?.words ?? 0);
-    }
+    } else await this.db.run(loadSql('finish'));
     if (await this.hasUnresolved()) {
       await this.db.run(this.db.query('quarantine-resolve-jobs'), {
         ids: listValue(jobs.map((job) => job.id)),

@@ -6,8 +6,9 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import type { ItemScan } from '../extract/json-scan.js';
+import { type ItemScan, scanListBody } from '../extract/json-scan.js';
 import { type RecordProblem, validateJobRecord } from '../records/validate.js';
+import { RECORD_SHAPE } from './record-shape.js';
 
 /** A valid job record on its way to DuckDB. */
 export interface JobText {
@@ -110,4 +111,35 @@ function wellFormed(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) out[key.toWellFormed()] = wellFormed(member);
   return out;
+}
+
+/**
+ * The records of several pages as one batch, each job once: a job in two of them (the walk's
+ * anchor, a slice started again, a boundary shared by two slices) keeps its later copy.
+ */
+export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
+  if (pages.length === 1 && pages[0] !== undefined) return pages[0];
+  const jobs = new Map<string, JobText>();
+  for (const page of pages) {
+    for (const job of page.jobs) {
+      jobs.delete(job.id);
+      jobs.set(job.id, job);
+    }
+  }
+  return {
+    count: pages.reduce((sum, page) => sum + page.count, 0),
+    listedIds: pages.flatMap((page) => page.listedIds),
+    jobs: [...jobs.values()],
+    quarantine: pages.flatMap((page) => page.quarantine),
+    bytes: pages.reduce((sum, page) => sum + page.bytes, 0),
+  };
+}
+
+/**
+ * Records given as JSON texts (one JSON value each: a stored record, a test's), normalized as a
+ * page of them would be.
+ */
+export function normalizeTexts(texts: readonly string[]): PageRecords {
+  const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
+  return normalizeItems(body, scanListBody(body, RECORD_SHAPE).items);
 }
