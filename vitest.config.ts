@@ -11,7 +11,6 @@ export const E2E_TESTS = [
   'test/bench-smoke.test.ts',
   'test/chaos.test.ts',
   'test/cli.test.ts',
-  'test/decode-thread.test.ts',
   'test/logs.test.ts',
   'test/operator-commands.test.ts',
   'test/reads-during-sync.test.ts',

@@ -34,11 +34,6 @@ export interface BenchOptions {
   /** Backfill settings (the sync's defaults: 100 items a page, 2 slices in parallel). */
   readonly pageSize: number;
   readonly concurrency: number;
-  /**
-   * Smallest page body read in the sync's decode thread (SyncPlan.threadBytes); undefined: the
-   * sync's default. `--thread-bytes off` reads every page on the main thread (before/after).
-   */
-  readonly threadBytes?: number;
   /** The backfill's memory budget, bytes (the sync's --memory); undefined: the sync's default. */
   readonly memory?: number;
   /** Added to every response in the latency-bound phase, ms. */
@@ -70,10 +65,7 @@ Options:
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
   --concurrency N  slices fetched in parallel by the backfill (default 2)
-  --memory BYTES   the backfill's memory budget (the sync's --memory; default 512e6): 640e6 and more
-                   read big pages in the decode thread
-  --thread-bytes N smallest page body (bytes) the syncs read in their decode thread (default: the
-                   sync's, 256 KiB); off: every page on the main thread, for a before/after
+  --memory BYTES   the backfill's memory budget (the sync's --memory; default 512e6)
   --latency-ms N   ms added to every response in the latency phase (default 50)
   --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
                    bench's bench/ files): the incremental phase runs its sync beside this one's
@@ -139,7 +131,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         'cpu-prof': { type: 'boolean' },
         'page-size': { type: 'string' },
         concurrency: { type: 'string' },
-        'thread-bytes': { type: 'string' },
         memory: { type: 'string' },
         'latency-ms': { type: 'string' },
         baseline: { type: 'string' },
@@ -160,23 +151,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     cpuProf: values['cpu-prof'] === true,
     pageSize: number(values, 'page-size', 100, 1, true),
     concurrency: number(values, 'concurrency', 2, 1, true),
-    ...threadBytes(values['thread-bytes']),
     ...(values['memory'] === undefined ? {} : { memory: number(values, 'memory', 512e6, 192e6, true) }),
     latencyMs: number(values, 'latency-ms', 50, 0, false),
     ...baseline(values['baseline']),
     inProcess: values['in-process'] === true,
   };
-}
-
-function threadBytes(value: unknown): { threadBytes?: number } {
-  if (value === undefined) return {};
-  if (value === 'off') return { threadBytes: Number.MAX_SAFE_INTEGER };
-  const bytes = Number(value);
-  if (!Number.isSafeInteger(bytes) || bytes < 0) {
-    throw new ConfigError(
-      '--thread-bytes',
-      `must be a whole number of bytes >= 0 or "off" (got ${String(value)})`,
-    );
-  }
-  return { threadBytes: bytes };
 }

@@ -44,7 +44,6 @@ function syncOptions(sim: SimProcess, db: string, options: BenchOptions): SyncTa
     pageSize: options.pageSize,
     rateLimit: BACKFILL_RATE_LIMIT,
     concurrency: options.concurrency,
-    ...(options.threadBytes === undefined ? {} : { threadBytes: options.threadBytes }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
   };
 }

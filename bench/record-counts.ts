@@ -19,7 +19,7 @@ function list(value: unknown): readonly unknown[] {
 }
 
 /** Utterance lists of a record: the transcription, each translation entry, the diarization. */
-function utteranceLists(record: Json): (readonly unknown[])[] {
+export function utteranceLists(record: Json): (readonly unknown[])[] {
   const result = object(record['result']);
   if (!result) return [];
   const lists = [list(object(result['transcription'])?.['utterances'])];

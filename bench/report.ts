@@ -217,17 +217,6 @@ export function targets(f: Figures): Target[] {
       value: `${worst.toFixed(0)} MiB`,
       met: worst <= 512,
     });
-    // The decode thread runs from 640 MB (memory-budget.ts): the budget itself must hold there too.
-    const threaded = f.budget?.runs.filter((run) => run.records === records && run.budgetMb === 640) ?? [];
-    if (threaded.length === 0) continue;
-    const worstThreaded = Math.max(...threaded.map((run) => run.peakRssMb));
-    const budgetMib = 640e6 / 2 ** 20;
-    out.push({
-      name: `peak RSS at 640 MB (decode thread), ${records} records`,
-      goal: `<= ${budgetMib.toFixed(0)} MiB in every step`,
-      value: `${worstThreaded.toFixed(0)} MiB`,
-      met: worstThreaded <= budgetMib,
-    });
   }
   if (f.latency && r.speedup4Over1 !== undefined) {
     const l = f.latency;

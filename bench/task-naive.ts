@@ -1,20 +1,16 @@
 /**
  * Child task, the naive loader: what a straightforward implementation does. The first `jobs`
- * records of the NDJSON are parsed, validated and mapped to rows exactly like the loader does, then
- * written with one prepared INSERT per row (one transaction). The bench extrapolates the time to
- * the whole dataset by row count.
+ * records of the NDJSON are parsed and validated in JavaScript, and their jobs, utterances and words
+ * rows written with one prepared INSERT per row (one transaction). The bench extrapolates the time
+ * to the whole dataset by row count.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import type { DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import { contentHash } from '../src/normalize/content-hash.js';
-import { instantMicros } from '../src/normalize/instant.js';
-import { JobRows } from '../src/normalize/job-rows.js';
-import { TableBatch } from '../src/normalize/table-batch.js';
 import { validateJobRecord } from '../src/records/validate.js';
 import { Database } from '../src/store/database.js';
-import { duckValueOf } from '../src/store/values.js';
-import { countRecord, emptyCounts, type RowCounts } from './record-counts.js';
+import { countRecord, emptyCounts, type RowCounts, utteranceLists } from './record-counts.js';
 
 export interface NaiveOptions {
   readonly ndjson: string;
@@ -42,89 +38,84 @@ async function firstLines(path: string, count: number): Promise<string[]> {
   return lines;
 }
 
-const WORD_COLUMNS = [
-  'job_id',
-  'source',
-  'utterance_idx',
-  'word_idx',
-  'word',
-  'start',
-  'end',
-  'confidence',
-] as const;
+type Json = Record<string, unknown>;
 
-/** The loader stages words with a list number (src/normalize/job-rows.ts); the naive loader writes words rows. */
-function wordRows(rows: JobRows): TableBatch<typeof WORD_COLUMNS> {
-  const words = new TableBatch('words', WORD_COLUMNS);
-  const lists = rows.lists.columns;
-  const w = rows.words.columns();
-  const orNull = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? null : value);
-  for (let i = 0; i < rows.words.rowCount; i++) {
-    const list = w.list[i] as number;
-    words.push({
-      job_id: lists.job_id[list] ?? null,
-      source: lists.source[list] ?? null,
-      utterance_idx: w.utterance_idx[i] ?? null,
-      word_idx: w.word_idx[i] ?? null,
-      word: rows.dict.columns.word[w.word_key[i] as number] ?? null,
-      start: orNull(w.start[i]),
-      end: orNull(w.end[i]),
-      confidence: orNull(w.confidence[i]),
-    });
-  }
-  return words;
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Json)[key] : undefined;
 }
 
-async function insertRowByRow(
-  connection: DuckDBConnection,
-  batch: TableBatch<readonly string[]>,
-): Promise<number> {
-  const placeholders = batch.names.map((_, i) => `$${i + 1}`).join(', ');
-  const columns = batch.names.map((name) => `"${name}"`).join(', ');
-  const statement = await connection.prepare(
-    `INSERT INTO ${batch.table} (${columns}) VALUES (${placeholders})`,
-  );
-  try {
-    const types: DuckDBType[] = batch.names.map((_, i) => statement.parameterType(i + 1));
-    const columns = batch.names.map((name) => batch.columns[name] ?? []);
-    for (let row = 0; row < batch.rowCount; row++) {
-      statement.bind(
-        columns.map((column, i) => duckValueOf(column[row] ?? null, types[i] as DuckDBType)),
-        types,
-      );
-      await statement.run();
-    }
-    return batch.rowCount;
-  } finally {
-    statement.destroySync();
-  }
+function orNull(value: unknown): DuckDBValue {
+  return value === undefined ? null : (value as DuckDBValue);
 }
 
 export async function runNaive(options: NaiveOptions): Promise<NaiveResult> {
   const lines = await firstLines(options.ndjson, options.jobs);
   const db = await Database.open(options.db);
+  const statements: DuckDBPreparedStatement[] = [];
+  const prepare = async (sql: string) => {
+    const statement = await db.connection.prepare(sql);
+    statements.push(statement);
+    return statement;
+  };
   try {
     const counts = emptyCounts();
     const started = performance.now();
-    const rows = new JobRows();
-    const synced = instantMicros(new Date().toISOString());
-    for (const line of lines) {
-      const raw: unknown = JSON.parse(line);
-      countRecord(raw, counts);
-      const checked = validateJobRecord(raw);
-      if (!checked.ok)
-        throw new Error(`record ${checked.id ?? '?'} is invalid: ${checked.errors[0]?.message}`);
-      const text = JSON.stringify(raw);
-      rows.add({ record: checked.record, raw: text, hash: contentHash(text) }, synced);
-    }
     let inserted = 0;
     await db.transaction(async () => {
-      for (const batch of [rows.jobs, rows.utterances, wordRows(rows), rows.modules]) {
-        inserted += await insertRowByRow(db.connection, batch as unknown as TableBatch<readonly string[]>);
+      const job = await prepare(
+        'INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at) VALUES ($1, $2, $3, $4::TIMESTAMPTZ, $5, $6, now())',
+      );
+      const utterance = await prepare(
+        'INSERT INTO utterances (job_id, source, utterance_idx, start, "end", text) VALUES ($1, $2, $3, $4, $5, $6)',
+      );
+      const word = await prepare(
+        'INSERT INTO words (job_id, source, utterance_idx, word_idx, word, start, "end", confidence) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      );
+      for (const line of lines) {
+        const raw: unknown = JSON.parse(line);
+        countRecord(raw, counts);
+        const checked = validateJobRecord(raw);
+        if (!checked.ok)
+          throw new Error(`record ${checked.id ?? '?'} is invalid: ${checked.errors[0]?.message}`);
+        const { id, kind, status, created_at } = checked.record;
+        job.bind([id, kind, status, created_at, line, contentHash(line)]);
+        await job.run();
+        inserted += 1;
+        for (const [l, list] of utteranceLists(raw as Json).entries()) {
+          const source = `list:${l}`;
+          for (const [u, item] of list.entries()) {
+            utterance.bind([
+              id,
+              source,
+              u,
+              orNull(field(item, 'start')),
+              orNull(field(item, 'end')),
+              orNull(field(item, 'text')),
+            ]);
+            await utterance.run();
+            inserted += 1;
+            const words = field(item, 'words');
+            for (const [w, each] of (Array.isArray(words) ? words : []).entries()) {
+              word.bind([
+                id,
+                source,
+                u,
+                w,
+                orNull(field(each, 'word')),
+                orNull(field(each, 'start')),
+                orNull(field(each, 'end')),
+                orNull(field(each, 'confidence')),
+              ]);
+              await word.run();
+              inserted += 1;
+            }
+          }
+        }
       }
     });
     return { wallMs: performance.now() - started, counts, inserted };
   } finally {
+    for (const statement of statements) statement.destroySync();
     await db.close();
   }
 }

@@ -19,8 +19,6 @@ export interface SyncTaskOptions {
   readonly reconcileWindow?: number;
   /** The memory budget, bytes (--memory); the engine's default when undefined. */
   readonly memory?: number;
-  /** Smallest body read in the decode thread (SyncPlan.threadBytes); the engine's default when undefined. */
-  readonly threadBytes?: number;
 }
 
 export interface SyncTaskKind {
@@ -58,7 +56,6 @@ export async function runSyncTask(options: SyncTaskOptions): Promise<SyncTaskRes
     concurrency: options.concurrency,
     ...(options.sliceJobs === undefined ? {} : { sliceJobs: options.sliceJobs }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
-    ...(options.threadBytes === undefined ? {} : { threadBytes: options.threadBytes }),
   };
   const summary = await runSync(sync, sync);
   const wallMs = performance.now() - started;

@@ -199,18 +199,6 @@ export class RedisError extends TsyncError {
   readonly exitCode = 1;
 }
 
-/**
- * The sync's decode thread (src/sync/decode-thread.ts) stopped while it read a page: out of memory
- * on a huge page, most likely. The page is not fetched again within the run (its body would stop
- * the next thread alike); the kind fails with what it committed kept, and the next run tries again
- * with a new thread.
- */
-export class DecodeThreadError extends TsyncError {
-  readonly code = 'DECODE_THREAD';
-  readonly retryable = true;
-  readonly exitCode = 1;
-}
-
 /** The run was stopped on purpose (SIGINT/SIGTERM) after committing what it had. */
 export class InterruptedError extends TsyncError {
   readonly code = 'INTERRUPTED';

@@ -105,9 +105,7 @@ describe('filters reach the service', () => {
 
   it('asks for one page at the given offset and limit', async () => {
     const page = await client().getPage('pre-recorded', { offset: 5, limit: 3 });
-    expect(page.items.map((item) => (item as JobRecord)['id'])).toEqual(
-      expected('pre-recorded', () => true).slice(5, 8),
-    );
+    expect(page.items.map((item) => item.heads.id)).toEqual(expected('pre-recorded', () => true).slice(5, 8));
     expect(page).toMatchObject({ list: 'pre-recorded', offset: 5, limit: 3, next: { offset: 8, limit: 3 } });
     expect(page.bytes).toBeGreaterThan(0);
   });

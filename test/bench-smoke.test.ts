@@ -46,7 +46,7 @@ const FIGURES = [
   'bench records, 256 MB budget, full',
   'hour-long records, 512 MB budget, incremental',
   'hour-long records, 256 MB budget, backfill',
-  'hour-long records, 640 MB budget, backfill',
+  'hour-long records, 1000 MB budget, backfill',
 ];
 
 const TARGETS = [
@@ -58,7 +58,6 @@ const TARGETS = [
   '4-way vs 1-way',
   'peak RSS at the default budget, bench records',
   'peak RSS at the default budget, hour-long records',
-  'peak RSS at 640 MB (decode thread), hour-long records',
 ];
 
 describe('npm run bench', () => {

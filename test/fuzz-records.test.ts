@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../src/normalize/content-hash.js';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { validateJobRecord } from '../src/records/validate.js';
 import { generateDataset } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { fileTempDir } from './helpers/analytics-data.js';
+import { loadRecords } from './helpers/load.js';
 import { utteranceLists } from './helpers/mirror.js';
 import { batchArb } from './helpers/mutate-record.js';
 
@@ -152,7 +151,7 @@ describe('fuzzed records', () => {
         runs += 1;
         const tag = `run${runs}`;
         const batch = makeBatch(tag);
-        await db.transaction(() => new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() }));
+        await loadRecords(db, batch);
         await expectOutcome(batch, tag);
       }),
       { numRuns: 100 },
@@ -170,10 +169,10 @@ describe('fuzzed records', () => {
       fc.asyncProperty(batchArb(BASES), async (makeBatch) => {
         runs += 1;
         const batch = makeBatch(`again${runs}`);
-        await new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() });
+        await loadRecords(db, batch);
         const tables = ['jobs', 'utterances', 'words', 'module_results', 'quarantine'];
         const before = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})));
-        const again = await new JobLoader(db).load(normalizeRecords(batch), { syncedAt: new Date() });
+        const again = await loadRecords(db, batch);
         expect(again.inserted + again.updated).toBe(0);
         expect(await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`, {})))).toEqual(
           before,

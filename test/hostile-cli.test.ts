@@ -6,11 +6,10 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { runMain, shownLines } from './helpers/cli.js';
+import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -82,7 +81,7 @@ describe('hostile listings at the command line', () => {
     const database = await Database.open(db);
     try {
       const odd = { id: 'odd-1', kind: 'dubbing', status: 'done', created_at: new Date().toISOString() };
-      await new JobLoader(database).load(normalizeRecords([odd]), { syncedAt: new Date() });
+      await loadRecords(database, [odd], new Date());
     } finally {
       await database.close();
     }

@@ -131,7 +131,7 @@ describe('hostile text in records and arguments', () => {
         customMetadata: { [DROP]: '"); DELETE FROM words; --', 'a&b=c': 'd#e?f' },
       });
       expect(
-        page.items.map((item) => (item as Json)['id']),
+        page.items.map((item) => item.heads.id),
         metadataEncoding,
       ).toEqual([target['id']]);
     }

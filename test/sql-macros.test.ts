@@ -7,11 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import type { JobRecord } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { craftJob, fileTempDir, smallDataset } from './helpers/analytics-data.js';
+import { loadRecords } from './helpers/load.js';
 
 type Row = Record<string, unknown>;
 
@@ -104,9 +103,7 @@ describe('sql/102: the report filter and the figures written once', () => {
     const old = await Database.open(path, { migrations: BEFORE_102 });
     let before: Map<string, Row[]>;
     try {
-      await old.transaction(() =>
-        new JobLoader(old).load(normalizeRecords(records), { syncedAt: new Date() }),
-      );
+      await old.transaction(() => loadRecords(old, records, new Date()));
       await old.run("UPDATE jobs SET deleted_at = now() WHERE id IN ('gone', 'gone-done')");
       const fixtures = join(import.meta.dirname, 'fixtures', 'reports-before-102');
       before = await readAll(old, (name) =>

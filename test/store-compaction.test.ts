@@ -5,11 +5,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { generateDataset } from '../src/simulator/generate.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
+import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';
 
 interface Group {
@@ -41,11 +40,11 @@ describe('what a run writes', () => {
   it('leaves the stored row groups of jobs untouched when a run appends one job', async () => {
     const path = join(tempDir(), 'append.duckdb');
     let db = await Database.open(path);
-    await new JobLoader(db).load(normalizeRecords(records.slice(1)), { syncedAt: new Date() });
+    await loadRecords(db, records.slice(1), new Date());
     await db.close();
     db = await Database.open(path);
     const before = await rowGroups(db, 'jobs');
-    await new JobLoader(db).load(normalizeRecords(records.slice(0, 1)), { syncedAt: new Date() });
+    await loadRecords(db, records.slice(0, 1), new Date());
     await db.close();
     db = await Database.open(path, { readOnly: true });
     const after = await rowGroups(db, 'jobs');
@@ -60,12 +59,12 @@ describe('what a run writes', () => {
     const path = join(tempDir(), 'merge.duckdb');
     const compactAfter = 4;
     let db = await Database.open(path, { compactAfter });
-    await new JobLoader(db).load(normalizeRecords(records.slice(10)), { syncedAt: new Date() });
+    await loadRecords(db, records.slice(10), new Date());
     await db.close();
     const counts: number[] = [];
     for (let i = 9; i >= 0; i--) {
       db = await Database.open(path, { compactAfter });
-      await new JobLoader(db).load(normalizeRecords([records[i]]), { syncedAt: new Date() });
+      await loadRecords(db, [records[i]], new Date());
       counts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
     }
@@ -81,12 +80,7 @@ describe('what a run writes', () => {
     expect(n?.n).toBe(100);
     const whole = join(tempDir(), 'whole.duckdb');
     const one = await Database.open(whole);
-    await new JobLoader(one).load(
-      normalizeRecords([...records.slice(10), ...records.slice(0, 10).reverse()]),
-      {
-        syncedAt: new Date(),
-      },
-    );
+    await loadRecords(one, [...records.slice(10), ...records.slice(0, 10).reverse()], new Date());
     await one.close();
     const a = await fingerprint(path);
     const b = await fingerprint(whole);

@@ -3,10 +3,9 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError } from '../src/errors.js';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { fixture } from './fixtures/fixtures.js';
+import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -150,7 +149,7 @@ describe('Database queries and transactions', () => {
   it('reads named queries from sql/queries', async () => {
     const db = await Database.open(join(tempDir(), 'q.duckdb'));
     try {
-      expect(db.query('loader-existing')).toMatch(/FROM jobs/);
+      expect(db.query('jobs-pending')).toMatch(/FROM jobs/);
       // @ts-expect-error: a name outside the registry is a compile error; at run time it throws.
       expect(() => db.query('../001_tables')).toThrow();
     } finally {
@@ -199,11 +198,13 @@ describe('Database queries and transactions', () => {
     }
   });
 
-  it('runs a kept query against a temp table that a statement with values made anew, as the loader does', async () => {
+  it('runs a kept query against a temp table that a statement with values made anew', async () => {
     const db = await Database.open(join(tempDir(), 'r.duckdb'));
     try {
       for (const ids of [['a', 'b'], ['c']]) {
-        await db.run(db.query('loader-replaced-create'), { ids });
+        await db.run('CREATE OR REPLACE TEMP TABLE _replaced_ids AS SELECT unnest($ids::VARCHAR[]) AS id', {
+          ids,
+        });
         expect(
           await db.all('SELECT id FROM _replaced_ids WHERE id <> $none ORDER BY id', { none: '' }),
         ).toEqual(ids.map((id) => ({ id })));
@@ -213,33 +214,31 @@ describe('Database queries and transactions', () => {
     }
   });
 
-  it("has the loader's staging tables from the open; after a rollback the loader still stores a job's words", async () => {
+  it("has the loader's staging table from the open; after a rollback the loader still stores a job's words", async () => {
     const db = await Database.open(join(tempDir(), 's.duckdb'));
     try {
       const staging =
         "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '_tsync_%' ORDER BY 1";
-      const names = [
-        { table_name: '_tsync_dict' },
-        { table_name: '_tsync_lists' },
-        { table_name: '_tsync_words' },
-      ];
+      const names = [{ table_name: '_tsync_items' }];
       expect(await db.all(staging)).toEqual(names);
       await expect(
         db.transaction(async () => {
-          await db.run("INSERT INTO _tsync_dict VALUES (1, 'w')");
+          await db.run("INSERT INTO _tsync_items VALUES ('j', 'h', '{}', NULL, [], now())");
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
       expect(await db.all(staging)).toEqual(names);
-      expect(await db.all('SELECT * FROM _tsync_dict')).toEqual([]);
+      expect(await db.all('SELECT * FROM _tsync_items')).toEqual([]);
       const record = fixture('done-pre-recorded-all-modules');
-      const loaded = await new JobLoader(db).load(normalizeRecords([record]), { syncedAt: new Date() });
+      const loaded = await loadRecords(db, [record], new Date());
       expect(loaded.words).toBeGreaterThan(0);
       const [stored] = await db.all<{ n: number }>('SELECT count(*) AS n FROM words WHERE job_id = $id', {
         id: record['id'],
       });
       expect(stored?.n).toBe(loaded.words);
-      expect(await db.all('SELECT * FROM _tsync_words')).toEqual([]);
+      // What a load stages it leaves behind in no table.
+      expect(await db.all(staging)).toEqual(names);
+      expect(await db.all('SELECT * FROM _tsync_items')).toEqual([]);
     } finally {
       await db.close();
     }

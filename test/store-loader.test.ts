@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalizeRecords } from '../src/normalize/normalize.js';
-import { mergeRowBatches } from '../src/normalize/row-batch.js';
 import { generateDataset } from '../src/simulator/generate.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { expectedChildren, storedChildren } from './fixtures/expected.js';
 import { allFixtures, fixture } from './fixtures/fixtures.js';
+import { loadRecords } from './helpers/load.js';
 import { migratedDb } from './helpers/migrated-db.js';
 
 const open: Database[] = [];
@@ -26,13 +24,12 @@ async function count(db: Database, table: string, where = 'true'): Promise<numbe
   return rows[0]?.n ?? -1;
 }
 
-describe('JobLoader round trip', () => {
+describe('the loader: round trip', () => {
   it('loads every fixture with as many utterances and words per source as the record holds', async () => {
     const db = await freshDb();
     const records = allFixtures();
-    const result = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
+    const result = await loadRecords(db, records, syncedAt);
     expect(result).toMatchObject({ inserted: records.length, updated: 0, unchanged: 0, quarantined: 0 });
-    expect(result.seenIds).toHaveLength(records.length);
     for (const record of records) {
       expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
     }
@@ -51,7 +48,7 @@ describe('JobLoader round trip', () => {
       utterancesPerJob: 5,
       wordsPerUtterance: 5,
     });
-    const result = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
+    const result = await loadRecords(db, records, syncedAt);
     expect(result).toMatchObject({ inserted: records.length, quarantined: 0 });
     const expected: Record<string, ReturnType<typeof expectedChildren>> = {};
     for (const record of records)
@@ -72,13 +69,13 @@ describe('JobLoader round trip', () => {
     expect(stored).toEqual(expected);
     const sources = new Set(rows.map((r) => r.source.replace(/:.*/, '')));
     expect(sources).toEqual(new Set(['transcription', 'translation', 'diarization']));
-    const again = await new JobLoader(db).load(normalizeRecords(records), { syncedAt });
+    const again = await loadRecords(db, records, syncedAt);
     expect(again.unchanged).toBe(records.length);
   });
 
   it('maps the file, metadata and transcription of a record onto the jobs row', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load(normalizeRecords([fixture('done-pre-recorded-all-modules')]), { syncedAt });
+    await loadRecords(db, [fixture('done-pre-recorded-all-modules')], syncedAt);
     const [job] = await db.all<Record<string, unknown>>(
       "SELECT * EXCLUDE (raw), raw::VARCHAR AS raw FROM jobs WHERE id = 'a3f2b1c0-1111-4222-8333-944455556603'",
     );
@@ -113,11 +110,10 @@ describe('JobLoader round trip', () => {
 
   it('writes one module_results row per feature and per transcription sentence', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load(
-      normalizeRecords([fixture('done-pre-recorded-all-modules'), fixture('done-live-messages')]),
-      {
-        syncedAt,
-      },
+    await loadRecords(
+      db,
+      [fixture('done-pre-recorded-all-modules'), fixture('done-live-messages')],
+      syncedAt,
     );
     const rows = await db.all<{
       job_id: string;
@@ -168,11 +164,10 @@ describe('JobLoader round trip', () => {
 
   it('keeps records with the real-world nulls: no file, no request_params, no result', async () => {
     const db = await freshDb();
-    const result = await new JobLoader(db).load(
-      normalizeRecords([fixture('error-pre-recorded'), fixture('queued-pre-recorded')]),
-      {
-        syncedAt,
-      },
+    const result = await loadRecords(
+      db,
+      [fixture('error-pre-recorded'), fixture('queued-pre-recorded')],
+      syncedAt,
     );
     expect(result.inserted).toBe(2);
     const rows = await db.all<{
@@ -199,7 +194,7 @@ describe('JobLoader round trip', () => {
     expect(diarized).toBeDefined();
     const live = { ...structuredClone(diarized), kind: 'live' } as unknown as Record<string, unknown>;
     const diarization = (live['result'] as { diarization: { results: unknown[] } }).diarization;
-    await new JobLoader(db).load(normalizeRecords([live]), { syncedAt });
+    await loadRecords(db, [live], syncedAt);
     const counts = await storedChildren(db, String(live['id']));
     expect(counts['diarization']).toBeUndefined();
     expect(counts).toEqual(expectedChildren(live));
@@ -211,21 +206,18 @@ describe('JobLoader round trip', () => {
 
   it('stores instants with an offset as the same UTC instant', async () => {
     const db = await freshDb();
-    await new JobLoader(db).load(normalizeRecords([fixture('done-live-messages')]), { syncedAt });
+    await loadRecords(db, [fixture('done-live-messages')], syncedAt);
     const [row] = await db.all<{ created_at: Date }>('SELECT created_at FROM jobs');
     expect(row?.created_at.toISOString()).toBe('2025-03-06T07:30:00.500Z');
   });
 });
 
-describe('JobLoader idempotence', () => {
+describe('the loader: idempotence', () => {
   it('loads the same batch twice as all unchanged, without duplicates', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
-    await loader.load(normalizeRecords(allFixtures()), { syncedAt });
+    await loadRecords(db, allFixtures(), syncedAt);
     const before = await count(db, 'words');
-    const again = await loader.load(normalizeRecords(allFixtures()), {
-      syncedAt: new Date('2025-04-02T00:00:00Z'),
-    });
+    const again = await loadRecords(db, allFixtures(), new Date('2025-04-02T00:00:00Z'));
     expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: allFixtures().length, words: 0 });
     expect(await count(db, 'jobs')).toBe(allFixtures().length);
     expect(await count(db, 'words')).toBe(before);
@@ -236,14 +228,13 @@ describe('JobLoader idempotence', () => {
 
   it('leaves one copy of a record that appears twice in a batch and in overlapping batches of one transaction', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
     const live = fixture('done-live-messages');
     const pre = fixture('done-pre-recorded-all-modules');
     await db.transaction(async () => {
-      const first = await loader.load(normalizeRecords([live, pre, live]), { syncedAt });
+      const first = await loadRecords(db, [live, pre, live], syncedAt);
       expect(first.inserted).toBe(2);
-      expect(first.seenIds).toHaveLength(2);
-      const second = await loader.load(normalizeRecords([pre, fixture('queued-pre-recorded')]), { syncedAt });
+      expect(await count(db, 'jobs')).toBe(2);
+      const second = await loadRecords(db, [pre, fixture('queued-pre-recorded')], syncedAt);
       expect(second).toMatchObject({ inserted: 1, unchanged: 1 });
     });
     expect(await count(db, 'jobs')).toBe(3);
@@ -253,17 +244,14 @@ describe('JobLoader idempotence', () => {
 
   it('replaces all children of a changed record: old words are gone', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
     const record = fixture('done-pre-recorded-all-modules');
-    await loader.load(normalizeRecords([record]), { syncedAt });
+    await loadRecords(db, [record], syncedAt);
     const transcription = (
       record['result'] as { transcription: { utterances: { words: { word: string }[] }[] } }
     ).transcription;
     transcription.utterances = [{ ...transcription.utterances[0], words: [{ word: 'Replaced' }] } as never];
     (record['result'] as Record<string, unknown>)['diarization'] = null;
-    const result = await loader.load(normalizeRecords([record]), {
-      syncedAt: new Date('2025-04-03T00:00:00Z'),
-    });
+    const result = await loadRecords(db, [record], new Date('2025-04-03T00:00:00Z'));
     expect(result).toMatchObject({ updated: 1, inserted: 0, unchanged: 0 });
     expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
     const words = await db.all<{ word: string }>("SELECT word FROM words WHERE source = 'transcription'");
@@ -287,11 +275,9 @@ describe('JobLoader idempotence', () => {
         ],
       } as never,
     ];
-    // Merged with another page, as the writer merges waiting pages: the words' keys are renumbered.
+    // In one batch with another record, as the writer loads waiting pages together.
     const other = fixture('done-live-messages');
-    await new JobLoader(db).load(mergeRowBatches([normalizeRecords([other]), normalizeRecords([record])]), {
-      syncedAt,
-    });
+    await loadRecords(db, [other, record], syncedAt);
     const words = await db.all<Record<string, unknown>>(
       'SELECT word_idx, word, start, "end", confidence FROM words WHERE job_id = $id AND source = \'transcription\' ORDER BY word_idx',
       { id: String(record['id']) },
@@ -305,24 +291,20 @@ describe('JobLoader idempotence', () => {
 
   it('restores a job marked deleted when it is seen again', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
     const records = [fixture('queued-pre-recorded'), fixture('error-pre-recorded')];
-    await loader.load(normalizeRecords(records), { syncedAt });
+    await loadRecords(db, records, syncedAt);
     await db.run('UPDATE jobs SET deleted_at = now()');
     const changed = fixture('error-pre-recorded');
     changed['error_code'] = 500;
-    const result = await loader.load(normalizeRecords([fixture('queued-pre-recorded'), changed]), {
-      syncedAt,
-    });
+    const result = await loadRecords(db, [fixture('queued-pre-recorded'), changed], syncedAt);
     expect(result).toMatchObject({ restored: 2, unchanged: 1, updated: 1 });
     expect(await count(db, 'jobs', 'deleted_at IS NOT NULL')).toBe(0);
   });
 });
 
-describe('JobLoader writes only what changed', () => {
+describe('the loader: writes only what changed', () => {
   it('writes the rows of the new and changed jobs of a batch that also holds unchanged ones', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
     const done = generateDataset({
       seed: 21,
       preRecorded: 6,
@@ -340,7 +322,7 @@ describe('JobLoader writes only what changed', () => {
       Record<string, unknown>,
       Record<string, unknown>,
     ];
-    await loader.load(normalizeRecords([same, edited, alsoSame]), { syncedAt });
+    await loadRecords(db, [same, edited, alsoSame], syncedAt);
     const modulesBefore = await count(db, 'module_results');
 
     const changed = structuredClone(edited);
@@ -349,8 +331,7 @@ describe('JobLoader writes only what changed', () => {
     ).transcription.utterances[0];
     if (utterance?.words[0]) utterance.words[0].word = 'Rewritten';
     const later = new Date('2025-04-02T00:00:00.000Z');
-    const batch = normalizeRecords([same, changed, fresh, alsoSame, alsoFresh]);
-    const result = await loader.load(batch, { syncedAt: later });
+    const result = await loadRecords(db, [same, changed, fresh, alsoSame, alsoFresh], later);
 
     expect(result).toMatchObject({ inserted: 2, updated: 1, unchanged: 2 });
     const wordsOf = (records: Record<string, unknown>[]) =>
@@ -383,17 +364,14 @@ describe('JobLoader writes only what changed', () => {
       `job_id IN ('${String(fresh['id'])}', '${String(alsoFresh['id'])}')`,
     );
     expect(await count(db, 'module_results')).toBe(modulesBefore + freshModules);
-    // The batch's own rows are left whole: a filtered copy was written, nothing was mapped again.
-    expect(batch.rows.jobs.rowCount).toBe(5);
   });
 });
 
-describe('JobLoader transactions', () => {
+describe('the loader: transactions', () => {
   it('writes nothing when the caller rolls back (appended rows follow the transaction)', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
     const failing = db.transaction(async () => {
-      const result = await loader.load(normalizeRecords(allFixtures()), { syncedAt });
+      const result = await loadRecords(db, allFixtures(), syncedAt);
       expect(result.words).toBeGreaterThan(0);
       expect(await count(db, 'words')).toBe(result.words);
       throw new Error('page 3 failed');
@@ -402,17 +380,16 @@ describe('JobLoader transactions', () => {
     for (const table of ['jobs', 'utterances', 'words', 'module_results', 'quarantine']) {
       expect(await count(db, table)).toBe(0);
     }
-    const result = await loader.load(normalizeRecords(allFixtures()), { syncedAt });
+    const result = await loadRecords(db, allFixtures(), syncedAt);
     expect(result.inserted).toBe(allFixtures().length);
   });
 
   it('keeps what committed when a later transaction rolls back', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
-    await db.transaction(() => loader.load(normalizeRecords([fixture('queued-pre-recorded')]), { syncedAt }));
+    await db.transaction(() => loadRecords(db, [fixture('queued-pre-recorded')], syncedAt));
     await db
       .transaction(async () => {
-        await loader.load(normalizeRecords([fixture('done-live-messages')]), { syncedAt });
+        await loadRecords(db, [fixture('done-live-messages')], syncedAt);
         throw new Error('interrupted');
       })
       .catch(() => undefined);

@@ -8,12 +8,11 @@ import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { projectRoot } from '../src/util/paths.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { ALL_MIGRATIONS, LEGACY_MIGRATIONS, writeLegacyFile } from './helpers/legacy-file.js';
+import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';
 
 interface Shape {
@@ -94,12 +93,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
         "SELECT raw FROM jobs WHERE deleted_at IS NULL AND id <> 'x' LIMIT 1",
       );
       const record = JSON.parse(String(row?.raw)) as Record<string, unknown>;
-      const result = await new JobLoader(db).load(
-        normalizeRecords([{ ...record, custom_metadata: { again: 1 } }]),
-        {
-          syncedAt: new Date(),
-        },
-      );
+      const result = await loadRecords(db, [{ ...record, custom_metadata: { again: 1 } }], new Date());
       expect(result.updated).toBe(1);
       const dup = await db.all<{ n: number }>(
         'SELECT count(*)::INTEGER AS n FROM (SELECT id FROM jobs GROUP BY id HAVING count(*) > 1)',

@@ -5,11 +5,10 @@ import { parseCommandArgs } from '../src/cli/command.js';
 import { command as quarantineCommand } from '../src/cli/quarantine.js';
 import { ConfigError } from '../src/errors.js';
 import { contentHash } from '../src/normalize/content-hash.js';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { quarantineList, quarantineRetry } from '../src/store/quarantine.js';
 import { fixture } from './fixtures/fixtures.js';
+import { loadRecords } from './helpers/load.js';
 import { migratedDb } from './helpers/migrated-db.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -48,12 +47,7 @@ describe('quarantine', () => {
   it('stores a bad record whole while the rest of its batch loads', async () => {
     const db = await freshDb();
     const bad = badRecord();
-    const result = await new JobLoader(db).load(
-      normalizeRecords([fixture('done-live-messages'), bad, 42, 'not a job']),
-      {
-        syncedAt,
-      },
-    );
+    const result = await loadRecords(db, [fixture('done-live-messages'), bad, 42, 'not a job'], syncedAt);
     expect(result).toMatchObject({ inserted: 1, quarantined: 3 });
     const rows = await quarantineList(db);
     expect(rows).toHaveLength(3);
@@ -76,9 +70,8 @@ describe('quarantine', () => {
 
   it('counts a bad record seen again instead of storing it twice', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
-    await loader.load(normalizeRecords([badRecord()]), { syncedAt });
-    await loader.load(normalizeRecords([badRecord()]), { syncedAt: new Date('2025-04-02T00:00:00.000Z') });
+    await loadRecords(db, [badRecord()], syncedAt);
+    await loadRecords(db, [badRecord()], new Date('2025-04-02T00:00:00.000Z'));
     const rows = await quarantineList(db);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -90,9 +83,8 @@ describe('quarantine', () => {
 
   it('resolves the quarantined record of a job once a valid record of it loads', async () => {
     const db = await freshDb();
-    const loader = new JobLoader(db);
-    await loader.load(normalizeRecords([badRecord()]), { syncedAt });
-    await loader.load(normalizeRecords([fixture('queued-pre-recorded')]), { syncedAt });
+    await loadRecords(db, [badRecord()], syncedAt);
+    await loadRecords(db, [fixture('queued-pre-recorded')], syncedAt);
     expect(await quarantineList(db)).toEqual([]);
     const all = await quarantineList(db, { includeResolved: true });
     expect(all[0]?.resolvedAt).toBe(syncedAt.toISOString());
@@ -111,7 +103,7 @@ describe('quarantine', () => {
       raw,
       seen_at: syncedAt,
     });
-    await new JobLoader(db).load(normalizeRecords([badRecord()]), { syncedAt });
+    await loadRecords(db, [badRecord()], syncedAt);
     const outcome = await quarantineRetry(db, { now: new Date('2025-04-05T00:00:00.000Z') });
     expect(outcome).toEqual({ loaded: 1, stillFailing: 1 });
     const jobs = await db.all<{ id: string; raw: string }>('SELECT id, raw::VARCHAR AS raw FROM jobs');
@@ -127,13 +119,8 @@ describe('transcript-sync quarantine', () => {
   it('lists unresolved records as a table and as JSON, and --all adds resolved ones', async () => {
     const path = join(tempDir(), 'cli.duckdb');
     const db = await freshDb(path);
-    await new JobLoader(db).load(
-      normalizeRecords([badRecord(), { ...fixture('error-pre-recorded'), kind: 'batch' }]),
-      {
-        syncedAt,
-      },
-    );
-    await new JobLoader(db).load(normalizeRecords([fixture('queued-pre-recorded')]), { syncedAt });
+    await loadRecords(db, [badRecord(), { ...fixture('error-pre-recorded'), kind: 'batch' }], syncedAt);
+    await loadRecords(db, [fixture('queued-pre-recorded')], syncedAt);
     await db.close();
     const table = await runCli(['list', '--db', path]);
     expect(table.code).toBe(0);
@@ -154,7 +141,7 @@ describe('transcript-sync quarantine', () => {
   it('retry prints how many records loaded and how many still fail', async () => {
     const path = join(tempDir(), 'cli.duckdb');
     const db = await freshDb(path);
-    await new JobLoader(db).load(normalizeRecords([badRecord()]), { syncedAt });
+    await loadRecords(db, [badRecord()], syncedAt);
     await db.close();
     const result = await runCli(['retry', '--db', path]);
     expect(result).toEqual({ code: 0, out: 'loaded 0 record(s); 1 still failing\n' });

@@ -9,12 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTranscriptSync } from '../bench/storm/chaos.js';
 import { mirrorDifferences } from '../bench/storm/mirror-exact.js';
 import { syncEnv } from '../bench/storm/storm.js';
-import { normalizeRecords } from '../src/normalize/normalize.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { verifyFile } from '../src/store/verify.js';
 import { runMain } from './helpers/cli.js';
+import { loadRecords } from './helpers/load.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -126,13 +125,12 @@ describe('jobs.id unique without a key', () => {
     // The same id in two batches of one run, each committed alone, the newer one last and first.
     const file = await Database.open(db);
     try {
-      const loader = new JobLoader(file);
       const record = s.data.all()[5] as unknown as Record<string, unknown>;
       const older = { ...record, custom_metadata: { version: 1 } };
       const newer = { ...record, custom_metadata: { version: 2 } };
       for (const batch of [[older], [newer], [newer, older], [older, newer]]) {
         await file.transaction(async () => {
-          for (const item of batch) await loader.load(normalizeRecords([item]), { syncedAt: new Date() });
+          for (const item of batch) await loadRecords(file, [item]);
         });
       }
       const [row] = await file.all<{ n: number; v: string }>(

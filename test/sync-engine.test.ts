@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
 import { UpstreamError } from '../src/errors.js';
+import { RecordLoader } from '../src/load/record-loader.js';
 import { generateDataset } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { JobLoader } from '../src/store/loader.js';
 import { MAX_RECORD_BYTES } from '../src/sync/bounded-page.js';
 import { EMPTY_CHECKPOINT } from '../src/sync/checkpoint-schema.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints-duckdb.js';
@@ -80,7 +80,7 @@ async function kindContext(
   const store = new DuckDbCheckpointStore(db);
   const ctx: KindRunContext = {
     db,
-    loader: new JobLoader(db),
+    loader: new RecordLoader(db),
     client: source,
     stores: [store],
     plan,

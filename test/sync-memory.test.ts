@@ -48,13 +48,6 @@ describe('the memory budget', () => {
     expect(planMemory(512e6, 8).pageBytes).toBeLessThan(large.pageBytes);
     expect(() => planMemory(MEMORY_FLOOR - 1, 2)).toThrow(/--memory/);
   });
-
-  it('reads big pages in the decode thread only when the budget has room for it (640 MB and more)', () => {
-    expect(planMemory(256e6, 2).decodeThread).toBe(false);
-    expect(planMemory(512e6, 2).decodeThread).toBe(false);
-    expect(planMemory(640e6, 2).decodeThread).toBe(true);
-    expect(planMemory(2e9, 2).decodeThread).toBe(true);
-  });
 });
 
 describe('transcript-sync sync --memory', () => {

@@ -36,8 +36,10 @@ async function walkedIds(listing: ListingClient, list: ListName, pageSize: numbe
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxRestarts: 0,
   };
-  const source = new ListingService(listing, { threadBytes: Number.POSITIVE_INFINITY, threadHeapBytes: 0 });
-  for await (const page of walkSlice(source, list, slice, options)) ids.push(...page.batch.listedIds);
+  const source = new ListingService(listing);
+  for await (const { page, skip } of walkSlice(source, list, slice, options)) {
+    for (const id of page.ids.slice(skip)) if (id !== undefined) ids.push(id);
+  }
   return ids;
 }
 

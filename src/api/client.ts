@@ -5,27 +5,20 @@
  * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
-import pRetry, { AbortError } from 'p-retry';
+import pRetry from 'p-retry';
 import { Pool } from 'undici';
-import { ConfigError, ProtocolError, ResponseTooLargeError, toError } from '../errors.js';
+import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
+import { HEADS_ONLY, type Shape } from '../extract/json-shape.js';
+import { type BodyProblem, type BodyRead, readListBody } from '../extract/list-page.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { ListName } from '../records/enums.js';
 import { formatBytes } from '../util/bytes.js';
-import { type BodyProblem, decodeBody, readListBody } from './list-body.js';
 import { parseNextLink } from './next-link.js';
 import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import type {
-  BodyDecoder,
-  ClientOptions,
-  ClientStats,
-  DecodedPage,
-  ListParams,
-  Page,
-  RequestOptions,
-} from './types.js';
+import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
 
 /**
@@ -33,12 +26,6 @@ import { type Redact, redactor, statusError, transportError } from './upstream-e
  * characters, ~512 Mi), which a body decoded as latin1 would otherwise overrun and crash on.
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
-
-/** The list envelope's items and their texts: what getPage decodes a body into. */
-const readItems: BodyDecoder<Pick<Page, 'items' | 'texts'>> = async (body) => {
-  const read = readListBody(body);
-  return read.ok ? { ok: true, value: { items: read.items, texts: read.texts }, next: read.next } : read;
-};
 
 function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
   const result = value ?? fallback;
@@ -65,9 +52,9 @@ function parseBaseUrl(text: string): URL {
   return url;
 }
 
-/** A decoded 2xx answer, before its next link is read. */
-interface Read<T> {
-  readonly value: T;
+/** A 2xx answer read as a list, before its next link is read. */
+interface Read {
+  readonly value: Extract<BodyRead, { ok: true }>['value'];
   readonly next: string | null;
   readonly bytes: number;
 }
@@ -84,6 +71,7 @@ export class ListingClient {
   readonly #logger: Logger;
   readonly #onRetry: ClientOptions['onRetry'];
   readonly #redact: Redact;
+  readonly #itemShape: Shape;
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -114,6 +102,7 @@ export class ListingClient {
     this.#encoding = options.metadataEncoding ?? 'json';
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
+    this.#itemShape = options.itemShape ?? HEADS_ONLY;
     this.#pool = new Pool(base.origin, {
       connections: Math.max(1, positive('connections', options.connections, 8, true)),
       connect: {
@@ -127,34 +116,23 @@ export class ListingClient {
     });
   }
 
-  /** One page, retried per the policy. Filters are checked before anything is sent. */
-  async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
-    const { value, ...page } = await this.getPageWith(list, params, options, readItems);
-    return Object.freeze({ ...page, items: value.items, texts: value.texts });
-  }
-
   /**
-   * One page whose 2xx body `decode` reads, inside the retry loop: a body it finds broken is retried
-   * like any broken answer. getPage decodes on the calling thread; the sync engine hands big bodies
-   * to its decode thread (src/sync/listing-service.ts).
+   * One page, retried per the policy (a body that is not a list envelope is asked again). Filters
+   * are checked before anything is sent.
    */
-  async getPageWith<T>(
-    list: ListName,
-    params: ListParams,
-    options: RequestOptions,
-    decode: BodyDecoder<T>,
-  ): Promise<DecodedPage<T>> {
+  async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
     const query = buildQuery(list, params, this.#encoding);
     const path = listPath(this.#basePath, list);
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
-    const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes, decode);
+    const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
     return Object.freeze({
       list,
       offset: params.offset ?? 0,
       limit: params.limit ?? DEFAULT_LIMIT,
+      body: read.value.body,
+      items: read.value.items,
       next: parseNextLink(read.next),
       bytes: read.bytes,
-      value: read.value,
     });
   }
 
@@ -162,15 +140,14 @@ export class ListingClient {
     await this.#pool.close();
   }
 
-  async #withRetries<T>(
+  async #withRetries(
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-    decode: BodyDecoder<T>,
-  ): Promise<Read<T>> {
+  ): Promise<Read> {
     try {
-      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes, decode), {
+      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes), {
         retries: this.#policy.maxAttempts - 1,
         // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
         minTimeout: 0,
@@ -202,13 +179,12 @@ export class ListingClient {
     }
   }
 
-  async #attempt<T>(
+  async #attempt(
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-    decode: BodyDecoder<T>,
-  ): Promise<Read<T>> {
+  ): Promise<Read> {
     await this.#limiter.acquire(signal);
     this.stats.requests++;
     const started = performance.now();
@@ -218,13 +194,9 @@ export class ListingClient {
       'GET',
     );
     if (status < 200 || status > 299)
-      throw statusError(status, { where, body: decodeBody(body), retryAfter, redact: this.#redact });
+      throw statusError(status, { where, body: body.toString('utf8'), retryAfter, redact: this.#redact });
     const bytes = body.length;
-    // A decoder that fails (rather than finding the body broken) is not asked again with the body
-    // fetched anew: nothing about the answer caused it (src/errors.ts DecodeThreadError).
-    const read = await decode(body, signal).catch((error: unknown) => {
-      throw new AbortError(toError(error));
-    });
+    const read = readListBody(body, this.#itemShape);
     if (!read.ok) throw this.#bodyError(read, where, bytes);
     return { value: read.value, next: read.next, bytes };
   }
@@ -292,7 +264,7 @@ export class ListingClient {
       chunks.length = 0;
       length = 0;
     }
-    const body: Uint8Array = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+    const body: Buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
     this.stats.bytes += body.length;
     return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
   }

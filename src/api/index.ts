@@ -12,7 +12,6 @@ export {
   type ListName,
 } from '../records/enums.js';
 export { ListingClient } from './client.js';
-export { type BodyProblem, type ListBody, readListBody } from './list-body.js';
 export { parseNextLink } from './next-link.js';
 export { buildQuery, DEFAULT_LIMIT, type MetadataEncoding, validateListParams } from './query.js';
 export { RateLimiter } from './rate-limiter.js';
@@ -23,13 +22,4 @@ export {
   RETRY_STATUSES,
   type RetryPolicy,
 } from './retry-policy.js';
-export type {
-  BodyDecoder,
-  ClientOptions,
-  ClientStats,
-  DecodedPage,
-  ListParams,
-  NextLink,
-  Page,
-  RequestOptions,
-} from './types.js';
+export type { ClientOptions, ClientStats, ListParams, NextLink, Page, RequestOptions } from './types.js';

@@ -3,9 +3,11 @@
  * page is, and how the client is tuned. Kinds, statuses and list names come from
  * src/records/enums.ts, whose `as const` lists the query encoder checks values against at run time.
  */
+
+import type { ItemScan } from '../extract/json-scan.js';
+import type { Shape } from '../extract/json-shape.js';
 import type { Logger } from '../log.js';
 import type { JobKind, JobStatus, ListName } from '../records/enums.js';
-import type { BodyProblem } from './list-body.js';
 
 export interface ListParams {
   /** Index of the first item; default 0. */
@@ -29,37 +31,21 @@ export interface NextLink {
   readonly limit: number | undefined;
 }
 
+/** A page as received: the body's bytes and what one scan of them found (src/extract/list-page.ts). */
 export interface Page {
   readonly list: ListName;
   /** The offset asked for. */
   readonly offset: number;
   /** The limit asked for. */
   readonly limit: number;
-  /** Job records, NOT validated here (src/records does that per item). */
-  readonly items: readonly unknown[];
-  /**
-   * Each item's JSON text exactly as received, in the order of `items` (what the store keeps as
-   * `raw`); undefined when the body could not be cut into items (see ./item-texts.ts).
-   */
-  readonly texts?: readonly string[] | undefined;
+  /** The body, UTF-8: each record's exact text is a span of it. */
+  readonly body: Buffer;
+  /** Each item's span, heads and whether it meets the client's item shape; not validated here. */
+  readonly items: readonly ItemScan[];
   /** Only what `next` says about position; its path, origin and filters are never used. */
   readonly next: NextLink | null;
-  /** Body size in bytes. */
+  /** Body size in bytes, as received. */
   readonly bytes: number;
-}
-
-/**
- * Reads a 2xx body into what the caller needs (ListingClient.getPageWith): `value`, and the
- * envelope's `next` as sent. A problem it reports fails the attempt, which is retried.
- */
-export type BodyDecoder<T> = (
-  body: Uint8Array,
-  signal: AbortSignal | undefined,
-) => Promise<{ readonly ok: true; readonly value: T; readonly next: string | null } | BodyProblem>;
-
-/** A page as getPageWith returns it: Page's position fields and the decoder's `value`. */
-export interface DecodedPage<T> extends Omit<Page, 'items' | 'texts'> {
-  readonly value: T;
 }
 
 export interface ClientOptions {
@@ -93,6 +79,11 @@ export interface ClientOptions {
   /** custom_metadata as one JSON value (default) or as `custom_metadata[key]=value` pairs. */
   metadataEncoding?: 'json' | 'brackets';
   logger?: Logger;
+  /**
+   * What each item of a page is checked against while the body is scanned (the sync passes the job
+   * record's shape); default HEADS_ONLY: items are read, not checked.
+   */
+  itemShape?: Shape;
   /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
   onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
 }

@@ -13,6 +13,7 @@ import {
   StatementType,
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
+import { loadSql } from '../load/sql-files.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../sync/memory-budget.js';
 import { sqlDir } from '../util/paths.js';
@@ -120,7 +121,7 @@ export class Database {
           );
         // The loader's staging tables (temp: this connection's) are made here, outside any transaction,
         // so that no rollback drops them and no batch pays a statement to make sure they exist.
-        await connection.run(namedQuery('loader-stage-create'));
+        await connection.run(loadSql('stage-create'));
       }
       return new Database(full, readOnly, connection, shared, logger, options.compactAfter);
     } catch (error) {

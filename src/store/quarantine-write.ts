@@ -3,7 +3,7 @@
  * text. Bad records are rare, so one statement each is fine here (the bulk path is the appender).
  */
 import { contentHash } from '../normalize/content-hash.js';
-import type { QuarantineItem } from '../normalize/row-batch.js';
+import type { QuarantinedText } from '../normalize/page-records.js';
 import type { RecordProblem } from '../records/validate.js';
 import type { Database } from './database.js';
 
@@ -20,7 +20,7 @@ export function cappedErrors(errors: readonly RecordProblem[]): RecordProblem[] 
 
 export async function recordQuarantined(
   db: Database,
-  items: readonly QuarantineItem[],
+  items: readonly QuarantinedText[],
   seenAt: Date,
 ): Promise<void> {
   const sql = db.query('quarantine-upsert');

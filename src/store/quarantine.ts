@@ -1,13 +1,13 @@
 /**
  * Reading the quarantine and retrying it: after an upgrade, records that failed an older version's
- * validation may pass; `quarantineRetry` loads those from their stored JSON and marks them resolved.
+ * validation may pass; `quarantineRetry` loads those from their stored text and marks them resolved.
  */
 import { listValue } from '@duckdb/node-api';
+import { RecordLoader } from '../load/record-loader.js';
 import type { Logger } from '../log.js';
-import { normalizeRecords } from '../normalize/normalize.js';
+import { normalizeTexts } from '../normalize/page-records.js';
 import { type RecordProblem, validateJobRecord } from '../records/validate.js';
 import type { Database } from './database.js';
-import { JobLoader } from './loader.js';
 import { cappedErrors } from './quarantine-write.js';
 
 export interface QuarantineRow {
@@ -67,14 +67,13 @@ export async function quarantineRetry(
   const now = options.now ?? new Date();
   return db.transaction(async () => {
     const rows = await db.all<{ raw_hash: string; raw: string }>(db.query('quarantine-unresolved'));
-    const passing: unknown[] = [];
+    const passing: string[] = [];
     const passingHashes: string[] = [];
     let stillFailing = 0;
     for (const row of rows) {
-      const raw: unknown = JSON.parse(row.raw);
-      const checked = validateJobRecord(raw);
+      const checked = validateJobRecord(JSON.parse(row.raw));
       if (checked.ok) {
-        passing.push(raw);
+        passing.push(row.raw);
         passingHashes.push(row.raw_hash);
         continue;
       }
@@ -85,8 +84,8 @@ export async function quarantineRetry(
       });
     }
     if (passing.length > 0) {
-      const loader = new JobLoader(db, options.logger ? { logger: options.logger } : {});
-      await loader.load(normalizeRecords(passing), { syncedAt: now });
+      const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
+      await loader.load(normalizeTexts(passing), now);
       await db.run(db.query('quarantine-resolve-hashes'), {
         hashes: listValue(passingHashes),
         resolved_at: now,

@@ -31,7 +31,7 @@ export const DEFAULT_BUDGET: PageBudget = Object.freeze({
 export interface BoundedRequest {
   /** New items wanted (the sizer's limit, or fewer). */
   readonly wanted: number;
-  /** Items asked for before them, already seen (the walk's anchor): 0 or 1. Not normalized. */
+  /** Items asked for before them, already seen (the walk's anchor): 0 or 1. */
   readonly overlap?: number;
   readonly signal?: AbortSignal | undefined;
 }
@@ -51,7 +51,7 @@ export async function getBoundedPage(
     const asked = limit + overlap;
     const maxBytes = limit === 1 ? Math.max(budget.pageBytes, budget.recordBytes * asked) : budget.pageBytes;
     try {
-      const options = { signal: request.signal, maxBytes, skip: overlap };
+      const options = { signal: request.signal, maxBytes };
       return await client.getPage(list, { ...params, limit: asked }, options);
     } catch (error) {
       if (!(error instanceof ResponseTooLargeError)) throw error;

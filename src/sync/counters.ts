@@ -1,5 +1,5 @@
 /** Running totals of one kind's run, turned into its summary at the end. */
-import type { LoadResult } from '../store/loader.js';
+import type { LoadResult } from '../load/record-loader.js';
 
 export class RunCounters {
   pages = 0;

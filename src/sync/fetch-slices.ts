@@ -2,11 +2,11 @@
  * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
  * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
  * handed out oldest first, so the writer's watermark can advance early. The client's rate limit
- * is shared by all fetchers. Each page comes normalized (validated, hashed, mapped to rows) by the
- * source, in its decode thread when big (listing-service.ts): that CPU work then happens while the
- * writer waits on DuckDB, instead of after it.
+ * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
+ * arrives, while the writer waits on DuckDB, and only its records are queued.
  */
 import type { ListName } from '../api/index.js';
+import { normalizeItems } from '../normalize/page-records.js';
 import type { PageBudget } from './bounded-page.js';
 import type { ListingSource, SourcePage } from './listing-source.js';
 import type { QueueMessage } from './page.js';
@@ -59,8 +59,8 @@ export async function fetchSlices(
   const walk = async (index: number, slice: Slice): Promise<void> => {
     const first = reuse;
     reuse = undefined;
-    for await (const page of walkSlice(client, list, slice, walkOptions, first)) {
-      await queue.push({ type: 'page', slice: index, batch: page.batch, bytes: page.bytes });
+    for await (const { page, skip } of walkSlice(client, list, slice, walkOptions, first)) {
+      await queue.push({ type: 'page', slice: index, records: normalizeItems(page.body, page.items, skip) });
     }
     await queue.push({ type: 'done', slice: index });
   };

@@ -1,7 +1,8 @@
 /** What one kind's run works with: the run's plan and the resources runSync opened for it. */
+
+import type { RecordLoader } from '../load/record-loader.js';
 import type { Logger } from '../log.js';
 import type { Database } from '../store/database.js';
-import type { JobLoader } from '../store/loader.js';
 import type { HeapGuard } from './heap-guard.js';
 import type { ListingSource } from './listing-source.js';
 import type { MemoryPlan } from './memory-budget.js';
@@ -9,7 +10,7 @@ import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
 
 export interface KindRunContext {
   readonly db: Database;
-  readonly loader: JobLoader;
+  readonly loader: RecordLoader;
   readonly client: ListingSource;
   /** Stores to save into, each in its phase; the DuckDB one always, the chosen one when it is another. */
   readonly stores: readonly CheckpointStore[];

@@ -41,7 +41,7 @@ export async function walkAndLoad(
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  // Pages come validated and mapped to rows (the source normalizes them as it reads them), so the writer needs no deep
+  // Pages come normalized (the fetchers normalize them as they read them), so the writer needs no deep
   // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
   const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
@@ -97,9 +97,9 @@ async function writePages(
           break;
         }
         const merged = withWaitingPages(queue, message, ctx.memory.batchBytes);
-        for (const page of merged.pages) counters.addPage(page.batch.records);
-        if (ctx.plan.full) await addSeen(ctx.db, merged.batch.listedIds);
-        const result = await ctx.loader.load(merged.batch, { syncedAt: new Date() });
+        for (const page of merged.pages) counters.addPage(page.records.count);
+        if (ctx.plan.full) await addSeen(ctx.db, merged.records.listedIds);
+        const result = await ctx.loader.load(merged.records, new Date());
         counters.addLoad(result);
         ctx.heap.check();
         progress.update();

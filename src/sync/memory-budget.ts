@@ -68,15 +68,6 @@ const QUEUE_DEPTH = 1;
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
 
-/**
- * Smallest budget at which big pages are read in the decode thread (src/sync/decode-thread.ts):
- * 640 MB. The thread costs ~70-90 MiB of RSS (its isolate and modules ~24 MiB, its heap, malloc's
- * arena for it) that no share of a smaller budget gives back: hour-long records peaked at 568-596 MiB
- * with it at the default budget (483-488 without), and 518-544 even at 256 MB; at 640 MB, 568-580
- * (BENCHMARKS.md, issue 15). Below it, pages are read on the main thread.
- */
-export const DECODE_THREAD_MIN_BUDGET = 640e6;
-
 /** Smallest and largest page target: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
 const MAX_PAGE_BYTES = 8 * MiB;
@@ -111,10 +102,6 @@ export interface MemoryPlan {
   readonly commitRows: number;
   /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
   readonly heapBytes: number;
-  /** Whether big pages are read in the decode thread (DECODE_THREAD_MIN_BUDGET). */
-  readonly decodeThread: boolean;
-  /** The same mark for the decode thread, which reads one page at a time (decode-thread.ts). */
-  readonly threadHeapBytes: number;
   readonly duckdb: DuckDbMemory;
 }
 
@@ -142,8 +129,6 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
     heapBytes,
-    decodeThread: budget >= DECODE_THREAD_MIN_BUDGET,
-    threadHeapBytes: Math.max(MIN_HEAP_BYTES, pageBytes * HEAP_PER_PAGE_BYTE),
     commitRows: clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
     duckdb: Object.freeze({
       memoryLimit: duckdbLimit,

@@ -1,10 +1,10 @@
 /**
  * The writer loads the page in hand together with the pages already waiting behind it in the
- * queue, up to MERGE_BYTES of JSON: each load costs a fixed number of statements (the existence
- * check, one append per table, the staged words' insert), which small pages would pay one by one.
- * Big pages are loaded alone, so memory stays bounded by the queue either way.
+ * queue, up to MERGE_BYTES of JSON: each load costs a fixed number of statements (stage, classify,
+ * insert), which small pages would pay one by one. Big pages are loaded alone, so memory stays
+ * bounded by the queue either way.
  */
-import { mergeRowBatches, type RowBatch } from '../normalize/row-batch.js';
+import { mergePageRecords, type PageRecords } from '../normalize/page-records.js';
 import type { PageMessage, QueueMessage } from './page.js';
 import type { PageQueue } from './page-queue.js';
 
@@ -13,8 +13,8 @@ export const MERGE_BYTES = 8 * 2 ** 20;
 
 export interface PageBatch {
   readonly pages: readonly PageMessage[];
-  /** The pages' batches merged, each job once (the later page's copy). */
-  readonly batch: RowBatch;
+  /** The pages' records merged, each job once (the later page's copy). */
+  readonly records: PageRecords;
 }
 
 export function withWaitingPages(
@@ -23,12 +23,14 @@ export function withWaitingPages(
   maxBytes = MERGE_BYTES,
 ): PageBatch {
   const pages = [first];
-  let bytes = first.bytes;
+  let bytes = first.records.bytes;
   for (;;) {
-    const next = queue.takeIf((message) => message.type === 'page' && bytes + message.bytes <= maxBytes);
+    const next = queue.takeIf(
+      (message) => message.type === 'page' && bytes + message.records.bytes <= maxBytes,
+    );
     if (next?.type !== 'page') break;
     pages.push(next);
-    bytes += next.bytes;
+    bytes += next.records.bytes;
   }
-  return { pages, batch: mergeRowBatches(pages.map((page) => page.batch)) };
+  return { pages, records: mergePageRecords(pages.map((page) => page.records)) };
 }

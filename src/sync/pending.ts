@@ -7,6 +7,7 @@
  * (one request per timestamp when they fit one page, as before).
  */
 import type { ListName } from '../api/index.js';
+import { normalizeItems } from '../normalize/page-records.js';
 import type { Database } from '../store/database.js';
 import { saveCheckpoint } from './checkpoints.js';
 import type { RunCounters } from './counters.js';
@@ -103,9 +104,10 @@ export async function recheckPending(
   await ctx.db.transaction(async () => {
     const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
     const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
-    for await (const { batch } of pages) {
-      counters.addPage(batch.records);
-      counters.addLoad(await ctx.loader.load(batch, { syncedAt: new Date() }));
+    for await (const { page, skip } of pages) {
+      const records = normalizeItems(page.body, page.items, skip);
+      counters.addPage(records.count);
+      counters.addLoad(await ctx.loader.load(records, new Date()));
     }
     counters.pendingRechecked = pending.length;
     await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');

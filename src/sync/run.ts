@@ -24,15 +24,16 @@ import {
   ResponseTooLargeError,
   toError,
 } from '../errors.js';
+import { RecordLoader } from '../load/record-loader.js';
 import { type Logger, silentLogger } from '../log.js';
+import { RECORD_SHAPE } from '../normalize/record-shape.js';
 import { Database } from '../store/database.js';
-import { JobLoader } from '../store/loader.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
 import { HeapGuard } from './heap-guard.js';
 import type { KindRunContext } from './kind-context.js';
-import { DEFAULT_THREAD_BYTES, ListingService } from './listing-service.js';
+import { ListingService } from './listing-service.js';
 import type { ListingSource } from './listing-source.js';
 import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
@@ -74,13 +75,11 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       // Parallel slices start together; the rate still holds over time.
       burst: plan.concurrency,
       metadataEncoding: resources.metadataEncoding,
+      // Each record is checked against the schema's shape as the body is scanned (src/normalize).
+      itemShape: RECORD_SHAPE,
       logger,
     });
-    client = opened = new ListingService(http, {
-      threadBytes:
-        plan.threadBytes ?? (memory.decodeThread ? DEFAULT_THREAD_BYTES : Number.POSITIVE_INFINITY),
-      threadHeapBytes: memory.threadHeapBytes,
-    });
+    client = opened = new ListingService(http);
   }
   let db: Database | undefined;
   let reads: ReadServer | undefined;
@@ -93,7 +92,7 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx: KindRunContext = {
       db,
-      loader: new JobLoader(db, { logger }),
+      loader: new RecordLoader(db, { logger }),
       client,
       stores,
       plan,

@@ -36,12 +36,6 @@ export interface SyncPlan {
    * (default 200, page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
    */
   readonly anomalyPauseMs?: number;
-  /**
-   * Smallest page body, bytes, read in the run's decode thread instead of the main thread (default
-   * 256 KiB when the memory budget has room for the thread, none below: memory-budget.ts
-   * DECODE_THREAD_MIN_BUDGET). No flag sets it: tests and the bench choose either path.
-   */
-  readonly threadBytes?: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
   readonly maxDeleteShare?: number;
   /** Slices walked at once, and the client's burst. */

@@ -15,7 +15,6 @@
  */
 import type { ListName } from '../api/index.js';
 import { ProtocolError } from '../errors.js';
-import type { RowBatch } from '../normalize/row-batch.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
 import type { ListingSource, SourcePage } from './listing-source.js';
 import {
@@ -29,9 +28,9 @@ import type { PageSizer } from './page-sizer.js';
 import type { Slice } from './slices.js';
 
 export interface SlicePage {
-  /** The page's new records (the anchor left out), normalized. */
-  readonly batch: RowBatch;
-  readonly bytes: number;
+  readonly page: SourcePage;
+  /** Items at its head already walked (the anchor, loaded with the page before): 0 or 1. */
+  readonly skip: number;
 }
 
 export interface WalkOptions {
@@ -131,12 +130,12 @@ export async function* walkSlice(
       }
       servedOffset = Math.max(servedOffset, at);
       promised = promisedBy(page, promised);
-      // The anchor (asked again, not normalized: SourceRequest.skip) must be where it was.
+      // The anchor (asked again, and left out of what is loaded: SlicePage.skip) must be where it was.
       if (overlap && (page.ids.length === 0 || page.ids[0] !== anchor)) {
         shifted = true;
         break;
       }
-      yield { batch: page.batch, bytes: page.bytes };
+      yield { page, skip: overlap };
       if (page.next === null || page.ids.length === overlap) return;
       // No readable id to anchor on (a malformed record): fall back to the plain next offset.
       anchor = page.ids.at(-1);

@@ -1,5 +1,5 @@
 /**
- * Analytics test data: DuckDB files loaded through the real JobLoader from generated records plus
+ * Analytics test data: DuckDB files loaded through the real loader from generated records plus
  * crafted ones at period boundaries, the figures those records should give computed straight from
  * the JSON (never from the SQL under test), and an in-process runner for the CLI commands.
  */
@@ -10,10 +10,9 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { TsyncError } from '../../src/errors.js';
-import { normalizeRecords } from '../../src/normalize/normalize.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
 import { Database } from '../../src/store/database.js';
-import { JobLoader } from '../../src/store/loader.js';
+import { loadRecords as loadInto } from './load.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +25,7 @@ export function fileTempDir(prefix: string): { dir: string; remove: () => void }
 export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
   const db = await Database.open(path);
   try {
-    await db.transaction(() => new JobLoader(db).load(normalizeRecords(records), { syncedAt: new Date() }));
+    await loadInto(db, records);
   } finally {
     await db.close();
   }

@@ -4,12 +4,7 @@
  */
 import { afterEach } from 'vitest';
 import { type ClientOptions, ListingClient, type ListName, type ListParams } from '../../src/api/index.js';
-import {
-  type JobRecord,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-} from '../../src/simulator/index.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 
 export interface ApiFixtures {
   /** A simulator with the file's defaults, `options` on top; closed after the test. */
@@ -63,7 +58,7 @@ export async function walkIds(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (let page = await listing.getPage(list, params); ; ) {
-    ids.push(...page.items.map((item) => (item as JobRecord)['id'] as string));
+    ids.push(...page.items.map((item) => item.heads.id as string));
     if (page.next === null || page.items.length === 0) return ids;
     if (page.next.offset <= page.offset) throw new Error(`next does not advance past offset ${page.offset}`);
     page = await listing.getPage(list, {

@@ -4,14 +4,13 @@
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { normalizeRecords } from '../../src/normalize/normalize.js';
 import { generateDataset } from '../../src/simulator/generate.js';
 import { Database } from '../../src/store/database.js';
-import { JobLoader } from '../../src/store/loader.js';
 import { shippedMigrations } from '../../src/store/migrate.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints-duckdb.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';
+import { loadRecords } from './load.js';
 
 /** A release without migration 002: `jobs` with its key, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
@@ -39,14 +38,13 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
       utterancesPerJob: options.utterancesPerJob ?? 6,
       wordsPerUtterance: 8,
     });
-    const loader = new JobLoader(db);
     const syncedAt = new Date('2026-11-01T00:00:00.000Z');
     // An invalid record goes to the quarantine; the rest loads.
     const bad = { ...records[0], id: 'bad-record', created_at: 'not a date' };
-    await loader.load(normalizeRecords([...records, bad]), { syncedAt });
+    await loadRecords(db, [...records, bad], syncedAt);
     // A changed record: its row and children replaced, as a later run would.
     const changed = { ...records[1], custom_metadata: { edited: true } };
-    await loader.load(normalizeRecords([changed]), { syncedAt: new Date('2026-11-02T00:00:00.000Z') });
+    await loadRecords(db, [changed], new Date('2026-11-02T00:00:00.000Z'));
     await db.run('UPDATE jobs SET deleted_at = now() WHERE id = $id', { id: String(records[2]?.id) });
     const run = runSummary();
     await recordRunStart(db, run);

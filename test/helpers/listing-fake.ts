@@ -5,10 +5,11 @@
  * carries offset + limit while the list goes on. A body past `maxBytes` fails as the HTTP client's
  * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP.
  */
-import type { ListName, ListParams } from '../../src/api/index.js';
+import type { ListName, ListParams, RequestOptions } from '../../src/api/index.js';
 import { ResponseTooLargeError } from '../../src/errors.js';
-import type { ListingSource, SourcePage, SourceRequest } from '../../src/sync/listing-source.js';
-import { pageRows } from '../../src/sync/page-rows.js';
+import { readListBody } from '../../src/extract/list-page.js';
+import { RECORD_SHAPE } from '../../src/normalize/record-shape.js';
+import { type ListingSource, type SourcePage, sourcePage } from '../../src/sync/listing-source.js';
 
 type Json = Record<string, unknown>;
 
@@ -47,7 +48,7 @@ export class FakeListing implements ListingSource {
     this.#records = [...records];
   }
 
-  async getPage(list: ListName, params: ListParams, options: SourceRequest): Promise<SourcePage> {
+  async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<SourcePage> {
     options.signal?.throwIfAborted();
     this.stats.requests += 1;
     this.asked.push({ list, params });
@@ -56,23 +57,27 @@ export class FakeListing implements ListingSource {
     const limit = Math.min(params.limit ?? 20, this.#limitCap);
     const matching = this.#records.filter((r) => listed(r, list, params)).sort(newestFirst);
     const items = matching.slice(offset, offset + limit);
-    const texts = items.map((item) => JSON.stringify(item));
-    const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text) + 1, 64);
+    const last = offset + items.length >= matching.length;
+    // The body as the service would send it (the link's path is never read: src/api/next-link.ts).
+    const next = last ? null : `/v2/transcription?offset=${offset + limit}&limit=${limit}`;
+    const text = JSON.stringify({ first: null, current: null, next, items });
+    const bytes = Buffer.byteLength(text);
     if (options.maxBytes !== undefined && bytes > options.maxBytes) {
       throw new ResponseTooLargeError(`the ${list} page grew past ${options.maxBytes} bytes`, {
         bytes,
         maxBytes: options.maxBytes,
       });
     }
-    // Items come off the wire as fresh objects: nothing the engine does can touch the fake's records.
-    const served = texts.map((text) => JSON.parse(text) as unknown);
-    return Object.freeze({
+    const read = readListBody(Buffer.from(text), RECORD_SHAPE);
+    if (!read.ok) throw new Error(`the fake served a body it cannot read: ${read.problem}`);
+    return sourcePage({
       list,
       offset,
       limit,
-      next: offset + items.length >= matching.length ? null : { offset: offset + limit, limit },
+      body: read.value.body,
+      items: read.value.items,
+      next: last ? null : { offset: offset + limit, limit },
       bytes,
-      ...pageRows(served, texts, options.skip ?? 0),
     });
   }
 

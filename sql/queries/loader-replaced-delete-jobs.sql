@@ -1,1 +1,0 @@
-DELETE FROM jobs WHERE id IN (SELECT id FROM _replaced_ids)

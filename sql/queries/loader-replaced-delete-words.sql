@@ -1,1 +1,0 @@
-DELETE FROM words WHERE job_id IN (SELECT id FROM _replaced_ids)

@@ -1,0 +1,18 @@
+/** The loader's SQL (sql/load/*.sql), read once per process. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sqlDir } from '../util/paths.js';
+
+export const LOAD_SQL = ['stage-create', 'classify', 'restore', 'replace', 'insert', 'finish'] as const;
+export type LoadSqlName = (typeof LOAD_SQL)[number];
+
+const texts = new Map<LoadSqlName, string>();
+
+export function loadSql(name: LoadSqlName): string {
+  let text = texts.get(name);
+  if (text === undefined) {
+    text = readFileSync(join(sqlDir(), 'load', `${name}.sql`), 'utf8');
+    texts.set(name, text);
+  }
+  return text;
+}

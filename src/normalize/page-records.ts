@@ -1,0 +1,145 @@
+/**
+ * The normalize stage: a page's items, as scanned (src/extract/json-scan.ts), into the records to
+ * load and the records to quarantine. An item the scan vouched for is taken as it is: its text is
+ * stored as `raw` and DuckDB maps it (src/load). Any other item is parsed and judged by the record
+ * schema (src/records/validate.ts), which gives a quarantined record its reasons.
+ */
+import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { type ItemScan, scanListBody } from '../extract/json-scan.js';
+import { type RecordProblem, validateJobRecord } from '../records/validate.js';
+import { RECORD_SHAPE } from './record-shape.js';
+
+/** A valid job record on its way to DuckDB. */
+export interface JobText {
+  readonly id: string;
+  readonly kind: string;
+  readonly status: string;
+  /** ISO 8601, as the record has it. */
+  readonly createdAt: string;
+  /** The record's JSON text as received: stored as `raw`. */
+  readonly raw: string;
+  /** sha1 of `raw` (UTF-8), hex: an identical hash means an unchanged job. */
+  readonly hash: string;
+  /** The text DuckDB maps when it must differ from `raw` (json-scan.ts `plain`); undefined: `raw`. */
+  readonly doc: string | undefined;
+  /** Names of the feature results in `result`: its non-null members but metadata and transcription. */
+  readonly modules: readonly string[];
+}
+
+/** A record that failed validation, for the quarantine. */
+export interface QuarantinedText {
+  /** The record's JSON text (any JSON value, not only objects). */
+  readonly raw: string;
+  readonly errors: readonly RecordProblem[];
+  readonly id?: string | undefined;
+  readonly kind?: string | undefined;
+}
+
+export interface PageRecords {
+  /** Records normalized, valid or not: what a run counts as fetched. */
+  readonly count: number;
+  /**
+   * The id of every record that has a string one, valid or not: what a --full run counts as seen, so
+   * a job the service still lists but that failed validation is not taken for a deleted one.
+   */
+  readonly listedIds: readonly string[];
+  /** Valid records in page order; a repeated id keeps its last copy only. */
+  readonly jobs: readonly JobText[];
+  readonly quarantine: readonly QuarantinedText[];
+  /** JSON bytes of these records. */
+  readonly bytes: number;
+}
+
+/** The items of `body` after the first `skip` (the walk's anchor, already loaded). */
+export function normalizeItems(body: Buffer, items: readonly ItemScan[], skip = 0): PageRecords {
+  // Most bodies are pure ASCII, and then latin1 decoding gives the same text several times faster.
+  const ascii = isAscii(body);
+  const jobs = new Map<string, JobText>();
+  const quarantine: QuarantinedText[] = [];
+  const listedIds: string[] = [];
+  let bytes = 0;
+  for (let i = skip; i < items.length; i++) {
+    const item = items[i] as ItemScan;
+    const { heads } = item;
+    if (heads.id !== undefined) listedIds.push(heads.id);
+    bytes += item.end - item.start;
+    const raw = body.toString(ascii ? 'latin1' : 'utf8', item.start, item.end);
+    const hash = (): string => createHash('sha1').update(body.subarray(item.start, item.end)).digest('hex');
+    if (item.checked && item.plain) {
+      const { id, kind, status, created_at: createdAt } = heads as Required<typeof heads>;
+      jobs.delete(id);
+      const modules = item.names.filter(isModule);
+      jobs.set(id, { id, kind, status, createdAt, raw, hash: hash(), doc: undefined, modules });
+      continue;
+    }
+    const parsed: unknown = JSON.parse(raw);
+    const checked = validateJobRecord(parsed);
+    if (!checked.ok) {
+      quarantine.push({ raw, errors: checked.errors, id: checked.id, kind: checked.kind });
+      continue;
+    }
+    const { id, kind, status, created_at: createdAt, result } = checked.record;
+    const doc = item.plain ? undefined : wellFormedJson(parsed);
+    const modules = Object.entries(result ?? {})
+      .filter(([name, value]) => value !== null && isModule(name))
+      .map(([name]) => name);
+    jobs.delete(id);
+    jobs.set(id, { id, kind, status, createdAt, raw, hash: hash(), doc, modules });
+  }
+  return { count: items.length - skip, listedIds, jobs: [...jobs.values()], quarantine, bytes };
+}
+
+/** Members of `result` that are columns of `jobs`, not feature results. */
+function isModule(name: string): boolean {
+  return name !== 'metadata' && name !== 'transcription';
+}
+
+/**
+ * JSON text of a parsed value that DuckDB reads as JSON.parse read the original: members once each,
+ * names unescaped, and a lone surrogate (which DuckDB refuses) as U+FFFD, as the UTF-8 of the
+ * stored text has it.
+ */
+export function wellFormedJson(value: unknown): string {
+  return JSON.stringify(wellFormed(value));
+}
+
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) out[key.toWellFormed()] = wellFormed(member);
+  return out;
+}
+
+/**
+ * The records of several pages as one batch, each job once: a job in two of them (the walk's
+ * anchor, a slice started again, a boundary shared by two slices) keeps its later copy.
+ */
+export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
+  if (pages.length === 1 && pages[0] !== undefined) return pages[0];
+  const jobs = new Map<string, JobText>();
+  for (const page of pages) {
+    for (const job of page.jobs) {
+      jobs.delete(job.id);
+      jobs.set(job.id, job);
+    }
+  }
+  return {
+    count: pages.reduce((sum, page) => sum + page.count, 0),
+    listedIds: pages.flatMap((page) => page.listedIds),
+    jobs: [...jobs.values()],
+    quarantine: pages.flatMap((page) => page.quarantine),
+    bytes: pages.reduce((sum, page) => sum + page.bytes, 0),
+  };
+}
+
+/**
+ * Records given as JSON texts (one JSON value each: a stored record, a test's), normalized as a
+ * page of them would be.
+ */
+export function normalizeTexts(texts: readonly string[]): PageRecords {
+  const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
+  return normalizeItems(body, scanListBody(body, RECORD_SHAPE).items);
+}
