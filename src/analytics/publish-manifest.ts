@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeJson } from '../util/json-writer.js';
 import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_manifest.json';
@@ -46,5 +47,5 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
 }
 
 export async function writeManifest(dir: string, value: Manifest): Promise<void> {
-  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(value, null, 2)}\n`);
+  await writeFileAtomic(join(dir, MANIFEST_FILE), `${writeJson(value, { indent: 2 })}\n`);
 }

@@ -2,6 +2,7 @@
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
 import { formatDuration } from '../util/duration.js';
+import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
@@ -17,7 +18,8 @@ export interface KindStatus {
   deleted: number;
   /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
   duplicate_ids: number;
-  words: number;
+  /** A BIGINT: a bigint past 2^53. */
+  words: number | bigint;
   quarantined: number;
   last_run_at: string | null;
   last_outcome: string | null;
@@ -39,13 +41,12 @@ export const command: Command = {
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags, env);
     const pendingSince = new Date(Date.now() - settings.pendingMaxAge).toISOString();
-    const kinds = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
+    const rows = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
       db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
     );
-    const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
     if (flag(flags, 'json')) {
       // The rows carry pending_stale; a program reading them wants nothing else.
-      stdout.write(`${JSON.stringify(rows)}\n`);
+      stdout.write(jsonLine(rows));
       return 0;
     }
     stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
