@@ -73,15 +73,17 @@ describe('report formats', () => {
     const { rows, total } = JSON.parse(await billing('json')) as { rows: Row[]; total: Row };
     const lines = (await billing('csv')).trimEnd().split('\n');
     expect(lines[0]).toBe('period,kind,jobs,billed_seconds,billed_hours,audio_hours,transcription_hours');
+    // Figures as DuckDB spells their DECIMAL: every digit of the column's scale.
+    const fixed = (value: unknown, decimals: number) => Number(value).toFixed(decimals);
     const line = (r: Row) =>
       [
         r['period'],
         r['kind'],
         r['jobs'],
-        r['billed_seconds'],
-        r['billed_hours'],
-        r['audio_hours'],
-        r['transcription_hours'],
+        fixed(r['billed_seconds'], 3),
+        fixed(r['billed_hours'], 6),
+        fixed(r['audio_hours'], 6),
+        fixed(r['transcription_hours'], 6),
       ].join(',');
     expect(lines.slice(1)).toEqual([...rows.map(line), line({ period: 'total', kind: '', ...total })]);
   });

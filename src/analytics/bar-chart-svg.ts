@@ -10,7 +10,10 @@ import { escapeHtml } from './escape-html.js';
 export interface BarPoint {
   readonly period: string;
   readonly series: string;
+  /** The bar's height (a double is exact enough for pixels). */
   readonly value: number;
+  /** The exact value, as the bar's title shows it; default the value. */
+  readonly label?: string;
 }
 
 export interface BarChartOptions {
@@ -63,16 +66,16 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
   const group = plotWidth / periods.length;
   const bar = Math.max(1, (group * 0.8) / series.length);
   const parts = [open, ...axis(top, y, plotWidth, options.unit)];
-  const byKey = new Map(points.map((p) => [`${p.period}\u0000${p.series}`, p.value]));
+  const byKey = new Map(points.map((p) => [`${p.period}\u0000${p.series}`, p]));
   periods.forEach((period, i) => {
     const left = MARGIN.left + i * group + group * 0.1;
     series.forEach((name, s) => {
-      const value = byKey.get(`${period}\u0000${name}`);
-      if (value === undefined || value === 0) return;
-      const yTop = y(value);
+      const point = byKey.get(`${period}\u0000${name}`);
+      if (point === undefined || point.value === 0) return;
+      const yTop = y(point.value);
       const fill = PALETTE[s % PALETTE.length];
       parts.push(
-        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${value} ${options.unit}`)}</title></rect>`,
+        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${point.label ?? point.value} ${options.unit}`)}</title></rect>`,
       );
     });
   });

@@ -6,8 +6,10 @@
  *          CSV readers take a comment line for data), text cells guarded against formulas
  *   html   the markers in a box, a legend and a bar chart over every period, the table with totals
  */
+import { writeJson } from '../util/json-writer.js';
 import { barChartSvg, chartLegend } from './bar-chart-svg.js';
 import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
+import { trimmedDecimal } from './decimal-text.js';
 import type { CsvOptions } from './format-csv.js';
 import { formatCsv } from './format-csv.js';
 import { formatHtmlPage } from './format-html.js';
@@ -56,7 +58,7 @@ function figureObject(report: BillingReport, figures: Figures): Record<string, C
     jobs: figures.jobs,
     billed_seconds: figures.billed_seconds,
     billed_hours: figures.billed_hours,
-    ...(currency === undefined ? {} : { cost: figures.cost ?? 0, currency }),
+    ...(currency === undefined ? {} : { cost: figures.cost ?? null, currency }),
     audio_hours: figures.audio_hours,
     transcription_hours: figures.transcription_hours,
   };
@@ -83,7 +85,7 @@ export function billingJson(report: BillingReport): string {
     not_counted: report.not_counted,
     warnings: report.warnings,
   };
-  return `${JSON.stringify(object, null, 2)}\n`;
+  return `${writeJson(object, { indent: 2 })}\n`;
 }
 
 /** The trust markers in words, one line each: as of, what was not counted, then the warnings. */
@@ -108,7 +110,8 @@ export function billingChartHtml(report: BillingReport, label: string): string {
   const points = report.rows.map((row) => ({
     period: row.period,
     series: row.groups.join(' / '),
-    value: row.billed_hours,
+    value: Number(row.billed_hours.text),
+    label: trimmedDecimal(row.billed_hours),
   }));
   return `${chartLegend(points)}\n${barChartSvg(points, { unit: 'billed hours', label })}`;
 }

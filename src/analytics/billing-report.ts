@@ -7,6 +7,8 @@
  */
 import { ConfigError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { ExactNumber } from '../util/json-writer.js';
+import { fixedDecimals } from './decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
@@ -30,15 +32,26 @@ export interface BillingQuery {
   readonly prices?: Prices | undefined;
 }
 
+/** The figures, each exact: DuckDB's text of its DECIMAL, at the scale of FIGURE_DECIMALS. */
 export interface Figures {
   readonly jobs: number;
-  readonly billed_seconds: number;
-  readonly billed_hours: number;
+  readonly billed_seconds: ExactNumber;
+  readonly billed_hours: ExactNumber;
   /** With prices only: rounded to cents after summing the jobs. */
-  readonly cost?: number;
-  readonly audio_hours: number;
-  readonly transcription_hours: number;
+  readonly cost?: ExactNumber;
+  readonly audio_hours: ExactNumber;
+  readonly transcription_hours: ExactNumber;
 }
+
+/** Digits after the point of each figure (sql/101's seconds_figure, hours_figure, cost_figure). */
+export const FIGURE_DECIMALS = {
+  billed_seconds: 3,
+  billed_hours: 6,
+  cost: 2,
+  audio_hours: 6,
+  transcription_hours: 6,
+} as const;
+export type FigureName = keyof typeof FIGURE_DECIMALS;
 
 export interface BillingRow extends Figures {
   readonly period: string;
@@ -103,14 +116,16 @@ function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow 
 }
 
 function figures(row: Record<string, unknown>, query: BillingQuery): Figures {
-  const n = (name: string) => Number(row[name] ?? 0);
+  // The query returns each figure as its DECIMAL's text (NULL for a period without jobs).
+  const exact = (name: FigureName) =>
+    new ExactNumber(fixedDecimals(new ExactNumber(String(row[name] ?? '0')), FIGURE_DECIMALS[name]));
   return {
-    jobs: n('jobs'),
-    billed_seconds: n('billed_seconds'),
-    billed_hours: n('billed_hours'),
-    ...(query.prices ? { cost: n('cost') } : {}),
-    audio_hours: n('audio_hours'),
-    transcription_hours: n('transcription_hours'),
+    jobs: Number(row['jobs'] ?? 0),
+    billed_seconds: exact('billed_seconds'),
+    billed_hours: exact('billed_hours'),
+    ...(query.prices ? { cost: exact('cost') } : {}),
+    audio_hours: exact('audio_hours'),
+    transcription_hours: exact('transcription_hours'),
   };
 }
 

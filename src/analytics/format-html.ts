@@ -4,6 +4,8 @@
  * bar-chart-svg.ts), and the table under it with its footer (totals). All text is escaped. The
  * markup is also well-formed XML (every element closed), which keeps it easy to check and to parse.
  */
+import { ExactNumber } from '../util/json-writer.js';
+import { fixedDecimals } from './decimal-text.js';
 import { escapeHtml } from './escape-html.js';
 import type { Cell, Column, ResultTable } from './result-table.js';
 
@@ -104,7 +106,7 @@ function htmlTable(table: ResultTable): string {
 
 function showCell(cell: Cell, column: Column): string {
   if (cell === null) return '';
-  if (typeof cell === 'number' && column.decimals !== undefined && Number.isFinite(cell))
-    return cell.toFixed(column.decimals);
+  if ((typeof cell === 'number' || cell instanceof ExactNumber) && column.decimals !== undefined)
+    return fixedDecimals(cell, column.decimals);
   return String(cell);
 }

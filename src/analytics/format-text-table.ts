@@ -4,6 +4,8 @@
  * stays on one line; CSV and JSON carry the full values. A footer row (a total) follows a rule, and
  * notes (the billing report's as-of and what it could not count) follow the row count.
  */
+import { ExactNumber } from '../util/json-writer.js';
+import { fixedDecimals } from './decimal-text.js';
 import type { Cell, Column, ResultTable } from './result-table.js';
 
 /** Longest cell shown, in characters; longer text ends with an ellipsis. */
@@ -31,10 +33,8 @@ export function formatTextTable(table: ResultTable, notes: readonly string[] = [
 
 function showCell(cell: Cell, column: Column): string {
   if (cell === null) return 'NULL';
-  if (typeof cell === 'number') {
-    return column.decimals === undefined || !Number.isFinite(cell)
-      ? String(cell)
-      : cell.toFixed(column.decimals);
+  if (typeof cell === 'number' || cell instanceof ExactNumber) {
+    return column.decimals === undefined ? String(cell) : fixedDecimals(cell, column.decimals);
   }
   const text = String(cell)
     .replace(/\r?\n|\r/g, ' ')
