@@ -76,8 +76,11 @@ describe('exact numbers in JSON output', () => {
     try {
       const reader = await connectWriter(held.path);
       expect(reader).toBeDefined();
-      const tables = (await reader?.userQuery(EXACT_SQL)) ?? [];
-      expect(tables.map(formatJson).join('')).toBe(EXACT_JSON);
+      const printed: string[] = [];
+      await reader?.userQuery(EXACT_SQL, (table) => {
+        printed.push(formatJson(table));
+      });
+      expect(printed.join('')).toBe(EXACT_JSON);
     } finally {
       await reads.close();
       await held.close();

@@ -1,8 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { connectWriter } from '../src/analytics/read-client.js';
+import { serveReads } from '../src/analytics/read-server.js';
+import type { ResultTable } from '../src/analytics/result-table.js';
 import { command as exportCommand } from '../src/cli/export.js';
 import { command as query } from '../src/cli/query.js';
+import { silentLogger } from '../src/log.js';
+import { Database } from '../src/store/database.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { runMain } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
@@ -114,6 +119,39 @@ describe('query takes SQL as DuckDB does', () => {
       const outcome = await runCommand(query, [statement, '--db', db, '--read', out]);
       expect(outcome.code, statement).toBe(2);
       expect(outcome.error?.message, statement).toMatch(/reads or writes files/);
+    }
+  });
+});
+
+describe('query prints as the DuckDB CLI does', () => {
+  test('a failing third statement: the first two results are printed, then the error', async () => {
+    const outcome = await runCommand(query, [
+      'SELECT 1 AS a; SELECT 2 AS b; SELECT * FROM no_such_table; SELECT 4 AS d',
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
+    expect(outcome.stdout).toBe('a\n1\n\nb\n2\n');
+    expect(outcome.code).toBe(2);
+    expect(outcome.error?.message).toMatch(/no_such_table does not exist/);
+  });
+
+  test('through the read socket of a sync: the same results before the error', async () => {
+    const held = await Database.open(join(tempDir(), 'held.duckdb'));
+    const reads = await serveReads(held, { logger: silentLogger });
+    try {
+      const reader = await connectWriter(held.path);
+      const tables: ResultTable[] = [];
+      await expect(
+        reader?.userQuery('SELECT 1 AS a; SELECT 2 AS b; SELECT * FROM no_such_table', (table) => {
+          tables.push(table);
+        }),
+      ).rejects.toThrow(/no_such_table does not exist/);
+      expect(tables.map((t) => t.rows)).toEqual([[[1]], [[2]]]);
+    } finally {
+      await reads.close();
+      await held.close();
     }
   });
 });

@@ -35,12 +35,17 @@ export class FileReader implements Reader {
     return this.db.query(name);
   }
 
-  async userQuery(sql: string): Promise<ResultTable[]> {
-    if (!this.sandboxed) {
-      await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
-      this.sandboxed = true;
-    }
-    return (await runGuarded(this.db.connection, sql, this.db.path)).map(readerTable);
+  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
+    await this.sandbox();
+    await runGuarded(this.db.connection, sql, this.db.path, {
+      each: (reader) => onTable(readerTable(reader)),
+    });
+  }
+
+  private async sandbox(): Promise<void> {
+    if (this.sandboxed) return;
+    await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
+    this.sandboxed = true;
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {

@@ -47,11 +47,17 @@ export interface GuardOptions {
   readonly params?: SqlParams;
   /** Refuse a statement whose result has more rows (it is streamed, never held whole). */
   readonly maxRows?: number;
+  /**
+   * Called with each statement's result as soon as it is complete, before the next statement runs
+   * (as the DuckDB CLI prints them).
+   */
+  readonly each?: (reader: DuckDBResultReader) => Promise<void> | void;
 }
 
 /**
  * Runs each statement of `sql` that only reads; `params` bind to a single statement. `where` names
- * the database in errors. The first refusal stops the text: nothing after it runs.
+ * the database in errors. The first refusal or failure stops the text: nothing after it runs, and
+ * the results before it have been handed to `each`.
  */
 export async function runGuarded(
   connection: DuckDBConnection,
@@ -59,7 +65,7 @@ export async function runGuarded(
   where: string,
   options: GuardOptions = {},
 ): Promise<DuckDBResultReader[]> {
-  const { params, maxRows } = options;
+  const { params, maxRows, each } = options;
   if (sql.trim() === '')
     throw new ConfigError(
       'query',
@@ -90,6 +96,7 @@ export async function runGuarded(
           );
         }
         readers.push(reader);
+        await each?.(reader);
       } finally {
         prepared.destroySync();
       }

@@ -70,8 +70,17 @@ export class SocketReader implements Reader {
     return namedQuery(name);
   }
 
-  async userQuery(sql: string): Promise<ResultTable[]> {
-    return (await this.request({ op: 'tables', sql })).tables ?? [];
+  /** The writer answers with every result at once; those before a failing statement come with it. */
+  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
+    const socket = await open(this.socketPath);
+    let reply: Reply;
+    try {
+      reply = await this.exchange(socket, { op: 'tables', sql }, { partial: true });
+    } finally {
+      socket.destroy();
+    }
+    for (const table of reply.tables ?? []) await onTable(table);
+    if (!reply.ok) throw this.failure(reply);
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {
@@ -107,16 +116,24 @@ export class SocketReader implements Reader {
     }
   }
 
-  /** Sends one request line and reads the one reply line. */
-  private async exchange(socket: Socket, request: ReadRequest): Promise<Reply> {
+  /** Sends one request line and reads the one reply line; a refusal throws unless `partial`. */
+  private async exchange(
+    socket: Socket,
+    request: ReadRequest,
+    options: { readonly partial?: boolean } = {},
+  ): Promise<Reply> {
     const line = readWireLine(socket, {
       endEvent: 'close',
       ended: () => this.broken('hung up before answering (the run probably ended)'),
     });
     socket.write(`${encodeWire(request)}\n`);
     const reply = decodeWire(await line) as Reply;
-    if (reply.ok) return reply;
-    throw fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
+    if (reply.ok || options.partial) return reply;
+    throw this.failure(reply);
+  }
+
+  private failure(reply: Reply): Error {
+    return fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
   }
 
   private broken(what: string): WriterGoneError {

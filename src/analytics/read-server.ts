@@ -33,6 +33,7 @@ import {
   readWireLine,
   toWireError,
 } from './read-wire.js';
+import type { ResultTable } from './result-table.js';
 import { sqlPathLiteral } from './sql-literal.js';
 
 /** Unix socket paths longer than this do not fit sockaddr_un (108 bytes on Linux, 104 on macOS). */
@@ -179,7 +180,7 @@ class Request {
       const request = readRequest.parse(decodeWire(line));
       const reply = await this.answer(request, temp);
       if (this.aborted || !this.socket.writable) return;
-      this.socket.write(`${encodeWire({ ok: true, ...reply })}\n`);
+      this.socket.write(`${encodeWire({ ok: reply['error'] === undefined, ...reply })}\n`);
       // A Parquet reply names a file the reader copies from: it stays until the reader hangs up.
       if (temp.length > 0) await new Promise((resolve) => this.socket.once('close', resolve).resume());
       else this.socket.end();
@@ -207,12 +208,21 @@ class Request {
           const rows = readers.at(-1)?.getRowObjectsJS() ?? [];
           return { rows: rows.map((row) => plainRow(row as Record<string, unknown>)) };
         }
-        case 'tables':
-          return {
-            tables: (await runGuarded(connection, request.sql, this.db.path, { maxRows: MAX_ROWS })).map(
-              readerTable,
-            ),
-          };
+        case 'tables': {
+          const tables: ResultTable[] = [];
+          try {
+            await runGuarded(connection, request.sql, this.db.path, {
+              maxRows: MAX_ROWS,
+              each: (reader) => {
+                tables.push(readerTable(reader));
+              },
+            });
+            return { tables };
+          } catch (error) {
+            // The results of the statements before the failing one go with it, printed first.
+            return { tables, error: toWireError(error) };
+          }
+        }
         case 'parquet':
           return { ...(await this.parquet(connection, request.query, request.params, temp)) };
       }

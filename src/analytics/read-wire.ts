@@ -19,7 +19,7 @@ const params = z.record(z.string(), z.unknown());
 export const readRequest = z.discriminatedUnion('op', [
   /** Rows of one statement as objects (reports, status). */
   z.strictObject({ op: z.literal('rows'), sql: z.string(), params: params.optional() }),
-  /** A user's SQL text: one ResultTable per statement. */
+  /** A user's SQL text: one ResultTable per statement (those before a failure come with the error). */
   z.strictObject({ op: z.literal('tables'), sql: z.string() }),
   /** One export query written to a Parquet file in the writer's temp folder; the reply names it. */
   z.strictObject({ op: z.literal('parquet'), query: z.string(), params }),

@@ -1,7 +1,7 @@
 /**
  * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
- * more statements (each result printed), from the argument, a file (-f) or stdin (-), to stdout or
- * a file (--out). Writing statements, file access outside the --read folders (COPY, ATTACH,
+ * more statements (each result printed as soon as it is complete), from the argument, a file (-f)
+ * or stdin (-), to stdout or a file (--out). Writing statements, file access outside the --read folders (COPY, ATTACH,
  * read_csv) and setting changes are refused with a message saying so (exit 2). While a sync holds
  * the file, the sync answers (src/analytics/read-server.ts).
  */
@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../analytics/atomic-file.js';
 import { withReader } from '../analytics/open-reader.js';
 import { parseFormat, render } from '../analytics/output-format.js';
+import type { ResultTable } from '../analytics/result-table.js';
 import { resolveSettings } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Command } from './command.js';
@@ -24,11 +25,12 @@ export const command: Command = {
     'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
     "languages, job_facts) and transcript_search('text'); see the README (Analytics). Several",
-    'statements separated by ; each print their result (JSON: one array per statement, one after the',
-    'other). SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and',
-    'struct columns are nested values in --format json. Statements that write, change settings, or',
-    'read files outside the --read folders are refused. While a sync runs, it answers with the data',
-    'of its last commit. Examples:',
+    'statements separated by ; each print their result as soon as it is complete (JSON: one array per',
+    'statement, one after the other); a failing statement stops the text after the results before it.',
+    'SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and struct',
+    'columns are nested values in --format json; numbers are exact (DECIMAL and BIGINT as DuckDB',
+    'spells them). Statements that write, change settings, or read files outside the --read folders',
+    'are refused. While a sync runs, it answers with the data of its last commit. Examples:',
     '  transcript-sync query "SELECT * FROM billing_monthly ORDER BY month" --format csv',
     '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
@@ -51,15 +53,16 @@ export const command: Command = {
     const out = stringFlag(flags, 'out');
     const readableDirs = readFolders(flags['read']);
     const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
-    const tables = await withReader(db, { lockWaitMs: lockWait, readableDirs }, (reader) =>
-      reader.userQuery(sql),
-    );
-    // Results apart by a blank line in a table or CSV; JSON prints one document per statement.
-    const text = tables
-      .map((table) => render(table, format, { title: 'query' }))
-      .join(format === 'json' ? '' : '\n');
-    if (out === undefined) stdout.write(text);
-    else await writeFileAtomic(resolve(out), text);
+    // Each result is printed as soon as it is complete, as the DuckDB CLI does: tables and CSV
+    // apart by a blank line, JSON one document per statement. A file is written whole, or not at all.
+    const texts: string[] = [];
+    const print = (table: ResultTable) => {
+      const text = `${texts.length > 0 && format !== 'json' ? '\n' : ''}${render(table, format, { title: 'query' })}`;
+      texts.push(text);
+      if (out === undefined) stdout.write(text);
+    };
+    await withReader(db, { lockWaitMs: lockWait, readableDirs }, (reader) => reader.userQuery(sql, print));
+    if (out !== undefined) await writeFileAtomic(resolve(out), texts.join(''));
     return 0;
   },
 };
