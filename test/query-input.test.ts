@@ -124,6 +124,21 @@ describe('query takes SQL as DuckDB does', () => {
 });
 
 describe('query prints as the DuckDB CLI does', () => {
+  test('EXPLAIN ANALYZE prints its whole plan in a table, never cut', async () => {
+    const outcome = await runCommand(query, [
+      "EXPLAIN ANALYZE SELECT kind, count(*) FROM jobs WHERE status = 'done' GROUP BY kind",
+      '--db',
+      db,
+    ]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.stdout).not.toContain('…');
+    const lines = outcome.stdout.split('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    expect(outcome.stdout).toMatch(/Total Time/);
+    expect(outcome.stdout).toMatch(/TABLE_SCAN/);
+    expect(outcome.stdout).toMatch(/HASH_GROUP_BY/);
+  });
+
   test('a failing third statement: the first two results are printed, then the error', async () => {
     const outcome = await runCommand(query, [
       'SELECT 1 AS a; SELECT 2 AS b; SELECT * FROM no_such_table; SELECT 4 AS d',

@@ -50,8 +50,8 @@ const NUMBER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
   DuckDBTypeId.DECIMAL,
 ]);
 
-/** A DuckDB result as a ResultTable. */
-export function readerTable(reader: DuckDBResultReader): ResultTable {
+/** A DuckDB result as a ResultTable; `plan` marks the result of an EXPLAIN. */
+export function readerTable(reader: DuckDBResultReader, plan = false): ResultTable {
   const types = reader.columnTypes();
   const columns: Column[] = reader
     .columnNames()
@@ -64,7 +64,7 @@ export function readerTable(reader: DuckDBResultReader): ResultTable {
       return typeof plain === 'bigint' ? exactInteger(plain) : (plain as Cell);
     }),
   );
-  return { columns, rows };
+  return { columns, rows, ...(plan ? { plan } : {}) };
 }
 
 /**

@@ -38,7 +38,7 @@ export class FileReader implements Reader {
   async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
     await this.sandbox();
     await runGuarded(this.db.connection, sql, this.db.path, {
-      each: (reader) => onTable(readerTable(reader)),
+      each: (reader, explain) => onTable(readerTable(reader, explain)),
     });
   }
 

@@ -49,9 +49,9 @@ export interface GuardOptions {
   readonly maxRows?: number;
   /**
    * Called with each statement's result as soon as it is complete, before the next statement runs
-   * (as the DuckDB CLI prints them).
+   * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
    */
-  readonly each?: (reader: DuckDBResultReader) => Promise<void> | void;
+  readonly each?: (reader: DuckDBResultReader, explain: boolean) => Promise<void> | void;
 }
 
 /**
@@ -96,7 +96,7 @@ export async function runGuarded(
           );
         }
         readers.push(reader);
-        await each?.(reader);
+        await each?.(reader, prepared.statementType === StatementType.EXPLAIN);
       } finally {
         prepared.destroySync();
       }

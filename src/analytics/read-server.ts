@@ -213,8 +213,8 @@ class Request {
           try {
             await runGuarded(connection, request.sql, this.db.path, {
               maxRows: MAX_ROWS,
-              each: (reader) => {
-                tables.push(readerTable(reader));
+              each: (reader, explain) => {
+                tables.push(readerTable(reader, explain));
               },
             });
             return { tables };

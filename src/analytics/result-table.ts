@@ -29,6 +29,8 @@ export interface ResultTable {
   readonly rows: readonly (readonly Cell[])[];
   /** A row shown apart after the others (the billing total); not counted as a row. */
   readonly footer?: readonly Cell[];
+  /** An EXPLAIN's result: the terminal table prints its plan text whole, never cut. */
+  readonly plan?: boolean;
 }
 
 /** Builds a table from row objects, taking each column's value by name. */
