@@ -47,6 +47,8 @@ export interface GuardOptions {
   readonly params?: SqlParams;
   /** Refuse a statement whose result has more rows (it is streamed, never held whole). */
   readonly maxRows?: number;
+  /** Refuse a text of more than one statement (a result that must be one table), naming the reason. */
+  readonly single?: string;
   /**
    * Called with each statement's result as soon as it is complete, before the next statement runs
    * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
@@ -65,7 +67,7 @@ export async function runGuarded(
   where: string,
   options: GuardOptions = {},
 ): Promise<DuckDBResultReader[]> {
-  const { params, maxRows, each } = options;
+  const { params, maxRows, single, each } = options;
   if (sql.trim() === '')
     throw new ConfigError(
       'query',
@@ -76,6 +78,8 @@ export async function runGuarded(
     const extracted = await connection.extractStatements(sql);
     if (params !== undefined && extracted.count !== 1)
       throw new Error('parameters bind to exactly one statement');
+    if (single !== undefined && extracted.count !== 1)
+      throw new ConfigError('query', `the SQL holds ${extracted.count} statements; ${single}`);
     for (let i = 0; i < extracted.count; i += 1) {
       const prepared = await extracted.prepare(i);
       try {
@@ -128,6 +132,10 @@ function assertReading(type: StatementType): void {
     { hint: READ_ONLY_HINT },
   );
 }
+
+/** Why a Parquet result takes one statement, for runGuarded's `single`. */
+export const PARQUET_SINGLE =
+  'a Parquet file holds one result: give one statement, or write several to .json or .csv';
 
 const READ_ONLY_HINT =
   'only reading statements run here (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); data changes only through sync';

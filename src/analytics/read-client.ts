@@ -6,6 +6,7 @@
  */
 
 import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
@@ -35,6 +36,8 @@ interface Reply {
   readonly rows?: Record<string, unknown>[];
   readonly tables?: ResultTable[];
   readonly file?: string;
+  /** Rows of a query-parquet reply's file. */
+  readonly count?: number;
 }
 
 /** The writer closed the socket before answering: its run ended, so the file is probably free now. */
@@ -81,6 +84,19 @@ export class SocketReader implements Reader {
     }
     for (const table of reply.tables ?? []) await onTable(table);
     if (!reply.ok) throw this.failure(reply);
+  }
+
+  /** The writer writes the file in its temp folder, and it is copied from there. */
+  async userQueryParquet(sql: string, file: string): Promise<number> {
+    const socket = await open(this.socketPath);
+    try {
+      const reply = await this.exchange(socket, { op: 'query-parquet', sql });
+      if (!reply.file) throw this.broken('named no file');
+      await copyFile(reply.file, file);
+      return reply.count ?? 0;
+    } finally {
+      socket.destroy();
+    }
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {

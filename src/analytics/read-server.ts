@@ -23,7 +23,7 @@ import { isQueryName } from '../store/queries.js';
 import { plainRow } from '../store/values.js';
 import { readerTable } from './duckdb-result-table.js';
 import { EXPORT_TABLES } from './export-parquet.js';
-import { runGuarded, sandboxInstance } from './guarded-statements.js';
+import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statements.js';
 import {
   decodeWire,
   encodeWire,
@@ -33,6 +33,7 @@ import {
   readWireLine,
   toWireError,
 } from './read-wire.js';
+import { resultToParquet } from './result-parquet.js';
 import type { ResultTable } from './result-table.js';
 import { sqlPathLiteral } from './sql-literal.js';
 
@@ -223,6 +224,8 @@ class Request {
             return { tables, error: toWireError(error) };
           }
         }
+        case 'query-parquet':
+          return { ...(await this.queryParquet(connection, request.sql, temp)) };
         case 'parquet':
           return { ...(await this.parquet(connection, request.query, request.params, temp)) };
       }
@@ -231,6 +234,29 @@ class Request {
       await connection.run('ROLLBACK').catch(() => {});
       connection.closeSync();
     }
+  }
+
+  /** A reader's one statement, its result written by a private DuckDB into the temp folder. */
+  private async queryParquet(
+    connection: DuckDBConnection,
+    sql: string,
+    temp: string[],
+  ): Promise<{ file: string; count: number }> {
+    const [reader] = await runGuarded(connection, sql, this.db.path, {
+      maxRows: MAX_ROWS,
+      single: PARQUET_SINGLE,
+    });
+    const file = this.tempFile(temp);
+    return { file, count: reader ? await resultToParquet(reader, file) : 0 };
+  }
+
+  /** A new file name in DuckDB's own temp folder (`<db>.tmp`), removed when the request ends. */
+  private tempFile(temp: string[]): string {
+    const dir = `${this.db.path}.tmp`;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
+    temp.push(file);
+    return file;
   }
 
   /**
@@ -245,10 +271,7 @@ class Request {
   ): Promise<{ file: string; rows: number }> {
     if (!PARQUET_QUERIES.has(query) || !isQueryName(query))
       throw new ConfigError('export', `"${query}" is not an export query`);
-    const dir = `${this.db.path}.tmp`;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
-    temp.push(file);
+    const file = this.tempFile(temp);
     const sql = `COPY (${this.db.query(query)}) TO ${sqlPathLiteral(file, 'export')} (FORMAT parquet)`;
     const reader = await connection.runAndReadAll(sql, toParams(params));
     const count = reader.getRowObjectsJS()[0]?.['Count'];

@@ -21,6 +21,8 @@ export const readRequest = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('rows'), sql: z.string(), params: params.optional() }),
   /** A user's SQL text: one ResultTable per statement (those before a failure come with the error). */
   z.strictObject({ op: z.literal('tables'), sql: z.string() }),
+  /** A user's one statement written to a Parquet file in the writer's temp folder; the reply names it. */
+  z.strictObject({ op: z.literal('query-parquet'), sql: z.string() }),
   /** One export query written to a Parquet file in the writer's temp folder; the reply names it. */
   z.strictObject({ op: z.literal('parquet'), query: z.string(), params }),
 ]);

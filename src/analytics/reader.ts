@@ -23,6 +23,11 @@ export interface Reader {
    */
   userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void>;
   /**
+   * A user's SQL text of one reading statement, its result written as one Parquet file at `file`
+   * (absolute; its folder exists) with the result's own column types; returns the row count.
+   */
+  userQueryParquet(sql: string, file: string): Promise<number>;
+  /**
    * Writes the rows of sql/queries/<name>.sql as Parquet under `targetDir`, partitioned Hive-style
    * by `partitionBy`; returns the row count.
    */
