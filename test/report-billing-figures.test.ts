@@ -414,6 +414,15 @@ describe('trust markers', () => {
     expect((await billing(...october)).warnings.join('\n')).not.toContain('ends after as_of');
   });
 
+  test('a range the user did not end (no --to) does not warn that it ends after as_of', async () => {
+    for (const args of [[], ['--from', '2026-10'], ['--by', 'month']]) {
+      const result = await billing(...args);
+      expect(result.warnings.join('\n'), args.join(' ')).not.toContain('ends after as_of');
+    }
+    // The table and CSV markers say no more than the JSON does.
+    expect(await run('--from', '2026-10')).not.toContain('ends after as_of');
+  });
+
   test('table, CSV and HTML show the same total and markers as JSON', async () => {
     const json = await billing(...october, '--prices', pricesFile);
     const t = json.total;

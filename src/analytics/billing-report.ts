@@ -221,7 +221,8 @@ function warnings(
       `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${SYNC_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
     );
   }
-  if (asOf.at && (query.range.before === undefined || query.range.before > asOf.at)) {
+  // Only a range the user ended: the default range ends now, after every sync by definition.
+  if (asOf.at && query.range.before !== undefined && query.range.before > asOf.at) {
     out.push(`the range ends after as_of (${asOf.at.toISOString()}): later jobs are not in the mirror yet`);
   }
   if (notCounted.quarantined > 0) {
