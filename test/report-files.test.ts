@@ -84,7 +84,10 @@ describe('scheduled billing report files', () => {
     }
     const html = readFileSync(join(dir, `${DAY}.html`), 'utf8');
     expect(html).toContain('<svg');
-    expect(html).toContain('Billing by day: 2026-10-31');
+    // The title ends with the database's file name, whole: a bare name read as a word cut short.
+    const title = 'Billing by day: 2026-10-31 (UTC), all kinds, database report-files.duckdb';
+    expect(html).toContain(`<title>${title}</title>`);
+    expect(html).toContain(`<h1>${title}</h1>`);
     expect(html).toContain(`<li>as of ${SYNCED.toISOString()}</li>`);
     expect(html).not.toContain('STALE');
   });
