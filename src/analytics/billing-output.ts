@@ -1,10 +1,12 @@
 /**
- * The billing report in each output format, all with the same figures, total and trust markers:
+ * The billing report in each output format, all with the same figures, total and trust markers
+ * (among the warnings, the note that the rows do not add up to the total, when they do not):
  *   json   one object {as_of, rows, total, not_counted: {quarantined, pending}, warnings}
  *   table  the rows, a total row, then the markers as lines under the table
  *   csv    header, rows, a `total` row; the markers as `# ` comment lines only when asked (many
  *          CSV readers take a comment line for data), text cells guarded against formulas
  *   html   the markers in a box, a legend and a bar chart over every period, the table with totals
+ *          and the rounding note under it
  */
 import { writeJson } from '../util/json-writer.js';
 import { barChartSvg, chartLegend } from './bar-chart-svg.js';
@@ -139,9 +141,11 @@ export function renderBilling(
         title: options.title,
         subtitle: options.subtitle,
         ...(options.alert ? { alert: options.alert } : {}),
-        notes: markerLines(report),
+        // The rounding note goes under the table it is about, not in the box above.
+        notes: markerLines({ ...report, warnings: report.warnings.filter((w) => w !== report.rounding) }),
         chart: billingChartHtml(report, options.title),
         table: billingResultTable(report),
+        ...(report.rounding ? { footnotes: [`Note: ${report.rounding}.`] } : {}),
       });
   }
 }

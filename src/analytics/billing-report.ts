@@ -8,7 +8,7 @@
 import { ConfigError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
 import { ExactNumber } from '../util/json-writer.js';
-import { fixedDecimals } from './decimal-text.js';
+import { fixedDecimals, sameExact, sumExact } from './decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
@@ -66,7 +66,13 @@ export interface BillingReport {
   readonly rows: readonly BillingRow[];
   readonly total: Figures;
   readonly not_counted: { readonly quarantined: number; readonly pending: number };
+  /** Warnings in words; the last is `rounding` when there is one. */
   readonly warnings: readonly string[];
+  /**
+   * Set when the rows do not add up to the total: which figures, and why (each row and the total
+   * are rounded once from their own jobs' exact sums). Shown beside the numbers in every format.
+   */
+  readonly rounding?: string;
 }
 
 export async function billingReport(
@@ -100,14 +106,37 @@ export async function billingReport(
   const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : SYNC_KINDS);
   const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
+  const total = figures(totalRow ?? {}, query);
+  const rounding = roundingNote(rows, total, query);
   return {
     query,
     as_of: asOf.at?.toISOString() ?? null,
     rows,
-    total: figures(totalRow ?? {}, query),
+    total,
     not_counted: notCounted,
-    warnings: warnings(query, asOf, notCounted, open?.undated ?? 0),
+    warnings: [...warnings(query, asOf, notCounted, open?.undated ?? 0), ...(rounding ? [rounding] : [])],
+    ...(rounding ? { rounding } : {}),
   };
+}
+
+/**
+ * The figures whose rows do not add up to the total, in words; undefined when every one does.
+ * Each row and the total are rounded once, from the exact sums of their own jobs (never a sum of
+ * rounded rows), so a column of rows may differ from the total by half a unit of its last digit
+ * per row.
+ */
+function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
+  const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(
+    (name) => name !== 'cost' || query.prices !== undefined,
+  );
+  const off = names.flatMap((name) => {
+    const want = total[name];
+    if (want === undefined) return [];
+    const sum = sumExact(rows.map((row) => row[name] ?? new ExactNumber('0')));
+    return sameExact(sum, want) ? [] : [`${name} ${sum.text} (total ${want.text})`];
+  });
+  if (off.length === 0) return undefined;
+  return `the rows add up to ${off.join(', ')}: each row and the total are rounded once from the exact sums of their own jobs`;
 }
 
 function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow {

@@ -1,7 +1,7 @@
 /**
  * A self-contained HTML page (no script, no external style or font): a title, an optional alert and
  * notes (the billing report's trust markers), an optional chart (inline SVG markup built by
- * bar-chart-svg.ts), and the table under it with its footer (totals). All text is escaped. The
+ * bar-chart-svg.ts), and the table under it with its footer (totals) and footnotes. All text is escaped. The
  * markup is also well-formed XML (every element closed), which keeps it easy to check and to parse.
  */
 import { ExactNumber } from '../util/json-writer.js';
@@ -20,6 +20,8 @@ export interface HtmlPage {
   readonly notes?: readonly string[];
   /** A banner in red above everything, e.g. that the mirror is stale. */
   readonly alert?: string;
+  /** Lines right under the table, about its numbers (rows that do not add up to the total). */
+  readonly footnotes?: readonly string[];
 }
 
 const STYLE = [
@@ -31,6 +33,7 @@ const STYLE = [
   'th,td{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}',
   'td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}',
   'tfoot td{font-weight:bold;border-top:2px solid #222}',
+  'p.footnote{color:#555;font-size:.9rem;max-width:70rem}',
   'ul.notes{background:#f6f6f6;border-left:4px solid #4e79a7;padding:.5rem 1rem .5rem 2rem;max-width:70rem}',
   'p.alert{background:#fde2e1;border-left:4px solid #c00;padding:.5rem 1rem;font-weight:bold;max-width:70rem}',
   'figure svg{max-width:100%;height:auto}',
@@ -57,6 +60,7 @@ export function formatHtmlPage(page: HtmlPage): string {
       : `<ul class="notes">\n${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`,
     page.chart === undefined ? '' : `<figure>\n${page.chart}\n</figure>`,
     htmlTable(page.table),
+    ...(page.footnotes ?? []).map((note) => `<p class="footnote">${escapeHtml(note)}</p>`),
     '</body>',
     '</html>',
     '',
