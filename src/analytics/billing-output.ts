@@ -103,19 +103,41 @@ export function markerLines(report: BillingReport, alert?: string): string[] {
 
 /** One line saying what the report counts, under the HTML title. */
 export function describeBilling(query: BillingQuery): string {
-  const filter = describeFilter('billing', query).replace('created from', `${query.date} from`);
+  const filter = describeFilter('billing', query, query.date);
   const prices = query.prices ? `; cost in ${query.prices.currency}` : '';
   return `${filter}; period by ${query.date}_at; grouped by ${query.groupBy.join(', ')}${prices}`;
 }
 
+/** The page title of `report billing`: what the chart shows (cost when priced), per what. */
+export function billingTitle(query: BillingQuery): string {
+  const what = query.prices ? `Cost (${query.prices.currency}) and billed hours` : 'Billed hours';
+  return `${what} per ${query.by} and ${query.groupBy.join(', ')}`;
+}
+
+/** The totals in one line, for the top of the page: money first when priced. */
+export function totalLine(report: BillingReport): string {
+  const { total } = report;
+  const hours = `${total.billed_hours.text} billed hours, ${total.jobs} jobs`;
+  const currency = report.query.prices?.currency;
+  return currency === undefined || total.cost === undefined
+    ? `Total: ${hours}`
+    : `Total: ${total.cost.text} ${currency} for ${hours}`;
+}
+
+/** Bars of cost per period and group when priced, else of billed hours; a legend beside them. */
 export function billingChartHtml(report: BillingReport, label: string): string {
-  const points = report.rows.map((row) => ({
-    period: row.period,
-    series: row.groups.join(' / '),
-    value: Number(row.billed_hours.text),
-    label: trimmedDecimal(row.billed_hours),
-  }));
-  return `${chartLegend(points)}\n${barChartSvg(points, { unit: 'billed hours', label })}`;
+  const currency = report.query.prices?.currency;
+  const points = report.rows.map((row) => {
+    const value = currency === undefined ? row.billed_hours : (row.cost ?? row.billed_hours);
+    return {
+      period: row.period,
+      series: row.groups.join(' / '),
+      value: Number(value.text),
+      label: trimmedDecimal(value),
+    };
+  });
+  const unit = currency ?? 'billed hours';
+  return `${chartLegend(points)}\n${barChartSvg(points, { unit, label })}`;
 }
 
 export function renderBilling(
@@ -140,6 +162,7 @@ export function renderBilling(
       return formatHtmlPage({
         title: options.title,
         subtitle: options.subtitle,
+        headline: totalLine(report),
         ...(options.alert ? { alert: options.alert } : {}),
         // The rounding note goes under the table it is about, not in the box above.
         notes: markerLines({ ...report, warnings: report.warnings.filter((w) => w !== report.rounding) }),

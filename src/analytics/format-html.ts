@@ -1,8 +1,9 @@
 /**
- * A self-contained HTML page (no script, no external style or font): a title, an optional alert and
- * notes (the billing report's trust markers), an optional chart (inline SVG markup built by
- * bar-chart-svg.ts), and the table under it with its footer (totals) and footnotes. All text is escaped. The
- * markup is also well-formed XML (every element closed), which keeps it easy to check and to parse.
+ * A self-contained HTML page (no script, no external style or font): a title, an optional alert, a
+ * headline (the totals) and notes (the billing report's trust markers), an optional chart (inline
+ * SVG markup built by bar-chart-svg.ts), and the table under it with its footer (totals) and
+ * footnotes. All text is escaped. The markup is also well-formed XML (every element closed), which
+ * keeps it easy to check and to parse.
  */
 import { ExactNumber } from '../util/json-writer.js';
 import { fixedDecimals } from './decimal-text.js';
@@ -13,6 +14,8 @@ export interface HtmlPage {
   readonly title: string;
   /** A line under the title, e.g. the filters that made the report. */
   readonly subtitle?: string;
+  /** A line in bold under the subtitle (and the alert), above the fold: the totals, money first. */
+  readonly headline?: string;
   /** Inline SVG markup; trusted (built from escaped text), inserted as is. */
   readonly chart?: string;
   readonly table: ResultTable;
@@ -28,6 +31,7 @@ const STYLE = [
   'body{font-family:system-ui,sans-serif;margin:2rem;color:#222}',
   'h1{font-size:1.4rem;margin-bottom:.2rem}',
   'p.subtitle{color:#555;margin-top:0}',
+  'p.total{font-size:1.2rem;font-weight:bold;margin:.6rem 0}',
   'figure{margin:1rem 0;overflow-x:auto}',
   'table{border-collapse:collapse;margin-top:1rem}',
   'th,td{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}',
@@ -55,6 +59,7 @@ export function formatHtmlPage(page: HtmlPage): string {
     `<h1>${title}</h1>`,
     page.subtitle === undefined ? '' : `<p class="subtitle">${escapeHtml(page.subtitle)}</p>`,
     page.alert === undefined ? '' : `<p class="alert">${escapeHtml(page.alert)}</p>`,
+    page.headline === undefined ? '' : `<p class="total" id="total">${escapeHtml(page.headline)}</p>`,
     page.notes === undefined || page.notes.length === 0
       ? ''
       : `<ul class="notes">\n${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`,

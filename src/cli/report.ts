@@ -4,7 +4,7 @@
  * while no sync writes the file, and waits --lock-wait for one that does.
  */
 
-import { describeBilling, renderBilling } from '../analytics/billing-output.js';
+import { billingTitle, describeBilling, renderBilling } from '../analytics/billing-output.js';
 import { type BillingQuery, billingReport, DATE_BASES, type DateBasis } from '../analytics/billing-report.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
@@ -133,7 +133,7 @@ async function renderBillingReport(
 ): Promise<string> {
   const report = await billingReport(db, query);
   return renderBilling(report, format, {
-    title: `${REPORTS.billing.title} per ${query.by} and ${query.groupBy.join(', ')}`,
+    title: billingTitle(query),
     subtitle: describeBilling(query),
     csv: { bom: flag(flags, 'bom'), comments: flag(flags, 'csv-comments') },
   });
