@@ -9,7 +9,7 @@
  *          and the rounding note under it
  */
 import { writeJson } from '../util/json-writer.js';
-import { barChartSvg, chartLegend } from './bar-chart-svg.js';
+import { barChartSvg, chartLegend, limitSeries } from './bar-chart-svg.js';
 import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
 import { trimmedDecimal } from './decimal-text.js';
 import type { CsvOptions } from './format-csv.js';
@@ -137,7 +137,8 @@ export function billingChartHtml(report: BillingReport, label: string): string {
     };
   });
   const unit = currency ?? 'billed hours';
-  return `${chartLegend(points)}\n${barChartSvg(points, { unit, label })}`;
+  const shown = limitSeries(points);
+  return `${chartLegend(shown)}\n${barChartSvg(shown, { unit, label })}`;
 }
 
 export function renderBilling(

@@ -34,7 +34,9 @@ const STYLE = [
   'p.total{font-size:1.2rem;font-weight:bold;margin:.6rem 0}',
   'figure{margin:1rem 0;overflow-x:auto}',
   'table{border-collapse:collapse;margin-top:1rem}',
-  'th,td{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}',
+  // Values never wrap (a period split as 2026-/10 misreads); headers wrap at their _ and . instead.
+  'th,td{border-bottom:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:bottom}',
+  'td{white-space:nowrap}',
   'td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}',
   'tfoot td{font-weight:bold;border-top:2px solid #222}',
   'p.footnote{color:#555;font-size:.9rem;max-width:70rem}',
@@ -77,7 +79,7 @@ export function formatHtmlPage(page: HtmlPage): string {
 function htmlTable(table: ResultTable): string {
   const numeric = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
   const head = table.columns
-    .map((column, i) => `<th${numeric[i] ? ' class="n"' : ''}>${escapeHtml(column.name)}</th>`)
+    .map((column, i) => `<th${numeric[i] ? ' class="n"' : ''}>${wrappable(column.name)}</th>`)
     .join('');
   const body = table.rows.map(
     (row) =>
@@ -111,6 +113,14 @@ function htmlTable(table: ResultTable): string {
     ...foot,
     '</table>',
   ].join('\n');
+}
+
+/** A column name that may wrap after its `_` and `.` (billed_<wbr/>hours), escaped. */
+function wrappable(name: string): string {
+  return name
+    .split(/(?<=[_.])/)
+    .map(escapeHtml)
+    .join('<wbr/>');
 }
 
 function showCell(cell: Cell, column: Column): string {
