@@ -10,8 +10,11 @@ import { writeJson } from '../util/json-writer.js';
 import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_manifest.json';
-/** Bumped when the layout changes: a manifest of another version makes the next publish rewrite all. */
-export const MANIFEST_VERSION = 1;
+/**
+ * Bumped when the layout or a column's type changes: a manifest of another version makes the next
+ * publish rewrite all, so no dataset mixes files of two schemas. 2: JSON columns as UTF-8 strings.
+ */
+export const MANIFEST_VERSION = 2;
 
 const partition = z.object({
   kind: z.string(),
