@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { ConfigError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SyncKind } from '../sync/types.js';
+import { writeJson } from '../util/json-writer.js';
 
 /** ms */
 const POST_TIMEOUT_MS = 5_000;
@@ -59,7 +60,7 @@ export class Notifier {
 
   private async post(event: NotifyEventName, run: RunEnd): Promise<void> {
     const { url, apiKey, logger } = this.options;
-    const body = JSON.stringify({
+    const body = writeJson({
       event,
       kind: run.kind,
       mode: run.mode,
