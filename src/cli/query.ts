@@ -1,9 +1,10 @@
 /**
  * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
  * more statements (each result printed as soon as it is complete), from the argument, a file (-f)
- * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements, file access outside the --read folders (COPY, ATTACH,
- * read_csv) and setting changes are refused with a message saying so (exit 2). While a sync holds
- * the file, the sync answers (src/analytics/read-server.ts).
+ * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements,
+ * file access outside the --read folders (COPY, ATTACH, read_csv) and setting changes are refused
+ * with a message saying so (exit 2). While a sync holds the file, the sync answers
+ * (src/analytics/read-server.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -81,9 +82,9 @@ export const command: Command = {
     if (format === 'parquet') {
       if (out === undefined)
         throw new ConfigError('--format', 'parquet is written to a file: add --out FILE');
-      await replaceFileAtomic(out, (temp) =>
-        withReader(db, options, (reader) => reader.userQueryParquet(sql, temp)).then(() => {}),
-      );
+      await replaceFileAtomic(out, async (temp) => {
+        await withReader(db, options, (reader) => reader.userQueryParquet(sql, temp));
+      });
       return 0;
     }
     // Each result is printed as soon as it is complete, as the DuckDB CLI does: tables and CSV
