@@ -414,6 +414,15 @@ describe('trust markers', () => {
     expect((await billing(...october)).warnings.join('\n')).not.toContain('ends after as_of');
   });
 
+  test('a range the user did not end (no --to) does not warn that it ends after as_of', async () => {
+    for (const args of [[], ['--from', '2026-10'], ['--by', 'month']]) {
+      const result = await billing(...args);
+      expect(result.warnings.join('\n'), args.join(' ')).not.toContain('ends after as_of');
+    }
+    // The table and CSV markers say no more than the JSON does.
+    expect(await run('--from', '2026-10')).not.toContain('ends after as_of');
+  });
+
   test('table, CSV and HTML show the same total and markers as JSON', async () => {
     const json = await billing(...october, '--prices', pricesFile);
     const t = json.total;
@@ -462,5 +471,70 @@ describe('trust markers', () => {
     const bom = await run(...october, '--format', 'csv', '--bom');
     expect(bom.charCodeAt(0)).toBe(0xfeff);
     expect(bom.slice(1)).toBe(await run(...october, '--format', 'csv'));
+  });
+});
+
+describe('rows that do not add up to the total', () => {
+  const days = ['--by', 'day', '--from', '2026-10-01', '--to', '2026-10-31', '--prices', pricesFile];
+
+  /** Each figure column of a CSV summed exactly (scaled integers), and the CSV's total row. */
+  function csvSums(csv: string): { sums: Map<string, string>; totals: Map<string, string> } {
+    const lines = csv
+      .trimEnd()
+      .split('\n')
+      .filter((line) => !line.startsWith('#'));
+    const header = (lines[0] ?? '').split(',');
+    const body = lines.slice(1, -1).map((line) => line.split(','));
+    const totalLine = (lines.at(-1) ?? '').split(',');
+    const sums = new Map<string, string>();
+    const totals = new Map<string, string>();
+    for (const name of ['billed_seconds', 'billed_hours', 'cost', 'audio_hours', 'transcription_hours']) {
+      const i = header.indexOf(name);
+      const scale = (totalLine[i] ?? '').split('.')[1]?.length ?? 0;
+      const units = body.reduce((sum, cells) => sum + BigInt((cells[i] ?? '0').replace('.', '')), 0n);
+      const digits = units.toString().padStart(scale + 1, '0');
+      sums.set(name, `${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
+      totals.set(name, totalLine[i] ?? '');
+    }
+    return { sums, totals };
+  }
+
+  test('the note says which figures differ, by how much, and why, in every format', async () => {
+    const { sums, totals } = csvSums(await run(...days, '--format', 'csv'));
+    const off = [...sums].filter(([name, sum]) => sum !== totals.get(name));
+    // Per-day rows of October, priced and rounded each: some column differs from the total.
+    expect(off.length).toBeGreaterThan(0);
+    const note = `the rows add up to ${off.map(([name, sum]) => `${name} ${sum} (total ${totals.get(name)})`).join(', ')}: each row and the total are rounded once from the exact sums of their own jobs`;
+    const json = await billing(...days);
+    expect(json.warnings.at(-1)).toBe(note);
+    const table = await run(...days);
+    expect(table.trimEnd().split('\n').at(-1)).toBe(`warning: ${note}`);
+    const csv = await run(...days, '--format', 'csv', '--csv-comments');
+    expect(csv.split('\n').filter((line) => line.startsWith('#'))).toContain(`# warning: ${note}`);
+    expect(await run(...days, '--format', 'csv')).not.toContain('add up');
+    const html = await run(...days, '--format', 'html');
+    // Under the table it is about, not in the box of markers above the chart.
+    expect(html).toContain(`</table>\n<p class="footnote">Note: ${note}.</p>`);
+    expect(html.slice(0, html.indexOf('<table>'))).not.toContain('add up');
+  });
+
+  test('rows that add up say nothing about it', async () => {
+    const month = await billing('--by', 'month', '--from', '2026-10', '--to', '2026-10', '--kind', 'live');
+    expect(month.rows).toHaveLength(1);
+    expect(month.warnings.join('\n')).not.toContain('add up');
+    expect(
+      await run(
+        '--by',
+        'month',
+        '--from',
+        '2026-10',
+        '--to',
+        '2026-10',
+        '--kind',
+        'live',
+        '--format',
+        'html',
+      ),
+    ).not.toContain('class="footnote"');
   });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatCsv } from '../src/analytics/format-csv.js';
 import { formatHtmlPage } from '../src/analytics/format-html.js';
@@ -5,6 +7,7 @@ import { formatTextTable } from '../src/analytics/format-text-table.js';
 import type { ResultTable } from '../src/analytics/result-table.js';
 import { command as report } from '../src/cli/report.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
+import { tempDir } from './helpers/tmp.js';
 
 type Row = Record<string, unknown>;
 
@@ -73,15 +76,17 @@ describe('report formats', () => {
     const { rows, total } = JSON.parse(await billing('json')) as { rows: Row[]; total: Row };
     const lines = (await billing('csv')).trimEnd().split('\n');
     expect(lines[0]).toBe('period,kind,jobs,billed_seconds,billed_hours,audio_hours,transcription_hours');
+    // Figures as DuckDB spells their DECIMAL: every digit of the column's scale.
+    const fixed = (value: unknown, decimals: number) => Number(value).toFixed(decimals);
     const line = (r: Row) =>
       [
         r['period'],
         r['kind'],
         r['jobs'],
-        r['billed_seconds'],
-        r['billed_hours'],
-        r['audio_hours'],
-        r['transcription_hours'],
+        fixed(r['billed_seconds'], 3),
+        fixed(r['billed_hours'], 6),
+        fixed(r['audio_hours'], 6),
+        fixed(r['transcription_hours'], 6),
       ].join(',');
     expect(lines.slice(1)).toEqual([...rows.map(line), line({ period: 'total', kind: '', ...total })]);
   });
@@ -129,6 +134,36 @@ describe('report formats', () => {
         Number(r['transcription_hours']).toFixed(6),
       ]),
     );
+  });
+
+  test('HTML with --prices shows cost: in the title, the bars and a money total above the chart; dates as people write them', async () => {
+    const prices = join(tempDir(), 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ currency: 'EUR', per_hour: { 'pre-recorded': 0.61, live: 0.75 } }),
+    );
+    const range = ['--from', '2026-08', '--to', '2026-10', '--prices', prices];
+    const { rows, total } = JSON.parse(await billing('json', ...range)) as { rows: Row[]; total: Row };
+    const html = await billing('html', ...range);
+    assertWellFormed(html);
+    expect(html).toContain('<h1>Cost (EUR) and billed hours per month and kind</h1>');
+    const totalLine = `Total: ${Number(total['cost']).toFixed(2)} EUR for ${Number(total['billed_hours']).toFixed(6)} billed hours, ${total['jobs']} jobs`;
+    expect(html).toContain(`<p class="total" id="total">${totalLine}</p>`);
+    expect(html.indexOf('id="total"')).toBeLessThan(html.indexOf('<svg'));
+    const bars = [...html.matchAll(/<rect [^>]*><title>([^<]*)<\/title><\/rect>/g)].map((m) => m[1]);
+    expect(bars).toEqual(
+      rows
+        .filter((r) => Number(r['cost']) > 0)
+        .map((r) => `${r['period']} ${r['kind']}: ${Number(r['cost'])} EUR`),
+    );
+    expect(html).toContain('>EUR</text>');
+    const subtitle = /<p class="subtitle">([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+    expect(subtitle).toContain('created 1 Aug 2026 to 31 Oct 2026');
+    expect(subtitle).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    // Without prices: hours in the title and the bars, the total in hours.
+    const hours = await billing('html', '--from', '2026-08', '--to', '2026-10');
+    expect(hours).toContain('<h1>Billed hours per month and kind</h1>');
+    expect(hours).toMatch(/<p class="total" id="total">Total: [\d.]+ billed hours, \d+ jobs<\/p>/);
   });
 
   test('HTML with no billed jobs in range is still a whole page: zero rows, and a chart saying so', async () => {

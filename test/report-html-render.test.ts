@@ -1,7 +1,9 @@
 /**
  * The billing HTML page as a browser renders it (headless Chromium, 1280 x 800): the legend on
  * screen, nothing wider than the window, one bar per non-zero row at its period's slot of a
- * continuous axis (empty periods keep their slot), totals and markers on the page. Skipped where
+ * continuous axis (empty periods keep their slot), totals and markers on the page; with three
+ * group columns and prices, a table that fits with every value on one line, a colour per series up
+ * to MAX_SERIES and the smallest as `other`, and the money total on the first screen. Skipped where
  * /usr/bin/chromium is missing (.ci/run installs it). The screenshot is kept in the temp folder
  * for a look: TSYNC_KEEP_SCREENSHOT=1 prints its path.
  */
@@ -9,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_SERIES } from '../src/analytics/bar-chart-svg.js';
 import { command as report } from '../src/cli/report.js';
 import {
   fileTempDir,
@@ -45,6 +48,13 @@ interface Layout {
   bars: { title: string; x: number; width: number; height: number }[];
   totalRow: string;
   notes: string[];
+  table: { right: number };
+  /** Most lines any value cell takes, and the cells whose content is wider than the cell. */
+  valueLines: number;
+  cut: string[];
+  swatches: string[];
+  legendNames: string[];
+  total: { top: number; bottom: number; text: string };
 }
 
 const MEASURE = `(() => {
@@ -63,23 +73,36 @@ const MEASURE = `(() => {
     }),
     totalRow: document.querySelector('tfoot tr').textContent,
     notes: [...document.querySelectorAll('ul.notes li')].map((li) => li.textContent),
+    table: { right: box(document.querySelector('table')).right },
+    valueLines: Math.max(...[...document.querySelectorAll('td')].map((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })),
+    cut: [...document.querySelectorAll('td, th')].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
+    swatches: [...legend.querySelectorAll('span')].map((s) => getComputedStyle(s).backgroundColor),
+    legendNames: [...legend.querySelectorAll('li')].map((li) => li.textContent),
+    total: (() => { const t = document.getElementById('total'); const b = box(t); return { top: b.top, bottom: b.bottom, text: t.textContent }; })(),
   };
 })()`;
 
-async function render(name: string, args: readonly string[]): Promise<{ layout: Layout; rows: Row[] }> {
+async function render(
+  name: string,
+  args: readonly string[],
+): Promise<{ layout: Layout; rows: Row[]; total: Row }> {
   const run = async (format: string) => {
     const outcome = await runCommand(report, ['billing', '--db', db, ...args, '--format', format]);
     expect(outcome.error?.message).toBeUndefined();
     return outcome.stdout;
   };
-  const rows = (JSON.parse(await run('json')) as { rows: Row[] }).rows;
+  const { rows, total } = JSON.parse(await run('json')) as { rows: Row[]; total: Row };
   const page = join(temp.dir, `${name}.html`);
   writeFileSync(page, await run('html'));
   browser ??= await HeadlessPage.open(1280, 800);
   await browser.goto(pathToFileURL(page).href);
   const layout = await browser.evaluate<Layout>(MEASURE);
   writeFileSync(join(temp.dir, `${name}.png`), await browser.screenshot());
-  return { layout, rows };
+  return { layout, rows, total };
 }
 
 function expectRendered(layout: Layout, rows: readonly Row[], series: (row: Row) => string): void {
@@ -143,5 +166,60 @@ describe.skipIf(!hasChromium)('billing HTML in headless Chromium at 1280 px', ()
     ]);
     expect(new Set(rows.map((r) => r['metadata.customer'])).size).toBeGreaterThan(3);
     expectRendered(layout, rows, (r) => String(r['metadata.customer']));
+  }, 60_000);
+
+  test('three group columns with prices: the table fits, values on one line, a colour per series, the money total on top', async () => {
+    const prices = join(temp.dir, 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ currency: 'EUR', per_hour: { 'pre-recorded': 0.61, live: 0.75 } }),
+    );
+    const { layout, rows, total } = await render('three-groups', [
+      '--by',
+      'week',
+      '--group-by',
+      'kind,model,metadata.customer',
+      '--prices',
+      prices,
+      '--from',
+      '2026-08-03',
+      '--to',
+      '2026-10-31',
+    ]);
+    // The table: inside the window, no value wrapped (the period included), nothing cut.
+    expect(layout.scrollWidth).toBeLessThanOrEqual(1280);
+    expect(layout.table.right).toBeLessThanOrEqual(1280);
+    expect(layout.valueLines).toBe(1);
+    expect(layout.cut).toEqual([]);
+    // More series than colours: the largest keep a colour each, the rest are one "other", grey.
+    const series = (r: Row) => [r['kind'], r['model'], r['metadata.customer']].join(' / ');
+    const names = [...new Set(rows.map(series))];
+    expect(names.length).toBeGreaterThan(MAX_SERIES);
+    const sums = new Map(names.map((n) => [n, 0]));
+    for (const r of rows) sums.set(series(r), (sums.get(series(r)) ?? 0) + Number(r['cost']));
+    const largest = [...names]
+      .sort((a, b) => (sums.get(b) ?? 0) - (sums.get(a) ?? 0))
+      .slice(0, MAX_SERIES - 1);
+    const other = `other (${names.length - largest.length} smaller)`;
+    expect(layout.legendNames).toEqual([...names.filter((n) => largest.includes(n)), other]);
+    expect(new Set(layout.swatches).size).toBe(MAX_SERIES);
+    // Bars show cost: each kept row its own, "other" the sum of the rest in its period.
+    const cents = (rs: readonly Row[]) => Math.round(rs.reduce((s, r) => s + Number(r['cost']) * 100, 0));
+    const periods = [...new Set(rows.map((r) => String(r['period'])))];
+    const expected = [
+      ...rows
+        .filter((r) => largest.includes(series(r)) && Number(r['cost']) > 0)
+        .map((r) => `${r['period']} ${series(r)}: ${Number(r['cost'])} EUR`),
+      ...periods.flatMap((p) => {
+        const sum = cents(rows.filter((r) => r['period'] === p && !largest.includes(series(r))));
+        return sum > 0 ? [`${p} ${other}: ${sum / 100} EUR`] : [];
+      }),
+    ];
+    expect(layout.bars.map((b) => b.title).sort()).toEqual(expected.sort());
+    // The money total sits on the first screen, under the title.
+    expect(layout.total.bottom).toBeLessThanOrEqual(800);
+    expect(layout.total.text).toBe(
+      `Total: ${Number(total['cost']).toFixed(2)} EUR for ${Number(total['billed_hours']).toFixed(6)} billed hours, ${total['jobs']} jobs`,
+    );
   }, 60_000);
 });

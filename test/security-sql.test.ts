@@ -185,6 +185,10 @@ describe('the source builds no SQL from values', () => {
       // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/store/compact.ts).
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
       /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
+      // A query's result copied into a private in-memory DuckDB (src/analytics/result-parquet.ts): its
+      // column names quoted by sqlIdentifier with DuckDB's own type text, the file by sqlPathLiteral.
+      /^`CREATE TABLE result \(\$\{columns\.join\(', '\)\}\)`$/,
+      /^`COPY result TO \$\{sqlPathLiteral\(file, '--out'\)\} \(FORMAT parquet\)`$/,
       // A command line printed for the user to try, never run.
       /^`\\nExplore it: \$\{binFromHere\(\)\} query --db/,
     ];

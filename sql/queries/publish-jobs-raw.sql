@@ -1,5 +1,12 @@
 -- Rows of `jobs` for `--publish-raw`: as export-jobs.sql but keeping `raw` (the record as received).
--- $include_deleted: boolean.
-SELECT j.* EXCLUDE (content_hash), strftime(j.created_at AT TIME ZONE 'UTC', '%Y-%m') AS month
+-- $include_deleted: boolean. JSON columns as VARCHAR, as there.
+SELECT
+  j.* EXCLUDE (content_hash) REPLACE (
+    CAST(j.custom_metadata AS VARCHAR) AS custom_metadata,
+    CAST(j.post_session_metadata AS VARCHAR) AS post_session_metadata,
+    CAST(j.request_params AS VARCHAR) AS request_params,
+    CAST(j.raw AS VARCHAR) AS raw
+  ),
+  strftime(j.created_at AT TIME ZONE 'UTC', '%Y-%m') AS month
 FROM jobs AS j
 WHERE $include_deleted OR j.deleted_at IS NULL

@@ -12,6 +12,8 @@
 -- A price depends on kind and model only, so seconds are summed exactly per period, group, kind
 -- and model first, and priced there: the same cost as pricing each job, in far fewer lookups.
 -- `unpriced` lists 'kind' or 'kind model' of jobs without a price, which the caller refuses.
+-- The figures are returned as DuckDB's text of their DECIMAL (1.500000): a JS number holds 15 to 17
+-- digits, a DECIMAL(18, 6) 18, and the report prints them exactly.
 WITH jobs_in_range AS (
   SELECT
     *,
@@ -54,11 +56,11 @@ SELECT
   g2,
   g3,
   sum(jobs)                                                             AS jobs,
-  seconds_figure(sum(seconds))                                          AS billed_seconds,
-  hours_figure(sum(seconds))                                            AS billed_hours,
-  CASE WHEN $prices IS NOT NULL THEN cost_figure(sum(seconds * per_hour)) END AS cost,
-  hours_figure(sum(audio_seconds))                                      AS audio_hours,
-  hours_figure(sum(transcription_seconds))                              AS transcription_hours,
+  CAST(seconds_figure(sum(seconds)) AS VARCHAR)                         AS billed_seconds,
+  CAST(hours_figure(sum(seconds)) AS VARCHAR)                           AS billed_hours,
+  CASE WHEN $prices IS NOT NULL THEN CAST(cost_figure(sum(seconds * per_hour)) AS VARCHAR) END AS cost,
+  CAST(hours_figure(sum(audio_seconds)) AS VARCHAR)                     AS audio_hours,
+  CAST(hours_figure(sum(transcription_seconds)) AS VARCHAR)             AS transcription_hours,
   list_sort(list_distinct(list(concat_ws(' ', kind, model)) FILTER (WHERE $prices IS NOT NULL AND per_hour IS NULL))) AS unpriced
 FROM priced
 GROUP BY GROUPING SETS ((period, g1, g2, g3), ())

@@ -27,11 +27,8 @@ export async function writeFileIfChanged(
 }
 
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  // A dot name so that a reader listing the directory for reports skips a file in flight.
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
+  await mkdir(dirname(path), { recursive: true });
+  await replaceFileAtomic(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
     try {
       await handle.writeFile(content, 'utf8');
@@ -39,6 +36,18 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     } finally {
       await handle.close();
     }
+  });
+}
+
+/**
+ * The same for content another writer makes (DuckDB writing Parquet): `write` creates the
+ * temporary file it is given, which is renamed over `path` once it returns. The folder must exist.
+ */
+export async function replaceFileAtomic(path: string, write: (temp: string) => Promise<void>): Promise<void> {
+  // A dot name so that a reader listing the directory for reports skips a file in flight.
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await write(temp);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

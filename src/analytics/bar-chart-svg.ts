@@ -3,14 +3,20 @@
  * grouped bars, a y axis with round ticks, and a <title> on every bar holding its exact value, so
  * the page needs no script, font or stylesheet from elsewhere. The date axis is continuous: every
  * period given has its slot, a zero value an empty one (no bar). The legend is HTML beside the
- * SVG (chartLegend), so it stays on screen however wide the SVG is.
+ * SVG (chartLegend), so it stays on screen however wide the SVG is. Every series has a colour of its
+ * own: limitSeries draws the smallest as one `other` past MAX_SERIES.
  */
+import { ExactNumber } from '../util/json-writer.js';
+import { sumExact, trimmedDecimal } from './decimal-text.js';
 import { escapeHtml } from './escape-html.js';
 
 export interface BarPoint {
   readonly period: string;
   readonly series: string;
+  /** The bar's height (a double is exact enough for pixels). */
   readonly value: number;
+  /** The exact value, as the bar's title shows it; default the value. */
+  readonly label?: string;
 }
 
 export interface BarChartOptions {
@@ -20,7 +26,7 @@ export interface BarChartOptions {
   readonly label: string;
 }
 
-/** Tableau 10: distinct for up to ten series, then it repeats. */
+/** Tableau 10: ten colours that stay apart; the last, grey, is the one "other" takes. */
 const PALETTE = [
   '#4e79a7',
   '#f28e2b',
@@ -33,6 +39,12 @@ const PALETTE = [
   '#9c755f',
   '#bab0ac',
 ] as const;
+
+/**
+ * The most series a chart draws, each in a colour of its own. Past it, the MAX_SERIES - 1 largest
+ * (by their sum over the range) keep theirs and the others are drawn as one series, `other`.
+ */
+export const MAX_SERIES = PALETTE.length;
 const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
 /**
@@ -63,16 +75,16 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
   const group = plotWidth / periods.length;
   const bar = Math.max(1, (group * 0.8) / series.length);
   const parts = [open, ...axis(top, y, plotWidth, options.unit)];
-  const byKey = new Map(points.map((p) => [`${p.period}\u0000${p.series}`, p.value]));
+  const byKey = new Map(points.map((p) => [`${p.period}\u0000${p.series}`, p]));
   periods.forEach((period, i) => {
     const left = MARGIN.left + i * group + group * 0.1;
     series.forEach((name, s) => {
-      const value = byKey.get(`${period}\u0000${name}`);
-      if (value === undefined || value === 0) return;
-      const yTop = y(value);
+      const point = byKey.get(`${period}\u0000${name}`);
+      if (point === undefined || point.value === 0) return;
+      const yTop = y(point.value);
       const fill = PALETTE[s % PALETTE.length];
       parts.push(
-        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${value} ${options.unit}`)}</title></rect>`,
+        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${point.label ?? point.value} ${options.unit}`)}</title></rect>`,
       );
     });
   });
@@ -118,6 +130,40 @@ export function chartLegend(points: readonly BarPoint[]): string {
       `<li><span style="background:${PALETTE[s % PALETTE.length]}"></span>${escapeHtml(name)}</li>`,
   );
   return `<ul class="legend" id="legend">\n${items.join('\n')}\n</ul>`;
+}
+
+/**
+ * `points` with at most MAX_SERIES series, in the caller's order: past it, the series outside the
+ * MAX_SERIES - 1 largest (ties: the earlier) become one series, `other (N smaller)`, last, whose
+ * value in a period is their sum there (its label exact when theirs are decimal text).
+ */
+export function limitSeries(points: readonly BarPoint[]): BarPoint[] {
+  const series = seriesOf(points);
+  if (series.length <= MAX_SERIES) return [...points];
+  const sizes = new Map(series.map((name) => [name, 0]));
+  for (const p of points) sizes.set(p.series, (sizes.get(p.series) ?? 0) + p.value);
+  const kept = new Set(
+    [...series].sort((a, b) => (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0)).slice(0, MAX_SERIES - 1),
+  );
+  const other = `other (${series.length - kept.size} smaller)`;
+  const rest = new Map<string, BarPoint[]>();
+  for (const p of points) if (!kept.has(p.series)) rest.set(p.period, [...(rest.get(p.period) ?? []), p]);
+  const summed = [...rest].map(([period, parts]) => ({
+    period,
+    series: other,
+    value: parts.reduce((sum, p) => sum + p.value, 0),
+    label: sumLabel(parts),
+  }));
+  return [...points.filter((p) => kept.has(p.series)), ...summed];
+}
+
+/** The exact sum of the parts' labels when they are decimal text, else of their values. */
+function sumLabel(parts: readonly BarPoint[]): string {
+  try {
+    return trimmedDecimal(sumExact(parts.map((p) => new ExactNumber(p.label ?? String(p.value)))));
+  } catch {
+    return String(parts.reduce((sum, p) => sum + p.value, 0));
+  }
 }
 
 /** Series in the order they first appear: the caller's order (the report's group order). */

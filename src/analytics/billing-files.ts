@@ -96,7 +96,8 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
   const alert = stale
     ? `STALE: the last successful sync (${report.as_of}) is older than ${hoursText(settings.staleAfterMs)}; these figures may miss jobs`
     : undefined;
-  const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}, ${databaseName(db.path)}`;
+  // The file's whole name, said to be one: a bare `w` at the end of a title reads as a cut word.
+  const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}, database ${basename(db.path)}`;
   const render = (format: 'csv' | 'html') =>
     renderBilling(report, format, {
       title,

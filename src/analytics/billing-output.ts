@@ -1,13 +1,17 @@
 /**
- * The billing report in each output format, all with the same figures, total and trust markers:
+ * The billing report in each output format, all with the same figures, total and trust markers
+ * (among the warnings, the note that the rows do not add up to the total, when they do not):
  *   json   one object {as_of, rows, total, not_counted: {quarantined, pending}, warnings}
  *   table  the rows, a total row, then the markers as lines under the table
  *   csv    header, rows, a `total` row; the markers as `# ` comment lines only when asked (many
  *          CSV readers take a comment line for data), text cells guarded against formulas
  *   html   the markers in a box, a legend and a bar chart over every period, the table with totals
+ *          and the rounding note under it
  */
-import { barChartSvg, chartLegend } from './bar-chart-svg.js';
+import { writeJson } from '../util/json-writer.js';
+import { barChartSvg, chartLegend, limitSeries } from './bar-chart-svg.js';
 import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
+import { trimmedDecimal } from './decimal-text.js';
 import type { CsvOptions } from './format-csv.js';
 import { formatCsv } from './format-csv.js';
 import { formatHtmlPage } from './format-html.js';
@@ -56,7 +60,7 @@ function figureObject(report: BillingReport, figures: Figures): Record<string, C
     jobs: figures.jobs,
     billed_seconds: figures.billed_seconds,
     billed_hours: figures.billed_hours,
-    ...(currency === undefined ? {} : { cost: figures.cost ?? 0, currency }),
+    ...(currency === undefined ? {} : { cost: figures.cost ?? null, currency }),
     audio_hours: figures.audio_hours,
     transcription_hours: figures.transcription_hours,
   };
@@ -83,7 +87,7 @@ export function billingJson(report: BillingReport): string {
     not_counted: report.not_counted,
     warnings: report.warnings,
   };
-  return `${JSON.stringify(object, null, 2)}\n`;
+  return `${writeJson(object, { indent: 2 })}\n`;
 }
 
 /** The trust markers in words, one line each: as of, what was not counted, then the warnings. */
@@ -99,18 +103,42 @@ export function markerLines(report: BillingReport, alert?: string): string[] {
 
 /** One line saying what the report counts, under the HTML title. */
 export function describeBilling(query: BillingQuery): string {
-  const filter = describeFilter('billing', query).replace('created from', `${query.date} from`);
+  const filter = describeFilter('billing', query, query.date);
   const prices = query.prices ? `; cost in ${query.prices.currency}` : '';
   return `${filter}; period by ${query.date}_at; grouped by ${query.groupBy.join(', ')}${prices}`;
 }
 
+/** The page title of `report billing`: what the chart shows (cost when priced), per what. */
+export function billingTitle(query: BillingQuery): string {
+  const what = query.prices ? `Cost (${query.prices.currency}) and billed hours` : 'Billed hours';
+  return `${what} per ${query.by} and ${query.groupBy.join(', ')}`;
+}
+
+/** The totals in one line, for the top of the page: money first when priced. */
+export function totalLine(report: BillingReport): string {
+  const { total } = report;
+  const hours = `${total.billed_hours.text} billed hours, ${total.jobs} jobs`;
+  const currency = report.query.prices?.currency;
+  return currency === undefined || total.cost === undefined
+    ? `Total: ${hours}`
+    : `Total: ${total.cost.text} ${currency} for ${hours}`;
+}
+
+/** Bars of cost per period and group when priced, else of billed hours; a legend beside them. */
 export function billingChartHtml(report: BillingReport, label: string): string {
-  const points = report.rows.map((row) => ({
-    period: row.period,
-    series: row.groups.join(' / '),
-    value: row.billed_hours,
-  }));
-  return `${chartLegend(points)}\n${barChartSvg(points, { unit: 'billed hours', label })}`;
+  const currency = report.query.prices?.currency;
+  const points = report.rows.map((row) => {
+    const value = currency === undefined ? row.billed_hours : (row.cost ?? row.billed_hours);
+    return {
+      period: row.period,
+      series: row.groups.join(' / '),
+      value: Number(value.text),
+      label: trimmedDecimal(value),
+    };
+  });
+  const unit = currency ?? 'billed hours';
+  const shown = limitSeries(points);
+  return `${chartLegend(shown)}\n${barChartSvg(shown, { unit, label })}`;
 }
 
 export function renderBilling(
@@ -135,10 +163,13 @@ export function renderBilling(
       return formatHtmlPage({
         title: options.title,
         subtitle: options.subtitle,
+        headline: totalLine(report),
         ...(options.alert ? { alert: options.alert } : {}),
-        notes: markerLines(report),
+        // The rounding note goes under the table it is about, not in the box above.
+        notes: markerLines({ ...report, warnings: report.warnings.filter((w) => w !== report.rounding) }),
         chart: billingChartHtml(report, options.title),
         table: billingResultTable(report),
+        ...(report.rounding ? { footnotes: [`Note: ${report.rounding}.`] } : {}),
       });
   }
 }

@@ -7,6 +7,8 @@
  */
 import { ConfigError } from '../errors.js';
 import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { ExactNumber } from '../util/json-writer.js';
+import { fixedDecimals, sameExact, sumExact } from './decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
@@ -30,15 +32,26 @@ export interface BillingQuery {
   readonly prices?: Prices | undefined;
 }
 
+/** The figures, each exact: DuckDB's text of its DECIMAL, at the scale of FIGURE_DECIMALS. */
 export interface Figures {
   readonly jobs: number;
-  readonly billed_seconds: number;
-  readonly billed_hours: number;
+  readonly billed_seconds: ExactNumber;
+  readonly billed_hours: ExactNumber;
   /** With prices only: rounded to cents after summing the jobs. */
-  readonly cost?: number;
-  readonly audio_hours: number;
-  readonly transcription_hours: number;
+  readonly cost?: ExactNumber;
+  readonly audio_hours: ExactNumber;
+  readonly transcription_hours: ExactNumber;
 }
+
+/** Digits after the point of each figure (sql/101's seconds_figure, hours_figure, cost_figure). */
+export const FIGURE_DECIMALS = {
+  billed_seconds: 3,
+  billed_hours: 6,
+  cost: 2,
+  audio_hours: 6,
+  transcription_hours: 6,
+} as const;
+export type FigureName = keyof typeof FIGURE_DECIMALS;
 
 export interface BillingRow extends Figures {
   readonly period: string;
@@ -53,7 +66,13 @@ export interface BillingReport {
   readonly rows: readonly BillingRow[];
   readonly total: Figures;
   readonly not_counted: { readonly quarantined: number; readonly pending: number };
+  /** Warnings in words; the last is `rounding` when there is one. */
   readonly warnings: readonly string[];
+  /**
+   * Set when the rows do not add up to the total: which figures, and why (each row and the total
+   * are rounded once from their own jobs' exact sums). Shown beside the numbers in every format.
+   */
+  readonly rounding?: string;
 }
 
 export async function billingReport(
@@ -87,14 +106,37 @@ export async function billingReport(
   const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : SYNC_KINDS);
   const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
+  const total = figures(totalRow ?? {}, query);
+  const rounding = roundingNote(rows, total, query);
   return {
     query,
     as_of: asOf.at?.toISOString() ?? null,
     rows,
-    total: figures(totalRow ?? {}, query),
+    total,
     not_counted: notCounted,
-    warnings: warnings(query, asOf, notCounted, open?.undated ?? 0),
+    warnings: [...warnings(query, asOf, notCounted, open?.undated ?? 0), ...(rounding ? [rounding] : [])],
+    ...(rounding ? { rounding } : {}),
   };
+}
+
+/**
+ * The figures whose rows do not add up to the total, in words; undefined when every one does.
+ * Each row and the total are rounded once, from the exact sums of their own jobs (never a sum of
+ * rounded rows), so a column of rows may differ from the total by half a unit of its last digit
+ * per row.
+ */
+function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
+  const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(
+    (name) => name !== 'cost' || query.prices !== undefined,
+  );
+  const off = names.flatMap((name) => {
+    const want = total[name];
+    if (want === undefined) return [];
+    const sum = sumExact(rows.map((row) => row[name] ?? new ExactNumber('0')));
+    return sameExact(sum, want) ? [] : [`${name} ${sum.text} (total ${want.text})`];
+  });
+  if (off.length === 0) return undefined;
+  return `the rows add up to ${off.join(', ')}: each row and the total are rounded once from the exact sums of their own jobs`;
 }
 
 function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow {
@@ -103,14 +145,16 @@ function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow 
 }
 
 function figures(row: Record<string, unknown>, query: BillingQuery): Figures {
-  const n = (name: string) => Number(row[name] ?? 0);
+  // The query returns each figure as its DECIMAL's text (NULL for a period without jobs).
+  const exact = (name: FigureName) =>
+    new ExactNumber(fixedDecimals(new ExactNumber(String(row[name] ?? '0')), FIGURE_DECIMALS[name]));
   return {
-    jobs: n('jobs'),
-    billed_seconds: n('billed_seconds'),
-    billed_hours: n('billed_hours'),
-    ...(query.prices ? { cost: n('cost') } : {}),
-    audio_hours: n('audio_hours'),
-    transcription_hours: n('transcription_hours'),
+    jobs: Number(row['jobs'] ?? 0),
+    billed_seconds: exact('billed_seconds'),
+    billed_hours: exact('billed_hours'),
+    ...(query.prices ? { cost: exact('cost') } : {}),
+    audio_hours: exact('audio_hours'),
+    transcription_hours: exact('transcription_hours'),
   };
 }
 
@@ -206,7 +250,8 @@ function warnings(
       `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${SYNC_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
     );
   }
-  if (asOf.at && (query.range.before === undefined || query.range.before > asOf.at)) {
+  // Only a range the user ended: the default range ends now, after every sync by definition.
+  if (asOf.at && query.range.before !== undefined && query.range.before > asOf.at) {
     out.push(`the range ends after as_of (${asOf.at.toISOString()}): later jobs are not in the mirror yet`);
   }
   if (notCounted.quarantined > 0) {

@@ -9,8 +9,9 @@ import type { Database } from '../store/database.js';
 import type { QueryName } from '../store/queries.js';
 import type { SqlParams } from '../store/values.js';
 import { readerTable } from './duckdb-result-table.js';
-import { runGuarded, sandboxInstance } from './guarded-statements.js';
+import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statements.js';
 import type { ParquetCopy, Reader } from './reader.js';
+import { resultToParquet } from './result-parquet.js';
 import type { ResultTable } from './result-table.js';
 import { sqlPathLiteral } from './sql-literal.js';
 
@@ -35,12 +36,23 @@ export class FileReader implements Reader {
     return this.db.query(name);
   }
 
-  async userQuery(sql: string): Promise<ResultTable[]> {
-    if (!this.sandboxed) {
-      await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
-      this.sandboxed = true;
-    }
-    return (await runGuarded(this.db.connection, sql, this.db.path)).map(readerTable);
+  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
+    await this.sandbox();
+    await runGuarded(this.db.connection, sql, this.db.path, {
+      each: (reader, explain) => onTable(readerTable(reader, explain)),
+    });
+  }
+
+  async userQueryParquet(sql: string, file: string): Promise<number> {
+    await this.sandbox();
+    const [reader] = await runGuarded(this.db.connection, sql, this.db.path, { single: PARQUET_SINGLE });
+    return reader ? resultToParquet(reader, file) : 0;
+  }
+
+  private async sandbox(): Promise<void> {
+    if (this.sandboxed) return;
+    await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
+    this.sandboxed = true;
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {

@@ -47,11 +47,19 @@ export interface GuardOptions {
   readonly params?: SqlParams;
   /** Refuse a statement whose result has more rows (it is streamed, never held whole). */
   readonly maxRows?: number;
+  /** Refuse a text of more than one statement (a result that must be one table), naming the reason. */
+  readonly single?: string;
+  /**
+   * Called with each statement's result as soon as it is complete, before the next statement runs
+   * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
+   */
+  readonly each?: (reader: DuckDBResultReader, explain: boolean) => Promise<void> | void;
 }
 
 /**
  * Runs each statement of `sql` that only reads; `params` bind to a single statement. `where` names
- * the database in errors. The first refusal stops the text: nothing after it runs.
+ * the database in errors. The first refusal or failure stops the text: nothing after it runs, and
+ * the results before it have been handed to `each`.
  */
 export async function runGuarded(
   connection: DuckDBConnection,
@@ -59,7 +67,7 @@ export async function runGuarded(
   where: string,
   options: GuardOptions = {},
 ): Promise<DuckDBResultReader[]> {
-  const { params, maxRows } = options;
+  const { params, maxRows, single, each } = options;
   if (sql.trim() === '')
     throw new ConfigError(
       'query',
@@ -70,6 +78,8 @@ export async function runGuarded(
     const extracted = await connection.extractStatements(sql);
     if (params !== undefined && extracted.count !== 1)
       throw new Error('parameters bind to exactly one statement');
+    if (single !== undefined && extracted.count !== 1)
+      throw new ConfigError('query', `the SQL holds ${extracted.count} statements; ${single}`);
     for (let i = 0; i < extracted.count; i += 1) {
       const prepared = await extracted.prepare(i);
       try {
@@ -90,6 +100,7 @@ export async function runGuarded(
           );
         }
         readers.push(reader);
+        await each?.(reader, prepared.statementType === StatementType.EXPLAIN);
       } finally {
         prepared.destroySync();
       }
@@ -121,6 +132,10 @@ function assertReading(type: StatementType): void {
     { hint: READ_ONLY_HINT },
   );
 }
+
+/** Why a Parquet result takes one statement, for runGuarded's `single`. */
+export const PARQUET_SINGLE =
+  'a Parquet file holds one result: give one statement, or write several to .json or .csv';
 
 const READ_ONLY_HINT =
   'only reading statements run here (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); data changes only through sync';

@@ -3,6 +3,7 @@
  * of them. HTML needs a page title (and takes an optional chart); the others only the table.
  */
 import { ConfigError } from '../errors.js';
+import { writeJson } from '../util/json-writer.js';
 import { formatCsv } from './format-csv.js';
 import { formatHtmlPage } from './format-html.js';
 import { formatTextTable } from './format-text-table.js';
@@ -28,9 +29,12 @@ export function parseFormat(
   return found;
 }
 
-/** JSON: an array of row objects keyed by column name, pretty-printed, one trailing newline. */
+/**
+ * JSON: an array of row objects keyed by column name, pretty-printed, one trailing newline; numbers
+ * exact (src/util/json-writer.ts).
+ */
 export function formatJson(table: ResultTable): string {
-  return `${JSON.stringify(tableToObjects(table), null, 2)}\n`;
+  return `${writeJson(tableToObjects(table), { indent: 2 })}\n`;
 }
 
 export function render(table: ResultTable, format: OutputFormat, page: PageInfo): string {

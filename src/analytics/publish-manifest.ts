@@ -6,11 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeJson } from '../util/json-writer.js';
 import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_manifest.json';
-/** Bumped when the layout changes: a manifest of another version makes the next publish rewrite all. */
-export const MANIFEST_VERSION = 1;
+/**
+ * Bumped when the layout or a column's type changes: a manifest of another version makes the next
+ * publish rewrite all, so no dataset mixes files of two schemas. 2: JSON columns as UTF-8 strings.
+ */
+export const MANIFEST_VERSION = 2;
 
 const partition = z.object({
   kind: z.string(),
@@ -46,5 +50,5 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
 }
 
 export async function writeManifest(dir: string, value: Manifest): Promise<void> {
-  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(value, null, 2)}\n`);
+  await writeFileAtomic(join(dir, MANIFEST_FILE), `${writeJson(value, { indent: 2 })}\n`);
 }

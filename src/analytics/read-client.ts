@@ -6,6 +6,7 @@
  */
 
 import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
@@ -35,6 +36,8 @@ interface Reply {
   readonly rows?: Record<string, unknown>[];
   readonly tables?: ResultTable[];
   readonly file?: string;
+  /** Rows of a query-parquet reply's file. */
+  readonly count?: number;
 }
 
 /** The writer closed the socket before answering: its run ended, so the file is probably free now. */
@@ -70,8 +73,30 @@ export class SocketReader implements Reader {
     return namedQuery(name);
   }
 
-  async userQuery(sql: string): Promise<ResultTable[]> {
-    return (await this.request({ op: 'tables', sql })).tables ?? [];
+  /** The writer answers with every result at once; those before a failing statement come with it. */
+  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
+    const socket = await open(this.socketPath);
+    let reply: Reply;
+    try {
+      reply = await this.exchange(socket, { op: 'tables', sql }, { partial: true });
+    } finally {
+      socket.destroy();
+    }
+    for (const table of reply.tables ?? []) await onTable(table);
+    if (!reply.ok) throw this.failure(reply);
+  }
+
+  /** The writer writes the file in its temp folder, and it is copied from there. */
+  async userQueryParquet(sql: string, file: string): Promise<number> {
+    const socket = await open(this.socketPath);
+    try {
+      const reply = await this.exchange(socket, { op: 'query-parquet', sql });
+      if (!reply.file) throw this.broken('named no file');
+      await copyFile(reply.file, file);
+      return reply.count ?? 0;
+    } finally {
+      socket.destroy();
+    }
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {
@@ -107,16 +132,24 @@ export class SocketReader implements Reader {
     }
   }
 
-  /** Sends one request line and reads the one reply line. */
-  private async exchange(socket: Socket, request: ReadRequest): Promise<Reply> {
+  /** Sends one request line and reads the one reply line; a refusal throws unless `partial`. */
+  private async exchange(
+    socket: Socket,
+    request: ReadRequest,
+    options: { readonly partial?: boolean } = {},
+  ): Promise<Reply> {
     const line = readWireLine(socket, {
       endEvent: 'close',
       ended: () => this.broken('hung up before answering (the run probably ended)'),
     });
     socket.write(`${encodeWire(request)}\n`);
     const reply = decodeWire(await line) as Reply;
-    if (reply.ok) return reply;
-    throw fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
+    if (reply.ok || options.partial) return reply;
+    throw this.failure(reply);
+  }
+
+  private failure(reply: Reply): Error {
+    return fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
   }
 
   private broken(what: string): WriterGoneError {

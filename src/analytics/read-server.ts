@@ -23,7 +23,7 @@ import { isQueryName } from '../store/queries.js';
 import { plainRow } from '../store/values.js';
 import { readerTable } from './duckdb-result-table.js';
 import { EXPORT_TABLES } from './export-parquet.js';
-import { runGuarded, sandboxInstance } from './guarded-statements.js';
+import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statements.js';
 import {
   decodeWire,
   encodeWire,
@@ -33,6 +33,8 @@ import {
   readWireLine,
   toWireError,
 } from './read-wire.js';
+import { resultToParquet } from './result-parquet.js';
+import type { ResultTable } from './result-table.js';
 import { sqlPathLiteral } from './sql-literal.js';
 
 /** Unix socket paths longer than this do not fit sockaddr_un (108 bytes on Linux, 104 on macOS). */
@@ -179,7 +181,7 @@ class Request {
       const request = readRequest.parse(decodeWire(line));
       const reply = await this.answer(request, temp);
       if (this.aborted || !this.socket.writable) return;
-      this.socket.write(`${encodeWire({ ok: true, ...reply })}\n`);
+      this.socket.write(`${encodeWire({ ok: reply['error'] === undefined, ...reply })}\n`);
       // A Parquet reply names a file the reader copies from: it stays until the reader hangs up.
       if (temp.length > 0) await new Promise((resolve) => this.socket.once('close', resolve).resume());
       else this.socket.end();
@@ -207,12 +209,23 @@ class Request {
           const rows = readers.at(-1)?.getRowObjectsJS() ?? [];
           return { rows: rows.map((row) => plainRow(row as Record<string, unknown>)) };
         }
-        case 'tables':
-          return {
-            tables: (await runGuarded(connection, request.sql, this.db.path, { maxRows: MAX_ROWS })).map(
-              readerTable,
-            ),
-          };
+        case 'tables': {
+          const tables: ResultTable[] = [];
+          try {
+            await runGuarded(connection, request.sql, this.db.path, {
+              maxRows: MAX_ROWS,
+              each: (reader, explain) => {
+                tables.push(readerTable(reader, explain));
+              },
+            });
+            return { tables };
+          } catch (error) {
+            // The results of the statements before the failing one go with it, printed first.
+            return { tables, error: toWireError(error) };
+          }
+        }
+        case 'query-parquet':
+          return { ...(await this.queryParquet(connection, request.sql, temp)) };
         case 'parquet':
           return { ...(await this.parquet(connection, request.query, request.params, temp)) };
       }
@@ -221,6 +234,29 @@ class Request {
       await connection.run('ROLLBACK').catch(() => {});
       connection.closeSync();
     }
+  }
+
+  /** A reader's one statement, its result written by a private DuckDB into the temp folder. */
+  private async queryParquet(
+    connection: DuckDBConnection,
+    sql: string,
+    temp: string[],
+  ): Promise<{ file: string; count: number }> {
+    const [reader] = await runGuarded(connection, sql, this.db.path, {
+      maxRows: MAX_ROWS,
+      single: PARQUET_SINGLE,
+    });
+    const file = this.tempFile(temp);
+    return { file, count: reader ? await resultToParquet(reader, file) : 0 };
+  }
+
+  /** A new file name in DuckDB's own temp folder (`<db>.tmp`), removed when the request ends. */
+  private tempFile(temp: string[]): string {
+    const dir = `${this.db.path}.tmp`;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
+    temp.push(file);
+    return file;
   }
 
   /**
@@ -235,10 +271,7 @@ class Request {
   ): Promise<{ file: string; rows: number }> {
     if (!PARQUET_QUERIES.has(query) || !isQueryName(query))
       throw new ConfigError('export', `"${query}" is not an export query`);
-    const dir = `${this.db.path}.tmp`;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
-    temp.push(file);
+    const file = this.tempFile(temp);
     const sql = `COPY (${this.db.query(query)}) TO ${sqlPathLiteral(file, 'export')} (FORMAT parquet)`;
     const reader = await connection.runAndReadAll(sql, toParams(params));
     const count = reader.getRowObjectsJS()[0]?.['Count'];

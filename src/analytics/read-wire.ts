@@ -1,13 +1,15 @@
 /**
  * The read socket's protocol (src/analytics/read-server.ts ↔ read-client.ts): one request per
  * connection, each message one line of JSON. Values JSON lacks travel tagged: Date as
- * {"$date": ISO}, bigint as {"$bigint": digits}, bytes as {"$bytes": base64}. The server validates
+ * {"$date": ISO}, bigint as {"$bigint": digits}, an exact number (a DECIMAL's cell) as
+ * {"$number": its text}, bytes as {"$bytes": base64}. The server validates
  * every request with zod: anyone who can open the socket (its owner only, mode 0600) is still
  * untrusted input.
  */
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { ConfigError, DatabaseError } from '../errors.js';
+import { ExactNumber } from '../util/json-writer.js';
 
 /** Largest request line the server reads, in bytes (SQL text and parameters). */
 export const MAX_REQUEST_BYTES = 1 << 20;
@@ -17,8 +19,10 @@ const params = z.record(z.string(), z.unknown());
 export const readRequest = z.discriminatedUnion('op', [
   /** Rows of one statement as objects (reports, status). */
   z.strictObject({ op: z.literal('rows'), sql: z.string(), params: params.optional() }),
-  /** A user's SQL text: one ResultTable per statement. */
+  /** A user's SQL text: one ResultTable per statement (those before a failure come with the error). */
   z.strictObject({ op: z.literal('tables'), sql: z.string() }),
+  /** A user's one statement written to a Parquet file in the writer's temp folder; the reply names it. */
+  z.strictObject({ op: z.literal('query-parquet'), sql: z.string() }),
   /** One export query written to a Parquet file in the writer's temp folder; the reply names it. */
   z.strictObject({ op: z.literal('parquet'), query: z.string(), params }),
 ]);
@@ -55,6 +59,7 @@ export function encodeWire(value: unknown): string {
     const raw = this[key];
     if (raw instanceof Date) return { $date: raw.toISOString() };
     if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+    if (raw instanceof ExactNumber) return { $number: raw.text };
     if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
     return plain;
   });
@@ -68,6 +73,7 @@ export function decodeWire(text: string): unknown {
     const tagged = value as Record<string, unknown>;
     if (typeof tagged['$date'] === 'string') return new Date(tagged['$date']);
     if (typeof tagged['$bigint'] === 'string') return BigInt(tagged['$bigint']);
+    if (typeof tagged['$number'] === 'string') return new ExactNumber(tagged['$number']);
     if (typeof tagged['$bytes'] === 'string') return new Uint8Array(Buffer.from(tagged['$bytes'], 'base64'));
     return value;
   });

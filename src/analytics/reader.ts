@@ -17,8 +17,16 @@ export interface Reader {
   all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
   /** The text of sql/queries/<name>.sql. */
   query(name: QueryName): string;
-  /** A user's SQL text (one or more statements): one table per statement, in order. */
-  userQuery(sql: string): Promise<ResultTable[]>;
+  /**
+   * A user's SQL text (one or more statements): each statement's result handed to `onTable` in
+   * order, as soon as it is complete. A failing statement throws after the results before it.
+   */
+  userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void>;
+  /**
+   * A user's SQL text of one reading statement, its result written as one Parquet file at `file`
+   * (absolute; its folder exists) with the result's own column types; returns the row count.
+   */
+  userQueryParquet(sql: string, file: string): Promise<number>;
   /**
    * Writes the rows of sql/queries/<name>.sql as Parquet under `targetDir`, partitioned Hive-style
    * by `partitionBy`; returns the row count.

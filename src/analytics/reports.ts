@@ -97,16 +97,34 @@ function reportParams(filter: ReportFilter, periodic: boolean): Record<string, u
   };
 }
 
-/** One line saying what a report counts, for HTML pages and docs. */
-export function describeFilter(name: ReportName, filter: ReportFilter): string {
+/**
+ * One line saying what a report counts, for HTML pages and docs; dates as a person reads them
+ * (`created 1 Oct 2026 to 31 Oct 2026`, both days included). `basis` names the instant that
+ * places a job: created, or completed for billing --date completed.
+ */
+export function describeFilter(name: ReportName, filter: ReportFilter, basis = 'created'): string {
   const parts: string[] = [];
   if (REPORTS[name].periodic) parts.push(`per ${filter.by} (UTC)`);
-  const from = filter.range.from?.toISOString();
-  const before = filter.range.before?.toISOString();
-  if (from || before)
-    parts.push(`created from ${from ?? 'the start'} up to (not including) ${before ?? 'now'}`);
+  const { from, before } = filter.range;
+  if (from && before) parts.push(`${basis} ${readableDate(from)} to ${readableDate(lastDay(before))}`);
+  else if (from) parts.push(`${basis} from ${readableDate(from)}`);
+  else if (before) parts.push(`${basis} up to ${readableDate(lastDay(before))}`);
   parts.push(filter.kind ? `kind ${filter.kind}` : 'both kinds');
   if (name === 'billing') parts.push('done jobs with a billing_time');
   parts.push(filter.includeDeleted ? 'deleted jobs included' : 'deleted jobs left out');
   return parts.join('; ');
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** 1 Oct 2026 (UTC), with the time when the instant is not a midnight: 1 Oct 2026 06:30 UTC. */
+function readableDate(instant: Date): string {
+  const date = `${instant.getUTCDate()} ${MONTHS[instant.getUTCMonth()]} ${instant.getUTCFullYear()}`;
+  const time = instant.toISOString().slice(11, 16);
+  return instant.getTime() % 86_400_000 === 0 ? date : `${date} ${time} UTC`;
+}
+
+/** The last day a half-open range's end includes: the day before a midnight end. */
+function lastDay(before: Date): Date {
+  return before.getTime() % 86_400_000 === 0 ? new Date(before.getTime() - 86_400_000) : before;
 }

@@ -20,7 +20,7 @@ export function sqlPathLiteral(path: string, setting: string): string {
 
 /**
  * A quoted SQL identifier (a database name from DuckDB itself, e.g. for COPY FROM DATABASE, which
- * takes names, not values): double quotes, an inner one doubled.
+ * takes names, not values; a query result's column name): double quotes, an inner one doubled.
  */
 export function sqlIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

@@ -3,6 +3,7 @@ import { resolveSettings } from '../config.js';
 import { createLogger, outcomeWriter } from '../log.js';
 import { compactFile } from '../store/compact.js';
 import { Database } from '../store/database.js';
+import { writeJson } from '../util/json-writer.js';
 import { type Command, flag, PROGRAM } from './command.js';
 
 export const command: Command = {
@@ -34,7 +35,7 @@ export const command: Command = {
       await db.close();
     }
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (flag(flags, 'json')) stdout.write(`${JSON.stringify({ db: db.path, ...result })}\n`);
+    if (flag(flags, 'json')) stdout.write(`${writeJson({ db: db.path, ...result })}\n`);
     else
       stdout.write(
         `${db.path}: ${mb(result.bytesBefore)} -> ${mb(result.bytesAfter)} (storage format ${result.format})\n`,

@@ -4,7 +4,7 @@
  * while no sync writes the file, and waits --lock-wait for one that does.
  */
 
-import { describeBilling, renderBilling } from '../analytics/billing-output.js';
+import { billingTitle, describeBilling, renderBilling } from '../analytics/billing-output.js';
 import { type BillingQuery, billingReport, DATE_BASES, type DateBasis } from '../analytics/billing-report.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
@@ -33,7 +33,8 @@ const DESCRIPTION = [
   '           after summing; with --prices a cost column, rounded to cents after summing. Only jobs',
   '           with status done and a billing_time count; every period of the range is listed, zeros',
   '           included, with a total row, as_of (last successful sync) and what was not counted',
-  '           (quarantined records, jobs still queued or processing).',
+  '           (quarantined records, jobs still queued or processing), and a warning when the rows,',
+  '           each rounded once, do not add up to the total.',
   '  status   jobs per kind and status.',
   '  latency  p50/p90/p99/max seconds from created_at to completed_at of done jobs, per period and kind.',
   '  errors   failed jobs (status error) per error_code and kind, with the first and last created_at.',
@@ -132,7 +133,7 @@ async function renderBillingReport(
 ): Promise<string> {
   const report = await billingReport(db, query);
   return renderBilling(report, format, {
-    title: `${REPORTS.billing.title} per ${query.by} and ${query.groupBy.join(', ')}`,
+    title: billingTitle(query),
     subtitle: describeBilling(query),
     csv: { bom: flag(flags, 'bom'), comments: flag(flags, 'csv-comments') },
   });

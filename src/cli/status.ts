@@ -1,6 +1,7 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
+import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, PROGRAM } from './command.js';
 import { pendingAdvice, stalePending } from './pending-advice.js';
 import { renderTable } from './table.js';
@@ -17,7 +18,8 @@ export interface KindStatus {
   deleted: number;
   /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
   duplicate_ids: number;
-  words: number;
+  /** A BIGINT: a bigint past 2^53. */
+  words: number | bigint;
   quarantined: number;
   last_run_at: string | null;
   last_outcome: string | null;
@@ -50,7 +52,7 @@ export const command: Command = {
     const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
     if (json) {
       // The rows carry pending_stale; a program reading them wants nothing else.
-      stdout.write(`${JSON.stringify(rows)}\n`);
+      stdout.write(jsonLine(rows));
       return 0;
     }
     stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));

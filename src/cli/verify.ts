@@ -7,6 +7,7 @@ import { withReadOnlyDatabase } from '../analytics/open-reader.js';
 import { resolveSettings } from '../config.js';
 import { Database } from '../store/database.js';
 import { type CheckResult, repairFile, verifyFile } from '../store/verify.js';
+import { jsonLine } from '../util/snake-case.js';
 import { type Command, flag, PROGRAM } from './command.js';
 import { renderTable } from './table.js';
 
@@ -52,7 +53,7 @@ export const command: Command = {
         verifyFile(reader, options),
       );
     }
-    if (flag(flags, 'json')) stdout.write(`${JSON.stringify(results)}\n`);
+    if (flag(flags, 'json')) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(

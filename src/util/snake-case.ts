@@ -3,18 +3,20 @@
  * `last_outcome`), so one naming style serves `jq`, SQL and dashboards alike. Internal types stay
  * camelCase; this converts at the edge.
  */
+import { writeJson } from './json-writer.js';
 
 export function snakeCase(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
 /**
- * A copy of `value` with every object key in snake_case, recursively, except the values of the
- * keys named in `verbatim` (a raw record from the service keeps the service's own keys).
+ * A copy of `value` with every key of its plain objects in snake_case, recursively, except the
+ * values of the keys named in `verbatim` (a raw record from the service keeps the service's own
+ * keys). Other objects (Date, the JSON writer's exact numbers) are values, kept as they are.
  */
 export function snakeKeys(value: unknown, verbatim: readonly string[] = []): unknown {
   if (Array.isArray(value)) return value.map((item) => snakeKeys(item, verbatim));
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     out[snakeCase(key)] = verbatim.includes(key) ? inner : snakeKeys(inner, verbatim);
@@ -22,7 +24,13 @@ export function snakeKeys(value: unknown, verbatim: readonly string[] = []): unk
   return out;
 }
 
-/** One line of JSON with snake_case keys. */
+/** One line of JSON with snake_case keys, numbers exact (src/util/json-writer.ts). */
 export function jsonLine(value: unknown, verbatim: readonly string[] = []): string {
-  return `${JSON.stringify(snakeKeys(value, verbatim))}\n`;
+  return `${writeJson(snakeKeys(value, verbatim))}\n`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { toError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { writeJson } from '../util/json-writer.js';
 import type { HealthReport } from './health.js';
 import { bindError } from './startup-checks.js';
 
@@ -63,12 +64,7 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
   }
   if (path === '/healthz') {
     const report = await options.health();
-    return send(
-      response,
-      report.status === 'ok' ? 200 : 503,
-      'application/json',
-      `${JSON.stringify(report)}\n`,
-    );
+    return send(response, report.status === 'ok' ? 200 : 503, 'application/json', `${writeJson(report)}\n`);
   }
   return send(response, 404, 'text/plain', 'not found: try /metrics or /healthz\n');
 }

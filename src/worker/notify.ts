@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { ConfigError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SyncKind } from '../sync/types.js';
+import { writeJson } from '../util/json-writer.js';
 
 /** ms */
 const POST_TIMEOUT_MS = 5_000;
@@ -61,7 +62,7 @@ export class Notifier {
 
   private async post(event: NotifyEventName, run: RunEnd): Promise<void> {
     const { url, apiKey, logger } = this.options;
-    const body = JSON.stringify({
+    const body = writeJson({
       event,
       kind: run.kind,
       mode: run.mode,

@@ -1,0 +1,96 @@
+/**
+ * The one JSON writer behind every JSON the CLI prints: `query` and `report --format json`, the
+ * `--json` of status, runs, verify, state show, config show, quarantine list, sync and enqueue.
+ * Unlike JSON.stringify it never sends a number through a double it does not fit:
+ *   - a bigint is written as its digits (BIGINT, HUGEINT, UBIGINT...);
+ *   - an ExactNumber, a number known by its decimal text (DuckDB's text of a DECIMAL), is written as
+ *     that literal: DECIMAL(38,2) 12345678901234567.89 prints as 12345678901234567.89;
+ *   - a JsonText, JSON text DuckDB made (a JSON column), is embedded as it is, so the numbers in it
+ *     keep their digits too.
+ * Date is written as ISO 8601 UTC; a number that is not finite as null, undefined members are
+ * left out, as JSON.stringify does. With an indent the layout is JSON.stringify's.
+ */
+
+/** A JSON number literal: optional minus, digits, optional fraction and exponent. */
+const NUMBER_LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A number as the text of its exact decimal value, written into JSON as that literal. */
+export class ExactNumber {
+  readonly text: string;
+
+  constructor(text: string) {
+    if (!NUMBER_LITERAL.test(text)) throw new TypeError(`not a JSON number literal: ${text}`);
+    this.text = text;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** JSON text made elsewhere (DuckDB's JSON type), embedded as it is. Checked once, here. */
+export class JsonText {
+  readonly text: string;
+
+  constructor(text: string) {
+    JSON.parse(text);
+    this.text = text;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export interface JsonWriteOptions {
+  /** Spaces per level of nesting; 0 (the default) writes one line. */
+  readonly indent?: number;
+}
+
+/** `value` as JSON text (no trailing newline). */
+export function writeJson(value: unknown, options: JsonWriteOptions = {}): string {
+  const unit = ' '.repeat(options.indent ?? 0);
+  return write(value, unit, '') ?? 'null';
+}
+
+/** undefined for what JSON leaves out (undefined, functions, symbols). */
+function write(value: unknown, unit: string, at: string): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      return value === null ? 'null' : writeObject(value, unit, at);
+    default:
+      return undefined;
+  }
+}
+
+function writeObject(value: object, unit: string, at: string): string | undefined {
+  if (value instanceof ExactNumber || value instanceof JsonText) return value.text;
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? 'null' : JSON.stringify(value.toISOString());
+  const inner = at + unit;
+  const open = unit === '' ? '' : `\n${inner}`;
+  const close = unit === '' ? '' : `\n${at}`;
+  const separator = unit === '' ? ',' : `,\n${inner}`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((item: unknown) => write(item, unit, inner) ?? 'null');
+    return `[${open}${items.join(separator)}${close}]`;
+  }
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return write(toJson.call(value), unit, at);
+  const colon = unit === '' ? ':' : ': ';
+  const members = Object.entries(value).flatMap(([key, member]) => {
+    const text = write(member, unit, inner);
+    return text === undefined ? [] : [`${JSON.stringify(key)}${colon}${text}`];
+  });
+  if (members.length === 0) return '{}';
+  return `{${open}${members.join(separator)}${close}}`;
+}
