@@ -40,7 +40,7 @@ export async function syncKind(
   const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
 
   await recordRunStart(ctx.db, summaries.summary('ok'));
-  const progress = new KindProgress(ctx, kind, counters);
+  const progress = new KindProgress(ctx, kind, counters, summaries.startedAt);
   // Set once the window is planned; until then what is committed is the starting watermark.
   let ledger: SliceLedger | undefined;
   try {
@@ -104,6 +104,7 @@ export async function syncKind(
       return { result, cp };
     });
     await saveCheckpoint(ctx.stores, kind, done.cp, 'after-commit');
+    progress.finish(done.result);
     return done.result;
   } catch (thrown) {
     const error = toError(thrown);
@@ -119,10 +120,9 @@ export async function syncKind(
     const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
     for (const phase of ['in-transaction', 'after-commit'] as const)
       await saveCheckpoint(ctx.stores, kind, cp, phase).catch(() => {});
+    progress.finish(result);
     if (interrupted) return result;
     throw new KindRunFailed(result, error);
-  } finally {
-    progress.finish();
   }
 }
 
