@@ -220,6 +220,7 @@ describe('the engine over an in-memory listing', () => {
     const summary = await runSync(plan, resources(db, source, { signal: stop.signal }));
     expect(summary.outcome).toBe('interrupted');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
+    expect(summary.notStarted).toEqual(['live']);
     const next = await runSync(plan, resources(db, new FakeListing(records)));
     expect(next.outcome).toBe('ok');
     await expectMirror(db, records);

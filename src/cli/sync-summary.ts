@@ -1,6 +1,6 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
 import type { PublishResult } from '../analytics/publish.js';
-import type { KindSummary } from '../sync/types.js';
+import type { KindSummary, SyncKind } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 
 export function summaryLine(k: KindSummary): string {
@@ -14,6 +14,11 @@ export function summaryLine(k: KindSummary): string {
   const tail = extra.length ? `, ${extra.join(', ')}` : '';
   const outcome = k.outcome === 'ok' ? 'ok' : `${k.outcome.toUpperCase()}${k.error ? ` (${k.error})` : ''}`;
   return `${k.kind}: ${outcome}: ${k.jobsFetched} jobs in ${k.pages} pages (${k.requests} requests, ${k.retries} retries): ${counts}${tail}; ${took}`;
+}
+
+/** The line of a kind asked for that the run was stopped before. */
+export function notStartedLine(kind: SyncKind): string {
+  return `${kind}: not started (the run was stopped before it)`;
 }
 
 export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {

@@ -8,7 +8,7 @@ import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
-import { publishLine, quarantineNote, summaryLine } from './sync-summary.js';
+import { notStartedLine, publishLine, quarantineNote, summaryLine } from './sync-summary.js';
 import { windowFlag } from './window-flag.js';
 
 export const command: Command = {
@@ -109,6 +109,7 @@ export const command: Command = {
       });
       view.done();
       for (const kind of summary.kinds) stderr.write(`${summaryLine(kind)}\n`);
+      for (const kind of summary.notStarted) stderr.write(`${notStartedLine(kind)}\n`);
       if (summary.published) stderr.write(`${publishLine(summary.published)}\n`);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) stderr.write(`${note}\n`);

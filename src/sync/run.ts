@@ -42,6 +42,7 @@ import type {
   KindSummary,
   PublishTarget,
   RunOutcome,
+  SyncKind,
   SyncPlan,
   SyncResources,
   SyncSummary,
@@ -106,9 +107,13 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       onProgress: resources.onProgress,
     };
     const kinds: KindSummary[] = [];
+    const notStarted: SyncKind[] = [];
     let unrecoverable: Error | undefined;
     for (const kind of plan.kinds) {
-      if (signal.aborted) break;
+      if (signal.aborted) {
+        notStarted.push(kind);
+        continue;
+      }
       const checkpoint = await resolveCheckpoint(db, local, remote, kind);
       try {
         kinds.push(await syncKind(ctx, kind, checkpoint));
@@ -124,9 +129,10 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       }
     }
     const outcome = overall(kinds, signal.aborted);
-    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: { runId, outcome, kinds } });
-    if (outcome !== 'ok' || !plan.publish) return { runId, outcome, kinds };
-    return { runId, outcome, kinds, published: await publish(db, plan.publish, logger) };
+    const ran = { runId, outcome, kinds, notStarted };
+    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: ran });
+    if (outcome !== 'ok' || !plan.publish) return ran;
+    return { ...ran, published: await publish(db, plan.publish, logger) };
   } finally {
     await reads?.close();
     await remote?.close();

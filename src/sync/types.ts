@@ -142,6 +142,8 @@ export interface SyncSummary {
   readonly runId: string;
   readonly outcome: RunOutcome;
   readonly kinds: readonly KindSummary[];
+  /** Kinds asked for that a stop (the signal) came before: never started, no sync_runs row. */
+  readonly notStarted: readonly SyncKind[];
   /** What the publish after the run wrote, when --publish was given and the run succeeded. */
   readonly published?: PublishResult;
 }
