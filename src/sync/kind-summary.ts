@@ -2,7 +2,7 @@
 
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import type { KindSummary, RunOutcome, SyncKind } from './types.js';
+import type { KindSummary, RunOutcome, SyncKind, SyncMode } from './types.js';
 
 /**
  * Builds the kind's summary from its counters and the client's request counts since the kind's own
@@ -17,7 +17,7 @@ export class KindSummaryBuilder {
   constructor(
     private readonly ctx: KindRunContext,
     private readonly kind: SyncKind,
-    private readonly window: { readonly mode: 'incremental' | 'full'; readonly after: Date | null },
+    private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
     private readonly counters: RunCounters,
   ) {
     this.#requestsBefore = ctx.client.stats.requests;

@@ -101,6 +101,14 @@ export type SyncResources = StoreSettings & RunHooks & ({ readonly source: Listi
  */
 export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, RunHooks {}
 
+/**
+ * What a kind's run walks: `incremental` from the watermark; `recent` a reconcile of the jobs created
+ * in the last `reconcileWindow` (`sync --full --window`, the worker's recent reconcile); `full` a
+ * reconcile of the whole history (also a windowed one on a file never synced: it has no window yet).
+ */
+export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+
 export interface SyncProgress {
   readonly kind: SyncKind;
   readonly pages: number;
@@ -115,7 +123,7 @@ export type RunOutcome = 'ok' | 'failed' | 'interrupted';
 export interface KindSummary {
   readonly runId: string;
   readonly kind: SyncKind;
-  readonly mode: 'incremental' | 'full';
+  readonly mode: SyncMode;
   readonly windowAfter: string | null;
   readonly windowBefore: string;
   readonly pages: number;
