@@ -1,6 +1,6 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
 import type { PublishResult } from '../analytics/publish.js';
-import type { KindSummary, SyncKind } from '../sync/types.js';
+import type { KindSummary, SyncKind, SyncSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 
 export function summaryLine(k: KindSummary): string {
@@ -17,8 +17,22 @@ export function summaryLine(k: KindSummary): string {
 }
 
 /** The line of a kind asked for that the run was stopped before. */
-export function notStartedLine(kind: SyncKind): string {
+function notStartedLine(kind: SyncKind): string {
   return `${kind}: not started (the run was stopped before it)`;
+}
+
+/** A run's lines: each kind asked for, then what became of the dataset with --publish. */
+export function runLines(summary: SyncSummary): string[] {
+  return [
+    ...summary.kinds.map(summaryLine),
+    ...summary.notStarted.map(notStartedLine),
+    ...(summary.published ? [publishLine(summary.published)] : []),
+    ...(summary.notPublished
+      ? [
+          `not published to ${summary.notPublished.dir}: ${summary.notPublished.reason}; the dataset keeps its previous refresh`,
+        ]
+      : []),
+  ];
 }
 
 export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {
@@ -27,8 +41,11 @@ export function quarantineNote(kinds: readonly KindSummary[], db: string): strin
   return `${count} record(s) failed validation and were quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
 }
 
-/** One line saying what the publish after the run wrote. */
-export function publishLine(published: PublishResult): string {
+/** One line saying what the publish after the run wrote, and which kinds in it are stale. */
+function publishLine(published: PublishResult): string {
   const mib = (published.bytes / 1_048_576).toFixed(1);
-  return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed`;
+  const stale = published.stale.length
+    ? `; ${published.stale.join(' and ')} stale: as of its last successful sync (_manifest.json, kinds)`
+    : '';
+  return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed${stale}`;
 }

@@ -8,7 +8,7 @@ import { type Command, flag, stringFlag } from './command.js';
 import { ProgressView } from './progress.js';
 import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
-import { notStartedLine, publishLine, quarantineNote, summaryLine } from './sync-summary.js';
+import { quarantineNote, runLines } from './sync-summary.js';
 import { windowFlag } from './window-flag.js';
 
 export const command: Command = {
@@ -104,13 +104,12 @@ export const command: Command = {
       }).catch((error: unknown) => {
         // A failure no retry fixes still comes after every kind ran: report each, then the error.
         view.done();
-        for (const kind of summaryOf(error)?.kinds ?? []) stderr.write(`${summaryLine(kind)}\n`);
+        const ran = summaryOf(error);
+        if (ran) for (const line of runLines(ran)) stderr.write(`${line}\n`);
         throw error;
       });
       view.done();
-      for (const kind of summary.kinds) stderr.write(`${summaryLine(kind)}\n`);
-      for (const kind of summary.notStarted) stderr.write(`${notStartedLine(kind)}\n`);
-      if (summary.published) stderr.write(`${publishLine(summary.published)}\n`);
+      for (const line of runLines(summary)) stderr.write(`${line}\n`);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) stderr.write(`${note}\n`);
       if (flag(flags, 'json')) stdout.write(jsonLine(summary));

@@ -29,6 +29,7 @@ export const QUERIES = [
   'publish-billing-monthly',
   'publish-fingerprints',
   'publish-jobs-raw',
+  'publish-kinds',
   'quarantine-list',
   'quarantine-resolve-hashes',
   'quarantine-resolve-jobs',

@@ -128,11 +128,15 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
         if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
       }
     }
-    const outcome = overall(kinds, signal.aborted);
-    const ran = { runId, outcome, kinds, notStarted };
-    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: ran });
-    if (outcome !== 'ok' || !plan.publish) return ran;
-    return { ...ran, published: await publish(db, plan.publish, logger) };
+    const ran: SyncSummary = { runId, outcome: overall(kinds, signal.aborted), kinds, notStarted };
+    const summary = plan.publish
+      ? {
+          ...ran,
+          ...(await publishAfter(db, plan.publish, ran, { stopped: signal.aborted, unrecoverable, logger })),
+        }
+      : ran;
+    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: summary });
+    return summary;
   } finally {
     await reads?.close();
     await remote?.close();
@@ -150,7 +154,46 @@ function ofOneKind(error: Error): boolean {
   return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
 }
 
-/** A failed publish fails the run (exit 1, the job retried); what was synced stays committed. */
+/**
+ * After the kinds ran, what they committed is published, even when a kind failed: the manifest
+ * names that kind stale, with the end of its last successful sync (docs/decisions/
+ * 0001-publish-what-committed.md). Not published when the run was stopped, or when no kind
+ * synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
+ * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
+ */
+async function publishAfter(
+  db: Database,
+  target: PublishTarget,
+  run: SyncSummary,
+  how: { readonly stopped: boolean; readonly unrecoverable: Error | undefined; readonly logger: Logger },
+): Promise<Pick<SyncSummary, 'published' | 'notPublished'>> {
+  const failed = run.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+  const reason = how.stopped
+    ? 'the run was interrupted'
+    : !run.kinds.some((k) => k.outcome === 'ok')
+      ? `the sync of ${failed.join(' and ')} failed`
+      : undefined;
+  if (reason === undefined) {
+    try {
+      return { published: await publish(db, target, how.logger) };
+    } catch (error) {
+      if (how.unrecoverable === undefined) throw error;
+      return notPublished(target, toError(error).message, how.logger);
+    }
+  }
+  return notPublished(target, reason, how.logger);
+}
+
+function notPublished(
+  target: PublishTarget,
+  reason: string,
+  logger: Logger,
+): Pick<SyncSummary, 'notPublished'> {
+  logger.info({ dir: target.dir, reason }, 'the dataset in %s was not refreshed: %s', target.dir, reason);
+  return { notPublished: { dir: target.dir, reason } };
+}
+
+/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
 async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
   try {
     const result = await publishDataset({ db, dir: target.dir, raw: target.raw });

@@ -57,7 +57,7 @@ export interface SyncPlan {
   readonly lookback: number;
   /** ms */
   readonly pendingMaxAge: number;
-  /** After a successful run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts). */
+  /** After the run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts; run.ts says when). */
   readonly publish?: PublishTarget;
 }
 
@@ -152,8 +152,10 @@ export interface SyncSummary {
   readonly kinds: readonly KindSummary[];
   /** Kinds asked for that a stop (the signal) came before: never started, no sync_runs row. */
   readonly notStarted: readonly SyncKind[];
-  /** What the publish after the run wrote, when --publish was given and the run succeeded. */
+  /** What the publish after the run wrote (--publish; src/sync/run.ts says when it runs). */
   readonly published?: PublishResult;
+  /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
+  readonly notPublished?: { readonly dir: string; readonly reason: string };
 }
 
 export interface PublishTarget {
