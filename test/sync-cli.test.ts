@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
@@ -27,10 +28,11 @@ describe('transcript-sync sync', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('stops after one request with a clear message when the key is refused', async () => {
+  it('stops after one request with a clear message when the key is refused, creating nothing', async () => {
     sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
     const secret = 'wrong-key-4f9a1c';
-    const result = await runMain(['sync', '--db', join(tempDir(), 'x.duckdb')], {
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'data', 'x.duckdb')], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: secret,
     });
@@ -39,6 +41,8 @@ describe('transcript-sync sync', () => {
     expect(result.stderr).toContain('TSYNC_API_KEY');
     expect(result.stderr + result.stdout).not.toContain(secret);
     expect(sim.log.filter((e) => e.path.startsWith('/v2/'))).toHaveLength(1);
+    // Neither the database, nor its lock, nor the folder made for them.
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it('rejects a bad flag value with exit 2 naming the flag', async () => {

@@ -148,12 +148,16 @@ function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
   }
 }
 
-/** Creates the directory of a new database file, owner-only. */
-export function makePrivateDir(dir: string): void {
-  if (existsSync(dir)) return;
+/**
+ * Creates the directory of a new database file, owner-only. Returns the outermost directory it
+ * created (its parents may be new too), undefined when `dir` existed.
+ */
+export function makePrivateDir(dir: string): string | undefined {
+  if (existsSync(dir)) return undefined;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+    return created;
   } catch (error) {
     throw new DatabaseError(`cannot create the directory ${dir} for the database`, {
       path: dir,

@@ -17,13 +17,14 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   statSync,
   unlinkSync,
   utimesSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { DatabaseError, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { makePrivateDir } from './open-instance.js';
@@ -76,7 +77,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const db = resolve(options.db);
   const path = writerLockPath(db);
   const logger = options.logger ?? silentLogger;
-  prepareDir(db);
+  const madeDir = prepareDir(db);
   const holder: LockHolder = {
     token: randomUUID(),
     pid: process.pid,
@@ -132,13 +133,28 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
       process.off('exit', onExit);
       heldHere.delete(path);
       removeIfOurs(path, holder.token);
+      // A folder made for a file that was never written (a refused key) goes with the lock.
+      if (madeDir !== undefined) removeEmptyDirs(dirname(db), madeDir);
     },
   };
 }
 
-function prepareDir(db: string): void {
+/** The outermost directory made for the file, undefined when its directory existed. */
+function prepareDir(db: string): string | undefined {
   assertDatabasePath(db);
-  makePrivateDir(resolve(db, '..'));
+  return makePrivateDir(dirname(db));
+}
+
+/** Removes `dir`, then its parents up to and including `top`, while each is empty. */
+function removeEmptyDirs(dir: string, top: string): void {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      rmdirSync(current);
+    } catch {
+      return; // not empty (the file was written), or already gone
+    }
+    if (current === top || dirname(current) === current) return;
+  }
 }
 
 /** true when the file was created with our holder in it; false when it exists. */

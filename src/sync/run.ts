@@ -13,6 +13,7 @@
  * src/config.ts through sync/plan-defaults.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { type PublishResult, publishDataset } from '../analytics/publish.js';
 import { type ReadServer, serveReads } from '../analytics/read-server.js';
 import { ListingClient } from '../api/index.js';
@@ -27,6 +28,7 @@ import {
 import { type Logger, silentLogger } from '../log.js';
 import { Database } from '../store/database.js';
 import { JobLoader } from '../store/loader.js';
+import { DEFAULT_BUDGET } from './bounded-page.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
@@ -86,6 +88,10 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
   let db: Database | undefined;
   let reads: ReadServer | undefined;
   try {
+    if (!existsSync(resources.db)) {
+      await checkService(client, plan, signal);
+      if (signal.aborted) return { runId, outcome: 'interrupted', kinds: [], notStarted: [...plan.kinds] };
+    }
     db = await Database.open(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
     // Reports, status, query and export ask this process while it holds the file.
     const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
@@ -142,6 +148,24 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
     await remote?.close();
     await opened?.close();
     await db?.close();
+  }
+}
+
+/**
+ * Before a run creates the database file, one page of one job asks the service whether it takes
+ * the key and knows the list path: a refused key or a wrong base URL then leaves nothing behind.
+ * A record over the ceiling is left for the walk, which fails that kind alone; a stop ends the
+ * check quietly (the caller looks at the signal).
+ */
+async function checkService(client: ListingSource, plan: SyncPlan, signal: AbortSignal): Promise<void> {
+  const [kind] = plan.kinds;
+  if (kind === undefined) return;
+  const maxBytes = plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes;
+  try {
+    await client.getPage(kind, { limit: 1 }, { maxBytes, signal });
+  } catch (error) {
+    if (signal.aborted || error instanceof ResponseTooLargeError) return;
+    throw toError(error);
   }
 }
 
