@@ -45,6 +45,22 @@ describe('transcript-sync sync', () => {
     expect(readdirSync(home)).toEqual([]);
   });
 
+  it('calls a base URL that answers 404 a setting to fix: exit 2, one line, nothing created', async () => {
+    sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'x.duckdb')], {
+      TSYNC_BASE_URL: `${sim.url}/api`,
+      TSYNC_API_KEY: sim.apiKey,
+    });
+    expect(result.code, result.stderr).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^transcript-sync: TSYNC_BASE_URL: GET \/api\/v2\/pre-recorded answered HTTP 404.*--base-url/,
+    );
+    expect(readdirSync(home)).toEqual([]);
+  });
+
   it('rejects a bad flag value with exit 2 naming the flag', async () => {
     const result = await runMain(['sync', '--kind', 'podcasts'], {
       TSYNC_API_KEY: 'k',
