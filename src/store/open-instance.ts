@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../sync/memory-budget.js';
+import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 
 export interface SharedInstance {
@@ -235,13 +236,8 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
       cause,
     });
   }
-  if (/not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes/i.test(message)) {
-    return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
-      path,
-      hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
-      cause,
-    });
-  }
+  const damaged = damagedFileError(path, cause);
+  if (damaged) return damaged;
   if (readOnly && /permission denied/i.test(message)) {
     return new DatabaseError(`cannot read ${path}: permission denied`, {
       path,
