@@ -5,6 +5,7 @@ import { runSync, summaryOf } from '../sync/run.js';
 import { jsonLine } from '../util/snake-case.js';
 import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
 import { type Command, flag, stringFlag } from './command.js';
+import { lockWaitNotice } from './lock-wait.js';
 import { ProgressView } from './progress.js';
 import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
@@ -86,7 +87,8 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, async () => {
+      const waiting = { waitMs: base.lockWait, onWait: lockWaitNotice(stderr, base.lockWait, logger) };
+      const summary = await withWriterLock({ db: base.db, command: 'sync', logger, ...waiting }, async () => {
         const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
         try {
           const result = await runSync(base, {

@@ -2,7 +2,7 @@
  * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
  * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
  * Redis a process uses, a second writer (`sync`, `worker`, `quarantine retry`, `state reset`) is
- * refused with the holder's pid. DuckDB's own lock only covers the moments a file is open, and the
+ * refused with the holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and the
  * worker opens it per run; this one lasts as long as the writer lives.
  *
  * Stale locks are taken over, never waited out by hand:
@@ -25,8 +25,10 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import { formatDuration } from '../util/duration.js';
 import { makePrivateDir } from './open-instance.js';
 import { assertDatabasePath } from './path-checks.js';
 
@@ -290,12 +292,58 @@ function startTicks(pid: number): number | null {
   }
 }
 
-/** Runs `fn` holding the file's writer lock; refuses (DatabaseError, exit 1) while another holds it. */
+export interface LockWaitOptions {
+  /** ms to wait for a lock another writer holds, asking again every so often (--lock-wait); 0: refuse at once. */
+  readonly waitMs: number;
+  /** Called once, when the lock is found held and the wait starts, with who holds it. */
+  readonly onWait?: (holder: string) => void;
+}
+
+/** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
+const LOCK_POLL_START_MS = 100;
+const LOCK_POLL_MAX_MS = 1_000;
+
+/**
+ * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
+ * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
+ */
+export async function waitForWriterLock(
+  options: Omit<WriterLockOptions, 'onLost'> & LockWaitOptions,
+): Promise<WriterLock> {
+  const deadline = Date.now() + options.waitMs;
+  let pause = LOCK_POLL_START_MS;
+  for (let asked = 0; ; asked += 1) {
+    try {
+      return acquireWriterLock(options);
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.busy)) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
+      if (asked === 0) options.onWait?.(error.message);
+      await sleep(Math.min(pause, left));
+      pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+    }
+  }
+}
+
+function waitedError(error: DatabaseError, waitMs: number): DatabaseError {
+  return new DatabaseError(`${error.message} (waited ${formatDuration(waitMs)}, --lock-wait)`, {
+    path: error.path,
+    retryable: true,
+    busy: true,
+    ...(error.hint ? { hint: error.hint } : {}),
+  });
+}
+
+/**
+ * Runs `fn` holding the file's writer lock; while another writer holds it, waits up to `waitMs`
+ * (default 0), then refuses (DatabaseError, exit 1).
+ */
 export async function withWriterLock<T>(
-  options: Omit<WriterLockOptions, 'onLost'>,
+  options: Omit<WriterLockOptions, 'onLost'> & Partial<LockWaitOptions>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const lock = acquireWriterLock(options);
+  const lock = await waitForWriterLock({ ...options, waitMs: options.waitMs ?? 0 });
   try {
     return await fn();
   } finally {
