@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type ClientOptions, ListingClient } from '../src/api/index.js';
-import { AuthenticationError, ProtocolError, RateLimitedError, UpstreamError } from '../src/errors.js';
+import {
+  AuthenticationError,
+  ConfigError,
+  ProtocolError,
+  RateLimitedError,
+  UpstreamError,
+} from '../src/errors.js';
 import type { FaultKind, Simulator } from '../src/simulator/index.js';
 import { apiFixtures, walkIds } from './helpers/api.js';
 import { freePort } from './helpers/net.js';
@@ -149,13 +155,13 @@ describe('failures that retrying cannot fix, or that outlast the attempts', () =
     expect(sim.log).toHaveLength(1);
   });
 
-  it('does not retry a 404 and says the base URL is probably wrong', async () => {
+  it('does not retry a 404 and calls it a wrong base URL, a setting to fix', async () => {
     const sim = await simulator();
     const listing = client(sim, { baseUrl: `${sim.url}/api` });
     const error = await listing.getPage('live').catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(UpstreamError);
-    expect(error).toMatchObject({ status: 404, retryable: false });
-    expect((error as UpstreamError).toLine()).toMatch(/base URL is probably wrong.*TSYNC_BASE_URL/);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ retryable: false, exitCode: 2 });
+    expect((error as ConfigError).toLine()).toMatch(/base URL is probably wrong.*TSYNC_BASE_URL/);
     expect(sim.log).toHaveLength(1);
   });
 

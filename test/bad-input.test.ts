@@ -6,9 +6,12 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
 import { projectRoot } from '../src/util/paths.js';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from './helpers/bad-input.js';
 import { runMain } from './helpers/cli.js';
@@ -28,6 +31,51 @@ async function closedPort(): Promise<number> {
 }
 
 const INJECTION = "x'; DROP TABLE jobs; --";
+
+/** Bytes before the first block: the file header and two database headers of 4 KiB each. */
+const HEADERS_BYTES = 3 * 4096;
+/** Bytes at the start of each block that hold its checksum. */
+const CHECKSUM_BYTES = 8;
+
+/**
+ * Where the first block `blocks` names is stored in the file: `blocks` is a query of DuckDB's
+ * storage pragmas returning `block_id` and `block_offset` (bytes into the block's data).
+ */
+async function storedAt(db: string, blocks: string): Promise<number> {
+  const file = await Database.open(db, { readOnly: true });
+  try {
+    const [size] = await file.all<{ block_size: number }>('SELECT block_size FROM pragma_database_size()');
+    const [block] = await file.all<{ block_id: number; block_offset: number }>(blocks);
+    if (!size || !block) throw new Error(`no block found by ${blocks}`);
+    return HEADERS_BYTES + block.block_id * size.block_size + CHECKSUM_BYTES + block.block_offset;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Flips 32 bytes at `at`: the block there no longer matches its checksum. */
+async function damageAt(db: string, at: number): Promise<void> {
+  const handle = await open(db, 'r+');
+  try {
+    const bytes = Buffer.alloc(32);
+    await handle.read(bytes, 0, bytes.length, at);
+    await handle.write(
+      bytes.map((b) => b ^ 0xff),
+      0,
+      bytes.length,
+      at,
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The block of the catalog: the open itself meets the damage. */
+const CATALOG_BLOCK =
+  'SELECT block_id, 0 AS block_offset FROM pragma_metadata_info() ORDER BY block_id LIMIT 1';
+/** The block of jobs.id: the file opens, and a statement that reads jobs meets the damage. */
+const JOBS_ID_BLOCK = `SELECT block_id, block_offset FROM pragma_storage_info('jobs')
+  WHERE column_name = 'id' AND persistent AND block_id >= 0 ORDER BY block_id LIMIT 1`;
 
 /** [args (the database is appended as --db), environment, what the line must name] */
 const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string][] = [
@@ -178,6 +226,31 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       const result = await runMain([...args, '--db', db], NO_SERVICE);
       expectOneLine(result, 1, db, 'damaged', 'move it aside');
       expect(result.stderr).not.toContain('check the path');
+    }
+  });
+
+  it('a damaged block is called damaged, with the advice to move it aside, by every command that meets it', async () => {
+    const sim = await startSimulator({
+      preRecorded: 15,
+      live: 10,
+      seed: 81,
+      utterancesPerJob: 3,
+      wordsPerUtterance: 3,
+    });
+    try {
+      const service = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+      const commands = [['status'], ['verify'], ['query', 'SELECT id FROM jobs'], ['sync', '--full']];
+      for (const block of [CATALOG_BLOCK, JOBS_ID_BLOCK]) {
+        for (const args of commands) {
+          const db = syncedDb();
+          await damageAt(db, await storedAt(db, block));
+          const result = await runMain([...args, '--db', db], service);
+          expectOneLine(result, 1, `${db} is damaged or not a DuckDB database`, 'move it aside');
+          expect(result.stderr).not.toContain('check the path');
+        }
+      }
+    } finally {
+      await sim.close();
     }
   });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { startSimulator } from '../src/simulator/index.js';
+import { Database } from '../src/store/database.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';
@@ -243,6 +244,8 @@ describe('logs', () => {
     sim.faults.retryAfter = '0';
     sim.faults.setRandom({ rate: 1, kinds: ['429'], seed: 1 });
     const db = join(tempDir(), 'tty.duckdb');
+    // A file that exists: the run goes to the kind's walk (a first run stops at its check of the service).
+    await (await Database.open(db)).close();
     const command = `${process.execPath} ${BIN} sync --kind live --db ${db}`;
     // Not spawnSync: the simulator answers from this process's event loop.
     const child = spawn('script', ['-qec', command, '/dev/null'], {

@@ -125,7 +125,8 @@ describe('state', () => {
     ok(await runMain(['sync'], env));
     const lock = acquireWriterLock({ db, command: 'worker' });
     onCleanup(async () => lock.release());
-    const line = oneLine(await runMain(['state', 'reset', '--kind', 'all', '--yes'], env), 1);
+    const reset = ['state', 'reset', '--kind', 'all', '--yes', '--lock-wait', '0s'];
+    const line = oneLine(await runMain(reset, env), 1);
     expect(line).toContain(`is being written by pid ${process.pid} (transcript-sync worker)`);
   });
 });

@@ -3,9 +3,14 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { PUBLISHED_TABLES } from '../src/analytics/publish.js';
 import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
-import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { runLines } from '../src/cli/sync-summary.js';
+import { UpstreamError } from '../src/errors.js';
+import { generateDataset, type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
+import { syncDefaults } from '../src/sync/plan-defaults.js';
+import { runSync } from '../src/sync/run.js';
 import { runMain } from './helpers/cli.js';
+import { FakeListing } from './helpers/listing-fake.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -17,6 +22,7 @@ afterEach(async () => {
 
 interface Manifest {
   as_of: string;
+  kinds?: Record<string, { as_of: string | null; stale: boolean; error: string | null }>;
   raw: boolean;
   tables: Record<
     string,
@@ -144,6 +150,74 @@ describe('sync --publish', () => {
     } finally {
       await reader.close();
     }
+  }, 60_000);
+
+  test('a kind that fails leaves the other kind’s jobs published, the manifest naming the failed one stale', async () => {
+    sim = await startSimulator({
+      preRecorded: 2,
+      live: 6,
+      utterancesPerJob: 2,
+      from: new Date(Date.now() - 3 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+      recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
+    });
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const limits = ['--max-record-bytes', '1MiB', '--page-bytes', '256KiB'];
+    const result = await runMain(['sync', '--db', db, '--publish', dir, ...limits], env);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
+    expect(result.stderr).toMatch(
+      new RegExp(`^published to ${dir}: .*; pre-recorded stale: as of its last successful sync`, 'm'),
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.tables['jobs']?.rows).toBe(6);
+    expect(manifest.kinds?.['live']).toMatchObject({ stale: false, error: null });
+    expect(Date.parse(manifest.kinds?.['live']?.as_of ?? '')).not.toBeNaN();
+    expect(manifest.kinds?.['pre-recorded']).toMatchObject({ as_of: null, stale: true });
+    expect(manifest.kinds?.['pre-recorded']?.error).toMatch(/--max-record-bytes/);
+  }, 60_000);
+
+  test('a run where no kind synced, or that was stopped, says the dataset was not refreshed', async () => {
+    const records = generateDataset({
+      seed: 4,
+      preRecorded: 10,
+      live: 10,
+      utterancesPerJob: 1,
+      wordsPerUtterance: 2,
+    });
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    const plan = { ...syncDefaults(), pageSize: 10, publish: { dir, raw: false } };
+    const resources = (source: FakeListing, signal?: AbortSignal) => ({
+      db,
+      lockWait: 5_000,
+      checkpoints: 'duckdb' as const,
+      redisPrefix: 'tsync-test',
+      source,
+      ...(signal ? { signal } : {}),
+    });
+    expect((await runSync(plan, resources(new FakeListing(records)))).published?.stale).toEqual([]);
+    const manifest = readFileSync(join(dir, '_manifest.json'), 'utf8');
+
+    const down = new FakeListing(records, {
+      beforePage: () => {
+        throw new UpstreamError('the service answered 503', { retryable: true, status: 503 });
+      },
+    });
+    const failed = await runSync(plan, resources(down));
+    expect(failed.published).toBeUndefined();
+    expect(failed.notPublished).toEqual({ dir, reason: 'the sync of pre-recorded and live failed' });
+    expect(runLines(failed).at(-1)).toBe(
+      `not published to ${dir}: the sync of pre-recorded and live failed; the dataset keeps its previous refresh`,
+    );
+
+    const stop = new AbortController();
+    const stopping = new FakeListing(records, { beforePage: () => stop.abort(new Error('SIGINT')) });
+    const stopped = await runSync(plan, resources(stopping, stop.signal));
+    expect(stopped.notPublished?.reason).toBe('the run was interrupted');
+    expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
   }, 60_000);
 
   test.each(['sync', 'worker'])(

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
@@ -27,10 +28,11 @@ describe('transcript-sync sync', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('stops after one request with a clear message when the key is refused', async () => {
+  it('stops after one request with a clear message when the key is refused, creating nothing', async () => {
     sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
     const secret = 'wrong-key-4f9a1c';
-    const result = await runMain(['sync', '--db', join(tempDir(), 'x.duckdb')], {
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'data', 'x.duckdb')], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: secret,
     });
@@ -39,6 +41,24 @@ describe('transcript-sync sync', () => {
     expect(result.stderr).toContain('TSYNC_API_KEY');
     expect(result.stderr + result.stdout).not.toContain(secret);
     expect(sim.log.filter((e) => e.path.startsWith('/v2/'))).toHaveLength(1);
+    // Neither the database, nor its lock, nor the folder made for them.
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it('calls a base URL that answers 404 a setting to fix: exit 2, one line, nothing created', async () => {
+    sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'x.duckdb')], {
+      TSYNC_BASE_URL: `${sim.url}/api`,
+      TSYNC_API_KEY: sim.apiKey,
+    });
+    expect(result.code, result.stderr).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^transcript-sync: TSYNC_BASE_URL: GET \/api\/v2\/pre-recorded answered HTTP 404.*--base-url/,
+    );
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it('rejects a bad flag value with exit 2 naming the flag', async () => {

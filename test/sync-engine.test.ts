@@ -22,7 +22,7 @@ import { syncDefaults } from '../src/sync/plan-defaults.js';
 import { runSync } from '../src/sync/run.js';
 import { KindRunFailed } from '../src/sync/run-failures.js';
 import { syncKind } from '../src/sync/sync-kind.js';
-import type { SyncPlan, SyncResources } from '../src/sync/types.js';
+import type { SyncPlan, SyncProgress, SyncResources } from '../src/sync/types.js';
 import { fileTempDir } from './helpers/analytics-data.js';
 import { FakeListing, type FakeListingOptions } from './helpers/listing-fake.js';
 import { expectMirror } from './helpers/mirror.js';
@@ -116,7 +116,8 @@ describe('the engine over an in-memory listing', () => {
       ['pre-recorded', 60],
       ['live', 40],
     ]);
-    expect(summary.kinds.reduce((n, k) => n + k.requests, 0)).toBe(source.stats.requests);
+    // Each kind counts its own requests; the one before the file is created checks the service.
+    expect(summary.kinds.reduce((n, k) => n + k.requests, 0)).toBe(source.stats.requests - 1);
     await expectMirror(db, records);
     expect(source.closed).toBe(false);
 
@@ -175,18 +176,53 @@ describe('the engine over an in-memory listing', () => {
     await expectMirror(db, records);
   });
 
+  it('times each kind from its own start to its own end, in the summary, sync_runs and progress', async () => {
+    const records = dataset(8);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    // Each pre-recorded page takes 20 ms more, so its run is long next to the gap between kinds.
+    const source = new FakeListing(records, {
+      beforePage: (list) => {
+        if (list === 'pre-recorded') Atomics.wait(pause, 0, 0, 20);
+      },
+    });
+    const db = join(tempDir(), 'timed.duckdb');
+    const progress: SyncProgress[] = [];
+    const summary = await runSync(plan, resources(db, source, { onProgress: (p) => progress.push(p) }));
+    const [pre, live] = summary.kinds;
+    if (!pre || !live) throw new Error('expected both kinds');
+    const ms = (iso: string) => Date.parse(iso);
+    expect(ms(pre.finishedAt) - ms(pre.startedAt)).toBeGreaterThanOrEqual(20);
+    expect(ms(live.startedAt)).toBeGreaterThanOrEqual(ms(pre.finishedAt));
+    // The window of both is the run's: jobs created before the run started.
+    expect(live.windowBefore).toBe(pre.windowBefore);
+    const liveProgress = progress.filter((p) => p.kind === 'live').at(-1);
+    expect(liveProgress?.elapsed).toBe(ms(live.finishedAt) - ms(live.startedAt));
+
+    const reader = await Database.open(db, { readOnly: true });
+    opened.push(reader);
+    const rows = await reader.all<{ kind: string; started_at: Date; finished_at: Date }>(
+      'SELECT kind, started_at, finished_at FROM sync_runs ORDER BY started_at',
+    );
+    expect(rows.map((r) => [r.kind, r.started_at.toISOString(), r.finished_at.toISOString()])).toEqual([
+      ['pre-recorded', pre.startedAt, pre.finishedAt],
+      ['live', live.startedAt, live.finishedAt],
+    ]);
+  });
+
   it('stops on the signal with what it committed, and the next run completes the mirror', async () => {
     const records = dataset(9);
     const stop = new AbortController();
     const source = new FakeListing(records, {
       beforePage: (_list, _params, request) => {
-        if (request === 6) stop.abort(new Error('SIGTERM'));
+        // The sixth request of the walk (the first checks the service before the file is created).
+        if (request === 7) stop.abort(new Error('SIGTERM'));
       },
     });
     const db = join(tempDir(), 'stopped.duckdb');
     const summary = await runSync(plan, resources(db, source, { signal: stop.signal }));
     expect(summary.outcome).toBe('interrupted');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
+    expect(summary.notStarted).toEqual(['live']);
     const next = await runSync(plan, resources(db, new FakeListing(records)));
     expect(next.outcome).toBe('ok');
     await expectMirror(db, records);

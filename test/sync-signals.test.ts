@@ -20,7 +20,7 @@ async function slowSync(): Promise<{ db: string; cli: ReturnType<typeof startCli
   // Slow answers keep the run busy long after the signal: a clean stop waits for none of them.
   sim = await startSimulator({ preRecorded: 200, live: 100, seed: 9, latencyMs: 400 });
   const db = join(tempDir(), 'interrupted.duckdb');
-  const cli = startCli(['sync', '--db', db, '--page-size', '10'], {
+  const cli = startCli(['sync', '--db', db, '--page-size', '10', '--json'], {
     TSYNC_BASE_URL: sim.url,
     TSYNC_API_KEY: sim.apiKey,
     TSYNC_RATE_LIMIT: '1000',
@@ -31,12 +31,18 @@ async function slowSync(): Promise<{ db: string; cli: ReturnType<typeof startCli
 }
 
 describe('sync and Ctrl-C', () => {
-  it('a SIGINT commits, records the run as interrupted and exits 130', async () => {
+  it('a SIGINT commits, records the run as interrupted, lists the kind never started and exits 130', async () => {
     const { db, cli } = await slowSync();
     cli.child.kill('SIGINT');
     const result = await cli.done;
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain('SIGINT: committing what was fetched, then stopping');
+    // The signal came during pre-recorded: live, asked for too, is named in the summary.
+    expect(result.stderr).toMatch(/^pre-recorded: INTERRUPTED/m);
+    expect(result.stderr).toMatch(/^live: not started/m);
+    const summary = JSON.parse(result.stdout) as { kinds: { kind: string }[]; not_started: string[] };
+    expect(summary.kinds.map((k) => k.kind)).toEqual(['pre-recorded']);
+    expect(summary.not_started).toEqual(['live']);
     const file = await Database.open(db, { readOnly: true });
     try {
       const runs = await file.all<{ outcome: string }>('SELECT outcome FROM sync_runs');

@@ -77,6 +77,50 @@ describe('reconcile of the recent window', () => {
     expect(whole.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(1);
     expect(whole.kinds.reduce((n, k) => n + k.jobsFetched, 0)).toBeGreaterThanOrEqual(all.length - 2);
     expect(await deletedIds(db)).toEqual([goneRecent, goneOld].sort());
+
+    // Each run is named for what it walked, in its summary and in sync_runs (`runs`).
+    expect(windowed.kinds.map((k) => k.mode)).toEqual(['recent', 'recent']);
+    expect(whole.kinds.map((k) => k.mode)).toEqual(['full', 'full']);
+    const runs = await runMain(['runs', '--json', '--kind', 'live', '--db', db]);
+    expect(runs.code, runs.stderr).toBe(0);
+    const modes = (JSON.parse(runs.stdout) as { mode: string }[]).map((r) => r.mode);
+    expect(modes).toEqual(['full', 'recent', 'incremental']);
+  });
+
+  it('a windowed reconcile of a file never synced walks the whole history and is recorded as full', async () => {
+    const s = await history();
+    const db = join(tempDir(), 'first.duckdb');
+    const first = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    expect(first.kinds.map((k) => [k.mode, k.windowAfter])).toEqual([
+      ['full', null],
+      ['full', null],
+    ]);
+  });
+
+  it('reads the reconciles a file of an earlier release recorded as full by what they walked', async () => {
+    const db = join(tempDir(), 'earlier.duckdb');
+    const earlier = await Database.open(db, { migrations: [1, 2, 100, 101, 102] });
+    const row = (run: string, mode: string, after: string | null) =>
+      earlier.run(
+        `INSERT INTO sync_runs (run_id, kind, mode, window_after, window_before, started_at, finished_at, outcome)
+         VALUES ($run, 'live', $mode, $after::TIMESTAMPTZ, now(), now(), now(), 'ok')`,
+        { run, mode, after },
+      );
+    await row('a', 'full', '2026-01-01T00:00:00Z');
+    await row('b', 'full', null);
+    await row('c', 'incremental', '2026-01-01T00:00:00Z');
+    await earlier.close();
+    await (await Database.open(db)).close();
+    const file = await Database.open(db, { readOnly: true });
+    const modes = await file.all<{ run_id: string; mode: string }>(
+      'SELECT run_id, mode FROM sync_runs ORDER BY run_id',
+    );
+    await file.close();
+    expect(modes.map((r) => [r.run_id, r.mode])).toEqual([
+      ['a', 'recent'],
+      ['b', 'full'],
+      ['c', 'incremental'],
+    ]);
   });
 
   it('also covers the gap since the last run when that is older than the window', async () => {

@@ -3,9 +3,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli/program.js';
 import { DatabaseError } from '../src/errors.js';
-import { acquireWriterLock, type WriterLockOptions, writerLockPath } from '../src/store/writer-lock.js';
+import { startSimulator } from '../src/simulator/index.js';
+import {
+  acquireWriterLock,
+  type WriterLockOptions,
+  waitForWriterLock,
+  writerLockPath,
+} from '../src/store/writer-lock.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup } from './helpers/worker.js';
 
@@ -33,6 +41,20 @@ function holder(pid: number, host: string, extra: Record<string, unknown> = {}):
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A terminal's stream: keeps what is written, and calls `onWrite` after each write. */
+class TerminalSink extends Writable {
+  readonly isTTY = true;
+  text = '';
+  constructor(private readonly onWrite: () => void) {
+    super();
+  }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    this.onWrite();
+    done();
+  }
+}
 
 describe('database writer lock file', () => {
   it('refuses a second holder of the same file, naming the file, the holder pid and the fix', () => {
@@ -116,6 +138,70 @@ describe('database writer lock file', () => {
     for (let i = 0; i < 40 && lost.length === 0; i += 1) await sleep(50);
     expect(lost).toHaveLength(1);
     expect(lost[0]).toMatch(/removed or taken by another process/);
+  });
+
+  it('waits up to the wait given for a held lock, saying so once, and takes it when released', async () => {
+    const { acquire, db, path } = setup();
+    const first = acquire();
+    const told: string[] = [];
+    setTimeout(() => first.release(), 300);
+    const started = Date.now();
+    const second = await waitForWriterLock({
+      db,
+      command: 'sync',
+      waitMs: 10_000,
+      onWait: (h) => told.push(h),
+    });
+    onCleanup(async () => second.release());
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(JSON.parse(readFileSync(path, 'utf8')).token).toBe(second.holder.token);
+    expect(told).toEqual([
+      `${db} is being written by pid ${process.pid} (transcript-sync sync) on host ${hostname()}, since ${first.holder.since}`,
+    ]);
+  });
+
+  it('refuses at once with no wait, and after the wait while the holder stays, saying how long it waited', async () => {
+    const { acquire, db } = setup();
+    acquire();
+    const told: string[] = [];
+    const onWait = (h: string) => told.push(h);
+    const at_once = await waitForWriterLock({ db, command: 'sync', waitMs: 0, onWait }).catch(
+      (e: unknown) => e,
+    );
+    expect(at_once).toBeInstanceOf(DatabaseError);
+    expect((at_once as DatabaseError).message).not.toContain('waited');
+    expect(told).toEqual([]);
+    const started = Date.now();
+    const after = await waitForWriterLock({ db, command: 'sync', waitMs: 400, onWait }).catch(
+      (e: unknown) => e,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(after).toMatchObject({ busy: true, retryable: true });
+    expect((after as DatabaseError).toLine()).toMatch(
+      /is being written by pid \d+ .* \(waited 400ms, --lock-wait\); stop that process/,
+    );
+    expect(told).toHaveLength(1);
+  });
+
+  it('sync --lock-wait waits for another writer, says so once on a terminal, then runs', async () => {
+    const sim = await startSimulator({ preRecorded: 3, live: 2 });
+    onCleanup(() => sim.close());
+    const { acquire, db } = setup();
+    const held = acquire({ command: 'worker' });
+    // The holder lets go once the sync says it waits.
+    const stderr = new TerminalSink(() => {
+      if (stderr.text.includes('waiting up to')) held.release();
+    });
+    const code = await main(['sync', '--db', db, '--lock-wait', '1m'], {
+      stdout: new TerminalSink(() => {}),
+      stderr,
+      env: { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_LOG_LEVEL: 'warn' },
+    });
+    expect(code, stderr.text).toBe(0);
+    const waiting = stderr.text.split('\n').filter((line) => line.includes('waiting up to'));
+    expect(waiting).toEqual([
+      `transcript-sync: ${db} is being written by pid ${process.pid} (transcript-sync worker) on host ${hostname()}, since ${held.holder.since}; waiting up to 1m0s for it (--lock-wait)`,
+    ]);
   });
 
   it('the same file under another relative spelling is the same lock', () => {

@@ -108,7 +108,7 @@ describe('worker process', () => {
     expect(lines[0]).toContain(holder);
     expect(lines[0]).toContain('stop that process or wait for it to finish');
 
-    const sync = spawnCli(['sync'], s.env);
+    const sync = spawnCli(['sync', '--lock-wait', '0s'], s.env);
     expect(await sync.exited).toBe(1);
     expect(shownLines(sync.stderr())).toEqual([expect.stringContaining(holder)]);
 

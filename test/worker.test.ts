@@ -133,10 +133,15 @@ describe('worker', () => {
     const windowed = await runOnce({ recent: true });
     expect(windowed.deleted).toBe(1);
     expect(windowed.window_after).not.toBeNull();
+    expect(windowed.mode).toBe('recent');
     expect(windowed.jobs_fetched).toBeLessThan(live.length / 2);
     const whole = await runOnce({ full: true });
     expect(whole.deleted).toBe(1);
     expect(whole.window_after).toBeNull();
+    expect(whole.mode).toBe('full');
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toContain('tsync_runs_total{kind="live",mode="recent",outcome="ok"} 1');
+    expect(metrics).toContain('tsync_runs_total{kind="live",mode="full",outcome="ok"} 1');
     await running.stop();
   });
 

@@ -9,6 +9,7 @@
  */
 import { type DuckDBConnection, type DuckDBResultReader, StatementType } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../errors.js';
+import { damagedFileError } from '../store/damaged-file.js';
 import { type SqlParams, toDuckParams } from '../store/values.js';
 import { sqlPathLiteral } from './sql-literal.js';
 
@@ -172,5 +173,8 @@ export function queryError(where: string, error: unknown): Error {
       ...options,
     });
   }
-  return new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, ...options });
+  return (
+    damagedFileError(where, error) ??
+    new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, ...options })
+  );
 }

@@ -29,10 +29,24 @@ export type PublishedPartition = z.output<typeof partition>;
 const table = z.object({ rows: z.number().int().nonnegative(), partitions: z.array(partition) });
 export type PublishedTable = z.output<typeof table>;
 
+/**
+ * How current one kind's data is. `as_of`: the window end of its last successful sync (every job
+ * created before it is in the data; null: never synced). `stale`: its newest run did not end ok
+ * (`error` says why), so its data stops at `as_of` while the other kind's may be newer.
+ */
+const kindState = z.object({
+  as_of: z.string().nullable(),
+  stale: z.boolean(),
+  error: z.string().nullable(),
+});
+export type PublishedKind = z.output<typeof kindState>;
+
 const manifest = z.object({
   version: z.literal(MANIFEST_VERSION),
   /** The data is the writer's as of this instant (it commits nothing while it publishes). */
   as_of: z.string(),
+  /** Per kind that has runs; absent in a manifest of an earlier release. */
+  kinds: z.record(z.string(), kindState).optional(),
   /** Whether jobs carry `raw` (--publish-raw). */
   raw: z.boolean(),
   tables: z.record(z.string(), table),

@@ -1,5 +1,5 @@
 /**
- * `sync --publish DIR` / `worker --publish DIR`: after each successful run the writer keeps a
+ * `sync --publish DIR` / `worker --publish DIR`: after each run that synced a kind the writer keeps a
  * Parquet dataset of the database in DIR for other engines (Spark, Trino, Polars, DuckDB elsewhere):
  *   DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet   and   DIR/_manifest.json
  * Only partitions whose fingerprint changed are rewritten, so a publish after a small sync writes
@@ -20,6 +20,7 @@ import { copyQueryToParquet } from './file-reader.js';
 import {
   MANIFEST_FILE,
   MANIFEST_VERSION,
+  type PublishedKind,
   type PublishedPartition,
   type PublishedTable,
   readManifest,
@@ -63,6 +64,8 @@ export interface PublishResult {
   readonly removed: number;
   /** Bytes of the Parquet files and the manifest written. */
   readonly bytes: number;
+  /** Kinds whose newest run did not end ok: their data stops at their last successful sync. */
+  readonly stale: readonly string[];
 }
 
 interface Totals {
@@ -79,6 +82,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const previous = await readManifest(dir);
   const raw = options.raw ?? false;
   const asOf = (options.now ?? new Date()).toISOString();
+  const kinds = await kindStates(options.db);
   const jobPrints = await jobFingerprints(options.db);
   const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
   const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };
@@ -104,12 +108,29 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
         totals,
       });
     }
-    await writeManifest(dir, { version: MANIFEST_VERSION, as_of: asOf, raw, tables });
+    await writeManifest(dir, { version: MANIFEST_VERSION, as_of: asOf, kinds, raw, tables });
     totals.bytes += (await stat(join(dir, MANIFEST_FILE))).size;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return { dir, ...totals };
+  const stale = Object.keys(kinds).filter((kind) => kinds[kind]?.stale);
+  return { dir, ...totals, stale };
+}
+
+/** Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql). */
+async function kindStates(db: PublishOptions['db']): Promise<Record<string, PublishedKind>> {
+  const rows = await db.all<{
+    kind: string;
+    as_of: string | null;
+    last_outcome: string;
+    last_error: string | null;
+  }>(db.query('publish-kinds'));
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.kind,
+      { as_of: row.as_of, stale: row.last_outcome !== 'ok', error: row.last_error },
+    ]),
+  );
 }
 
 interface TableRun {

@@ -6,7 +6,13 @@
  * text that came from outside (messages, error bodies) passes through `redact` first, in case a
  * server or proxy echoes the key back.
  */
-import { AuthenticationError, ProtocolError, RateLimitedError, UpstreamError } from '../errors.js';
+import {
+  AuthenticationError,
+  ConfigError,
+  ProtocolError,
+  RateLimitedError,
+  UpstreamError,
+} from '../errors.js';
 import { isRetryErrorCode, isRetryStatus, parseRetryAfter } from './retry-policy.js';
 
 export type Redact = (text: string) => string;
@@ -109,10 +115,9 @@ export function statusError(status: number, context: StatusContext): Error {
   const retryAfterMs = parseRetryAfter(context.retryAfter);
   if (status === 401 || status === 403) return new AuthenticationError({ status });
   if (status === 429) return new RateLimitedError({ retryAfterMs });
+  // The lists always exist: a 404 on one is a base URL pointing elsewhere, a setting to fix (exit 2).
   if (status === 404) {
-    return new UpstreamError(`${where} answered HTTP 404: the base URL is probably wrong`, {
-      retryable: false,
-      status,
+    return new ConfigError('TSYNC_BASE_URL', `${where} answered HTTP 404: the base URL is probably wrong`, {
       hint: 'set TSYNC_BASE_URL / --base-url to the service root (e.g. https://api.example.com), without /v2',
     });
   }

@@ -6,6 +6,7 @@ import { quarantineList, quarantineRetry } from '../store/quarantine.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { jsonLine } from '../util/snake-case.js';
 import { type Command, type CommandContext, flag, PROGRAM } from './command.js';
+import { lockWaitNotice } from './lock-wait.js';
 import { renderTable } from './table.js';
 
 const ACTIONS = ['list', 'retry'] as const;
@@ -39,7 +40,10 @@ export const command: Command = {
         await db.close();
       }
     };
-    return readOnly ? work() : withWriterLock({ db: settings.db, command: 'quarantine retry' }, work);
+    if (readOnly) return work();
+    const waitMs = settings.lockWait;
+    const onWait = lockWaitNotice(context.stderr, waitMs);
+    return withWriterLock({ db: settings.db, command: 'quarantine retry', waitMs, onWait }, work);
   },
 };
 

@@ -16,6 +16,7 @@ import { DuckDbCheckpointStore } from '../sync/checkpoints-duckdb.js';
 import { RedisCheckpointStore } from '../sync/checkpoints-redis.js';
 import type { Checkpoint, SyncKind } from '../sync/types.js';
 import { type Command, type CommandContext, flag, PROGRAM, stringFlag } from './command.js';
+import { lockWaitNotice } from './lock-wait.js';
 import { KIND_OPTION, parseKinds, parseSince } from './sync-options.js';
 import { writeRows } from './table.js';
 
@@ -97,7 +98,7 @@ function describe(checkpoint: Checkpoint | null): string {
   return checkpoint.watermark ?? '(beginning)';
 }
 
-async function reset({ flags, env, stdout }: CommandContext): Promise<number> {
+async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
   if (stringFlag(flags, 'kind') === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');
@@ -121,7 +122,8 @@ async function reset({ flags, env, stdout }: CommandContext): Promise<number> {
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;
   try {
-    await withWriterLock({ db: settings.db, command: 'state reset' }, async () => {
+    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait) };
+    await withWriterLock({ db: settings.db, command: 'state reset', ...waiting }, async () => {
       const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
       try {
         const local = new DuckDbCheckpointStore(db);

@@ -58,7 +58,9 @@ export async function notifyThrown(
   if (kind === undefined) return;
   await notifier?.runEnded({
     kind,
-    mode: options.full ? 'full' : 'incremental',
+    mode:
+      summary?.mode ??
+      (!options.full ? 'incremental' : options.reconcileWindow === undefined ? 'full' : 'recent'),
     outcome: 'failed',
     runId: summary?.runId ?? null,
     error: error instanceof TsyncError ? error.toLine() : error.message,

@@ -38,7 +38,7 @@ export const PUBLISH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   publish: {
     type: 'string',
     value: 'DIR',
-    help: 'after each successful run, refresh a Parquet dataset in DIR (changed partitions only)',
+    help: 'after each run that synced a kind, refresh a Parquet dataset in DIR (changed partitions only; a kind that failed is named stale in its manifest)',
   },
   'publish-raw': { type: 'boolean', help: 'with --publish: keep jobs.raw (the record as received)' },
 };

@@ -1,7 +1,9 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
 import type { PublishResult } from '../analytics/publish.js';
-import type { KindSummary } from '../sync/types.js';
+import type { OutcomeLevel } from '../log.js';
+import type { KindSummary, SyncKind, SyncSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
+import { snakeKeys } from '../util/snake-case.js';
 
 export function summaryLine(k: KindSummary): string {
   const took = formatDuration(Date.parse(k.finishedAt) - Date.parse(k.startedAt));
@@ -16,14 +18,59 @@ export function summaryLine(k: KindSummary): string {
   return `${k.kind}: ${outcome}: ${k.jobsFetched} jobs in ${k.pages} pages (${k.requests} requests, ${k.retries} retries): ${counts}${tail}; ${took}`;
 }
 
+/** The line of a kind asked for that the run was stopped before. */
+function notStartedLine(kind: SyncKind): string {
+  return `${kind}: not started (the run was stopped before it)`;
+}
+
+/** One line of a run's outcome: its text, the level it is logged at off a terminal, its fields. */
+export interface RunLine {
+  readonly level: OutcomeLevel;
+  readonly text: string;
+  readonly fields?: Record<string, unknown>;
+}
+
+/** A kind's summary line off a terminal; a failure's one error line is the run's closing line. */
+const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
+
+/** A run's lines: each kind asked for, then what became of the dataset with --publish. */
+export function runLines(summary: SyncSummary): RunLine[] {
+  const kinds = summary.kinds.map((kind) => ({
+    level: LEVEL_OF[kind.outcome],
+    text: summaryLine(kind),
+    fields: snakeKeys(kind) as Record<string, unknown>,
+  }));
+  const notStarted = summary.notStarted.map((kind) => ({
+    level: 'warn' as const,
+    text: notStartedLine(kind),
+    fields: { kind, outcome: 'not started' },
+  }));
+  const published = summary.published
+    ? [{ level: 'info' as const, text: publishLine(summary.published), fields: { ...summary.published } }]
+    : [];
+  const notPublished = summary.notPublished
+    ? [
+        {
+          level: 'warn' as const,
+          text: `not published to ${summary.notPublished.dir}: ${summary.notPublished.reason}; the dataset keeps its previous refresh`,
+          fields: { ...summary.notPublished },
+        },
+      ]
+    : [];
+  return [...kinds, ...notStarted, ...published, ...notPublished];
+}
+
 export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {
   const count = kinds.reduce((n, k) => n + k.quarantined, 0);
   if (count === 0) return undefined;
   return `${count} record(s) failed validation and were quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
 }
 
-/** One line saying what the publish after the run wrote. */
-export function publishLine(published: PublishResult): string {
+/** One line saying what the publish after the run wrote, and which kinds in it are stale. */
+function publishLine(published: PublishResult): string {
   const mib = (published.bytes / 1_048_576).toFixed(1);
-  return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed`;
+  const stale = published.stale.length
+    ? `; ${published.stale.join(' and ')} stale: as of its last successful sync (_manifest.json, kinds)`
+    : '';
+  return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed${stale}`;
 }

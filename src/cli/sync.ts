@@ -3,18 +3,15 @@ import { ConfigError } from '../errors.js';
 import { outcomeWriter } from '../log.js';
 import { withWriterLock } from '../store/writer-lock.js';
 import { runSync, summaryOf } from '../sync/run.js';
-import type { KindSummary } from '../sync/types.js';
-import { jsonLine, snakeKeys } from '../util/snake-case.js';
+import { jsonLine } from '../util/snake-case.js';
 import { NOTIFY_OPTION, parseNotifyUrl } from '../worker/notify.js';
 import { type Command, flag, stringFlag } from './command.js';
+import { lockWaitNotice } from './lock-wait.js';
 import { ProgressView } from './progress.js';
 import { notifySummary, notifyThrown, syncNotifier } from './sync-notify.js';
 import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from './sync-options.js';
-import { publishLine, quarantineNote, summaryLine } from './sync-summary.js';
+import { quarantineNote, runLines } from './sync-summary.js';
 import { windowFlag } from './window-flag.js';
-
-/** A kind's summary line off a terminal; a failure's one error line is the run's closing line. */
-const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
 
 export const command: Command = {
   name: 'sync',
@@ -84,8 +81,6 @@ export const command: Command = {
     const { view, logger } = ProgressView.open(stderr, base.logLevel);
     // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
     const say = outcomeWriter(stderr);
-    const sayKind = (kind: KindSummary) =>
-      say(LEVEL_OF[kind.outcome], summaryLine(kind), snakeKeys(kind) as Record<string, unknown>);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
     // Signals are the process's: handled while this command runs, removed when it ends.
     const stopOn = (signal: NodeJS.Signals) => {
@@ -96,7 +91,8 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const summary = await withWriterLock({ db: base.db, command: 'sync', logger }, async () => {
+      const waiting = { waitMs: base.lockWait, onWait: lockWaitNotice(stderr, base.lockWait, logger) };
+      const summary = await withWriterLock({ db: base.db, command: 'sync', logger, ...waiting }, async () => {
         const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
         try {
           const result = await runSync(base, {
@@ -114,12 +110,12 @@ export const command: Command = {
       }).catch((error: unknown) => {
         // A failure no retry fixes still comes after every kind ran: report each, then the error.
         view.done();
-        for (const kind of summaryOf(error)?.kinds ?? []) sayKind(kind);
+        const ran = summaryOf(error);
+        if (ran) for (const line of runLines(ran)) say(line.level, line.text, line.fields);
         throw error;
       });
       view.done();
-      for (const kind of summary.kinds) sayKind(kind);
-      if (summary.published) say('info', publishLine(summary.published), { ...summary.published });
+      for (const line of runLines(summary)) say(line.level, line.text, line.fields);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) say('warn', note);
       if (flag(flags, 'json')) stdout.write(jsonLine(summary));

@@ -18,6 +18,7 @@ import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../sync/memory-budget.js';
 import { sqlDir } from '../util/paths.js';
 import { compactIfFragmented } from './compaction.js';
+import { damagedFileError } from './damaged-file.js';
 import { assertMigrated, migrate } from './migrate.js';
 import {
   acquireInstance,
@@ -153,17 +154,23 @@ export class Database {
    * read from the materialized chunks without another trip.
    */
   private async execute(sql: string, params: SqlParams | undefined): Promise<DuckDBMaterializedResult> {
-    const values = toDuckParams(params);
-    if (values === undefined) return this.connection.run(sql);
-    const statement = await this.prepared(sql);
-    // Text of several statements, or a statement another caller is between bind and run with.
-    if (statement === undefined || this.binding.has(statement)) return this.connection.run(sql, values);
-    this.binding.add(statement);
     try {
-      statement.bind(values);
-      return await statement.run();
-    } finally {
-      this.binding.delete(statement);
+      const values = toDuckParams(params);
+      if (values === undefined) return await this.connection.run(sql);
+      const statement = await this.prepared(sql);
+      // Text of several statements, or a statement another caller is between bind and run with.
+      if (statement === undefined || this.binding.has(statement))
+        return await this.connection.run(sql, values);
+      this.binding.add(statement);
+      try {
+        statement.bind(values);
+        return await statement.run();
+      } finally {
+        this.binding.delete(statement);
+      }
+    } catch (error) {
+      // A damaged block surfaces only when a statement reads it.
+      throw damagedOr(this.path, error);
     }
   }
 
@@ -247,6 +254,8 @@ export class Database {
     try {
       await this.connection.run('COMMIT');
     } catch (error) {
+      const damaged = damagedFileError(this.path, error);
+      if (damaged) throw damaged;
       const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       throw new DatabaseError(`could not commit to ${this.path}: ${message}`, {
         path: this.path,
@@ -298,17 +307,7 @@ function rowObjects(result: DuckDBMaterializedResult): Record<string, unknown>[]
   return rows;
 }
 
-/** A file DuckDB opened but cannot read through (truncated, corrupted) is damaged: say so, with the fix. */
+/** A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so, with the fix. */
 function damagedOr(path: string, error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  if (
-    error instanceof DatabaseError ||
-    !/could not read enough bytes|attempted to read \d+ bytes/i.test(message)
-  )
-    return error;
-  return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
-    path,
-    hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
-    cause: error,
-  });
+  return damagedFileError(path, error) ?? error;
 }

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../sync/memory-budget.js';
+import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 
 export interface SharedInstance {
@@ -148,12 +149,16 @@ function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
   }
 }
 
-/** Creates the directory of a new database file, owner-only. */
-export function makePrivateDir(dir: string): void {
-  if (existsSync(dir)) return;
+/**
+ * Creates the directory of a new database file, owner-only. Returns the outermost directory it
+ * created (its parents may be new too), undefined when `dir` existed.
+ */
+export function makePrivateDir(dir: string): string | undefined {
+  if (existsSync(dir)) return undefined;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+    return created;
   } catch (error) {
     throw new DatabaseError(`cannot create the directory ${dir} for the database`, {
       path: dir,
@@ -231,13 +236,8 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
       cause,
     });
   }
-  if (/not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes/i.test(message)) {
-    return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
-      path,
-      hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
-      cause,
-    });
-  }
+  const damaged = damagedFileError(path, cause);
+  if (damaged) return damaged;
   if (readOnly && /permission denied/i.test(message)) {
     return new DatabaseError(`cannot read ${path}: permission denied`, {
       path,

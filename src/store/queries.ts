@@ -20,6 +20,7 @@ export const QUERIES = [
   'publish-billing-monthly',
   'publish-fingerprints',
   'publish-jobs-raw',
+  'publish-kinds',
   'quarantine-list',
   'quarantine-resolve-hashes',
   'quarantine-resolve-jobs',

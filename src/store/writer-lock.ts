@@ -2,7 +2,7 @@
  * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
  * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
  * Redis a process uses, a second writer (`sync`, `worker`, `quarantine retry`, `state reset`) is
- * refused with the holder's pid. DuckDB's own lock only covers the moments a file is open, and the
+ * refused with the holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and the
  * worker opens it per run; this one lasts as long as the writer lives.
  *
  * Stale locks are taken over, never waited out by hand:
@@ -17,15 +17,18 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   statSync,
   unlinkSync,
   utimesSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError, toError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import { formatDuration } from '../util/duration.js';
 import { makePrivateDir } from './open-instance.js';
 import { assertDatabasePath } from './path-checks.js';
 
@@ -76,7 +79,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const db = resolve(options.db);
   const path = writerLockPath(db);
   const logger = options.logger ?? silentLogger;
-  prepareDir(db);
+  const madeDir = prepareDir(db);
   const holder: LockHolder = {
     token: randomUUID(),
     pid: process.pid,
@@ -132,13 +135,28 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
       process.off('exit', onExit);
       heldHere.delete(path);
       removeIfOurs(path, holder.token);
+      // A folder made for a file that was never written (a refused key) goes with the lock.
+      if (madeDir !== undefined) removeEmptyDirs(dirname(db), madeDir);
     },
   };
 }
 
-function prepareDir(db: string): void {
+/** The outermost directory made for the file, undefined when its directory existed. */
+function prepareDir(db: string): string | undefined {
   assertDatabasePath(db);
-  makePrivateDir(resolve(db, '..'));
+  return makePrivateDir(dirname(db));
+}
+
+/** Removes `dir`, then its parents up to and including `top`, while each is empty. */
+function removeEmptyDirs(dir: string, top: string): void {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      rmdirSync(current);
+    } catch {
+      return; // not empty (the file was written), or already gone
+    }
+    if (current === top || dirname(current) === current) return;
+  }
 }
 
 /** true when the file was created with our holder in it; false when it exists. */
@@ -274,12 +292,58 @@ function startTicks(pid: number): number | null {
   }
 }
 
-/** Runs `fn` holding the file's writer lock; refuses (DatabaseError, exit 1) while another holds it. */
+export interface LockWaitOptions {
+  /** ms to wait for a lock another writer holds, asking again every so often (--lock-wait); 0: refuse at once. */
+  readonly waitMs: number;
+  /** Called once, when the lock is found held and the wait starts, with who holds it. */
+  readonly onWait?: (holder: string) => void;
+}
+
+/** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
+const LOCK_POLL_START_MS = 100;
+const LOCK_POLL_MAX_MS = 1_000;
+
+/**
+ * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
+ * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
+ */
+export async function waitForWriterLock(
+  options: Omit<WriterLockOptions, 'onLost'> & LockWaitOptions,
+): Promise<WriterLock> {
+  const deadline = Date.now() + options.waitMs;
+  let pause = LOCK_POLL_START_MS;
+  for (let asked = 0; ; asked += 1) {
+    try {
+      return acquireWriterLock(options);
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.busy)) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
+      if (asked === 0) options.onWait?.(error.message);
+      await sleep(Math.min(pause, left));
+      pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+    }
+  }
+}
+
+function waitedError(error: DatabaseError, waitMs: number): DatabaseError {
+  return new DatabaseError(`${error.message} (waited ${formatDuration(waitMs)}, --lock-wait)`, {
+    path: error.path,
+    retryable: true,
+    busy: true,
+    ...(error.hint ? { hint: error.hint } : {}),
+  });
+}
+
+/**
+ * Runs `fn` holding the file's writer lock; while another writer holds it, waits up to `waitMs`
+ * (default 0), then refuses (DatabaseError, exit 1).
+ */
 export async function withWriterLock<T>(
-  options: Omit<WriterLockOptions, 'onLost'>,
+  options: Omit<WriterLockOptions, 'onLost'> & Partial<LockWaitOptions>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const lock = acquireWriterLock(options);
+  const lock = await waitForWriterLock({ ...options, waitMs: options.waitMs ?? 0 });
   try {
     return await fn();
   } finally {

@@ -2,17 +2,22 @@
 
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import type { KindSummary, RunOutcome, SyncKind } from './types.js';
+import type { KindSummary, RunOutcome, SyncKind, SyncMode } from './types.js';
 
-/** Builds the kind's summary from its counters and the client's request counts since the start. */
+/**
+ * Builds the kind's summary from its counters and the client's request counts since the kind's own
+ * start (made when the kind starts: a later kind of the run does not count the earlier one's time).
+ */
 export class KindSummaryBuilder {
+  /** When this kind's run started; the window's end stays the run's start (`ctx.startedAt`). */
+  readonly startedAt = new Date();
   readonly #requestsBefore: number;
   readonly #retriesBefore: number;
 
   constructor(
     private readonly ctx: KindRunContext,
     private readonly kind: SyncKind,
-    private readonly window: { readonly mode: 'incremental' | 'full'; readonly after: Date | null },
+    private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
     private readonly counters: RunCounters,
   ) {
     this.#requestsBefore = ctx.client.stats.requests;
@@ -41,7 +46,7 @@ export class KindSummaryBuilder {
       words: counters.words,
       pendingRechecked: counters.pendingRechecked,
       restarts: counters.restarts,
-      startedAt: ctx.startedAt.toISOString(),
+      startedAt: this.startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       outcome,
       ...(error === undefined ? {} : { error }),
@@ -49,28 +54,35 @@ export class KindSummaryBuilder {
   }
 }
 
-/** Reports progress at most every 250 ms. */
+/** Reports progress at most every 250 ms, its elapsed time counted from the kind's start. */
 export class KindProgress {
-  private readonly started = Date.now();
+  private readonly started: number;
   private last = 0;
   constructor(
     private readonly ctx: KindRunContext,
     private readonly kind: SyncKind,
     private readonly counters: RunCounters,
-  ) {}
-  update(force = false): void {
+    startedAt: Date,
+  ) {
+    this.started = startedAt.getTime();
+  }
+  update(): void {
     const now = Date.now();
-    if (!force && now - this.last < 250) return;
-    this.last = now;
+    if (now - this.last < 250) return;
+    this.report(now);
+  }
+  /** The last report, at the kind's end (its summary's `finishedAt`): both show one duration. */
+  finish(summary: KindSummary): void {
+    this.report(Date.parse(summary.finishedAt));
+  }
+  private report(at: number): void {
+    this.last = at;
     this.ctx.onProgress?.({
       kind: this.kind,
       pages: this.counters.pages,
       jobs: this.counters.jobsFetched,
       words: this.counters.words,
-      elapsed: now - this.started,
+      elapsed: at - this.started,
     });
-  }
-  finish(): void {
-    this.update(true);
   }
 }

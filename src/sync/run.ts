@@ -13,6 +13,7 @@
  * src/config.ts through sync/plan-defaults.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { type PublishResult, publishDataset } from '../analytics/publish.js';
 import { type ReadServer, serveReads } from '../analytics/read-server.js';
 import { ListingClient } from '../api/index.js';
@@ -28,6 +29,7 @@ import { RecordLoader } from '../load/record-loader.js';
 import { type Logger, silentLogger } from '../log.js';
 import { RECORD_SHAPE } from '../normalize/record-shape.js';
 import { Database } from '../store/database.js';
+import { DEFAULT_BUDGET } from './bounded-page.js';
 import { resolveCheckpoint } from './checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
 import { RedisCheckpointStore } from './checkpoints-redis.js';
@@ -43,6 +45,7 @@ import type {
   KindSummary,
   PublishTarget,
   RunOutcome,
+  SyncKind,
   SyncPlan,
   SyncResources,
   SyncSummary,
@@ -84,6 +87,10 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
   let db: Database | undefined;
   let reads: ReadServer | undefined;
   try {
+    if (!existsSync(resources.db)) {
+      await checkService(client, plan, signal);
+      if (signal.aborted) return { runId, outcome: 'interrupted', kinds: [], notStarted: [...plan.kinds] };
+    }
     db = await Database.open(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
     // Reports, status, query and export ask this process while it holds the file.
     const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
@@ -105,9 +112,13 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       onProgress: resources.onProgress,
     };
     const kinds: KindSummary[] = [];
+    const notStarted: SyncKind[] = [];
     let unrecoverable: Error | undefined;
     for (const kind of plan.kinds) {
-      if (signal.aborted) break;
+      if (signal.aborted) {
+        notStarted.push(kind);
+        continue;
+      }
       const checkpoint = await resolveCheckpoint(db, local, remote, kind);
       try {
         kinds.push(await syncKind(ctx, kind, checkpoint));
@@ -122,15 +133,38 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
         if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
       }
     }
-    const outcome = overall(kinds, signal.aborted);
-    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: { runId, outcome, kinds } });
-    if (outcome !== 'ok' || !plan.publish) return { runId, outcome, kinds };
-    return { runId, outcome, kinds, published: await publish(db, plan.publish, logger) };
+    const ran: SyncSummary = { runId, outcome: overall(kinds, signal.aborted), kinds, notStarted };
+    const summary = plan.publish
+      ? {
+          ...ran,
+          ...(await publishAfter(db, plan.publish, ran, { stopped: signal.aborted, unrecoverable, logger })),
+        }
+      : ran;
+    if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: summary });
+    return summary;
   } finally {
     await reads?.close();
     await remote?.close();
     await opened?.close();
     await db?.close();
+  }
+}
+
+/**
+ * Before a run creates the database file, one page of one job asks the service whether it takes
+ * the key and knows the list path: a refused key or a wrong base URL then leaves nothing behind.
+ * A record over the ceiling is left for the walk, which fails that kind alone; a stop ends the
+ * check quietly (the caller looks at the signal).
+ */
+async function checkService(client: ListingSource, plan: SyncPlan, signal: AbortSignal): Promise<void> {
+  const [kind] = plan.kinds;
+  if (kind === undefined) return;
+  const maxBytes = plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes;
+  try {
+    await client.getPage(kind, { limit: 1 }, { maxBytes, signal });
+  } catch (error) {
+    if (signal.aborted || error instanceof ResponseTooLargeError) return;
+    throw toError(error);
   }
 }
 
@@ -143,7 +177,46 @@ function ofOneKind(error: Error): boolean {
   return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
 }
 
-/** A failed publish fails the run (exit 1, the job retried); what was synced stays committed. */
+/**
+ * After the kinds ran, what they committed is published, even when a kind failed: the manifest
+ * names that kind stale, with the end of its last successful sync (docs/decisions/
+ * 0001-publish-what-committed.md). Not published when the run was stopped, or when no kind
+ * synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
+ * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
+ */
+async function publishAfter(
+  db: Database,
+  target: PublishTarget,
+  run: SyncSummary,
+  how: { readonly stopped: boolean; readonly unrecoverable: Error | undefined; readonly logger: Logger },
+): Promise<Pick<SyncSummary, 'published' | 'notPublished'>> {
+  const failed = run.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+  const reason = how.stopped
+    ? 'the run was interrupted'
+    : !run.kinds.some((k) => k.outcome === 'ok')
+      ? `the sync of ${failed.join(' and ')} failed`
+      : undefined;
+  if (reason === undefined) {
+    try {
+      return { published: await publish(db, target, how.logger) };
+    } catch (error) {
+      if (how.unrecoverable === undefined) throw error;
+      return notPublished(target, toError(error).message, how.logger);
+    }
+  }
+  return notPublished(target, reason, how.logger);
+}
+
+function notPublished(
+  target: PublishTarget,
+  reason: string,
+  logger: Logger,
+): Pick<SyncSummary, 'notPublished'> {
+  logger.info({ dir: target.dir, reason }, 'the dataset in %s was not refreshed: %s', target.dir, reason);
+  return { notPublished: { dir: target.dir, reason } };
+}
+
+/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
 async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
   try {
     const result = await publishDataset({ db, dir: target.dir, raw: target.raw });

@@ -23,7 +23,7 @@ import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import { SliceLedger } from './slice-ledger.js';
 import { defaultSliceJobs, type Slice } from './slices.js';
-import type { Checkpoint, KindSummary, SyncKind, SyncPlan } from './types.js';
+import type { Checkpoint, KindSummary, SyncKind, SyncMode, SyncPlan } from './types.js';
 
 export type { KindRunContext } from './kind-context.js';
 
@@ -33,14 +33,15 @@ export async function syncKind(
   checkpoint: Checkpoint,
 ): Promise<KindSummary> {
   const { plan, startedAt } = ctx;
-  const mode = plan.full ? 'full' : 'incremental';
   const after = plan.full ? reconcileStart(checkpoint, plan, startedAt) : windowStart(checkpoint, plan);
+  // A reconcile with a window start walks the recent window; without one, the whole history.
+  const mode: SyncMode = !plan.full ? 'incremental' : after === null ? 'full' : 'recent';
   const window: Slice = { after, before: startedAt };
   const counters = new RunCounters();
   const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
 
   await recordRunStart(ctx.db, summaries.summary('ok'));
-  const progress = new KindProgress(ctx, kind, counters);
+  const progress = new KindProgress(ctx, kind, counters, summaries.startedAt);
   // Set once the window is planned; until then what is committed is the starting watermark.
   let ledger: SliceLedger | undefined;
   try {
@@ -54,7 +55,7 @@ export async function syncKind(
       budget,
       anomalyPauseMs: plan.anomalyPauseMs ?? DEFAULT_ANOMALY_PAUSE_MS,
     };
-    if (mode === 'full') await startSeenSet(ctx.db);
+    if (plan.full) await startSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
@@ -79,7 +80,7 @@ export async function syncKind(
     }
 
     const done = await ctx.db.transaction(async () => {
-      if (mode === 'full' && counters.anomalies > 0) {
+      if (plan.full && counters.anomalies > 0) {
         // The walk went through, but the listing glitched on the way: do not trust it to delete.
         ctx.logger.warn(
           { kind, anomalies: counters.anomalies },
@@ -87,7 +88,7 @@ export async function syncKind(
           kind,
           counters.anomalies,
         );
-      } else if (mode === 'full') {
+      } else if (plan.full) {
         counters.deleted = await markUnseenDeleted(
           ctx.db,
           kind,
@@ -104,6 +105,7 @@ export async function syncKind(
       return { result, cp };
     });
     await saveCheckpoint(ctx.stores, kind, done.cp, 'after-commit');
+    progress.finish(done.result);
     return done.result;
   } catch (thrown) {
     const error = toError(thrown);
@@ -119,10 +121,9 @@ export async function syncKind(
     const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
     for (const phase of ['in-transaction', 'after-commit'] as const)
       await saveCheckpoint(ctx.stores, kind, cp, phase).catch(() => {});
+    progress.finish(result);
     if (interrupted) return result;
     throw new KindRunFailed(result, error);
-  } finally {
-    progress.finish();
   }
 }
 

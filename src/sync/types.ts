@@ -51,7 +51,7 @@ export interface SyncPlan {
   readonly lookback: number;
   /** ms */
   readonly pendingMaxAge: number;
-  /** After a successful run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts). */
+  /** After the run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts; run.ts says when). */
   readonly publish?: PublishTarget;
 }
 
@@ -95,6 +95,14 @@ export type SyncResources = StoreSettings & RunHooks & ({ readonly source: Listi
  */
 export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, RunHooks {}
 
+/**
+ * What a kind's run walks: `incremental` from the watermark; `recent` a reconcile of the jobs created
+ * in the last `reconcileWindow` (`sync --full --window`, the worker's recent reconcile); `full` a
+ * reconcile of the whole history (also a windowed one on a file never synced: it has no window yet).
+ */
+export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+
 export interface SyncProgress {
   readonly kind: SyncKind;
   readonly pages: number;
@@ -109,7 +117,7 @@ export type RunOutcome = 'ok' | 'failed' | 'interrupted';
 export interface KindSummary {
   readonly runId: string;
   readonly kind: SyncKind;
-  readonly mode: 'incremental' | 'full';
+  readonly mode: SyncMode;
   readonly windowAfter: string | null;
   readonly windowBefore: string;
   readonly pages: number;
@@ -136,8 +144,12 @@ export interface SyncSummary {
   readonly runId: string;
   readonly outcome: RunOutcome;
   readonly kinds: readonly KindSummary[];
-  /** What the publish after the run wrote, when --publish was given and the run succeeded. */
+  /** Kinds asked for that a stop (the signal) came before: never started, no sync_runs row. */
+  readonly notStarted: readonly SyncKind[];
+  /** What the publish after the run wrote (--publish; src/sync/run.ts says when it runs). */
   readonly published?: PublishResult;
+  /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
+  readonly notPublished?: { readonly dir: string; readonly reason: string };
 }
 
 export interface PublishTarget {

@@ -4,7 +4,7 @@
  * ':' in queue names, so the prefix cannot go into the name itself.
  */
 import { type JobsOptions, Queue } from 'bullmq';
-import type { SyncKind } from '../sync/types.js';
+import type { SyncKind, SyncMode } from '../sync/types.js';
 import { bullConnection } from './connection.js';
 
 export const SYNC_QUEUE = 'sync';
@@ -15,9 +15,8 @@ export const SYNC_JOB = 'sync';
 export const REPORT_JOB = 'billing-report';
 export const REPORT_SCHEDULER_ID = 'report:billing';
 
-/** `recent`: a reconcile of the recent window (`sync --full --window`); `full`: of the whole history. */
-export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
-export type SyncMode = (typeof SYNC_MODES)[number];
+/** A job's mode is a run's (src/sync/types.ts): the schedulers and payloads name them alike. */
+export { SYNC_MODES, type SyncMode } from '../sync/types.js';
 
 /**
  * Attempts and backoff across runs (p-retry already retries single requests inside a run):
