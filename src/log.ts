@@ -38,7 +38,7 @@ export function createLogger(
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
-    serializers: { err: (error: unknown) => snakeKeys(pino.stdSerializers.err(error as Error)) },
+    serializers: { err: (error: unknown) => snakeKeys({ ...pino.stdSerializers.err(error as Error) }) },
   };
   if (stream.isTTY === true) return pino(options, prettyDestination(stream));
   // The process's own stderr (the bin's, or the default) is written to fd 2 synchronously.

@@ -9,7 +9,7 @@ import { generateDataset, type Simulator, startSimulator } from '../src/simulato
 import { Database } from '../src/store/database.js';
 import { syncDefaults } from '../src/sync/plan-defaults.js';
 import { runSync } from '../src/sync/run.js';
-import { runMain } from './helpers/cli.js';
+import { runMain, shownLines } from './helpers/cli.js';
 import { FakeListing } from './helpers/listing-fake.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';
@@ -167,8 +167,9 @@ describe('sync --publish', () => {
     const limits = ['--max-record-bytes', '1MiB', '--page-bytes', '256KiB'];
     const result = await runMain(['sync', '--db', db, '--publish', dir, ...limits], env);
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(/^live: ok: 6 jobs/m);
-    expect(result.stderr).toMatch(
+    const shown = shownLines(result.stderr).join('\n');
+    expect(shown).toMatch(/^live: ok: 6 jobs/m);
+    expect(shown).toMatch(
       new RegExp(`^published to ${dir}: .*; pre-recorded stale: as of its last successful sync`, 'm'),
     );
     const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
@@ -209,7 +210,7 @@ describe('sync --publish', () => {
     const failed = await runSync(plan, resources(down));
     expect(failed.published).toBeUndefined();
     expect(failed.notPublished).toEqual({ dir, reason: 'the sync of pre-recorded and live failed' });
-    expect(runLines(failed).at(-1)).toBe(
+    expect(runLines(failed).at(-1)?.text).toBe(
       `not published to ${dir}: the sync of pre-recorded and live failed; the dataset keeps its previous refresh`,
     );
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { runMain, startCli } from './helpers/cli.js';
+import { runMain, shownLines, startCli } from './helpers/cli.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -53,7 +53,7 @@ describe('transcript-sync sync', () => {
       TSYNC_API_KEY: sim.apiKey,
     });
     expect(result.code, result.stderr).toBe(2);
-    const lines = result.stderr.trim().split('\n');
+    const lines = shownLines(result.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^transcript-sync: TSYNC_BASE_URL: GET \/api\/v2\/pre-recorded answered HTTP 404.*--base-url/,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { Database } from '../src/store/database.js';
-import { startCli } from './helpers/cli.js';
+import { shownLines, startCli } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -38,8 +38,9 @@ describe('sync and Ctrl-C', () => {
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain('SIGINT: committing what was fetched, then stopping');
     // The signal came during pre-recorded: live, asked for too, is named in the summary.
-    expect(result.stderr).toMatch(/^pre-recorded: INTERRUPTED/m);
-    expect(result.stderr).toMatch(/^live: not started/m);
+    const shown = shownLines(result.stderr).join('\n');
+    expect(shown).toMatch(/^pre-recorded: INTERRUPTED/m);
+    expect(shown).toMatch(/^live: not started/m);
     const summary = JSON.parse(result.stdout) as { kinds: { kind: string }[]; not_started: string[] };
     expect(summary.kinds.map((k) => k.kind)).toEqual(['pre-recorded']);
     expect(summary.not_started).toEqual(['live']);
