@@ -152,3 +152,71 @@ describe('a generated account', () => {
     expect(sim.data.get(String(records[0]!['id']))).toBeUndefined();
   });
 });
+
+describe('a growing account', () => {
+  const HOUR = 3_600_000;
+  const start = Date.parse('2026-06-01T12:00:00.000Z');
+
+  async function growing(clock: () => number): Promise<Simulator> {
+    return simulator({
+      seed: 9,
+      jobs: 200,
+      ...SMALL,
+      timeline: { start: new Date(start - 10 * 24 * HOUR), jobsPerDay: 20 },
+      grow: { jobsPerMinute: 60, settleMs: 120_000, startMs: start },
+      clock,
+      limitCap: 1_000,
+    });
+  }
+
+  it('adds jobs as the clock moves, settles the pending ones and deletes a few older ones', async () => {
+    let now = start;
+    const sim = await growing(() => now);
+    const before = await listAll(sim, '/v2/transcription', '', 1_000);
+    expect(before).toHaveLength(200);
+    expect(before.some((r) => r['status'] === 'queued' || r['status'] === 'processing')).toBe(true);
+
+    now = start + 60_000;
+    const minute = await listAll(sim, '/v2/transcription', '', 1_000);
+    const arrived = minute.filter((r) => Date.parse(String(r['created_at'])) > start);
+    expect(arrived.length).toBeGreaterThanOrEqual(58);
+    expect(arrived.length).toBeLessThanOrEqual(61);
+    expect(Date.parse(String(arrived[0]!['created_at']))).toBeLessThanOrEqual(now);
+    expect(['queued', 'processing']).toContain(arrived[0]!['status']);
+
+    now = start + 20 * 60_000;
+    const later = await listAll(sim, '/v2/transcription', '', 1_000);
+    const pending = later.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
+    expect(pending.length).toBeGreaterThan(0);
+    for (const r of pending) expect(Date.parse(String(r['created_at']))).toBeGreaterThan(now - 120_000);
+    const settled = new Map(later.map((r) => [r['id'], r]));
+    for (const r of arrived) {
+      const current = settled.get(r['id']);
+      if (current === undefined) continue;
+      expect(['done', 'error']).toContain(current['status']);
+      expect(Date.parse(String(current['completed_at']))).toBeLessThanOrEqual(now);
+    }
+    const gone = before.filter((r) => !settled.has(r['id']));
+    expect(gone.length).toBeGreaterThan(0);
+    const history = later.filter((r) => Date.parse(String(r['created_at'])) <= start);
+    expect(history).toHaveLength(200 - gone.length);
+    expect(later.length - history.length).toBeGreaterThan(1_100);
+    expect(later.length - history.length).toBeLessThanOrEqual(1_201);
+  });
+
+  it('is the same account at the same instant however often it was asked', async () => {
+    let now = start;
+    const often = await growing(() => now);
+    for (; now < start + 15 * 60_000; now += 37_000) await body(often, '/v2/live?limit=1');
+    const once = await growing(() => now);
+    const walk = async (sim: Simulator) => {
+      const pages: string[] = [];
+      for (let offset = 0; offset < 1_200; offset += 400)
+        pages.push(itemBytes(await body(sim, `/v2/transcription?offset=${offset}&limit=400`)));
+      return pages.join(',');
+    };
+    const [a, b] = [await walk(once), await walk(often)];
+    expect(a.length).toBeGreaterThan(100_000);
+    expect(a === b).toBe(true);
+  });
+});

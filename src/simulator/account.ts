@@ -9,7 +9,7 @@
  * id that sorts after it, so a list's order (created_at, then id, descending) is the jobs' order
  * reversed whenever slots are 1 ms or longer.
  */
-import { buildJob, drawMetadataCode, metadataOf, STATUS_MIX } from './job.js';
+import { buildJob, completeJob, drawMetadataCode, failJob, metadataOf, STATUS_MIX } from './job.js';
 import { hash32, Rng, unit } from './rng.js';
 import type { JobKind, JobRecord, JobStatus } from './types.js';
 
@@ -21,6 +21,16 @@ export interface Segment {
   readonly gapMs: number;
 }
 
+/** How the account lives once it grows (growth.ts): queued and processing jobs settle within settleMs. */
+export interface Lifecycle {
+  /** Jobs from this index on arrive as time passes, born queued (their segment is `arrivals`). */
+  readonly arrivals: Segment;
+  /** When the jobs pending at the start begin to settle (the arrivals' start), ms. */
+  readonly settleFromMs: number;
+  /** Longest time from queued to done or error, ms. */
+  readonly settleMs: number;
+}
+
 export interface AccountSpec {
   readonly seed: number;
   /** Job i is pre-recorded when ceil((i+1)*p/of) > ceil(i*p/of): exactly ceil(n*p/of) of the first n. */
@@ -29,6 +39,7 @@ export interface AccountSpec {
   readonly wordsPerUtterance: number;
   /** The history: its first segment starts at index 0. */
   readonly history: Segment;
+  readonly lifecycle?: Lifecycle;
   /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
   readonly padding?: { readonly kind?: JobKind; readonly bytes: number };
 }
@@ -38,6 +49,14 @@ export interface JobHead {
   readonly status: JobStatus;
   readonly metadataCode: number;
   readonly utterances: number;
+  /** Where a pending job ends once the account grows. */
+  readonly final: 'done' | 'error';
+}
+
+/** When a pending job of a growing account moves on, ms; processingAt <= settledAt. */
+export interface Settlement {
+  readonly processingAt: number;
+  readonly settledAt: number;
 }
 
 const TIE_RATE = 0.03;
@@ -45,10 +64,12 @@ const TIE_RATE = 0.03;
 // Lanes of a job's streams and hashes: each draw has its own, so adding one never shifts another.
 const LANE_HEAD = 0;
 const LANE_BODY = 1;
+const LANE_LATER = 2;
 const LANE_SLOT = 3;
 const LANE_TIE = 4;
 const LANE_ID = 5;
 const LANE_ID_PREFIX = 6;
+const LANE_SETTLE = 7;
 const LANE_FEISTEL = 16;
 
 const MAX_PREFIX = 0xffff_ffff;
@@ -79,7 +100,19 @@ export class Account {
     const status = rng.weighted(STATUS_MIX);
     const metadataCode = drawMetadataCode(rng);
     const utterances = rng.around(this.spec.utterancesPerJob);
-    return { status, metadataCode, utterances };
+    const final = rng.chance(0.9) ? 'done' : 'error';
+    return { status, metadataCode, utterances, final };
+  }
+
+  /** Whether job i arrives as time passes (born queued) rather than being history. */
+  arrives(i: number): boolean {
+    const arrivals = this.spec.lifecycle?.arrivals;
+    return arrivals !== undefined && i >= arrivals.firstIndex;
+  }
+
+  /** The status job i was made with. */
+  bornStatus(i: number, head = this.head(i)): JobStatus {
+    return this.arrives(i) ? 'queued' : head.status;
   }
 
   /** created_at of job i, ms; never decreases with i. */
@@ -106,15 +139,27 @@ export class Account {
     return i < count && this.idOf(i) === id ? i : undefined;
   }
 
-  /** Job i as generated. */
-  record(i: number): JobRecord {
+  /** When job i, pending in a growing account, moves to processing and then settles. */
+  settlement(i: number, born: JobStatus = this.bornStatus(i)): Settlement | undefined {
+    const life = this.spec.lifecycle;
+    if (!life || (born !== 'queued' && born !== 'processing')) return undefined;
+    const since = this.arrives(i) ? this.createdMs(i) : life.settleFromMs;
+    const queuedFor = born === 'queued' ? (0.02 + 0.2 * unit(this.seed, i, LANE_SETTLE)) * life.settleMs : 0;
+    const processingFor = (0.05 + 0.7 * unit(this.seed, i, LANE_SETTLE + 64)) * life.settleMs;
+    const processingAt = Math.round(since + queuedFor);
+    return { processingAt, settledAt: Math.round(processingAt + processingFor) };
+  }
+
+  /** Job i as it is in `status` (its born status, or one a growing account moved it to). */
+  record(i: number, status?: JobStatus): JobRecord {
     const head = this.head(i);
+    const born = this.bornStatus(i, head);
     const kind = this.kindOf(i);
     const record = buildJob(
       new Rng(this.seed, i, LANE_BODY),
       {
         kind,
-        status: head.status,
+        status: born,
         createdAt: new Date(this.createdMs(i)),
         utterances: head.utterances,
         words: this.spec.wordsPerUtterance,
@@ -122,14 +167,33 @@ export class Account {
       this.idOf(i),
       metadataOf(head.metadataCode),
     );
+    if (status !== undefined && status !== born) {
+      this.move(record, i, status, head.utterances);
+      const settled = this.settlement(i, born)?.settledAt;
+      if (settled !== undefined && (status === 'done' || status === 'error'))
+        record['completed_at'] = new Date(settled).toISOString();
+    }
     const padding = this.spec.padding;
     if (this.padText !== undefined && (padding?.kind === undefined || padding.kind === kind))
       record['annotations'] = this.padText;
     return record;
   }
 
+  /** Moves a built record of job i on to `status`, drawing what that needs from the job's own stream. */
+  move(record: JobRecord, i: number, status: JobStatus, utterances: number): void {
+    const rng = new Rng(this.seed, i, LANE_LATER);
+    if (status === 'processing' || status === 'queued') record['status'] = status;
+    else if (status === 'done') completeJob(rng, record, { utterances, words: this.spec.wordsPerUtterance });
+    else failJob(rng, record);
+  }
+
+  private segmentOf(i: number): Segment {
+    const arrivals = this.spec.lifecycle?.arrivals;
+    return arrivals !== undefined && i >= arrivals.firstIndex ? arrivals : this.spec.history;
+  }
+
   private slotMs(i: number): number {
-    const segment = this.spec.history;
+    const segment = this.segmentOf(i);
     const k = i - segment.firstIndex;
     const lo = Math.floor(segment.startMs + k * segment.gapMs);
     const hi = Math.max(lo + 1, Math.floor(segment.startMs + (k + 1) * segment.gapMs));
@@ -137,7 +201,7 @@ export class Account {
   }
 
   private tieDrawn(i: number): boolean {
-    return i > 0 && unit(this.seed, i, LANE_TIE) < TIE_RATE;
+    return i > 0 && this.segmentOf(i) === this.segmentOf(i - 1) && unit(this.seed, i, LANE_TIE) < TIE_RATE;
   }
 
   /**

@@ -1,13 +1,14 @@
 /**
  * The simulator's job store: a generated account (account.ts) indexed in two bytes a job
- * (job-index.ts) and an overlay of the records changed or added through the data API
- * (overlay.ts). Pages are built per request from index
+ * (job-index.ts), an overlay of the records changed or added through the data API (overlay.ts),
+ * and, for a growing account, its clock (growth.ts). Pages are built per request from index
  * arithmetic (listing.ts); the JSON of recently served generated jobs is kept in a small LRU cache
  * bounded in bytes, so memory does not grow with the number of jobs.
  */
 import type { Account } from './account.js';
+import { Growth } from './growth.js';
 import { completeJob, failJob, generateJob } from './job.js';
-import { classOf, GONE, JobIndex } from './job-index.js';
+import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
 import { type ListItem, ListView } from './listing.js';
 import { type Entry, Overlay } from './overlay.js';
 import type { ListQuery } from './query.js';
@@ -50,6 +51,10 @@ export interface StoreOptions {
   readonly records?: readonly JobRecord[];
   /** Draws of the jobs added through the data API. */
   readonly rng: Rng;
+  /** Share of arrivals that delete an older job, when the account grows. */
+  readonly deleteShare: number;
+  /** The time, ms since the epoch; a growing account moves with it. */
+  readonly clock: () => number;
   /** Most bytes of generated JSON kept for the next request. */
   readonly cacheBytes: number;
 }
@@ -66,11 +71,17 @@ const EVERYTHING: ListQuery = {
   metadata: null,
 };
 
+interface Cached {
+  readonly cls: number;
+  readonly bytes: Buffer;
+}
+
 export class JobStore implements SimulatorData {
   private readonly index: JobIndex;
   private readonly overlay = new Overlay();
+  private readonly growth: Growth | undefined;
   /** Map order is use order: the first key is the least recently served. */
-  private readonly cache = new Map<number, Buffer>();
+  private readonly cache = new Map<number, Cached>();
   private cachedBytes = 0;
 
   constructor(
@@ -78,9 +89,12 @@ export class JobStore implements SimulatorData {
     private readonly options: StoreOptions,
   ) {
     this.index = new JobIndex(options.jobs);
+    this.growth = account.spec.lifecycle ? new Growth(account, this.index, options.deleteShare) : undefined;
     for (let i = 0; i < options.jobs; i++) {
       const head = account.head(i);
-      this.index.push(classOf(account.kindOf(i), head.status), head.metadataCode);
+      const born = account.bornStatus(i, head);
+      this.index.push(classOf(account.kindOf(i), born), head.metadataCode);
+      this.growth?.adopt(i, born);
     }
     for (const record of options.records ?? [])
       this.overlay.put(record, false, this.utterances(), this.words());
@@ -88,6 +102,7 @@ export class JobStore implements SimulatorData {
 
   /** The list a query selects, as of now. */
   list(query: ListQuery): ListView {
+    this.tick();
     return new ListView(this.account, this.index, this.overlay.visible(), query);
   }
 
@@ -97,14 +112,15 @@ export class JobStore implements SimulatorData {
       item.json ??= Buffer.from(JSON.stringify(item.record));
       return item.json;
     }
+    const cls = this.index.classAt(item);
     const hit = this.cache.get(item);
-    if (hit) {
+    if (hit && hit.cls === cls) {
       this.cache.delete(item);
       this.cache.set(item, hit);
-      return hit;
+      return hit.bytes;
     }
-    const bytes = Buffer.from(JSON.stringify(this.account.record(item)));
-    this.remember(item, bytes);
+    const bytes = Buffer.from(JSON.stringify(this.account.record(item, statusOfClass(cls))));
+    this.remember(item, { cls, bytes });
     return bytes;
   }
 
@@ -123,6 +139,7 @@ export class JobStore implements SimulatorData {
   }
 
   get(id: string): JobRecord | undefined {
+    this.tick();
     const entry = this.overlay.get(id);
     if (entry) return entry.record;
     const i = this.indexOf(id);
@@ -135,7 +152,7 @@ export class JobStore implements SimulatorData {
     const record = generateJob(this.options.rng, {
       kind: spec.kind ?? 'pre-recorded',
       status: spec.status ?? 'queued',
-      createdAt: spec.createdAt ?? new Date(),
+      createdAt: spec.createdAt ?? new Date(this.options.clock()),
       utterances,
       words,
     });
@@ -171,6 +188,7 @@ export class JobStore implements SimulatorData {
   }
 
   delete(id: string): boolean {
+    this.tick();
     if (this.overlay.delete(id)) return true;
     const i = this.indexOf(id);
     if (i === undefined) return false;
@@ -178,8 +196,12 @@ export class JobStore implements SimulatorData {
     return true;
   }
 
+  private tick(): void {
+    this.growth?.advanceTo(this.options.clock());
+  }
+
   private generated(i: number): JobRecord {
-    return this.account.record(i);
+    return this.account.record(i, statusOfClass(this.index.classAt(i)));
   }
 
   /** The index of a listed generated job. */
@@ -190,6 +212,7 @@ export class JobStore implements SimulatorData {
 
   /** The overlay entry of a job; a generated job is taken over (copied into the overlay) first. */
   private entry(id: string): Entry {
+    this.tick();
     const entry = this.overlay.get(id);
     if (entry) return entry;
     const i = this.indexOf(id);
@@ -204,18 +227,23 @@ export class JobStore implements SimulatorData {
     const hit = this.cache.get(i);
     if (hit) {
       this.cache.delete(i);
-      this.cachedBytes -= hit.length;
+      this.cachedBytes -= hit.bytes.length;
     }
   }
 
-  private remember(i: number, bytes: Buffer): void {
-    if (bytes.length > this.options.cacheBytes) return;
-    this.cache.set(i, bytes);
-    this.cachedBytes += bytes.length;
+  private remember(i: number, cached: Cached): void {
+    const old = this.cache.get(i);
+    if (old) {
+      this.cache.delete(i);
+      this.cachedBytes -= old.bytes.length;
+    }
+    if (cached.bytes.length > this.options.cacheBytes) return;
+    this.cache.set(i, cached);
+    this.cachedBytes += cached.bytes.length;
     for (const [key, value] of this.cache) {
       if (this.cachedBytes <= this.options.cacheBytes) break;
       this.cache.delete(key);
-      this.cachedBytes -= value.length;
+      this.cachedBytes -= value.bytes.length;
     }
   }
 

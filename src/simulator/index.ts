@@ -10,7 +10,13 @@ export {
 } from './generate.js';
 export { generateJob } from './job.js';
 export { Rng } from './rng.js';
-export { type Simulator, type SimulatorOptions, startSimulator } from './server.js';
+export {
+  GROW_DEFAULTS,
+  type GrowOptions,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from './server.js';
 export {
   FAULT_KINDS,
   type FaultKind,

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Account } from './account.js';
+import { Account, type Lifecycle } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
 import { breakRecord, type FaultController, Faults } from './faults.js';
@@ -32,6 +32,10 @@ export interface SimulatorOptions extends GenerateOptions {
   latencyMs?: number;
   /** Serve these instead of generating (the simulator takes them over: edits change them). */
   records?: JobRecord[];
+  /** A live account: jobs arrive, settle and are deleted as the clock moves (see GrowOptions). */
+  grow?: GrowOptions;
+  /** The time, ms since the epoch; default Date.now. A growing account follows it. */
+  clock?: () => number;
   /** Most bytes of generated JSON kept for the next requests, default 32 MiB. */
   cacheBytes?: number;
   /** Initial random faults. */
@@ -41,6 +45,19 @@ export interface SimulatorOptions extends GenerateOptions {
   /** Keep entries in `log`; default true (a long-running CLI turns it off). */
   keepLog?: boolean;
 }
+
+export interface GrowOptions {
+  /** New jobs a minute, above 0; they are born queued, kinds in the account's proportion. */
+  readonly jobsPerMinute: number;
+  /** Share of arrivals that each delete one older job (any age), default 0.02. */
+  readonly deleteShare?: number;
+  /** Longest time a job stays queued or processing before it is done or error, ms; default 300,000. */
+  readonly settleMs?: number;
+  /** When arrivals start, ms since the epoch: default the clock at start, never before the history's last job. */
+  readonly startMs?: number;
+}
+
+export const GROW_DEFAULTS = { deleteShare: 0.02, settleMs: 300_000 } as const;
 
 export interface Simulator {
   /** http://HOST:PORT, no trailing slash. */
@@ -63,16 +80,37 @@ type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? GENERATE_DEFAULTS.seed;
-  const { spec, jobs } = accountSpec(options);
-  const store = new JobStore(new Account(spec), {
-    jobs: options.records ? 0 : jobs,
+  const clock = options.clock ?? Date.now;
+  const { spec, jobs: generated } = accountSpec(options);
+  const jobs = options.records ? 0 : generated;
+  const lifecycle = options.grow ? lifecycleOf(new Account(spec), jobs, options.grow, clock()) : undefined;
+  const account = new Account(lifecycle ? { ...spec, lifecycle } : spec);
+  const store = new JobStore(account, {
+    jobs,
     ...(options.records ? { records: options.records } : {}),
     rng: new Rng(seed ^ 0xada),
+    deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
+    clock,
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   return sim;
+}
+
+function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, nowMs: number): Lifecycle {
+  if (!(grow.jobsPerMinute > 0))
+    throw new RangeError(`grow.jobsPerMinute must be above 0 (got ${grow.jobsPerMinute})`);
+  const share = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
+  if (!(share >= 0 && share <= 1))
+    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${share})`);
+  const lastMs = jobs > 0 ? history.createdMs(jobs - 1) : Number.NEGATIVE_INFINITY;
+  const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
+  return {
+    arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
+    settleFromMs: startMs,
+    settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
+  };
 }
 
 class SimulatorServer implements Simulator {
