@@ -16,6 +16,7 @@ export const E2E_TESTS = [
   'test/reads-during-sync.test.ts',
   'test/security-key.test.ts',
   'test/security-transport.test.ts',
+  'test/simulator-memory.test.ts',
   'test/store-migration.test.ts',
   'test/store-uniqueness.test.ts',
   'test/sync-cli.test.ts',

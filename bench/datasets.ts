@@ -75,3 +75,28 @@ export function datasets(scale: number, now = new Date()): Datasets {
 export function incrementalDataset(jobs: number, now = new Date()): SimChildOptions {
   return dataset(jobs, 60, 15, now, 11);
 }
+
+/** Where the scale accounts' history starts, and its pace: a million jobs end 100 days later. */
+const SCALE_START = '2026-01-01T00:00:00.000Z';
+const SCALE_JOBS_PER_DAY = 10_000;
+
+/**
+ * An account of `jobs` jobs of about 800 words (40 utterances of 15 words, as `simulate
+ * --utterances 40 --words 15`), on one prefix-stable timeline: the 10,000-job account is the oldest
+ * 10,000 jobs of the 100,000-job one, byte for byte, so a bench can back-fill one size and then
+ * find the next size's jobs as newer ones. Records are built per request: a million jobs start
+ * in seconds and hold tens of MB in the simulator child.
+ */
+export function scaleDataset(jobs: number): SimChildOptions {
+  // Kinds interleave in the preRecorded:live proportion: one half each at every size.
+  if (jobs % 2 !== 0) throw new RangeError(`scaleDataset: give an even number of jobs (got ${jobs})`);
+  return {
+    preRecorded: jobs / 2,
+    live: jobs / 2,
+    utterancesPerJob: 40,
+    wordsPerUtterance: 15,
+    seed: 12,
+    timeline: { start: SCALE_START, jobsPerDay: SCALE_JOBS_PER_DAY },
+    limitCap: 1_000,
+  };
+}

@@ -1,10 +1,16 @@
 /**
  * The simulator in its own process (forked by bench/sim-process.ts), so that its CPU and memory
- * never count against the sync being measured. Generates the dataset from the options in argv[2]
- * (JSON), serves it on 127.0.0.1, and answers the bench's commands over IPC.
+ * never count against the sync being measured. Serves the account the options in argv[2] (JSON)
+ * describe on 127.0.0.1, and answers the bench's commands over IPC. Records are built per request,
+ * so a million-job account starts in seconds and holds a few bytes a job.
  */
-import { writeFileSync } from 'node:fs';
-import { startSimulator } from '../src/simulator/index.js';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import {
+  type GrowOptions,
+  type JobRecord,
+  type SimulatorData,
+  startSimulator,
+} from '../src/simulator/index.js';
 import { serveParent } from './ipc.js';
 import { countRecord, emptyCounts, type RowCounts } from './record-counts.js';
 
@@ -14,11 +20,28 @@ export interface SimChildOptions {
   readonly utterancesPerJob: number;
   readonly wordsPerUtterance: number;
   readonly seed: number;
-  /** created_at range, ISO 8601. */
-  readonly from: string;
-  readonly to: string;
+  /** created_at range the jobs are spread over, ISO 8601 (their dates then depend on the count). */
+  readonly from?: string;
+  readonly to?: string;
+  /**
+   * Instead of from/to: the history starts at `start` (ISO 8601) with `jobsPerDay` jobs a day, so
+   * the first N jobs are the same whatever the count (prefix-stable).
+   */
+  readonly timeline?: { readonly start: string; readonly jobsPerDay: number };
+  /** A live account: jobs arrive, settle and are deleted as time passes. */
+  readonly grow?: GrowOptions;
   /** Most items served per page. */
   readonly limitCap: number;
+}
+
+/** The child's own resources, from process.cpuUsage and process.resourceUsage. */
+export interface SimUsage {
+  /** CPU time since the child started, µs. */
+  readonly userMicros: number;
+  readonly systemMicros: number;
+  /** Resident set now and at its peak, bytes. */
+  readonly rssBytes: number;
+  readonly maxRssBytes: number;
 }
 
 /** One request as the simulator answered it: its path and when (ms, performance.now of the child). */
@@ -41,8 +64,12 @@ async function main(): Promise<void> {
     utterancesPerJob: options.utterancesPerJob,
     wordsPerUtterance: options.wordsPerUtterance,
     seed: options.seed,
-    from: new Date(options.from),
-    to: new Date(options.to),
+    ...(options.from === undefined ? {} : { from: new Date(options.from) }),
+    ...(options.to === undefined ? {} : { to: new Date(options.to) }),
+    ...(options.timeline
+      ? { timeline: { start: new Date(options.timeline.start), jobsPerDay: options.timeline.jobsPerDay } }
+      : {}),
+    ...(options.grow ? { grow: options.grow } : {}),
     limitCap: options.limitCap,
     keepLog: false,
     // Stamped when the answer is sent, i.e. after the added latency.
@@ -54,9 +81,23 @@ async function main(): Promise<void> {
     count: () => requests.length,
     since: ({ from }: { from: number }) => requests.slice(from),
     /** The served records, newest first, one JSON text a line, exactly the bytes the server sends. */
-    ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data.all(), path),
+    ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data, path),
     /** Bytes of JSON of the served records (what a whole walk receives, envelopes aside). */
-    jsonBytes: () => sim.data.all().reduce((n, record) => n + Buffer.byteLength(JSON.stringify(record)), 0),
+    jsonBytes: () => {
+      let bytes = 0;
+      for (const record of listed(sim.data)) bytes += Buffer.byteLength(JSON.stringify(record));
+      return bytes;
+    },
+    usage: (): SimUsage => {
+      const cpu = process.cpuUsage();
+      return {
+        userMicros: cpu.user,
+        systemMicros: cpu.system,
+        rssBytes: process.memoryUsage.rss(),
+        // resourceUsage gives kB.
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      };
+    },
     /** Adds `count` jobs of `kind` created `agoMs` before now, in `status`; returns their ids. */
     add: ({ count, status, agoMs }: { count: number; status: 'queued' | 'done'; agoMs: number }) => {
       // One instant for the batch: pending re-checks then cost one request per kind, not per job.
@@ -75,7 +116,8 @@ async function main(): Promise<void> {
     },
     /** Deletes the `count` oldest jobs (upstream deletions far outside any recent window). */
     deleteOldest: ({ count }: { count: number }) => {
-      const oldest = sim.data.all().slice(-count);
+      const listedJobs = sim.data.count();
+      const oldest = sim.data.slice(Math.max(0, listedJobs - count), listedJobs);
       for (const record of oldest) sim.data.delete(String(record['id']));
       return oldest.length;
     },
@@ -87,16 +129,28 @@ async function main(): Promise<void> {
   process.send?.({ ready: true, url: sim.url, apiKey: sim.apiKey });
 }
 
-function writeNdjson(records: readonly Record<string, unknown>[], path: string): DatasetFile {
+/** Listed records, newest first, built a slice at a time (a big account is never held whole). */
+function* listed(data: SimulatorData): Generator<JobRecord> {
+  const total = data.count();
+  for (let start = 0; start < total; start += LIST_SLICE) yield* data.slice(start, start + LIST_SLICE);
+}
+
+const LIST_SLICE = 500;
+
+function writeNdjson(data: SimulatorData, path: string): DatasetFile {
   const counts = emptyCounts();
-  const lines: string[] = [];
-  for (const record of records) {
-    countRecord(record, counts);
-    lines.push(JSON.stringify(record));
+  let bytes = 0;
+  const fd = openSync(path, 'w');
+  try {
+    for (const record of listed(data)) {
+      countRecord(record, counts);
+      const line = `${JSON.stringify(record)}\n`;
+      bytes += writeSync(fd, line);
+    }
+  } finally {
+    closeSync(fd);
   }
-  const text = `${lines.join('\n')}\n`;
-  writeFileSync(path, text);
-  return { ...counts, bytes: Buffer.byteLength(text) };
+  return { ...counts, bytes };
 }
 
 // The parent going away (a killed bench) must not leave a server behind.

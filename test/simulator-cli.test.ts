@@ -54,6 +54,69 @@ describe('transcript-sync simulate', () => {
     await expect(fetch(`${line?.[1]}/v2/live`)).rejects.toThrow();
   });
 
+  it('serves the jobs of --jobs N as the oldest N of --jobs M with the same seed, byte for byte', async () => {
+    const items = async (jobs: number, offset: number) => {
+      const cli = await startCli([
+        '--port',
+        '0',
+        '--jobs',
+        String(jobs),
+        '--seed',
+        '5',
+        '--log-level',
+        'silent',
+      ]);
+      try {
+        const url = /TSYNC_BASE_URL=(\S+)/.exec(cli.output())?.[1];
+        const res = await fetch(`${url}/v2/transcription?offset=${offset}&limit=30`, {
+          headers: { 'x-service-key': 'sim-key' },
+        });
+        const page = await res.text();
+        return page.slice(page.indexOf('"items":['), -2);
+      } finally {
+        process.emit('SIGTERM', 'SIGTERM');
+        await cli.done;
+      }
+    };
+    const short = await items(30, 0);
+    expect(short.length).toBeGreaterThan(10_000);
+    expect(await items(75, 45)).toBe(short);
+  });
+
+  it('grows a history that ends now with --end now --grow', async () => {
+    const cli = await startCli([
+      '--port',
+      '0',
+      '--jobs',
+      '20',
+      '--end',
+      'now',
+      '--grow',
+      '600/m',
+      '--log-level',
+      'silent',
+    ]);
+    try {
+      expect(cli.output()).toContain('(20 jobs, seed 7, growing 600/m)');
+      const url = /TSYNC_BASE_URL=(\S+)/.exec(cli.output())?.[1];
+      const listed = async () => {
+        const res = await fetch(`${url}/v2/transcription?limit=100`, {
+          headers: { 'x-service-key': 'sim-key' },
+        });
+        return ((await res.json()) as { items: { created_at: string }[] }).items;
+      };
+      const first = await listed();
+      expect(first.length).toBeGreaterThanOrEqual(20);
+      // 20 jobs at the default 2000 a day span the 14.4 minutes before now.
+      expect(Date.parse(first.at(-1)!.created_at)).toBeGreaterThan(Date.now() - 20 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await listed()).length).toBeGreaterThan(first.length);
+    } finally {
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(await cli.done).toBe(0);
+    }
+  });
+
   it('rejects bad flag values and unknown flags as configuration errors', async () => {
     const run = (argv: string[]) =>
       command.run({
@@ -64,6 +127,10 @@ describe('transcript-sync simulate', () => {
       });
     await expect(run(['--port', 'eighty'])).rejects.toBeInstanceOf(ConfigError);
     await expect(run(['--fault-rate', '2'])).rejects.toThrow(/--fault-rate/);
+    await expect(run(['--grow', '60'])).rejects.toThrow(/--grow: must be jobs per unit like 60\/m/);
+    await expect(run(['--rate', '0/d'])).rejects.toThrow(/--rate/);
+    await expect(run(['--start', 'last tuesday'])).rejects.toThrow(/--start: must be an ISO 8601 date/);
+    await expect(run(['--start', '2026-01-01', '--end', 'now'])).rejects.toThrow(/--start or --end/);
     expect(() => parseCommandArgs(command, ['--jobz', '3'])).toThrow(ConfigError);
   });
 
@@ -80,6 +147,10 @@ describe('transcript-sync simulate', () => {
       '--utterances',
       '--words',
       '--fault-rate',
+      '--start',
+      '--rate',
+      '--end',
+      '--grow',
     ]) {
       expect(help).toContain(flag);
     }

@@ -325,7 +325,8 @@ describe('the loader: writes only what changed', () => {
     await loadRecords(db, [same, edited, alsoSame], syncedAt);
     const modulesBefore = await count(db, 'module_results');
 
-    const changed = structuredClone(edited);
+    // Through JSON, as a client receives it: the generated object shares its utterances with diarization.
+    const changed = JSON.parse(JSON.stringify(edited)) as Record<string, unknown>;
     const utterance = (
       changed['result'] as { transcription: { utterances: { words: { word: string }[] }[] } }
     ).transcription.utterances[0];

@@ -1,13 +1,19 @@
 /**
- * The simulator's job store: records in list order (newest first, ties by id descending), each
- * with its UTF-8 JSON cached until the record changes, so pages are built by concatenating bytes
- * and a 150 MB dataset is stringified and encoded once, not once per request.
+ * The simulator's job store: a generated account (account.ts) indexed in two bytes a job
+ * (job-index.ts), an overlay of the records changed or added through the data API (overlay.ts),
+ * and, for a growing account, its clock (growth.ts). Pages are built per request from index
+ * arithmetic (listing.ts); the JSON of recently served generated jobs is kept in a small LRU cache
+ * bounded in bytes, so memory does not grow with the number of jobs.
  */
-import { completeJob, failJob, GENERATE_DEFAULTS, generateJob } from './generate.js';
+import type { Account } from './account.js';
+import { Growth } from './growth.js';
+import { completeJob, failJob, generateJob } from './job.js';
+import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
+import { type ListItem, ListView } from './listing.js';
+import { type Entry, Overlay } from './overlay.js';
+import type { ListQuery } from './query.js';
 import type { Rng } from './rng.js';
 import type { JobKind, JobRecord, JobStatus } from './types.js';
-
-const ARENA_BYTES = 32 * 1024 * 1024;
 
 export interface AddSpec {
   kind: JobKind;
@@ -20,8 +26,12 @@ export interface AddSpec {
 }
 
 export interface SimulatorData {
-  /** Visible jobs, newest first (the order lists use). */
+  /** Listed jobs, newest first. Builds every record: for small accounts; pages never use it. */
   all(): JobRecord[];
+  /** How many jobs are listed. */
+  count(): number;
+  /** The listed jobs at positions [start, end) of the list, newest first (walk a big account with it). */
+  slice(start: number, end: number): JobRecord[];
   get(id: string): JobRecord | undefined;
   /** Generates a job (defaults: pre-recorded, queued, created now) and stores it. */
   add(spec?: Partial<AddSpec>): JobRecord;
@@ -34,98 +44,126 @@ export interface SimulatorData {
   delete(id: string): boolean;
 }
 
-export interface Entry {
-  readonly record: JobRecord;
-  /** UTF-8 JSON of the record; undefined after a change. */
-  json: Buffer | undefined;
-  createdMs: number;
-  hidden: boolean;
-  /** Transcript size used when the job completes later. */
-  readonly utterances: number;
-  readonly words: number;
+export interface StoreOptions {
+  /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
+  readonly jobs: number;
+  /** Records to serve as they are, besides the generated ones. */
+  readonly records?: readonly JobRecord[];
+  /** Draws of the jobs added through the data API. */
+  readonly rng: Rng;
+  /** Share of arrivals that delete an older job, when the account grows. */
+  readonly deleteShare: number;
+  /** The time, ms since the epoch; a growing account moves with it. */
+  readonly clock: () => number;
+  /** Most bytes of generated JSON kept for the next request. */
+  readonly cacheBytes: number;
 }
 
-export interface StoreDefaults {
-  readonly utterancesPerJob: number;
-  readonly wordsPerUtterance: number;
+/** Every job, no filter: what count(), slice() and all() list. */
+const EVERYTHING: ListQuery = {
+  offset: 0,
+  limit: Number.MAX_SAFE_INTEGER,
+  statuses: null,
+  kinds: null,
+  day: null,
+  before: null,
+  after: null,
+  metadata: null,
+};
+
+interface Cached {
+  readonly cls: number;
+  readonly bytes: Buffer;
 }
 
 export class JobStore implements SimulatorData {
-  private readonly entries = new Map<string, Entry>();
-  private visibleCache: Entry[] | undefined;
-  private arena = { bytes: Buffer.alloc(0), used: 0 };
+  private readonly index: JobIndex;
+  private readonly overlay = new Overlay();
+  private readonly growth: Growth | undefined;
+  /** Map order is use order: the first key is the least recently served. */
+  private readonly cache = new Map<number, Cached>();
+  private cachedBytes = 0;
 
   constructor(
-    records: readonly JobRecord[],
-    private readonly rng: Rng,
-    private readonly defaults: StoreDefaults = {
-      utterancesPerJob: GENERATE_DEFAULTS.utterancesPerJob,
-      wordsPerUtterance: GENERATE_DEFAULTS.wordsPerUtterance,
-    },
+    readonly account: Account,
+    private readonly options: StoreOptions,
   ) {
-    for (const record of records)
-      this.put(record, false, this.defaults.utterancesPerJob, this.defaults.wordsPerUtterance);
-  }
-
-  /** Visible entries in list order; cached until a change. */
-  visible(): readonly Entry[] {
-    this.visibleCache ??= [...this.entries.values()].filter((e) => !e.hidden).sort(compareEntries);
-    return this.visibleCache;
-  }
-
-  /** Stringifies every record now, so that the first walk of a big dataset is not the one to pay for it. */
-  warm(): void {
-    for (const entry of this.entries.values()) this.jsonOf(entry);
-  }
-
-  /** The record's JSON as UTF-8 bytes, made once per change. */
-  jsonOf(entry: Entry): Buffer {
-    entry.json ??= this.encode(JSON.stringify(entry.record));
-    return entry.json;
-  }
-
-  /**
-   * Encodes into shared 32 MB arenas: one allocation per arena rather than per record, which
-   * spares V8 a full collection every few buffers while a 150 MB dataset is encoded.
-   */
-  private encode(text: string): Buffer {
-    const length = Buffer.byteLength(text);
-    if (length > ARENA_BYTES / 4) return Buffer.from(text);
-    if (this.arena.used + length > this.arena.bytes.length) {
-      this.arena = { bytes: Buffer.allocUnsafeSlow(ARENA_BYTES), used: 0 };
+    this.index = new JobIndex(options.jobs);
+    this.growth = account.spec.lifecycle ? new Growth(account, this.index, options.deleteShare) : undefined;
+    for (let i = 0; i < options.jobs; i++) {
+      const head = account.head(i);
+      const born = account.bornStatus(i, head);
+      this.index.push(classOf(account.kindOf(i), born), head.metadataCode);
+      this.growth?.adopt(i, born);
     }
-    const start = this.arena.used;
-    this.arena.bytes.write(text, start, 'utf8');
-    this.arena.used += length;
-    return this.arena.bytes.subarray(start, start + length);
+    for (const record of options.records ?? [])
+      this.overlay.put(record, false, this.utterances(), this.words());
+  }
+
+  /** The list a query selects, as of now. */
+  list(query: ListQuery): ListView {
+    this.tick();
+    return new ListView(this.account, this.index, this.overlay.visible(), query);
+  }
+
+  /** The JSON bytes of a listed item, exactly as served. */
+  bytesOf(item: ListItem): Buffer {
+    if (typeof item !== 'number') {
+      item.json ??= Buffer.from(JSON.stringify(item.record));
+      return item.json;
+    }
+    const cls = this.index.classAt(item);
+    const hit = this.cache.get(item);
+    if (hit && hit.cls === cls) {
+      this.cache.delete(item);
+      this.cache.set(item, hit);
+      return hit.bytes;
+    }
+    const bytes = Buffer.from(JSON.stringify(this.account.record(item, statusOfClass(cls))));
+    this.remember(item, { cls, bytes });
+    return bytes;
   }
 
   all(): JobRecord[] {
-    return this.visible().map((e) => e.record);
+    return this.slice(0, Number.MAX_SAFE_INTEGER);
+  }
+
+  count(): number {
+    return this.list(EVERYTHING).total;
+  }
+
+  slice(start: number, end: number): JobRecord[] {
+    return this.list(EVERYTHING)
+      .slice(start, end)
+      .map((item) => (typeof item === 'number' ? this.generated(item) : item.record));
   }
 
   get(id: string): JobRecord | undefined {
-    return this.entries.get(id)?.record;
+    this.tick();
+    const entry = this.overlay.get(id);
+    if (entry) return entry.record;
+    const i = this.indexOf(id);
+    return i === undefined ? undefined : this.generated(i);
   }
 
   add(spec: Partial<AddSpec> = {}): JobRecord {
-    const utterances = spec.utterances ?? this.rng.around(this.defaults.utterancesPerJob);
-    const words = spec.words ?? this.defaults.wordsPerUtterance;
-    const record = generateJob(this.rng, {
+    const utterances = spec.utterances ?? this.options.rng.around(this.utterances());
+    const words = spec.words ?? this.words();
+    const record = generateJob(this.options.rng, {
       kind: spec.kind ?? 'pre-recorded',
       status: spec.status ?? 'queued',
-      createdAt: spec.createdAt ?? new Date(),
+      createdAt: spec.createdAt ?? new Date(this.options.clock()),
       utterances,
       words,
     });
-    this.put(record, spec.hidden ?? false, utterances, words);
+    this.overlay.put(record, spec.hidden ?? false, utterances, words);
     return record;
   }
 
   reveal(id: string): void {
     const entry = this.entry(id);
     entry.hidden = false;
-    this.visibleCache = undefined;
+    this.overlay.changed(entry);
   }
 
   advance(id: string, to?: 'processing' | 'done' | 'error'): JobRecord {
@@ -137,58 +175,83 @@ export class JobStore implements SimulatorData {
     return this.edit(id, (record) => {
       if (target === 'processing') record['status'] = 'processing';
       else if (target === 'done')
-        completeJob(this.rng, record, { utterances: entry.utterances, words: entry.words });
-      else failJob(this.rng, record);
+        completeJob(this.options.rng, record, { utterances: entry.utterances, words: entry.words });
+      else failJob(this.options.rng, record);
     });
   }
 
   edit(id: string, change: (record: JobRecord) => void): JobRecord {
     const entry = this.entry(id);
     change(entry.record);
-    entry.json = undefined;
-    entry.createdMs = createdMsOf(entry.record);
-    this.visibleCache = undefined;
+    this.overlay.changed(entry);
     return entry.record;
   }
 
   delete(id: string): boolean {
-    const deleted = this.entries.delete(id);
-    if (deleted) this.visibleCache = undefined;
-    return deleted;
+    this.tick();
+    if (this.overlay.delete(id)) return true;
+    const i = this.indexOf(id);
+    if (i === undefined) return false;
+    this.forget(i);
+    return true;
   }
 
-  private put(record: JobRecord, hidden: boolean, utterances: number, words: number): void {
-    // A given record without a string id (to test a client's validation) is served but not addressable.
-    const id =
-      typeof record['id'] === 'string' && record['id'] !== ''
-        ? record['id']
-        : `\u0000no-id-${this.entries.size}`;
-    this.entries.set(id, {
-      record,
-      json: undefined,
-      createdMs: createdMsOf(record),
-      hidden,
-      utterances,
-      words,
-    });
-    this.visibleCache = undefined;
+  private tick(): void {
+    this.growth?.advanceTo(this.options.clock());
   }
 
+  private generated(i: number): JobRecord {
+    return this.account.record(i, statusOfClass(this.index.classAt(i)));
+  }
+
+  /** The index of a listed generated job. */
+  private indexOf(id: string): number | undefined {
+    const i = this.account.indexOfId(id, this.index.length);
+    return i !== undefined && this.index.classAt(i) !== GONE ? i : undefined;
+  }
+
+  /** The overlay entry of a job; a generated job is taken over (copied into the overlay) first. */
   private entry(id: string): Entry {
-    const entry = this.entries.get(id);
-    if (!entry) throw new Error(`simulator: no job ${id}`);
-    return entry;
+    this.tick();
+    const entry = this.overlay.get(id);
+    if (entry) return entry;
+    const i = this.indexOf(id);
+    if (i === undefined) throw new Error(`simulator: no job ${id}`);
+    const record = this.generated(i);
+    this.forget(i);
+    return this.overlay.put(record, false, this.account.head(i).utterances, this.words());
   }
-}
 
-function createdMsOf(record: JobRecord): number {
-  const ms = Date.parse(String(record['created_at']));
-  return Number.isNaN(ms) ? 0 : ms;
-}
+  private forget(i: number): void {
+    this.index.setClass(i, GONE);
+    const hit = this.cache.get(i);
+    if (hit) {
+      this.cache.delete(i);
+      this.cachedBytes -= hit.bytes.length;
+    }
+  }
 
-function compareEntries(a: Entry, b: Entry): number {
-  if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
-  const ia = String(a.record['id']);
-  const ib = String(b.record['id']);
-  return ia === ib ? 0 : ia < ib ? 1 : -1;
+  private remember(i: number, cached: Cached): void {
+    const old = this.cache.get(i);
+    if (old) {
+      this.cache.delete(i);
+      this.cachedBytes -= old.bytes.length;
+    }
+    if (cached.bytes.length > this.options.cacheBytes) return;
+    this.cache.set(i, cached);
+    this.cachedBytes += cached.bytes.length;
+    for (const [key, value] of this.cache) {
+      if (this.cachedBytes <= this.options.cacheBytes) break;
+      this.cache.delete(key);
+      this.cachedBytes -= value.bytes.length;
+    }
+  }
+
+  private utterances(): number {
+    return this.account.spec.utterancesPerJob;
+  }
+
+  private words(): number {
+    return this.account.spec.wordsPerUtterance;
+  }
 }

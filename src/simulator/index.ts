@@ -2,14 +2,21 @@
 export type { AddSpec, SimulatorData } from './data.js';
 export type { FaultController } from './faults.js';
 export {
+  accountSpec,
   GENERATE_DEFAULTS,
   type GenerateOptions,
   generateDataset,
-  generateJob,
   newestFirst,
 } from './generate.js';
+export { generateJob } from './job.js';
 export { Rng } from './rng.js';
-export { type Simulator, type SimulatorOptions, startSimulator } from './server.js';
+export {
+  GROW_DEFAULTS,
+  type GrowOptions,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from './server.js';
 export {
   FAULT_KINDS,
   type FaultKind,

@@ -4,7 +4,7 @@
  * `status[]=a`, `status=a,b`); custom_metadata as a JSON object or as `custom_metadata[key]=value`.
  * Invalid values produce validation errors (HTTP 400), never a silent default.
  */
-import type { Entry } from './data.js';
+import type { Entry } from './overlay.js';
 import { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 
 export const LIST_PATHS = {
@@ -61,12 +61,14 @@ export function matches(entry: Entry, query: ListQuery): boolean {
   if (query.day && (ms < query.day.from || ms >= query.day.until)) return false;
   if (query.before !== null && !(ms < query.before)) return false;
   if (query.after !== null && !(ms > query.after)) return false;
-  if (query.metadata) {
-    const own = r['custom_metadata'];
-    if (typeof own !== 'object' || own === null) return false;
-    for (const [key, expected] of Object.entries(query.metadata)) {
-      if (asText((own as Record<string, unknown>)[key]) !== expected) return false;
-    }
+  return query.metadata === null || metadataMatches(r['custom_metadata'], query.metadata);
+}
+
+/** Whether a record's custom_metadata holds every key of the filter, values compared as text. */
+export function metadataMatches(own: unknown, wanted: Readonly<Record<string, string>>): boolean {
+  if (typeof own !== 'object' || own === null) return false;
+  for (const [key, expected] of Object.entries(wanted)) {
+    if (asText((own as Record<string, unknown>)[key]) !== expected) return false;
   }
   return true;
 }

@@ -1,22 +1,32 @@
 /**
- * A small seeded pseudo-random generator (mulberry32): fast enough for millions of words and
- * identical across platforms, so a seed always yields the same dataset.
+ * A small seeded pseudo-random generator (sfc32, 128 bits of state): fast enough for millions of
+ * words and identical across platforms, so a seed always yields the same dataset. A generator is
+ * named by (seed, stream, lane): the simulator gives each job its own streams, so any job can be
+ * drawn alone, in any order, and two jobs never share a sequence.
  */
 export class Rng {
-  private state: number;
+  private a: number;
+  private b: number;
+  private c: number;
+  private d = 1;
 
-  constructor(seed: number) {
-    // Mix the seed so that nearby seeds (7, 8) start far apart.
-    this.state = (Math.imul(seed | 0, 0x9e3779b1) ^ 0x85ebca6b) >>> 0;
+  constructor(seed: number, stream = 0, lane = 0) {
+    this.a = hash32(seed, stream, lane);
+    this.b = hash32(seed, stream, lane ^ 0x51ed27);
+    this.c = hash32(seed, stream, lane ^ 0x2a9c1b);
+    // sfc32's own warm-up: the first outputs of nearby states are still correlated.
+    for (let i = 0; i < 12; i++) this.next();
   }
 
   /** A float in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = ((this.c << 21) | (this.c >>> 11)) + t;
+    this.c |= 0;
+    return (t >>> 0) / 4_294_967_296;
   }
 
   /** An integer in [min, max], both included. */
@@ -88,4 +98,32 @@ const HEX = '0123456789abcdef';
 export function round(value: number, digits = 3): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** murmur3's mixing of one 32-bit word into a running hash. */
+function mix(h: number, k: number): number {
+  let x = Math.imul(k | 0, 0xcc9e2d51);
+  x = (x << 15) | (x >>> 17);
+  let y = h ^ Math.imul(x, 0x1b873593);
+  y = (y << 13) | (y >>> 19);
+  return (Math.imul(y, 5) + 0xe6546b64) | 0;
+}
+
+/**
+ * A stateless 32-bit hash of three integers (murmur3's mix and finalizer): the draws that must be
+ * made for any job without building a generator (its created_at, tie and id), unsigned.
+ */
+export function hash32(a: number, b: number, c: number): number {
+  let h = mix(mix(mix(0x5eed1e55, a), b), c) ^ 12;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** hash32 as a float in [0, 1). */
+export function unit(a: number, b: number, c: number): number {
+  return hash32(a, b, c) / 4_294_967_296;
 }

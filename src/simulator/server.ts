@@ -6,14 +6,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Entry, JobStore, type SimulatorData } from './data.js';
+import { Account, type Lifecycle } from './account.js';
+import { JobStore, type SimulatorData } from './data.js';
 import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
 import { breakRecord, type FaultController, Faults } from './faults.js';
-import { GENERATE_DEFAULTS, type GenerateOptions, generateDataset } from './generate.js';
-import { LIST_PATHS, type ListQuery, matches, parseListQuery } from './query.js';
+import { accountSpec, GENERATE_DEFAULTS, type GenerateOptions } from './generate.js';
+import type { ListItem } from './listing.js';
+import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
-import type { FaultKind, FaultRule, JobKind, JobRecord, RequestLogEntry } from './types.js';
+import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
 
 export interface SimulatorOptions extends GenerateOptions {
   /** Default 127.0.0.1. */
@@ -26,15 +28,16 @@ export interface SimulatorOptions extends GenerateOptions {
   limitCap?: number;
   /** Largest offset served; a deeper one is refused with 400 (a service that caps offsets). Default none. */
   offsetCap?: number;
-  /**
-   * Huge records: every generated record (of `kind`, or of both) gets an `annotations` text of
-   * `bytes` characters, so a page of them weighs what hour-long translated transcripts weigh.
-   */
-  recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
   /** Added before every response, ms, default 0. */
   latencyMs?: number;
   /** Serve these instead of generating (the simulator takes them over: edits change them). */
   records?: JobRecord[];
+  /** A live account: jobs arrive, settle and are deleted as the clock moves (see GrowOptions). */
+  grow?: GrowOptions;
+  /** The time, ms since the epoch; default Date.now. A growing account follows it. */
+  clock?: () => number;
+  /** Most bytes of generated JSON kept for the next requests, default 32 MiB. */
+  cacheBytes?: number;
   /** Initial random faults. */
   faults?: FaultRule;
   /** Called with each request's log entry (the CLI logs them). */
@@ -42,6 +45,19 @@ export interface SimulatorOptions extends GenerateOptions {
   /** Keep entries in `log`; default true (a long-running CLI turns it off). */
   keepLog?: boolean;
 }
+
+export interface GrowOptions {
+  /** New jobs a minute, above 0; they are born queued, kinds in the account's proportion. */
+  readonly jobsPerMinute: number;
+  /** Share of arrivals that each delete one older job (any age), default 0.02. */
+  readonly deleteShare?: number;
+  /** Longest time a job stays queued or processing before it is done or error, ms; default 300,000. */
+  readonly settleMs?: number;
+  /** When arrivals start, ms since the epoch: default the clock at start, never before the history's last job. */
+  readonly startMs?: number;
+}
+
+export const GROW_DEFAULTS = { deleteShare: 0.02, settleMs: 300_000 } as const;
 
 export interface Simulator {
   /** http://HOST:PORT, no trailing slash. */
@@ -64,24 +80,37 @@ type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? GENERATE_DEFAULTS.seed;
-  const records = options.records ?? padded(generateDataset(options), options.recordPadding);
-  const store = new JobStore(records, new Rng(seed ^ 0xada), {
-    utterancesPerJob: options.utterancesPerJob ?? GENERATE_DEFAULTS.utterancesPerJob,
-    wordsPerUtterance: options.wordsPerUtterance ?? GENERATE_DEFAULTS.wordsPerUtterance,
+  const clock = options.clock ?? Date.now;
+  const { spec, jobs: generated } = accountSpec(options);
+  const jobs = options.records ? 0 : generated;
+  const lifecycle = options.grow ? lifecycleOf(new Account(spec), jobs, options.grow, clock()) : undefined;
+  const account = new Account(lifecycle ? { ...spec, lifecycle } : spec);
+  const store = new JobStore(account, {
+    jobs,
+    ...(options.records ? { records: options.records } : {}),
+    rng: new Rng(seed ^ 0xada),
+    deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
+    clock,
+    cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
   });
-  store.warm();
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   return sim;
 }
 
-function padded(records: JobRecord[], padding: SimulatorOptions['recordPadding']): JobRecord[] {
-  if (!padding) return records;
-  const text = 'lorem ipsum '.repeat(Math.ceil(padding.bytes / 12)).slice(0, padding.bytes);
-  for (const record of records) {
-    if (padding.kind === undefined || record['kind'] === padding.kind) record['annotations'] = text;
-  }
-  return records;
+function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, nowMs: number): Lifecycle {
+  if (!(grow.jobsPerMinute > 0))
+    throw new RangeError(`grow.jobsPerMinute must be above 0 (got ${grow.jobsPerMinute})`);
+  const share = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
+  if (!(share >= 0 && share <= 1))
+    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${share})`);
+  const lastMs = jobs > 0 ? history.createdMs(jobs - 1) : Number.NEGATIVE_INFINITY;
+  const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
+  return {
+    arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
+    settleFromMs: startMs,
+    settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
+  };
 }
 
 class SimulatorServer implements Simulator {
@@ -170,12 +199,12 @@ class SimulatorServer implements Simulator {
     fault?: FaultKind,
   ): void {
     if (fault && this.answerWithoutPage(req, res, base, fault)) return;
-    const matching = this.data.visible().filter((entry) => matches(entry, query));
+    const matching = this.data.list(query);
     // 'shrink-total': past offset 0 the list seems to end one item after the offset asked.
     const total =
       fault === 'shrink-total' && query.offset > 0
-        ? Math.min(matching.length, query.offset + 1)
-        : matching.length;
+        ? Math.min(matching.total, query.offset + 1)
+        : matching.total;
     let page = matching.slice(query.offset, Math.min(total, query.offset + query.limit));
     const links = this.linksFor(query, total, page.length, fault);
     if (fault === 'empty-page') page = [];
@@ -225,8 +254,8 @@ class SimulatorServer implements Simulator {
     return links;
   }
 
-  private itemsOf(page: readonly Entry[], fault?: FaultKind): Buffer[] {
-    const items = page.map((entry) => this.data.jsonOf(entry));
+  private itemsOf(page: readonly ListItem[], fault?: FaultKind): Buffer[] {
+    const items = page.map((item) => this.data.bytesOf(item));
     if (fault === 'malformed-record' && items.length > 0) {
       const index = this.faults.shapeRng.int(0, items.length - 1);
       items[index] = breakRecord(items[index]!, this.faults.shapeRng);

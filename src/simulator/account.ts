@@ -1,0 +1,259 @@
+/**
+ * A generated account: a seeded sequence of jobs, oldest first, in which job i is a pure function
+ * of (seed, i). Nothing is stored per job: its created_at falls in its slot of the timeline, its
+ * kind follows the account's share of each kind, its id encodes i (so an id finds its job), and
+ * its status, custom_metadata and transcript size come from its own random stream. So the first N
+ * jobs of a longer account are the same jobs, byte for byte, and any job can be built alone.
+ *
+ * Ties: 3% of jobs share the created_at of the job before (ordering ties occur), and then get an
+ * id that sorts after it, so a list's order (created_at, then id, descending) is the jobs' order
+ * reversed whenever slots are 1 ms or longer.
+ */
+import { buildJob, completeJob, drawMetadataCode, failJob, metadataOf, STATUS_MIX } from './job.js';
+import { hash32, Rng, unit } from './rng.js';
+import type { JobKind, JobRecord, JobStatus } from './types.js';
+
+/** Jobs from `firstIndex` on: job firstIndex + k falls in [startMs + k*gapMs, startMs + (k+1)*gapMs). */
+export interface Segment {
+  readonly firstIndex: number;
+  readonly startMs: number;
+  /** Mean ms between two jobs (the slot's length). */
+  readonly gapMs: number;
+}
+
+/** How the account lives once it grows (growth.ts): queued and processing jobs settle within settleMs. */
+export interface Lifecycle {
+  /** Jobs from this index on arrive as time passes, born queued (their segment is `arrivals`). */
+  readonly arrivals: Segment;
+  /** When the jobs pending at the start begin to settle (the arrivals' start), ms. */
+  readonly settleFromMs: number;
+  /** Longest time from queued to done or error, ms. */
+  readonly settleMs: number;
+}
+
+export interface AccountSpec {
+  readonly seed: number;
+  /** Job i is pre-recorded when ceil((i+1)*p/of) > ceil(i*p/of): exactly ceil(n*p/of) of the first n. */
+  readonly kinds: { readonly preRecorded: number; readonly of: number };
+  readonly utterancesPerJob: number;
+  readonly wordsPerUtterance: number;
+  /** The history: its first segment starts at index 0. */
+  readonly history: Segment;
+  readonly lifecycle?: Lifecycle;
+  /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
+  readonly padding?: { readonly kind?: JobKind; readonly bytes: number };
+}
+
+/** What a job's own stream decides before anything is built; cheap enough to draw for every job. */
+export interface JobHead {
+  readonly status: JobStatus;
+  readonly metadataCode: number;
+  readonly utterances: number;
+  /** Where a pending job ends once the account grows. */
+  readonly final: 'done' | 'error';
+}
+
+/** When a pending job of a growing account moves on, ms; processingAt <= settledAt. */
+export interface Settlement {
+  readonly processingAt: number;
+  readonly settledAt: number;
+}
+
+const TIE_RATE = 0.03;
+
+// Lanes of a job's streams and hashes: each draw has its own, so adding one never shifts another.
+const LANE_HEAD = 0;
+const LANE_BODY = 1;
+const LANE_LATER = 2;
+const LANE_SLOT = 3;
+const LANE_TIE = 4;
+const LANE_ID = 5;
+const LANE_ID_PREFIX = 6;
+const LANE_SETTLE = 7;
+const LANE_FEISTEL = 16;
+
+const MAX_PREFIX = 0xffff_ffff;
+const HALF = 2 ** 24;
+const ID_SHAPE = /^([0-9a-f]{8})-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-([0-9a-f]{12})$/;
+
+export class Account {
+  readonly padText: string | undefined;
+
+  constructor(readonly spec: AccountSpec) {
+    const { padding } = spec;
+    this.padText = padding
+      ? 'lorem ipsum '.repeat(Math.ceil(padding.bytes / 12)).slice(0, padding.bytes)
+      : undefined;
+  }
+
+  get seed(): number {
+    return this.spec.seed;
+  }
+
+  kindOf(i: number): JobKind {
+    const { preRecorded: p, of } = this.spec.kinds;
+    return ceilDiv((i + 1) * p, of) > ceilDiv(i * p, of) ? 'pre-recorded' : 'live';
+  }
+
+  head(i: number): JobHead {
+    const rng = new Rng(this.seed, i, LANE_HEAD);
+    const status = rng.weighted(STATUS_MIX);
+    const metadataCode = drawMetadataCode(rng);
+    const utterances = rng.around(this.spec.utterancesPerJob);
+    const final = rng.chance(0.9) ? 'done' : 'error';
+    return { status, metadataCode, utterances, final };
+  }
+
+  /** Whether job i arrives as time passes (born queued) rather than being history. */
+  arrives(i: number): boolean {
+    const arrivals = this.spec.lifecycle?.arrivals;
+    return arrivals !== undefined && i >= arrivals.firstIndex;
+  }
+
+  /** The status job i was made with. */
+  bornStatus(i: number, head = this.head(i)): JobStatus {
+    return this.arrives(i) ? 'queued' : head.status;
+  }
+
+  /** created_at of job i, ms; never decreases with i. */
+  createdMs(i: number): number {
+    return this.slotMs(this.chain(i).root);
+  }
+
+  idOf(i: number): string {
+    const prefix = this.chain(i).prefix;
+    const a = hash32(this.seed, i, LANE_ID);
+    const b = hash32(this.seed, i, LANE_ID + 64);
+    const tail = feistel(this.seed, i);
+    return (
+      `${hex(prefix, 8)}-${hex(a >>> 16, 4)}-4${hex(a & 0xfff, 3)}-` +
+      `${'89ab'[b >>> 30]}${hex(b & 0xfff, 3)}-${hex(Math.floor(tail / HALF), 6)}${hex(tail % HALF, 6)}`
+    );
+  }
+
+  /** The index of the job with this id, if it is one of this account's (below `count`). */
+  indexOfId(id: string, count: number): number | undefined {
+    const match = ID_SHAPE.exec(id);
+    if (!match) return undefined;
+    const i = unfeistel(this.seed, Number.parseInt(match[2]!, 16));
+    return i < count && this.idOf(i) === id ? i : undefined;
+  }
+
+  /** When job i, pending in a growing account, moves to processing and then settles. */
+  settlement(i: number, born: JobStatus = this.bornStatus(i)): Settlement | undefined {
+    const life = this.spec.lifecycle;
+    if (!life || (born !== 'queued' && born !== 'processing')) return undefined;
+    const since = this.arrives(i) ? this.createdMs(i) : life.settleFromMs;
+    const queuedFor = born === 'queued' ? (0.02 + 0.2 * unit(this.seed, i, LANE_SETTLE)) * life.settleMs : 0;
+    const processingFor = (0.05 + 0.7 * unit(this.seed, i, LANE_SETTLE + 64)) * life.settleMs;
+    const processingAt = Math.round(since + queuedFor);
+    return { processingAt, settledAt: Math.round(processingAt + processingFor) };
+  }
+
+  /** Job i as it is in `status` (its born status, or one a growing account moved it to). */
+  record(i: number, status?: JobStatus): JobRecord {
+    const head = this.head(i);
+    const born = this.bornStatus(i, head);
+    const kind = this.kindOf(i);
+    const record = buildJob(
+      new Rng(this.seed, i, LANE_BODY),
+      {
+        kind,
+        status: born,
+        createdAt: new Date(this.createdMs(i)),
+        utterances: head.utterances,
+        words: this.spec.wordsPerUtterance,
+      },
+      this.idOf(i),
+      metadataOf(head.metadataCode),
+    );
+    if (status !== undefined && status !== born) {
+      this.move(record, i, status, head.utterances);
+      const settled = this.settlement(i, born)?.settledAt;
+      if (settled !== undefined && (status === 'done' || status === 'error'))
+        record['completed_at'] = new Date(settled).toISOString();
+    }
+    const padding = this.spec.padding;
+    if (this.padText !== undefined && (padding?.kind === undefined || padding.kind === kind))
+      record['annotations'] = this.padText;
+    return record;
+  }
+
+  /** Moves a built record of job i on to `status`, drawing what that needs from the job's own stream. */
+  move(record: JobRecord, i: number, status: JobStatus, utterances: number): void {
+    const rng = new Rng(this.seed, i, LANE_LATER);
+    if (status === 'processing' || status === 'queued') record['status'] = status;
+    else if (status === 'done') completeJob(rng, record, { utterances, words: this.spec.wordsPerUtterance });
+    else failJob(rng, record);
+  }
+
+  private segmentOf(i: number): Segment {
+    const arrivals = this.spec.lifecycle?.arrivals;
+    return arrivals !== undefined && i >= arrivals.firstIndex ? arrivals : this.spec.history;
+  }
+
+  private slotMs(i: number): number {
+    const segment = this.segmentOf(i);
+    const k = i - segment.firstIndex;
+    const lo = Math.floor(segment.startMs + k * segment.gapMs);
+    const hi = Math.max(lo + 1, Math.floor(segment.startMs + (k + 1) * segment.gapMs));
+    return lo + Math.floor(unit(this.seed, i, LANE_SLOT) * (hi - lo));
+  }
+
+  private tieDrawn(i: number): boolean {
+    return i > 0 && this.segmentOf(i) === this.segmentOf(i - 1) && unit(this.seed, i, LANE_TIE) < TIE_RATE;
+  }
+
+  /**
+   * The job whose slot gives job i its created_at (i itself, or the first of the run of jobs tied
+   * to it) and the first 8 hex digits of its id: a tied job's prefix is greater than the one
+   * before, so ties sort by index. A prefix at its maximum ends the run (never in practice).
+   */
+  private chain(i: number): { root: number; prefix: number } {
+    let start = i;
+    while (this.tieDrawn(start)) start -= 1;
+    let root = start;
+    let prefix = hash32(this.seed, start, LANE_ID_PREFIX);
+    for (let j = start + 1; j <= i; j++) {
+      if (prefix === MAX_PREFIX) {
+        root = j;
+        prefix = hash32(this.seed, j, LANE_ID_PREFIX);
+      } else {
+        const room = MAX_PREFIX - prefix;
+        prefix += 1 + Math.floor(unit(this.seed, j, LANE_ID_PREFIX) * (room >>> 1));
+      }
+    }
+    return { root, prefix };
+  }
+}
+
+function ceilDiv(a: number, b: number): number {
+  return Math.floor((a + b - 1) / b);
+}
+
+function hex(value: number, width: number): string {
+  return value.toString(16).padStart(width, '0');
+}
+
+/** A keyed bijection of [0, 2^48): four Feistel rounds over two 24-bit halves. */
+function feistel(seed: number, i: number): number {
+  let left = Math.floor(i / HALF) % HALF;
+  let right = i % HALF;
+  for (let round = 0; round < 4; round++) {
+    const next = (left ^ (hash32(seed, LANE_FEISTEL + round, right) & 0xff_ffff)) >>> 0;
+    left = right;
+    right = next;
+  }
+  return left * HALF + right;
+}
+
+function unfeistel(seed: number, x: number): number {
+  let left = Math.floor(x / HALF);
+  let right = x % HALF;
+  for (let round = 3; round >= 0; round--) {
+    const previous = (right ^ (hash32(seed, LANE_FEISTEL + round, left) & 0xff_ffff)) >>> 0;
+    right = left;
+    left = previous;
+  }
+  return left * HALF + right;
+}

@@ -1,0 +1,139 @@
+/**
+ * A growing account's clock: as time passes, new jobs arrive (born queued, on the arrivals'
+ * timeline), pending jobs move to processing and settle as done or error, and a small share of
+ * jobs is deleted (at each arrival, with probability `deleteShare`, one older job drawn from the
+ * seed). Events are applied in time order whenever the simulator is asked anything, so the account
+ * at a given instant depends only on the seed and that instant, not on how often it was asked.
+ */
+import type { Account } from './account.js';
+import { classOf, GONE, type JobIndex, kindOfClass } from './job-index.js';
+import { unit } from './rng.js';
+import { JOB_STATUSES, type JobStatus } from './types.js';
+
+const LANE_DELETE = 8;
+
+export class Growth {
+  private readonly events = new EventHeap();
+  /** The next job to arrive: the first of the arrivals' segment, then one more each time. */
+  private next: number;
+
+  constructor(
+    private readonly account: Account,
+    private readonly index: JobIndex,
+    private readonly deleteShare: number,
+  ) {
+    this.next = account.spec.lifecycle?.arrivals.firstIndex ?? 0;
+  }
+
+  /** Schedules the moves of a job that is pending when the account starts growing. */
+  adopt(i: number, born: JobStatus): void {
+    const settlement = this.account.settlement(i, born);
+    if (!settlement) return;
+    const final = this.account.head(i).final;
+    if (born === 'queued') this.events.push(settlement.processingAt, i, 'processing');
+    this.events.push(settlement.settledAt, i, final);
+  }
+
+  /** Applies every arrival, move and deletion due at or before `nowMs`. */
+  advanceTo(nowMs: number): void {
+    for (;;) {
+      const arrivalAt = this.account.createdMs(this.next);
+      const eventAt = this.events.peekTime();
+      if (Math.min(arrivalAt, eventAt) > nowMs) return;
+      if (arrivalAt <= eventAt) this.arrive(this.next++);
+      else this.move(this.events.pop());
+    }
+  }
+
+  private arrive(i: number): void {
+    if (i !== this.index.length) throw new Error(`simulator: job ${i} arrived out of turn`);
+    const head = this.account.head(i);
+    this.index.push(classOf(this.account.kindOf(i), 'queued'), head.metadataCode);
+    this.adopt(i, 'queued');
+    if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.deleteShare) {
+      this.index.setClass(Math.floor(unit(this.account.seed, i, LANE_DELETE + 64) * i), GONE);
+    }
+  }
+
+  private move(event: { job: number; status: JobStatus }): void {
+    const cls = this.index.classAt(event.job);
+    // Deleted, or taken over by the overlay (its record changes only through the data API).
+    if (cls === GONE) return;
+    this.index.setClass(event.job, classOf(kindOfClass(cls), event.status));
+  }
+}
+
+function earlier(time: number, job: number, otherTime: number, otherJob: number): boolean {
+  return time < otherTime || (time === otherTime && job < otherJob);
+}
+
+/** A binary min-heap of (time, job, status) in typed arrays, ties by job. */
+class EventHeap {
+  private times = new Float64Array(64);
+  private jobs = new Uint32Array(64);
+  private statuses = new Uint8Array(64);
+  private size = 0;
+
+  peekTime(): number {
+    return this.size === 0 ? Number.POSITIVE_INFINITY : this.times[0]!;
+  }
+
+  push(time: number, job: number, status: JobStatus): void {
+    if (this.size === this.times.length) this.grow();
+    let at = this.size++;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!earlier(time, job, this.times[parent]!, this.jobs[parent]!)) break;
+      this.move(parent, at);
+      at = parent;
+    }
+    this.set(at, time, job, JOB_STATUSES.indexOf(status));
+  }
+
+  pop(): { job: number; status: JobStatus } {
+    const top = { job: this.jobs[0]!, status: JOB_STATUSES[this.statuses[0]!]! };
+    this.size -= 1;
+    const last = this.size;
+    const time = this.times[last]!;
+    const job = this.jobs[last]!;
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= this.size) break;
+      const right = child + 1;
+      if (
+        right < this.size &&
+        earlier(this.times[right]!, this.jobs[right]!, this.times[child]!, this.jobs[child]!)
+      )
+        child = right;
+      if (!earlier(this.times[child]!, this.jobs[child]!, time, job)) break;
+      this.move(child, at);
+      at = child;
+    }
+    this.set(at, time, job, this.statuses[last]!);
+    return top;
+  }
+
+  private move(from: number, to: number): void {
+    this.set(to, this.times[from]!, this.jobs[from]!, this.statuses[from]!);
+  }
+
+  private set(at: number, time: number, job: number, status: number): void {
+    this.times[at] = time;
+    this.jobs[at] = job;
+    this.statuses[at] = status;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const times = new Float64Array(size);
+    times.set(this.times);
+    const jobs = new Uint32Array(size);
+    jobs.set(this.jobs);
+    const statuses = new Uint8Array(size);
+    statuses.set(this.statuses);
+    this.times = times;
+    this.jobs = jobs;
+    this.statuses = statuses;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * One list query over the account, answered by index arithmetic: the generated jobs that match
+ * lie in one index range (created_at never decreases with the index, so date filters are two
+ * binary searches) and are counted and found by class (job-index.ts); the overlay's few records
+ * (added, edited, given) are merged in at their places. The list's order is every list's:
+ * created_at descending, ties by id descending.
+ */
+import type { Account } from './account.js';
+import { METADATA_CODES, metadataOf } from './job.js';
+import { type ClassMask, type JobIndex, maskOf } from './job-index.js';
+import type { Entry } from './overlay.js';
+import { type ListQuery, matches, metadataMatches } from './query.js';
+
+/** Jobs scanned one by one for the next match before the block counts are asked. */
+const SCAN = 512;
+
+/** A generated job (its index) or an overlay entry. */
+export type ListItem = number | Entry;
+
+export class ListView {
+  /** Matching jobs in the list. */
+  readonly total: number;
+  private readonly lo: number;
+  private readonly hi: number;
+  private readonly mask: ClassMask;
+  /** Which custom_metadata codes match, when the query filters on it. */
+  private readonly metadata: Uint8Array | null;
+  /** Matching generated jobs. */
+  private readonly generated: number;
+  private readonly extras: readonly Entry[];
+  /** Where each of `extras` stands in the list, increasing. */
+  private readonly positions: number[];
+
+  constructor(
+    private readonly account: Account,
+    private readonly index: JobIndex,
+    overlay: readonly Entry[],
+    query: ListQuery,
+  ) {
+    const n = index.length;
+    let lo = 0;
+    let hi = n;
+    if (query.day) {
+      lo = this.firstAtOrAfter(query.day.from);
+      hi = this.firstAtOrAfter(query.day.until);
+    }
+    if (query.after !== null) lo = Math.max(lo, this.firstAtOrAfter(Math.floor(query.after) + 1));
+    if (query.before !== null) hi = Math.min(hi, this.firstAtOrAfter(Math.ceil(query.before)));
+    this.lo = lo;
+    this.hi = Math.max(lo, hi);
+    this.mask = maskOf(query.kinds, query.statuses);
+    this.metadata = query.metadata ? metadataTable(query.metadata) : null;
+    this.generated = this.countBetween(this.lo, this.hi);
+    this.extras = overlay.filter((entry) => matches(entry, query));
+    this.positions = this.extras.map((entry, j) => j + this.generatedBefore(entry));
+    this.total = this.generated + this.extras.length;
+  }
+
+  /** The items at list positions [from, to), newest first. */
+  slice(from: number, to: number): ListItem[] {
+    const end = Math.min(to, this.total);
+    if (from >= end) return [];
+    let e = 0;
+    while (e < this.positions.length && this.positions[e]! < from) e++;
+    let extrasIn = 0;
+    while (e + extrasIn < this.positions.length && this.positions[e + extrasIn]! < end) extrasIn++;
+    const generated = this.generatedSlice(from - e, end - from - extrasIn);
+    const items: ListItem[] = [];
+    let g = 0;
+    for (let p = from; p < end; p++) {
+      if (e < this.positions.length && this.positions[e] === p) items.push(this.extras[e++]!);
+      else items.push(generated[g++]!);
+    }
+    return items;
+  }
+
+  private matchesAt(i: number): boolean {
+    return (
+      ((this.mask >> this.index.classAt(i)) & 1) === 1 &&
+      (this.metadata === null || this.metadata[this.index.metadataAt(i)] === 1)
+    );
+  }
+
+  /** Matching generated jobs in [a, b). */
+  private countBetween(a: number, b: number): number {
+    if (a >= b) return 0;
+    if (this.metadata === null) return this.index.rank(this.mask, b) - this.index.rank(this.mask, a);
+    let n = 0;
+    for (let i = a; i < b; i++) if (this.matchesAt(i)) n++;
+    return n;
+  }
+
+  /** The first index whose created_at is >= ms (the index count when none). */
+  private firstAtOrAfter(ms: number): number {
+    let lo = 0;
+    let hi = this.index.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.account.createdMs(mid) < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Matching generated jobs that come before `entry` in the list. */
+  private generatedBefore(entry: Entry): number {
+    if (this.generated === 0) return 0;
+    const clamp = (i: number): number => Math.min(this.hi, Math.max(this.lo, i));
+    const newer = clamp(this.firstAtOrAfter(entry.createdMs + 1));
+    const same = clamp(this.firstAtOrAfter(entry.createdMs));
+    let n = this.countBetween(newer, this.hi);
+    const id = String(entry.record['id']);
+    for (let i = same; i < newer; i++) if (this.matchesAt(i) && this.account.idOf(i) > id) n++;
+    return n;
+  }
+
+  /** Matching generated jobs at ranks [rank, rank + count) of their own order, newest first. */
+  private generatedSlice(rank: number, count: number): number[] {
+    if (count <= 0 || rank >= this.generated) return [];
+    const out = [this.indexOfRank(rank)];
+    while (out.length < count) {
+      const next = this.below(out.at(-1)!);
+      if (next < 0) break;
+      out.push(next);
+    }
+    // Ties: whole runs of one created_at at both ends, sorted by id, then the ranks asked. A run's
+    // jobs are next to each other by index, so the scans stop at the first other created_at.
+    const top = out[0]!;
+    const first = this.account.createdMs(top);
+    const newer: number[] = [];
+    for (let i = top + 1; i < this.hi && this.account.createdMs(i) === first; i++)
+      if (this.matchesAt(i)) newer.unshift(i);
+    const bottom = out.at(-1)!;
+    const last = this.account.createdMs(bottom);
+    for (let i = bottom - 1; i >= this.lo && this.account.createdMs(i) === last; i--)
+      if (this.matchesAt(i)) out.push(i);
+    return this.inListOrder([...newer, ...out]).slice(newer.length, newer.length + count);
+  }
+
+  /** Indexes, newest first by index, put in list order (only runs of one created_at move). */
+  private inListOrder(run: number[]): number[] {
+    const created = run.map((i) => this.account.createdMs(i));
+    if (created.every((ms, k) => k === 0 || ms !== created[k - 1])) return run;
+    const keyed = run.map((i, k) => ({ i, ms: created[k]!, id: this.account.idOf(i) }));
+    keyed.sort((a, b) => (a.ms !== b.ms ? b.ms - a.ms : a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return keyed.map((k) => k.i);
+  }
+
+  /** The index of the matching generated job at this rank, newest first. */
+  private indexOfRank(rank: number): number {
+    if (this.metadata === null) {
+      const oldestFirst = this.generated - 1 - rank;
+      return this.index.select(this.mask, this.index.rank(this.mask, this.lo) + oldestFirst);
+    }
+    let left = rank;
+    for (let i = this.hi - 1; i >= this.lo; i--) {
+      if (this.matchesAt(i)) {
+        if (left === 0) return i;
+        left -= 1;
+      }
+    }
+    throw new RangeError(`ListView: no job at rank ${rank}`);
+  }
+
+  /** The next matching index below i (older), or -1: a short scan, then the block counts. */
+  private below(i: number): number {
+    const stop = this.metadata === null ? Math.max(this.lo, i - SCAN) : this.lo;
+    for (let j = i - 1; j >= stop; j--) if (this.matchesAt(j)) return j;
+    if (stop === this.lo) return -1;
+    const older = this.index.rank(this.mask, stop);
+    return older > this.index.rank(this.mask, this.lo) ? this.index.select(this.mask, older - 1) : -1;
+  }
+}
+
+function metadataTable(wanted: Readonly<Record<string, string>>): Uint8Array {
+  const table = new Uint8Array(METADATA_CODES);
+  for (let code = 0; code < METADATA_CODES; code++)
+    table[code] = metadataMatches(metadataOf(code), wanted) ? 1 : 0;
+  return table;
+}
