@@ -223,7 +223,7 @@ describe('Database queries and transactions', () => {
       expect(await db.all(staging)).toEqual(names);
       await expect(
         db.transaction(async () => {
-          await db.run("INSERT INTO _tsync_items VALUES ('j', 'h', '{}', NULL, [], now())");
+          await db.run("INSERT INTO _tsync_items VALUES ('j', 'h', '{}', NULL, [], 0, now())");
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');

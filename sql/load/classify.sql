@@ -1,7 +1,7 @@
 -- The staged records against what is stored: new, changed (another hash), unchanged, and which were
 -- marked deleted. The counts are the batch's result; the later statements read _tsync_batch.
 CREATE OR REPLACE TEMP TABLE _tsync_batch AS
-SELECT i.id, i.content_hash, i.raw, i.doc, i.modules, i.synced_at,
+SELECT i.id, i.content_hash, i.raw, i.doc, i.modules, i.part, i.synced_at,
        s.id IS NOT NULL AS stored,
        s.content_hash AS stored_hash,
        s.deleted_at IS NOT NULL AS was_deleted

@@ -1,7 +1,7 @@
 -- The new and changed records of the batch (_tsync_batch, classify.sql) into jobs, utterances,
--- words and module_results. All JSON is read in the first statement, which DuckDB runs over many
--- records at once: each record is parsed once, and the translation and diarization utterances,
--- taken as JSON text there, once more. The statements after it only reshape typed rows.
+-- words and module_results, with the shapes of stage-create.sql. The records are parsed in the first
+-- statement: each once, and the translation and diarization utterances, taken as JSON text there,
+-- once more. The statements after it reshape typed rows.
 -- Records here passed validation (src/normalize), so each value has its documented type.
 --
 -- What goes where (sql/001_tables.sql): utterances and words from result.transcription, from each
@@ -9,15 +9,24 @@
 -- when it has none or an earlier entry took it) and, for a pre-recorded job, result.diarization;
 -- one module_results row per feature result (each name of `modules`) and transcription sentence.
 CREATE OR REPLACE TEMP TABLE _tsync_src AS
+WITH parsed AS (
+  -- The two halves of the batch (`part`): a statement over a few rows runs on one thread, each
+  -- branch of a UNION ALL on a thread of its own.
+  SELECT id, content_hash, raw, doc, modules, synced_at, tsync_record(coalesce(doc, raw)) AS r
+  FROM _tsync_batch WHERE (NOT stored OR content_hash <> stored_hash) AND part = 0
+  UNION ALL
+  SELECT id, content_hash, raw, doc, modules, synced_at, tsync_record(coalesce(doc, raw)) AS r
+  FROM _tsync_batch WHERE (NOT stored OR content_hash <> stored_hash) AND part = 1
+)
 SELECT id, content_hash, raw, doc, modules, synced_at,
        r.kind, r.status, r.version, r.request_id, r.created_at, r.completed_at, r.error_code,
        r.custom_metadata, r.post_session_metadata, r.request_params, r.file, r.result.metadata,
        r.result.transcription,
        list_transform(r.result.translation.results,
          e -> {'lang': json_transform(e['languages'], '["VARCHAR"]')[1],
-               'utterances': json_transform(e['utterances'], '[{"start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE","channel":"INTEGER","speaker":"INTEGER","language":"VARCHAR","text":"VARCHAR","words":[{"word":"VARCHAR","start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE"}]}]')}) AS translations,
-       CASE WHEN r.kind = 'pre-recorded'
-            THEN json_transform(r.result.diarization.results, '[{"start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE","channel":"INTEGER","speaker":"INTEGER","language":"VARCHAR","text":"VARCHAR","words":[{"word":"VARCHAR","start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE"}]}]') END AS diarization_utterances,
+               'utterances': tsync_utterances(e['utterances'])}) AS translations,
+       CASE WHEN r.kind = 'pre-recorded' THEN tsync_utterances(r.result.diarization.results) END
+         AS diarization_utterances,
        {'success': r.result.translation.success, 'is_empty': r.result.translation.is_empty,
         'exec_time': r.result.translation.exec_time, 'error': r.result.translation.error,
         -- Each entry without its utterances, which go to utterances and words.
@@ -31,12 +40,7 @@ SELECT id, content_hash, raw, doc, modules, synced_at,
        r.result.sentiment_analysis, r.result.chapterization, r.result.name_consistency,
        r.result.speaker_reidentification, r.result.structured_data_extraction, r.result.audio_to_llm,
        r.result.sentences, r.result.display_mode, r.result.messages
-FROM (
-  SELECT id, content_hash, raw, doc, modules, synced_at,
-         json_transform(coalesce(doc, raw), '{"kind":"VARCHAR","status":"VARCHAR","version":"INTEGER","request_id":"VARCHAR","created_at":"TIMESTAMPTZ","completed_at":"TIMESTAMPTZ","error_code":"INTEGER","custom_metadata":"JSON","post_session_metadata":"JSON","request_params":"JSON","file":{"id":"VARCHAR","filename":"VARCHAR","source":"VARCHAR","audio_duration":"DOUBLE","number_of_channels":"INTEGER"},"result":{"metadata":{"audio_duration":"DOUBLE","billing_time":"DOUBLE","transcription_time":"DOUBLE","number_of_distinct_channels":"INTEGER"},"transcription":{"full_transcript":"VARCHAR","languages":["VARCHAR"],"utterances":[{"start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE","channel":"INTEGER","speaker":"INTEGER","language":"VARCHAR","text":"VARCHAR","words":[{"word":"VARCHAR","start":"DOUBLE","end":"DOUBLE","confidence":"DOUBLE"}]}],"sentences":["JSON"]},"translation":{"success":"JSON","is_empty":"JSON","exec_time":"JSON","error":"JSON","results":["MAP(VARCHAR, JSON)"]},"diarization":{"success":"JSON","is_empty":"JSON","exec_time":"JSON","error":"JSON","results":"JSON"},"summarization":"JSON","moderation":"JSON","named_entity_recognition":"JSON","sentiment_analysis":"JSON","chapterization":"JSON","name_consistency":"JSON","speaker_reidentification":"JSON","structured_data_extraction":"JSON","audio_to_llm":"JSON","sentences":"JSON","display_mode":"JSON","messages":"JSON"}}') AS r
-  FROM _tsync_batch
-  WHERE NOT stored OR content_hash <> stored_hash
-);
+FROM parsed;
 
 INSERT INTO jobs
 SELECT id, kind, status, version, request_id, created_at, completed_at, error_code,
@@ -106,7 +110,7 @@ WITH members AS (
   FROM _tsync_src, unnest(transcription.sentences) AS x(s)
 ), wrapped AS (
   SELECT job_id, module, value, json_type(value) = 'OBJECT' AS wrapper,
-         json_transform(value, '{"success":"JSON","is_empty":"JSON","exec_time":"JSON","error":"JSON","results":"JSON","entity":"JSON"}') AS w
+         tsync_wrapper(value) AS w
   FROM members
 ), fields AS (
   SELECT job_id, module, wrapper, w.success, w.is_empty, w.exec_time, w.error,

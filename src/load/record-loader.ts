@@ -107,9 +107,13 @@ export class RecordLoader {
   private async stage(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
     const appender = await this.db.connection.createAppender('_tsync_items', null, 'temp');
     const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
+    // Each record to the half of the batch with fewer bytes so far (insert.sql parses the halves apart).
+    const bytes = [0, 0];
     let failure: { error: unknown } | undefined;
     try {
       for (const job of jobs) {
+        const part = (bytes[0] as number) <= (bytes[1] as number) ? 0 : 1;
+        bytes[part] = (bytes[part] as number) + job.raw.length;
         appender.appendVarchar(job.id);
         appender.appendVarchar(job.hash);
         appender.appendVarchar(job.raw);
@@ -119,6 +123,7 @@ export class RecordLoader {
           job.modules.map((name) => name),
           LIST_OF_NAMES,
         );
+        appender.appendInteger(part);
         appender.appendTimestampTZ(stamp);
         appender.endRow();
       }
