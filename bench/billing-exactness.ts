@@ -8,7 +8,7 @@
  *   report-billing.sql, inlined below) against sql/101's (report_jobs, grouping sets, a total),
  *   alternated, median of --repeat.
  */
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 
 const OLD_REPORT = `
 SELECT CASE WHEN $by = 'month' THEN month ELSE strftime(day, '%Y-%m-%d') END AS period, kind, count(*) AS jobs,

@@ -8,7 +8,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MEMORY } from '../src/sync/memory-budget.js';
+import { DEFAULT_MEMORY } from '../src/memory/budget.js';
 import type { BenchOptions } from './args.js';
 import { runTask } from './child-output.js';
 import { datasets } from './datasets.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 
 // What a sync's last commits leave in the WAL: words-shaped rows, and keyed rows (an index to write).
 const FILL = [

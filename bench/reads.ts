@@ -12,12 +12,12 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withReader } from '../src/analytics/open-reader.js';
-import { type PublishResult, publishDataset } from '../src/analytics/publish.js';
+import { type PublishResult, publishDataset } from '../src/analytics/publish/publish.js';
+import { withReader } from '../src/analytics/read/open-reader.js';
+import { syncDefaults } from '../src/config/sync-defaults.js';
+import { Database } from '../src/load/database.js';
+import { runPipeline } from '../src/pipeline.js';
 import { startSimulator } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
-import { syncDefaults } from '../src/sync/plan-defaults.js';
-import { runSync } from '../src/sync/run.js';
 import type { SyncOptions } from '../src/sync/types.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'transcript-sync');
@@ -151,11 +151,11 @@ async function publishCost(root: string, months: number): Promise<string> {
     redisPrefix: 'bench',
     rateLimit: 10_000,
   };
-  await runSync(options, options);
+  await runPipeline(options, options);
   const first = await measuredPublish(db, dir);
   sim.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 1_000) });
   const before = writeBytes();
-  await runSync(options, options);
+  await runPipeline(options, options);
   const syncBytes = writeBytes() - before;
   const second = await measuredPublish(db, dir);
   await sim.close();

@@ -6,8 +6,8 @@
  * floor, the fastest DuckDB can do it.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { migrate } from '../src/store/migrate.js';
-import { STORAGE_FORMAT } from '../src/store/open-instance.js';
+import { STORAGE_FORMAT } from '../src/load/file/open-instance.js';
+import { migrate } from '../src/load/migrate.js';
 import { floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
@@ -28,7 +28,7 @@ export async function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
   const instance = await DuckDBInstance.create(options.db, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    // The sync's own file format (src/store/open-instance.ts), so the floor stores the same bytes.
+    // The sync's own file format (src/load/file/open-instance.ts), so the floor stores the same bytes.
     storage_compatibility_version: STORAGE_FORMAT,
   });
   const connection = await instance.connect();

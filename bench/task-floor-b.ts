@@ -4,9 +4,9 @@
  * than getting its records off the wire. Pages are sized as the sync sizes them (PageSizer), so
  * both ask for the same pages.
  */
-import { ListingClient } from '../src/api/index.js';
-import { DEFAULT_MEMORY, planMemory } from '../src/sync/memory-budget.js';
-import { PageSizer } from '../src/sync/page-sizer.js';
+import { ListingClient } from '../src/extract/index.js';
+import { PageSizer } from '../src/extract/walk/page-sizer.js';
+import { DEFAULT_MEMORY, planMemory } from '../src/memory/budget.js';
 
 export interface FloorBOptions {
   readonly baseUrl: string;

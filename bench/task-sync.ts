@@ -1,6 +1,6 @@
 /** Child task: one `runSync` (a backfill or an incremental run) against the simulator, timed. */
 
-import { syncDefaults } from '../src/sync/plan-defaults.js';
+import { syncDefaults } from '../src/config/sync-defaults.js';
 import { runSync } from '../src/sync/run.js';
 import type { SyncOptions } from '../src/sync/types.js';
 

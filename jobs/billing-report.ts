@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { writeRecentBillingReports } from '../src/analytics/billing-files.js';
-import { withReadOnlyDatabase } from '../src/analytics/open-reader.js';
+import { withReadOnlyDatabase } from '../src/analytics/read/open-reader.js';
 import { defineJob } from '../src/worker/job-definition.js';
 import { REPORT_JOB } from '../src/worker/queue.js';
 

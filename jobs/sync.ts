@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { InterruptedError, TsyncError, toError } from '../src/errors.js';
-import { runSync } from '../src/sync/run.js';
-import { SYNC_KINDS, type SyncOptions, type SyncProgress, type SyncSummary } from '../src/sync/types.js';
+import { JOB_KINDS } from '../src/kinds.js';
+import { type PipelineOptions, type PipelineSummary, runPipeline } from '../src/pipeline.js';
+import type { SyncProgress } from '../src/sync/types.js';
 import { defineJob, type JobContext } from '../src/worker/job-definition.js';
 import { SYNC_JOB, SYNC_MODES } from '../src/worker/queue.js';
 
 export const syncPayload = z.strictObject({
-  kind: z.enum(SYNC_KINDS),
+  kind: z.enum(JOB_KINDS),
   mode: z.enum(SYNC_MODES).default('incremental'),
 });
 export type SyncPayload = z.output<typeof syncPayload>;
@@ -22,13 +23,13 @@ const PROGRESS_EVERY_MS = 1_000;
 export const syncJob = defineJob(
   SYNC_JOB,
   syncPayload,
-  async ({ kind, mode }, context): Promise<SyncSummary> => {
+  async ({ kind, mode }, context): Promise<PipelineSummary> => {
     const { settings, metrics, logger, signal, notifier } = context;
     // Only a `recent` reconcile is windowed; a `full` one walks the whole history.
     const { reconcileWindow, ...rest } = settings;
-    let summary: SyncSummary;
+    let summary: PipelineSummary;
     try {
-      const options: SyncOptions = {
+      const options: PipelineOptions = {
         ...rest,
         ...(mode === 'recent' && reconcileWindow !== undefined ? { reconcileWindow } : {}),
         kinds: [kind],
@@ -38,7 +39,7 @@ export const syncJob = defineJob(
         signal,
         onProgress: progressReporter(context),
       };
-      summary = await runSync(options, options);
+      summary = await runPipeline(options, options);
     } catch (error) {
       if (!(error instanceof InterruptedError)) {
         const failure = toError(error);
@@ -74,7 +75,7 @@ export const syncJob = defineJob(
   },
 );
 
-function brief(k: SyncSummary['kinds'][number]) {
+function brief(k: PipelineSummary['kinds'][number]) {
   const { kind, mode, outcome, inserted, updated, unchanged, quarantined, requests, retries } = k;
   return { kind, mode, outcome, inserted, updated, unchanged, quarantined, requests, retries };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { type ClientOptions, ListingClient } from '../src/api/index.js';
 import {
   AuthenticationError,
   ConfigError,
@@ -7,6 +6,7 @@ import {
   RateLimitedError,
   UpstreamError,
 } from '../src/errors.js';
+import { type ClientOptions, ListingClient } from '../src/extract/index.js';
 import type { FaultKind, Simulator } from '../src/simulator/index.js';
 import { apiFixtures, walkIds } from './helpers/api.js';
 import { freePort } from './helpers/net.js';

@@ -3,8 +3,8 @@
  * exactly the matching ones (compared with the simulator's own data, newest first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientOptions, ListingClient, ListName, ListParams } from '../src/api/index.js';
 import { ConfigError } from '../src/errors.js';
+import type { ClientOptions, ListingClient, ListName, ListParams } from '../src/extract/index.js';
 import { type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
 import { apiFixtures, walkIds } from './helpers/api.js';
 

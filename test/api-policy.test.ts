@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseNextLink } from '../src/api/next-link.js';
-import { backoffMs, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../src/api/retry-policy.js';
 import { ProtocolError, RateLimitedError, UpstreamError } from '../src/errors.js';
+import { parseNextLink } from '../src/extract/next-link.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  retryDelayMs,
+} from '../src/extract/retry-policy.js';
 
 describe('reading the next link', () => {
   it('takes offset and limit and ignores path, origin and other parameters', () => {

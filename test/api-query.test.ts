@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildQuery, type ListParams, validateListParams } from '../src/api/index.js';
 import { ConfigError } from '../src/errors.js';
+import { buildQuery, type ListParams, validateListParams } from '../src/extract/index.js';
 
 function pairs(query: URLSearchParams): [string, string][] {
   return [...query.entries()];

@@ -1,10 +1,10 @@
 /** One contract, two stores: DuckDB (in the rows' transaction) and Redis (after the commit). */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/store/database.js';
-import { resolveCheckpoint, saveCheckpoint } from '../src/sync/checkpoints.js';
-import { DuckDbCheckpointStore } from '../src/sync/checkpoints-duckdb.js';
-import { checkpointKey, RedisCheckpointStore } from '../src/sync/checkpoints-redis.js';
+import { Database } from '../src/load/database.js';
+import { resolveCheckpoint, saveCheckpoint } from '../src/sync/checkpoints/checkpoints.js';
+import { DuckDbCheckpointStore } from '../src/sync/checkpoints/duckdb-store.js';
+import { checkpointKey, RedisCheckpointStore } from '../src/sync/checkpoints/redis-store.js';
 import type { Checkpoint, CheckpointStore } from '../src/sync/types.js';
 import { migratedDb } from './helpers/migrated-db.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 import { projectRoot } from '../src/util/paths.js';
 import { BIN, childEnv, runCli, runMain } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';

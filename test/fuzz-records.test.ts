@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../src/load/database.js';
 import { contentHash } from '../src/normalize/content-hash.js';
-import { validateJobRecord } from '../src/records/validate.js';
+import { validateJobRecord } from '../src/normalize/records/validate.js';
 import { generateDataset } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import { fileTempDir } from './helpers/analytics-data.js';
 import { loadRecords } from './helpers/load.js';
 import { utteranceLists } from './helpers/mirror.js';

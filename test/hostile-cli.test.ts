@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Database } from '../src/load/database.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import { runMain, shownLines } from './helpers/cli.js';
 import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';

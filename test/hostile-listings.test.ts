@@ -8,8 +8,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ListingClient } from '../src/api/index.js';
 import { ResponseTooLargeError } from '../src/errors.js';
+import { ListingClient } from '../src/extract/index.js';
 import { deletedCount, listQueries, preRecordedOnly, start } from './helpers/hostile.js';
 import { migratedDb } from './helpers/migrated-db.js';
 import { actualFacts, expectMirror } from './helpers/mirror.js';

@@ -5,8 +5,8 @@
  * the simulator. The other hostile listings are hostile-listings.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { anomalyOf } from '../src/extract/walk/page-anomalies.js';
 import type { FaultKind, Simulator } from '../src/simulator/index.js';
-import { anomalyOf } from '../src/sync/page-anomalies.js';
 import { deletedCount, injectAfter, preRecordedOnly, setOnRequest, start } from './helpers/hostile.js';
 import { migratedDb } from './helpers/migrated-db.js';
 import { actualFacts, expectMirror } from './helpers/mirror.js';

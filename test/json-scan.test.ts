@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type ItemScan, JsonSyntaxError, scanListBody } from '../src/extract/json-scan.js';
 import { HEADS_ONLY } from '../src/extract/json-shape.js';
 import { RECORD_SHAPE } from '../src/normalize/record-shape.js';
-import { validateJobRecord } from '../src/records/validate.js';
+import { validateJobRecord } from '../src/normalize/records/validate.js';
 import { generateDataset } from '../src/simulator/index.js';
 import { allFixtures } from './fixtures/fixtures.js';
 import { batchArb } from './helpers/mutate-record.js';

@@ -6,10 +6,10 @@
 import { createServer } from 'node:http';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { acquireWriterLock } from '../src/load/file/writer-lock.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { acquireWriterLock } from '../src/store/writer-lock.js';
-import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
-import { checkpointKey } from '../src/sync/checkpoints-redis.js';
+import { checkpointKey } from '../src/sync/checkpoints/redis-store.js';
+import { parseCheckpoint } from '../src/sync/checkpoints/schema.js';
 import { type CliResult, runMain } from './helpers/cli.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { tempDir } from './helpers/tmp.js';

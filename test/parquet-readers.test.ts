@@ -8,9 +8,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, test } from 'vitest';
-import { publishDataset } from '../src/analytics/publish.js';
-import { command as exportCommand } from '../src/cli/export.js';
-import { Database } from '../src/store/database.js';
+import { publishDataset } from '../src/analytics/publish/publish.js';
+import { command as exportCommand } from '../src/cli/commands/export.js';
+import { Database } from '../src/load/database.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { tempDir } from './helpers/tmp.js';
 

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PUBLISHED_TABLES } from '../src/analytics/publish.js';
-import { sqlPathLiteral } from '../src/analytics/sql-literal.js';
+import { PUBLISHED_TABLES } from '../src/analytics/publish/publish.js';
 import { runLines } from '../src/cli/sync-summary.js';
+import { syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
+import { Database } from '../src/load/database.js';
+import { runPipeline } from '../src/pipeline.js';
 import { generateDataset, type Simulator, startSimulator } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
-import { syncDefaults } from '../src/sync/plan-defaults.js';
-import { runSync } from '../src/sync/run.js';
+import { sqlPathLiteral } from '../src/util/sql-literal.js';
 import { runMain, shownLines } from './helpers/cli.js';
 import { FakeListing } from './helpers/listing-fake.js';
 import { syncOnce } from './helpers/sync.js';
@@ -199,7 +199,7 @@ describe('sync --publish', () => {
       source,
       ...(signal ? { signal } : {}),
     });
-    expect((await runSync(plan, resources(new FakeListing(records)))).published?.stale).toEqual([]);
+    expect((await runPipeline(plan, resources(new FakeListing(records)))).published?.stale).toEqual([]);
     const manifest = readFileSync(join(dir, '_manifest.json'), 'utf8');
 
     const down = new FakeListing(records, {
@@ -207,7 +207,7 @@ describe('sync --publish', () => {
         throw new UpstreamError('the service answered 503', { retryable: true, status: 503 });
       },
     });
-    const failed = await runSync(plan, resources(down));
+    const failed = await runPipeline(plan, resources(down));
     expect(failed.published).toBeUndefined();
     expect(failed.notPublished).toEqual({ dir, reason: 'the sync of pre-recorded and live failed' });
     expect(runLines(failed).at(-1)?.text).toBe(
@@ -216,7 +216,7 @@ describe('sync --publish', () => {
 
     const stop = new AbortController();
     const stopping = new FakeListing(records, { beforePage: () => stop.abort(new Error('SIGINT')) });
-    const stopped = await runSync(plan, resources(stopping, stop.signal));
+    const stopped = await runPipeline(plan, resources(stopping, stop.signal));
     expect(stopped.notPublished?.reason).toBe('the run was interrupted');
     expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
   }, 60_000);

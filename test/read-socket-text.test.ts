@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { connectWriter } from '../src/analytics/read-client.js';
-import { serveReads } from '../src/analytics/read-server.js';
+import { connectWriter } from '../src/analytics/read/read-client.js';
+import { serveReads } from '../src/analytics/read/read-server.js';
+import { Database } from '../src/load/database.js';
 import { silentLogger } from '../src/log.js';
-import { Database } from '../src/store/database.js';
 import { tempDir } from './helpers/tmp.js';
 
 // Transcripts are rarely ASCII: a reply of several socket chunks must not cut a character in two

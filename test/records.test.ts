@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validateJobRecord } from '../src/records/validate.js';
-import { isValidWord, wordSchema, wordsSchema } from '../src/records/words.js';
-import { generateDataset } from '../src/simulator/generate.js';
+import { validateJobRecord } from '../src/normalize/records/validate.js';
+import { isValidWord, wordSchema, wordsSchema } from '../src/normalize/records/words.js';
+import { generateDataset } from '../src/simulator/records/generate.js';
 import { allFixtures, fixture } from './fixtures/fixtures.js';
 
 function errorsOf(raw: unknown): { path: string; message: string }[] {

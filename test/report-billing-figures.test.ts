@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { command as report } from '../src/cli/report.js';
+import { command as report } from '../src/cli/commands/report.js';
+import { Database } from '../src/load/database.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import {
   craftJob,
   fileTempDir,

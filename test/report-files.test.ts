@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../src/analytics/billing-files.js';
 import { lastCompletePeriod } from '../src/analytics/periods.js';
+import { Database } from '../src/load/database.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import {
   craftJob,
   expectedBilling,

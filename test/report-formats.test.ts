@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { formatCsv } from '../src/analytics/format-csv.js';
-import { formatHtmlPage } from '../src/analytics/format-html.js';
-import { formatTextTable } from '../src/analytics/format-text-table.js';
-import type { ResultTable } from '../src/analytics/result-table.js';
-import { command as report } from '../src/cli/report.js';
+import { formatCsv } from '../src/analytics/format/csv.js';
+import { formatHtmlPage } from '../src/analytics/format/html.js';
+import type { ResultTable } from '../src/analytics/format/result-table.js';
+import { formatTextTable } from '../src/analytics/format/text-table.js';
+import { command as report } from '../src/cli/commands/report.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { tempDir } from './helpers/tmp.js';
 

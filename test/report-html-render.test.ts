@@ -11,8 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_SERIES } from '../src/analytics/bar-chart-svg.js';
-import { command as report } from '../src/cli/report.js';
+import { MAX_SERIES } from '../src/analytics/format/bar-chart-svg.js';
+import { command as report } from '../src/cli/commands/report.js';
 import {
   fileTempDir,
   loadedDatabase,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { command as report } from '../src/cli/report.js';
+import { command as report } from '../src/cli/commands/report.js';
 import type { JobRecord } from '../src/simulator/index.js';
 import { craftJob, jsonRows, loadedDatabase, smallDataset } from './helpers/analytics-data.js';
 

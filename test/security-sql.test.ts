@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ListingClient } from '../src/api/index.js';
+import { ListingClient } from '../src/extract/index.js';
+import { Database } from '../src/load/database.js';
 import { generateDataset, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import { projectRoot } from '../src/util/paths.js';
 import { runMain } from './helpers/cli.js';
 import { fingerprint, TABLES } from './helpers/db-fingerprint.js';
@@ -176,16 +176,16 @@ describe('hostile text in records and arguments', () => {
 describe('the source builds no SQL from values', () => {
   it('interpolates nothing into SQL text except the quoted export path', () => {
     const allowed = [
-      // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/analytics/sql-literal.ts).
+      // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/util/sql-literal.ts).
       /COPY \(\$\{(this\.)?db\.query\((copy\.)?query\)\}\) TO \$\{sqlPathLiteral\(/,
       // Parquet files read back by path, through the same helper (read client, publish).
       /read_parquet\(\$\{sqlPathLiteral\(/,
       // Named query texts from sql/queries wrapped in a filter or an aggregate (publish), no values.
       /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(db\.query\(query\)|query)\}\) AS t/,
-      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/store/compact.ts).
+      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/load/file/rewrite-file.ts).
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
       /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
-      // A query's result copied into a private in-memory DuckDB (src/analytics/result-parquet.ts): its
+      // A query's result copied into a private in-memory DuckDB (src/analytics/format/result-parquet.ts): its
       // column names quoted by sqlIdentifier with DuckDB's own type text, the file by sqlPathLiteral.
       /^`CREATE TABLE result \(\$\{columns\.join\(', '\)\}\)`$/,
       /^`COPY result TO \$\{sqlPathLiteral\(file, '--out'\)\} \(FORMAT parquet\)`$/,

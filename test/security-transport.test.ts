@@ -12,7 +12,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../src/config.js';
+import { SETTINGS } from '../src/config/settings.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { projectRoot } from '../src/util/paths.js';
 import { fileTempDir } from './helpers/analytics-data.js';

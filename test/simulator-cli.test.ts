@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { commandHelp, parseCommandArgs } from '../src/cli/command.js';
-import { command } from '../src/cli/simulate.js';
+import { command } from '../src/cli/commands/simulate.js';
 import { ConfigError } from '../src/errors.js';
 
 /** Runs `simulate` in this process; resolves once it printed its env line. */

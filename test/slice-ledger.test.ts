@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SliceLedger } from '../src/sync/slice-ledger.js';
-import type { Slice } from '../src/sync/slices.js';
+import type { Slice } from '../src/extract/walk/slices.js';
+import { SliceLedger } from '../src/sync/writer/slice-ledger.js';
 
 type Message =
   | { readonly type: 'page'; readonly slice: number }

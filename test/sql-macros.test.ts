@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { Database } from '../src/load/database.js';
 import type { JobRecord } from '../src/simulator/index.js';
-import { Database } from '../src/store/database.js';
 import { craftJob, fileTempDir, smallDataset } from './helpers/analytics-data.js';
 import { loadRecords } from './helpers/load.js';
 

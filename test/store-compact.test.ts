@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 import { runMain } from './helpers/cli.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { writeLegacyFile } from './helpers/legacy-file.js';

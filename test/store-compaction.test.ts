@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDataset } from '../src/simulator/generate.js';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
+import { generateDataset } from '../src/simulator/records/generate.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';

@@ -3,7 +3,7 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError } from '../src/errors.js';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 import { fixture } from './fixtures/fixtures.js';
 import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';

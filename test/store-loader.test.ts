@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateDataset } from '../src/simulator/generate.js';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
+import { generateDataset } from '../src/simulator/records/generate.js';
 import { expectedChildren, storedChildren } from './fixtures/expected.js';
 import { allFixtures, fixture } from './fixtures/fixtures.js';
 import { loadRecords } from './helpers/load.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/store/database.js';
+import { Database } from '../src/load/database.js';
 import { projectRoot } from '../src/util/paths.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { ALL_MIGRATIONS, LEGACY_MIGRATIONS, writeLegacyFile } from './helpers/legacy-file.js';

@@ -1,12 +1,12 @@
 /**
- * The query registry (src/store/queries.ts) and sql/queries/ must agree: a file missing from the list
+ * The query registry (src/load/queries.ts) and sql/queries/ must agree: a file missing from the list
  * cannot be asked for, and a listed name without its file would fail only when that code path runs.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namedQuery } from '../src/store/database.js';
-import { QUERIES } from '../src/store/queries.js';
+import { namedQuery } from '../src/load/database.js';
+import { QUERIES } from '../src/load/queries.js';
 
 const FOLDER = join(import.meta.dirname, '..', 'sql', 'queries');
 

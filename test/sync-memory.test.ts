@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../src/config.js';
+import { resolveSettings } from '../src/config/settings.js';
+import { MEMORY_FLOOR, planMemory } from '../src/memory/budget.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { MEMORY_FLOOR, planMemory } from '../src/sync/memory-budget.js';
 import { runMain } from './helpers/cli.js';
 import { expectMirror } from './helpers/mirror.js';
 import { tempDir } from './helpers/tmp.js';

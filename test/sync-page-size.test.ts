@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PageSizer } from '../src/extract/walk/page-sizer.js';
 import { type RequestLogEntry, type Simulator, startSimulator } from '../src/simulator/index.js';
-import { PageSizer } from '../src/sync/page-sizer.js';
 import { expectMirror } from './helpers/mirror.js';
 import { syncOnce } from './helpers/sync.js';
 import { tempDir } from './helpers/tmp.js';

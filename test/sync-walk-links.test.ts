@@ -1,19 +1,18 @@
 /**
- * Walking a list through the client, as the engine does (src/sync/walk-slice.ts): the walk keeps
+ * Walking a list through the client, as the engine does (src/extract/walk/walk-slice.ts): the walk keeps
  * its own path, follows only the offset of `next`, survives a server-side limit cap, refuses a
  * `next` that does not advance, and never sends anything to the origin a `next` names. The client
  * keeps a base URL's path prefix and shares one rate limit across calls.
  */
 import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { LIST_NAMES, ListingClient, type ListName } from '../src/api/index.js';
 import { ProtocolError } from '../src/errors.js';
+import { LIST_NAMES, ListingClient, type ListName } from '../src/extract/index.js';
+import { DEFAULT_BUDGET } from '../src/extract/walk/bounded-page.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from '../src/extract/walk/page-anomalies.js';
+import { PageSizer } from '../src/extract/walk/page-sizer.js';
+import { walkSlice } from '../src/extract/walk/walk-slice.js';
 import type { Simulator } from '../src/simulator/index.js';
-import { DEFAULT_BUDGET } from '../src/sync/bounded-page.js';
-import { ListingService } from '../src/sync/listing-service.js';
-import { DEFAULT_ANOMALY_PAUSE_MS } from '../src/sync/page-anomalies.js';
-import { PageSizer } from '../src/sync/page-sizer.js';
-import { walkSlice } from '../src/sync/walk-slice.js';
 import { apiFixtures } from './helpers/api.js';
 
 const fixtures = apiFixtures({ preRecorded: 23, live: 17, seed: 5 });
@@ -36,9 +35,8 @@ async function walkedIds(listing: ListingClient, list: ListName, pageSize: numbe
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxRestarts: 0,
   };
-  const source = new ListingService(listing);
-  for await (const { page, skip } of walkSlice(source, list, slice, options)) {
-    for (const id of page.ids.slice(skip)) if (id !== undefined) ids.push(id);
+  for await (const page of walkSlice(listing, list, slice, options)) {
+    for (const id of page.ids) if (id !== undefined) ids.push(id);
   }
   return ids;
 }

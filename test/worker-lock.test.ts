@@ -7,13 +7,13 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/program.js';
 import { DatabaseError } from '../src/errors.js';
-import { startSimulator } from '../src/simulator/index.js';
 import {
   acquireWriterLock,
   type WriterLockOptions,
   waitForWriterLock,
   writerLockPath,
-} from '../src/store/writer-lock.js';
+} from '../src/load/file/writer-lock.js';
+import { startSimulator } from '../src/simulator/index.js';
 import { tempDir } from './helpers/tmp.js';
 import { onCleanup } from './helpers/worker.js';
 

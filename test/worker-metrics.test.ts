@@ -1,8 +1,9 @@
 /** /metrics and /healthz of the worker, over real HTTP, with a real queue in Redis. */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import type { JobKind } from '../src/kinds.js';
 import { silentLogger } from '../src/log.js';
-import type { KindSummary, SyncKind } from '../src/sync/types.js';
+import type { KindSummary } from '../src/sync/types.js';
 import { checkHealth } from '../src/worker/health.js';
 import { startMetricsServer } from '../src/worker/http-server.js';
 import { createWorkerMetrics, type WorkerMetrics } from '../src/worker/metrics.js';
@@ -10,7 +11,7 @@ import { createSyncQueue, SYNC_JOB } from '../src/worker/queue.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { onCleanup, testRedis } from './helpers/worker.js';
 
-function summary(kind: SyncKind, outcome: KindSummary['outcome'], finishedAt: string): KindSummary {
+function summary(kind: JobKind, outcome: KindSummary['outcome'], finishedAt: string): KindSummary {
   return {
     runId: 'r1',
     kind,

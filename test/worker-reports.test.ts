@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { command as enqueue } from '../src/cli/enqueue.js';
-import { SYNC_KINDS } from '../src/sync/types.js';
+import { command as enqueue } from '../src/cli/commands/enqueue.js';
+import { JOB_KINDS } from '../src/kinds.js';
 import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { onCleanup } from './helpers/cleanup.js';
 import { redisUrl } from './helpers/redis.js';
@@ -68,7 +68,7 @@ describe('worker billing reports', () => {
     });
     // The report schedule fires once a year: this test runs the report job itself.
     const running = await start(options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } }));
-    await eventually(succeeded(running, SYNC_KINDS), 'a successful run of each kind');
+    await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
     const queue = createSyncQueue(redisUrl(), prefix);
     onCleanup(() => queue.close());
     const reportRun = async (payload: { now?: string }) => {

@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { command as enqueue } from '../src/cli/enqueue.js';
-import { writerLockPath } from '../src/store/writer-lock.js';
-import { parseCheckpoint } from '../src/sync/checkpoint-schema.js';
-import { checkpointKey } from '../src/sync/checkpoints-redis.js';
-import { SYNC_KINDS } from '../src/sync/types.js';
+import { command as enqueue } from '../src/cli/commands/enqueue.js';
+import { JOB_KINDS } from '../src/kinds.js';
+import { writerLockPath } from '../src/load/file/writer-lock.js';
+import { checkpointKey } from '../src/sync/checkpoints/redis-store.js';
+import { parseCheckpoint } from '../src/sync/checkpoints/schema.js';
 import { createSyncQueue, REPORT_JOB } from '../src/worker/queue.js';
 import { onCleanup } from './helpers/cleanup.js';
 import { actualFacts, expectedFacts } from './helpers/mirror.js';
@@ -22,7 +22,7 @@ describe('worker', () => {
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
     const { sim, prefix, redis, db } = await setup();
     const running = await start(options(sim, db, prefix));
-    await eventually(succeeded(running, SYNC_KINDS), 'a successful run of each kind');
+    await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
 
     const metrics = (await get(running, '/metrics')).body;
     expect(metrics).toContain('tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="ok"} 1');
@@ -35,7 +35,7 @@ describe('worker', () => {
     expect(JSON.parse(health.body).kinds.live.last_success).toMatch(/^\d{4}-/);
 
     await running.stop();
-    for (const kind of SYNC_KINDS) {
+    for (const kind of JOB_KINDS) {
       const checkpoint = parseCheckpoint(await redis.get(checkpointKey(prefix, kind)));
       expect(checkpoint?.watermark, kind).toMatch(/^\d{4}-/);
     }

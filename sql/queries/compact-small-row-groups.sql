@@ -1,5 +1,5 @@
 -- Per table that grows with the history: how many row groups hold fewer than 2,048 rows (one
--- vector), i.e. the small ones each run appends while merging is off (src/store/compaction.ts).
+-- vector), i.e. the small ones each run appends while merging is off (src/load/file/merge-row-groups.ts).
 WITH segments AS (
   SELECT 'jobs' AS t, row_group_id, count FROM pragma_storage_info('jobs') WHERE column_path = '[0]'
   UNION ALL SELECT 'utterances', row_group_id, count FROM pragma_storage_info('utterances') WHERE column_path = '[0]'

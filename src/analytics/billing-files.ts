@@ -11,14 +11,14 @@
  * marked STALE.
  */
 import { basename, extname, join } from 'node:path';
-import type { SyncKind } from '../sync/types.js';
-import { writeFileIfChanged } from './atomic-file.js';
+import type { JobKind } from '../kinds.js';
 import { describeBilling, renderBilling } from './billing-output.js';
 import { type BillingQuery, type BillingReport, billingReport } from './billing-report.js';
 import type { GroupKey } from './group-by.js';
 import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
 import type { Prices } from './prices.js';
-import type { RowSource } from './reader.js';
+import { writeFileIfChanged } from './publish/atomic-file.js';
+import type { RowSource } from './read/reader.js';
 
 /** What the worker's --report-* flags configure. */
 export interface BillingFileSettings {
@@ -31,7 +31,7 @@ export interface BillingFileSettings {
   /** CSV files start with a UTF-8 byte order mark. */
   readonly bom: boolean;
   /** The one kind the worker syncs (files `-<kind>`), or both (`-all`) when undefined. */
-  readonly kind?: SyncKind | undefined;
+  readonly kind?: JobKind | undefined;
 }
 
 export const DEFAULT_BILLING_FILE_SETTINGS: BillingFileSettings = Object.freeze({
@@ -49,7 +49,7 @@ export interface BillingFileOptions {
   /** The period's label: `YYYY-MM-DD` for days, `YYYY-MM` for months (UTC). */
   readonly period: string;
   /** One kind, or both (file suffix `all`) when undefined. */
-  readonly kind?: SyncKind | undefined;
+  readonly kind?: JobKind | undefined;
   readonly settings?: Partial<BillingFileSettings>;
   /** Default: the wall clock; decides staleness. */
   readonly now?: Date;
@@ -65,7 +65,7 @@ export interface ReportFile {
 export interface BillingFileResult {
   readonly by: PeriodUnit;
   readonly period: string;
-  readonly kind: SyncKind | 'all';
+  readonly kind: JobKind | 'all';
   readonly report: BillingReport;
   readonly stale: boolean;
   /** Empty when the mirror never synced successfully (nothing written). */
@@ -89,7 +89,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
     prices: settings.prices,
   };
   const report = await billingReport(db, query, now);
-  const suffix: SyncKind | 'all' = kind ?? 'all';
+  const suffix: JobKind | 'all' = kind ?? 'all';
   const result = { by, period, kind: suffix, report };
   if (report.as_of === null) return { ...result, stale: false, files: [] };
   const stale = now.getTime() - new Date(report.as_of).getTime() > settings.staleAfterMs;
@@ -126,7 +126,7 @@ export async function writeRecentBillingReports(options: {
   readonly db: RowSource;
   readonly dir: string;
   readonly now?: Date;
-  readonly kind?: SyncKind;
+  readonly kind?: JobKind;
   readonly settings?: Partial<BillingFileSettings>;
 }): Promise<BillingFileResult[]> {
   const now = options.now ?? new Date();

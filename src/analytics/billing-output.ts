@@ -9,16 +9,16 @@
  *          and the rounding note under it
  */
 import { writeJson } from '../util/json-writer.js';
-import { barChartSvg, chartLegend, limitSeries } from './bar-chart-svg.js';
 import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
-import { trimmedDecimal } from './decimal-text.js';
-import type { CsvOptions } from './format-csv.js';
-import { formatCsv } from './format-csv.js';
-import { formatHtmlPage } from './format-html.js';
-import { formatTextTable } from './format-text-table.js';
-import type { OutputFormat } from './output-format.js';
+import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
+import type { CsvOptions } from './format/csv.js';
+import { formatCsv } from './format/csv.js';
+import { trimmedDecimal } from './format/decimal-text.js';
+import { formatHtmlPage } from './format/html.js';
+import type { OutputFormat } from './format/output-format.js';
+import { type Cell, type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
+import { formatTextTable } from './format/text-table.js';
 import { describeFilter } from './reports.js';
-import { type Cell, type Column, type ResultTable, tableFromObjects } from './result-table.js';
 
 export interface BillingOutputOptions {
   readonly title: string;

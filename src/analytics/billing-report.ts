@@ -6,13 +6,13 @@
  * scheduled files) renders this one object.
  */
 import { ConfigError } from '../errors.js';
-import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { JOB_KINDS, type JobKind } from '../kinds.js';
 import { ExactNumber } from '../util/json-writer.js';
-import { fixedDecimals, sameExact, sumExact } from './decimal-text.js';
+import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
-import type { RowSource } from './reader.js';
+import type { RowSource } from './read/reader.js';
 
 export const DATE_BASES = ['created', 'completed'] as const;
 export type DateBasis = (typeof DATE_BASES)[number];
@@ -26,7 +26,7 @@ export interface BillingQuery {
   readonly date: DateBasis;
   readonly range: InstantRange;
   /** One kind, or both when undefined. */
-  readonly kind?: SyncKind | undefined;
+  readonly kind?: JobKind | undefined;
   readonly includeDeleted: boolean;
   readonly groupBy: readonly GroupKey[];
   readonly prices?: Prices | undefined;
@@ -104,7 +104,7 @@ export async function billingReport(
     include_deleted: query.includeDeleted,
   });
   const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
-  const asOf = await lastSyncs(db, query.kind ? [query.kind] : SYNC_KINDS);
+  const asOf = await lastSyncs(db, query.kind ? [query.kind] : JOB_KINDS);
   const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
   const total = figures(totalRow ?? {}, query);
   const rounding = roundingNote(rows, total, query);
@@ -194,7 +194,7 @@ function withEmptyPeriods(data: readonly BillingRow[], query: BillingQuery, now:
 function groupCombos(data: readonly BillingRow[], query: BillingQuery): (readonly string[])[] {
   const combos = new Map<string, readonly string[]>();
   if (query.groupBy.length === 1 && query.groupBy[0] === 'kind') {
-    for (const kind of query.kind ? [query.kind] : SYNC_KINDS) combos.set(rowKey('', [kind]), [kind]);
+    for (const kind of query.kind ? [query.kind] : JOB_KINDS) combos.set(rowKey('', [kind]), [kind]);
   }
   for (const row of data) combos.set(rowKey('', row.groups), row.groups);
   if (combos.size === 0)
@@ -224,10 +224,10 @@ function rowKey(period: string, groups: readonly string[]): string {
 interface LastSyncs {
   /** The oldest of the kinds' last successful syncs; undefined when a kind never synced. */
   readonly at: Date | undefined;
-  readonly never: readonly SyncKind[];
+  readonly never: readonly JobKind[];
 }
 
-async function lastSyncs(db: RowSource, kinds: readonly SyncKind[]): Promise<LastSyncs> {
+async function lastSyncs(db: RowSource, kinds: readonly JobKind[]): Promise<LastSyncs> {
   const found = await db.all<{ kind: string; as_of: Date }>(db.query('report-as-of'));
   const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
   const never = kinds.filter((kind) => !byKind.has(kind));
@@ -247,7 +247,7 @@ function warnings(
     out.push('no successful sync recorded: these figures may be incomplete; run `transcript-sync sync`');
   } else if (asOf.never.length > 0) {
     out.push(
-      `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${SYNC_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
+      `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${JOB_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
     );
   }
   // Only a range the user ended: the default range ends now, after every sync by definition.

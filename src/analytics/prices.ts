@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { SYNC_KINDS } from '../sync/types.js';
+import { JOB_KINDS } from '../kinds.js';
 
 /** Money per billed hour; at most 6 decimals, as the SQL takes it (DECIMAL(18,6)). */
 const price = z
@@ -17,7 +17,7 @@ const price = z
   .refine((n) => Number.isFinite(n) && Math.abs(n * 1e6 - Math.round(n * 1e6)) < 1e-6, {
     message: 'a price has at most 6 decimals',
   });
-const kindPrices = z.partialRecord(z.enum(SYNC_KINDS), price);
+const kindPrices = z.partialRecord(z.enum(JOB_KINDS), price);
 
 export const pricesSchema = z.strictObject({
   /** ISO 4217 code, shown beside every cost. */

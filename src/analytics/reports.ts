@@ -4,11 +4,12 @@
  * sql/100_analytics_views.sql and the counted_jobs() filter and figure macros of
  * sql/102_report_filter_once.sql; no value is ever spliced into SQL text.
  */
-import type { QueryName } from '../store/queries.js';
-import type { SyncKind } from '../sync/types.js';
+
+import type { JobKind } from '../kinds.js';
+import type { QueryName } from '../load/queries.js';
+import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
-import type { RowSource } from './reader.js';
-import { type Column, type ResultTable, tableFromObjects } from './result-table.js';
+import type { RowSource } from './read/reader.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
@@ -19,7 +20,7 @@ export interface ReportFilter {
   /** created_at range, UTC. */
   readonly range: InstantRange;
   /** One kind, or both when undefined. */
-  readonly kind?: SyncKind | undefined;
+  readonly kind?: JobKind | undefined;
   /** Count jobs that a --full sync no longer found upstream (deleted_at set). */
   readonly includeDeleted: boolean;
 }

@@ -4,7 +4,7 @@
  * own, a ConfigError (exit 2) that points at the command's --help.
  */
 import { parseArgs } from 'node:util';
-import { type Env, type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config.js';
+import { type Env, type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 

@@ -5,7 +5,7 @@
  * processing (the file is right; only the service can move them on). A full run turns the first
  * kind into the second, so its advice ends once followed.
  */
-import type { RowSource } from '../analytics/reader.js';
+import type { RowSource } from '../analytics/read/reader.js';
 import { formatDurationSetting } from '../util/duration.js';
 
 interface StalePending {

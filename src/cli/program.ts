@@ -14,63 +14,63 @@ interface Entry {
 const COMMANDS: Readonly<Record<string, Entry>> = {
   demo: {
     summary: 'sync a local simulator into ./data/demo.duckdb and show the result',
-    load: async () => (await import('./demo.js')).command,
+    load: async () => (await import('./commands/demo.js')).command,
   },
   sync: {
     summary: 'bring the DuckDB file up to date with the service (one run)',
-    load: async () => (await import('./sync.js')).command,
+    load: async () => (await import('./commands/sync.js')).command,
   },
   status: {
     summary: 'per kind: watermark, pending jobs, last run, row counts',
-    load: async () => (await import('./status.js')).command,
+    load: async () => (await import('./commands/status.js')).command,
   },
   simulate: {
     summary: 'serve a local simulator of the listing service',
-    load: async () => (await import('./simulate.js')).command,
+    load: async () => (await import('./commands/simulate.js')).command,
   },
   worker: {
     summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
-    load: async () => (await import('./worker.js')).command,
+    load: async () => (await import('./commands/worker.js')).command,
   },
   enqueue: {
     summary: 'queue a sync run now for the worker (needs REDIS_URL)',
-    load: async () => (await import('./enqueue.js')).command,
+    load: async () => (await import('./commands/enqueue.js')).command,
   },
   report: {
     summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
-    load: async () => (await import('./report.js')).command,
+    load: async () => (await import('./commands/report.js')).command,
   },
   query: {
     summary: 'run read-only SQL against the DuckDB file',
-    load: async () => (await import('./query.js')).command,
+    load: async () => (await import('./commands/query.js')).command,
   },
   export: {
     summary: 'write Parquet files partitioned by kind and month',
-    load: async () => (await import('./export.js')).command,
+    load: async () => (await import('./commands/export.js')).command,
   },
   runs: {
     summary: 'the history of sync runs (sync_runs), newest first',
-    load: async () => (await import('./runs.js')).command,
+    load: async () => (await import('./commands/runs.js')).command,
   },
   state: {
     summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
-    load: async () => (await import('./state.js')).command,
+    load: async () => (await import('./commands/state.js')).command,
   },
   config: {
     summary: 'show each setting, its value (secrets masked) and where it came from',
-    load: async () => (await import('./config-show.js')).command,
+    load: async () => (await import('./commands/config.js')).command,
   },
   quarantine: {
     summary: 'list records that failed validation, or retry loading them',
-    load: async () => (await import('./quarantine.js')).command,
+    load: async () => (await import('./commands/quarantine.js')).command,
   },
   compact: {
     summary: 'rewrite the DuckDB file in the current storage format (smaller)',
-    load: async () => (await import('./compact.js')).command,
+    load: async () => (await import('./commands/compact.js')).command,
   },
   verify: {
     summary: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
-    load: async () => (await import('./verify.js')).command,
+    load: async () => (await import('./commands/verify.js')).command,
   },
 };
 

@@ -4,14 +4,16 @@
  * through the view too: it lifts its progress lines, prints the log line where they were and
  * redraws them under it, so a redraw never overwrites a log line and no log line splits the block.
  */
+
+import type { JobKind } from '../kinds.js';
 import { createLogger, type Logger, type TextSink } from '../log.js';
-import type { SyncKind, SyncProgress } from '../sync/types.js';
+import type { SyncProgress } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 
 const LOG_EVERY_MS = 5_000;
 
 export class ProgressView {
-  private readonly latest = new Map<SyncKind, SyncProgress>();
+  private readonly latest = new Map<JobKind, SyncProgress>();
   private drawn = 0;
   private finished = false;
   private lastLog = 0;

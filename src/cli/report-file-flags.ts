@@ -6,8 +6,8 @@
 import { type BillingFileSettings, DEFAULT_BILLING_FILE_SETTINGS } from '../analytics/billing-files.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
-import type { FlagValues } from '../config.js';
-import type { SyncKind } from '../sync/types.js';
+import type { FlagValues } from '../config/settings.js';
+import type { JobKind } from '../kinds.js';
 import { flag, type OptionSpec, stringFlag } from './command.js';
 import { durationFlag } from './worker-flags.js';
 
@@ -38,7 +38,7 @@ export const REPORT_FILE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
  */
 export function reportFileSettings(
   flags: FlagValues,
-  options: { readonly staleAfterMs: number; readonly kinds: readonly SyncKind[] },
+  options: { readonly staleAfterMs: number; readonly kinds: readonly JobKind[] },
 ): BillingFileSettings {
   const prices = stringFlag(flags, 'report-prices');
   return Object.freeze({

@@ -1,18 +1,19 @@
 /** `sync --notify URL`: the Notifier of a one-shot run, seeded with how each kind's last run ended. */
 import { existsSync } from 'node:fs';
 import { TsyncError, toError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
+import { Database } from '../load/database.js';
 import type { Logger } from '../log.js';
-import { Database } from '../store/database.js';
 import { kindSummaryOf, summaryOf } from '../sync/run.js';
-import type { SyncKind, SyncOptions, SyncSummary } from '../sync/types.js';
+import type { SyncOptions, SyncSummary } from '../sync/types.js';
 import { Notifier } from '../worker/notify.js';
 
 export async function syncNotifier(url: string, options: SyncOptions, logger: Logger): Promise<Notifier> {
-  const previous = new Map<SyncKind, 'ok' | 'failed'>();
+  const previous = new Map<JobKind, 'ok' | 'failed'>();
   if (existsSync(options.db)) {
     const db = await Database.open(options.db, { readOnly: true, lockWaitMs: options.lockWait });
     try {
-      const rows = await db.all<{ kind: SyncKind; outcome: 'ok' | 'failed' }>(db.query('runs-last-outcome'));
+      const rows = await db.all<{ kind: JobKind; outcome: 'ok' | 'failed' }>(db.query('runs-last-outcome'));
       for (const row of rows) previous.set(row.kind, row.outcome);
     } finally {
       await db.close();

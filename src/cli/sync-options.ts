@@ -3,11 +3,12 @@
  * (zod through src/config.ts); the engine trusts what it gets.
  */
 import { resolve } from 'node:path';
-import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config.js';
+import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config/settings.js';
+import { SYNC_DEFAULTED } from '../config/sync-defaults.js';
 import { ConfigError } from '../errors.js';
+import { JOB_KINDS, type JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import { SYNC_DEFAULTED } from '../sync/plan-defaults.js';
-import { type PublishTarget, SYNC_KINDS, type SyncKind, type SyncOptions } from '../sync/types.js';
+import type { PipelineOptions, PublishTarget } from '../pipeline.js';
 import type { OptionSpec } from './command.js';
 import { stringFlag } from './command.js';
 
@@ -54,10 +55,10 @@ export function parsePublish(flags: FlagValues): PublishTarget | undefined {
   return { dir: resolve(dir), raw };
 }
 
-export function parseKinds(flags: FlagValues): SyncKind[] {
+export function parseKinds(flags: FlagValues): JobKind[] {
   const text = stringFlag(flags, 'kind') ?? 'all';
-  if (text === 'all') return [...SYNC_KINDS];
-  if ((SYNC_KINDS as readonly string[]).includes(text)) return [text as SyncKind];
+  if (text === 'all') return [...JOB_KINDS];
+  if ((JOB_KINDS as readonly string[]).includes(text)) return [text as JobKind];
   throw new ConfigError('--kind', `must be pre-recorded, live or all (got "${text}")`);
 }
 
@@ -85,7 +86,7 @@ export function syncOptionsFromFlags(
   flags: FlagValues,
   extra: SyncFlags,
   env: Env,
-): SyncOptions & { logLevel: string } {
+): PipelineOptions & { logLevel: string } {
   const settings = resolveSettings(
     ['apiKey', ...SYNC_REQUIRED],
     ['redisUrl', 'sliceJobs', 'pageBytes'],

@@ -1,7 +1,9 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
-import type { PublishResult } from '../analytics/publish.js';
+import type { PublishResult } from '../analytics/publish/publish.js';
+import type { JobKind } from '../kinds.js';
 import type { OutcomeLevel } from '../log.js';
-import type { KindSummary, SyncKind, SyncSummary } from '../sync/types.js';
+import type { PipelineSummary } from '../pipeline.js';
+import type { KindSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
 import { snakeKeys } from '../util/snake-case.js';
 
@@ -19,7 +21,7 @@ export function summaryLine(k: KindSummary): string {
 }
 
 /** The line of a kind asked for that the run was stopped before. */
-function notStartedLine(kind: SyncKind): string {
+function notStartedLine(kind: JobKind): string {
   return `${kind}: not started (the run was stopped before it)`;
 }
 
@@ -34,7 +36,7 @@ export interface RunLine {
 const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
 
 /** A run's lines: each kind asked for, then what became of the dataset with --publish. */
-export function runLines(summary: SyncSummary): RunLine[] {
+export function runLines(summary: PipelineSummary): RunLine[] {
   const kinds = summary.kinds.map((kind) => ({
     level: LEVEL_OF[kind.outcome],
     text: summaryLine(kind),

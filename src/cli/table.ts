@@ -2,8 +2,9 @@
  * Row objects as a terminal table, through the analytics formatter (one layout for every command):
  * numeric columns are right-aligned, fractions shown with two decimals.
  */
-import { formatTextTable } from '../analytics/format-text-table.js';
-import { type Column, tableFromObjects } from '../analytics/result-table.js';
+
+import { type Column, tableFromObjects } from '../analytics/format/result-table.js';
+import { formatTextTable } from '../analytics/format/text-table.js';
 import { jsonLine } from '../util/snake-case.js';
 
 export function renderTable(rows: readonly Record<string, unknown>[]): string {

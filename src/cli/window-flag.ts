@@ -1,5 +1,5 @@
 /** `--window` of `sync --full` and `--recent-window` of the worker: a duration with its unit. */
-import type { FlagValues } from '../config.js';
+import type { FlagValues } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import { stringFlag } from './command.js';

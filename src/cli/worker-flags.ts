@@ -1,6 +1,6 @@
 /** Flags of the worker-related commands that src/config.ts does not know: durations and ports. */
 
-import type { FlagValues } from '../config.js';
+import type { FlagValues } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import { parseDurationStrict } from '../util/duration.js';
 import { stringFlag } from './command.js';

@@ -5,7 +5,7 @@
  * (json-scan.ts). Pure, so the client runs it inside its retry loop: a broken body is asked again.
  */
 import { isUtf8 } from 'node:buffer';
-import { parseListEnvelope } from '../records/envelope.js';
+import { parseListEnvelope } from './envelope.js';
 import { type ItemScan, JsonSyntaxError, scanListBody } from './json-scan.js';
 import type { Shape } from './json-shape.js';
 

@@ -2,13 +2,14 @@
  * The normalize stage: a page's items, as scanned (src/extract/json-scan.ts), into the records to
  * load and the records to quarantine. An item the scan vouched for is taken as it is: its text is
  * stored as `raw` and DuckDB maps it (src/load). Any other item is parsed and judged by the record
- * schema (src/records/validate.ts), which gives a quarantined record its reasons.
+ * schema (src/normalize/records/validate.ts), which gives a quarantined record its reasons.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { type ItemScan, scanListBody } from '../extract/json-scan.js';
-import { type RecordProblem, validateJobRecord } from '../records/validate.js';
+import { scanListBody } from '../extract/json-scan.js';
+import type { Page } from '../extract/listing.js';
 import { RECORD_SHAPE } from './record-shape.js';
+import { type RecordProblem, validateJobRecord } from './records/validate.js';
 
 /** A valid job record on its way to DuckDB. */
 export interface JobText {
@@ -36,7 +37,10 @@ export interface QuarantinedText {
   readonly kind?: string | undefined;
 }
 
+/** The records of one page, or of several loaded together. */
 export interface PageRecords {
+  /** Pages they came from. */
+  readonly pages: number;
   /** Records normalized, valid or not: what a run counts as fetched. */
   readonly count: number;
   /**
@@ -51,16 +55,15 @@ export interface PageRecords {
   readonly bytes: number;
 }
 
-/** The items of `body` after the first `skip` (the walk's anchor, already loaded). */
-export function normalizeItems(body: Buffer, items: readonly ItemScan[], skip = 0): PageRecords {
+/** A page's records: those the scan vouched for as they are, the others judged by the schema. */
+export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): PageRecords {
   // Most bodies are pure ASCII, and then latin1 decoding gives the same text several times faster.
   const ascii = isAscii(body);
   const jobs = new Map<string, JobText>();
   const quarantine: QuarantinedText[] = [];
   const listedIds: string[] = [];
   let bytes = 0;
-  for (let i = skip; i < items.length; i++) {
-    const item = items[i] as ItemScan;
+  for (const item of items) {
     const { heads } = item;
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
@@ -87,7 +90,7 @@ export function normalizeItems(body: Buffer, items: readonly ItemScan[], skip = 
     jobs.delete(id);
     jobs.set(id, { id, kind, status, createdAt, raw, hash: hash(), doc, modules });
   }
-  return { count: items.length - skip, listedIds, jobs: [...jobs.values()], quarantine, bytes };
+  return { pages: 1, count: items.length, listedIds, jobs: [...jobs.values()], quarantine, bytes };
 }
 
 /** Members of `result` that are columns of `jobs`, not feature results. */
@@ -127,6 +130,7 @@ export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
     }
   }
   return {
+    pages: pages.reduce((sum, page) => sum + page.pages, 0),
     count: pages.reduce((sum, page) => sum + page.count, 0),
     listedIds: pages.flatMap((page) => page.listedIds),
     jobs: [...jobs.values()],
@@ -141,5 +145,5 @@ export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
  */
 export function normalizeTexts(texts: readonly string[]): PageRecords {
   const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
-  return normalizeItems(body, scanListBody(body, RECORD_SHAPE).items);
+  return normalizePage({ body, items: scanListBody(body, RECORD_SHAPE).items });
 }

@@ -16,8 +16,8 @@ import {
   type Shape,
   shape,
 } from '../extract/json-shape.js';
-import { jobRecordSchema } from '../records/job-record.js';
-import { wordSchema, wordsSchema } from '../records/words.js';
+import { jobRecordSchema } from './records/job-record.js';
+import { wordSchema, wordsSchema } from './records/words.js';
 
 type Def = z.core.$ZodTypeDef & Record<string, unknown>;
 type Node = z.core.$ZodType;

@@ -9,7 +9,7 @@
  * id that sorts after it, so a list's order (created_at, then id, descending) is the jobs' order
  * reversed whenever slots are 1 ms or longer.
  */
-import { buildJob, completeJob, drawMetadataCode, failJob, metadataOf, STATUS_MIX } from './job.js';
+import { buildJob, completeJob, drawMetadataCode, failJob, metadataOf, STATUS_MIX } from './records/job.js';
 import { hash32, Rng, unit } from './rng.js';
 import type { JobKind, JobRecord, JobStatus } from './types.js';
 

@@ -7,11 +7,11 @@
  */
 import type { Account } from './account.js';
 import { Growth } from './growth.js';
-import { completeJob, failJob, generateJob } from './job.js';
 import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
 import { type ListItem, ListView } from './listing.js';
 import { type Entry, Overlay } from './overlay.js';
 import type { ListQuery } from './query.js';
+import { completeJob, failJob, generateJob } from './records/job.js';
 import type { Rng } from './rng.js';
 import type { JobKind, JobRecord, JobStatus } from './types.js';
 

@@ -7,8 +7,8 @@ export {
   type GenerateOptions,
   generateDataset,
   newestFirst,
-} from './generate.js';
-export { generateJob } from './job.js';
+} from './records/generate.js';
+export { generateJob } from './records/job.js';
 export { Rng } from './rng.js';
 export {
   GROW_DEFAULTS,

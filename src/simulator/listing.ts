@@ -6,10 +6,10 @@
  * created_at descending, ties by id descending.
  */
 import type { Account } from './account.js';
-import { METADATA_CODES, metadataOf } from './job.js';
 import { type ClassMask, type JobIndex, maskOf } from './job-index.js';
 import type { Entry } from './overlay.js';
 import { type ListQuery, matches, metadataMatches } from './query.js';
+import { METADATA_CODES, metadataOf } from './records/job.js';
 
 /** Jobs scanned one by one for the next match before the block counts are asked. */
 const SCAN = 512;

@@ -6,7 +6,7 @@
 /** A plain JSON job record as the service sends it (spec 2.2). */
 export type JobRecord = Record<string, unknown>;
 
-// The simulator restates the spec's kinds and statuses instead of importing src/records/enums.ts: it
+// The simulator restates the spec's kinds and statuses instead of importing src/kinds.ts: it
 // models the service and imports nothing from the code it tests, so a change to the client's lists
 // cannot silently change the service the tests run against.
 export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;

@@ -1,5 +1,5 @@
 /** Running totals of one kind's run, turned into its summary at the end. */
-import type { LoadResult } from '../load/record-loader.js';
+import type { LoadResult } from '../load/loader.js';
 
 export class RunCounters {
   pages = 0;
@@ -16,9 +16,9 @@ export class RunCounters {
   /** Pages that contradicted themselves, cleared by asking again or not: a --full run then marks no deletions. */
   anomalies = 0;
 
-  addPage(itemCount: number): void {
-    this.pages += 1;
-    this.jobsFetched += itemCount;
+  addPages(pages: number, records: number): void {
+    this.pages += pages;
+    this.jobsFetched += records;
   }
 
   addLoad(result: LoadResult): void {

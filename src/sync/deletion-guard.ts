@@ -7,8 +7,8 @@
  */
 
 import { DeletionGuardError } from '../errors.js';
-import type { Database } from '../store/database.js';
-import type { SyncKind } from './types.js';
+import type { JobKind } from '../kinds.js';
+import type { Database } from '../load/database.js';
 
 export const DEFAULT_MAX_DELETE_SHARE = 0.1;
 /** Deletions always allowed, whatever the share: 10 jobs. */
@@ -17,7 +17,7 @@ export const DELETE_FLOOR = 10;
 /** Throws DeletionGuardError when marking the unseen jobs would exceed the allowed share. */
 export async function guardDeletions(
   db: Database,
-  kind: SyncKind,
+  kind: JobKind,
   before: Date,
   maxShare: number,
   /** A `--window` reconcile's lower bound: the share is of the jobs in the window. */

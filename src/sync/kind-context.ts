@@ -1,17 +1,17 @@
 /** What one kind's run works with: the run's plan and the resources runSync opened for it. */
 
-import type { RecordLoader } from '../load/record-loader.js';
+import type { Listing } from '../extract/listing.js';
+import type { Database } from '../load/database.js';
+import type { RecordLoader } from '../load/loader.js';
 import type { Logger } from '../log.js';
-import type { Database } from '../store/database.js';
-import type { HeapGuard } from './heap-guard.js';
-import type { ListingSource } from './listing-source.js';
-import type { MemoryPlan } from './memory-budget.js';
+import type { MemoryPlan } from '../memory/budget.js';
+import type { HeapGuard } from '../memory/heap-guard.js';
 import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
 
 export interface KindRunContext {
   readonly db: Database;
   readonly loader: RecordLoader;
-  readonly client: ListingSource;
+  readonly client: Listing;
   /** Stores to save into, each in its phase; the DuckDB one always, the chosen one when it is another. */
   readonly stores: readonly CheckpointStore[];
   readonly plan: SyncPlan;

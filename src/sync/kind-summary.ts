@@ -1,8 +1,9 @@
 /** One kind's summary (what sync_runs, the CLI and the worker report) and its progress reports. */
 
+import type { JobKind } from '../kinds.js';
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import type { KindSummary, RunOutcome, SyncKind, SyncMode } from './types.js';
+import type { KindSummary, RunOutcome, SyncMode } from './types.js';
 
 /**
  * Builds the kind's summary from its counters and the client's request counts since the kind's own
@@ -16,7 +17,7 @@ export class KindSummaryBuilder {
 
   constructor(
     private readonly ctx: KindRunContext,
-    private readonly kind: SyncKind,
+    private readonly kind: JobKind,
     private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
     private readonly counters: RunCounters,
   ) {
@@ -60,7 +61,7 @@ export class KindProgress {
   private last = 0;
   constructor(
     private readonly ctx: KindRunContext,
-    private readonly kind: SyncKind,
+    private readonly kind: JobKind,
     private readonly counters: RunCounters,
     startedAt: Date,
   ) {

@@ -6,17 +6,18 @@
  * share the timestamp than a page holds, its `next` links are followed until it is exhausted
  * (one request per timestamp when they fit one page, as before).
  */
-import type { ListName } from '../api/index.js';
-import { normalizeItems } from '../normalize/page-records.js';
-import type { Database } from '../store/database.js';
-import { saveCheckpoint } from './checkpoints.js';
+import type { ListName } from '../extract/index.js';
+import type { Listing, Page } from '../extract/listing.js';
+import type { Paging } from '../extract/walk/plan-window.js';
+import { type WalkOptions, walkSlice } from '../extract/walk/walk-slice.js';
+import type { JobKind } from '../kinds.js';
+import type { Database } from '../load/database.js';
+import { normalizePage } from '../normalize/page-records.js';
+import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import type { ListingSource } from './listing-source.js';
-import { PageQueue } from './page-queue.js';
-import type { Paging } from './plan-window.js';
-import type { Checkpoint, SyncKind } from './types.js';
-import { type SlicePage, type WalkOptions, walkSlice } from './walk-slice.js';
+import type { Checkpoint } from './types.js';
+import { PageQueue } from './writer/page-queue.js';
 
 export interface PendingJob {
   readonly id: string;
@@ -26,7 +27,7 @@ export interface PendingJob {
 /** Pending jobs of a kind created in [since, before). */
 export async function pendingJobs(
   db: Database,
-  kind: SyncKind,
+  kind: JobKind,
   since: Date,
   before: Date,
 ): Promise<PendingJob[]> {
@@ -44,14 +45,14 @@ export async function pendingJobs(
  * share a timestamp.
  */
 export async function* fetchPending(
-  client: ListingSource,
+  client: Listing,
   list: ListName,
   pending: readonly PendingJob[],
   walk: WalkOptions,
   parallel = 1,
-): AsyncGenerator<SlicePage> {
+): AsyncGenerator<Page> {
   const instants = [...new Set(pending.map((job) => Date.parse(job.created_at)))];
-  const queue = new PageQueue<SlicePage>(Math.max(1, parallel));
+  const queue = new PageQueue<Page>(Math.max(1, parallel));
   const stop = new AbortController();
   const onAbort = () => stop.abort(walk.signal?.reason);
   walk.signal?.addEventListener('abort', onAbort, { once: true });
@@ -92,7 +93,7 @@ export async function* fetchPending(
  */
 export async function recheckPending(
   ctx: KindRunContext,
-  kind: SyncKind,
+  kind: JobKind,
   windowAfter: Date,
   counters: RunCounters,
   cp: Checkpoint,
@@ -104,9 +105,9 @@ export async function recheckPending(
   await ctx.db.transaction(async () => {
     const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
     const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
-    for await (const { page, skip } of pages) {
-      const records = normalizeItems(page.body, page.items, skip);
-      counters.addPage(records.count);
+    for await (const page of pages) {
+      const records = normalizePage(page);
+      counters.addPages(records.pages, records.count);
       counters.addLoad(await ctx.loader.load(records, new Date()));
     }
     counters.pendingRechecked = pending.length;

@@ -6,9 +6,9 @@
  * job seen again is restored by the loader.
  */
 import { listValue } from '@duckdb/node-api';
-import type { Database } from '../store/database.js';
+import type { JobKind } from '../kinds.js';
+import type { Database } from '../load/database.js';
 import { guardDeletions } from './deletion-guard.js';
-import type { SyncKind } from './types.js';
 
 export async function startSeenSet(db: Database): Promise<void> {
   await db.run(db.query('seen-create'));
@@ -26,7 +26,7 @@ export async function addSeen(db: Database, ids: readonly string[]): Promise<voi
  */
 export async function markUnseenDeleted(
   db: Database,
-  kind: SyncKind,
+  kind: JobKind,
   before: Date,
   now: Date,
   guard: { readonly maxDeleteShare: number },

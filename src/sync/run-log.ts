@@ -1,5 +1,5 @@
 /** The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome. */
-import type { Database } from '../store/database.js';
+import type { Database } from '../load/database.js';
 import type { KindSummary } from './types.js';
 
 export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {

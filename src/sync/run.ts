@@ -7,45 +7,34 @@
  * kind is thrown once every kind ran, carrying the run's summary (`syncSummary`), so the CLI can
  * report each kind and the worker does not retry it.
  *
- * `runSync(plan, resources)`: the plan says what to do (kinds, window, paging, budget), the
+ * `runSync(plan, resources, around)`: the plan says what to do (kinds, window, paging, budget), the
  * resources what to do it with (the file, the listing, the checkpoint stores, logger, signal,
- * progress). The CLI and the worker pass their resolved SyncOptions as both; defaults come from
- * src/config.ts through sync/plan-defaults.ts.
+ * progress); `around` is what a caller runs with the file open, around the kinds (src/pipeline.ts:
+ * the read socket, the publish after).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { type PublishResult, publishDataset } from '../analytics/publish.js';
-import { type ReadServer, serveReads } from '../analytics/read-server.js';
-import { ListingClient } from '../api/index.js';
-import {
-  ConfigError,
-  DatabaseError,
-  DeletionGuardError,
-  isRetryable,
-  ResponseTooLargeError,
-  toError,
-} from '../errors.js';
-import { RecordLoader } from '../load/record-loader.js';
-import { type Logger, silentLogger } from '../log.js';
+import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, toError } from '../errors.js';
+import { ListingClient } from '../extract/index.js';
+import type { Listing } from '../extract/listing.js';
+import { DEFAULT_BUDGET } from '../extract/walk/bounded-page.js';
+import type { JobKind } from '../kinds.js';
+import { Database } from '../load/database.js';
+import { RecordLoader } from '../load/loader.js';
+import { silentLogger } from '../log.js';
+import { DEFAULT_MEMORY, planMemory } from '../memory/budget.js';
+import { HeapGuard } from '../memory/heap-guard.js';
 import { RECORD_SHAPE } from '../normalize/record-shape.js';
-import { Database } from '../store/database.js';
-import { DEFAULT_BUDGET } from './bounded-page.js';
-import { resolveCheckpoint } from './checkpoints.js';
-import { DuckDbCheckpointStore } from './checkpoints-duckdb.js';
-import { RedisCheckpointStore } from './checkpoints-redis.js';
-import { HeapGuard } from './heap-guard.js';
+import { resolveCheckpoint } from './checkpoints/checkpoints.js';
+import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
+import { RedisCheckpointStore } from './checkpoints/redis-store.js';
 import type { KindRunContext } from './kind-context.js';
-import { ListingService } from './listing-service.js';
-import type { ListingSource } from './listing-source.js';
-import { DEFAULT_MEMORY, planMemory } from './memory-budget.js';
+import { syncKind } from './kind-run.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
-import { syncKind } from './sync-kind.js';
 import type {
   CheckpointStore,
   KindSummary,
-  PublishTarget,
   RunOutcome,
-  SyncKind,
   SyncPlan,
   SyncResources,
   SyncSummary,
@@ -53,7 +42,20 @@ import type {
 
 export { kindSummaryOf, summaryOf } from './run-failures.js';
 
-export async function runSync(plan: SyncPlan, resources: SyncResources): Promise<SyncSummary> {
+/** How the kinds of a run ended: the summary, and a failure no retry fixes, thrown once all is done. */
+export interface KindsOutcome {
+  readonly summary: SyncSummary;
+  readonly unrecoverable: Error | undefined;
+}
+
+/** What a caller runs with the file open, around the kinds (`kinds()` syncs them, and is called once). */
+export type AroundKinds = (db: Database, kinds: () => Promise<KindsOutcome>) => Promise<KindsOutcome>;
+
+export async function runSync(
+  plan: SyncPlan,
+  resources: SyncResources,
+  around: AroundKinds = (_db, kinds) => kinds(),
+): Promise<SyncSummary> {
   if (resources.checkpoints === 'redis' && !resources.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
@@ -66,12 +68,12 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
     resources.redisUrl && resources.checkpoints === 'redis'
       ? new RedisCheckpointStore(resources.redisUrl, resources.redisPrefix)
       : undefined;
-  // A source given stays the caller's; a service opened here is closed here.
-  let opened: ListingService | undefined;
-  let client: ListingSource;
+  // A listing given stays the caller's; a client opened here is closed here.
+  let opened: ListingClient | undefined;
+  let client: Listing;
   if ('source' in resources) client = resources.source;
   else {
-    const http = new ListingClient({
+    client = opened = new ListingClient({
       baseUrl: resources.baseUrl,
       apiKey: resources.apiKey,
       rateLimit: resources.rateLimit,
@@ -82,19 +84,16 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       itemShape: RECORD_SHAPE,
       logger,
     });
-    client = opened = new ListingService(http);
   }
   let db: Database | undefined;
-  let reads: ReadServer | undefined;
   try {
     if (!existsSync(resources.db)) {
       await checkService(client, plan, signal);
+      // Stopped before the file existed: nothing ran, nothing is made.
       if (signal.aborted) return { runId, outcome: 'interrupted', kinds: [], notStarted: [...plan.kinds] };
     }
     db = await Database.open(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
-    // Reports, status, query and export ask this process while it holds the file.
-    const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
-    reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
+    const open = db;
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx: KindRunContext = {
@@ -111,39 +110,38 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
       signal,
       onProgress: resources.onProgress,
     };
-    const kinds: KindSummary[] = [];
-    const notStarted: SyncKind[] = [];
-    let unrecoverable: Error | undefined;
-    for (const kind of plan.kinds) {
-      if (signal.aborted) {
-        notStarted.push(kind);
-        continue;
-      }
-      const checkpoint = await resolveCheckpoint(db, local, remote, kind);
-      try {
-        kinds.push(await syncKind(ctx, kind, checkpoint));
-      } catch (thrown) {
-        if (!(thrown instanceof KindRunFailed)) throw toError(thrown);
-        const { cause, summary } = thrown;
-        if (!ofOneKind(cause)) throw withSummaries(cause, { summary });
-        // Not logged as an error here: the summary carries it, and the caller reports it once
-        // (the sync command's summary line, the worker's "job failed" line).
-        logger.debug({ kind, err: { name: cause.name, message: cause.message } }, 'sync of a kind failed');
-        kinds.push(summary);
-        if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
-      }
-    }
-    const ran: SyncSummary = { runId, outcome: overall(kinds, signal.aborted), kinds, notStarted };
-    const summary = plan.publish
-      ? {
-          ...ran,
-          ...(await publishAfter(db, plan.publish, ran, { stopped: signal.aborted, unrecoverable, logger })),
+    const syncKinds = async (): Promise<KindsOutcome> => {
+      const kinds: KindSummary[] = [];
+      const notStarted: JobKind[] = [];
+      let unrecoverable: Error | undefined;
+      for (const kind of plan.kinds) {
+        if (signal.aborted) {
+          notStarted.push(kind);
+          continue;
         }
-      : ran;
+        const checkpoint = await resolveCheckpoint(open, local, remote, kind);
+        try {
+          kinds.push(await syncKind(ctx, kind, checkpoint));
+        } catch (thrown) {
+          if (!(thrown instanceof KindRunFailed)) throw toError(thrown);
+          const { cause, summary } = thrown;
+          if (!ofOneKind(cause)) throw withSummaries(cause, { summary });
+          // Not logged as an error here: the summary carries it, and the caller reports it once
+          // (the sync command's summary line, the worker's "job failed" line).
+          logger.debug({ kind, err: { name: cause.name, message: cause.message } }, 'sync of a kind failed');
+          kinds.push(summary);
+          if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
+        }
+      }
+      return {
+        summary: { runId, outcome: overall(kinds, signal.aborted), kinds, notStarted },
+        unrecoverable,
+      };
+    };
+    const { summary, unrecoverable } = await around(db, syncKinds);
     if (unrecoverable) throw withSummaries(unrecoverable, { syncSummary: summary });
     return summary;
   } finally {
-    await reads?.close();
     await remote?.close();
     await opened?.close();
     await db?.close();
@@ -156,7 +154,7 @@ export async function runSync(plan: SyncPlan, resources: SyncResources): Promise
  * A record over the ceiling is left for the walk, which fails that kind alone; a stop ends the
  * check quietly (the caller looks at the signal).
  */
-async function checkService(client: ListingSource, plan: SyncPlan, signal: AbortSignal): Promise<void> {
+async function checkService(client: Listing, plan: SyncPlan, signal: AbortSignal): Promise<void> {
   const [kind] = plan.kinds;
   if (kind === undefined) return;
   const maxBytes = plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes;
@@ -175,67 +173,6 @@ async function checkService(client: ListingSource, plan: SyncPlan, signal: Abort
  */
 function ofOneKind(error: Error): boolean {
   return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
-}
-
-/**
- * After the kinds ran, what they committed is published, even when a kind failed: the manifest
- * names that kind stale, with the end of its last successful sync (docs/decisions/
- * 0001-publish-what-committed.md). Not published when the run was stopped, or when no kind
- * synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
- * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
- */
-async function publishAfter(
-  db: Database,
-  target: PublishTarget,
-  run: SyncSummary,
-  how: { readonly stopped: boolean; readonly unrecoverable: Error | undefined; readonly logger: Logger },
-): Promise<Pick<SyncSummary, 'published' | 'notPublished'>> {
-  const failed = run.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
-  const reason = how.stopped
-    ? 'the run was interrupted'
-    : !run.kinds.some((k) => k.outcome === 'ok')
-      ? `the sync of ${failed.join(' and ')} failed`
-      : undefined;
-  if (reason === undefined) {
-    try {
-      return { published: await publish(db, target, how.logger) };
-    } catch (error) {
-      if (how.unrecoverable === undefined) throw error;
-      return notPublished(target, toError(error).message, how.logger);
-    }
-  }
-  return notPublished(target, reason, how.logger);
-}
-
-function notPublished(
-  target: PublishTarget,
-  reason: string,
-  logger: Logger,
-): Pick<SyncSummary, 'notPublished'> {
-  logger.info({ dir: target.dir, reason }, 'the dataset in %s was not refreshed: %s', target.dir, reason);
-  return { notPublished: { dir: target.dir, reason } };
-}
-
-/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
-async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
-  try {
-    const result = await publishDataset({ db, dir: target.dir, raw: target.raw });
-    logger.info(
-      { ...result },
-      'published %d partition files (%d unchanged)',
-      result.written,
-      result.unchanged,
-    );
-    return result;
-  } catch (error) {
-    const message = toError(error).message.split('\n')[0];
-    throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {
-      path: target.dir,
-      retryable: true,
-      hint: 'check free space and that the folder is writable; the sync itself is committed and the next run publishes again',
-      cause: error,
-    });
-  }
 }
 
 function overall(kinds: readonly KindSummary[], aborted: boolean): RunOutcome {

@@ -2,18 +2,13 @@
  * The sync engine's public shapes: what a run is asked to do, what it reports, and what it
  * remembers between runs (the checkpoint) behind one interface with two stores (DuckDB, Redis).
  */
-import type { PublishResult } from '../analytics/publish.js';
+import type { Listing } from '../extract/listing.js';
+import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import { JOB_KINDS, type JobKind } from '../records/enums.js';
-import type { ListingSource } from './listing-source.js';
-
-/** The kinds a sync mirrors: every job kind, each from its own list. */
-export const SYNC_KINDS = JOB_KINDS;
-export type SyncKind = JobKind;
 
 /** What a run does: which lists, which window, and how it pages, paces and loads them. */
 export interface SyncPlan {
-  readonly kinds: readonly SyncKind[];
+  readonly kinds: readonly JobKind[];
   /** Walk everything and mark jobs no longer listed as deleted. */
   readonly full: boolean;
   /**
@@ -51,11 +46,9 @@ export interface SyncPlan {
   readonly lookback: number;
   /** ms */
   readonly pendingMaxAge: number;
-  /** After the run, refresh the Parquet dataset in `dir` (src/analytics/publish.ts; run.ts says when). */
-  readonly publish?: PublishTarget;
 }
 
-/** The listing service a run opens a client on (src/api). */
+/** The listing service a run opens a client on (src/extract). */
 export interface ServiceSettings {
   readonly baseUrl: string;
   readonly apiKey: string;
@@ -87,7 +80,7 @@ export interface RunHooks {
  * What a run uses. The listing comes from `source` when given (it stays the caller's to close:
  * unit tests pass an in-memory one), else from a client the run opens on the service and closes.
  */
-export type SyncResources = StoreSettings & RunHooks & ({ readonly source: ListingSource } | ServiceSettings);
+export type SyncResources = StoreSettings & RunHooks & ({ readonly source: Listing } | ServiceSettings);
 
 /**
  * Every setting of a run, flat, as the CLI and the worker resolve them (src/cli/sync-options.ts):
@@ -104,7 +97,7 @@ export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
 
 export interface SyncProgress {
-  readonly kind: SyncKind;
+  readonly kind: JobKind;
   readonly pages: number;
   readonly jobs: number;
   readonly words: number;
@@ -116,7 +109,7 @@ export type RunOutcome = 'ok' | 'failed' | 'interrupted';
 
 export interface KindSummary {
   readonly runId: string;
-  readonly kind: SyncKind;
+  readonly kind: JobKind;
   readonly mode: SyncMode;
   readonly windowAfter: string | null;
   readonly windowBefore: string;
@@ -145,18 +138,7 @@ export interface SyncSummary {
   readonly outcome: RunOutcome;
   readonly kinds: readonly KindSummary[];
   /** Kinds asked for that a stop (the signal) came before: never started, no sync_runs row. */
-  readonly notStarted: readonly SyncKind[];
-  /** What the publish after the run wrote (--publish; src/sync/run.ts says when it runs). */
-  readonly published?: PublishResult;
-  /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
-  readonly notPublished?: { readonly dir: string; readonly reason: string };
-}
-
-export interface PublishTarget {
-  /** Absolute folder of the dataset. */
-  readonly dir: string;
-  /** Keep jobs.raw in the published jobs. */
-  readonly raw: boolean;
+  readonly notStarted: readonly JobKind[];
 }
 
 /** What a kind remembers between runs. Times are ISO 8601 strings (JSON-safe for both stores). */
@@ -181,7 +163,7 @@ export interface CheckpointStore {
   readonly name: 'duckdb' | 'redis';
   /** The engine calls `save` in this phase only (checkpoints.ts saveCheckpoint). */
   readonly phase: CheckpointPhase;
-  load(kind: SyncKind): Promise<Checkpoint | null>;
-  save(kind: SyncKind, checkpoint: Checkpoint): Promise<void>;
+  load(kind: JobKind): Promise<Checkpoint | null>;
+  save(kind: JobKind, checkpoint: Checkpoint): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
-import type { SyncKind } from '../sync/types.js';
+import type { JobKind } from '../kinds.js';
 import { formatDuration, formatDurationSetting } from '../util/duration.js';
 import type { WorkerMetrics } from './metrics.js';
 
@@ -17,7 +17,7 @@ const PING_TIMEOUT_MS = 2_000;
 
 export interface HealthOptions {
   readonly redis: Redis;
-  readonly kinds: readonly SyncKind[];
+  readonly kinds: readonly JobKind[];
   /** ms */
   readonly staleAfterMs: number;
   /** ms since the epoch */
@@ -42,7 +42,7 @@ export interface KindHealth {
 export interface HealthReport {
   readonly status: 'ok' | 'unhealthy';
   readonly redis: 'ok' | 'unreachable';
-  readonly kinds: Readonly<Partial<Record<SyncKind, KindHealth>>>;
+  readonly kinds: Readonly<Partial<Record<JobKind, KindHealth>>>;
   readonly reasons: readonly string[];
 }
 
@@ -50,7 +50,7 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
   const reasons: string[] = [];
   const redis = await ping(options.redis);
   if (redis !== undefined) reasons.push(`Redis does not answer PING: ${redis}`);
-  const kinds: Partial<Record<SyncKind, KindHealth>> = {};
+  const kinds: Partial<Record<JobKind, KindHealth>> = {};
   for (const kind of options.kinds) {
     const last = options.metrics.lastSuccess(kind);
     const outcome = options.metrics.lastOutcome(kind);

@@ -9,13 +9,13 @@ import { UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';
 import type { BillingFileSettings } from '../analytics/billing-files.js';
 import type { Logger } from '../log.js';
-import type { SyncOptions } from '../sync/types.js';
+import type { PipelineOptions } from '../pipeline.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
 
 /** The sync settings the worker was started with; a job picks the kind and mode. */
 export type SyncSettings = Omit<
-  SyncOptions,
+  PipelineOptions,
   'kinds' | 'full' | 'since' | 'checkpoints' | 'logger' | 'signal' | 'onProgress'
 > & {
   readonly redisUrl: string;

@@ -9,8 +9,9 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { TsyncError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { KindSummary, SyncKind } from '../sync/types.js';
+import type { KindSummary } from '../sync/types.js';
 import type { SyncMode } from './queue.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -39,11 +40,11 @@ export interface WorkerMetrics {
   /** Records a run that ended (ok, failed or interrupted) with a summary. */
   recordRun(summary: KindSummary): void;
   /** Records a run that threw before it could produce a summary. */
-  recordFailure(kind: SyncKind, mode: SyncMode, error?: Error): void;
+  recordFailure(kind: JobKind, mode: SyncMode, error?: Error): void;
   /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
-  lastSuccess(kind: SyncKind): number | undefined;
+  lastSuccess(kind: JobKind): number | undefined;
   /** The kind's last run in this process, if any. */
-  lastOutcome(kind: SyncKind): LastOutcome | undefined;
+  lastOutcome(kind: JobKind): LastOutcome | undefined;
 }
 
 export function createWorkerMetrics(
@@ -117,8 +118,8 @@ export function createWorkerMetrics(
     },
   });
 
-  const successes = new Map<SyncKind, number>();
-  const outcomes = new Map<SyncKind, LastOutcome>();
+  const successes = new Map<JobKind, number>();
+  const outcomes = new Map<JobKind, LastOutcome>();
   return {
     registry,
     recordRun(summary) {

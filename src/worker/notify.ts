@@ -8,8 +8,8 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError, toError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { SyncKind } from '../sync/types.js';
 import { writeJson } from '../util/json-writer.js';
 
 /** ms */
@@ -18,7 +18,7 @@ const POST_TIMEOUT_MS = 5_000;
 export type NotifyEventName = 'run_failed' | 'run_recovered';
 
 export interface RunEnd {
-  readonly kind: SyncKind;
+  readonly kind: JobKind;
   readonly mode: string;
   readonly outcome: 'ok' | 'failed' | 'interrupted';
   readonly runId?: string | null;
@@ -36,11 +36,11 @@ export interface NotifierOptions {
   readonly db: string;
   readonly logger: Logger;
   /** How the kinds' last runs ended before this process started (sync_runs), if known. */
-  readonly previous?: ReadonlyMap<SyncKind, 'ok' | 'failed'>;
+  readonly previous?: ReadonlyMap<JobKind, 'ok' | 'failed'>;
 }
 
 export class Notifier {
-  private readonly last: Map<SyncKind, 'ok' | 'failed'>;
+  private readonly last: Map<JobKind, 'ok' | 'failed'>;
 
   constructor(private readonly options: NotifierOptions) {
     this.last = new Map(options.previous ?? []);

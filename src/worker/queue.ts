@@ -4,7 +4,8 @@
  * ':' in queue names, so the prefix cannot go into the name itself.
  */
 import { type JobsOptions, Queue } from 'bullmq';
-import type { SyncKind, SyncMode } from '../sync/types.js';
+import type { JobKind } from '../kinds.js';
+import type { SyncMode } from '../sync/types.js';
 import { bullConnection } from './connection.js';
 
 export const SYNC_QUEUE = 'sync';
@@ -31,7 +32,7 @@ export const JOB_OPTIONS = {
 } as const satisfies JobsOptions;
 
 /** Stable per kind and mode, so registering again updates the one schedule instead of adding one. */
-export function schedulerId(kind: SyncKind, mode: SyncMode): string {
+export function schedulerId(kind: JobKind, mode: SyncMode): string {
   return `sync:${kind}:${mode}`;
 }
 

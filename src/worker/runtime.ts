@@ -7,9 +7,9 @@
  */
 import type { Processor, Queue } from 'bullmq';
 import { InterruptedError, toError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
+import { acquireWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
-import { acquireWriterLock } from '../store/writer-lock.js';
-import type { SyncKind } from '../sync/types.js';
 import { createBullWorker } from './bull-worker.js';
 import { closeRedis, connectRedis } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
@@ -25,7 +25,7 @@ import { assertWritableDir } from './startup-checks.js';
 
 export interface WorkerOptions {
   readonly settings: SyncSettings;
-  readonly kinds: readonly SyncKind[];
+  readonly kinds: readonly JobKind[];
   readonly every: Schedule;
   readonly fullEvery: Schedule;
   /** The reconcile of the recent window (settings.reconcileWindow); none when absent. */

@@ -7,7 +7,7 @@
  */
 import type { Queue } from 'bullmq';
 import { ConfigError, toError } from '../errors.js';
-import { SYNC_KINDS, type SyncKind } from '../sync/types.js';
+import { JOB_KINDS, type JobKind } from '../kinds.js';
 import { parseDurationStrict } from '../util/duration.js';
 import {
   REPORT_JOB,
@@ -50,7 +50,7 @@ export function scheduleFields(name: string, schedule: Schedule): Record<string,
 }
 
 export interface SchedulePlan {
-  readonly kinds: readonly SyncKind[];
+  readonly kinds: readonly JobKind[];
   readonly incremental: Schedule;
   readonly full: Schedule;
   /** The reconcile of the recent window; none when absent (its scheduler is removed). */
@@ -61,7 +61,7 @@ export interface SchedulePlan {
 
 /** The payload a scheduled job carries; jobs/sync.ts validates it. */
 export interface ScheduledSyncData {
-  readonly kind: SyncKind;
+  readonly kind: JobKind;
   readonly mode: SyncMode;
 }
 
@@ -72,7 +72,7 @@ export interface ScheduledSyncData {
  * every kind.
  */
 export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = Date.now()): Promise<void> {
-  for (const kind of SYNC_KINDS) {
+  for (const kind of JOB_KINDS) {
     for (const mode of SYNC_MODES) {
       const id = schedulerId(kind, mode);
       const schedule = scheduleOf(plan, mode);

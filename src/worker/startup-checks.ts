@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, toError } from '../errors.js';
-import { assertNotPseudoFs, fileInTheWay } from '../store/path-checks.js';
+import { assertNotPseudoFs, fileInTheWay } from '../load/file/path-checks.js';
 
 /**
  * A ConfigError naming `flag` unless `dir` is a writable directory, or could be created as one (its

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { TsyncError } from '../../src/errors.js';
+import { Database } from '../../src/load/database.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
-import { Database } from '../../src/store/database.js';
 import { loadRecords as loadInto } from './load.js';
 
 type Json = Record<string, unknown>;

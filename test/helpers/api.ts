@@ -3,7 +3,12 @@
  * and whatever a test started is closed after it, so a failing test leaks no server or socket.
  */
 import { afterEach } from 'vitest';
-import { type ClientOptions, ListingClient, type ListName, type ListParams } from '../../src/api/index.js';
+import {
+  type ClientOptions,
+  ListingClient,
+  type ListName,
+  type ListParams,
+} from '../../src/extract/index.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 
 export interface ApiFixtures {

@@ -4,10 +4,10 @@
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { generateDataset } from '../../src/simulator/generate.js';
-import { Database } from '../../src/store/database.js';
-import { shippedMigrations } from '../../src/store/migrate.js';
-import { DuckDbCheckpointStore } from '../../src/sync/checkpoints-duckdb.js';
+import { Database } from '../../src/load/database.js';
+import { shippedMigrations } from '../../src/load/migrate.js';
+import { generateDataset } from '../../src/simulator/records/generate.js';
+import { DuckDbCheckpointStore } from '../../src/sync/checkpoints/duckdb-store.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';
 import { loadRecords } from './load.js';

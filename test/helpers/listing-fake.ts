@@ -1,15 +1,16 @@
 /**
- * An in-memory ListingSource for unit tests of the engine: no sockets, the service's paging rules.
+ * An in-memory Listing for unit tests of the engine: no sockets, the service's paging rules.
  * Lists are newest first (created_at, then id, both descending), `after_date` and `before_date`
  * are exclusive bounds, `limit` defaults to 20 and is capped (100, as the simulator), and `next`
  * carries offset + limit while the list goes on. A body past `maxBytes` fails as the HTTP client's
  * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP.
  */
-import type { ListName, ListParams, RequestOptions } from '../../src/api/index.js';
+
 import { ResponseTooLargeError } from '../../src/errors.js';
+import type { ListName, ListParams, RequestOptions } from '../../src/extract/index.js';
 import { readListBody } from '../../src/extract/list-page.js';
+import { type Listing, type Page, pageOf } from '../../src/extract/listing.js';
 import { RECORD_SHAPE } from '../../src/normalize/record-shape.js';
-import { type ListingSource, type SourcePage, sourcePage } from '../../src/sync/listing-source.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ export interface FakeListingOptions {
   readonly beforePage?: (list: ListName, params: ListParams, request: number) => void;
 }
 
-export class FakeListing implements ListingSource {
+export class FakeListing implements Listing {
   readonly stats = { requests: 0, retries: 0 };
   /** Pages asked for, in order. */
   readonly asked: { list: ListName; params: ListParams }[] = [];
@@ -48,7 +49,7 @@ export class FakeListing implements ListingSource {
     this.#records = [...records];
   }
 
-  async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<SourcePage> {
+  async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<Page> {
     options.signal?.throwIfAborted();
     this.stats.requests += 1;
     this.asked.push({ list, params });
@@ -58,7 +59,7 @@ export class FakeListing implements ListingSource {
     const matching = this.#records.filter((r) => listed(r, list, params)).sort(newestFirst);
     const items = matching.slice(offset, offset + limit);
     const last = offset + items.length >= matching.length;
-    // The body as the service would send it (the link's path is never read: src/api/next-link.ts).
+    // The body as the service would send it (the link's path is never read: src/extract/next-link.ts).
     const next = last ? null : `/v2/transcription?offset=${offset + limit}&limit=${limit}`;
     const text = JSON.stringify({ first: null, current: null, next, items });
     const bytes = Buffer.byteLength(text);
@@ -70,7 +71,7 @@ export class FakeListing implements ListingSource {
     }
     const read = readListBody(Buffer.from(text), RECORD_SHAPE);
     if (!read.ok) throw new Error(`the fake served a body it cannot read: ${read.problem}`);
-    return sourcePage({
+    return pageOf({
       list,
       offset,
       limit,

@@ -9,7 +9,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../../src/store/database.js';
+import { Database } from '../../src/load/database.js';
 import { tempDir } from './tmp.js';
 
 let template: Promise<string> | undefined;

@@ -1,18 +1,18 @@
+import { syncDefaults } from '../../src/config/sync-defaults.js';
+import { type PipelineOptions, type PipelineSummary, runPipeline } from '../../src/pipeline.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { syncDefaults } from '../../src/sync/plan-defaults.js';
-import { runSync } from '../../src/sync/run.js';
-import type { SyncOptions, SyncSummary } from '../../src/sync/types.js';
 
 /**
- * One engine run against a simulator with test-friendly defaults: small pages, no rate limit, and a
- * short pause before a contradicting page is asked again (the path is the same; 200 ms by default).
+ * One run against a simulator as the CLI makes it (the read socket beside it, the publish after it
+ * when asked), with test-friendly defaults: small pages, no rate limit, and a short pause before a
+ * contradicting page is asked again (the path is the same; 200 ms by default).
  */
 export function syncOnce(
   sim: Simulator,
   db: string,
-  overrides: Partial<SyncOptions> = {},
-): Promise<SyncSummary> {
-  const options: SyncOptions = {
+  overrides: Partial<PipelineOptions> = {},
+): Promise<PipelineSummary> {
+  const options: PipelineOptions = {
     ...syncDefaults(),
     baseUrl: sim.url,
     apiKey: sim.apiKey,
@@ -23,7 +23,7 @@ export function syncOnce(
     anomalyPauseMs: 5,
     ...overrides,
   };
-  return runSync(options, options);
+  return runPipeline(options, options);
 }
 
 /** Requests the simulator saw to list endpoints since `from` (an index into sim.log). */

@@ -6,10 +6,10 @@
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { JOBS } from '../../jobs/index.js';
+import { syncDefaults } from '../../src/config/sync-defaults.js';
+import { JOB_KINDS, type JobKind } from '../../src/kinds.js';
 import { silentLogger } from '../../src/log.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
-import { syncDefaults } from '../../src/sync/plan-defaults.js';
-import { SYNC_KINDS, type SyncKind } from '../../src/sync/types.js';
 import { type RunningWorker, startWorker, type WorkerOptions } from '../../src/worker/runtime.js';
 import { onCleanup } from './cleanup.js';
 import { migratedDb } from './migrated-db.js';
@@ -55,7 +55,7 @@ export function options(
       rateLimit: 10_000,
       reportDir: join(dirname(db), 'reports'),
     },
-    kinds: SYNC_KINDS,
+    kinds: JOB_KINDS,
     every: { every: HOUR },
     fullEvery: { every: 24 * HOUR },
     reportEvery: { every: 24 * HOUR },
@@ -74,7 +74,7 @@ export async function start(opts: WorkerOptions): Promise<RunningWorker> {
   return running;
 }
 
-export const succeeded = (running: RunningWorker, kinds: readonly SyncKind[]) => () =>
+export const succeeded = (running: RunningWorker, kinds: readonly JobKind[]) => () =>
   kinds.every((k) => running.metrics.lastSuccess(k) !== undefined) || undefined;
 
 export async function get(running: RunningWorker, path: string) {

@@ -1,0 +1,131 @@
+/**
+ * A self-contained HTML page (no script, no external style or font): a title, an optional alert, a
+ * headline (the totals) and notes (the billing report's trust markers), an optional chart (inline
+ * SVG markup built by bar-chart-svg.ts), and the table under it with its footer (totals) and
+ * footnotes. All text is escaped. The markup is also well-formed XML (every element closed), which
+ * keeps it easy to check and to parse.
+ */
+import { ExactNumber } from '../../util/json-writer.js';
+import { fixedDecimals } from './decimal-text.js';
+import { escapeHtml } from './escape-html.js';
+import type { Cell, Column, ResultTable } from './result-table.js';
+
+export interface HtmlPage {
+  readonly title: string;
+  /** A line under the title, e.g. the filters that made the report. */
+  readonly subtitle?: string;
+  /** A line in bold under the subtitle (and the alert), above the fold: the totals, money first. */
+  readonly headline?: string;
+  /** Inline SVG markup; trusted (built from escaped text), inserted as is. */
+  readonly chart?: string;
+  readonly table: ResultTable;
+  /** Lines shown in a box above the chart: how true the figures are (as of, not counted, warnings). */
+  readonly notes?: readonly string[];
+  /** A banner in red above everything, e.g. that the mirror is stale. */
+  readonly alert?: string;
+  /** Lines right under the table, about its numbers (rows that do not add up to the total). */
+  readonly footnotes?: readonly string[];
+}
+
+const STYLE = [
+  'body{font-family:system-ui,sans-serif;margin:2rem;color:#222}',
+  'h1{font-size:1.4rem;margin-bottom:.2rem}',
+  'p.subtitle{color:#555;margin-top:0}',
+  'p.total{font-size:1.2rem;font-weight:bold;margin:.6rem 0}',
+  'figure{margin:1rem 0;overflow-x:auto}',
+  'table{border-collapse:collapse;margin-top:1rem}',
+  // Values never wrap (a period split as 2026-/10 misreads); headers wrap at their _ and . instead.
+  'th,td{border-bottom:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:bottom}',
+  'td{white-space:nowrap}',
+  'td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}',
+  'tfoot td{font-weight:bold;border-top:2px solid #222}',
+  'p.footnote{color:#555;font-size:.9rem;max-width:70rem}',
+  'ul.notes{background:#f6f6f6;border-left:4px solid #4e79a7;padding:.5rem 1rem .5rem 2rem;max-width:70rem}',
+  'p.alert{background:#fde2e1;border-left:4px solid #c00;padding:.5rem 1rem;font-weight:bold;max-width:70rem}',
+  'figure svg{max-width:100%;height:auto}',
+  'ul.legend{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem}',
+  'ul.legend span{display:inline-block;width:.8rem;height:.8rem;margin-right:.4rem;vertical-align:middle}',
+].join('');
+
+export function formatHtmlPage(page: HtmlPage): string {
+  const title = escapeHtml(page.title);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8"/>',
+    `<title>${title}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<h1>${title}</h1>`,
+    page.subtitle === undefined ? '' : `<p class="subtitle">${escapeHtml(page.subtitle)}</p>`,
+    page.alert === undefined ? '' : `<p class="alert">${escapeHtml(page.alert)}</p>`,
+    page.headline === undefined ? '' : `<p class="total" id="total">${escapeHtml(page.headline)}</p>`,
+    page.notes === undefined || page.notes.length === 0
+      ? ''
+      : `<ul class="notes">\n${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`,
+    page.chart === undefined ? '' : `<figure>\n${page.chart}\n</figure>`,
+    htmlTable(page.table),
+    ...(page.footnotes ?? []).map((note) => `<p class="footnote">${escapeHtml(note)}</p>`),
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((line, i, all) => line !== '' || i === all.length - 1)
+    .join('\n');
+}
+
+function htmlTable(table: ResultTable): string {
+  const numeric = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
+  const head = table.columns
+    .map((column, i) => `<th${numeric[i] ? ' class="n"' : ''}>${wrappable(column.name)}</th>`)
+    .join('');
+  const body = table.rows.map(
+    (row) =>
+      `<tr>${table.columns
+        .map(
+          (column, i) =>
+            `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(row[i] ?? null, column))}</td>`,
+        )
+        .join('')}</tr>`,
+  );
+  const empty =
+    table.rows.length === 0 ? [`<tr><td colspan="${table.columns.length}">No rows</td></tr>`] : [];
+  const footer = table.footer;
+  const foot = footer
+    ? [
+        `<tfoot><tr>${table.columns
+          .map(
+            (column, i) =>
+              `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(footer[i] ?? null, column))}</td>`,
+          )
+          .join('')}</tr></tfoot>`,
+      ]
+    : [];
+  return [
+    '<table>',
+    `<thead><tr>${head}</tr></thead>`,
+    '<tbody>',
+    ...body,
+    ...empty,
+    '</tbody>',
+    ...foot,
+    '</table>',
+  ].join('\n');
+}
+
+/** A column name that may wrap after its `_` and `.` (billed_<wbr/>hours), escaped. */
+function wrappable(name: string): string {
+  return name
+    .split(/(?<=[_.])/)
+    .map(escapeHtml)
+    .join('<wbr/>');
+}
+
+function showCell(cell: Cell, column: Column): string {
+  if (cell === null) return '';
+  if ((typeof cell === 'number' || cell instanceof ExactNumber) && column.decimals !== undefined)
+    return fixedDecimals(cell, column.decimals);
+  return String(cell);
+}

@@ -1,0 +1,39 @@
+/**
+ * A query's result as a Parquet file, for `query --out FILE.parquet`: the rows are appended, with
+ * the result's own column types, to a table of a private in-memory DuckDB, which writes the file.
+ * The reading side (a sandboxed file, or the writer serving a socket) never writes where a reader
+ * says: the private instance reads nothing but the values it is handed.
+ */
+import { DuckDBInstance, type DuckDBResultReader } from '@duckdb/node-api';
+import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
+
+/** Writes `reader`'s rows to `file` (absolute); returns the row count. */
+export async function resultToParquet(reader: DuckDBResultReader, file: string): Promise<number> {
+  const names = reader.columnNames();
+  const types = reader.columnTypes();
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  const connection = await instance.connect();
+  try {
+    // Names quoted by the one identifier helper; types as DuckDB spells them (DECIMAL(38,2), ...).
+    const columns = names.map((name, i) => `${sqlIdentifier(name)} ${types[i]?.toString() ?? 'VARCHAR'}`);
+    await connection.run(`CREATE TABLE result (${columns.join(', ')})`);
+    const appender = await connection.createAppender('result');
+    try {
+      for (const row of reader.getRows()) {
+        for (const [i, value] of row.entries()) appender.appendValue(value, types[i]);
+        appender.endRow();
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+    await connection.run(`COPY result TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
+    return reader.currentRowCount;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A query result as every output format sees it: named, typed columns in order, and rows of plain
+ * cells. Reports and `query` both produce one; the formatters (table, CSV, JSON, HTML) only read it.
+ */
+import { ExactNumber, JsonText, writeJson } from '../../util/json-writer.js';
+
+/**
+ * A ExactNumber is a number known by its exact decimal text (a DECIMAL, an integer past 2^53): the
+ * table, CSV and HTML show that text, JSON writes it as a number literal.
+ */
+export type Cell = string | number | boolean | ExactNumber | null;
+
+/**
+ * `integer` and `number` cells are right-aligned in a terminal table; `decimals` fixes their digits
+ * there. `json` cells hold JSON text (DuckDB JSON, lists, structs, maps): text in a table and CSV,
+ * nested values in JSON output.
+ */
+export type ColumnType = 'text' | 'integer' | 'number' | 'boolean' | 'json';
+
+export interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Digits after the point in the terminal table (CSV and JSON keep the full value). */
+  readonly decimals?: number;
+}
+
+export interface ResultTable {
+  readonly columns: readonly Column[];
+  readonly rows: readonly (readonly Cell[])[];
+  /** A row shown apart after the others (the billing total); not counted as a row. */
+  readonly footer?: readonly Cell[];
+  /** An EXPLAIN's result: the terminal table prints its plan text whole, never cut. */
+  readonly plan?: boolean;
+}
+
+/** Builds a table from row objects, taking each column's value by name. */
+export function tableFromObjects(
+  columns: readonly Column[],
+  objects: readonly Record<string, unknown>[],
+): ResultTable {
+  return {
+    columns,
+    rows: objects.map((object) => columns.map((column) => toCell(object[column.name], column.type))),
+  };
+}
+
+/**
+ * Rows as objects keyed by column name, for the JSON writer: `json` cells are embedded as the JSON
+ * text they hold (nested values, numbers exact). A repeated column name keeps its last value.
+ */
+export function tableToObjects(table: ResultTable): Record<string, unknown>[] {
+  return table.rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    table.columns.forEach((column, i) => {
+      const cell = row[i] ?? null;
+      object[column.name] = column.type === 'json' && typeof cell === 'string' ? jsonText(cell) : cell;
+    });
+    return object;
+  });
+}
+
+function jsonText(text: string): JsonText | string {
+  try {
+    return new JsonText(text);
+  } catch {
+    return text; // DuckDB's JSON type accepts nothing unparsable; a hand-made cell stays as it was.
+  }
+}
+
+/**
+ * Any value DuckDB's JS conversion yields, as a cell: numbers stay numbers (a bigint beyond 2^53
+ * becomes an ExactNumber of its digits rather than a rounded number), Date becomes ISO 8601 UTC,
+ * lists, structs and maps become JSON text, bytes become hex.
+ */
+export function toCell(value: unknown, type: ColumnType = 'text'): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value;
+  if (value instanceof ExactNumber) return value;
+  if (typeof value === 'string') return type === 'integer' || type === 'number' ? numberOrText(value) : value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  return writeJson(value);
+}
+
+/** A numeric column's text (DuckDB's spelling of a DECIMAL) as the exact number it spells. */
+function numberOrText(text: string): Cell {
+  try {
+    return new ExactNumber(text);
+  } catch {
+    return text;
+  }
+}

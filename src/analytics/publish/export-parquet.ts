@@ -1,0 +1,74 @@
+/**
+ * `transcript-sync export`: Parquet files of jobs, utterances, words and module results, partitioned
+ * Hive-style by kind and month (UTC, of the job's created_at), for other engines:
+ *   OUT/jobs/kind=live/month=2026-10/data_0.parquet
+ * Each table is written into a hidden staging folder under OUT and moved into place only when every
+ * table is written, so a failed export leaves OUT as it was. Partition columns live in the folder
+ * names (read with hive_partitioning), not inside the files.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import type { Reader } from '../read/reader.js';
+
+export const EXPORT_TABLES = [
+  { table: 'jobs', query: 'export-jobs' },
+  { table: 'utterances', query: 'export-utterances' },
+  { table: 'words', query: 'export-words' },
+  { table: 'module_results', query: 'export-module-results' },
+] as const;
+
+/** Hive partition columns of every exported table, in folder order. */
+export const PARTITION_COLUMNS = ['kind', 'month'] as const;
+
+export interface ExportOptions {
+  readonly db: Reader;
+  /** Output folder; created when missing. */
+  readonly outDir: string;
+  /** Default false: jobs a --full sync no longer found upstream (and their rows) stay out. */
+  readonly includeDeleted?: boolean;
+  /** Replace table folders a previous export left in outDir; without it they are an error. */
+  readonly overwrite?: boolean;
+}
+
+export interface ExportedTable {
+  readonly table: string;
+  readonly rows: number;
+  readonly dir: string;
+}
+
+export async function exportParquet(options: ExportOptions): Promise<ExportedTable[]> {
+  const out = resolve(options.outDir);
+  const existing = EXPORT_TABLES.map((t) => join(out, t.table)).filter((dir) => existsSync(dir));
+  if (existing.length > 0 && !options.overwrite) {
+    throw new ConfigError('--out', `${existing[0]} already exists`, {
+      hint: 'pass --overwrite to replace the previous export, or choose another --out folder',
+    });
+  }
+  const staging = join(out, `.export-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(staging, { recursive: true });
+  try {
+    const exported: ExportedTable[] = [];
+    for (const { table, query } of EXPORT_TABLES) {
+      const target = join(staging, table);
+      const rows = await options.db.copyParquet({
+        query,
+        params: { include_deleted: options.includeDeleted ?? false },
+        targetDir: target,
+        partitionBy: PARTITION_COLUMNS,
+      });
+      // COPY writes no folder for an empty table; an empty folder still says "exported, no rows".
+      await mkdir(target, { recursive: true });
+      exported.push({ table, rows, dir: join(out, table) });
+    }
+    for (const { table } of EXPORT_TABLES) {
+      await rm(join(out, table), { recursive: true, force: true });
+      await rename(join(staging, table), join(out, table));
+    }
+    return exported;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

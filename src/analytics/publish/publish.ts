@@ -1,0 +1,244 @@
+/**
+ * `sync --publish DIR` / `worker --publish DIR`: after each run that synced a kind the writer keeps a
+ * Parquet dataset of the database in DIR for other engines (Spark, Trino, Polars, DuckDB elsewhere):
+ *   DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet   and   DIR/_manifest.json
+ * Only partitions whose fingerprint changed are rewritten, so a publish after a small sync writes
+ * about the touched months, not the history. Each partition is one file, written into a hidden
+ * staging folder in DIR and renamed over the old one (rename is atomic on one file system): a reader
+ * sees the old file or the new, never a part, never two runs mixed in one partition. The manifest
+ * is written last, also by rename.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Database } from '../../load/database.js';
+import type { QueryName } from '../../load/queries.js';
+import { sqlPathLiteral } from '../../util/sql-literal.js';
+import { copyQueryToParquet } from '../read/file-reader.js';
+import { PARTITION_COLUMNS } from './export-parquet.js';
+import {
+  MANIFEST_FILE,
+  MANIFEST_VERSION,
+  type PublishedKind,
+  type PublishedPartition,
+  type PublishedTable,
+  readManifest,
+  writeManifest,
+} from './manifest.js';
+
+/** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
+type Fingerprinted = 'jobs' | 'content';
+
+interface PublishedSpec {
+  readonly table: string;
+  readonly query: QueryName;
+  readonly fingerprint: Fingerprinted;
+}
+
+export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
+  { table: 'jobs', query: 'export-jobs', fingerprint: 'jobs' },
+  { table: 'utterances', query: 'export-utterances', fingerprint: 'jobs' },
+  { table: 'words', query: 'export-words', fingerprint: 'jobs' },
+  { table: 'module_results', query: 'export-module-results', fingerprint: 'jobs' },
+  // Small aggregates whose figures may follow more than the jobs (e.g. rates): hashed whole.
+  { table: 'billing_daily', query: 'publish-billing-daily', fingerprint: 'content' },
+  { table: 'billing_monthly', query: 'publish-billing-monthly', fingerprint: 'content' },
+];
+
+export interface PublishOptions {
+  readonly db: Pick<Database, 'all' | 'query'>;
+  readonly dir: string;
+  /** Keep jobs.raw (the record as received) in the jobs files; default false. */
+  readonly raw?: boolean;
+  /** The instant the data is as of; default now. */
+  readonly now?: Date;
+}
+
+export interface PublishResult {
+  readonly dir: string;
+  /** Partition files written (tables × partitions). */
+  readonly written: number;
+  readonly unchanged: number;
+  readonly removed: number;
+  /** Bytes of the Parquet files and the manifest written. */
+  readonly bytes: number;
+  /** Kinds whose newest run did not end ok: their data stops at their last successful sync. */
+  readonly stale: readonly string[];
+}
+
+interface Totals {
+  written: number;
+  unchanged: number;
+  removed: number;
+  bytes: number;
+}
+
+export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
+  const dir = resolve(options.dir);
+  await mkdir(dir, { recursive: true });
+  await removeStaleStaging(dir);
+  const previous = await readManifest(dir);
+  const raw = options.raw ?? false;
+  const asOf = (options.now ?? new Date()).toISOString();
+  const kinds = await kindStates(options.db);
+  const jobPrints = await jobFingerprints(options.db);
+  const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };
+  await mkdir(staging, { recursive: true });
+  const tables: Record<string, PublishedTable> = {};
+  try {
+    for (const spec of PUBLISHED_TABLES) {
+      const query = spec.table === 'jobs' && raw ? 'publish-jobs-raw' : spec.query;
+      const prints =
+        spec.fingerprint === 'jobs'
+          ? new Map([...jobPrints].map(([key, print]) => [key, `${query}:${print}`]))
+          : await contentFingerprints(options.db, query);
+      const before = new Map(
+        (previous?.tables[spec.table]?.partitions ?? []).map((p) => [`${p.kind}|${p.month}`, p]),
+      );
+      tables[spec.table] = await publishTable(options.db, {
+        dir,
+        staging,
+        spec,
+        query,
+        prints,
+        before,
+        totals,
+      });
+    }
+    await writeManifest(dir, { version: MANIFEST_VERSION, as_of: asOf, kinds, raw, tables });
+    totals.bytes += (await stat(join(dir, MANIFEST_FILE))).size;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  const stale = Object.keys(kinds).filter((kind) => kinds[kind]?.stale);
+  return { dir, ...totals, stale };
+}
+
+/** Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql). */
+async function kindStates(db: PublishOptions['db']): Promise<Record<string, PublishedKind>> {
+  const rows = await db.all<{
+    kind: string;
+    as_of: string | null;
+    last_outcome: string;
+    last_error: string | null;
+  }>(db.query('publish-kinds'));
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.kind,
+      { as_of: row.as_of, stale: row.last_outcome !== 'ok', error: row.last_error },
+    ]),
+  );
+}
+
+interface TableRun {
+  readonly dir: string;
+  readonly staging: string;
+  readonly spec: PublishedSpec;
+  readonly query: QueryName;
+  /** `kind|month` → fingerprint, for every partition that has rows now. */
+  readonly prints: ReadonlyMap<string, string>;
+  readonly before: ReadonlyMap<string, PublishedPartition>;
+  readonly totals: Totals;
+}
+
+async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<PublishedTable> {
+  const { dir, spec, prints, before, totals } = run;
+  const changed = [...prints.keys()].filter((key) => {
+    const old = before.get(key);
+    if (!old) return true;
+    return old.fingerprint !== prints.get(key) || (old.file !== null && !existsSync(join(dir, old.file)));
+  });
+  await mkdir(join(dir, spec.table), { recursive: true });
+  const staged = join(run.staging, spec.table);
+  if (changed.length > 0) {
+    await copyQueryToParquet(
+      { all: (sql, params) => db.all(sql, params), query: () => changedRows(db.query(run.query)) },
+      {
+        query: run.query,
+        params: { ...(spec.fingerprint === 'jobs' ? { include_deleted: false } : {}), partitions: changed },
+        targetDir: staged,
+        partitionBy: PARTITION_COLUMNS,
+      },
+    );
+  }
+  const partitions: PublishedPartition[] = [];
+  for (const key of [...prints.keys()].sort()) {
+    const old = before.get(key);
+    if (old && !changed.includes(key)) {
+      partitions.push(old);
+      totals.unchanged += 1;
+      continue;
+    }
+    partitions.push(await swapPartition(db, run, key));
+    totals.written += 1;
+  }
+  for (const [key, old] of before) {
+    if (prints.has(key)) continue;
+    await rm(join(dir, spec.table, partitionPath(old.kind, old.month)), { recursive: true, force: true });
+    totals.removed += 1;
+  }
+  return { rows: partitions.reduce((sum, p) => sum + p.rows, 0), partitions };
+}
+
+/** Moves the staged file of one partition over the published one (or removes it: no rows now). */
+async function swapPartition(
+  db: PublishOptions['db'],
+  run: TableRun,
+  key: string,
+): Promise<PublishedPartition> {
+  const [kind = '', month = ''] = key.split('|');
+  const fingerprint = run.prints.get(key) ?? '';
+  const relativeDir = join(run.spec.table, partitionPath(kind, month));
+  const stagedDir = join(run.staging, run.spec.table, partitionPath(kind, month));
+  const files = existsSync(stagedDir) ? (await readdir(stagedDir)).filter((f) => f.endsWith('.parquet')) : [];
+  if (files.length === 0) {
+    await rm(join(run.dir, relativeDir), { recursive: true, force: true });
+    return { kind, month, rows: 0, file: null, fingerprint };
+  }
+  if (files.length > 1)
+    throw new Error(`DuckDB wrote ${files.length} files for one partition in ${stagedDir}`);
+  const file = join(relativeDir, 'data_0.parquet');
+  const target = join(run.dir, file);
+  await mkdir(join(run.dir, relativeDir), { recursive: true });
+  const source = join(stagedDir, files[0] ?? '');
+  const size = (await stat(source)).size;
+  await rename(source, target);
+  run.totals.bytes += size;
+  const [counted] = await db.all<{ n: number }>(
+    `SELECT count(*) AS n FROM read_parquet(${sqlPathLiteral(target, '--publish')})`,
+  );
+  return { kind, month, rows: Number(counted?.n ?? 0), file, fingerprint };
+}
+
+function partitionPath(kind: string, month: string): string {
+  return join(`kind=${kind}`, `month=${month}`);
+}
+
+/** The rows of `query` in the partitions listed in $partitions (`kind|month` strings). */
+function changedRows(query: string): string {
+  return `SELECT * FROM (${query}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
+}
+
+async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, string>> {
+  const rows = await db.all<{ kind: string; month: string; jobs: number; synced: string; hash: string }>(
+    db.query('publish-fingerprints'),
+  );
+  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${r.jobs}:${r.synced}:${r.hash}`]));
+}
+
+async function contentFingerprints(db: PublishOptions['db'], query: QueryName): Promise<Map<string, string>> {
+  const rows = await db.all<{ kind: string; month: string; n: number; hash: string }>(
+    `SELECT t.kind, t.month, count(*) AS n, CAST(bit_xor(hash(t)) AS VARCHAR) AS hash FROM (${db.query(query)}) AS t GROUP BY ALL`,
+  );
+  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${query}:${r.n}:${r.hash}`]));
+}
+
+/** Staging folders of a publish that crashed; only the file's writer publishes here. */
+async function removeStaleStaging(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.startsWith('.publish-')) await rm(join(dir, name), { recursive: true, force: true });
+  }
+}

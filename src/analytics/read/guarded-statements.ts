@@ -1,0 +1,180 @@
+/**
+ * The one gate every reader's SQL passes, whether it runs on a file opened read-only or on the
+ * writer's own instance over its socket (src/analytics/read/read-server.ts): the text is split into
+ * statements, each is prepared, and only reading statement types run (SELECT in all its spellings:
+ * WITH, FROM-first, VALUES, DESCRIBE, SHOW, SUMMARIZE, PRAGMA of a table function; and EXPLAIN).
+ * File access is refused by the instance's sandbox (see sandboxInstance), writes by the statement
+ * type and, on the writer, by the READ ONLY transaction each request runs in. Refusals become
+ * ConfigErrors (exit 2) that say why and what to do instead.
+ */
+import { type DuckDBConnection, type DuckDBResultReader, StatementType } from '@duckdb/node-api';
+import { ConfigError, DatabaseError } from '../../errors.js';
+import { damagedFileError } from '../../load/file/damaged-file.js';
+import { type SqlParams, toDuckParams } from '../../load/values.js';
+import { sqlPathLiteral } from '../../util/sql-literal.js';
+
+const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
+const SETTING: ReadonlySet<StatementType> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
+const FILES: ReadonlySet<StatementType> = new Set([
+  StatementType.COPY,
+  StatementType.EXPORT,
+  StatementType.ATTACH,
+  StatementType.DETACH,
+  StatementType.LOAD,
+  StatementType.EXTENSION,
+]);
+
+/**
+ * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
+ * files), no getenv (the writer's environment holds the API key). `lockSettings` also locks the
+ * configuration; the writer leaves it open for its own housekeeping (the statement gate refuses
+ * SET, PRAGMA and CALL from readers either way).
+ */
+export async function sandboxInstance(
+  connection: DuckDBConnection,
+  options: { readonly readableDirs?: readonly string[]; readonly lockSettings: boolean },
+): Promise<void> {
+  const dirs = options.readableDirs ?? [];
+  if (dirs.length > 0) {
+    // SET takes no bound parameters; each folder goes through the one path-literal helper.
+    const list = dirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
+    await connection.run(`SET allowed_directories = [${list}]`);
+  }
+  await connection.run('SET enable_external_access = false');
+  if (options.lockSettings) await connection.run('SET lock_configuration = true');
+}
+
+export interface GuardOptions {
+  readonly params?: SqlParams;
+  /** Refuse a statement whose result has more rows (it is streamed, never held whole). */
+  readonly maxRows?: number;
+  /** Refuse a text of more than one statement (a result that must be one table), naming the reason. */
+  readonly single?: string;
+  /**
+   * Called with each statement's result as soon as it is complete, before the next statement runs
+   * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
+   */
+  readonly each?: (reader: DuckDBResultReader, explain: boolean) => Promise<void> | void;
+}
+
+/**
+ * Runs each statement of `sql` that only reads; `params` bind to a single statement. `where` names
+ * the database in errors. The first refusal or failure stops the text: nothing after it runs, and
+ * the results before it have been handed to `each`.
+ */
+export async function runGuarded(
+  connection: DuckDBConnection,
+  sql: string,
+  where: string,
+  options: GuardOptions = {},
+): Promise<DuckDBResultReader[]> {
+  const { params, maxRows, single, each } = options;
+  if (sql.trim() === '')
+    throw new ConfigError(
+      'query',
+      'the SQL is empty; pass a statement, e.g. "SELECT * FROM billing_monthly"',
+    );
+  const readers: DuckDBResultReader[] = [];
+  try {
+    const extracted = await connection.extractStatements(sql);
+    if (params !== undefined && extracted.count !== 1)
+      throw new Error('parameters bind to exactly one statement');
+    if (single !== undefined && extracted.count !== 1)
+      throw new ConfigError('query', `the SQL holds ${extracted.count} statements; ${single}`);
+    for (let i = 0; i < extracted.count; i += 1) {
+      const prepared = await extracted.prepare(i);
+      try {
+        assertReading(prepared.statementType);
+        const bound = toDuckParams(params);
+        if (bound !== undefined) prepared.bind(bound);
+        const reader =
+          maxRows === undefined
+            ? await prepared.runAndReadAll()
+            : await prepared.streamAndReadUntil(maxRows + 1);
+        if (maxRows !== undefined && (reader.currentRowCount > maxRows || !reader.done)) {
+          throw new ConfigError(
+            'query',
+            `the result has more than ${maxRows} rows, more than a sync serves`,
+            {
+              hint: 'add a LIMIT or aggregate, run it again after the sync, or read the --publish dataset',
+            },
+          );
+        }
+        readers.push(reader);
+        await each?.(reader, prepared.statementType === StatementType.EXPLAIN);
+      } finally {
+        prepared.destroySync();
+      }
+    }
+  } catch (error) {
+    throw error instanceof ConfigError ? error : queryError(where, error);
+  }
+  return readers;
+}
+
+function assertReading(type: StatementType): void {
+  if (READING.has(type)) return;
+  if (SETTING.has(type))
+    throw new ConfigError(
+      'query',
+      `refused: settings cannot be changed by query (a ${StatementType[type]} statement)`,
+    );
+  if (FILES.has(type))
+    throw new ConfigError(
+      'query',
+      `refused: the statement reads or writes files (a ${StatementType[type]} statement)`,
+      {
+        hint: FILES_HINT,
+      },
+    );
+  throw new ConfigError(
+    'query',
+    `refused: the statement would change the database, and query is read-only (a ${StatementType[type]} statement)`,
+    { hint: READ_ONLY_HINT },
+  );
+}
+
+/** Why a Parquet result takes one statement, for runGuarded's `single`. */
+export const PARQUET_SINGLE =
+  'a Parquet file holds one result: give one statement, or write several to .json or .csv';
+
+const READ_ONLY_HINT =
+  'only reading statements run here (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); data changes only through sync';
+
+const FILES_HINT =
+  'query reads the database, and files only under the --read folders (during a sync: its --publish folder); `transcript-sync export --out DIR` writes Parquet';
+
+/** Why DuckDB refused, in terms of what `query` allows. */
+export function queryError(where: string, error: unknown): Error {
+  const message =
+    (error instanceof Error ? error.message : String(error))
+      .replace(/^Failed to extract statements: /, '')
+      .split('\n')[0] ?? '';
+  const options = { cause: error };
+  if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message)) {
+    return new ConfigError(
+      'query',
+      `refused: the statement would change the database, and query is read-only (${message})`,
+      { hint: READ_ONLY_HINT, ...options },
+    );
+  }
+  if (/disabled (by|through) configuration|external access/i.test(message)) {
+    return new ConfigError('query', `refused: the statement reads or writes files (${message})`, {
+      hint: "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files",
+      ...options,
+    });
+  }
+  if (/configuration has been locked/i.test(message)) {
+    return new ConfigError('query', `refused: settings cannot be changed by query (${message})`, options);
+  }
+  if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
+    return new ConfigError('query', message, {
+      hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see the README (Analytics))',
+      ...options,
+    });
+  }
+  return (
+    damagedFileError(where, error) ??
+    new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, ...options })
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * Reports, status, queries and exports read through here. The file opened read-only when no
+ * process writes it; while a sync or the worker does, the writer itself answers over its socket
+ * (read-server.ts) with the data as of its last commit. Only a holder that serves no reads (an
+ * older transcript-sync, a BI tool with the file open for writing) makes a reader wait up to
+ * `lockWaitMs` and then fail with a DatabaseError (busy).
+ */
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DatabaseError } from '../../errors.js';
+import { Database } from '../../load/database.js';
+import { FileReader } from './file-reader.js';
+import { connectWriter, WriterGoneError } from './read-client.js';
+import type { Reader } from './reader.js';
+
+export interface ReaderOptions {
+  /** How long to wait for a holder that does not serve reads, in ms. */
+  readonly lockWaitMs: number;
+  /** Folders a user's SQL may read files from (Parquet of export / --publish). */
+  readonly readableDirs?: readonly string[];
+}
+
+/** ms between tries while the file is held and no socket answers (a writer still starting). */
+const RETRY_MS = 100;
+/** Times a reading is started over because the writer's run ended while it answered. */
+const WRITER_GONE_RETRIES = 3;
+
+export async function withReader<T>(
+  path: string,
+  options: ReaderOptions,
+  fn: (reader: Reader) => Promise<T>,
+): Promise<T> {
+  const full = resolve(path);
+  const deadline = Date.now() + options.lockWaitMs;
+  let gone = 0;
+  for (;;) {
+    let db: Database;
+    try {
+      db = await Database.open(full, { readOnly: true, lockWaitMs: 0 });
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.busy)) throw error;
+      const writer = await connectWriter(full);
+      // The commands' readings write nothing before they have every answer, so starting over is safe.
+      if (writer) {
+        try {
+          return await fn(writer);
+        } catch (thrown) {
+          if (!(thrown instanceof WriterGoneError) || ++gone > WRITER_GONE_RETRIES) throw thrown;
+          continue;
+        }
+      }
+      if (Date.now() + RETRY_MS > deadline) throw waited(error, options.lockWaitMs);
+      await sleep(RETRY_MS);
+      continue;
+    }
+    try {
+      return await fn(new FileReader(db, options.readableDirs));
+    } finally {
+      await db.close();
+    }
+  }
+}
+
+/** The seam the commands have used since before the read socket: same arguments, a Reader now. */
+export function withReadOnlyDatabase<T>(
+  path: string,
+  lockWaitMs: number,
+  fn: (reader: Reader) => Promise<T>,
+): Promise<T> {
+  return withReader(path, { lockWaitMs }, fn);
+}
+
+function waited(error: DatabaseError, lockWaitMs: number): DatabaseError {
+  return new DatabaseError(`${error.message}, and it serves no reads`, {
+    path: error.path,
+    retryable: true,
+    busy: true,
+    hint: `wait for it to finish and try again, or raise --lock-wait (waited ${lockWaitMs} ms)`,
+    cause: error,
+  });
+}

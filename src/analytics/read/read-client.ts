@@ -1,0 +1,178 @@
+/**
+ * The Reader of a file a writer holds: each call is one request on a new connection to the
+ * writer's socket (src/analytics/read/read-server.ts), answered from a snapshot of its last commit.
+ * A Parquet copy asks the writer for one unpartitioned file in its temp folder and partitions it
+ * here, in a private in-memory DuckDB, so the writer never writes where a reader says.
+ */
+
+import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DatabaseError } from '../../errors.js';
+import { namedQuery } from '../../load/database.js';
+import type { QueryName } from '../../load/queries.js';
+import type { SqlParams } from '../../load/values.js';
+import { sqlPathLiteral } from '../../util/sql-literal.js';
+import type { ResultTable } from '../format/result-table.js';
+import { copyQueryToParquet } from './file-reader.js';
+import { socketPathOf } from './read-server.js';
+import {
+  decodeWire,
+  encodeWire,
+  fromWireError,
+  type ReadRequest,
+  readWireLine,
+  type WireError,
+} from './read-wire.js';
+import type { ParquetCopy, Reader } from './reader.js';
+
+/** ms to wait for the writer to accept a connection. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+interface Reply {
+  readonly ok: boolean;
+  readonly error?: WireError;
+  readonly rows?: Record<string, unknown>[];
+  readonly tables?: ResultTable[];
+  readonly file?: string;
+  /** Rows of a query-parquet reply's file. */
+  readonly count?: number;
+}
+
+/** The writer closed the socket before answering: its run ended, so the file is probably free now. */
+export class WriterGoneError extends DatabaseError {}
+
+/** A SocketReader when a writer serves reads of `path`, else undefined (no socket, or a dead one). */
+export async function connectWriter(path: string): Promise<SocketReader | undefined> {
+  const socketPath = socketPathOf(path);
+  if (!existsSync(socketPath)) return undefined;
+  try {
+    const socket = await open(socketPath);
+    socket.destroy();
+    return new SocketReader(path, socketPath);
+  } catch {
+    return undefined;
+  }
+}
+
+export class SocketReader implements Reader {
+  readonly via = 'writer';
+
+  constructor(
+    readonly path: string,
+    private readonly socketPath: string,
+  ) {}
+
+  async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    const reply = await this.request({ op: 'rows', sql, ...(params ? { params: { ...params } } : {}) });
+    return (reply.rows ?? []) as T[];
+  }
+
+  query(name: QueryName): string {
+    return namedQuery(name);
+  }
+
+  /** The writer answers with every result at once; those before a failing statement come with it. */
+  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
+    const socket = await open(this.socketPath);
+    let reply: Reply;
+    try {
+      reply = await this.exchange(socket, { op: 'tables', sql }, { partial: true });
+    } finally {
+      socket.destroy();
+    }
+    for (const table of reply.tables ?? []) await onTable(table);
+    if (!reply.ok) throw this.failure(reply);
+  }
+
+  /** The writer writes the file in its temp folder, and it is copied from there. */
+  async userQueryParquet(sql: string, file: string): Promise<number> {
+    const socket = await open(this.socketPath);
+    try {
+      const reply = await this.exchange(socket, { op: 'query-parquet', sql });
+      if (!reply.file) throw this.broken('named no file');
+      await copyFile(reply.file, file);
+      return reply.count ?? 0;
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  async copyParquet(copy: ParquetCopy): Promise<number> {
+    const socket = await open(this.socketPath);
+    try {
+      const reply = await this.exchange(socket, { op: 'parquet', query: copy.query, params: copy.params });
+      if (!reply.file) throw this.broken('named no file');
+      const instance = await DuckDBInstance.create(':memory:', {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+      const connection = await instance.connect();
+      try {
+        const all = async <T>(sql: string): Promise<T[]> =>
+          (await connection.runAndReadAll(sql)).getRowObjectsJS() as T[];
+        const source = `SELECT * FROM read_parquet(${sqlPathLiteral(reply.file, 'export')})`;
+        return await copyQueryToParquet({ all, query: () => source }, { ...copy, params: {} });
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  private async request(request: ReadRequest): Promise<Reply> {
+    const socket = await open(this.socketPath);
+    try {
+      return await this.exchange(socket, request);
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  /** Sends one request line and reads the one reply line; a refusal throws unless `partial`. */
+  private async exchange(
+    socket: Socket,
+    request: ReadRequest,
+    options: { readonly partial?: boolean } = {},
+  ): Promise<Reply> {
+    const line = readWireLine(socket, {
+      endEvent: 'close',
+      ended: () => this.broken('hung up before answering (the run probably ended)'),
+    });
+    socket.write(`${encodeWire(request)}\n`);
+    const reply = decodeWire(await line) as Reply;
+    if (reply.ok || options.partial) return reply;
+    throw this.failure(reply);
+  }
+
+  private failure(reply: Reply): Error {
+    return fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
+  }
+
+  private broken(what: string): WriterGoneError {
+    return new WriterGoneError(`the sync holding ${this.path} ${what}`, {
+      path: this.path,
+      retryable: true,
+      hint: 'run the command again: it reads the file directly, or from the next run',
+    });
+  }
+}
+
+function open(socketPath: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * The read socket's protocol (src/analytics/read/read-server.ts ↔ read-client.ts): one request per
+ * connection, each message one line of JSON. Values JSON lacks travel tagged: Date as
+ * {"$date": ISO}, bigint as {"$bigint": digits}, an exact number (a DECIMAL's cell) as
+ * {"$number": its text}, bytes as {"$bytes": base64}. The server validates
+ * every request with zod: anyone who can open the socket (its owner only, mode 0600) is still
+ * untrusted input.
+ */
+import type { Socket } from 'node:net';
+import { z } from 'zod';
+import { ConfigError, DatabaseError } from '../../errors.js';
+import { ExactNumber } from '../../util/json-writer.js';
+
+/** Largest request line the server reads, in bytes (SQL text and parameters). */
+export const MAX_REQUEST_BYTES = 1 << 20;
+
+const params = z.record(z.string(), z.unknown());
+
+export const readRequest = z.discriminatedUnion('op', [
+  /** Rows of one statement as objects (reports, status). */
+  z.strictObject({ op: z.literal('rows'), sql: z.string(), params: params.optional() }),
+  /** A user's SQL text: one ResultTable per statement (those before a failure come with the error). */
+  z.strictObject({ op: z.literal('tables'), sql: z.string() }),
+  /** A user's one statement written to a Parquet file in the writer's temp folder; the reply names it. */
+  z.strictObject({ op: z.literal('query-parquet'), sql: z.string() }),
+  /** One export query written to a Parquet file in the writer's temp folder; the reply names it. */
+  z.strictObject({ op: z.literal('parquet'), query: z.string(), params }),
+]);
+export type ReadRequest = z.output<typeof readRequest>;
+
+export interface WireError {
+  readonly type: 'config' | 'database';
+  readonly setting?: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly retryable?: boolean;
+}
+
+/** Any error as the server sends it: ConfigErrors keep their setting and hint, the rest become DB errors. */
+export function toWireError(error: unknown): WireError {
+  if (error instanceof ConfigError) {
+    const message = error.message.slice(error.setting.length + 2);
+    return { type: 'config', setting: error.setting, message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = error instanceof DatabaseError ? error.hint : undefined;
+  const retryable = error instanceof DatabaseError ? error.retryable : false;
+  return { type: 'database', message, retryable, ...(hint ? { hint } : {}) };
+}
+
+export function fromWireError(wire: WireError, path: string): Error {
+  const options = wire.hint ? { hint: wire.hint } : {};
+  if (wire.type === 'config') return new ConfigError(wire.setting ?? 'query', wire.message, options);
+  return new DatabaseError(wire.message, { path, retryable: wire.retryable ?? false, ...options });
+}
+
+export function encodeWire(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key, plain: unknown) {
+    const raw = this[key];
+    if (raw instanceof Date) return { $date: raw.toISOString() };
+    if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+    if (raw instanceof ExactNumber) return { $number: raw.text };
+    if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
+    return plain;
+  });
+}
+
+export function decodeWire(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const keys = Object.keys(value);
+    if (keys.length !== 1) return value;
+    const tagged = value as Record<string, unknown>;
+    if (typeof tagged['$date'] === 'string') return new Date(tagged['$date']);
+    if (typeof tagged['$bigint'] === 'string') return BigInt(tagged['$bigint']);
+    if (typeof tagged['$number'] === 'string') return new ExactNumber(tagged['$number']);
+    if (typeof tagged['$bytes'] === 'string') return new Uint8Array(Buffer.from(tagged['$bytes'], 'base64'));
+    return value;
+  });
+}
+
+export interface LineOptions {
+  /** The event after which no line can come: 'end' (the peer stopped sending) or 'close'. */
+  readonly endEvent: 'end' | 'close';
+  /** The failure when the socket ends or errs before a whole line. */
+  readonly ended: () => Error;
+  /** Bytes the line may take; past them, `tooLong` is the failure. */
+  readonly maxBytes?: number;
+  readonly tooLong?: () => Error;
+}
+
+/**
+ * The first line `socket` sends, without its newline; reading stops there (the socket is paused).
+ * Decoded as a stream, so a character cut between two chunks is joined, not turned into U+FFFD,
+ * and only new text is searched for the newline, so a reply of many MB is not scanned per chunk.
+ */
+export function readWireLine(socket: Socket, options: LineOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: string) => {
+      const from = buffered.length;
+      buffered += chunk;
+      const end = buffered.indexOf('\n', from);
+      if (end >= 0) {
+        cleanup();
+        socket.pause();
+        resolve(buffered.slice(0, end));
+      } else if (options.maxBytes !== undefined && socket.bytesRead > options.maxBytes) {
+        cleanup();
+        reject(options.tooLong?.() ?? options.ended());
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(options.ended());
+    };
+    const cleanup = () => {
+      socket.off('data', onData).off(options.endEvent, onEnd).off('error', onEnd);
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', onData).on(options.endEvent, onEnd).on('error', onEnd);
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * What reports, `status`, `query` and `export` read through: the file opened read-only when no
+ * writer holds it (FileReader, here), or the writer itself over its socket while a sync runs
+ * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
+ * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
+ */
+import type { QueryName } from '../../load/queries.js';
+import type { SqlParams } from '../../load/values.js';
+import type { ResultTable } from '../format/result-table.js';
+
+export interface Reader {
+  /** The database file, for messages. */
+  readonly path: string;
+  /** `file`: opened read-only; `writer`: served by the process that holds the file. */
+  readonly via: 'file' | 'writer';
+  /** Rows of one statement as plain objects: timestamps as Date, JSON as text, safe bigints as numbers. */
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+  /** The text of sql/queries/<name>.sql. */
+  query(name: QueryName): string;
+  /**
+   * A user's SQL text (one or more statements): each statement's result handed to `onTable` in
+   * order, as soon as it is complete. A failing statement throws after the results before it.
+   */
+  userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void>;
+  /**
+   * A user's SQL text of one reading statement, its result written as one Parquet file at `file`
+   * (absolute; its folder exists) with the result's own column types; returns the row count.
+   */
+  userQueryParquet(sql: string, file: string): Promise<number>;
+  /**
+   * Writes the rows of sql/queries/<name>.sql as Parquet under `targetDir`, partitioned Hive-style
+   * by `partitionBy`; returns the row count.
+   */
+  copyParquet(copy: ParquetCopy): Promise<number>;
+}
+
+export type { RowSource } from '../../load/database.js';
+
+export interface ParquetCopy {
+  /** One of the export queries (EXPORT_TABLES in export-parquet.ts). */
+  readonly query: QueryName;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Absolute folder the partitions go into (created by DuckDB). */
+  readonly targetDir: string;
+  readonly partitionBy: readonly string[];
+}

@@ -1,0 +1,88 @@
+/**
+ * `transcript-sync demo` (npm run demo): the whole tool in one command, no Redis and no key needed.
+ * Starts the simulator in-process, syncs it into ./data/demo.duckdb, then shows what a user wants
+ * to see first.
+ */
+import { join, relative, sep } from 'node:path';
+import { resolveSettings } from '../../config/settings.js';
+import { syncDefaults } from '../../config/sync-defaults.js';
+import { ConfigError } from '../../errors.js';
+import { Database } from '../../load/database.js';
+import { startSimulator } from '../../simulator/index.js';
+import { runSync } from '../../sync/run.js';
+import { projectRoot } from '../../util/paths.js';
+import { type Command, stringFlag } from '../command.js';
+import { ProgressView } from '../progress.js';
+import { summaryLine } from '../sync-summary.js';
+import { renderTable } from '../table.js';
+
+export const command: Command = {
+  name: 'demo',
+  summary: 'sync a local simulator of the service into ./data/demo.duckdb and show the result',
+  usage: 'demo [--db PATH] [--jobs N]',
+  description: 'Needs no key and no Redis. Run it again: the second run is incremental and changes nothing.',
+  options: {
+    jobs: { type: 'string', value: 'N', help: 'jobs to simulate, split between the kinds (default 400)' },
+    db: { type: 'string', value: 'PATH', help: 'DuckDB file (default ./data/demo.duckdb)' },
+  },
+  logs: true,
+  settings: ['logLevel'],
+  async run({ flags, env, stdout, stderr }) {
+    const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
+    if (!Number.isInteger(jobs) || jobs < 2 || jobs > 100_000)
+      throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
+    const dbPath = stringFlag(flags, 'db') ?? './data/demo.duckdb';
+    const { logLevel } = resolveSettings(['logLevel'], [], flags, env);
+    const { view, logger } = ProgressView.open(stderr, logLevel === 'info' ? 'warn' : logLevel);
+    const sim = await startSimulator({
+      preRecorded: Math.ceil(jobs / 2),
+      live: Math.floor(jobs / 2),
+      seed: 7,
+    });
+    stdout.write(`Simulator serving ${jobs} jobs at ${sim.url}; syncing into ${dbPath}\n\n`);
+    try {
+      // The config's defaults, but no rate limit to speak of: the simulator is in this process.
+      const options = {
+        ...syncDefaults(),
+        baseUrl: sim.url,
+        apiKey: sim.apiKey,
+        db: dbPath,
+        rateLimit: 1_000,
+      };
+      const summary = await runSync(options, { ...options, logger, onProgress: view.update });
+      view.done();
+      for (const kind of summary.kinds) stdout.write(`${summaryLine(kind)}\n`);
+    } finally {
+      await sim.close();
+    }
+    const db = await Database.open(dbPath, { readOnly: true });
+    try {
+      stdout.write('\nJobs by status\n');
+      stdout.write(renderTable(await db.all(db.query('demo-by-status'))));
+      stdout.write('\nHours of audio and of billing time (done jobs)\n');
+      stdout.write(renderTable(await db.all(db.query('demo-hours'))));
+      stdout.write('\nLatest jobs\n');
+      stdout.write(renderTable(await db.all(db.query('demo-latest'))));
+      stdout.write(
+        `\nExplore it: ${binFromHere()} query --db ${shellWord(dbPath)} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`,
+      );
+    } finally {
+      await db.close();
+    }
+    return 0;
+  },
+};
+
+/**
+ * The bin as a path from the working folder (`bin/transcript-sync` in a clone): after `npm ci` the
+ * program is not on the PATH, so a bare `transcript-sync` would not be found.
+ */
+function binFromHere(): string {
+  const path = relative(process.cwd(), join(projectRoot(), 'bin', 'transcript-sync'));
+  return shellWord(path.includes(sep) ? path : `.${sep}${path}`);
+}
+
+/** `text` as one word of a POSIX shell command line. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

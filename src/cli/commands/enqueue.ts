@@ -1,0 +1,122 @@
+/**
+ * `transcript-sync enqueue`: adds a sync job per kind to the worker's queue now, and with --wait
+ * waits for them and prints their summaries. Needs only Redis, not the API key: the worker that
+ * runs the jobs holds the settings.
+ */
+import { type Job, QueueEvents } from 'bullmq';
+import { resolveSettings } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import type { KindSummary, SyncSummary } from '../../sync/types.js';
+import { formatDuration } from '../../util/duration.js';
+import { jsonLine } from '../../util/snake-case.js';
+import { bullConnection, closeRedis, connectRedis } from '../../worker/connection.js';
+import { createSyncQueue, SYNC_JOB, SYNC_QUEUE } from '../../worker/queue.js';
+import type { ScheduledSyncData } from '../../worker/schedule.js';
+import { type Command, flag } from '../command.js';
+import { KIND_OPTION, parseKinds } from '../sync-options.js';
+import { summaryLine } from '../sync-summary.js';
+import { durationFlag } from '../worker-flags.js';
+
+export const command: Command = {
+  name: 'enqueue',
+  summary: 'queue a sync run now for the worker (needs REDIS_URL)',
+  usage: 'enqueue [--kind pre-recorded|live|all] [--full|--recent] [--wait [--timeout 1h]] [--json]',
+  description: [
+    'Adds one sync job per kind to the queue of a running `transcript-sync worker` with the same',
+    '--redis-prefix. Without --wait it prints the job ids and returns. With --wait it waits until',
+    'every job has finished and exits 0 when all succeeded, 1 when one failed or the wait timed out.',
+  ].join('\n'),
+  options: {
+    kind: KIND_OPTION,
+    full: { type: 'boolean', help: 'a reconcile of the whole history instead of an incremental sync' },
+    recent: {
+      type: 'boolean',
+      help: "a reconcile of the recent window (the worker's --recent-window) instead of an incremental sync",
+    },
+    wait: { type: 'boolean', help: 'wait for the jobs to finish and print their summaries' },
+    timeout: { type: 'string', value: 'DURATION', help: 'most time --wait waits (default 1h)' },
+    json: { type: 'boolean', help: 'print one JSON line per job on stdout' },
+  },
+  settings: ['redisUrl', 'redisPrefix'],
+  async run({ flags, env, stdout }) {
+    const { redisUrl, redisPrefix } = resolveSettings(['redisUrl', 'redisPrefix'], [], flags, env);
+    const kinds = parseKinds(flags);
+    if (flag(flags, 'full') && flag(flags, 'recent'))
+      throw new ConfigError('--recent', 'and --full exclude each other; pick one');
+    const mode = flag(flags, 'full') ? 'full' : flag(flags, 'recent') ? 'recent' : 'incremental';
+    const wait = flag(flags, 'wait');
+    const timeoutMs = durationFlag(flags, 'timeout', '1h');
+    const json = flag(flags, 'json');
+    // Fail fast with a clear message; BullMQ's own connections would wait for Redis forever.
+    await closeRedis(await connectRedis(redisUrl, 'tsync-enqueue'));
+
+    const queue = createSyncQueue(redisUrl, redisPrefix);
+    // Listening before adding, so a job that finishes at once is not missed.
+    const events = wait
+      ? new QueueEvents(SYNC_QUEUE, { connection: bullConnection(redisUrl), prefix: redisPrefix })
+      : undefined;
+    try {
+      await events?.waitUntilReady();
+      const jobs = await queue.addBulk(
+        kinds.map((kind) => ({ name: SYNC_JOB, data: { kind, mode } satisfies ScheduledSyncData })),
+      );
+      if (!events) {
+        for (const job of jobs)
+          write(
+            stdout,
+            json,
+            { jobId: job.id, ...job.data, state: 'queued' },
+            `queued job ${job.id}: ${job.data.kind} ${mode} sync`,
+          );
+        return 0;
+      }
+      const results = await Promise.all(jobs.map((job) => waitFor(job, events, timeoutMs)));
+      for (const r of results) write(stdout, json, r.json, r.line);
+      return results.every((r) => r.ok) ? 0 : 1;
+    } finally {
+      await events?.close();
+      await queue.close();
+    }
+  },
+};
+
+interface Outcome {
+  readonly ok: boolean;
+  readonly line: string;
+  readonly json: Record<string, unknown>;
+}
+
+async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promise<Outcome> {
+  const data = job.data as ScheduledSyncData;
+  const head = { jobId: job.id, kind: data.kind, mode: data.mode };
+  try {
+    const summary = (await job.waitUntilFinished(events, timeoutMs)) as SyncSummary;
+    const lines = summary.kinds.map((k: KindSummary) => summaryLine(k));
+    return {
+      ok: summary.outcome === 'ok',
+      line: lines.join('\n'),
+      json: { ...head, state: 'completed', summary },
+    };
+  } catch (error) {
+    const state = await job.getState().catch(() => 'unknown');
+    if (state !== 'failed') {
+      const line = `job ${job.id} (${data.kind} ${data.mode}) did not finish within ${formatDuration(timeoutMs)} and is still ${state}; is a worker running with this --redis-prefix?`;
+      return { ok: false, line, json: { ...head, state, reason: 'timeout' } };
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      line: `job ${job.id} (${data.kind} ${data.mode}) failed: ${reason}`,
+      json: { ...head, state, reason },
+    };
+  }
+}
+
+function write(
+  stdout: NodeJS.WritableStream,
+  json: boolean,
+  value: Record<string, unknown>,
+  line: string,
+): void {
+  stdout.write(json ? jsonLine(value) : `${line}\n`);
+}

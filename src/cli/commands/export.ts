@@ -1,0 +1,50 @@
+/**
+ * `transcript-sync export --out DIR`: Parquet files of jobs, utterances, words and module results,
+ * partitioned by kind and month (Hive-style folders), for other engines. Read-only on the database.
+ */
+import { exportParquet } from '../../analytics/publish/export-parquet.js';
+import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { resolveSettings } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import { type Command, flag, stringFlag } from '../command.js';
+
+export const command: Command = {
+  name: 'export',
+  summary: 'write Parquet files partitioned by kind and month',
+  usage: 'export --out DIR [--overwrite] [--include-deleted] [--db PATH] [--lock-wait 5s]',
+  description: [
+    'Writes DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet for jobs, utterances, words and',
+    "module_results (month: UTC month of the job's created_at). kind and month are in the folder names",
+    'only: read with hive partitioning, e.g. in DuckDB',
+    "  SELECT kind, month, count(*) FROM read_parquet('DIR/jobs/**/*.parquet', hive_partitioning = true) GROUP BY ALL",
+    'jobs leave out raw (the record as received) and content_hash. Tables are written to a staging folder',
+    'in DIR and moved into place at the end, so a failed export changes nothing.',
+  ].join('\n'),
+  options: {
+    out: { type: 'string', value: 'DIR', help: 'output folder (created when missing)' },
+    overwrite: { type: 'boolean', help: 'replace the table folders of a previous export in DIR' },
+    'include-deleted': {
+      type: 'boolean',
+      help: 'also export jobs no longer listed upstream (deleted_at set)',
+    },
+  },
+  settings: ['db', 'lockWait'],
+  async run({ flags, env, stdout }) {
+    const out = stringFlag(flags, 'out');
+    if (out === undefined || out.trim() === '')
+      throw new ConfigError('--out', 'is required: the folder to write Parquet files into');
+    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
+    const tables = await withReadOnlyDatabase(db, lockWait, (database) =>
+      exportParquet({
+        db: database,
+        outDir: out,
+        includeDeleted: flag(flags, 'include-deleted'),
+        overwrite: flag(flags, 'overwrite'),
+      }),
+    );
+    const width = Math.max(...tables.map((t) => t.table.length));
+    for (const t of tables)
+      stdout.write(`${t.table.padEnd(width)}  ${String(t.rows).padStart(10)} rows  ${t.dir}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,101 @@
+/** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
+import { resolveSettings } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import { Database } from '../../load/database.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
+import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
+import { jsonLine } from '../../util/snake-case.js';
+import { type Command, type CommandContext, flag, PROGRAM } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
+import { renderTable } from '../table.js';
+
+const ACTIONS = ['list', 'retry'] as const;
+
+/** Longest first error shown in the table view; --json prints everything. */
+const ERROR_WIDTH = 80;
+
+export const command: Command = {
+  name: 'quarantine',
+  summary: 'list records that failed validation, or retry loading them',
+  usage: 'quarantine list [--db PATH] [--json] [--all]\n       transcript-sync quarantine retry [--db PATH]',
+  description: [
+    'list   unresolved quarantined records (newest first); --all adds resolved ones.',
+    'retry  loads the unresolved records that now validate (e.g. after an upgrade) and prints counts.',
+  ].join('\n'),
+  positionals: true,
+  options: {
+    json: { type: 'boolean', help: 'list: print JSON on stdout (with each record and all its errors)' },
+    all: { type: 'boolean', help: 'list: include records already resolved' },
+  },
+  settings: ['db', 'lockWait'],
+  async run(context) {
+    const action = parseAction(context.positionals);
+    const settings = resolveSettings(['db', 'lockWait'], [], context.flags, context.env);
+    const readOnly = action === 'list';
+    const work = async () => {
+      const db = await Database.open(settings.db, { readOnly, lockWaitMs: settings.lockWait });
+      try {
+        return action === 'list' ? await list(db, context) : await retry(db, context);
+      } finally {
+        await db.close();
+      }
+    };
+    if (readOnly) return work();
+    const waitMs = settings.lockWait;
+    const onWait = lockWaitNotice(context.stderr, waitMs);
+    return withWriterLock({ db: settings.db, command: 'quarantine retry', waitMs, onWait }, work);
+  },
+};
+
+function parseAction(positionals: readonly string[]): (typeof ACTIONS)[number] {
+  const [action, extra] = positionals;
+  if (action === 'list' || action === 'retry') {
+    if (extra !== undefined) throw new ConfigError('quarantine', `unexpected argument "${extra}"`);
+    return action;
+  }
+  const got = action === undefined ? 'no action' : `"${action}"`;
+  throw new ConfigError(
+    'quarantine',
+    `expected \`list\` or \`retry\`, got ${got}; see \`${PROGRAM} quarantine --help\``,
+  );
+}
+
+async function list(db: Database, { flags, stdout }: CommandContext): Promise<number> {
+  const rows = await quarantineList(db, { includeResolved: flag(flags, 'all') });
+  if (flag(flags, 'json')) {
+    stdout.write(
+      jsonLine(
+        rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })),
+        ['raw'],
+      ),
+    );
+    return 0;
+  }
+  const table = rows.map((row) => ({
+    job_id: row.jobId ?? '',
+    kind: row.kind ?? '',
+    seen: row.seenCount,
+    last_seen_at: row.lastSeenAt,
+    resolved_at: row.resolvedAt ?? '',
+    errors: row.errors.length,
+    first_error: firstError(row.errors),
+  }));
+  stdout.write(renderTable(table));
+  return 0;
+}
+
+async function retry(db: Database, { flags, stdout }: CommandContext): Promise<number> {
+  if (flag(flags, 'json') || flag(flags, 'all')) {
+    throw new ConfigError('quarantine', '--json and --all apply to `list` only');
+  }
+  const { loaded, stillFailing } = await quarantineRetry(db);
+  stdout.write(`loaded ${loaded} record(s); ${stillFailing} still failing\n`);
+  return 0;
+}
+
+function firstError(errors: readonly { path: string; message: string }[]): string {
+  const first = errors[0];
+  if (!first) return '';
+  const text = `${first.path || '(record)'}: ${first.message}`;
+  return text.length > ERROR_WIDTH ? `${text.slice(0, ERROR_WIDTH - 1)}…` : text;
+}

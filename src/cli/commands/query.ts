@@ -1,0 +1,186 @@
+/**
+ * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
+ * more statements (each result printed as soon as it is complete), from the argument, a file (-f)
+ * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements,
+ * file access outside the --read folders (COPY, ATTACH, read_csv) and setting changes are refused
+ * with a message saying so (exit 2). While a sync holds the file, the sync answers
+ * (src/analytics/read/read-server.ts).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { render } from '../../analytics/format/output-format.js';
+import type { ResultTable } from '../../analytics/format/result-table.js';
+import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
+import { withReader } from '../../analytics/read/open-reader.js';
+import { resolveSettings } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import { assertNotPseudoFs, fileInTheWay } from '../../load/file/path-checks.js';
+import type { Command } from '../command.js';
+import { stringFlag } from '../command.js';
+
+/** What `query` writes; parquet only into a file. */
+const QUERY_FORMATS = ['table', 'csv', 'json', 'parquet'] as const;
+type QueryFormat = (typeof QUERY_FORMATS)[number];
+/** The format of `--out FILE` without --format, by the file's extension. */
+const EXTENSION_FORMATS: Readonly<Record<string, QueryFormat>> = {
+  '.json': 'json',
+  '.csv': 'csv',
+  '.parquet': 'parquet',
+};
+
+export const command: Command = {
+  name: 'query',
+  summary: 'run read-only SQL against the DuckDB file',
+  usage:
+    'query "SQL" | -f FILE | - [--format table|csv|json|parquet] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s]',
+  description: [
+    'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
+    'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
+    "languages, job_facts) and transcript_search('text'); see the README (Analytics). Several",
+    'statements separated by ; each print their result as soon as it is complete (JSON: one array per',
+    'statement, one after the other); a failing statement stops the text after the results before it.',
+    'SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and struct',
+    'columns are nested values in --format json; numbers are exact (DECIMAL and BIGINT as DuckDB',
+    'spells them). --out FILE without --format takes the format from the extension: .json, .csv, or',
+    '.parquet (one statement, its own column types). EXPLAIN prints its plan whole. Statements that',
+    'write, change settings, or read files outside the --read folders are refused. While a sync',
+    'runs, it answers with the data of its last commit. Examples:',
+    '  transcript-sync query "SELECT * FROM billing_monthly ORDER BY month" --format csv',
+    '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
+    '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
+  ].join('\n'),
+  options: {
+    file: { type: 'string', short: 'f', value: 'FILE', help: 'read the SQL from FILE' },
+    format: {
+      type: 'string',
+      value: 'FORMAT',
+      help: 'table, csv, json, or parquet with --out (default table; with --out, from its extension)',
+    },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      help: 'write the result to FILE (atomically; its folder must exist) instead of stdout',
+    },
+    read: {
+      type: 'string',
+      multiple: true,
+      value: 'DIR',
+      help: 'a folder SQL may read files from, e.g. of export or --publish (repeatable)',
+    },
+  },
+  settings: ['db', 'lockWait'],
+  positionals: true,
+  async run({ flags, env, positionals, stdout, stdin }) {
+    const sql = await sqlText(positionals, stringFlag(flags, 'file'), stdin);
+    const outText = stringFlag(flags, 'out');
+    const out = outText === undefined ? undefined : outPath(outText);
+    const format = queryFormat(stringFlag(flags, 'format'), outText);
+    const readableDirs = readFolders(flags['read']);
+    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
+    const options = { lockWaitMs: lockWait, readableDirs };
+    if (format === 'parquet') {
+      if (out === undefined)
+        throw new ConfigError('--format', 'parquet is written to a file: add --out FILE');
+      await replaceFileAtomic(out, async (temp) => {
+        await withReader(db, options, (reader) => reader.userQueryParquet(sql, temp));
+      });
+      return 0;
+    }
+    // Each result is printed as soon as it is complete, as the DuckDB CLI does: tables and CSV
+    // apart by a blank line, JSON one document per statement. A file is written whole, or not at all.
+    const texts: string[] = [];
+    const print = (table: ResultTable) => {
+      const text = `${texts.length > 0 && format !== 'json' ? '\n' : ''}${render(table, format, { title: 'query' })}`;
+      texts.push(text);
+      if (out === undefined) stdout.write(text);
+    };
+    await withReader(db, options, (reader) => reader.userQuery(sql, print));
+    if (out !== undefined) await writeFileAtomic(out, texts.join(''));
+    return 0;
+  },
+};
+
+/** --format, or without it the extension of --out; an extension it cannot tell is refused. */
+function queryFormat(text: string | undefined, out: string | undefined): QueryFormat {
+  if (text !== undefined) {
+    const found = QUERY_FORMATS.find((format) => format === text);
+    if (!found) throw new ConfigError('--format', `"${text}" is not one of ${QUERY_FORMATS.join(', ')}`);
+    return found;
+  }
+  if (out === undefined) return 'table';
+  const extension = extname(out).toLowerCase();
+  const found = EXTENSION_FORMATS[extension];
+  if (!found) {
+    throw new ConfigError(
+      '--out',
+      `cannot tell the format from ${extension === '' ? 'a name without an extension' : `"${extension}"`} (${out}); name the file .json, .csv or .parquet, or give --format`,
+    );
+  }
+  return found;
+}
+
+/** --out as an absolute path into a folder that exists (created by no one but the user). */
+function outPath(text: string): string {
+  if (text.trim() === '') throw new ConfigError('--out', 'needs a file name');
+  const path = resolve(text);
+  assertNotPseudoFs(path, '--out');
+  const file = fileInTheWay(path);
+  if (file)
+    throw new ConfigError('--out', `${file} is a file, not a folder, so ${text} cannot be written there`);
+  const dir = dirname(path);
+  if (!existsSync(dir)) throw new ConfigError('--out', `folder ${dir} does not exist; create it first`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new ConfigError('--out', `${text} is a folder; give the name of a file in it`);
+  return path;
+}
+
+async function sqlText(
+  positionals: readonly string[],
+  file: string | undefined,
+  stdin: AsyncIterable<string | Buffer> | undefined,
+): Promise<string> {
+  const [first, extra] = positionals;
+  if (extra !== undefined) {
+    throw new ConfigError(
+      'query',
+      `expected one SQL argument, got ${positionals.length}; quote the whole text (or use -f FILE)`,
+    );
+  }
+  if (file !== undefined && first !== undefined)
+    throw new ConfigError('query', 'give the SQL either as an argument or with -f FILE, not both');
+  if (file !== undefined) return readSqlFile(file);
+  if (first === '-') return readStdin(stdin);
+  if (first === undefined)
+    throw new ConfigError(
+      'query',
+      'give the SQL as an argument, -f FILE or - (stdin), e.g. query "SELECT count(*) FROM jobs"',
+    );
+  return first;
+}
+
+async function readSqlFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('-f', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
+      hint: 'give the path of a file of SQL statements',
+    });
+  }
+}
+
+async function readStdin(stdin: AsyncIterable<string | Buffer> | undefined): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin ?? []) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** --read folders, absolute and with a trailing slash (DuckDB matches them as prefixes). */
+function readFolders(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return list.map((dir) => {
+    if (typeof dir !== 'string' || dir.trim() === '') throw new ConfigError('--read', 'needs a folder');
+    const full = resolve(dir);
+    return full.endsWith('/') ? full : `${full}/`;
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * `transcript-sync state show|reset`: a kind's checkpoint (where its next run starts), and a reset
+ * that makes the next run re-sync from a date or from the beginning. A reset writes both stores
+ * the engine reads (the file's `checkpoints` table and, with REDIS_URL, the worker's Redis key),
+ * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
+ * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
+ */
+import { existsSync } from 'node:fs';
+import { type Env, type FlagValues, resolveSettings } from '../../config/settings.js';
+import { ConfigError, DatabaseError } from '../../errors.js';
+import type { JobKind } from '../../kinds.js';
+import { Database } from '../../load/database.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
+import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
+import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
+import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
+import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
+import type { Checkpoint } from '../../sync/types.js';
+import { type Command, type CommandContext, flag, PROGRAM, stringFlag } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
+import { KIND_OPTION, parseKinds, parseSince } from '../sync-options.js';
+import { writeRows } from '../table.js';
+
+const SETTINGS = ['db', 'lockWait', 'redisUrl', 'redisPrefix'] as const;
+
+export const command: Command = {
+  name: 'state',
+  summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
+  usage: 'state show [--kind K] [--json] | state reset --kind K [--since ISO] --yes',
+  description: [
+    'show   per kind: the watermark and pending jobs in the DuckDB file and (with REDIS_URL) in Redis,',
+    '       and the watermark the next run starts from (the earlier of the two).',
+    "reset  sets the kind's watermark to --since (or clears it: the next run backfills all history),",
+    '       in the file and in Redis. Needs --yes. Refused while a sync or worker writes the file.',
+  ].join('\n'),
+  positionals: true,
+  options: {
+    kind: KIND_OPTION,
+    since: { type: 'string', value: 'ISO', help: 'reset: re-sync jobs created from this instant on' },
+    yes: { type: 'boolean', help: 'reset: confirm the reset' },
+    json: { type: 'boolean', help: 'show: print JSON on stdout' },
+  },
+  settings: [...SETTINGS],
+  async run(context) {
+    const [action, extra] = context.positionals;
+    if (extra !== undefined) throw new ConfigError('state', `unexpected argument "${extra}"`);
+    if (action === 'show') return show(context);
+    if (action === 'reset') return reset(context);
+    const got = action === undefined ? 'no action' : `"${action}"`;
+    throw new ConfigError(
+      'state',
+      `expected \`show\` or \`reset\`, got ${got}; see \`${PROGRAM} state --help\``,
+    );
+  },
+};
+
+function settingsOf(flags: FlagValues, env: Env) {
+  return resolveSettings(['db', 'lockWait', 'redisPrefix'], ['redisUrl'], flags, env);
+}
+
+async function show({ flags, env, stdout }: CommandContext): Promise<number> {
+  const settings = settingsOf(flags, env);
+  const kinds = parseKinds(flags);
+  const remote = settings.redisUrl
+    ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
+    : undefined;
+  const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
+  try {
+    const local = new DuckDbCheckpointStore(db);
+    const rows = [];
+    for (const kind of kinds) {
+      const file = await local.load(kind);
+      const redis = remote ? await remote.load(kind) : null;
+      const next = await resolveCheckpoint(db, local, remote, kind);
+      rows.push({
+        kind,
+        next_run_from: next.watermark,
+        duckdb: file,
+        redis: remote ? redis : 'not configured',
+      });
+    }
+    writeRows(stdout, flag(flags, 'json'), rows, (r) => ({
+      kind: r.kind,
+      next_run_from: r.next_run_from ?? '(beginning)',
+      duckdb_watermark: describe(r.duckdb),
+      redis_watermark: typeof r.redis === 'string' ? r.redis : describe(r.redis),
+      pending: r.duckdb?.pending.length ?? 0,
+      backfill_slice: r.duckdb?.slice ? `${r.duckdb.slice.after ?? '…'} → ${r.duckdb.slice.before}` : '',
+    }));
+    return 0;
+  } finally {
+    await db.close();
+    await remote?.close();
+  }
+}
+
+function describe(checkpoint: Checkpoint | null): string {
+  if (!checkpoint) return '(none)';
+  return checkpoint.watermark ?? '(beginning)';
+}
+
+async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
+  const settings = settingsOf(flags, env);
+  if (stringFlag(flags, 'kind') === undefined) {
+    throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');
+  }
+  const kinds = parseKinds(flags);
+  const since = parseSince(flags);
+  const from = since ? `jobs created from ${since.toISOString()} on` : 'all history';
+  if (!flag(flags, 'yes')) {
+    throw new ConfigError(
+      '--yes',
+      `state reset makes the next ${kinds.join(' and ')} run re-fetch ${from}; add --yes to confirm`,
+    );
+  }
+  if (!existsSync(settings.db)) {
+    throw new DatabaseError(`${settings.db} does not exist yet`, {
+      path: settings.db,
+      hint: 'nothing to reset: the first sync starts from the beginning (or --since) anyway',
+    });
+  }
+  const remote = settings.redisUrl
+    ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
+    : undefined;
+  try {
+    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait) };
+    await withWriterLock({ db: settings.db, command: 'state reset', ...waiting }, async () => {
+      const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
+      try {
+        const local = new DuckDbCheckpointStore(db);
+        for (const kind of kinds) {
+          const before = await resolveCheckpoint(db, local, remote, kind);
+          const after = resetCheckpoint(before, since);
+          await db.transaction(() => local.save(kind, after));
+          await remote?.save(kind, after);
+          stdout.write(`${line(kind, before, from)}\n`);
+        }
+      } finally {
+        await db.close();
+      }
+    });
+  } finally {
+    await remote?.close();
+  }
+  return 0;
+}
+
+/** Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice. */
+function resetCheckpoint(before: Checkpoint, since: Date | undefined): Checkpoint {
+  return { ...EMPTY_CHECKPOINT, pending: before.pending, watermark: since ? since.toISOString() : null };
+}
+
+function line(kind: JobKind, before: Checkpoint, from: string): string {
+  return `${kind}: checkpoint reset (watermark was ${before.watermark ?? 'unset'}); the next run re-fetches ${from}`;
+}

@@ -1,0 +1,67 @@
+/** `transcript-sync status`: what the file holds per kind and how the last run went. */
+import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { resolveSettings } from '../../config/settings.js';
+import { jsonLine } from '../../util/snake-case.js';
+import { type Command, flag, PROGRAM } from '../command.js';
+import { pendingAdvice, stalePending } from '../pending-advice.js';
+import { renderTable } from '../table.js';
+
+export interface KindStatus {
+  /** pre-recorded, live, or unknown (quarantined records of no known kind; listed when there are some). */
+  kind: string;
+  watermark: string | null;
+  jobs: number;
+  /** queued/processing jobs younger than --pending-max-age: re-checked on every run. */
+  pending: number;
+  /** queued/processing jobs older than --pending-max-age: no longer re-checked. */
+  pending_stale: number;
+  deleted: number;
+  /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
+  duplicate_ids: number;
+  /** A BIGINT: a bigint past 2^53. */
+  words: number | bigint;
+  quarantined: number;
+  last_run_at: string | null;
+  last_outcome: string | null;
+  last_error: string | null;
+}
+
+export const command: Command = {
+  name: 'status',
+  summary: 'show per kind the watermark, pending jobs, last run and row counts',
+  usage: 'status [--db PATH] [--pending-max-age DURATION] [--json]',
+  description: [
+    'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',
+    '--pending-max-age, no longer re-checked. On stderr, per kind: those no run has listed since they',
+    'went past it (run `sync --full`), apart from those a run listed within the last --pending-max-age',
+    'as still queued or processing upstream (nothing to do here but ask the service).',
+    'quarantined counts every unresolved record, under "unknown" when its kind is neither',
+    'pre-recorded nor live.',
+  ].join('\n'),
+  options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
+  settings: ['db', 'lockWait', 'pendingMaxAge'],
+  async run({ flags, env, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags, env);
+    const now = new Date();
+    const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
+    const json = flag(flags, 'json');
+    const [kinds, stale] = await withReadOnlyDatabase(settings.db, settings.lockWait, async (db) => [
+      await db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
+      json ? [] : await stalePending(db, settings.pendingMaxAge, now),
+    ]);
+    const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
+    if (json) {
+      // The rows carry pending_stale; a program reading them wants nothing else.
+      stdout.write(jsonLine(rows));
+      return 0;
+    }
+    stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
+    if (duplicates > 0)
+      stderr.write(
+        `${PROGRAM}: ${duplicates} duplicate job ids in ${settings.db}; run \`${PROGRAM} verify\` for what else broke and the fix\n`,
+      );
+    for (const line of pendingAdvice(stale, settings.pendingMaxAge)) stderr.write(`${line}\n`);
+    return 0;
+  },
+};

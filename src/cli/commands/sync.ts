@@ -1,0 +1,134 @@
+/** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
+import { ConfigError } from '../../errors.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
+import { outcomeWriter } from '../../log.js';
+import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
+import { jsonLine } from '../../util/snake-case.js';
+import { NOTIFY_OPTION, parseNotifyUrl } from '../../worker/notify.js';
+import { type Command, flag, stringFlag } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
+import { ProgressView } from '../progress.js';
+import { notifySummary, notifyThrown, syncNotifier } from '../sync-notify.js';
+import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from '../sync-options.js';
+import { quarantineNote, runLines } from '../sync-summary.js';
+import { windowFlag } from '../window-flag.js';
+
+export const command: Command = {
+  name: 'sync',
+  summary: 'bring the DuckDB file up to date with the service (one run)',
+  usage:
+    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json] [--notify URL]',
+  description: [
+    "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
+    'jobs still queued or processing, and upserts every job, utterance and word. A first run',
+    'backfills history in time slices, oldest first; a crash resumes at the last complete slice.',
+    '--full walks every job ever made (the whole history); --full --window 1d only the jobs created',
+    'in the last day, and only those can be marked deleted: cheap enough to run hourly.',
+    'The API key comes from TSYNC_API_KEY only (never a flag). While it runs, report, status, query and',
+    'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
+    'dataset in DIR (see the README, Published dataset).',
+    '',
+    'Pages weigh at most --page-bytes from the first request; a record over --max-record-bytes, or',
+    'a listing that keeps contradicting itself (an empty or short page with a next link, a total',
+    'shrinking mid-walk), fails its kind and the other kind still syncs. --full marks at most',
+    '--max-delete-share of a kind deleted (default 10%, always up to 10 jobs); above that it marks',
+    'nothing and exits 1 (--max-delete-share 1 once, if the service really dropped them).',
+    '',
+    'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
+    '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
+  ].join('\n'),
+  options: {
+    kind: KIND_OPTION,
+    full: {
+      type: 'boolean',
+      help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
+    },
+    window: {
+      type: 'string',
+      value: 'DURATION',
+      help: 'with --full: reconcile only jobs created in the last DURATION, e.g. 1d (default: all history)',
+    },
+    since: {
+      type: 'string',
+      value: 'ISO',
+      help: 'fetch jobs created since this past date: a first run starts there (default: all history); on a file with data it moves the window back (never forward); ignored by --full',
+    },
+    checkpoints: {
+      type: 'string',
+      value: 'STORE',
+      help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)',
+    },
+    json: { type: 'boolean', help: 'print one machine-readable summary on stdout (snake_case keys)' },
+    notify: NOTIFY_OPTION,
+    ...PUBLISH_OPTIONS,
+  },
+  logs: true,
+  settings: SYNC_SETTINGS,
+  async run({ flags, env, stdout, stderr, exit }) {
+    const checkpoints = stringFlag(flags, 'checkpoints') ?? 'duckdb';
+    if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
+      throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
+    }
+    const notifyUrl = parseNotifyUrl(stringFlag(flags, 'notify'));
+    const reconcileWindow = windowFlag(flags, 'window');
+    if (reconcileWindow !== undefined && !flag(flags, 'full'))
+      throw new ConfigError('--window', 'only applies to a reconcile; add --full');
+    const controller = new AbortController();
+    const base = {
+      ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }, env),
+      ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
+    };
+    const { view, logger } = ProgressView.open(stderr, base.logLevel);
+    // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
+    const say = outcomeWriter(stderr);
+    if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
+    // Signals are the process's: handled while this command runs, removed when it ends.
+    const stopOn = (signal: NodeJS.Signals) => {
+      // A second signal quits at once where main.ts binds `exit`; in-process the clean stop goes on.
+      if (controller.signal.aborted) return exit?.(130);
+      logger.info(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
+      controller.abort(new Error(signal));
+    };
+    process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
+    try {
+      const waiting = { waitMs: base.lockWait, onWait: lockWaitNotice(stderr, base.lockWait, logger) };
+      const summary = await withWriterLock({ db: base.db, command: 'sync', logger, ...waiting }, async () => {
+        const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
+        try {
+          const result = await runPipeline(base, {
+            ...base,
+            logger,
+            signal: controller.signal,
+            onProgress: view.update,
+          });
+          await notifySummary(notifier, result);
+          return result;
+        } catch (error) {
+          await notifyThrown(notifier, base, error);
+          throw error;
+        }
+      }).catch((error: unknown) => {
+        // A failure no retry fixes still comes after every kind ran: report each, then the error.
+        view.done();
+        const ran = pipelineSummaryOf(error);
+        if (ran) for (const line of runLines(ran)) say(line.level, line.text, line.fields);
+        throw error;
+      });
+      view.done();
+      for (const line of runLines(summary)) say(line.level, line.text, line.fields);
+      const note = quarantineNote(summary.kinds, base.db);
+      if (note) say('warn', note);
+      if (flag(flags, 'json')) stdout.write(jsonLine(summary));
+      if (summary.outcome === 'failed') {
+        const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+        say(
+          'error',
+          `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it`,
+        );
+      }
+      return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;
+    } finally {
+      process.off('SIGINT', stopOn).off('SIGTERM', stopOn);
+    }
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * `transcript-sync verify`: checks the invariants no index enforces (jobs.id unique, children
+ * unique on their natural keys and attached to a job, content_hash matching raw, one run row per
+ * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
+ */
+import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { resolveSettings } from '../../config/settings.js';
+import { Database } from '../../load/database.js';
+import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
+import { jsonLine } from '../../util/snake-case.js';
+import { type Command, flag, PROGRAM } from '../command.js';
+import { renderTable } from '../table.js';
+
+export const command: Command = {
+  name: 'verify',
+  summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
+  usage: 'verify [--db PATH] [--json] [--hashes] [--repair]',
+  description: [
+    'Read-only unless --repair. Checks: jobs.id unique; utterances and words unique on their',
+    'natural keys; utterances, words and module_results',
+    'attached to a stored job (or utterance); sync_runs unique on (run_id, kind). The file has no',
+    'key on these tables (a key makes every run rewrite the history): the loader keeps them.',
+    '--hashes also checks that each raw is byte for byte what was received (its sha1 is',
+    'content_hash); it reads every raw, so it takes about as long as reading all the JSON.',
+    '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
+    'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
+  ].join('\n'),
+  options: {
+    json: { type: 'boolean', help: 'print the checks as JSON on stdout' },
+    hashes: { type: 'boolean', help: 'also check every raw against its content_hash (reads all of raw)' },
+    repair: { type: 'boolean', help: 'fix what is broken (needs the file writable: stop the worker first)' },
+  },
+  settings: ['db', 'lockWait'],
+  async run({ flags, env, stdout, stderr }) {
+    const settings = resolveSettings(['db', 'lockWait'], [], flags, env);
+    const options = { hashes: flag(flags, 'hashes') };
+    let results: CheckResult[];
+    let dropped = 0;
+    if (flag(flags, 'repair')) {
+      const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
+      try {
+        results = await verifyFile(db, options);
+        if (results.some((r) => !r.ok)) {
+          dropped = (await repairFile(db, results)).droppedJobs;
+          results = await verifyFile(db, options);
+        }
+      } finally {
+        await db.close();
+      }
+    } else {
+      // Read-only: while a sync runs, its writer answers (the data as of its last commit).
+      results = await withReadOnlyDatabase(settings.db, settings.lockWait, (reader) =>
+        verifyFile(reader, options),
+      );
+    }
+    if (flag(flags, 'json')) stdout.write(jsonLine(results));
+    else stdout.write(renderTable(results.map(row)));
+    if (dropped > 0) {
+      stderr.write(
+        `${PROGRAM}: verify --repair dropped ${dropped} jobs; run \`${PROGRAM} sync --full\` to load them again\n`,
+      );
+    }
+    const broken = results.filter((r) => !r.ok);
+    if (broken.length === 0) return 0;
+    stderr.write(`${PROGRAM}: ${brokenLine(settings.db, broken)}\n`);
+    return 1;
+  },
+};
+
+function row(r: CheckResult): Record<string, unknown> {
+  return { check: r.name, result: r.ok ? 'ok' : 'BROKEN', rows: r.count, sample: r.sample.join(' ') };
+}
+
+function brokenLine(db: string, broken: readonly CheckResult[]): string {
+  const what = broken.map((r) => `${r.name}: ${r.count} broken`).join('; ');
+  const refetch = broken.some((r) => r.repair === 'drop-jobs');
+  const hashes = broken.some((r) => r.name.includes('sha1')) ? ' --hashes' : '';
+  return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
+    refetch ? `, then \`${PROGRAM} sync --full\` to load the dropped jobs again` : ''
+  }`;
+}

@@ -1,0 +1,280 @@
+/**
+ * The listing service client: one keep-alive pool to the configured origin, a rate limit shared by
+ * every call, retries by the table in ./retry-policy.ts, and typed errors that never carry the key.
+ *
+ * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
+ * client cannot show it; it is sent as `x-service-key` and nowhere else.
+ */
+import pRetry from 'p-retry';
+import { Pool } from 'undici';
+import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
+import type { ListName } from '../kinds.js';
+import { type Logger, silentLogger } from '../log.js';
+import { formatBytes } from '../util/bytes.js';
+import { sleep } from '../util/sleep.js';
+import { HEADS_ONLY, type Shape } from './json-shape.js';
+import { type BodyProblem, type BodyRead, readListBody } from './list-page.js';
+import { type Listing, pageOf } from './listing.js';
+import { parseNextLink } from './next-link.js';
+import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
+import { RateLimiter } from './rate-limiter.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
+import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
+
+/**
+ * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
+ * characters, ~512 Mi), which a body decoded as latin1 would otherwise overrun and crash on.
+ */
+export const MAX_BODY_BYTES = 480 * 2 ** 20;
+
+function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
+  const result = value ?? fallback;
+  const ok = Number.isFinite(result) && result >= 0 && (!integer || Number.isInteger(result));
+  if (!ok)
+    throw new ConfigError(setting, `must be a ${integer ? 'whole ' : ''}number >= 0 (got ${String(value)})`);
+  return result;
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
+  }
+  return url;
+}
+
+/** A 2xx answer read as a list, before its next link is read. */
+interface Read {
+  readonly value: Extract<BodyRead, { ok: true }>['value'];
+  readonly next: string | null;
+  readonly bytes: number;
+}
+
+export class ListingClient implements Listing {
+  /** Live counters; read them, do not write them. */
+  readonly stats: ClientStats = { requests: 0, retries: 0, bytes: 0 };
+  readonly #pool: Pool;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #basePath: string;
+  readonly #limiter: RateLimiter;
+  readonly #policy: RetryPolicy;
+  readonly #encoding: MetadataEncoding;
+  readonly #logger: Logger;
+  readonly #onRetry: ClientOptions['onRetry'];
+  readonly #redact: Redact;
+  readonly #itemShape: Shape;
+
+  constructor(options: ClientOptions) {
+    const base = parseBaseUrl(options.baseUrl);
+    // Control characters would make undici reject the header later, with a less useful error.
+    if (options.apiKey.trim() === '' || hasControlCharacter(options.apiKey)) {
+      throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
+    }
+    this.#redact = redactor(options.apiKey);
+    this.#headers = Object.freeze({ 'x-service-key': options.apiKey, accept: 'application/json' });
+    this.#basePath = base.pathname;
+    this.#policy = Object.freeze({
+      maxAttempts: Math.max(
+        1,
+        positive('maxAttempts', options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, true),
+      ),
+      baseMs: positive('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_POLICY.baseMs),
+      maxMs: positive('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_POLICY.maxMs),
+      retryAfterCapMs: positive(
+        'retryAfterCapMs',
+        options.retryAfterCapMs,
+        DEFAULT_RETRY_POLICY.retryAfterCapMs,
+      ),
+    });
+    this.#limiter = new RateLimiter(
+      options.rateLimit ?? 20,
+      Math.max(1, positive('burst', options.burst, 1, true)),
+    );
+    this.#encoding = options.metadataEncoding ?? 'json';
+    this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
+    this.#onRetry = options.onRetry;
+    this.#itemShape = options.itemShape ?? HEADS_ONLY;
+    this.#pool = new Pool(base.origin, {
+      connections: Math.max(1, positive('connections', options.connections, 8, true)),
+      connect: {
+        timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+        // Stated, not inherited: node's NODE_TLS_REJECT_UNAUTHORIZED=0 would otherwise switch
+        // certificate checks off and hand the key to whoever answers. Nothing turns this off.
+        rejectUnauthorized: true,
+      },
+      headersTimeout: positive('headersTimeoutMs', options.headersTimeoutMs, 30_000),
+      bodyTimeout: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
+    });
+  }
+
+  /**
+   * One page, retried per the policy (a body that is not a list envelope is asked again). Filters
+   * are checked before anything is sent.
+   */
+  async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
+    const query = buildQuery(list, params, this.#encoding);
+    const path = listPath(this.#basePath, list);
+    const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
+    const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
+    return pageOf({
+      list,
+      offset: params.offset ?? 0,
+      limit: params.limit ?? DEFAULT_LIMIT,
+      body: read.value.body,
+      items: read.value.items,
+      next: parseNextLink(read.next),
+      bytes: read.bytes,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #withRetries(
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ): Promise<Read> {
+    try {
+      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes), {
+        retries: this.#policy.maxAttempts - 1,
+        // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
+        minTimeout: 0,
+        signal,
+        shouldRetry: async ({ error, attemptNumber }) => {
+          // A shutdown aborts the request in flight: that is no failure to retry (or warn about).
+          if (signal?.aborted || !shouldRetry(error)) return false;
+          const delayMs = retryDelayMs(this.#policy, error, attemptNumber);
+          this.stats.retries++;
+          this.#logger.warn(
+            {
+              where,
+              attempt: attemptNumber,
+              of: this.#policy.maxAttempts,
+              delay_ms: delayMs,
+              err: describe(error),
+            },
+            'request failed, retrying',
+          );
+          this.#onRetry?.({ attempt: attemptNumber, delayMs, error });
+          await sleep(delayMs, signal);
+          return true;
+        },
+      });
+    } catch (error) {
+      // Whatever was in flight when the caller aborted, the caller's reason is the answer.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  async #attempt(
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ): Promise<Read> {
+    await this.#limiter.acquire(signal);
+    this.stats.requests++;
+    const started = performance.now();
+    const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal, maxBytes);
+    this.#logger.debug(
+      { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
+      'GET',
+    );
+    if (status < 200 || status > 299)
+      throw statusError(status, { where, body: body.toString('utf8'), retryAfter, redact: this.#redact });
+    const bytes = body.length;
+    const read = readListBody(body, this.#itemShape);
+    if (!read.ok) throw this.#bodyError(read, where, bytes);
+    return { value: read.value, next: read.next, bytes };
+  }
+
+  #bodyError(problem: BodyProblem, where: string, bytes: number): ProtocolError {
+    if (problem.problem === 'not-json') {
+      return new ProtocolError(`${where} answered with a body that is not JSON (${bytes} bytes)`, {
+        retryable: true,
+        cause: new Error(this.#redact(problem.message)),
+        hint: 'the service sent a broken answer; retried automatically',
+      });
+    }
+    return new ProtocolError(
+      `${where} answered with a body that is not a list envelope (${problem.detail})`,
+      {
+        retryable: true,
+        hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
+      },
+    );
+  }
+
+  /**
+   * Sends one GET and reads the body, at most `maxBytes` of it: a longer one (by its content-length,
+   * or counted as it streams in) is abandoned and the request fails with ResponseTooLargeError.
+   * Transport failures become typed errors.
+   */
+  async #send(pathAndQuery: string, where: string, signal: AbortSignal | undefined, maxBytes: number) {
+    let response: Awaited<ReturnType<Pool['request']>>;
+    try {
+      response = await this.#pool.request({
+        method: 'GET',
+        path: pathAndQuery,
+        headers: this.#headers,
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw transportError(error, where, this.#redact);
+    }
+    const tooLarge = (bytes: number) => {
+      response.body.destroy();
+      return new ResponseTooLargeError(
+        `${where} answered with more than ${formatBytes(maxBytes)} (at least ${formatBytes(bytes)}); reading stopped`,
+        { bytes, maxBytes },
+      );
+    };
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+    const chunks: Buffer[] = [];
+    let length = 0;
+    try {
+      for await (const chunk of response.body) {
+        length += (chunk as Buffer).length;
+        if (length > maxBytes) throw tooLarge(length);
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) {
+        this.stats.bytes += length;
+        throw error;
+      }
+      if (signal?.aborted) throw signal.reason;
+      // A broken body on an error status still says enough: keep the status.
+      if (response.statusCode < 300) throw transportError(error, where, this.#redact, 'body');
+      chunks.length = 0;
+      length = 0;
+    }
+    const body: Buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+    this.stats.bytes += body.length;
+    return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
+  }
+}
+
+/** A log-safe summary of an error (our messages never hold the key). */
+function describe(error: Error): Record<string, unknown> {
+  const { name, message } = error;
+  const code = (error as { code?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  return { name, message, code, status };
+}

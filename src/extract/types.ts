@@ -1,0 +1,112 @@
+/**
+ * The listing client's public shapes: which lists exist, the filters a caller may ask for, what a
+ * page is, and how the client is tuned. Kinds, statuses and list names come from
+ * src/kinds.ts, whose `as const` lists the query encoder checks values against at run time.
+ */
+
+import type { JobKind, JobStatus, ListName } from '../kinds.js';
+import type { Logger } from '../log.js';
+import type { ItemScan } from './json-scan.js';
+import type { Shape } from './json-shape.js';
+
+export interface ListParams {
+  /** Index of the first item; default 0. */
+  offset?: number;
+  /** Items asked for; default 20 (the spec's default). The service may serve fewer. */
+  limit?: number;
+  /** YYYY-MM-DD */
+  date?: string;
+  /** A string must be an ISO 8601 instant; sent as `toISOString()`. */
+  beforeDate?: Date | string;
+  afterDate?: Date | string;
+  status?: readonly JobStatus[];
+  customMetadata?: Readonly<Record<string, string | number | boolean>>;
+  /** Only on 'transcription'; a ConfigError elsewhere. */
+  kind?: readonly JobKind[];
+}
+
+export interface NextLink {
+  readonly offset: number;
+  /** The limit `next` carries, when it carries one. */
+  readonly limit: number | undefined;
+}
+
+/** A page as received: the body's bytes and what one scan of them found (src/extract/list-page.ts). */
+export interface Page {
+  readonly list: ListName;
+  /** The offset asked for. */
+  readonly offset: number;
+  /** The limit asked for. */
+  readonly limit: number;
+  /** The body, UTF-8: each record's exact text is a span of it. */
+  readonly body: Buffer;
+  /** Each item's span, heads and whether it meets the client's item shape; not validated here. */
+  readonly items: readonly ItemScan[];
+  /** Each item's `id` when it is a string, in order, unreadable ones included: the walk's anchors. */
+  readonly ids: readonly (string | undefined)[];
+  /** The first item's created_at, when readable: a slice boundary. */
+  readonly firstCreatedAt: Date | undefined;
+  /** Only what `next` says about position; its path, origin and filters are never used. */
+  readonly next: NextLink | null;
+  /** Body size in bytes, as received. */
+  readonly bytes: number;
+}
+
+export interface ClientOptions {
+  /** e.g. https://api.example.com; a path prefix is kept (`https://host/proxy` → /proxy/v2/...). */
+  baseUrl: string;
+  apiKey: string;
+  /** Requests per second across all concurrent calls of one client; default 20. */
+  rateLimit?: number;
+  /**
+   * Requests that may go out at once before the rate spaces them; default 1 (evenly spaced). The
+   * sync engine passes its concurrency, so parallel slices start together; the rate still holds
+   * over time (a token bucket of `burst` tokens).
+   */
+  burst?: number;
+  /** Attempts per request, the first included; default 6. */
+  maxAttempts?: number;
+  /** First backoff cap in ms; default 250. Doubles per retry, full jitter. */
+  retryBaseMs?: number;
+  /** Cap of one backoff in ms; default 30_000. */
+  retryMaxMs?: number;
+  /** Retry-After is honoured up to this many ms; default 60_000. */
+  retryAfterCapMs?: number;
+  /** ms; default 10_000. */
+  connectTimeoutMs?: number;
+  /** ms until the response headers arrive; default 30_000. */
+  headersTimeoutMs?: number;
+  /** ms of silence allowed between body chunks; default 30_000. undici checks it on a ~1 s clock. */
+  bodyTimeoutMs?: number;
+  /** Keep-alive pool size; default 8. */
+  connections?: number;
+  /** custom_metadata as one JSON value (default) or as `custom_metadata[key]=value` pairs. */
+  metadataEncoding?: 'json' | 'brackets';
+  logger?: Logger;
+  /**
+   * What each item of a page is checked against while the body is scanned (the sync passes the job
+   * record's shape); default HEADS_ONLY: items are read, not checked.
+   */
+  itemShape?: Shape;
+  /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
+  onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /**
+   * Most body bytes to read (default and ceiling: MAX_BODY_BYTES). A longer body is not read to its
+   * end: the request fails with ResponseTooLargeError, so no answer can outgrow memory or V8's
+   * longest string.
+   */
+  maxBytes?: number;
+}
+
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Attempts after a failed one. */
+  retries: number;
+  /** Response body bytes received. */
+  bytes: number;
+}

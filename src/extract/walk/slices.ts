@@ -1,0 +1,114 @@
+/**
+ * Splitting a window into time slices for a backfill. Boundaries come from probes with `limit=1`
+ * at every `sliceJobs`-th offset of the newest-first list, so each slice holds about `sliceJobs`
+ * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
+ */
+
+import { UpstreamError } from '../../errors.js';
+import type { Page } from '../listing.js';
+
+export interface Slice {
+  /** Inclusive lower bound; null: no lower bound. */
+  readonly after: Date | null;
+  /** Exclusive upper bound. */
+  readonly before: Date;
+}
+
+/** Pages per backfill slice when --slice-jobs is unset: about four pages a slice. */
+const SLICE_PAGES = 4;
+
+/** Jobs per slice when --slice-jobs is unset, for `pageSize` items a page. */
+export function defaultSliceJobs(pageSize: number): number {
+  return pageSize * SLICE_PAGES;
+}
+
+/** The page at `offset` of the window, or of its part created before `before` when given. */
+export type Probe = (offset: number, before?: Date) => Promise<Page>;
+
+/**
+ * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
+ * when it says there is no next page the window is one slice and no probe is made. Probes go out
+ * `parallel` at a time (the run's concurrency): when latency dominates, planning would otherwise
+ * cost one round trip per slice before any slice is walked. At most `parallel - 1` probes past the
+ * end of the list are wasted.
+ *
+ * A service that caps offsets refuses the deep probes (400/422): planning then goes on from the
+ * last boundary found, one probe at a time, each at offset `sliceJobs` of the part of the window
+ * older than that boundary, so no request goes deeper than `sliceJobs` (plus a page, in the walk).
+ */
+export async function planSlices(
+  window: Slice,
+  firstPage: Page,
+  sliceJobs: number,
+  probe: Probe,
+  parallel = 1,
+): Promise<Slice[]> {
+  if (firstPage.next === null) return [window];
+  const boundaries: Date[] = [];
+  /** Takes the probe's first item as the next boundary; false when the list ends there. */
+  const take = (page: Page): boolean => {
+    if (page.ids.length === 0) return false;
+    // A probe landing on a record without a readable created_at just merges two slices.
+    const createdAt = page.firstCreatedAt;
+    if (createdAt && createdAt < (boundaries.at(-1) ?? window.before)) boundaries.push(createdAt);
+    return page.next !== null;
+  };
+  try {
+    for (let offset = sliceJobs, more = true; more; offset += sliceJobs * parallel) {
+      const offsets = Array.from({ length: Math.max(1, parallel) }, (_, i) => offset + i * sliceJobs);
+      for (const page of await Promise.all(offsets.map((at) => probe(at)))) {
+        more = take(page);
+        if (!more) break;
+      }
+    }
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    await planBelowCap(window, boundaries, sliceJobs, probe);
+  }
+  const slices: Slice[] = [];
+  let before = window.before;
+  for (const boundary of boundaries) {
+    if (window.after && boundary <= window.after) break;
+    slices.push({ after: boundary, before });
+    before = boundary;
+  }
+  slices.push({ after: window.after, before });
+  return slices.reverse();
+}
+
+/** Relative probes after an offset cap: each at `sliceJobs` below the last boundary. */
+async function planBelowCap(
+  window: Slice,
+  boundaries: Date[],
+  sliceJobs: number,
+  probe: Probe,
+): Promise<void> {
+  for (;;) {
+    const before = boundaries.at(-1) ?? window.before;
+    const page = await probe(sliceJobs, before);
+    const createdAt = page.firstCreatedAt;
+    // Jobs sharing the boundary's instant (or an unreadable one): the rest stays one slice.
+    if (!createdAt || createdAt >= before || (window.after && createdAt <= window.after)) return;
+    boundaries.push(createdAt);
+    if (page.next === null) return;
+  }
+}
+
+/** A 400/422: at an offset the same filters were served at offset 0, the service caps offsets. */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof UpstreamError && (error.status === 400 || error.status === 422);
+}
+
+export function createdAtOf(item: unknown): Date | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const value = (item as { created_at?: unknown }).created_at;
+  if (typeof value !== 'string') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function idOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const value = (item as { id?: unknown }).id;
+  return typeof value === 'string' ? value : undefined;
+}

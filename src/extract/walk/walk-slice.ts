@@ -1,0 +1,142 @@
+/**
+ * Walks one slice of a list newest first, page by page, so that no surviving job is skipped even
+ * when jobs are deleted while the walk is under way.
+ *
+ * Offset pagination shifts under deletions: when a job before the current offset disappears, every
+ * later job moves one place down and the first one of the next page would be skipped. So each page
+ * after the first is asked from one place earlier (`offset - 1`), and its first item must be the
+ * last item of the page before (the anchor). When it is not, something moved: the walk starts the
+ * slice again (what was already loaded is unchanged and costs no writes). Insertions move jobs up
+ * and only repeat an item, which the idempotent loader absorbs.
+ *
+ * Only `offset` is taken from `next` (it points at /v2/transcription and carries only status,
+ * offset and limit); path and filters stay ours. Serving fewer items than asked is followed when
+ * `next` carries the smaller limit; a page that contradicts itself is asked again (page-anomalies.ts).
+ */
+
+import { ProtocolError } from '../../errors.js';
+import type { ListName } from '../index.js';
+import { type Listing, type Page, pageOf } from '../listing.js';
+import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import {
+  anomalyError,
+  assertAdvances,
+  consistentPage,
+  offsetCapError,
+  promisedBy,
+} from './page-anomalies.js';
+import type { PageSizer } from './page-sizer.js';
+import type { Slice } from './slices.js';
+
+export interface WalkOptions {
+  /** Items per page: the configured page size, lowered for big records (shared by a kind's fetchers). */
+  readonly sizer: PageSizer;
+  /** Bytes a page and a record may have (bounded-page.ts). */
+  readonly budget: PageBudget;
+  /** ms before a contradicting page is asked again (page-anomalies.ts). */
+  readonly anomalyPauseMs: number;
+  /** How many times a slice may start again before the run gives up (it retries next run). */
+  readonly maxRestarts?: number;
+  readonly signal?: AbortSignal;
+  /** Called when a shift was seen and the slice starts again. */
+  readonly onRestart?: () => void;
+  /** Called when a page contradicted itself, even if asking again cleared it (page-anomalies.ts). */
+  readonly onAnomaly?: () => void;
+}
+
+const ONE_MS = 1;
+
+export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date } {
+  // `after_date` is exclusive in the simulator and unknown upstream; 1 ms earlier makes the
+  // inclusive bound of the slice hold either way (a repeated boundary job is harmless).
+  return slice.after
+    ? { afterDate: new Date(slice.after.getTime() - ONE_MS), beforeDate: slice.before }
+    : { beforeDate: slice.before };
+}
+
+/**
+ * A page that still contradicts itself after being asked again ends the walk with a
+ * ListingAnomalyError, except a list that ended early: jobs deleted ahead of the walk do that too,
+ * so the slice is walked once more, and only the same contradiction at the same offset again fails.
+ */
+export async function* walkSlice(
+  client: Listing,
+  list: ListName,
+  slice: Slice,
+  options: WalkOptions,
+  firstPage?: Page,
+): AsyncGenerator<Page> {
+  const maxRestarts = options.maxRestarts ?? 20;
+  const window = sliceParams(slice);
+  // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
+  let unserved = firstPage;
+  const endedEarlyAt = new Set<number>();
+  for (let restart = 0; ; restart++) {
+    if (restart > maxRestarts) {
+      throw new ProtocolError(
+        `the list kept changing under the walk (${maxRestarts} restarts of one slice)`,
+        { retryable: true, hint: 'the next run tries again' },
+      );
+    }
+    let anchor: string | undefined;
+    let offset = 0;
+    let shifted = false;
+    // The fewest items the slice holds, as the next links of the pages so far promised.
+    let promised = 0;
+    // The deepest offset served so far: a later refusal past it is an offset cap.
+    let servedOffset = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const overlap = anchor === undefined ? 0 : 1;
+      const at = offset - overlap;
+      const ask = async (): Promise<Page> => {
+        try {
+          const page = await getBoundedPage(
+            client,
+            list,
+            { ...window, offset: at },
+            // The anchor weighs like any item: the whole answer fits the budget, not only the new items.
+            { wanted: Math.max(1, options.sizer.limit - overlap), overlap, signal: options.signal },
+            options.sizer,
+            options.budget,
+          );
+          options.sizer.observe(page.ids.length, page.bytes);
+          return page;
+        } catch (error) {
+          throw offsetCapError(error, list, at, servedOffset);
+        }
+      };
+      // The window's first page was seen by the sizer when it was planned.
+      const reuse = offset === 0 && restart === 0 ? unserved : undefined;
+      unserved = undefined;
+      const first = reuse ?? (await ask());
+      const checked = await consistentPage(first, ask, promised, {
+        pauseMs: options.anomalyPauseMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
+      });
+      const page = checked.page;
+      if (checked.anomaly !== undefined) {
+        const endedEarly = page.next === null && !endedEarlyAt.has(at);
+        if (!endedEarly) throw anomalyError(list, at, checked.anomaly);
+        endedEarlyAt.add(at);
+        shifted = true;
+        break;
+      }
+      servedOffset = Math.max(servedOffset, at);
+      promised = promisedBy(page, promised);
+      // The anchor (asked again, and left out of the page yielded) must be where it was.
+      if (overlap && (page.ids.length === 0 || page.ids[0] !== anchor)) {
+        shifted = true;
+        break;
+      }
+      yield overlap ? pageOf({ ...page, items: page.items.slice(overlap) }) : page;
+      if (page.next === null || page.ids.length === overlap) return;
+      // No readable id to anchor on (a malformed record): fall back to the plain next offset.
+      anchor = page.ids.at(-1);
+      assertAdvances(page);
+      offset = page.next.offset;
+    }
+    if (shifted) options.onRestart?.();
+  }
+}

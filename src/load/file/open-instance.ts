@@ -1,0 +1,260 @@
+/**
+ * Opens (or shares) the one DuckDBInstance of a file in this process. DuckDB locks a file for one
+ * writing process; while another process holds it, opening is retried until `lockWaitMs`, then a
+ * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
+ * we create is 0700 and the database file 0600 (set before anything is written to it).
+ */
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DatabaseError } from '../../errors.js';
+import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
+import { damagedFileError } from './damaged-file.js';
+import { assertDatabasePath, isSqliteFile } from './path-checks.js';
+
+export interface SharedInstance {
+  readonly instance: DuckDBInstance;
+  readonly readOnly: boolean;
+  /** Whether this open created the file (so a failed first open may remove it again). */
+  readonly created: boolean;
+  refs: number;
+}
+
+const instances = new Map<string, SharedInstance>();
+
+/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
+const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
+
+/**
+ * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
+ * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget
+ *   (src/memory/budget.ts): the buffer pool holds the open transaction's rows and what is
+ *   committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint` bytes of WAL
+ *   lets that go. Without a limit a backfill keeps every block it wrote resident.
+ * - Never checkpoint straight from a big commit (DuckDB checkpoints any commit over 100k rows by
+ *   default): the WAL threshold alone decides, so checkpoints come at a pace the budget sets.
+ * - Background threads that hand memory DuckDB freed back to the system.
+ * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
+ *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for
+ *   about 20% more backfill time. DuckDB 1.2.0 (February 2025) and newer open such a file; older
+ *   ones refuse it. An existing file keeps the format it was created in (DuckDB ignores the setting
+ *   for it); `transcript-sync compact` rewrites one into the new format.
+ * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
+ *   the last 2,047 stored jobs again; src/load/file/merge-row-groups.ts merges them every so often instead.
+ * Read-only opens (reports, queries, exports) keep DuckDB's defaults.
+ */
+/** The storage format new files are written in; see writerOptions. */
+export const STORAGE_FORMAT = 'v1.2.0';
+
+function writerOptions(memory: DuckDbMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    wal_autocheckpoint: `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`,
+    auto_checkpoint_skip_wal_threshold: '1000000000',
+    threads: String(memory.threads),
+    allocator_background_threads: 'true',
+    max_vacuum_tasks: '0',
+    storage_compatibility_version: STORAGE_FORMAT,
+  };
+}
+
+/** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
+const RETRY_START_MS = 50;
+const RETRY_MAX_MS = 500;
+
+/**
+ * Opens `path` or shares its open instance. A writable open's DuckDB settings come from `memory`
+ * (the default budget's when undefined); a shared instance keeps those of its first open.
+ */
+export async function acquireInstance(
+  path: string,
+  readOnly: boolean,
+  lockWaitMs: number,
+  memory?: DuckDbMemory,
+): Promise<SharedInstance> {
+  const shared = instances.get(path);
+  if (shared) {
+    if (shared.readOnly && !readOnly) {
+      throw new DatabaseError(`${path} is already open read-only in this process`, {
+        path,
+        hint: 'close the read-only handle before opening it for writing',
+      });
+    }
+    shared.refs += 1;
+    return shared;
+  }
+  checkPath(path);
+  const created = !readOnly && !existsSync(path);
+  if (created) makePrivateDir(dirname(path));
+  if (!readOnly) assertWritableDir(path);
+  const options = readOnly
+    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
+    : { ...BASE_OPTIONS, ...writerOptions(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
+  const instance = await createWithRetry(path, options, readOnly, lockWaitMs);
+  if (created) restrictFile(path);
+  const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
+  instances.set(path, entry);
+  return entry;
+}
+
+export function releaseInstance(path: string, entry: SharedInstance): void {
+  entry.refs -= 1;
+  if (entry.refs > 0) return;
+  instances.delete(path);
+  entry.instance.closeSync();
+  restrictFile(`${path}.wal`);
+}
+
+/** Removes a file this process just created and could not finish setting up. */
+export function discardCreatedFile(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(`${path}.wal`, { force: true });
+}
+
+/** Owner-only mode for a file DuckDB may have created (the WAL comes and goes); missing is fine. */
+export function restrictFile(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // The WAL is removed at each checkpoint; nothing to restrict then.
+  }
+}
+
+/** What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). */
+function checkPath(path: string): void {
+  assertDatabasePath(path);
+  const kind = fileKind(path);
+  if (kind === 'directory' || kind === 'other') {
+    const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
+    throw new DatabaseError(`${path} is ${what}`, {
+      path,
+      hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
+    });
+  }
+  if (isSqliteFile(path)) {
+    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, {
+      path,
+      hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
+    });
+  }
+}
+
+function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Creates the directory of a new database file, owner-only. Returns the outermost directory it
+ * created (its parents may be new too), undefined when `dir` existed.
+ */
+export function makePrivateDir(dir: string): string | undefined {
+  if (existsSync(dir)) return undefined;
+  try {
+    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+    return created;
+  } catch (error) {
+    throw new DatabaseError(`cannot create the directory ${dir} for the database`, {
+      path: dir,
+      hint: 'check its permissions, or point --db (TSYNC_DB) at a writable place',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * DuckDB writes `<file>.wal` beside the file at the first commit: a directory it cannot write
+ * would fail the run at that commit (after the fetching), so it is refused before anything starts.
+ */
+function assertWritableDir(path: string): void {
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    if (!existsSync(dir)) return; // DuckDB names the missing directory better
+    throw new DatabaseError(
+      `cannot write to ${dir}, where the database keeps its write-ahead log (${path}.wal)`,
+      {
+        path,
+        hint: 'make the directory writable for this user, or point --db (TSYNC_DB) at a writable place',
+        cause: error,
+      },
+    );
+  }
+}
+
+async function createWithRetry(
+  path: string,
+  options: Record<string, string>,
+  readOnly: boolean,
+  lockWaitMs: number,
+): Promise<DuckDBInstance> {
+  const deadline = Date.now() + lockWaitMs;
+  let delay = RETRY_START_MS;
+  for (;;) {
+    try {
+      return await DuckDBInstance.create(path, options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!isLockConflict(message)) throw openError(path, readOnly, message, error);
+      if (Date.now() + delay > deadline) throw busyError(path, lockWaitMs, message, error);
+      await sleep(delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    }
+  }
+}
+
+function isLockConflict(message: string): boolean {
+  return /could not set lock|conflicting lock/i.test(message);
+}
+
+function busyError(path: string, lockWaitMs: number, message: string, cause: unknown): DatabaseError {
+  const holder = /PID (\d+)/.exec(message)?.[1];
+  return new DatabaseError(
+    `${path} is held by another process${holder ? ` (PID ${holder})` : ''}: a sync is probably running`,
+    {
+      path,
+      retryable: true,
+      busy: true,
+      hint: `wait for it to finish and try again, or raise --lock-wait (waited ${lockWaitMs} ms)`,
+      cause,
+    },
+  );
+}
+
+function openError(path: string, readOnly: boolean, message: string, cause: unknown): DatabaseError {
+  if (readOnly && /does not exist/i.test(message)) {
+    return new DatabaseError(`${path} does not exist yet`, {
+      path,
+      hint: 'run `transcript-sync sync` first to create and fill it',
+      cause,
+    });
+  }
+  const damaged = damagedFileError(path, cause);
+  if (damaged) return damaged;
+  if (readOnly && /permission denied/i.test(message)) {
+    return new DatabaseError(`cannot read ${path}: permission denied`, {
+      path,
+      hint: 'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
+      cause,
+    });
+  }
+  if (/permission denied|read-only file system/i.test(message)) {
+    return new DatabaseError(`cannot open ${path}: permission denied`, {
+      path,
+      hint: 'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
+      cause,
+    });
+  }
+  return new DatabaseError(`cannot open ${path}: ${message}`, {
+    path,
+    hint: 'check the path given by --db (TSYNC_DB)',
+    cause,
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Checks on a path given for a file the CLI writes or reads (--db, --report-dir), run before
+ * anything opens it, so a wrong path fails at once with the fix instead of deep inside DuckDB:
+ * - kernel pseudo-filesystems (/proc, /sys, /dev) hold no real files; a read there can block
+ *   (/proc/kmsg) or never end, so they are refused outright;
+ * - a parent that is a file (`notes.txt/db.duckdb`) is named as such, not as a permission problem.
+ */
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { ConfigError, DatabaseError } from '../../errors.js';
+
+const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
+
+/** The path with its existing part's symlinks resolved (the rest may not exist yet). */
+function realPathOfExisting(path: string): string {
+  let existing = resolve(path);
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(existing.slice(parent.length).replace(/^\//, ''));
+    existing = parent;
+  }
+  try {
+    return [realpathSync(existing), ...rest].join(sep).replace(/\/\/+/g, '/');
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** A ConfigError (exit 2) for a path on /proc, /sys or /dev. */
+export function assertNotPseudoFs(path: string, flag: string): void {
+  const real = realPathOfExisting(path);
+  const root = PSEUDO_ROOTS.find((r) => real === r || real.startsWith(`${r}/`));
+  if (root) {
+    throw new ConfigError(
+      flag,
+      `${path} is on ${root}, a kernel pseudo-filesystem that holds no real files; point ${flag} at a path on disk`,
+    );
+  }
+}
+
+/** The nearest ancestor of `path` that exists but is not a directory, if any. */
+export function fileInTheWay(path: string): string | undefined {
+  let dir = dirname(resolve(path));
+  for (;;) {
+    if (existsSync(dir)) return statSync(dir).isDirectory() ? undefined : dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Whether the file starts with SQLite's header (DuckDB would try to load its sqlite extension). */
+export function isSqliteFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    if (!statSync(path).isFile()) return false;
+    fd = openSync(path, 'r');
+    const header = Buffer.alloc(16);
+    readSync(fd, header, 0, 16, 0);
+    return header.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The checks every open or lock of a database path runs first: not on a pseudo-filesystem (a
+ * ConfigError, exit 2), no file where a parent directory should be (a DatabaseError naming it).
+ */
+export function assertDatabasePath(path: string): void {
+  assertNotPseudoFs(path, '--db');
+  const file = fileInTheWay(path);
+  if (file) {
+    throw new DatabaseError(`${file} is a file, not a directory, so ${path} cannot be created there`, {
+      path,
+      hint: 'point --db (TSYNC_DB) at a path inside a directory',
+    });
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT):
+ * files created before it keep DuckDB's old format, where `raw` is stored uncompressed, and a
+ * rebuild (migration 002) leaves the blocks of the old table free inside the file. Every table,
+ * view and macro is copied (COPY FROM DATABASE), row counts are compared, and the copy replaces the
+ * file by a rename while the original is still held, so no writer can slip in between.
+ */
+import { renameSync, rmSync, statSync } from 'node:fs';
+import { DatabaseError } from '../../errors.js';
+import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
+import { Database } from '../database.js';
+import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
+
+export interface CompactResult {
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+  readonly format: string;
+}
+
+/** `db` must be open for writing; it is left open on the original inode (the caller closes it). */
+export async function compactFile(db: Database): Promise<CompactResult> {
+  const target = `${db.path}.compact-tmp`;
+  removeCopy(target);
+  const bytesBefore = statSync(db.path).size;
+  await db.run('CHECKPOINT');
+  const [row] = await db.all<{ name: string }>('SELECT current_database() AS name');
+  try {
+    // DuckDB binds neither ATTACH's path nor COPY's database names: both are quoted by sql-literal.ts.
+    await db.run(
+      `ATTACH ${sqlPathLiteral(target, '--db')} AS tsync_compacted (STORAGE_VERSION '${STORAGE_FORMAT}')`,
+    );
+    await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted`);
+    await db.run('DETACH tsync_compacted');
+    const copy = await Database.open(target, { readOnly: true });
+    try {
+      const expected = await db.all<{ t: string; n: number }>(db.query('compact-counts'));
+      const actual = await copy.all<{ t: string; n: number }>(copy.query('compact-counts'));
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+        throw new DatabaseError(
+          `compacting ${db.path}: the copy's row counts ${JSON.stringify(actual)} differ from ${JSON.stringify(expected)}`,
+          { path: db.path, hint: 'the file was left as it was; report this' },
+        );
+      }
+    } finally {
+      await copy.close();
+    }
+  } catch (error) {
+    await db.run('DETACH DATABASE IF EXISTS tsync_compacted').catch(() => {});
+    removeCopy(target);
+    throw error;
+  }
+  restrictFile(target);
+  renameSync(target, db.path);
+  return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
+}
+
+function removeCopy(target: string): void {
+  rmSync(target, { force: true });
+  rmSync(`${target}.wal`, { force: true });
+}

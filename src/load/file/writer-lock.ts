@@ -1,0 +1,352 @@
+/**
+ * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
+ * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
+ * Redis a process uses, a second writer (`sync`, `worker`, `quarantine retry`, `state reset`) is
+ * refused with the holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and the
+ * worker opens it per run; this one lasts as long as the writer lives.
+ *
+ * Stale locks are taken over, never waited out by hand:
+ * - same host: the holder's pid is gone, or now belongs to another process (its start time in
+ *   /proc differs: a restarted container gets pid 1 again);
+ * - another host (a shared volume): the holder touches the file every `heartbeatMs` (10 s); one
+ *   untouched for `staleAfterMs` (30 s) is stale.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DatabaseError, toError } from '../../errors.js';
+import { type Logger, silentLogger } from '../../log.js';
+import { formatDuration } from '../../util/duration.js';
+import { makePrivateDir } from './open-instance.js';
+import { assertDatabasePath } from './path-checks.js';
+
+/** ms */
+export const LOCK_HEARTBEAT_MS = 10_000;
+/** ms */
+export const LOCK_STALE_AFTER_MS = 30_000;
+
+export interface LockHolder {
+  readonly token: string;
+  readonly pid: number;
+  readonly host: string;
+  /** The command holding it: sync, worker, ... */
+  readonly command: string;
+  /** ISO 8601 */
+  readonly since: string;
+  /** The holder's start time in clock ticks after boot (/proc/<pid>/stat), null off Linux. */
+  readonly start_ticks: number | null;
+}
+
+export interface WriterLock {
+  readonly path: string;
+  readonly holder: LockHolder;
+  /** Stops the heartbeat and removes the file if it is still ours. Idempotent. */
+  release(): void;
+}
+
+export interface WriterLockOptions {
+  readonly db: string;
+  readonly command: string;
+  readonly logger?: Logger;
+  /** Called once when the heartbeat finds the file gone or someone else's: stop writing. */
+  readonly onLost?: (reason: string) => void;
+  /** ms */
+  readonly heartbeatMs?: number;
+  /** ms */
+  readonly staleAfterMs?: number;
+}
+
+/** Locks held by this process, so a second acquisition in one process (tests) is refused. */
+const heldHere = new Set<string>();
+
+export function writerLockPath(db: string): string {
+  return `${resolve(db)}.lock`;
+}
+
+export function acquireWriterLock(options: WriterLockOptions): WriterLock {
+  const db = resolve(options.db);
+  const path = writerLockPath(db);
+  const logger = options.logger ?? silentLogger;
+  const madeDir = prepareDir(db);
+  const holder: LockHolder = {
+    token: randomUUID(),
+    pid: process.pid,
+    host: hostname(),
+    command: options.command,
+    since: new Date().toISOString(),
+    start_ticks: startTicks(process.pid),
+  };
+  for (let attempt = 0; ; attempt += 1) {
+    if (create(path, holder)) break;
+    const current = readHolder(path);
+    if (current === 'gone') continue;
+    const stale = staleness(path, current, options.staleAfterMs ?? LOCK_STALE_AFTER_MS);
+    if (stale === undefined || attempt >= 3) refuse(db, path, current);
+    if (takeOver(path, current)) {
+      logger.info(
+        { lock: path, stale_pid: current?.pid ?? null, why: stale },
+        'took over a stale database lock',
+      );
+    }
+  }
+  heldHere.add(path);
+  const onExit = () => removeIfOurs(path, holder.token);
+  process.on('exit', onExit);
+
+  let lost = false;
+  const timer = setInterval(() => {
+    const current = readHolder(path);
+    if (current !== 'gone' && current?.token === holder.token) {
+      try {
+        const now = new Date();
+        utimesSync(path, now, now);
+      } catch (error) {
+        logger.warn({ err: toError(error), lock: path }, 'could not refresh the database lock');
+      }
+      return;
+    }
+    if (lost) return;
+    lost = true;
+    clearInterval(timer);
+    options.onLost?.(`the lock ${path} was removed or taken by another process`);
+  }, options.heartbeatMs ?? LOCK_HEARTBEAT_MS);
+  timer.unref();
+
+  let released = false;
+  return {
+    path,
+    holder,
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      process.off('exit', onExit);
+      heldHere.delete(path);
+      removeIfOurs(path, holder.token);
+      // A folder made for a file that was never written (a refused key) goes with the lock.
+      if (madeDir !== undefined) removeEmptyDirs(dirname(db), madeDir);
+    },
+  };
+}
+
+/** The outermost directory made for the file, undefined when its directory existed. */
+function prepareDir(db: string): string | undefined {
+  assertDatabasePath(db);
+  return makePrivateDir(dirname(db));
+}
+
+/** Removes `dir`, then its parents up to and including `top`, while each is empty. */
+function removeEmptyDirs(dir: string, top: string): void {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      rmdirSync(current);
+    } catch {
+      return; // not empty (the file was written), or already gone
+    }
+    if (current === top || dirname(current) === current) return;
+  }
+}
+
+/** true when the file was created with our holder in it; false when it exists. */
+function create(path: string, holder: LockHolder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    throw new DatabaseError(`cannot create the lock file ${path}: ${toError(error).message}`, {
+      path,
+      hint: 'make the directory of --db (TSYNC_DB) writable for this user, or point --db at a writable place',
+      cause: error,
+    });
+  }
+  try {
+    writeSync(fd, `${JSON.stringify(holder)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** The holder, undefined when unreadable or half-written, 'gone' when there is no file. */
+function readHolder(path: string): LockHolder | undefined | 'gone' {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    return undefined;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string' || typeof parsed.token !== 'string')
+      return undefined;
+    return parsed as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the lock is stale, or undefined when its holder may still be writing. */
+function staleness(path: string, holder: LockHolder | undefined, staleAfterMs: number): string | undefined {
+  const age = ageMs(path);
+  if (holder === undefined) return age > 5_000 ? 'unreadable lock file' : undefined;
+  if (holder.host === hostname()) {
+    if (holder.pid === process.pid) {
+      if (heldHere.has(path)) return undefined;
+      return holder.start_ticks === startTicks(process.pid) ? undefined : 'held by a past life of this pid';
+    }
+    if (!pidAlive(holder.pid)) return `pid ${holder.pid} is gone`;
+    const ticks = startTicks(holder.pid);
+    if (holder.start_ticks !== null && ticks !== null && ticks !== holder.start_ticks)
+      return `pid ${holder.pid} now belongs to another process`;
+    return undefined;
+  }
+  return age > staleAfterMs ? `not refreshed for ${Math.round(age / 1000)} s` : undefined;
+}
+
+/**
+ * Moves the stale file aside, then checks that what moved is the file judged stale: a racer may
+ * have taken over first, and its fresh lock must be put back (link refuses to overwrite).
+ */
+function takeOver(path: string, judged: LockHolder | undefined): boolean {
+  const aside = `${path}.stale-${process.pid}-${randomUUID().slice(0, 8)}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return false;
+  }
+  const moved = readHolder(aside);
+  const same = moved !== 'gone' && moved?.token === judged?.token;
+  try {
+    if (!same) renameSync(aside, path);
+    else unlinkSync(aside);
+  } catch {
+    // Best effort: the next attempt reads whatever is there now.
+  }
+  return same;
+}
+
+function removeIfOurs(path: string, token: string): void {
+  const current = readHolder(path);
+  if (current === 'gone' || current?.token !== token) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone'): never {
+  const who =
+    holder && holder !== 'gone'
+      ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
+      : 'another process';
+  throw new DatabaseError(`${db} is being written by ${who}`, {
+    path: db,
+    retryable: true,
+    busy: true,
+    hint: `stop that process or wait for it to finish, or point --db at another file; a dead holder's lock (${path}) is taken over automatically`,
+  });
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat (after the parenthesised command name), or null. */
+function startTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const value = Number(fields[19]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface LockWaitOptions {
+  /** ms to wait for a lock another writer holds, asking again every so often (--lock-wait); 0: refuse at once. */
+  readonly waitMs: number;
+  /** Called once, when the lock is found held and the wait starts, with who holds it. */
+  readonly onWait?: (holder: string) => void;
+}
+
+/** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
+const LOCK_POLL_START_MS = 100;
+const LOCK_POLL_MAX_MS = 1_000;
+
+/**
+ * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
+ * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
+ */
+export async function waitForWriterLock(
+  options: Omit<WriterLockOptions, 'onLost'> & LockWaitOptions,
+): Promise<WriterLock> {
+  const deadline = Date.now() + options.waitMs;
+  let pause = LOCK_POLL_START_MS;
+  for (let asked = 0; ; asked += 1) {
+    try {
+      return acquireWriterLock(options);
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.busy)) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
+      if (asked === 0) options.onWait?.(error.message);
+      await sleep(Math.min(pause, left));
+      pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+    }
+  }
+}
+
+function waitedError(error: DatabaseError, waitMs: number): DatabaseError {
+  return new DatabaseError(`${error.message} (waited ${formatDuration(waitMs)}, --lock-wait)`, {
+    path: error.path,
+    retryable: true,
+    busy: true,
+    ...(error.hint ? { hint: error.hint } : {}),
+  });
+}
+
+/**
+ * Runs `fn` holding the file's writer lock; while another writer holds it, waits up to `waitMs`
+ * (default 0), then refuses (DatabaseError, exit 1).
+ */
+export async function withWriterLock<T>(
+  options: Omit<WriterLockOptions, 'onLost'> & Partial<LockWaitOptions>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const lock = await waitForWriterLock({ ...options, waitMs: options.waitMs ?? 0 });
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Reading the quarantine and retrying it: after an upgrade, records that failed an older version's
+ * validation may pass; `quarantineRetry` loads those from their stored text and marks them resolved.
+ */
+import { listValue } from '@duckdb/node-api';
+import type { Logger } from '../log.js';
+import { normalizeTexts } from '../normalize/page-records.js';
+import { type RecordProblem, validateJobRecord } from '../normalize/records/validate.js';
+import type { Database } from './database.js';
+import { RecordLoader } from './loader.js';
+import { cappedErrors } from './quarantine-write.js';
+
+export interface QuarantineRow {
+  readonly rawHash: string;
+  readonly jobId: string | null;
+  readonly kind: string | null;
+  readonly errors: RecordProblem[];
+  /** The record's JSON text, as received. */
+  readonly raw: string;
+  readonly firstSeenAt: string;
+  readonly lastSeenAt: string;
+  readonly seenCount: number;
+  readonly resolvedAt: string | null;
+}
+
+interface StoredRow {
+  raw_hash: string;
+  job_id: string | null;
+  kind: string | null;
+  errors: string;
+  raw: string;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  seen_count: number;
+  resolved_at: Date | null;
+}
+
+/** Unresolved rows, newest first; with `includeResolved`, all of them. */
+export async function quarantineList(
+  db: Database,
+  options: { includeResolved?: boolean } = {},
+): Promise<QuarantineRow[]> {
+  const rows = await db.all<StoredRow>(db.query('quarantine-list'), {
+    include_resolved: options.includeResolved ?? false,
+  });
+  return rows.map((row) => ({
+    rawHash: row.raw_hash,
+    jobId: row.job_id,
+    kind: row.kind,
+    errors: JSON.parse(row.errors) as RecordProblem[],
+    raw: row.raw,
+    firstSeenAt: row.first_seen_at.toISOString(),
+    lastSeenAt: row.last_seen_at.toISOString(),
+    seenCount: row.seen_count,
+    resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
+  }));
+}
+
+/**
+ * Loads every unresolved record that now validates (one transaction), and refreshes the errors of
+ * those that still fail with what this version reports.
+ */
+export async function quarantineRetry(
+  db: Database,
+  options: { logger?: Logger; now?: Date } = {},
+): Promise<{ loaded: number; stillFailing: number }> {
+  const now = options.now ?? new Date();
+  return db.transaction(async () => {
+    const rows = await db.all<{ raw_hash: string; raw: string }>(db.query('quarantine-unresolved'));
+    const passing: string[] = [];
+    const passingHashes: string[] = [];
+    let stillFailing = 0;
+    for (const row of rows) {
+      const checked = validateJobRecord(JSON.parse(row.raw));
+      if (checked.ok) {
+        passing.push(row.raw);
+        passingHashes.push(row.raw_hash);
+        continue;
+      }
+      stillFailing += 1;
+      await db.run(db.query('quarantine-set-errors'), {
+        raw_hash: row.raw_hash,
+        errors: JSON.stringify(cappedErrors(checked.errors)),
+      });
+    }
+    if (passing.length > 0) {
+      const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
+      await loader.load(normalizeTexts(passing), now);
+      await db.run(db.query('quarantine-resolve-hashes'), {
+        hashes: listValue(passingHashes),
+        resolved_at: now,
+      });
+    }
+    return { loaded: passing.length, stillFailing };
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The invariants of a transcript-sync file that no index enforces (issue 13: tables that grow with
+ * the history carry no key, so a checkpoint writes only new rows). The loader keeps them: it is the
+ * only writer and replaces a job with its children set-based in one transaction. `verify` checks
+ * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
+ */
+import { listValue } from '@duckdb/node-api';
+import type { Database, RowSource } from './database.js';
+import type { QueryName } from './queries.js';
+
+/** How a broken invariant is repaired. */
+export type Repair =
+  /** The jobs named are dropped with all their children; `sync --full` loads them again. */
+  | 'drop-jobs'
+  /** Child rows of no stored job or utterance are deleted. */
+  | 'delete-orphans'
+  /** Duplicate run rows are deleted, the first one stored stays. */
+  | 'dedupe-runs';
+
+export interface Check {
+  readonly name: string;
+  /** sql/queries/<query>.sql: one `id` column, a row per job (or run) that breaks the invariant. */
+  readonly query: QueryName;
+  readonly repair: Repair;
+  /** Reads every `raw` (as much as the JSON ever received): only with `verify --hashes`. */
+  readonly reads?: 'raw';
+}
+
+export const CHECKS: readonly Check[] = Object.freeze([
+  { name: 'jobs.id is unique', query: 'verify-jobs-duplicate-ids', repair: 'drop-jobs' },
+  {
+    name: 'jobs.content_hash is the sha1 of raw',
+    query: 'verify-jobs-hash-mismatch',
+    repair: 'drop-jobs',
+    reads: 'raw',
+  },
+  {
+    name: 'utterances unique on (job_id, source, utterance_idx)',
+    query: 'verify-utterances-duplicates',
+    repair: 'drop-jobs',
+  },
+  {
+    name: 'words unique on (job_id, source, utterance_idx, word_idx)',
+    query: 'verify-words-duplicates',
+    repair: 'drop-jobs',
+  },
+  { name: 'utterances belong to a job', query: 'verify-utterances-orphans', repair: 'delete-orphans' },
+  { name: 'words belong to an utterance', query: 'verify-words-orphans', repair: 'delete-orphans' },
+  { name: 'module_results belong to a job', query: 'verify-modules-orphans', repair: 'delete-orphans' },
+  { name: 'sync_runs unique on (run_id, kind)', query: 'verify-runs-duplicates', repair: 'dedupe-runs' },
+]);
+
+/** Ids shown per broken check. */
+const SAMPLE = 5;
+
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  /** Jobs (or runs) that break it. */
+  readonly count: number;
+  /** The first few of them, sorted. */
+  readonly sample: readonly string[];
+  readonly repair: Repair;
+}
+
+export interface VerifyOptions {
+  /** Also check every `raw` against its hash (reads all of it; default false). */
+  readonly hashes?: boolean;
+}
+
+export async function verifyFile(db: RowSource, options: VerifyOptions = {}): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    if (check.reads === 'raw' && !options.hashes) continue;
+    const ids = await brokenIds(db, check);
+    results.push({
+      name: check.name,
+      ok: ids.length === 0,
+      count: ids.length,
+      sample: ids.sort().slice(0, SAMPLE),
+      repair: check.repair,
+    });
+  }
+  return results;
+}
+
+/** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */
+async function brokenIds(db: RowSource, check: Check): Promise<string[]> {
+  return (await db.all<{ id: string }>(db.query(check.query))).map((row) => String(row.id));
+}
+
+/** What `--repair` did. */
+export interface RepairResult {
+  /** Jobs dropped: `sync --full` loads them again. */
+  readonly droppedJobs: number;
+}
+
+/** Repairs every broken invariant of `results` in one transaction. */
+export async function repairFile(db: Database, results: readonly CheckResult[]): Promise<RepairResult> {
+  const broken = results.filter((r) => !r.ok);
+  return db.transaction(async () => {
+    let droppedJobs = 0;
+    const dropping = CHECKS.filter((c) => c.repair === 'drop-jobs' && broken.some((r) => r.name === c.name));
+    if (dropping.length > 0) {
+      const ids = new Set<string>();
+      for (const check of dropping) for (const id of await brokenIds(db, check)) ids.add(id);
+      await db.run(db.query('verify-repair-broken'), { ids: listValue([...ids]) });
+      droppedJobs = ids.size;
+      await db.run(db.query('verify-repair-drop-jobs'));
+    }
+    // Dropping jobs can leave no orphans (children go with them); orphans found before still go.
+    if (broken.some((r) => r.repair === 'delete-orphans')) await db.run(db.query('verify-repair-orphans'));
+    if (broken.some((r) => r.repair === 'dedupe-runs')) await db.run(db.query('verify-repair-runs'));
+    return { droppedJobs };
+  });
+}

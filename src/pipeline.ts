@@ -1,0 +1,123 @@
+/**
+ * A sync with what runs beside it: while the run holds the file, the read socket answers reports,
+ * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked.
+ * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
+ */
+import { type PublishResult, publishDataset } from './analytics/publish/publish.js';
+import { serveReads } from './analytics/read/read-server.js';
+import { DatabaseError, toError } from './errors.js';
+import type { Database } from './load/database.js';
+import { type Logger, silentLogger } from './log.js';
+import { type KindsOutcome, runSync } from './sync/run.js';
+import { summaryOf, withSummaries } from './sync/run-failures.js';
+import type { SyncOptions, SyncPlan, SyncResources, SyncSummary } from './sync/types.js';
+
+export interface PublishTarget {
+  /** Absolute folder of the dataset. */
+  readonly dir: string;
+  /** Keep jobs.raw in the published jobs. */
+  readonly raw: boolean;
+}
+
+export interface PipelinePlan extends SyncPlan {
+  /** After the run, refresh the Parquet dataset in `dir`. */
+  readonly publish?: PublishTarget | undefined;
+}
+
+/** Every setting of a pipeline run, flat, as the CLI and the worker resolve them. */
+export interface PipelineOptions extends SyncOptions, PipelinePlan {}
+
+export interface PipelineSummary extends SyncSummary {
+  /** What the publish after the run wrote (--publish). */
+  readonly published?: PublishResult;
+  /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
+  readonly notPublished?: { readonly dir: string; readonly reason: string };
+}
+
+type PublishOutcome = Pick<PipelineSummary, 'published' | 'notPublished'>;
+
+/** runSync with the read socket open while it holds the file, and the publish after its kinds. */
+export async function runPipeline(plan: PipelinePlan, resources: SyncResources): Promise<PipelineSummary> {
+  const logger = resources.logger ?? silentLogger;
+  let published: PublishOutcome = {};
+  const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
+    const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
+    try {
+      const outcome = await kinds();
+      if (plan.publish) published = await publishAfter(db, plan.publish, outcome, resources.signal, logger);
+      return outcome;
+    } finally {
+      await reads.close();
+    }
+  };
+  try {
+    return { ...(await runSync(plan, resources, around)), ...published };
+  } catch (error) {
+    const ran = summaryOf(error);
+    throw ran ? withSummaries(toError(error), { syncSummary: { ...ran, ...published } }) : error;
+  }
+}
+
+/** The summary a failure thrown by runPipeline carries, with what became of the publish. */
+export function pipelineSummaryOf(error: unknown): PipelineSummary | undefined {
+  return summaryOf(error);
+}
+
+/**
+ * After the kinds ran, what they committed is published, even when a kind failed: the manifest
+ * names that kind stale, with the end of its last successful sync (docs/decisions/
+ * 0001-publish-what-committed.md). Not published when the run was stopped, or when no kind
+ * synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
+ * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
+ */
+async function publishAfter(
+  db: Database,
+  target: PublishTarget,
+  { summary, unrecoverable }: KindsOutcome,
+  signal: AbortSignal | undefined,
+  logger: Logger,
+): Promise<PublishOutcome> {
+  const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+  const reason = signal?.aborted
+    ? 'the run was interrupted'
+    : !summary.kinds.some((k) => k.outcome === 'ok')
+      ? `the sync of ${failed.join(' and ')} failed`
+      : undefined;
+  if (reason === undefined) {
+    try {
+      return { published: await publish(db, target, logger) };
+    } catch (error) {
+      if (unrecoverable === undefined) throw error;
+      return notPublished(target, toError(error).message, logger);
+    }
+  }
+  return notPublished(target, reason, logger);
+}
+
+function notPublished(target: PublishTarget, reason: string, logger: Logger): PublishOutcome {
+  logger.info({ dir: target.dir, reason }, 'the dataset in %s was not refreshed: %s', target.dir, reason);
+  return { notPublished: { dir: target.dir, reason } };
+}
+
+/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
+async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
+  try {
+    const result = await publishDataset({ db, dir: target.dir, raw: target.raw });
+    logger.info(
+      { ...result },
+      'published %d partition files (%d unchanged)',
+      result.written,
+      result.unchanged,
+    );
+    return result;
+  } catch (error) {
+    const message = toError(error).message.split('\n')[0];
+    throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {
+      path: target.dir,
+      retryable: true,
+      hint: 'check free space and that the folder is writable; the sync itself is committed and the next run publishes again',
+      cause: error,
+    });
+  }
+}

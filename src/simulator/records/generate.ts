@@ -1,0 +1,105 @@
+/**
+ * Seeded datasets: the options that define an account (how many jobs of each kind, how big,
+ * over which dates) resolved into an AccountSpec, and the whole dataset as records for tests
+ * that want an array. The same seed and options give the same records, byte for byte.
+ *
+ * Two ways to place the jobs in time:
+ * - `timeline` (start and jobs a day): job i's created_at depends on i only, so the first N jobs
+ *   of any longer account with the same seed and options are the same jobs (prefix-stable);
+ * - `from`/`to`: the jobs are spread over that range, so their dates depend on how many there are.
+ */
+import { Account, type AccountSpec } from '../account.js';
+import type { JobKind, JobRecord } from '../types.js';
+
+export interface GenerateOptions {
+  /** Default 7. */
+  seed?: number;
+  /** Jobs of each kind; defaults 100 and 100 unless `jobs` is given. The kinds interleave in this proportion. */
+  preRecorded?: number;
+  live?: number;
+  /** Jobs in all, alternating kinds (pre-recorded first), when neither preRecorded nor live is given. */
+  jobs?: number;
+  /** Mean utterances per done job, default 12 (each job varies +-50%). */
+  utterancesPerJob?: number;
+  /** Mean words per utterance, default 8 (each utterance varies +-50%). */
+  wordsPerUtterance?: number;
+  /** created_at range [from, to) the jobs are spread over; default the 90 days before 2026-11-01T00:00:00Z. */
+  from?: Date;
+  to?: Date;
+  /** Instead of from/to: the history starts at `start` with `jobsPerDay` jobs a day (prefix-stable). */
+  timeline?: { readonly start: Date; readonly jobsPerDay: number };
+  /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
+  recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
+}
+
+export const GENERATE_DEFAULTS = {
+  seed: 7,
+  preRecorded: 100,
+  live: 100,
+  utterancesPerJob: 12,
+  wordsPerUtterance: 8,
+  to: new Date('2026-11-01T00:00:00.000Z'),
+  days: 90,
+} as const;
+
+const DAY_MS = 86_400_000;
+
+/** The account the options describe and how many of its jobs the dataset holds. */
+export function accountSpec(options: GenerateOptions = {}): { spec: AccountSpec; jobs: number } {
+  const counted = options.preRecorded !== undefined || options.live !== undefined;
+  const preRecorded = counted
+    ? (options.preRecorded ?? GENERATE_DEFAULTS.preRecorded)
+    : options.jobs !== undefined
+      ? Math.ceil(options.jobs / 2)
+      : GENERATE_DEFAULTS.preRecorded;
+  const jobs = counted
+    ? preRecorded + (options.live ?? GENERATE_DEFAULTS.live)
+    : (options.jobs ?? GENERATE_DEFAULTS.preRecorded + GENERATE_DEFAULTS.live);
+  for (const [name, value] of Object.entries({ preRecorded, jobs })) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new RangeError(`${name} must be a whole number (got ${value})`);
+  }
+  const spec: AccountSpec = {
+    seed: options.seed ?? GENERATE_DEFAULTS.seed,
+    kinds: counted && jobs > 0 ? { preRecorded, of: jobs } : { preRecorded: 1, of: 2 },
+    utterancesPerJob: options.utterancesPerJob ?? GENERATE_DEFAULTS.utterancesPerJob,
+    wordsPerUtterance: options.wordsPerUtterance ?? GENERATE_DEFAULTS.wordsPerUtterance,
+    history: history(options, jobs),
+    ...(options.recordPadding ? { padding: options.recordPadding } : {}),
+  };
+  return { spec, jobs };
+}
+
+function history(options: GenerateOptions, jobs: number): AccountSpec['history'] {
+  if (options.timeline) {
+    if (options.from || options.to) throw new RangeError('give either `timeline` or `from`/`to`, not both');
+    const { start, jobsPerDay } = options.timeline;
+    if (!(jobsPerDay > 0)) throw new RangeError(`jobsPerDay must be above 0 (got ${jobsPerDay})`);
+    return { firstIndex: 0, startMs: start.getTime(), gapMs: DAY_MS / jobsPerDay };
+  }
+  const to = options.to ?? GENERATE_DEFAULTS.to;
+  const from = options.from ?? new Date(to.getTime() - GENERATE_DEFAULTS.days * DAY_MS);
+  if (!(from.getTime() < to.getTime())) throw new RangeError('generateDataset: `from` must be before `to`');
+  return {
+    firstIndex: 0,
+    startMs: from.getTime(),
+    gapMs: (to.getTime() - from.getTime()) / Math.max(1, jobs),
+  };
+}
+
+/** Every job of the dataset as a record, newest first. Builds them all: for tests, not for big accounts. */
+export function generateDataset(options: GenerateOptions = {}): JobRecord[] {
+  const { spec, jobs } = accountSpec(options);
+  const account = new Account(spec);
+  return Array.from({ length: jobs }, (_, i) => account.record(i)).sort(newestFirst);
+}
+
+/** The order of every list: created_at descending, ties by id descending. */
+export function newestFirst(a: JobRecord, b: JobRecord): number {
+  const ca = String(a['created_at']);
+  const cb = String(b['created_at']);
+  if (ca !== cb) return ca < cb ? 1 : -1;
+  const ia = String(a['id']);
+  const ib = String(b['id']);
+  return ia === ib ? 0 : ia < ib ? 1 : -1;
+}

@@ -1,0 +1,140 @@
+/**
+ * The module-result wrapper of spec 2.8 ({success, is_empty, results, exec_time, error}) and the
+ * contents of each feature's results. A few modules fail (success false, results null, an error
+ * object) so that consumers meet both outcomes.
+ */
+import { type Rng, round } from '../rng.js';
+import { fullTranscript, sentencesOf, type Utterance } from './transcript.js';
+import { COMPANIES, PEOPLE } from './vocabulary.js';
+
+/** Share of modules that fail. */
+const MODULE_FAILURE_RATE = 0.04;
+
+export type ModuleResult = Record<string, unknown>;
+
+/** Wraps `results` (or `entity` for named_entity_recognition); a drawn failure replaces it with an error. */
+export function moduleResult(
+  rng: Rng,
+  results: () => unknown,
+  key: 'results' | 'entity' = 'results',
+): ModuleResult {
+  const exec_time = round(rng.float(0.05, 12), 6);
+  if (rng.chance(MODULE_FAILURE_RATE)) {
+    const [status_code, exception] = rng.pick([
+      [500, 'InternalServerError'],
+      [422, 'UnprocessableEntityException'],
+      [504, 'GatewayTimeoutException'],
+    ] as const);
+    return {
+      success: false,
+      is_empty: true,
+      [key]: null,
+      exec_time,
+      error: { status_code, exception, message: `the module failed with ${exception}` },
+    };
+  }
+  const value = results();
+  const empty = value === '' || (Array.isArray(value) && value.length === 0);
+  return { success: true, is_empty: empty, [key]: value, exec_time, error: null };
+}
+
+export function summaryOf(rng: Rng, utterances: readonly Utterance[]): string {
+  const words = fullTranscript(utterances).split(' ').slice(0, 40).join(' ');
+  return `${rng.pick(['The call covered', 'The speakers discussed', 'Main topics:'])} ${words}.`;
+}
+
+export function entitiesOf(rng: Rng, utterances: readonly Utterance[]): string {
+  const count = Math.min(utterances.length, rng.int(0, 4));
+  const entities = [];
+  for (let i = 0; i < count; i++) {
+    const u = utterances[i]!;
+    const person = rng.chance(0.5);
+    entities.push({
+      entity_type: person ? 'PERSON' : 'ORGANIZATION',
+      text: person ? rng.pick(PEOPLE) : rng.pick(COMPANIES),
+      start: u.start,
+      end: u.end,
+    });
+  }
+  // The real service sends entities as a JSON string in `entity`.
+  return JSON.stringify(entities);
+}
+
+export function speakerNames(rng: Rng, utterances: readonly Utterance[]): string {
+  const speakers = [...new Set(utterances.map((u) => u.speaker))].sort((a, b) => a - b);
+  return speakers.map((s) => `Speaker ${s}: ${rng.pick(PEOPLE)}`).join('\n');
+}
+
+export function structuredData(rng: Rng, classes: readonly string[]): string {
+  const out: Record<string, string[]> = {};
+  for (const c of classes)
+    out[c] = [
+      c === 'person'
+        ? rng.pick(PEOPLE)
+        : c === 'organization'
+          ? rng.pick(COMPANIES)
+          : `${c}-${rng.int(1, 99)}`,
+    ];
+  return JSON.stringify(out);
+}
+
+export function sentimentOf(rng: Rng, utterances: readonly Utterance[]): string {
+  return JSON.stringify(
+    utterances.slice(0, 5).map((u) => ({
+      text: u.text,
+      sentiment: rng.pick(['positive', 'neutral', 'negative']),
+      emotion: rng.pick(['neutral', 'joy', 'surprise', 'frustration']),
+      start: u.start,
+      end: u.end,
+      channel: u.channel,
+      speaker: u.speaker,
+    })),
+  );
+}
+
+export function audioToLlm(
+  rng: Rng,
+  prompts: readonly string[],
+  utterances: readonly Utterance[],
+): ModuleResult[] {
+  return prompts.map((prompt) =>
+    moduleResult(rng, () => ({ prompt, response: `${summaryOf(rng, utterances.slice(0, 3))}` })),
+  );
+}
+
+export function displayLines(utterances: readonly Utterance[]): string[] {
+  return utterances.map((u) => `Speaker ${u.speaker}: ${u.text}`);
+}
+
+/** Chapters: the spec leaves the object's shape open; this one holds a list of titled spans. */
+export function chaptersOf(rng: Rng, utterances: readonly Utterance[]): Record<string, unknown> {
+  const size = Math.max(1, Math.ceil(utterances.length / rng.int(1, 4)));
+  const chapters = [];
+  for (let i = 0; i < utterances.length; i += size) {
+    const span = utterances.slice(i, i + size);
+    chapters.push({
+      headline: sentencesOf(span.slice(0, 1))[0] ?? '',
+      summary: summaryOf(rng, span),
+      keywords: [...new Set(span.flatMap((u) => u.words.slice(0, 2).map((w) => w.word)))].slice(0, 5),
+      start: span[0]?.start ?? 0,
+      end: span.at(-1)?.end ?? 0,
+    });
+  }
+  return { chapters };
+}
+
+/** Live session messages (JSON strings, as the service stores them). */
+export function liveMessages(rng: Rng, sessionId: string, utterances: readonly Utterance[]): string[] {
+  const messages = [JSON.stringify({ type: 'start_session', session_id: sessionId })];
+  for (const u of utterances.slice(0, rng.int(0, 3))) {
+    messages.push(
+      JSON.stringify({
+        type: 'transcript',
+        session_id: sessionId,
+        data: { is_final: true, utterance: { text: u.text, start: u.start, end: u.end } },
+      }),
+    );
+  }
+  messages.push(JSON.stringify({ type: 'end_session', session_id: sessionId }));
+  return messages;
+}

@@ -1,0 +1,159 @@
+/**
+ * The result of a done job: metadata, transcription and one module result per requested feature
+ * (spec 2.6 for pre-recorded, 2.7 for live, which adds `messages`).
+ */
+
+import { type Rng, round } from '../rng.js';
+import type { JobKind } from '../types.js';
+import type { Features } from './features.js';
+import {
+  audioToLlm,
+  chaptersOf,
+  displayLines,
+  entitiesOf,
+  liveMessages,
+  moduleResult,
+  sentimentOf,
+  speakerNames,
+  structuredData,
+  summaryOf,
+} from './modules.js';
+import {
+  buildUtterances,
+  fullTranscript,
+  sentencesOf,
+  subtitles,
+  translateUtterances,
+  type Utterance,
+} from './transcript.js';
+
+export interface ResultContext {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly features: Features;
+  readonly language: string;
+  readonly utterances: number;
+  readonly wordsPerUtterance: number;
+  /** file.audio_duration, seconds; the result's own measure differs slightly, as in the real service. */
+  readonly audioDuration: number;
+  readonly channels: number;
+}
+
+/** Share of translation entries (one per target language) that fail on their own. */
+const TRANSLATION_FAILURE_RATE = 0.05;
+
+/** Billing minimum, seconds: short files are billed as this much audio. */
+const MIN_BILLED_SECONDS = 5;
+
+export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknown> {
+  const f = ctx.features;
+  const audioDuration = round(Math.max(0.5, ctx.audioDuration - rng.float(0, 0.05)), 6);
+  const speakers = f.diarization ?? (ctx.kind === 'live' ? 1 : rng.int(1, 2));
+  const utterances = buildUtterances(rng, {
+    language: ctx.language,
+    utterances: ctx.utterances,
+    wordsPerUtterance: ctx.wordsPerUtterance,
+    duration: audioDuration,
+    speakers,
+    channels: ctx.channels,
+  });
+  // Identical channels are billed once (number_of_distinct_channels), like the real service.
+  const distinct = ctx.channels > 1 && rng.chance(0.5) ? 1 : ctx.channels;
+  const result: Record<string, unknown> = {
+    metadata: {
+      audio_duration: audioDuration,
+      number_of_distinct_channels: distinct,
+      billing_time: Math.max(MIN_BILLED_SECONDS, Math.ceil(audioDuration)) * distinct,
+      transcription_time:
+        ctx.kind === 'live'
+          ? round(audioDuration + rng.float(1, 40), 3)
+          : round(audioDuration * rng.float(0.05, 0.3) + rng.float(1, 6), 3),
+    },
+    transcription: transcription(rng, ctx.language, utterances, f),
+  };
+  if (f.translation) result['translation'] = translation(rng, utterances, f);
+  if (f.summarization) result['summarization'] = moduleResult(rng, () => summaryOf(rng, utterances));
+  if (ctx.kind === 'pre-recorded') addPreRecordedModules(rng, result, utterances, f);
+  else {
+    if (f.namedEntityRecognition)
+      result['named_entity_recognition'] = moduleResult(rng, () => entitiesOf(rng, utterances), 'entity');
+    if (f.sentimentAnalysis)
+      result['sentiment_analysis'] = moduleResult(rng, () => sentimentOf(rng, utterances));
+    if (f.chapterization) result['chapterization'] = moduleResult(rng, () => chaptersOf(rng, utterances));
+    result['messages'] = liveMessages(rng, ctx.id, utterances);
+  }
+  return result;
+}
+
+function transcription(
+  rng: Rng,
+  language: string,
+  utterances: Utterance[],
+  f: Features,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    utterances,
+    full_transcript: fullTranscript(utterances),
+    languages: [language],
+  };
+  if (f.sentences) out['sentences'] = [moduleResult(rng, () => sentencesOf(utterances))];
+  if (f.subtitles) out['subtitles'] = subtitles(utterances, f.subtitles);
+  return out;
+}
+
+function translation(rng: Rng, utterances: Utterance[], f: Features): Record<string, unknown> {
+  return moduleResult(rng, () =>
+    (f.translation ?? []).map((language) => {
+      if (rng.chance(TRANSLATION_FAILURE_RATE)) return failedTranslation(language);
+      const translated = translateUtterances(rng, utterances, language);
+      const entry: Record<string, unknown> = {
+        error: null,
+        full_transcript: fullTranscript(translated),
+        languages: [language],
+        utterances: translated,
+      };
+      if (f.sentences) entry['sentences'] = [moduleResult(rng, () => sentencesOf(translated))];
+      if (f.subtitles) entry['subtitles'] = subtitles(translated, f.subtitles);
+      return entry;
+    }),
+  );
+}
+
+/** An entry whose language failed: the error object of spec 2.8 inside the entry, no utterances. */
+function failedTranslation(language: string): Record<string, unknown> {
+  return {
+    error: { status_code: 500, exception: 'TranslationError', message: `translation to ${language} failed` },
+    full_transcript: '',
+    languages: [language],
+    utterances: [],
+  };
+}
+
+function addPreRecordedModules(
+  rng: Rng,
+  result: Record<string, unknown>,
+  utterances: Utterance[],
+  f: Features,
+): void {
+  const add = (name: string, results: () => unknown, key: 'results' | 'entity' = 'results'): void => {
+    result[name] = moduleResult(rng, results, key);
+  };
+  if (f.moderation)
+    add('moderation', () => rng.pick(['No harmful content detected.', 'Mild profanity at 00:01:12.']));
+  if (f.namedEntityRecognition) add('named_entity_recognition', () => entitiesOf(rng, utterances), 'entity');
+  if (f.nameConsistency) add('name_consistency', () => fullTranscript(utterances.slice(0, 3)));
+  if (f.speakerReidentification) add('speaker_reidentification', () => speakerNames(rng, utterances));
+  if (f.structuredDataExtraction) {
+    const classes = f.structuredDataExtraction;
+    add('structured_data_extraction', () => structuredData(rng, classes));
+  }
+  if (f.sentimentAnalysis) add('sentiment_analysis', () => sentimentOf(rng, utterances));
+  if (f.audioToLlm) {
+    const prompts = f.audioToLlm;
+    add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
+  }
+  if (f.sentences) add('sentences', () => sentencesOf(utterances));
+  if (f.displayMode) add('display_mode', () => displayLines(utterances));
+  if (f.chapterization) add('chapterization', () => chaptersOf(rng, utterances));
+  if (f.diarization !== null) add('diarization', () => utterances);
+}

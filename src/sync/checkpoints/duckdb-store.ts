@@ -1,0 +1,28 @@
+/**
+ * Checkpoints in the DuckDB file itself (table `checkpoints`), written inside the transaction that
+ * commits the rows they cover: the watermark can never run ahead of the data.
+ */
+
+import type { JobKind } from '../../kinds.js';
+import type { Database } from '../../load/database.js';
+import type { Checkpoint, CheckpointStore } from '../types.js';
+import { parseCheckpoint } from './schema.js';
+
+export class DuckDbCheckpointStore implements CheckpointStore {
+  readonly name = 'duckdb';
+  readonly phase = 'in-transaction';
+
+  constructor(private readonly db: Database) {}
+
+  async load(kind: JobKind): Promise<Checkpoint | null> {
+    const rows = await this.db.all<{ state: string }>(this.db.query('checkpoint-load'), { kind });
+    return parseCheckpoint(rows[0]?.state);
+  }
+
+  /** Call inside the transaction that commits the rows the checkpoint covers. */
+  async save(kind: JobKind, checkpoint: Checkpoint): Promise<void> {
+    await this.db.run(this.db.query('checkpoint-save'), { kind, state: JSON.stringify(checkpoint) });
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,152 @@
+/**
+ * One kind's run, start to end: record the start in sync_runs, re-check pending jobs, plan the
+ * window into slices, walk and load them (kind-writer.ts), mark deletions on a --full run, then
+ * save the final checkpoint with the run's summary. A failure keeps what was committed: the
+ * checkpoint saved is the slice ledger's last committed watermark, and the kind's run throws
+ * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
+ */
+import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
+import { DEFAULT_BUDGET, type PageBudget } from '../extract/walk/bounded-page.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/walk/page-anomalies.js';
+import { PageSizer } from '../extract/walk/page-sizer.js';
+import { type Paging, planWindow } from '../extract/walk/plan-window.js';
+import { defaultSliceJobs, type Slice } from '../extract/walk/slices.js';
+import type { JobKind } from '../kinds.js';
+import { saveCheckpoint } from './checkpoints/checkpoints.js';
+import { RunCounters } from './counters.js';
+import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
+import type { KindRunContext } from './kind-context.js';
+import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
+import { pendingJobs, recheckPending } from './pending.js';
+import { markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { reconcileStart } from './reconcile-window.js';
+import { KindRunFailed } from './run-failures.js';
+import { recordRunFinish, recordRunStart } from './run-log.js';
+import type { Checkpoint, KindSummary, SyncMode, SyncPlan } from './types.js';
+import { SliceLedger } from './writer/slice-ledger.js';
+import { walkAndLoad } from './writer/writer.js';
+
+export type { KindRunContext } from './kind-context.js';
+
+export async function syncKind(
+  ctx: KindRunContext,
+  kind: JobKind,
+  checkpoint: Checkpoint,
+): Promise<KindSummary> {
+  const { plan, startedAt } = ctx;
+  const after = plan.full ? reconcileStart(checkpoint, plan, startedAt) : windowStart(checkpoint, plan);
+  // A reconcile with a window start walks the recent window; without one, the whole history.
+  const mode: SyncMode = !plan.full ? 'incremental' : after === null ? 'full' : 'recent';
+  const window: Slice = { after, before: startedAt };
+  const counters = new RunCounters();
+  const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
+
+  await recordRunStart(ctx.db, summaries.summary('ok'));
+  const progress = new KindProgress(ctx, kind, counters, summaries.startedAt);
+  // Set once the window is planned; until then what is committed is the starting watermark.
+  let ledger: SliceLedger | undefined;
+  try {
+    const budget: PageBudget = {
+      // --page-bytes when given, else the memory budget's page bytes (memory-budget.ts).
+      pageBytes: plan.pageBytes ?? ctx.memory.pageBytes,
+      recordBytes: plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
+    };
+    const paging: Paging = {
+      sizer: new PageSizer(plan.pageSize, budget.pageBytes),
+      budget,
+      anomalyPauseMs: plan.anomalyPauseMs ?? DEFAULT_ANOMALY_PAUSE_MS,
+    };
+    if (plan.full) await startSeenSet(ctx.db);
+    else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
+
+    const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
+      sliceJobs: plan.sliceJobs ?? defaultSliceJobs(plan.pageSize),
+      concurrency: plan.concurrency,
+      signal: ctx.signal,
+      onAnomaly: () => (counters.anomalies += 1),
+    });
+    ctx.logger.debug(
+      { kind, slices: slices.length, after: window.after, before: window.before },
+      'window planned',
+    );
+    ledger = new SliceLedger(slices, checkpoint.watermark);
+    const fetchedBefore = counters.jobsFetched;
+    const firstCount = firstPage.ids.length;
+    await walkAndLoad(ctx, kind, slices, firstPage, paging, { counters, checkpoint, progress, ledger });
+    if (firstCount > 0 && counters.jobsFetched === fetchedBefore) {
+      throw new ListingAnomalyError(
+        `the first page of the ${kind} list held ${firstCount} jobs but the walk brought none`,
+        { hint: 'nothing was marked deleted; the next run walks again (report it upstream if it persists)' },
+      );
+    }
+
+    const done = await ctx.db.transaction(async () => {
+      if (plan.full && counters.anomalies > 0) {
+        // The walk went through, but the listing glitched on the way: do not trust it to delete.
+        ctx.logger.warn(
+          { kind, anomalies: counters.anomalies },
+          '%s: %d page(s) contradicted themselves during the --full walk (cleared on asking again); no job is marked deleted this run, the next --full run marks them',
+          kind,
+          counters.anomalies,
+        );
+      } else if (plan.full) {
+        counters.deleted = await markUnseenDeleted(
+          ctx.db,
+          kind,
+          startedAt,
+          new Date(),
+          { maxDeleteShare: plan.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE },
+          after,
+        );
+      }
+      const result = summaries.summary('ok');
+      await recordRunFinish(ctx.db, result);
+      const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
+      await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
+      return { result, cp };
+    });
+    await saveCheckpoint(ctx.stores, kind, done.cp, 'after-commit');
+    progress.finish(done.result);
+    return done.result;
+  } catch (thrown) {
+    const error = toError(thrown);
+    // Stopped on purpose: what was drained is committed; the run is interrupted, not failed.
+    const interrupted = ctx.signal.aborted;
+    const result = summaries.summary(
+      interrupted ? 'interrupted' : 'failed',
+      // The hint (how to fix it) travels with the reason into sync_runs, the summary and the logs.
+      interrupted ? 'interrupted by a signal' : error instanceof TsyncError ? error.toLine() : error.message,
+    );
+    await recordRunFinish(ctx.db, result).catch(() => {});
+    const watermark = ledger ? ledger.committed : checkpoint.watermark;
+    const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
+    for (const phase of ['in-transaction', 'after-commit'] as const)
+      await saveCheckpoint(ctx.stores, kind, cp, phase).catch(() => {});
+    progress.finish(result);
+    if (interrupted) return result;
+    throw new KindRunFailed(result, error);
+  }
+}
+
+/**
+ * An incremental window starts at the watermark minus the lookback; `--since` moves that start
+ * back (never forward: a later start would leave a gap between the watermark and it). A first run
+ * starts at `--since`, or takes all history.
+ */
+function windowStart(checkpoint: Checkpoint, plan: SyncPlan): Date | null {
+  const since = plan.since ?? null;
+  if (!checkpoint.watermark) return since;
+  const fromWatermark = new Date(Date.parse(checkpoint.watermark) - plan.lookback);
+  return since && since < fromWatermark ? since : fromWatermark;
+}
+
+async function finalCheckpoint(
+  ctx: KindRunContext,
+  kind: JobKind,
+  watermark: string,
+  lastRun: KindSummary,
+): Promise<Checkpoint> {
+  const since = new Date(ctx.startedAt.getTime() - ctx.plan.pendingMaxAge);
+  const pending = await pendingJobs(ctx.db, kind, since, new Date(Date.UTC(9999, 0, 1)));
+  return { watermark, pending: pending.map((job) => job.id), slice: null, lastRun };
+}

@@ -1,0 +1,122 @@
+/**
+ * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
+ * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
+ * transactions that span several pages: it commits every `commitRows` child rows (memory-budget.ts)
+ * and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
+ * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
+ */
+
+import type { Page } from '../../extract/listing.js';
+import type { Paging } from '../../extract/walk/plan-window.js';
+import type { Slice } from '../../extract/walk/slices.js';
+import type { JobKind } from '../../kinds.js';
+import { saveCheckpoint } from '../checkpoints/checkpoints.js';
+import type { RunCounters } from '../counters.js';
+import type { KindRunContext } from '../kind-context.js';
+import type { KindProgress } from '../kind-summary.js';
+import { addSeen } from '../reconcile.js';
+import type { Checkpoint } from '../types.js';
+import { fetchSlices } from './fetch-slices.js';
+import type { QueueMessage } from './page-queue.js';
+import { PageQueue, withWaitingPages } from './page-queue.js';
+import type { SliceLedger } from './slice-ledger.js';
+
+export interface WriteState {
+  readonly counters: RunCounters;
+  /** The run's starting checkpoint: what each saved checkpoint keeps besides watermark and slice. */
+  readonly checkpoint: Checkpoint;
+  readonly progress: KindProgress;
+  /** The window's slices; its `committed` watermark is what a failure saves. */
+  readonly ledger: SliceLedger;
+}
+
+/** Runs the fetchers and the writer together; a writer failure stops the fetchers. */
+export async function walkAndLoad(
+  ctx: KindRunContext,
+  kind: JobKind,
+  slices: readonly Slice[],
+  firstPage: Page,
+  paging: Paging,
+  state: WriteState,
+): Promise<void> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // Pages come normalized (the fetchers normalize them as they read them), so the writer needs no deep
+  // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
+  const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
+  const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
+    concurrency: ctx.plan.concurrency,
+    sizer: paging.sizer,
+    budget: paging.budget,
+    anomalyPauseMs: paging.anomalyPauseMs,
+    signal: stop.signal,
+    onRestart: () => (state.counters.restarts += 1),
+    onAnomaly: () => (state.counters.anomalies += 1),
+  });
+  // Observed below once the writer is done; until then a rejection must not count as unhandled.
+  fetching.catch(() => {});
+  try {
+    await writePages(ctx, kind, queue, state);
+  } catch (error) {
+    stop.abort(error);
+    queue.close();
+    await fetching.catch(() => {});
+    throw error;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+  await fetching;
+}
+
+/**
+ * Loads pages as they come (from any slice), commits every `commitRows` child rows and whenever a
+ * slice completes, and checkpoints the watermark of the oldest-first prefix of complete slices.
+ */
+async function writePages(
+  ctx: KindRunContext,
+  kind: JobKind,
+  queue: PageQueue<QueueMessage>,
+  { counters, checkpoint, progress, ledger }: WriteState,
+): Promise<void> {
+  for (let ended = false; !ended; ) {
+    const batch = await ctx.db.transaction(async () => {
+      let rows = 0;
+      let drained = false;
+      for (;;) {
+        const message = await queue.take();
+        if (message === undefined) {
+          drained = true;
+          break;
+        }
+        if (message.type === 'done') {
+          ledger.complete(message.slice);
+          // Slices walked in parallel tend to end together: one commit covers every end already queued.
+          for (let next = queue.takeIf(isDone); next?.type === 'done'; next = queue.takeIf(isDone)) {
+            ledger.complete(next.slice);
+          }
+          break;
+        }
+        const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
+        counters.addPages(records.pages, records.count);
+        if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
+        const result = await ctx.loader.load(records, new Date());
+        counters.addLoad(result);
+        ctx.heap.check();
+        progress.update();
+        rows += result.utterances + result.words;
+        if (rows >= ctx.memory.commitRows) break;
+      }
+      const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
+      await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
+      return { cp, drained };
+    });
+    ledger.commit(batch.cp.watermark);
+    await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
+    ended = batch.drained;
+  }
+}
+
+function isDone(message: QueueMessage): boolean {
+  return message.type === 'done';
+}
