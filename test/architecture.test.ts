@@ -1,12 +1,17 @@
 /**
- * The arrows of the layout (README, "Layout of the code"): src/ is the product and imports only
- * itself; jobs/ and bench/ build on src/; test/ may import anything. So the build (src, jobs and
- * bench: tsconfig.build.json) never pulls in test code or vitest, and the worker never reaches into
- * the CLI.
+ * The arrows of the layout: src/ is the product and imports only itself; jobs/ and bench/ build on
+ * src/; test/ may import anything. So the build (src, jobs and bench: tsconfig.build.json) never
+ * pulls in test code or vitest. Inside src/ the folders are ranked bottom up (architecture.json):
+ * dependency-cruiser (.dependency-cruiser.cjs, also run by `npm run lint`) finds no cycle and no
+ * import of a folder ranked at or above the importer's.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { cruise } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/tmp.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -41,6 +46,23 @@ function arrowsFrom(folder: string): Arrow[] {
   return arrows;
 }
 
+/** What dependency-cruiser finds against the repository's rules in `root`/src: `rule: from -> to` each. */
+async function violationsIn(root: string): Promise<string[]> {
+  const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
+  const result = await cruise(
+    ['src'],
+    { ...options, baseDir: root },
+    {},
+    {
+      tsConfig: extractTSConfig(join(root, 'tsconfig.json')),
+    },
+  );
+  const output = result.output as {
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+}
+
 describe('the arrows of the layout', () => {
   it('src/ imports nothing from jobs/, bench/ or test/', () => {
     const arrows = arrowsFrom('src');
@@ -49,14 +71,41 @@ describe('the arrows of the layout', () => {
     expect(outside).toEqual([]);
   });
 
-  it('normalizing is pure: src/normalize/ reaches only the record schemas and the scan, never the store or the engine', () => {
-    const arrows = arrowsFrom('src/normalize').filter((a) => a.to.startsWith('src/'));
-    expect(arrows.length).toBeGreaterThan(3);
-    expect(arrows.filter((a) => !/^src\/(normalize|records|extract)\//.test(a.to))).toEqual([]);
+  it('src/ keeps the ranks of architecture.json: no cycle, no import upward or sideways', async () => {
+    const violations = await violationsIn(ROOT);
+    expect(violations).toEqual([]);
   });
 
-  it('the worker does not depend on the CLI', () => {
-    expect(arrowsFrom('src/worker').filter((a) => a.to.startsWith('src/cli/'))).toEqual([]);
+  it('the rules catch an upward import, a sideways one, a cycle and the simulator importing the product', async () => {
+    const tree = tempDir();
+    const write = (file: string, text: string) => {
+      mkdirSync(dirname(join(tree, file)), { recursive: true });
+      writeFileSync(join(tree, file), text);
+    };
+    write('tsconfig.json', readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
+    write('src/load/store.ts', "import { walk } from '../extract/walk.js';\nexport const store = walk;\n");
+    write(
+      'src/extract/walk.ts',
+      "import type { Store } from '../load/types.js';\nexport const walk = 1 as Store;\n",
+    );
+    write('src/load/types.ts', 'export type Store = number;\n');
+    write(
+      'src/sync/run.ts',
+      "import { report } from '../analytics/report.js';\nexport const run = report;\n",
+    );
+    write('src/analytics/report.ts', 'export const report = 1;\n');
+    write(
+      'src/simulator/server.ts',
+      "import { walk } from '../extract/walk.js';\nexport const server = walk;\n",
+    );
+    write('src/cli/a.ts', "import { b } from './b.js';\nexport const a = b;\n");
+    write('src/cli/b.ts', "import { a } from './a.js';\nexport const b = a;\n");
+    expect((await violationsIn(tree)).sort()).toEqual([
+      'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
+      'no-circular: src/cli/a.ts -> src/cli/b.ts',
+      'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
+      'sync-imports-no-higher-rank: src/sync/run.ts -> src/analytics/report.ts',
+    ]);
   });
 
   it('what the build compiles (src, jobs, bench) imports no test code and no vitest', () => {
