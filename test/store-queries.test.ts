@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedQuery } from '../src/load/database.js';
-import { QUERIES } from '../src/load/queries.js';
+import { QUERIES } from '../src/load/statements/queries.js';
 
 const FOLDER = join(import.meta.dirname, '..', 'sql', 'queries');
 

@@ -6,7 +6,7 @@
  */
 
 import type { JobKind } from '../kinds.js';
-import type { QueryName } from '../load/queries.js';
+import type { QueryName } from '../load/statements/queries.js';
 import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
 import type { RowSource } from './read/reader.js';

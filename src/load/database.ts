@@ -3,8 +3,7 @@
  * and written in explicit transactions. The loader's and the engine's SQL lives in sql/queries/*.sql,
  * fetched by its typed name (queries.ts) with `query()`.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type DuckDBConnection,
   type DuckDBMaterializedResult,
@@ -15,7 +14,6 @@ import {
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../memory/budget.js';
-import { sqlDir } from '../util/paths.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
@@ -26,8 +24,8 @@ import {
   type SharedInstance,
 } from './file/open-instance.js';
 import { assertMigrated, migrate } from './migrate.js';
-import { isQueryName, type QueryName } from './queries.js';
 import { loadSql } from './sql-files.js';
+import { type QueryName, queryText } from './statements/queries.js';
 import { plainRow, type SqlParams, toDuckParams } from './values.js';
 
 export interface OpenOptions {
@@ -54,17 +52,10 @@ const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
 ]);
 /** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
 const MAX_KEPT_STATEMENTS = 128;
-const queries = new Map<QueryName, string>();
 
 /** The text of sql/queries/<name>.sql, read once per process. */
 export function namedQuery(name: QueryName): string {
-  const cached = queries.get(name);
-  if (cached !== undefined) return cached;
-  // The type keeps names to the list; this guards what a cast or plain JavaScript lets through.
-  if (!isQueryName(name)) throw new Error(`bad query name "${name}"`);
-  const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
-  queries.set(name, text);
-  return text;
+  return queryText(name);
 }
 
 /** What reads of rows need of a database: a Database, or a reader of one (src/analytics/read/reader.ts). */

@@ -6,7 +6,7 @@
  */
 import { listValue } from '@duckdb/node-api';
 import type { Database, RowSource } from './database.js';
-import type { QueryName } from './queries.js';
+import type { QueryName } from './statements/queries.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =

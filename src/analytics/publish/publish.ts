@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Database } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import type { QueryName } from '../../load/statements/queries.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import { copyQueryToParquet } from '../read/file-reader.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';

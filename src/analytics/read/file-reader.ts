@@ -6,7 +6,7 @@
  */
 
 import type { Database } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import type { QueryName } from '../../load/statements/queries.js';
 import type { SqlParams } from '../../load/values.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import { readerTable } from '../format/duckdb-result-table.js';

@@ -11,7 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
 import { namedQuery } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import type { QueryName } from '../../load/statements/queries.js';
 import type { SqlParams } from '../../load/values.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { ResultTable } from '../format/result-table.js';

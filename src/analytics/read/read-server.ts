@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../../errors.js';
 import type { Database } from '../../load/database.js';
-import { isQueryName } from '../../load/queries.js';
+import { isQueryName } from '../../load/statements/queries.js';
 import { plainRow } from '../../load/values.js';
 import type { Logger } from '../../log.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';

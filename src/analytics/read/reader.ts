@@ -4,7 +4,7 @@
  * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
  * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
  */
-import type { QueryName } from '../../load/queries.js';
+import type { QueryName } from '../../load/statements/queries.js';
 import type { SqlParams } from '../../load/values.js';
 import type { ResultTable } from '../format/result-table.js';
 

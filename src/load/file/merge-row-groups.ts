@@ -11,7 +11,7 @@
  * rewrites the rows of the runs since the last merge, once. Scans stay fast (at most
  * COMPACT_AFTER small row groups per table) and each row is rewritten a few times, not every run.
  */
-import type { QueryName } from '../queries.js';
+import type { QueryName } from '../statements/queries.js';
 
 /** What the check needs of the open file (Database): a count, and a setting. */
 interface OpenFile {
