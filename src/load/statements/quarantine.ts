@@ -15,7 +15,7 @@ export type QuarantinedRecord = {
 };
 
 /** A row of the quarantine: JSON columns as text. */
-export type QuarantineRow = {
+export type StoredQuarantineRow = {
   readonly raw_hash: string;
   readonly job_id: string | null;
   readonly kind: string | null;
@@ -36,8 +36,8 @@ export async function upsertQuarantined(db: Database, record: QuarantinedRecord)
 export function quarantineRows(
   db: RowSource,
   params: { include_resolved: boolean },
-): Promise<QuarantineRow[]> {
-  return db.all<QuarantineRow>(queryText('quarantine-list'), { include_resolved: params.include_resolved });
+): Promise<StoredQuarantineRow[]> {
+  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), { include_resolved: params.include_resolved });
 }
 
 /** Unresolved records, oldest first. */
