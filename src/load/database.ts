@@ -58,8 +58,14 @@ export function namedQuery(name: QueryName): string {
   return queryText(name);
 }
 
-/** What reads of rows need of a database: a Database, or a reader of one (src/analytics/read/reader.ts). */
-export type RowSource = Pick<Database, 'path' | 'all' | 'query'>;
+/**
+ * What a reading statement (src/load/statements) needs of a database: rows of SQL text with bound
+ * values, and the file's path for messages. A Database, or a Reader of one (src/analytics/read).
+ */
+export interface RowSource {
+  readonly path: string;
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
+}
 
 export class Database {
   private closed = false;
@@ -282,6 +288,25 @@ export class Database {
       throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
     }
   }
+}
+
+/**
+ * A RowSource on `connection`, a connection of the file's instance (Database.connect) the caller
+ * holds and closes: its statements run in its own transaction, so on its own snapshot.
+ */
+export function connectionRows(connection: DuckDBConnection, path: string): RowSource {
+  return {
+    path,
+    async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+      try {
+        const values = toDuckParams(params);
+        const result = values === undefined ? await connection.run(sql) : await connection.run(sql, values);
+        return rowObjects(result).map((row) => plainRow(row) as T);
+      } catch (error) {
+        throw damagedOr(path, error);
+      }
+    },
+  };
 }
 
 /** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */

@@ -6,9 +6,8 @@
  */
 
 import type { Database } from '../../load/database.js';
-import type { QueryName } from '../../load/statements/queries.js';
+import { copyDataset } from '../../load/statements/datasets.js';
 import type { SqlParams } from '../../load/values.js';
-import { sqlPathLiteral } from '../../util/sql-literal.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
@@ -32,10 +31,6 @@ export class FileReader implements Reader {
     return this.db.all<T>(sql, params);
   }
 
-  query(name: QueryName): string {
-    return this.db.query(name);
-  }
-
   async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
     await this.sandbox();
     await runGuarded(this.db.connection, sql, this.db.path, {
@@ -56,17 +51,10 @@ export class FileReader implements Reader {
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {
-    return copyQueryToParquet(this.db, copy);
+    return copyDataset(this.db, copy.dataset, copy.params, {
+      path: copy.targetDir,
+      partitionBy: copy.partitionBy,
+      setting: '--out',
+    });
   }
-}
-
-/** COPY of a named query into Hive partitions; the one place that spells this statement. */
-export async function copyQueryToParquet(
-  db: Pick<Database, 'all' | 'query'>,
-  copy: ParquetCopy,
-): Promise<number> {
-  const partitions = copy.partitionBy.length > 0 ? `, PARTITION_BY (${copy.partitionBy.join(', ')})` : '';
-  const sql = `COPY (${db.query(copy.query)}) TO ${sqlPathLiteral(copy.targetDir, '--out')} (FORMAT parquet${partitions})`;
-  const [result] = await db.all<{ Count: number | bigint }>(sql, copy.params);
-  return Number(result?.Count ?? 0);
 }

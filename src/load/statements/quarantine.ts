@@ -37,7 +37,9 @@ export function quarantineRows(
   db: RowSource,
   params: { include_resolved: boolean },
 ): Promise<StoredQuarantineRow[]> {
-  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), { include_resolved: params.include_resolved });
+  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), {
+    include_resolved: params.include_resolved,
+  });
 }
 
 /** Unresolved records, oldest first. */
