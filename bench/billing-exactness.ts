@@ -9,6 +9,7 @@
  *   alternated, median of --repeat.
  */
 import { Database } from '../src/load/database.js';
+import { billingRows } from '../src/load/statements/reports.js';
 
 const OLD_REPORT = `
 SELECT CASE WHEN $by = 'month' THEN month ELSE strftime(day, '%Y-%m-%d') END AS period, kind, count(*) AS jobs,
@@ -83,15 +84,15 @@ async function main(): Promise<void> {
     });
     const variants: [string, () => Promise<unknown>][] = [
       ['sql/100 per day and kind', () => db.all(OLD_REPORT, params)],
-      ['sql/101 per day and kind', () => db.all(db.query('report-billing'), byKind)],
+      ['sql/101 per day and kind', () => billingRows(db, byKind)],
       [
         'sql/101 per day and metadata.customer',
-        () => db.all(db.query('report-billing'), { ...byKind, g1: 'metadata.customer' }),
+        () => billingRows(db, { ...byKind, g1: 'metadata.customer' }),
       ],
-      ['sql/101 per day and kind, --prices', () => db.all(db.query('report-billing'), { ...byKind, prices })],
+      ['sql/101 per day and kind, --prices', () => billingRows(db, { ...byKind, prices })],
       [
         'sql/101 per day and kind, --prices with models',
-        () => db.all(db.query('report-billing'), { ...byKind, prices: modelPrices }),
+        () => billingRows(db, { ...byKind, prices: modelPrices }),
       ],
     ];
     const times = variants.map((): number[] => []);

@@ -146,17 +146,6 @@ describe('Database queries and transactions', () => {
     }
   });
 
-  it('reads named queries from sql/queries', async () => {
-    const db = await Database.open(join(tempDir(), 'q.duckdb'));
-    try {
-      expect(db.query('jobs-pending')).toMatch(/FROM jobs/);
-      // @ts-expect-error: a name outside the registry is a compile error; at run time it throws.
-      expect(() => db.query('../001_tables')).toThrow();
-    } finally {
-      await db.close();
-    }
-  });
-
   it('rolls back everything written inside a transaction that throws', async () => {
     const db = await Database.open(join(tempDir(), 't.duckdb'));
     try {

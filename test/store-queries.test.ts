@@ -1,12 +1,12 @@
 /**
- * The query registry (src/load/queries.ts) and sql/queries/ must agree: a file missing from the list
- * cannot be asked for, and a listed name without its file would fail only when that code path runs.
+ * The query registry (src/load/statements/queries.ts) and sql/queries/ must agree: a file missing
+ * from the list cannot be run, and a listed name without its file would fail only when that code
+ * path runs.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namedQuery } from '../src/load/database.js';
-import { QUERIES } from '../src/load/statements/queries.js';
+import { QUERIES, type QueryName, queryText } from '../src/load/statements/queries.js';
 
 const FOLDER = join(import.meta.dirname, '..', 'sql', 'queries');
 
@@ -19,7 +19,10 @@ describe('the query registry', () => {
     expect([...QUERIES].sort()).toEqual(files);
   });
 
-  it('reads the text of every listed query', () => {
-    for (const name of QUERIES) expect(namedQuery(name).trim(), name).not.toBe('');
+  it('reads the text of every listed query, and nothing outside the folder', () => {
+    for (const name of QUERIES) expect(queryText(name).trim(), name).not.toBe('');
+    expect(queryText('jobs-pending')).toMatch(/FROM jobs/);
+    // A name outside the registry is a compile error; at run time it throws.
+    expect(() => queryText('../001_tables' as QueryName)).toThrow(/bad query name/);
   });
 });

@@ -70,11 +70,6 @@ export type QueryName = (typeof QUERIES)[number];
 const NAMES: ReadonlySet<string> = new Set(QUERIES);
 const texts = new Map<QueryName, string>();
 
-/** For names that arrive as text (a reader's request over the socket): true when it is a listed query. */
-export function isQueryName(name: string): name is QueryName {
-  return NAMES.has(name);
-}
-
 /** The text of sql/queries/<name>.sql, read once per process. */
 export function queryText(name: QueryName): string {
   const cached = texts.get(name);
