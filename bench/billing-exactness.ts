@@ -8,7 +8,8 @@
  *   report-billing.sql, inlined below) against sql/101's (report_jobs, grouping sets, a total),
  *   alternated, median of --repeat.
  */
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { billingRows } from '../src/load/statements/reports.js';
 
 const OLD_REPORT = `
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const [path, flag, count] = process.argv.slice(2);
   if (!path) throw new Error('usage: billing-exactness DB [--repeat N]');
   const repeat = flag === '--repeat' ? Number(count) : 5;
-  const db = await Database.open(path, { readOnly: true });
+  const db = await openReadOnly(path);
   try {
     const months = await db.all<{ month: string }>(
       'SELECT DISTINCT month FROM job_facts WHERE billable ORDER BY month',

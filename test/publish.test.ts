@@ -5,7 +5,7 @@ import { PUBLISHED_TABLES } from '../src/analytics/publish/publish.js';
 import { runLines } from '../src/cli/sync-summary.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { copyDataset } from '../src/load/statements/datasets.js';
 import { runPipeline } from '../src/pipeline.js';
 import { generateDataset, type Simulator, startSimulator } from '../src/simulator/index.js';
@@ -69,7 +69,7 @@ describe('sync --publish', () => {
     expect(manifest.raw).toBe(false);
     expect(Date.parse(manifest.as_of)).not.toBeNaN();
 
-    const reader = await Database.open(db, { readOnly: true });
+    const reader = await openReadOnly(db);
     try {
       for (const { table, dataset } of PUBLISHED_TABLES) {
         // The dataset's rows as the database holds them now, copied whole into one file.
@@ -143,7 +143,7 @@ describe('sync --publish', () => {
     const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
     expect(manifest.raw).toBe(true);
     expect(summary.published?.written).toBe(manifest.tables['jobs']?.partitions.length);
-    const reader = await Database.open(db, { readOnly: true });
+    const reader = await openReadOnly(db);
     try {
       const [row] = await reader.all<{ n: number }>(
         `SELECT count(*) AS n FROM read_parquet(${sqlPathLiteral(join(dir, 'jobs', '**', '*.parquet'), 'test')}) WHERE raw IS NOT NULL`,

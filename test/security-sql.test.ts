@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/extract/index.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { generateDataset, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
 import { projectRoot } from '../src/util/paths.js';
 import { runMain } from './helpers/cli.js';
@@ -66,7 +66,7 @@ function utterancesOf(record: JobRecord): Json[] {
 }
 
 async function storedRow(db: string, id: string): Promise<Json | undefined> {
-  const database = await Database.open(db, { readOnly: true });
+  const database = await openReadOnly(db);
   try {
     const rows = await database.all(
       `SELECT j.request_id, j.filename, j.custom_metadata, u.text, w.word FROM jobs j

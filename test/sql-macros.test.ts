@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import {
   type BillingParams,
   billingRows,
@@ -130,7 +131,7 @@ describe('sql/102: the report filter and the figures written once', () => {
 
   test('every view, report_jobs and every report give the same rows before and after the migration', async () => {
     const path = join(temp.dir, 'macros.duckdb');
-    const old = await Database.open(path, { migrations: BEFORE_102 });
+    const old = await openWriter(path, { migrations: BEFORE_102 });
     let before: Map<string, Row[]>;
     try {
       await old.transaction(() => loadRecords(old, records, new Date()));
@@ -145,7 +146,7 @@ describe('sql/102: the report filter and the figures written once', () => {
     } finally {
       await old.close();
     }
-    const db = await Database.open(path);
+    const db = await openWriter(path);
     try {
       const [applied] = await db.all<{ n: number }>(
         'SELECT count(*)::INTEGER AS n FROM schema_migrations WHERE version = 102',

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../src/cli/command.js';
 import { command as quarantineCommand } from '../src/cli/commands/quarantine.js';
 import { ConfigError } from '../src/errors.js';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { quarantineList, quarantineRetry } from '../src/load/quarantine.js';
 import { upsertQuarantined } from '../src/load/statements/quarantine.js';
 import { contentHash } from '../src/normalize/content-hash.js';
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 
 async function freshDb(path?: string): Promise<Database> {
-  const db = await Database.open(path ?? (await migratedDb('q.duckdb')));
+  const db = await openWriter(path ?? (await migratedDb('q.duckdb')));
   open.push(db);
   return db;
 }

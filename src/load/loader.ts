@@ -106,7 +106,7 @@ export class RecordLoader {
 
   /** Appends the records to the staging table (sql/load/stage-create.sql), in the open transaction. */
   private async stage(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const appender = await this.db.connection.createAppender('_tsync_items', null, 'temp');
+    const appender = await this.db.createAppender('_tsync_items', null, 'temp');
     const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     // Each record to the half of the batch with fewer bytes so far (insert.sql parses the halves apart).
     const bytes = [0, 0];

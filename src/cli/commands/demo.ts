@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/settings.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
 import { ConfigError } from '../../errors.js';
-import { Database } from '../../load/database.js';
+import { openReadOnly } from '../../load/open-file.js';
 import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
 import { runSync } from '../../sync/run.js';
@@ -56,7 +56,7 @@ export const command: Command = {
     } finally {
       await sim.close();
     }
-    const db = await Database.open(dbPath, { readOnly: true });
+    const db = await openReadOnly(dbPath);
     try {
       stdout.write('\nJobs by status\n');
       stdout.write(renderTable(await demoJobsByStatus(db)));
