@@ -8,7 +8,9 @@
  *   report-billing.sql, inlined below) against sql/101's (report_jobs, grouping sets, a total),
  *   alternated, median of --repeat.
  */
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
+import { billingRows } from '../src/load/statements/reports.js';
 
 const OLD_REPORT = `
 SELECT CASE WHEN $by = 'month' THEN month ELSE strftime(day, '%Y-%m-%d') END AS period, kind, count(*) AS jobs,
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
   const [path, flag, count] = process.argv.slice(2);
   if (!path) throw new Error('usage: billing-exactness DB [--repeat N]');
   const repeat = flag === '--repeat' ? Number(count) : 5;
-  const db = await Database.open(path, { readOnly: true });
+  const db = await openReadOnly(path);
   try {
     const months = await db.all<{ month: string }>(
       'SELECT DISTINCT month FROM job_facts WHERE billable ORDER BY month',
@@ -83,15 +85,15 @@ async function main(): Promise<void> {
     });
     const variants: [string, () => Promise<unknown>][] = [
       ['sql/100 per day and kind', () => db.all(OLD_REPORT, params)],
-      ['sql/101 per day and kind', () => db.all(db.query('report-billing'), byKind)],
+      ['sql/101 per day and kind', () => billingRows(db, byKind)],
       [
         'sql/101 per day and metadata.customer',
-        () => db.all(db.query('report-billing'), { ...byKind, g1: 'metadata.customer' }),
+        () => billingRows(db, { ...byKind, g1: 'metadata.customer' }),
       ],
-      ['sql/101 per day and kind, --prices', () => db.all(db.query('report-billing'), { ...byKind, prices })],
+      ['sql/101 per day and kind, --prices', () => billingRows(db, { ...byKind, prices })],
       [
         'sql/101 per day and kind, --prices with models',
-        () => db.all(db.query('report-billing'), { ...byKind, prices: modelPrices }),
+        () => billingRows(db, { ...byKind, prices: modelPrices }),
       ],
     ];
     const times = variants.map((): number[] => []);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 
 // What a sync's last commits leave in the WAL: words-shaped rows, and keyed rows (an index to write).
 const FILL = [
@@ -52,7 +52,7 @@ async function before(dir: string, rows: number) {
 }
 
 async function after(dir: string, rows: number) {
-  const db = await Database.open(join(dir, 'after.duckdb'));
+  const db = await openWriter(join(dir, 'after.duckdb'));
   await db.run("SET checkpoint_threshold = '1GB'");
   for (const sql of FILL) await db.run(sql, sql.includes('$rows') ? { rows } : {});
   return longestStall(() => db.close());

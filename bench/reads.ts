@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { type PublishResult, publishDataset } from '../src/analytics/publish/publish.js';
 import { withReader } from '../src/analytics/read/open-reader.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { runPipeline } from '../src/pipeline.js';
 import { startSimulator } from '../src/simulator/index.js';
 import type { SyncOptions } from '../src/sync/types.js';
@@ -170,7 +170,7 @@ async function measuredPublish(
   db: string,
   dir: string,
 ): Promise<{ result: PublishResult; writeBytes: number; ms: number }> {
-  const database = await Database.open(db);
+  const database = await openWriter(db);
   try {
     const before = writeBytes();
     const started = performance.now();

@@ -7,7 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { contentHash } from '../src/normalize/content-hash.js';
 import { validateJobRecord } from '../src/normalize/records/validate.js';
 import { countRecord, emptyCounts, type RowCounts, utteranceLists } from './record-counts.js';
@@ -50,10 +50,10 @@ function orNull(value: unknown): DuckDBValue {
 
 export async function runNaive(options: NaiveOptions): Promise<NaiveResult> {
   const lines = await firstLines(options.ndjson, options.jobs);
-  const db = await Database.open(options.db);
+  const db = await openWriter(options.db);
   const statements: DuckDBPreparedStatement[] = [];
   const prepare = async (sql: string) => {
-    const statement = await db.connection.prepare(sql);
+    const statement = await db.prepare(sql);
     statements.push(statement);
     return statement;
   };

@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { projectRoot } from '../src/util/paths.js';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from './helpers/bad-input.js';
@@ -42,7 +42,7 @@ const CHECKSUM_BYTES = 8;
  * storage pragmas returning `block_id` and `block_offset` (bytes into the block's data).
  */
 async function storedAt(db: string, blocks: string): Promise<number> {
-  const file = await Database.open(db, { readOnly: true });
+  const file = await openReadOnly(db);
   try {
     const [size] = await file.all<{ block_size: number }>('SELECT block_size FROM pragma_database_size()');
     const [block] = await file.all<{ block_id: number; block_offset: number }>(blocks);

@@ -1,7 +1,7 @@
 /** One contract, two stores: DuckDB (in the rows' transaction) and Redis (after the commit). */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { resolveCheckpoint, saveCheckpoint } from '../src/sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints/duckdb-store.js';
 import { checkpointKey, RedisCheckpointStore } from '../src/sync/checkpoints/redis-store.js';
@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 async function duckdbHarness(): Promise<Harness> {
-  const db = await Database.open(await migratedDb('cp.duckdb'));
+  const db = await openWriter(await migratedDb('cp.duckdb'));
   return { store: new DuckDbCheckpointStore(db), writes: 'in-transaction', close: () => db.close() };
 }
 
@@ -90,7 +90,7 @@ describe.each([
 
 /** A fresh file and a Redis store under a unique prefix, both cleaned up after the test. */
 async function fileAndRedis(name: string) {
-  const db = await Database.open(await migratedDb(`${name}.duckdb`));
+  const db = await openWriter(await migratedDb(`${name}.duckdb`));
   const prefix = uniquePrefix(name);
   const redis = new RedisCheckpointStore(redisUrl(), prefix);
   cleanups.push(async () => {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { projectRoot } from '../src/util/paths.js';
 import { BIN, childEnv, runCli, runMain } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
@@ -108,7 +108,7 @@ describe('transcript-sync', () => {
 
   it('query - reads its SQL from the process stdin (bound by main.ts)', async () => {
     const db = join(tempDir(), 'empty.duckdb');
-    await (await Database.open(db)).close();
+    await (await openWriter(db)).close();
     const child = spawn(process.execPath, [BIN, 'query', '-', '--db', db, '--format', 'csv'], {
       env: childEnv({}),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { contentHash } from '../src/normalize/content-hash.js';
 import { validateJobRecord } from '../src/normalize/records/validate.js';
 import { generateDataset } from '../src/simulator/index.js';
@@ -30,7 +31,7 @@ let db: Database;
 let runs = 0;
 
 beforeAll(async () => {
-  db = await Database.open(join(folder.dir, 'fuzz.duckdb'));
+  db = await openWriter(join(folder.dir, 'fuzz.duckdb'));
 });
 afterAll(async () => {
   await db.close();

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runMain, shownLines } from './helpers/cli.js';
 import { loadRecords } from './helpers/load.js';
@@ -78,7 +78,7 @@ describe('hostile listings at the command line', () => {
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
     // A record of a kind this version does not know, as a newer service might list it.
-    const database = await Database.open(db);
+    const database = await openWriter(db);
     try {
       const odd = { id: 'odd-1', kind: 'dubbing', status: 'done', created_at: new Date().toISOString() };
       await loadRecords(database, [odd], new Date());

@@ -13,7 +13,7 @@ import { command as query } from '../src/cli/commands/query.js';
 import { command as report } from '../src/cli/commands/report.js';
 import { command as runs } from '../src/cli/commands/runs.js';
 import { command as status } from '../src/cli/commands/status.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { silentLogger } from '../src/log.js';
 import { ExactNumber, JsonText, writeJson } from '../src/util/json-writer.js';
 import { craftJob, loadedDatabase, recordSyncs, runCommand, smallDataset } from './helpers/analytics-data.js';
@@ -71,7 +71,7 @@ describe('exact numbers in JSON output', () => {
   });
 
   test('the same values come whole through the read socket of a sync holding the file', async () => {
-    const held = await Database.open(join(tempDir(), 'held.duckdb'));
+    const held = await openWriter(join(tempDir(), 'held.duckdb'));
     const reads = await serveReads(held, { logger: silentLogger });
     try {
       const reader = await connectWriter(held.path);
@@ -124,7 +124,7 @@ describe('exact numbers in JSON output', () => {
       'json',
     ]);
     expect(outcome.error).toBeUndefined();
-    const reader = await Database.open(db, { readOnly: true });
+    const reader = await openReadOnly(db);
     let want: Record<string, string> | undefined;
     try {
       [want] = await reader.all<Record<string, string>>(

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../src/errors.js';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { createLogger } from '../src/log.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { BIN, runCli } from './helpers/cli.js';
@@ -245,7 +245,7 @@ describe('logs', () => {
     sim.faults.setRandom({ rate: 1, kinds: ['429'], seed: 1 });
     const db = join(tempDir(), 'tty.duckdb');
     // A file that exists: the run goes to the kind's walk (a first run stops at its check of the service).
-    await (await Database.open(db)).close();
+    await (await openWriter(db)).close();
     const command = `${process.execPath} ${BIN} sync --kind live --db ${db}`;
     // Not spawnSync: the simulator answers from this process's event loop.
     const child = spawn('script', ['-qec', command, '/dev/null'], {

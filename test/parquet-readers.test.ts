@@ -10,7 +10,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import { describe, expect, test } from 'vitest';
 import { publishDataset } from '../src/analytics/publish/publish.js';
 import { command as exportCommand } from '../src/cli/commands/export.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -50,7 +50,7 @@ async function readColumn(dir: string, column: string, keys: readonly string[]):
 
 /** The same column as DuckDB's text, keyed the same way. */
 async function storedText(sql: string): Promise<Map<string, string | null>> {
-  const reader = await Database.open(db, { readOnly: true });
+  const reader = await openReadOnly(db);
   try {
     const rows = await reader.all<{ k: string; v: string | null }>(sql);
     return new Map(rows.map((r) => [r.k, r.v]));
@@ -94,7 +94,7 @@ describe('Parquet JSON columns read as strings outside DuckDB', () => {
 
   test('publish with raw: the jobs JSON columns, raw and module results', async () => {
     const dir = join(tempDir(), 'published');
-    const database = await Database.open(db, { readOnly: true });
+    const database = await openReadOnly(db);
     try {
       await publishDataset({ db: database, dir, raw: true });
     } finally {
@@ -118,7 +118,7 @@ describe('Parquet JSON columns read as strings outside DuckDB', () => {
 
   test('a dataset published with JSON-typed files (manifest version 1) is rewritten whole', async () => {
     const dir = join(tempDir(), 'upgraded');
-    const database = await Database.open(db, { readOnly: true });
+    const database = await openReadOnly(db);
     try {
       await publishDataset({ db: database, dir });
       const path = join(dir, '_manifest.json');

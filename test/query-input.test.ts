@@ -7,7 +7,7 @@ import { connectWriter } from '../src/analytics/read/read-client.js';
 import { serveReads } from '../src/analytics/read/read-server.js';
 import { command as exportCommand } from '../src/cli/commands/export.js';
 import { command as query } from '../src/cli/commands/query.js';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { silentLogger } from '../src/log.js';
 import { loadedDatabase, runCommand, smallDataset } from './helpers/analytics-data.js';
 import { runMain } from './helpers/cli.js';
@@ -215,7 +215,7 @@ describe('query writes where and how it is told, as the DuckDB CLI does', () => 
   });
 
   test('through the read socket of a sync: the same results before the error, and Parquet', async () => {
-    const held = await Database.open(join(tempDir(), 'held.duckdb'));
+    const held = await openWriter(join(tempDir(), 'held.duckdb'));
     const reads = await serveReads(held, { logger: silentLogger });
     try {
       const reader = await connectWriter(held.path);

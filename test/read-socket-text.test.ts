@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { connectWriter } from '../src/analytics/read/read-client.js';
 import { serveReads } from '../src/analytics/read/read-server.js';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { silentLogger } from '../src/log.js';
 import { tempDir } from './helpers/tmp.js';
 
 // Transcripts are rarely ASCII: a reply of several socket chunks must not cut a character in two
 // (each half would decode to U+FFFD), in the request or in the reply.
 test('non-ASCII text survives the read socket whole, across chunk boundaries', async () => {
-  const db = await Database.open(join(tempDir(), 'text.duckdb'));
+  const db = await openWriter(join(tempDir(), 'text.duckdb'));
   const reads = await serveReads(db, { logger: silentLogger });
   try {
     // 3-byte and 4-byte UTF-8 characters, offset by one ASCII byte so boundaries fall inside them.

@@ -8,7 +8,7 @@ import { command as exportCommand } from '../src/cli/commands/export.js';
 import { command as queryCommand } from '../src/cli/commands/query.js';
 import { command as reportCommand } from '../src/cli/commands/report.js';
 import { command as statusCommand } from '../src/cli/commands/status.js';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { silentLogger } from '../src/log.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runCommand } from './helpers/analytics-data.js';
@@ -205,7 +205,7 @@ describe('reads while a sync holds the file', () => {
   });
 
   test('the writer still changes its own settings while it serves reads', async () => {
-    const db = await Database.open(join(tempDir(), 'own.duckdb'));
+    const db = await openWriter(join(tempDir(), 'own.duckdb'));
     const reads = await serveReads(db, { logger: silentLogger });
     try {
       await db.run('SET threads = 2');

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { command as report } from '../src/cli/commands/report.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import type { JobRecord } from '../src/simulator/index.js';
 import {
   craftJob,
@@ -335,7 +335,7 @@ describe('billing figures against the records', () => {
 
 describe('billing views', () => {
   test('billing_daily and billing_monthly hold exact DECIMAL figures equal to the sums of the records', async () => {
-    const reader = await Database.open(db, { readOnly: true });
+    const reader = await openReadOnly(db);
     try {
       const types = await reader.all<{ column_name: string; column_type: string }>('DESCRIBE billing_daily');
       expect(Object.fromEntries(types.map((t) => [t.column_name, t.column_type]))).toMatchObject({

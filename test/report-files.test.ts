@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../src/analytics/billing-files.js';
 import { lastCompletePeriod } from '../src/analytics/periods.js';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import type { JobRecord } from '../src/simulator/index.js';
 import {
   craftJob,
@@ -40,7 +41,7 @@ function dataLines(csv: string): string[] {
 }
 
 async function withReader<T>(fn: (database: Database) => Promise<T>): Promise<T> {
-  const database = await Database.open(db, { readOnly: true });
+  const database = await openReadOnly(db);
   try {
     return await fn(database);
   } finally {
@@ -231,7 +232,7 @@ describe('scheduled billing report files', () => {
     const dir = tempDir();
     const path = join(dir, 'never-synced.duckdb');
     await loadRecords(path, records);
-    const reader = await Database.open(path, { readOnly: true });
+    const reader = await openReadOnly(path);
     try {
       const results = await writeRecentBillingReports({ db: reader, dir: join(dir, 'reports'), now: NOW });
       expect(results.map((r) => [r.report.as_of, r.files.length])).toEqual([[null, 0]]);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListingClient } from '../src/extract/index.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { generateDataset, type JobRecord, type Simulator, startSimulator } from '../src/simulator/index.js';
 import { projectRoot } from '../src/util/paths.js';
 import { runMain } from './helpers/cli.js';
@@ -66,7 +66,7 @@ function utterancesOf(record: JobRecord): Json[] {
 }
 
 async function storedRow(db: string, id: string): Promise<Json | undefined> {
-  const database = await Database.open(db, { readOnly: true });
+  const database = await openReadOnly(db);
   try {
     const rows = await database.all(
       `SELECT j.request_id, j.filename, j.custom_metadata, u.text, w.word FROM jobs j
@@ -177,11 +177,12 @@ describe('the source builds no SQL from values', () => {
   it('interpolates nothing into SQL text except the quoted export path', () => {
     const allowed = [
       // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/util/sql-literal.ts).
-      /COPY \(\$\{(this\.)?db\.query\((copy\.)?query\)\}\) TO \$\{sqlPathLiteral\(/,
+      // The source is a dataset's statement text, or a Parquet file read back (src/load/statements/datasets.ts).
+      /^`COPY \(\$\{source\}\) TO \$\{sqlPathLiteral\(target\.path, target\.setting\)\} \(FORMAT parquet\$\{partitions\}\)`$/,
       // Parquet files read back by path, through the same helper (read client, publish).
       /read_parquet\(\$\{sqlPathLiteral\(/,
-      // Named query texts from sql/queries wrapped in a filter or an aggregate (publish), no values.
-      /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(db\.query\(query\)|query)\}\) AS t/,
+      // Statement texts of sql/queries wrapped in a filter or an aggregate (publish's datasets), no values.
+      /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(rows|queryText\(query\))\}\) AS t/,
       // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/load/file/rewrite-file.ts).
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
       /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { runMain } from './helpers/cli.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { writeLegacyFile } from './helpers/legacy-file.js';
@@ -35,7 +35,7 @@ describe('transcript-sync compact', () => {
     const path = join(tempDir(), 'legacy.duckdb');
     await writeLegacyFile(path, { jobs: 60, utterancesPerJob: 20 });
     // The first writable open migrates it (002), as a sync would.
-    await (await Database.open(path)).close();
+    await (await openWriter(path)).close();
     const before = await fingerprint(path);
     const size = statSync(path).size;
     expect(await storageVersion(path)).toBe('v1.0.0+');
@@ -52,7 +52,7 @@ describe('transcript-sync compact', () => {
     const verified = await runMain(['verify', '--db', path]);
     expect(verified.code, verified.stderr).toBe(0);
     // Views and macros came along.
-    const db = await Database.open(path, { readOnly: true });
+    const db = await openReadOnly(path);
     const [row] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM transcript_search('a')");
     await db.close();
     expect(row?.n).toBeGreaterThan(0);

@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { generateDataset } from '../src/simulator/records/generate.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { loadRecords } from './helpers/load.js';
@@ -39,14 +40,14 @@ const records = generateDataset({
 describe('what a run writes', () => {
   it('leaves the stored row groups of jobs untouched when a run appends one job', async () => {
     const path = join(tempDir(), 'append.duckdb');
-    let db = await Database.open(path);
+    let db = await openWriter(path);
     await loadRecords(db, records.slice(1), new Date());
     await db.close();
-    db = await Database.open(path);
+    db = await openWriter(path);
     const before = await rowGroups(db, 'jobs');
     await loadRecords(db, records.slice(0, 1), new Date());
     await db.close();
-    db = await Database.open(path, { readOnly: true });
+    db = await openReadOnly(path);
     const after = await rowGroups(db, 'jobs');
     await db.close();
     expect(before).toHaveLength(1);
@@ -58,12 +59,12 @@ describe('what a run writes', () => {
   it('merges the small row groups of many runs once enough piled up, every row kept', async () => {
     const path = join(tempDir(), 'merge.duckdb');
     const compactAfter = 4;
-    let db = await Database.open(path, { compactAfter });
+    let db = await openWriter(path, { compactAfter });
     await loadRecords(db, records.slice(10), new Date());
     await db.close();
     const counts: number[] = [];
     for (let i = 9; i >= 0; i--) {
-      db = await Database.open(path, { compactAfter });
+      db = await openWriter(path, { compactAfter });
       await loadRecords(db, [records[i]], new Date());
       counts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
@@ -72,14 +73,14 @@ describe('what a run writes', () => {
     // too), then the close merges them.
     expect(Math.max(...counts)).toBe(compactAfter);
     expect(counts.filter((c, i) => i > 0 && c < (counts[i - 1] ?? 0)).length).toBeGreaterThanOrEqual(2);
-    db = await Database.open(path, { readOnly: true });
+    db = await openReadOnly(path);
     const groups = await rowGroups(db, 'jobs');
     const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
     await db.close();
     expect(groups.length).toBeLessThanOrEqual(compactAfter);
     expect(n?.n).toBe(100);
     const whole = join(tempDir(), 'whole.duckdb');
-    const one = await Database.open(whole);
+    const one = await openWriter(whole);
     await loadRecords(one, [...records.slice(10), ...records.slice(0, 10).reverse()], new Date());
     await one.close();
     const a = await fingerprint(path);

@@ -3,7 +3,7 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError } from '../src/errors.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { fixture } from './fixtures/fixtures.js';
 import { loadRecords } from './helpers/load.js';
 import { tempDir } from './helpers/tmp.js';
@@ -35,11 +35,11 @@ async function holdFile(path: string): Promise<{ release: () => Promise<void>; p
   };
 }
 
-describe('Database.open', () => {
+describe('opening a database file', () => {
   it('creates the directory 0700 and the file 0600, and applies the migrations', async () => {
     const dir = join(tempDir(), 'nested', 'data');
     const path = join(dir, 'transcripts.duckdb');
-    const db = await Database.open(path);
+    const db = await openWriter(path);
     try {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -58,8 +58,8 @@ describe('Database.open', () => {
 
   it('applies migrations once: a second open writes nothing new', async () => {
     const path = join(tempDir(), 'x.duckdb');
-    await (await Database.open(path)).close();
-    const db = await Database.open(path);
+    await (await openWriter(path)).close();
+    const db = await openWriter(path);
     const rows = await db.all<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
     await db.close();
     expect(rows[0]?.n).toBeGreaterThan(0);
@@ -68,7 +68,7 @@ describe('Database.open', () => {
 
   it('refuses a read-only open of a missing file and says to run a sync first', async () => {
     const path = join(tempDir(), 'missing.duckdb');
-    const error = await Database.open(path, { readOnly: true }).catch((e: unknown) => e);
+    const error = await openReadOnly(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseError);
     expect((error as DatabaseError).toLine()).toMatch(/sync/);
   });
@@ -81,7 +81,7 @@ describe('Database.open', () => {
     await connection.run('CREATE TABLE unrelated (x INTEGER)');
     connection.closeSync();
     bare.closeSync();
-    const error = await Database.open(path, { readOnly: true }).catch((e: unknown) => e);
+    const error = await openReadOnly(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseError);
     expect((error as DatabaseError).message).toContain(path);
     expect((error as DatabaseError).hint).toMatch(/transcript-sync sync/);
@@ -90,7 +90,7 @@ describe('Database.open', () => {
   it('names the file and the fix when the file is not a database', async () => {
     const path = join(tempDir(), 'corrupt.duckdb');
     writeFileSync(path, 'not a database at all\n'.repeat(500));
-    const error = await Database.open(path).catch((e: unknown) => e);
+    const error = await openWriter(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseError);
     expect((error as DatabaseError).message).toContain(path);
     expect((error as DatabaseError).hint).toMatch(/move it aside/);
@@ -100,7 +100,7 @@ describe('Database.open', () => {
     const dir = tempDir();
     chmodSync(dir, 0o500);
     try {
-      const error = await Database.open(join(dir, 'sub', 'x.duckdb')).catch((e: unknown) => e);
+      const error = await openWriter(join(dir, 'sub', 'x.duckdb')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DatabaseError);
       expect((error as DatabaseError).hint).toMatch(/--db/);
     } finally {
@@ -110,10 +110,10 @@ describe('Database.open', () => {
 
   it('waits for a file held by another process, then fails busy naming the file', async () => {
     const path = join(tempDir(), 'held.duckdb');
-    await (await Database.open(path)).close();
+    await (await openWriter(path)).close();
     const holder = await holdFile(path);
     try {
-      const error = await Database.open(path, { lockWaitMs: 300 }).catch((e: unknown) => e);
+      const error = await openWriter(path, { lockWaitMs: 300 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DatabaseError);
       expect((error as DatabaseError).busy).toBe(true);
       expect((error as DatabaseError).code).toBe('DB_BUSY');
@@ -122,14 +122,14 @@ describe('Database.open', () => {
     } finally {
       await holder.release();
     }
-    const db = await Database.open(path, { lockWaitMs: 2_000 });
+    const db = await openWriter(path, { lockWaitMs: 2_000 });
     await db.close();
   });
 });
 
 describe('Database queries and transactions', () => {
   it('binds named and positional values, and returns JSON-friendly rows', async () => {
-    const db = await Database.open(join(tempDir(), 'q.duckdb'));
+    const db = await openWriter(join(tempDir(), 'q.duckdb'));
     try {
       const rows = await db.all<{ n: number; t: Date; l: string[]; j: string }>(
         'SELECT count(*) AS n, $t::TIMESTAMPTZ AS t, $l::VARCHAR[] AS l, $j::JSON AS j FROM jobs',
@@ -146,19 +146,8 @@ describe('Database queries and transactions', () => {
     }
   });
 
-  it('reads named queries from sql/queries', async () => {
-    const db = await Database.open(join(tempDir(), 'q.duckdb'));
-    try {
-      expect(db.query('jobs-pending')).toMatch(/FROM jobs/);
-      // @ts-expect-error: a name outside the registry is a compile error; at run time it throws.
-      expect(() => db.query('../001_tables')).toThrow();
-    } finally {
-      await db.close();
-    }
-  });
-
   it('rolls back everything written inside a transaction that throws', async () => {
-    const db = await Database.open(join(tempDir(), 't.duckdb'));
+    const db = await openWriter(join(tempDir(), 't.duckdb'));
     try {
       const failing = db.transaction(async () => {
         await db.run("INSERT INTO checkpoints VALUES ('live', '{}', now())");
@@ -176,7 +165,7 @@ describe('Database queries and transactions', () => {
   });
 
   it('runs a text with bound values again and again, and two callers of one text at once, each with its own values', async () => {
-    const db = await Database.open(join(tempDir(), 'p.duckdb'));
+    const db = await openWriter(join(tempDir(), 'p.duckdb'));
     try {
       const sql = 'SELECT $n::INTEGER * 2 AS twice, range AS i FROM range(3000)';
       // 3,000 rows: two result chunks, both read.
@@ -199,7 +188,7 @@ describe('Database queries and transactions', () => {
   });
 
   it('runs a kept query against a temp table that a statement with values made anew', async () => {
-    const db = await Database.open(join(tempDir(), 'r.duckdb'));
+    const db = await openWriter(join(tempDir(), 'r.duckdb'));
     try {
       for (const ids of [['a', 'b'], ['c']]) {
         await db.run('CREATE OR REPLACE TEMP TABLE _replaced_ids AS SELECT unnest($ids::VARCHAR[]) AS id', {
@@ -215,7 +204,7 @@ describe('Database queries and transactions', () => {
   });
 
   it("has the loader's staging table from the open; after a rollback the loader still stores a job's words", async () => {
-    const db = await Database.open(join(tempDir(), 's.duckdb'));
+    const db = await openWriter(join(tempDir(), 's.duckdb'));
     try {
       const staging =
         "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '_tsync_%' ORDER BY 1";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { generateDataset } from '../src/simulator/records/generate.js';
 import { expectedChildren, storedChildren } from './fixtures/expected.js';
 import { allFixtures, fixture } from './fixtures/fixtures.js';
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 async function freshDb(): Promise<Database> {
-  const db = await Database.open(await migratedDb('jobs.duckdb'));
+  const db = await openWriter(await migratedDb('jobs.duckdb'));
   open.push(db);
   return db;
 }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { projectRoot } from '../src/util/paths.js';
 import { fingerprint } from './helpers/db-fingerprint.js';
 import { ALL_MIGRATIONS, LEGACY_MIGRATIONS, writeLegacyFile } from './helpers/legacy-file.js';
@@ -55,7 +55,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
     expect(await shape(path)).toEqual({ versions: [...LEGACY_MIGRATIONS], keyed: LEGACY_KEYED });
     for (const table of Object.keys(before)) expect(before[table], table).not.toMatch(/^0:/);
 
-    const db = await Database.open(path);
+    const db = await openWriter(path);
     try {
       const facts = await db.all<{ n: number; deleted: number }>(
         'SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE is_deleted)::INTEGER AS deleted FROM job_facts',
@@ -75,9 +75,9 @@ describe('migration 002: no key on tables that grow with the history', () => {
   it('runs once: a second open applies nothing and changes nothing', async () => {
     const path = join(tempDir(), 'legacy.duckdb');
     await writeLegacyFile(path, { jobs: 10 });
-    await (await Database.open(path)).close();
+    await (await openWriter(path)).close();
     const migrated = await fingerprint(path);
-    const db = await Database.open(path);
+    const db = await openWriter(path);
     const applied = await db.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM schema_migrations');
     await db.close();
     expect(applied[0]?.n).toBe(ALL_MIGRATIONS.length);
@@ -87,7 +87,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
   it('keeps jobs.id unique after the upgrade: a changed record still replaces its row', async () => {
     const path = join(tempDir(), 'legacy.duckdb');
     await writeLegacyFile(path, { jobs: 6 });
-    const db = await Database.open(path);
+    const db = await openWriter(path);
     try {
       const [row] = await db.all<{ raw: string }>(
         "SELECT raw FROM jobs WHERE deleted_at IS NULL AND id <> 'x' LIMIT 1",
@@ -127,7 +127,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
         outcomes.push('as it was');
       }
       expect(await fingerprint(path)).toEqual(before);
-      await (await Database.open(path)).close();
+      await (await openWriter(path)).close();
       expect(await shape(path)).toEqual({ versions: [...ALL_MIGRATIONS], keyed: KEYED_NOW });
       expect(await fingerprint(path)).toEqual(before);
     }
@@ -143,9 +143,9 @@ describe('migration 002: no key on tables that grow with the history', () => {
 async function openAndKill(path: string, delayMs: number): Promise<void> {
   const dist = join(projectRoot(), 'dist', 'src');
   const script = `
-    const { Database } = await import(${JSON.stringify(join(dist, 'load', 'database.js'))});
+    const { openWriter } = await import(${JSON.stringify(join(dist, 'load', 'open-file.js'))});
     const { createLogger } = await import(${JSON.stringify(join(dist, 'log.js'))});
-    const db = await Database.open(${JSON.stringify(path)}, { logger: createLogger('info') });
+    const db = await openWriter(${JSON.stringify(path)}, { logger: createLogger('info') });
     await db.close();
     process.stdout.write('done\\n');
   `;

@@ -4,8 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../src/cli/command.js';
 import { command as quarantineCommand } from '../src/cli/commands/quarantine.js';
 import { ConfigError } from '../src/errors.js';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openWriter } from '../src/load/open-file.js';
 import { quarantineList, quarantineRetry } from '../src/load/quarantine.js';
+import { upsertQuarantined } from '../src/load/statements/quarantine.js';
 import { contentHash } from '../src/normalize/content-hash.js';
 import { fixture } from './fixtures/fixtures.js';
 import { loadRecords } from './helpers/load.js';
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 async function freshDb(path?: string): Promise<Database> {
-  const db = await Database.open(path ?? (await migratedDb('q.duckdb')));
+  const db = await openWriter(path ?? (await migratedDb('q.duckdb')));
   open.push(db);
   return db;
 }
@@ -95,9 +97,9 @@ describe('quarantine', () => {
     const valid = fixture('done-pre-recorded-all-modules');
     const raw = JSON.stringify(valid);
     // As if an older version had rejected this valid record.
-    await db.run(db.query('quarantine-upsert'), {
+    await upsertQuarantined(db, {
       raw_hash: contentHash(raw),
-      job_id: valid['id'],
+      job_id: String(valid['id']),
       kind: 'pre-recorded',
       errors: JSON.stringify([{ path: 'result.foo', message: 'old rule' }]),
       raw,

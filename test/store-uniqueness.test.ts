@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTranscriptSync } from '../bench/storm/chaos.js';
 import { mirrorDifferences } from '../bench/storm/mirror-exact.js';
 import { syncEnv } from '../bench/storm/storm.js';
-import { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { verifyFile } from '../src/load/verify.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../src/simulator/index.js';
 import { runMain } from './helpers/cli.js';
@@ -44,7 +44,7 @@ async function watchedSimulator(
 
 /** Every invariant of the file holds, and it mirrors the service exactly. */
 async function expectUniqueMirror(s: Simulator, db: string): Promise<void> {
-  const file = await Database.open(db, { readOnly: true });
+  const file = await openReadOnly(db);
   try {
     expect((await verifyFile(file, { hashes: true })).filter((r) => !r.ok)).toEqual([]);
   } finally {
@@ -103,7 +103,7 @@ describe('jobs.id unique without a key', () => {
     const ended = await run.done;
     expect(ended.signal, 'the run must have been killed, not finished').toBe('SIGKILL');
     hook.onRequest = undefined;
-    const partial = await Database.open(db, { readOnly: true });
+    const partial = await openReadOnly(db);
     const [row] = await partial.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM jobs');
     await partial.close();
     expect(row?.n ?? 0).toBeLessThan(200);
@@ -123,7 +123,7 @@ describe('jobs.id unique without a key', () => {
     };
     await syncOnce(s, db, { pageSize: 3, sliceJobs: 6, concurrency: 3 });
     // The same id in two batches of one run, each committed alone, the newer one last and first.
-    const file = await Database.open(db);
+    const file = await openWriter(db);
     try {
       const record = s.data.all()[5] as unknown as Record<string, unknown>;
       const older = { ...record, custom_metadata: { version: 1 } };
@@ -160,7 +160,7 @@ describe('transcript-sync verify', () => {
     expect(checks.every((c) => c.ok)).toBe(true);
 
     // What a second writer could do: a job twice, an orphan word, a tampered raw, a run twice.
-    const file = await Database.open(db);
+    const file = await openWriter(db);
     const [job] = await file.all<{ id: string }>('SELECT id FROM jobs ORDER BY id LIMIT 1');
     await file.run('INSERT INTO jobs SELECT * FROM jobs WHERE id = $id', { id: String(job?.id) });
     await file.run(

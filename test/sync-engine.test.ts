@@ -10,8 +10,9 @@ import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
 import { MAX_RECORD_BYTES } from '../src/extract/walk/bounded-page.js';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
 import { RecordLoader } from '../src/load/loader.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { DEFAULT_MEMORY, planMemory } from '../src/memory/budget.js';
 import { HeapGuard } from '../src/memory/heap-guard.js';
 import { generateDataset } from '../src/simulator/index.js';
@@ -62,7 +63,7 @@ let emptySchema: string | undefined;
 async function freshFile(): Promise<string> {
   if (emptySchema === undefined) {
     const made = join(schemaDir.dir, 'schema.duckdb');
-    await (await Database.open(made)).close();
+    await (await openWriter(made)).close();
     emptySchema = made;
   }
   const path = join(tempDir(), 'kind.duckdb');
@@ -74,7 +75,7 @@ async function freshFile(): Promise<string> {
 async function kindContext(
   source: FakeListing,
 ): Promise<{ ctx: KindRunContext; store: DuckDbCheckpointStore }> {
-  const db = await Database.open(await freshFile());
+  const db = await openWriter(await freshFile());
   opened.push(db);
   const memory = planMemory(DEFAULT_MEMORY, plan.concurrency);
   const store = new DuckDbCheckpointStore(db);
@@ -198,7 +199,7 @@ describe('the engine over an in-memory listing', () => {
     const liveProgress = progress.filter((p) => p.kind === 'live').at(-1);
     expect(liveProgress?.elapsed).toBe(ms(live.finishedAt) - ms(live.startedAt));
 
-    const reader = await Database.open(db, { readOnly: true });
+    const reader = await openReadOnly(db);
     opened.push(reader);
     const rows = await reader.all<{ kind: string; started_at: Date; finished_at: Date }>(
       'SELECT kind, started_at, finished_at FROM sync_runs ORDER BY started_at',

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { shownLines, startCli } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
@@ -44,7 +44,7 @@ describe('sync and Ctrl-C', () => {
     const summary = JSON.parse(result.stdout) as { kinds: { kind: string }[]; not_started: string[] };
     expect(summary.kinds.map((k) => k.kind)).toEqual(['pre-recorded']);
     expect(summary.not_started).toEqual(['live']);
-    const file = await Database.open(db, { readOnly: true });
+    const file = await openReadOnly(db);
     try {
       const runs = await file.all<{ outcome: string }>('SELECT outcome FROM sync_runs');
       expect(runs.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import { openReadOnly, openWriter } from '../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runMain } from './helpers/cli.js';
 import { syncOnce } from './helpers/sync.js';
@@ -37,7 +37,7 @@ function createdMs(record: Record<string, unknown>): number {
 }
 
 async function deletedIds(db: string): Promise<string[]> {
-  const file = await Database.open(db, { readOnly: true });
+  const file = await openReadOnly(db);
   try {
     const rows = await file.all<{ id: string }>(
       'SELECT id FROM jobs WHERE deleted_at IS NOT NULL ORDER BY id',
@@ -99,7 +99,7 @@ describe('reconcile of the recent window', () => {
 
   it('reads the reconciles a file of an earlier release recorded as full by what they walked', async () => {
     const db = join(tempDir(), 'earlier.duckdb');
-    const earlier = await Database.open(db, { migrations: [1, 2, 100, 101, 102] });
+    const earlier = await openWriter(db, { migrations: [1, 2, 100, 101, 102] });
     const row = (run: string, mode: string, after: string | null) =>
       earlier.run(
         `INSERT INTO sync_runs (run_id, kind, mode, window_after, window_before, started_at, finished_at, outcome)
@@ -110,8 +110,8 @@ describe('reconcile of the recent window', () => {
     await row('b', 'full', null);
     await row('c', 'incremental', '2026-01-01T00:00:00Z');
     await earlier.close();
-    await (await Database.open(db)).close();
-    const file = await Database.open(db, { readOnly: true });
+    await (await openWriter(db)).close();
+    const file = await openReadOnly(db);
     const modes = await file.all<{ run_id: string; mode: string }>(
       'SELECT run_id, mode FROM sync_runs ORDER BY run_id',
     );
@@ -128,7 +128,7 @@ describe('reconcile of the recent window', () => {
     const db = join(tempDir(), 'gap.duckdb');
     await syncOnce(s, db);
     // The last run was 10 days ago: its watermark says so.
-    const file = await Database.open(db);
+    const file = await openWriter(db);
     const tenDaysAgo = new Date(Date.now() - 10 * DAY).toISOString();
     await file.run(
       "UPDATE checkpoints SET state = json_merge_patch(state, json_object('watermark', $w::VARCHAR))",
@@ -140,7 +140,7 @@ describe('reconcile of the recent window', () => {
     const late = s.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 9 * DAY) });
     const run = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
     expect(run.kinds.reduce((n, k) => n + k.inserted, 0)).toBe(1);
-    const check = await Database.open(db, { readOnly: true });
+    const check = await openReadOnly(db);
     const rows = await check.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM jobs WHERE id = $id', {
       id: String(late['id']),
     });

@@ -7,6 +7,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
+import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../load/statements/reports.js';
 import { ExactNumber } from '../util/json-writer.js';
 import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
@@ -86,7 +87,7 @@ export async function billingReport(
     before: query.range.before ?? null,
     kind: query.kind ?? null,
   };
-  const found = await db.all(db.query('report-billing'), {
+  const found = await billingRows(db, {
     ...filter,
     by: query.by,
     include_deleted: query.includeDeleted,
@@ -99,13 +100,10 @@ export async function billingReport(
   assertPriced(totalRow, query.prices);
   const data = found.filter((row) => row['is_total'] !== true).map((row) => dataRow(row, query));
   const rows = withEmptyPeriods(data, query, now);
-  const [open] = await db.all<{ pending: number; undated: number }>(db.query('report-pending'), {
-    ...filter,
-    include_deleted: query.includeDeleted,
-  });
-  const [quarantined] = await db.all<{ n: number }>(db.query('report-quarantined'), filter);
+  const open = await uncountedJobs(db, { ...filter, include_deleted: query.includeDeleted });
+  const quarantined = await quarantinedInRange(db, filter);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : JOB_KINDS);
-  const notCounted = { quarantined: quarantined?.n ?? 0, pending: open?.pending ?? 0 };
+  const notCounted = { quarantined, pending: open.pending };
   const total = figures(totalRow ?? {}, query);
   const rounding = roundingNote(rows, total, query);
   return {
@@ -114,7 +112,7 @@ export async function billingReport(
     rows,
     total,
     not_counted: notCounted,
-    warnings: [...warnings(query, asOf, notCounted, open?.undated ?? 0), ...(rounding ? [rounding] : [])],
+    warnings: [...warnings(query, asOf, notCounted, open.undated), ...(rounding ? [rounding] : [])],
     ...(rounding ? { rounding } : {}),
   };
 }
@@ -228,7 +226,7 @@ interface LastSyncs {
 }
 
 async function lastSyncs(db: RowSource, kinds: readonly JobKind[]): Promise<LastSyncs> {
-  const found = await db.all<{ kind: string; as_of: Date }>(db.query('report-as-of'));
+  const found = await lastOkSyncs(db);
   const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
   const never = kinds.filter((kind) => !byKind.has(kind));
   const times = kinds.flatMap((kind) => byKind.get(kind)?.getTime() ?? []);

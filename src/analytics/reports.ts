@@ -6,7 +6,7 @@
  */
 
 import type { JobKind } from '../kinds.js';
-import type { QueryName } from '../load/queries.js';
+import { errorsReport, latencyReport, type ReportRange, statusReport } from '../load/statements/reports.js';
 import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
 import type { RowSource } from './read/reader.js';
@@ -25,9 +25,12 @@ export interface ReportFilter {
   readonly includeDeleted: boolean;
 }
 
+/** A report's statement: its rows, given the filter's parameters ($by taken by periodic ones only). */
+type ReportRead = (db: RowSource, params: ReportRange & { by: string }) => Promise<Record<string, unknown>[]>;
+
 interface ReportDefinition {
-  /** sql/queries/<query>.sql */
-  readonly query: QueryName;
+  /** undefined for billing, which billing-report.ts reads and renders. */
+  readonly read: ReportRead | undefined;
   readonly columns: readonly Column[];
   /** Whether the query groups by period (and so takes $by). */
   readonly periodic: boolean;
@@ -44,19 +47,19 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   // Rendered by billing-report.ts and billing-output.ts (its columns depend on --group-by and
   // --prices); listed here for its name, title and --by.
   billing: {
-    query: 'report-billing',
+    read: undefined,
     periodic: true,
     title: 'Billed hours',
     columns: [],
   },
   status: {
-    query: 'report-status',
+    read: statusReport,
     periodic: false,
     title: 'Jobs by status',
     columns: [text('kind'), text('status'), integer('jobs')],
   },
   latency: {
-    query: 'report-latency',
+    read: latencyReport,
     periodic: true,
     title: 'Latency from created_at to completed_at (done jobs, seconds)',
     columns: [
@@ -68,7 +71,7 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
     ],
   },
   errors: {
-    query: 'report-errors',
+    read: errorsReport,
     periodic: false,
     title: 'Failed jobs by error_code',
     columns: [
@@ -82,15 +85,15 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
 };
 
 export async function runReport(db: RowSource, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
-  const definition = REPORTS[name];
-  const rows = await db.all(db.query(definition.query), reportParams(filter, definition.periodic));
-  return tableFromObjects(definition.columns, rows);
+  const { read, columns } = REPORTS[name];
+  if (!read) throw new Error(`the ${name} report is read by billing-report.ts`);
+  return tableFromObjects(columns, await read(db, reportParams(filter)));
 }
 
-/** Named parameters of the report queries; DuckDB refuses a name the statement lacks, hence `periodic`. */
-function reportParams(filter: ReportFilter, periodic: boolean): Record<string, unknown> {
+/** The parameters of the report statements; each binds the ones it takes. */
+function reportParams(filter: ReportFilter): ReportRange & { by: string } {
   return {
-    ...(periodic ? { by: filter.by } : {}),
+    by: filter.by,
     from: filter.range.from ?? null,
     before: filter.range.before ?? null,
     kind: filter.kind ?? null,

@@ -6,23 +6,12 @@
  * kind into the second, so its advice ends once followed.
  */
 import type { RowSource } from '../analytics/read/reader.js';
+import { type StalePendingRow as StalePending, stalePendingJobs } from '../load/statements/status.js';
 import { formatDurationSetting } from '../util/duration.js';
-
-interface StalePending {
-  readonly kind: string;
-  /** Past --pending-max-age and not listed by any run since. */
-  readonly not_rechecked: number;
-  /** Listed still queued or processing by a run since then, within the last --pending-max-age. */
-  readonly upstream: number;
-  /** Day (UTC) the oldest of `upstream` was created. */
-  readonly upstream_since: string | null;
-  /** Earliest of the latest listings of `upstream`, ISO instant. */
-  readonly listed_at: string | null;
-}
 
 /** Per kind, the stale pending jobs split as above, judged at `now`. */
 export function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date): Promise<StalePending[]> {
-  return db.all<StalePending>(db.query('status-pending-stale'), {
+  return stalePendingJobs(db, {
     pending_since: new Date(now.getTime() - pendingMaxAgeMs).toISOString(),
     max_age_ms: pendingMaxAgeMs,
   });

@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { TsyncError, toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
-import { Database } from '../load/database.js';
+import { openReadOnly } from '../load/open-file.js';
+import { lastRunOutcomes } from '../load/statements/runs.js';
 import type { Logger } from '../log.js';
 import { kindSummaryOf, summaryOf } from '../sync/run.js';
 import type { SyncOptions, SyncSummary } from '../sync/types.js';
@@ -11,10 +12,9 @@ import { Notifier } from '../worker/notify.js';
 export async function syncNotifier(url: string, options: SyncOptions, logger: Logger): Promise<Notifier> {
   const previous = new Map<JobKind, 'ok' | 'failed'>();
   if (existsSync(options.db)) {
-    const db = await Database.open(options.db, { readOnly: true, lockWaitMs: options.lockWait });
+    const db = await openReadOnly(options.db, { lockWaitMs: options.lockWait });
     try {
-      const rows = await db.all<{ kind: JobKind; outcome: 'ok' | 'failed' }>(db.query('runs-last-outcome'));
-      for (const row of rows) previous.set(row.kind, row.outcome);
+      for (const row of await lastRunOutcomes(db)) previous.set(row.kind, row.outcome);
     } finally {
       await db.close();
     }

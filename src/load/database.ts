@@ -1,11 +1,11 @@
 /**
- * A DuckDB file of transcript-sync: opened (and migrated when writable), queried with bound values,
- * and written in explicit transactions. The loader's and the engine's SQL lives in sql/queries/*.sql,
- * fetched by its typed name (queries.ts) with `query()`.
+ * A DuckDB file's statements and transactions: SQL with bound values (the statements of
+ * src/load/statements, the loader's), run on one connection, and explicit transactions. Opening and
+ * closing the file (the instance, migrations, a writer's staging, merge and checkpoint) is
+ * open-file.ts's, which hands a Database its connection and what closing means.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import {
+  type DuckDBAppender,
   type DuckDBConnection,
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
@@ -14,36 +14,9 @@ import {
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
-import type { DuckDbMemory } from '../memory/budget.js';
-import { sqlDir } from '../util/paths.js';
 import { damagedFileError } from './file/damaged-file.js';
-import { compactIfFragmented } from './file/merge-row-groups.js';
-import {
-  acquireInstance,
-  discardCreatedFile,
-  releaseInstance,
-  restrictFile,
-  type SharedInstance,
-} from './file/open-instance.js';
-import { assertMigrated, migrate } from './migrate.js';
-import { isQueryName, type QueryName } from './queries.js';
-import { loadSql } from './sql-files.js';
+import { restrictFile } from './file/open-instance.js';
 import { plainRow, type SqlParams, toDuckParams } from './values.js';
-
-export interface OpenOptions {
-  readonly readOnly?: boolean;
-  /** How long to wait for a file another process holds, in ms; default 5000. */
-  readonly lockWaitMs?: number;
-  readonly logger?: Logger;
-  /** DuckDB's memory settings of a writable open (src/memory/budget.ts); the default budget's if unset. */
-  readonly memory?: DuckDbMemory;
-  /** Small row groups a history table may collect before the close merges them (src/load/file/merge-row-groups.ts). */
-  readonly compactAfter?: number;
-  /** Migration versions to apply (tests build files of an older release); default every shipped one. */
-  readonly migrations?: readonly number[];
-}
-
-const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 /** Statements Database.execute prepares once and keeps: queries and DML. */
 const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
@@ -54,23 +27,34 @@ const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
 ]);
 /** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
 const MAX_KEPT_STATEMENTS = 128;
-const queries = new Map<QueryName, string>();
 
-/** The text of sql/queries/<name>.sql, read once per process. */
-export function namedQuery(name: QueryName): string {
-  const cached = queries.get(name);
-  if (cached !== undefined) return cached;
-  // The type keeps names to the list; this guards what a cast or plain JavaScript lets through.
-  if (!isQueryName(name)) throw new Error(`bad query name "${name}"`);
-  const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
-  queries.set(name, text);
-  return text;
+/**
+ * What a reading statement (src/load/statements) needs of a database: rows of SQL text with bound
+ * values, and the file's path for messages. A Database, or a Reader of one (src/analytics/read).
+ */
+export interface RowSource {
+  readonly path: string;
+  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
 }
 
-/** What reads of rows need of a database: a Database, or a reader of one (src/analytics/read/reader.ts). */
-export type RowSource = Pick<Database, 'path' | 'all' | 'query'>;
+/** What the opener (open-file.ts) hands a Database. */
+export interface DatabaseParts {
+  /** Absolute. */
+  readonly path: string;
+  readonly connection: DuckDBConnection;
+  /** A new connection to the same file: its own transactions, so its own snapshot. */
+  readonly connect: () => Promise<DuckDBConnection>;
+  /** Run once by close() while statements still run (a writer's merge and checkpoint); must not throw. */
+  readonly beforeClose?: (db: Database) => Promise<void>;
+  /** Run once by close() after the connection closed: gives the file back. */
+  readonly release: () => void;
+  readonly logger?: Logger;
+}
 
 export class Database {
+  readonly path: string;
+  private readonly connection: DuckDBConnection;
+  private readonly logger: Logger;
   private closed = false;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
@@ -79,62 +63,10 @@ export class Database {
   /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
   private readonly binding = new Set<DuckDBPreparedStatement>();
 
-  private constructor(
-    readonly path: string,
-    readonly readOnly: boolean,
-    readonly connection: DuckDBConnection,
-    private readonly shared: SharedInstance,
-    private readonly logger: Logger,
-    private readonly compactAfter: number | undefined,
-  ) {}
-
-  static async open(path: string, options: OpenOptions = {}): Promise<Database> {
-    const full = resolve(path);
-    const readOnly = options.readOnly ?? false;
-    const logger = options.logger ?? silentLogger;
-    const shared = await acquireInstance(
-      full,
-      readOnly,
-      options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-      options.memory,
-    );
-    let connection: DuckDBConnection | undefined;
-    try {
-      connection = await shared.instance.connect();
-      if (readOnly) {
-        await assertMigrated(connection, full);
-      } else {
-        const started = Date.now();
-        const applied = await migrate(connection, full, {
-          versions: options.migrations,
-          // A rebuild of a big file takes a while, once: say so before it starts.
-          onUpgrade: (m) => {
-            const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
-            logger.info(
-              { db: full, migration: name },
-              'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
-              full,
-              name,
-            );
-          },
-        });
-        if (applied.length > 0)
-          logger.info(
-            { db: full, migrations: applied, ms: Date.now() - started },
-            'database schema migrated',
-          );
-        // The loader's staging tables (temp: this connection's) are made here, outside any transaction,
-        // so that no rollback drops them and no batch pays a statement to make sure they exist.
-        await connection.run(loadSql('stage-create'));
-      }
-      return new Database(full, readOnly, connection, shared, logger, options.compactAfter);
-    } catch (error) {
-      connection?.closeSync();
-      releaseInstance(full, shared);
-      // A file this open created and could not set up holds nothing worth keeping.
-      if (shared.created && shared.refs === 0) discardCreatedFile(full);
-      throw damagedOr(full, error);
-    }
+  constructor(private readonly parts: DatabaseParts) {
+    this.path = parts.path;
+    this.connection = parts.connection;
+    this.logger = parts.logger ?? silentLogger;
   }
 
   async run(sql: string, params?: SqlParams): Promise<void> {
@@ -195,9 +127,23 @@ export class Database {
     return statement;
   }
 
-  /** The text of sql/queries/<name>.sql, read once per process. */
-  query(name: QueryName): string {
-    return namedQuery(name);
+  /**
+   * An appender into `table` (of `catalog`: the loader's staging table is in `temp`) on this
+   * connection, so inside its open transaction. The caller closes it.
+   */
+  async createAppender(
+    table: string,
+    schema: string | null,
+    catalog: string | null,
+  ): Promise<DuckDBAppender> {
+    this.assertOpen();
+    return this.connection.createAppender(table, schema, catalog);
+  }
+
+  /** `sql` prepared on this connection, for a caller that binds and runs it many times; the caller destroys it. */
+  async prepare(sql: string): Promise<DuckDBPreparedStatement> {
+    this.assertOpen();
+    return this.connection.prepare(sql);
   }
 
   /**
@@ -206,7 +152,7 @@ export class Database {
    */
   async connect(): Promise<DuckDBConnection> {
     this.assertOpen();
-    return this.shared.instance.connect();
+    return this.parts.connect();
   }
 
   /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */
@@ -228,28 +174,15 @@ export class Database {
     }
   }
 
+  /** Closes the connection and gives the file back; once, whatever the opener set to run first. */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.readOnly) {
-      // The checkpoint at close merges small row groups when enough have piled up (src/load/file/merge-row-groups.ts).
-      await compactIfFragmented(this, this.compactAfter).catch((error: unknown) =>
-        this.logger.debug({ err: error }, 'could not check whether row groups need merging'),
-      );
-    }
-    if (!this.readOnly && this.shared.refs === 1) {
-      // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
-      // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
-      // DuckDB's threads first, leaving closeSync ~20% of it (bench/close-stall.ts, figures in
-      // BENCHMARKS.md). Should it fail, closeSync checkpoints as before.
-      await this.connection
-        .run('CHECKPOINT')
-        .catch((error: unknown) => this.logger.debug({ err: error }, 'checkpoint before close failed'));
-    }
+    await this.parts.beforeClose?.(this);
     this.closed = true;
     for (const statement of this.statements.values()) statement?.destroySync();
     this.statements.clear();
     this.connection.closeSync();
-    releaseInstance(this.path, this.shared);
+    this.parts.release();
   }
 
   /** A failed COMMIT (disk full, WAL not writable) is a DatabaseError naming the file, not a crash. */
@@ -291,6 +224,25 @@ export class Database {
       throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
     }
   }
+}
+
+/**
+ * A RowSource on `connection`, a connection of the file's instance (Database.connect) the caller
+ * holds and closes: its statements run in its own transaction, so on its own snapshot.
+ */
+export function connectionRows(connection: DuckDBConnection, path: string): RowSource {
+  return {
+    path,
+    async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+      try {
+        const values = toDuckParams(params);
+        const result = values === undefined ? await connection.run(sql) : await connection.run(sql, values);
+        return rowObjects(result).map((row) => plainRow(row) as T);
+      } catch (error) {
+        throw damagedOr(path, error);
+      }
+    },
+  };
 }
 
 /** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */

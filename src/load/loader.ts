@@ -6,12 +6,13 @@
  * and changed records and maps them into jobs, utterances, words and module_results. Records that
  * failed validation go to the quarantine; the rest of the batch loads.
  */
-import { DuckDBTimestampTZValue, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { DuckDBTimestampTZValue, LIST, VARCHAR } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/page-records.js';
 import type { Database } from './database.js';
 import { recordQuarantined } from './quarantine-write.js';
 import { loadSql } from './sql-files.js';
+import { countUnresolvedQuarantine, resolveQuarantinedJobs } from './statements/quarantine.js';
 
 export interface LoadBatch {
   /** Valid records, each id once. */
@@ -95,8 +96,8 @@ export class RecordLoader {
       result.words = Number(rows?.words ?? 0);
     } else await this.db.run(loadSql('finish'));
     if (await this.hasUnresolved()) {
-      await this.db.run(this.db.query('quarantine-resolve-jobs'), {
-        ids: listValue(jobs.map((job) => job.id)),
+      await resolveQuarantinedJobs(this.db, {
+        ids: jobs.map((job) => job.id),
         resolved_at: syncedAt,
       });
     }
@@ -105,7 +106,7 @@ export class RecordLoader {
 
   /** Appends the records to the staging table (sql/load/stage-create.sql), in the open transaction. */
   private async stage(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const appender = await this.db.connection.createAppender('_tsync_items', null, 'temp');
+    const appender = await this.db.createAppender('_tsync_items', null, 'temp');
     const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     // Each record to the half of the batch with fewer bytes so far (insert.sql parses the halves apart).
     const bytes = [0, 0];
@@ -142,8 +143,7 @@ export class RecordLoader {
   /** Asked once, then known: this loader is the file's only writer while it lives. */
   private async hasUnresolved(): Promise<boolean> {
     if (this.unresolved === undefined) {
-      const [row] = await this.db.all<{ n: number }>(this.db.query('quarantine-unresolved-count'));
-      this.unresolved = Number(row?.n ?? 0) > 0;
+      this.unresolved = (await countUnresolvedQuarantine(this.db)) > 0;
     }
     return this.unresolved;
   }

@@ -6,6 +6,7 @@ import { contentHash } from '../normalize/content-hash.js';
 import type { QuarantinedText } from '../normalize/page-records.js';
 import type { RecordProblem } from '../normalize/records/validate.js';
 import type { Database } from './database.js';
+import { upsertQuarantined } from './statements/quarantine.js';
 
 /** Errors kept per record: a record with a million bad words needs a sample, not a copy. */
 export const MAX_ERRORS = 100;
@@ -23,9 +24,8 @@ export async function recordQuarantined(
   items: readonly QuarantinedText[],
   seenAt: Date,
 ): Promise<void> {
-  const sql = db.query('quarantine-upsert');
   for (const item of items) {
-    await db.run(sql, {
+    await upsertQuarantined(db, {
       raw_hash: contentHash(item.raw),
       job_id: item.id ?? null,
       kind: item.kind ?? null,

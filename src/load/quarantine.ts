@@ -2,13 +2,18 @@
  * Reading the quarantine and retrying it: after an upgrade, records that failed an older version's
  * validation may pass; `quarantineRetry` loads those from their stored text and marks them resolved.
  */
-import { listValue } from '@duckdb/node-api';
 import type { Logger } from '../log.js';
 import { normalizeTexts } from '../normalize/page-records.js';
 import { type RecordProblem, validateJobRecord } from '../normalize/records/validate.js';
 import type { Database } from './database.js';
 import { RecordLoader } from './loader.js';
 import { cappedErrors } from './quarantine-write.js';
+import {
+  quarantineRows,
+  resolveQuarantinedHashes,
+  setQuarantineErrors,
+  unresolvedQuarantine,
+} from './statements/quarantine.js';
 
 export interface QuarantineRow {
   readonly rawHash: string;
@@ -23,24 +28,12 @@ export interface QuarantineRow {
   readonly resolvedAt: string | null;
 }
 
-interface StoredRow {
-  raw_hash: string;
-  job_id: string | null;
-  kind: string | null;
-  errors: string;
-  raw: string;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  seen_count: number;
-  resolved_at: Date | null;
-}
-
 /** Unresolved rows, newest first; with `includeResolved`, all of them. */
 export async function quarantineList(
   db: Database,
   options: { includeResolved?: boolean } = {},
 ): Promise<QuarantineRow[]> {
-  const rows = await db.all<StoredRow>(db.query('quarantine-list'), {
+  const rows = await quarantineRows(db, {
     include_resolved: options.includeResolved ?? false,
   });
   return rows.map((row) => ({
@@ -66,7 +59,7 @@ export async function quarantineRetry(
 ): Promise<{ loaded: number; stillFailing: number }> {
   const now = options.now ?? new Date();
   return db.transaction(async () => {
-    const rows = await db.all<{ raw_hash: string; raw: string }>(db.query('quarantine-unresolved'));
+    const rows = await unresolvedQuarantine(db);
     const passing: string[] = [];
     const passingHashes: string[] = [];
     let stillFailing = 0;
@@ -78,7 +71,7 @@ export async function quarantineRetry(
         continue;
       }
       stillFailing += 1;
-      await db.run(db.query('quarantine-set-errors'), {
+      await setQuarantineErrors(db, {
         raw_hash: row.raw_hash,
         errors: JSON.stringify(cappedErrors(checked.errors)),
       });
@@ -86,8 +79,8 @@ export async function quarantineRetry(
     if (passing.length > 0) {
       const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
       await loader.load(normalizeTexts(passing), now);
-      await db.run(db.query('quarantine-resolve-hashes'), {
-        hashes: listValue(passingHashes),
+      await resolveQuarantinedHashes(db, {
+        hashes: passingHashes,
         resolved_at: now,
       });
     }

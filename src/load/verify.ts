@@ -4,9 +4,22 @@
  * only writer and replaces a job with its children set-based in one transaction. `verify` checks
  * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
  */
-import { listValue } from '@duckdb/node-api';
 import type { Database, RowSource } from './database.js';
-import type { QueryName } from './queries.js';
+import {
+  type BrokenCheck,
+  dedupeRuns,
+  deleteOrphans,
+  dropBrokenJobs,
+  duplicateJobIds,
+  duplicateRuns,
+  duplicateUtteranceJobs,
+  duplicateWordJobs,
+  hashMismatchJobs,
+  markBrokenJobs,
+  orphanModuleJobs,
+  orphanUtteranceJobs,
+  orphanWordJobs,
+} from './statements/verify.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =
@@ -19,35 +32,30 @@ export type Repair =
 
 export interface Check {
   readonly name: string;
-  /** sql/queries/<query>.sql: one `id` column, a row per job (or run) that breaks the invariant. */
-  readonly query: QueryName;
+  /** A row per job (or run) that breaks the invariant. */
+  readonly find: BrokenCheck;
   readonly repair: Repair;
   /** Reads every `raw` (as much as the JSON ever received): only with `verify --hashes`. */
   readonly reads?: 'raw';
 }
 
 export const CHECKS: readonly Check[] = Object.freeze([
-  { name: 'jobs.id is unique', query: 'verify-jobs-duplicate-ids', repair: 'drop-jobs' },
-  {
-    name: 'jobs.content_hash is the sha1 of raw',
-    query: 'verify-jobs-hash-mismatch',
-    repair: 'drop-jobs',
-    reads: 'raw',
-  },
+  { name: 'jobs.id is unique', find: duplicateJobIds, repair: 'drop-jobs' },
+  { name: 'jobs.content_hash is the sha1 of raw', find: hashMismatchJobs, repair: 'drop-jobs', reads: 'raw' },
   {
     name: 'utterances unique on (job_id, source, utterance_idx)',
-    query: 'verify-utterances-duplicates',
+    find: duplicateUtteranceJobs,
     repair: 'drop-jobs',
   },
   {
     name: 'words unique on (job_id, source, utterance_idx, word_idx)',
-    query: 'verify-words-duplicates',
+    find: duplicateWordJobs,
     repair: 'drop-jobs',
   },
-  { name: 'utterances belong to a job', query: 'verify-utterances-orphans', repair: 'delete-orphans' },
-  { name: 'words belong to an utterance', query: 'verify-words-orphans', repair: 'delete-orphans' },
-  { name: 'module_results belong to a job', query: 'verify-modules-orphans', repair: 'delete-orphans' },
-  { name: 'sync_runs unique on (run_id, kind)', query: 'verify-runs-duplicates', repair: 'dedupe-runs' },
+  { name: 'utterances belong to a job', find: orphanUtteranceJobs, repair: 'delete-orphans' },
+  { name: 'words belong to an utterance', find: orphanWordJobs, repair: 'delete-orphans' },
+  { name: 'module_results belong to a job', find: orphanModuleJobs, repair: 'delete-orphans' },
+  { name: 'sync_runs unique on (run_id, kind)', find: duplicateRuns, repair: 'dedupe-runs' },
 ]);
 
 /** Ids shown per broken check. */
@@ -86,7 +94,7 @@ export async function verifyFile(db: RowSource, options: VerifyOptions = {}): Pr
 
 /** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */
 async function brokenIds(db: RowSource, check: Check): Promise<string[]> {
-  return (await db.all<{ id: string }>(db.query(check.query))).map((row) => String(row.id));
+  return (await check.find(db)).map((row) => String(row.id));
 }
 
 /** What `--repair` did. */
@@ -104,13 +112,13 @@ export async function repairFile(db: Database, results: readonly CheckResult[]):
     if (dropping.length > 0) {
       const ids = new Set<string>();
       for (const check of dropping) for (const id of await brokenIds(db, check)) ids.add(id);
-      await db.run(db.query('verify-repair-broken'), { ids: listValue([...ids]) });
+      await markBrokenJobs(db, { ids: [...ids] });
       droppedJobs = ids.size;
-      await db.run(db.query('verify-repair-drop-jobs'));
+      await dropBrokenJobs(db);
     }
     // Dropping jobs can leave no orphans (children go with them); orphans found before still go.
-    if (broken.some((r) => r.repair === 'delete-orphans')) await db.run(db.query('verify-repair-orphans'));
-    if (broken.some((r) => r.repair === 'dedupe-runs')) await db.run(db.query('verify-repair-runs'));
+    if (broken.some((r) => r.repair === 'delete-orphans')) await deleteOrphans(db);
+    if (broken.some((r) => r.repair === 'dedupe-runs')) await dedupeRuns(db);
     return { droppedJobs };
   });
 }

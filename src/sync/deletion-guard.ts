@@ -9,6 +9,7 @@
 import { DeletionGuardError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
+import { countUnseen } from '../load/statements/seen.js';
 
 export const DEFAULT_MAX_DELETE_SHARE = 0.1;
 /** Deletions always allowed, whatever the share: 10 jobs. */
@@ -23,13 +24,11 @@ export async function guardDeletions(
   /** A `--window` reconcile's lower bound: the share is of the jobs in the window. */
   after: Date | null = null,
 ): Promise<void> {
-  const rows = await db.all<{ unseen: number; stored: number }>(db.query('seen-count-unseen'), {
+  const { unseen, stored } = await countUnseen(db, {
     kind,
     after: after?.toISOString() ?? null,
     before: before.toISOString(),
   });
-  const unseen = Number(rows[0]?.unseen ?? 0);
-  const stored = Number(rows[0]?.stored ?? 0);
   const allowed = Math.max(DELETE_FLOOR, Math.floor(maxShare * stored));
   if (unseen <= allowed) return;
   const share = stored === 0 ? 100 : Math.round((unseen / stored) * 100);

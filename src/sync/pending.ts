@@ -12,17 +12,13 @@ import type { Paging } from '../extract/walk/plan-window.js';
 import { type WalkOptions, walkSlice } from '../extract/walk/walk-slice.js';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
+import { listPendingJobs, type PendingJob } from '../load/statements/jobs.js';
 import { normalizePage } from '../normalize/page-records.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import type { Checkpoint } from './types.js';
 import { PageQueue } from './writer/page-queue.js';
-
-export interface PendingJob {
-  readonly id: string;
-  readonly created_at: string;
-}
 
 /** Pending jobs of a kind created in [since, before). */
 export async function pendingJobs(
@@ -31,7 +27,7 @@ export async function pendingJobs(
   since: Date,
   before: Date,
 ): Promise<PendingJob[]> {
-  return db.all<PendingJob>(db.query('jobs-pending'), {
+  return listPendingJobs(db, {
     kind,
     since: since.toISOString(),
     before: before.toISOString(),

@@ -5,18 +5,18 @@
  * still lists but that failed validation (quarantined) is not mistaken for a deleted one. A deleted
  * job seen again is restored by the loader.
  */
-import { listValue } from '@duckdb/node-api';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
+import { addSeenIds, createSeenSet, markUnseenJobsDeleted } from '../load/statements/seen.js';
 import { guardDeletions } from './deletion-guard.js';
 
 export async function startSeenSet(db: Database): Promise<void> {
-  await db.run(db.query('seen-create'));
+  await createSeenSet(db);
 }
 
 /** `ids`: of every record listed, valid or not (PageRecords.listedIds). */
 export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
+  if (ids.length > 0) await addSeenIds(db, { ids });
 }
 
 /**
@@ -33,11 +33,10 @@ export async function markUnseenDeleted(
   after: Date | null = null,
 ): Promise<number> {
   await guardDeletions(db, kind, before, guard.maxDeleteShare, after);
-  const rows = await db.all<{ Count: number }>(db.query('seen-mark-deleted'), {
+  return markUnseenJobsDeleted(db, {
     kind,
     after: after?.toISOString() ?? null,
     before: before.toISOString(),
     now: now.toISOString(),
   });
-  return Number(rows[0]?.Count ?? 0);
 }

@@ -1,9 +1,10 @@
 /** The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome. */
 import type { Database } from '../load/database.js';
+import { finishRun, insertRun } from '../load/statements/runs.js';
 import type { KindSummary } from './types.js';
 
 export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {
-  await db.run(db.query('sync-run-start'), {
+  await insertRun(db, {
     run_id: run.runId,
     kind: run.kind,
     mode: run.mode,
@@ -14,7 +15,7 @@ export async function recordRunStart(db: Database, run: KindSummary): Promise<vo
 }
 
 export async function recordRunFinish(db: Database, run: KindSummary): Promise<void> {
-  await db.run(db.query('sync-run-finish'), {
+  await finishRun(db, {
     run_id: run.runId,
     kind: run.kind,
     window_after: run.windowAfter,

@@ -19,8 +19,9 @@ import { ListingClient } from '../extract/index.js';
 import type { Listing } from '../extract/listing.js';
 import { DEFAULT_BUDGET } from '../extract/walk/bounded-page.js';
 import type { JobKind } from '../kinds.js';
-import { Database } from '../load/database.js';
+import type { Database } from '../load/database.js';
 import { RecordLoader } from '../load/loader.js';
+import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
@@ -92,7 +93,7 @@ export async function runSync(
       // Stopped before the file existed: nothing ran, nothing is made.
       if (signal.aborted) return { runId, outcome: 'interrupted', kinds: [], notStarted: [...plan.kinds] };
     }
-    db = await Database.open(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
+    db = await openWriter(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
     const open = db;
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { TsyncError } from '../../src/errors.js';
-import { Database } from '../../src/load/database.js';
+import { openWriter } from '../../src/load/open-file.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
 import { loadRecords as loadInto } from './load.js';
 
@@ -23,7 +23,7 @@ export function fileTempDir(prefix: string): { dir: string; remove: () => void }
 }
 
 export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
-  const db = await Database.open(path);
+  const db = await openWriter(path);
   try {
     await loadInto(db, records);
   } finally {
@@ -33,7 +33,7 @@ export async function loadRecords(path: string, records: readonly JobRecord[]): 
 
 /** Runs SQL on a writable open (e.g. to mark jobs deleted as a --full sync would). */
 export async function writeSql(path: string, sql: string, params?: Json): Promise<void> {
-  const db = await Database.open(path);
+  const db = await openWriter(path);
   try {
     await db.run(sql, params);
   } finally {

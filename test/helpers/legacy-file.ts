@@ -4,8 +4,8 @@
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Database } from '../../src/load/database.js';
 import { shippedMigrations } from '../../src/load/migrate.js';
+import { openWriter } from '../../src/load/open-file.js';
 import { generateDataset } from '../../src/simulator/records/generate.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints/duckdb-store.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
@@ -29,7 +29,7 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
   // That release created files in DuckDB's default storage format; a file keeps its format.
   const created = await DuckDBInstance.create(path);
   created.closeSync();
-  const db = await Database.open(path, { migrations: LEGACY_MIGRATIONS });
+  const db = await openWriter(path, { migrations: LEGACY_MIGRATIONS });
   try {
     const records = generateDataset({
       seed: options.seed ?? 13,

@@ -9,7 +9,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../../src/load/database.js';
+import { openWriter } from '../../src/load/open-file.js';
 import { tempDir } from './tmp.js';
 
 let template: Promise<string> | undefined;
@@ -19,7 +19,7 @@ async function makeTemplate(): Promise<string> {
   // Module state lives as long as the worker process (its files share one module cache).
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'template.duckdb');
-  await (await Database.open(path)).close();
+  await (await openWriter(path)).close();
   return path;
 }
 

@@ -14,10 +14,10 @@ import { ConfigError } from '../../errors.js';
 import type { Reader } from '../read/reader.js';
 
 export const EXPORT_TABLES = [
-  { table: 'jobs', query: 'export-jobs' },
-  { table: 'utterances', query: 'export-utterances' },
-  { table: 'words', query: 'export-words' },
-  { table: 'module_results', query: 'export-module-results' },
+  { table: 'jobs', dataset: 'jobs' },
+  { table: 'utterances', dataset: 'utterances' },
+  { table: 'words', dataset: 'words' },
+  { table: 'module_results', dataset: 'module_results' },
 ] as const;
 
 /** Hive partition columns of every exported table, in folder order. */
@@ -51,10 +51,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
   await mkdir(staging, { recursive: true });
   try {
     const exported: ExportedTable[] = [];
-    for (const { table, query } of EXPORT_TABLES) {
+    for (const { table, dataset } of EXPORT_TABLES) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet({
-        query,
+        dataset,
         params: { include_deleted: options.includeDeleted ?? false },
         targetDir: target,
         partitionBy: PARTITION_COLUMNS,

@@ -13,10 +13,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Database } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import type { RowSource } from '../../load/database.js';
+import {
+  copyDataset,
+  type Dataset,
+  datasetFingerprints,
+  fingerprintTag,
+} from '../../load/statements/datasets.js';
+import { jobPartitionPrints, kindFreshness } from '../../load/statements/publish.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
-import { copyQueryToParquet } from '../read/file-reader.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import {
   MANIFEST_FILE,
@@ -33,22 +38,22 @@ type Fingerprinted = 'jobs' | 'content';
 
 interface PublishedSpec {
   readonly table: string;
-  readonly query: QueryName;
+  readonly dataset: Dataset;
   readonly fingerprint: Fingerprinted;
 }
 
 export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
-  { table: 'jobs', query: 'export-jobs', fingerprint: 'jobs' },
-  { table: 'utterances', query: 'export-utterances', fingerprint: 'jobs' },
-  { table: 'words', query: 'export-words', fingerprint: 'jobs' },
-  { table: 'module_results', query: 'export-module-results', fingerprint: 'jobs' },
+  { table: 'jobs', dataset: 'jobs', fingerprint: 'jobs' },
+  { table: 'utterances', dataset: 'utterances', fingerprint: 'jobs' },
+  { table: 'words', dataset: 'words', fingerprint: 'jobs' },
+  { table: 'module_results', dataset: 'module_results', fingerprint: 'jobs' },
   // Small aggregates whose figures may follow more than the jobs (e.g. rates): hashed whole.
-  { table: 'billing_daily', query: 'publish-billing-daily', fingerprint: 'content' },
-  { table: 'billing_monthly', query: 'publish-billing-monthly', fingerprint: 'content' },
+  { table: 'billing_daily', dataset: 'billing_daily', fingerprint: 'content' },
+  { table: 'billing_monthly', dataset: 'billing_monthly', fingerprint: 'content' },
 ];
 
 export interface PublishOptions {
-  readonly db: Pick<Database, 'all' | 'query'>;
+  readonly db: RowSource;
   readonly dir: string;
   /** Keep jobs.raw (the record as received) in the jobs files; default false. */
   readonly raw?: boolean;
@@ -90,11 +95,11 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const tables: Record<string, PublishedTable> = {};
   try {
     for (const spec of PUBLISHED_TABLES) {
-      const query = spec.table === 'jobs' && raw ? 'publish-jobs-raw' : spec.query;
+      const dataset = spec.table === 'jobs' && raw ? 'jobs_with_raw' : spec.dataset;
       const prints =
         spec.fingerprint === 'jobs'
-          ? new Map([...jobPrints].map(([key, print]) => [key, `${query}:${print}`]))
-          : await contentFingerprints(options.db, query);
+          ? new Map([...jobPrints].map(([key, print]) => [key, `${fingerprintTag(dataset)}:${print}`]))
+          : await contentFingerprints(options.db, dataset);
       const before = new Map(
         (previous?.tables[spec.table]?.partitions ?? []).map((p) => [`${p.kind}|${p.month}`, p]),
       );
@@ -102,7 +107,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
         dir,
         staging,
         spec,
-        query,
+        dataset,
         prints,
         before,
         totals,
@@ -119,12 +124,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
 
 /** Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql). */
 async function kindStates(db: PublishOptions['db']): Promise<Record<string, PublishedKind>> {
-  const rows = await db.all<{
-    kind: string;
-    as_of: string | null;
-    last_outcome: string;
-    last_error: string | null;
-  }>(db.query('publish-kinds'));
+  const rows = await kindFreshness(db);
   return Object.fromEntries(
     rows.map((row) => [
       row.kind,
@@ -137,7 +137,7 @@ interface TableRun {
   readonly dir: string;
   readonly staging: string;
   readonly spec: PublishedSpec;
-  readonly query: QueryName;
+  readonly dataset: Dataset;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
   readonly prints: ReadonlyMap<string, string>;
   readonly before: ReadonlyMap<string, PublishedPartition>;
@@ -154,14 +154,11 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
   await mkdir(join(dir, spec.table), { recursive: true });
   const staged = join(run.staging, spec.table);
   if (changed.length > 0) {
-    await copyQueryToParquet(
-      { all: (sql, params) => db.all(sql, params), query: () => changedRows(db.query(run.query)) },
-      {
-        query: run.query,
-        params: { ...(spec.fingerprint === 'jobs' ? { include_deleted: false } : {}), partitions: changed },
-        targetDir: staged,
-        partitionBy: PARTITION_COLUMNS,
-      },
+    await copyDataset(
+      db,
+      run.dataset,
+      { include_deleted: false, partitions: changed },
+      { path: staged, partitionBy: PARTITION_COLUMNS, setting: '--out' },
     );
   }
   const partitions: PublishedPartition[] = [];
@@ -217,23 +214,14 @@ function partitionPath(kind: string, month: string): string {
   return join(`kind=${kind}`, `month=${month}`);
 }
 
-/** The rows of `query` in the partitions listed in $partitions (`kind|month` strings). */
-function changedRows(query: string): string {
-  return `SELECT * FROM (${query}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
-}
-
 async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, string>> {
-  const rows = await db.all<{ kind: string; month: string; jobs: number; synced: string; hash: string }>(
-    db.query('publish-fingerprints'),
-  );
+  const rows = await jobPartitionPrints(db);
   return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${r.jobs}:${r.synced}:${r.hash}`]));
 }
 
-async function contentFingerprints(db: PublishOptions['db'], query: QueryName): Promise<Map<string, string>> {
-  const rows = await db.all<{ kind: string; month: string; n: number; hash: string }>(
-    `SELECT t.kind, t.month, count(*) AS n, CAST(bit_xor(hash(t)) AS VARCHAR) AS hash FROM (${db.query(query)}) AS t GROUP BY ALL`,
-  );
-  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${query}:${r.n}:${r.hash}`]));
+async function contentFingerprints(db: PublishOptions['db'], dataset: Dataset): Promise<Map<string, string>> {
+  const rows = await datasetFingerprints(db, dataset);
+  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${fingerprintTag(dataset)}:${r.n}:${r.hash}`]));
 }
 
 /** Staging folders of a publish that crashed; only the file's writer publishes here. */

@@ -1,14 +1,15 @@
 /**
  * The Reader of a file opened read-only (no writer holds it). DuckDB refuses writes to it; a
  * user's SQL additionally runs through the statement gate on a sandboxed instance (no file access
- * outside `readableDirs`, settings locked). The sandbox is instance-wide and permanent, so it is
- * applied at the first userQuery: a Reader used for a Parquet copy never runs user SQL.
+ * outside `readableDirs`, settings locked), on a connection of its own, as the writer answers each
+ * reader on one. The sandbox is instance-wide and permanent, so it is applied at the first
+ * userQuery: a Reader used for a Parquet copy never runs user SQL.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 import type { Database } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import { copyDataset } from '../../load/statements/datasets.js';
 import type { SqlParams } from '../../load/values.js';
-import { sqlPathLiteral } from '../../util/sql-literal.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
@@ -17,7 +18,7 @@ import type { ParquetCopy, Reader } from './reader.js';
 
 export class FileReader implements Reader {
   readonly via = 'file';
-  private sandboxed = false;
+  private sandboxApplied = false;
 
   constructor(
     private readonly db: Database,
@@ -32,41 +33,40 @@ export class FileReader implements Reader {
     return this.db.all<T>(sql, params);
   }
 
-  query(name: QueryName): string {
-    return this.db.query(name);
-  }
-
   async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
-    await this.sandbox();
-    await runGuarded(this.db.connection, sql, this.db.path, {
-      each: (reader, explain) => onTable(readerTable(reader, explain)),
+    await this.sandboxed(async (connection) => {
+      await runGuarded(connection, sql, this.db.path, {
+        each: (reader, explain) => onTable(readerTable(reader, explain)),
+      });
     });
   }
 
   async userQueryParquet(sql: string, file: string): Promise<number> {
-    await this.sandbox();
-    const [reader] = await runGuarded(this.db.connection, sql, this.db.path, { single: PARQUET_SINGLE });
-    return reader ? resultToParquet(reader, file) : 0;
+    return this.sandboxed(async (connection) => {
+      const [reader] = await runGuarded(connection, sql, this.db.path, { single: PARQUET_SINGLE });
+      return reader ? resultToParquet(reader, file) : 0;
+    });
   }
 
-  private async sandbox(): Promise<void> {
-    if (this.sandboxed) return;
-    await sandboxInstance(this.db.connection, { readableDirs: this.readableDirs, lockSettings: true });
-    this.sandboxed = true;
+  /** `fn` on a new connection of the file's instance, sandboxed first; the connection closes after. */
+  private async sandboxed<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const connection = await this.db.connect();
+    try {
+      if (!this.sandboxApplied) {
+        await sandboxInstance(connection, { readableDirs: this.readableDirs, lockSettings: true });
+        this.sandboxApplied = true;
+      }
+      return await fn(connection);
+    } finally {
+      connection.closeSync();
+    }
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {
-    return copyQueryToParquet(this.db, copy);
+    return copyDataset(this.db, copy.dataset, copy.params, {
+      path: copy.targetDir,
+      partitionBy: copy.partitionBy,
+      setting: '--out',
+    });
   }
-}
-
-/** COPY of a named query into Hive partitions; the one place that spells this statement. */
-export async function copyQueryToParquet(
-  db: Pick<Database, 'all' | 'query'>,
-  copy: ParquetCopy,
-): Promise<number> {
-  const partitions = copy.partitionBy.length > 0 ? `, PARTITION_BY (${copy.partitionBy.join(', ')})` : '';
-  const sql = `COPY (${db.query(copy.query)}) TO ${sqlPathLiteral(copy.targetDir, '--out')} (FORMAT parquet${partitions})`;
-  const [result] = await db.all<{ Count: number | bigint }>(sql, copy.params);
-  return Number(result?.Count ?? 0);
 }

@@ -8,7 +8,8 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
-import { Database } from '../../load/database.js';
+import type { Database } from '../../load/database.js';
+import { openReadOnly } from '../../load/open-file.js';
 import { FileReader } from './file-reader.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
 import type { Reader } from './reader.js';
@@ -36,7 +37,7 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      db = await Database.open(full, { readOnly: true, lockWaitMs: 0 });
+      db = await openReadOnly(full, { lockWaitMs: 0 });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);

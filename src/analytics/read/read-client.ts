@@ -10,12 +10,9 @@ import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
-import { namedQuery } from '../../load/database.js';
-import type { QueryName } from '../../load/queries.js';
+import { copyParquetFile } from '../../load/statements/datasets.js';
 import type { SqlParams } from '../../load/values.js';
-import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { ResultTable } from '../format/result-table.js';
-import { copyQueryToParquet } from './file-reader.js';
 import { socketPathOf } from './read-server.js';
 import {
   decodeWire,
@@ -69,10 +66,6 @@ export class SocketReader implements Reader {
     return (reply.rows ?? []) as T[];
   }
 
-  query(name: QueryName): string {
-    return namedQuery(name);
-  }
-
   /** The writer answers with every result at once; those before a failing statement come with it. */
   async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
     const socket = await open(this.socketPath);
@@ -102,7 +95,11 @@ export class SocketReader implements Reader {
   async copyParquet(copy: ParquetCopy): Promise<number> {
     const socket = await open(this.socketPath);
     try {
-      const reply = await this.exchange(socket, { op: 'parquet', query: copy.query, params: copy.params });
+      const reply = await this.exchange(socket, {
+        op: 'parquet',
+        dataset: copy.dataset,
+        params: copy.params,
+      });
       if (!reply.file) throw this.broken('named no file');
       const instance = await DuckDBInstance.create(':memory:', {
         autoinstall_known_extensions: 'false',
@@ -112,8 +109,11 @@ export class SocketReader implements Reader {
       try {
         const all = async <T>(sql: string): Promise<T[]> =>
           (await connection.runAndReadAll(sql)).getRowObjectsJS() as T[];
-        const source = `SELECT * FROM read_parquet(${sqlPathLiteral(reply.file, 'export')})`;
-        return await copyQueryToParquet({ all, query: () => source }, { ...copy, params: {} });
+        return await copyParquetFile({ path: this.path, all }, reply.file, {
+          path: copy.targetDir,
+          partitionBy: copy.partitionBy,
+          setting: '--out',
+        });
       } finally {
         connection.closeSync();
         instance.closeSync();

@@ -17,15 +17,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../../errors.js';
-import type { Database } from '../../load/database.js';
-import { isQueryName } from '../../load/queries.js';
+import { connectionRows, type Database } from '../../load/database.js';
+import { copyDataset, type ExportedDataset } from '../../load/statements/datasets.js';
 import { plainRow } from '../../load/values.js';
 import type { Logger } from '../../log.js';
-import { sqlPathLiteral } from '../../util/sql-literal.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
-import { EXPORT_TABLES } from '../publish/export-parquet.js';
 import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statements.js';
 import {
   decodeWire,
@@ -43,7 +41,6 @@ const MAX_SOCKET_PATH = 100;
 const MAX_ROWS = 200_000;
 /** Requests answered at once; more are refused at once (each is a DuckDB connection in the writer). */
 const MAX_REQUESTS = 8;
-const PARQUET_QUERIES: ReadonlySet<string> = new Set(EXPORT_TABLES.map((t) => t.query));
 
 export interface ReadServer {
   /** undefined when the path was too long to serve on (readers then wait as before). */
@@ -227,7 +224,7 @@ class Request {
         case 'query-parquet':
           return { ...(await this.queryParquet(connection, request.sql, temp)) };
         case 'parquet':
-          return { ...(await this.parquet(connection, request.query, request.params, temp)) };
+          return { ...(await this.parquet(connection, request.dataset, request.params, temp)) };
       }
     } finally {
       this.connection = undefined;
@@ -260,35 +257,20 @@ class Request {
   }
 
   /**
-   * An export query into DuckDB's own temp folder (`<db>.tmp`, which the sandbox always allows):
-   * only the named export queries, never a reader's SQL or path.
+   * An exported dataset into DuckDB's own temp folder (`<db>.tmp`, which the sandbox always allows):
+   * only the datasets of `export` (the request's schema), never a reader's SQL or path.
    */
   private async parquet(
     connection: DuckDBConnection,
-    query: string,
-    params: Record<string, unknown>,
+    dataset: ExportedDataset,
+    params: { readonly include_deleted: boolean },
     temp: string[],
   ): Promise<{ file: string; rows: number }> {
-    if (!PARQUET_QUERIES.has(query) || !isQueryName(query))
-      throw new ConfigError('export', `"${query}" is not an export query`);
     const file = this.tempFile(temp);
-    const sql = `COPY (${this.db.query(query)}) TO ${sqlPathLiteral(file, 'export')} (FORMAT parquet)`;
-    const reader = await connection.runAndReadAll(sql, toParams(params));
-    const count = reader.getRowObjectsJS()[0]?.['Count'];
-    return { file, rows: Number(count ?? 0) };
+    const target = { path: file, partitionBy: [], setting: 'export' };
+    return {
+      file,
+      rows: await copyDataset(connectionRows(connection, this.db.path), dataset, params, target),
+    };
   }
-}
-
-function toParams(params: Record<string, unknown>): Record<string, boolean | string | number | null> {
-  const out: Record<string, boolean | string | number | null> = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (
-      typeof value === 'boolean' ||
-      typeof value === 'string' ||
-      typeof value === 'number' ||
-      value === null
-    )
-      out[key] = value;
-  }
-  return out;
 }

@@ -9,6 +9,7 @@
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { ConfigError, DatabaseError } from '../../errors.js';
+import { EXPORTED_DATASETS } from '../../load/statements/datasets.js';
 import { ExactNumber } from '../../util/json-writer.js';
 
 /** Largest request line the server reads, in bytes (SQL text and parameters). */
@@ -23,8 +24,12 @@ export const readRequest = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('tables'), sql: z.string() }),
   /** A user's one statement written to a Parquet file in the writer's temp folder; the reply names it. */
   z.strictObject({ op: z.literal('query-parquet'), sql: z.string() }),
-  /** One export query written to a Parquet file in the writer's temp folder; the reply names it. */
-  z.strictObject({ op: z.literal('parquet'), query: z.string(), params }),
+  /** One exported dataset written to a Parquet file in the writer's temp folder; the reply names it. */
+  z.strictObject({
+    op: z.literal('parquet'),
+    dataset: z.enum(EXPORTED_DATASETS),
+    params: z.strictObject({ include_deleted: z.boolean() }),
+  }),
 ]);
 export type ReadRequest = z.output<typeof readRequest>;
 

@@ -4,19 +4,18 @@
  * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
  * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
  */
-import type { QueryName } from '../../load/queries.js';
-import type { SqlParams } from '../../load/values.js';
+import type { RowSource } from '../../load/database.js';
+import type { ExportedDataset } from '../../load/statements/datasets.js';
 import type { ResultTable } from '../format/result-table.js';
 
-export interface Reader {
-  /** The database file, for messages. */
-  readonly path: string;
+/**
+ * A RowSource (the statements of src/load/statements run through it): `path` is the database file,
+ * for messages; `all` answers rows of one statement as plain objects (timestamps as Date, JSON as
+ * text, safe bigints as numbers).
+ */
+export interface Reader extends RowSource {
   /** `file`: opened read-only; `writer`: served by the process that holds the file. */
   readonly via: 'file' | 'writer';
-  /** Rows of one statement as plain objects: timestamps as Date, JSON as text, safe bigints as numbers. */
-  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
-  /** The text of sql/queries/<name>.sql. */
-  query(name: QueryName): string;
   /**
    * A user's SQL text (one or more statements): each statement's result handed to `onTable` in
    * order, as soon as it is complete. A failing statement throws after the results before it.
@@ -28,8 +27,8 @@ export interface Reader {
    */
   userQueryParquet(sql: string, file: string): Promise<number>;
   /**
-   * Writes the rows of sql/queries/<name>.sql as Parquet under `targetDir`, partitioned Hive-style
-   * by `partitionBy`; returns the row count.
+   * Writes the rows of a dataset as Parquet under `targetDir`, partitioned Hive-style by
+   * `partitionBy`; returns the row count.
    */
   copyParquet(copy: ParquetCopy): Promise<number>;
 }
@@ -37,9 +36,8 @@ export interface Reader {
 export type { RowSource } from '../../load/database.js';
 
 export interface ParquetCopy {
-  /** One of the export queries (EXPORT_TABLES in export-parquet.ts). */
-  readonly query: QueryName;
-  readonly params: Readonly<Record<string, unknown>>;
+  readonly dataset: ExportedDataset;
+  readonly params: { readonly include_deleted: boolean };
   /** Absolute folder the partitions go into (created by DuckDB). */
   readonly targetDir: string;
   readonly partitionBy: readonly string[];

@@ -1,7 +1,7 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 import { resolveSettings } from '../../config/settings.js';
-import { Database } from '../../load/database.js';
 import { compactFile } from '../../load/file/rewrite-file.js';
+import { openWriter } from '../../load/open-file.js';
 import { createLogger, outcomeWriter } from '../../log.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, flag, PROGRAM } from '../command.js';
@@ -23,7 +23,7 @@ export const command: Command = {
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags, env);
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
-    const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait, logger });
+    const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait, logger });
     let result: Awaited<ReturnType<typeof compactFile>>;
     try {
       outcomeWriter(stderr)(

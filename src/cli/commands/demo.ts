@@ -7,7 +7,8 @@ import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/settings.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
 import { ConfigError } from '../../errors.js';
-import { Database } from '../../load/database.js';
+import { openReadOnly } from '../../load/open-file.js';
+import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
@@ -55,14 +56,14 @@ export const command: Command = {
     } finally {
       await sim.close();
     }
-    const db = await Database.open(dbPath, { readOnly: true });
+    const db = await openReadOnly(dbPath);
     try {
       stdout.write('\nJobs by status\n');
-      stdout.write(renderTable(await db.all(db.query('demo-by-status'))));
+      stdout.write(renderTable(await demoJobsByStatus(db)));
       stdout.write('\nHours of audio and of billing time (done jobs)\n');
-      stdout.write(renderTable(await db.all(db.query('demo-hours'))));
+      stdout.write(renderTable(await demoHours(db)));
       stdout.write('\nLatest jobs\n');
-      stdout.write(renderTable(await db.all(db.query('demo-latest'))));
+      stdout.write(renderTable(await demoLatestJobs(db)));
       stdout.write(
         `\nExplore it: ${binFromHere()} query --db ${shellWord(dbPath)} "SELECT kind, count(*) FROM words JOIN jobs ON jobs.id = words.job_id GROUP BY kind"\n`,
       );

@@ -1,8 +1,9 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
 import { resolveSettings } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { Database } from '../../load/database.js';
+import type { Database } from '../../load/database.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
+import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, type CommandContext, flag, PROGRAM } from '../command.js';
@@ -33,7 +34,8 @@ export const command: Command = {
     const settings = resolveSettings(['db', 'lockWait'], [], context.flags, context.env);
     const readOnly = action === 'list';
     const work = async () => {
-      const db = await Database.open(settings.db, { readOnly, lockWaitMs: settings.lockWait });
+      const open = readOnly ? openReadOnly : openWriter;
+      const db = await open(settings.db, { lockWaitMs: settings.lockWait });
       try {
         return action === 'list' ? await list(db, context) : await retry(db, context);
       } finally {

@@ -3,6 +3,7 @@
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
+import { listRuns } from '../../load/statements/runs.js';
 import { type Command, flag, stringFlag } from '../command.js';
 import { KIND_OPTION, parseKinds } from '../sync-options.js';
 import { writeRows } from '../table.js';
@@ -41,7 +42,7 @@ export const command: Command = {
     const kind = kinds.length === 1 ? kinds[0] : null;
     const limit = parseLimit(stringFlag(flags, 'limit'));
     const rows = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
-      db.all<Record<string, unknown>>(db.query('runs-list'), { kind, limit }),
+      listRuns(db, { kind: kind ?? null, limit }),
     );
     // --json: every column; the table: the columns a person scans.
     writeRows(stdout, flag(flags, 'json'), rows, (row) =>

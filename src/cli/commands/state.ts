@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { type Env, type FlagValues, resolveSettings } from '../../config/settings.js';
 import { ConfigError, DatabaseError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
-import { Database } from '../../load/database.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
+import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
 import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
@@ -64,7 +64,7 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;
-  const db = await Database.open(settings.db, { readOnly: true, lockWaitMs: settings.lockWait });
+  const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });
   try {
     const local = new DuckDbCheckpointStore(db);
     const rows = [];
@@ -125,7 +125,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
   try {
     const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait) };
     await withWriterLock({ db: settings.db, command: 'state reset', ...waiting }, async () => {
-      const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
+      const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         const local = new DuckDbCheckpointStore(db);
         for (const kind of kinds) {

@@ -1,30 +1,11 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/settings.js';
+import { kindStatus } from '../../load/statements/status.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, flag, PROGRAM } from '../command.js';
 import { pendingAdvice, stalePending } from '../pending-advice.js';
 import { renderTable } from '../table.js';
-
-export interface KindStatus {
-  /** pre-recorded, live, or unknown (quarantined records of no known kind; listed when there are some). */
-  kind: string;
-  watermark: string | null;
-  jobs: number;
-  /** queued/processing jobs younger than --pending-max-age: re-checked on every run. */
-  pending: number;
-  /** queued/processing jobs older than --pending-max-age: no longer re-checked. */
-  pending_stale: number;
-  deleted: number;
-  /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
-  duplicate_ids: number;
-  /** A BIGINT: a bigint past 2^53. */
-  words: number | bigint;
-  quarantined: number;
-  last_run_at: string | null;
-  last_outcome: string | null;
-  last_error: string | null;
-}
 
 export const command: Command = {
   name: 'status',
@@ -46,7 +27,7 @@ export const command: Command = {
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
     const json = flag(flags, 'json');
     const [kinds, stale] = await withReadOnlyDatabase(settings.db, settings.lockWait, async (db) => [
-      await db.all<KindStatus>(db.query('status-kinds'), { pending_since: pendingSince }),
+      await kindStatus(db, { pending_since: pendingSince }),
       json ? [] : await stalePending(db, settings.pendingMaxAge, now),
     ]);
     const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));

@@ -5,7 +5,7 @@
  */
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/settings.js';
-import { Database } from '../../load/database.js';
+import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, flag, PROGRAM } from '../command.js';
@@ -37,7 +37,7 @@ export const command: Command = {
     let results: CheckResult[];
     let dropped = 0;
     if (flag(flags, 'repair')) {
-      const db = await Database.open(settings.db, { lockWaitMs: settings.lockWait });
+      const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         results = await verifyFile(db, options);
         if (results.some((r) => !r.ok)) {

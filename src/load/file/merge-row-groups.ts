@@ -11,14 +11,8 @@
  * rewrites the rows of the runs since the last merge, once. Scans stay fast (at most
  * COMPACT_AFTER small row groups per table) and each row is rewritten a few times, not every run.
  */
-import type { QueryName } from '../queries.js';
-
-/** What the check needs of the open file (Database): a count, and a setting. */
-interface OpenFile {
-  all<T>(sql: string): Promise<T[]>;
-  run(sql: string): Promise<void>;
-  query(name: QueryName): string;
-}
+import type { Database } from '../database.js';
+import { smallRowGroups } from '../statements/file-upkeep.js';
 
 /** Small row groups (< 2,048 rows) a history table may collect before a close merges them. */
 export const COMPACT_AFTER = 64;
@@ -26,9 +20,8 @@ export const COMPACT_AFTER = 64;
 const DUCKDB_VACUUM_TASKS = 100;
 
 /** Turns merging on for the checkpoint at close when a table has collected enough small row groups. */
-export async function compactIfFragmented(db: OpenFile, after = COMPACT_AFTER): Promise<boolean> {
-  const [row] = await db.all<{ small: number }>(db.query('compact-small-row-groups'));
-  if (Number(row?.small ?? 0) < after) return false;
+export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): Promise<boolean> {
+  if ((await smallRowGroups(db)) < after) return false;
   await db.run(`SET max_vacuum_tasks = ${DUCKDB_VACUUM_TASKS}`);
   return true;
 }

@@ -8,7 +8,9 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
-import { Database } from '../database.js';
+import type { Database } from '../database.js';
+import { openReadOnly } from '../open-file.js';
+import { tableRowCounts } from '../statements/file-upkeep.js';
 import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
 export interface CompactResult {
@@ -31,10 +33,10 @@ export async function compactFile(db: Database): Promise<CompactResult> {
     );
     await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted`);
     await db.run('DETACH tsync_compacted');
-    const copy = await Database.open(target, { readOnly: true });
+    const copy = await openReadOnly(target);
     try {
-      const expected = await db.all<{ t: string; n: number }>(db.query('compact-counts'));
-      const actual = await copy.all<{ t: string; n: number }>(copy.query('compact-counts'));
+      const expected = await tableRowCounts(db);
+      const actual = await tableRowCounts(copy);
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         throw new DatabaseError(
           `compacting ${db.path}: the copy's row counts ${JSON.stringify(actual)} differ from ${JSON.stringify(expected)}`,

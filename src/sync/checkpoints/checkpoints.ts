@@ -9,6 +9,8 @@
 
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../../load/database.js';
+import { countJobs } from '../../load/statements/jobs.js';
+import { lastOkWindowBefore } from '../../load/statements/runs.js';
 import type { Checkpoint, CheckpointPhase, CheckpointStore } from '../types.js';
 import type { DuckDbCheckpointStore } from './duckdb-store.js';
 import { EMPTY_CHECKPOINT } from './schema.js';
@@ -24,8 +26,7 @@ export async function resolveCheckpoint(
   if (fromFile && fromRemote) return earlier(fromFile, fromRemote);
   if (fromFile) return fromFile;
   if (fromRemote) return (await jobCount(db, kind)) > 0 ? fromRemote : EMPTY_CHECKPOINT;
-  const rows = await db.all<{ window_before: string }>(db.query('sync-last-ok-run'), { kind });
-  const watermark = rows[0]?.window_before;
+  const watermark = await lastOkWindowBefore(db, { kind });
   return watermark ? { ...EMPTY_CHECKPOINT, watermark: new Date(watermark).toISOString() } : EMPTY_CHECKPOINT;
 }
 
@@ -36,8 +37,7 @@ function earlier(a: Checkpoint, b: Checkpoint): Checkpoint {
 }
 
 async function jobCount(db: Database, kind: JobKind): Promise<number> {
-  const rows = await db.all<{ n: number }>(db.query('jobs-count-kind'), { kind });
-  return Number(rows[0]?.n ?? 0);
+  return countJobs(db, { kind });
 }
 
 /** Saves `checkpoint` into each store that saves in `phase`, in the stores' order. */

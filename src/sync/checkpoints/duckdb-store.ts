@@ -5,6 +5,7 @@
 
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../../load/database.js';
+import { checkpointState, saveCheckpointState } from '../../load/statements/checkpoints.js';
 import type { Checkpoint, CheckpointStore } from '../types.js';
 import { parseCheckpoint } from './schema.js';
 
@@ -15,13 +16,12 @@ export class DuckDbCheckpointStore implements CheckpointStore {
   constructor(private readonly db: Database) {}
 
   async load(kind: JobKind): Promise<Checkpoint | null> {
-    const rows = await this.db.all<{ state: string }>(this.db.query('checkpoint-load'), { kind });
-    return parseCheckpoint(rows[0]?.state);
+    return parseCheckpoint(await checkpointState(this.db, { kind }));
   }
 
   /** Call inside the transaction that commits the rows the checkpoint covers. */
   async save(kind: JobKind, checkpoint: Checkpoint): Promise<void> {
-    await this.db.run(this.db.query('checkpoint-save'), { kind, state: JSON.stringify(checkpoint) });
+    await saveCheckpointState(this.db, { kind, state: JSON.stringify(checkpoint) });
   }
 
   async close(): Promise<void> {}

@@ -1,7 +1,12 @@
 /**
- * Every file of sql/queries/, by name (without `.sql`). `db.query(name)` takes only these names, so
- * a typo is a compile error; test/store-queries.test.ts checks that this list and the folder agree.
+ * Every file of sql/queries/, by name (without `.sql`), and its text. Each is run by one typed
+ * function of this folder, the only reader of `queryText`; test/store-queries.test.ts checks that
+ * this list and the folder agree and that each name has its one function.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sqlDir } from '../../util/paths.js';
+
 export const QUERIES = [
   'checkpoint-load',
   'checkpoint-save',
@@ -63,8 +68,15 @@ export const QUERIES = [
 export type QueryName = (typeof QUERIES)[number];
 
 const NAMES: ReadonlySet<string> = new Set(QUERIES);
+const texts = new Map<QueryName, string>();
 
-/** For names that arrive as text (a reader's request over the socket): true when it is a listed query. */
-export function isQueryName(name: string): name is QueryName {
-  return NAMES.has(name);
+/** The text of sql/queries/<name>.sql, read once per process. */
+export function queryText(name: QueryName): string {
+  const cached = texts.get(name);
+  if (cached !== undefined) return cached;
+  // The type keeps names to the list; this guards what a cast or plain JavaScript lets through.
+  if (!NAMES.has(name)) throw new Error(`bad query name "${name}"`);
+  const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
+  texts.set(name, text);
+  return text;
 }

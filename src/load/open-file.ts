@@ -1,0 +1,145 @@
+/**
+ * Opening a transcript-sync file, composed. A writer: the file's DuckDB instance with the writer's
+ * settings (file/open-instance.ts), the schema brought up to date (migrate.ts) and the loader's
+ * staging tables and macros (sql/load/stage-create.sql); its close merges small row groups when
+ * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
+ * with DuckDB's defaults and a check that the schema is current.
+ */
+import { resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { type Logger, silentLogger } from '../log.js';
+import type { DuckDbMemory } from '../memory/budget.js';
+import { Database } from './database.js';
+import { damagedFileError } from './file/damaged-file.js';
+import { compactIfFragmented } from './file/merge-row-groups.js';
+import {
+  acquireInstance,
+  discardCreatedFile,
+  releaseInstance,
+  type SharedInstance,
+} from './file/open-instance.js';
+import { assertMigrated, migrate } from './migrate.js';
+import { loadSql } from './sql-files.js';
+
+export interface ReadOnlyOptions {
+  /** How long to wait for a file another process holds, in ms; default 5000. */
+  readonly lockWaitMs?: number;
+}
+
+export interface WriterOptions extends ReadOnlyOptions {
+  readonly logger?: Logger;
+  /** DuckDB's memory settings (src/memory/budget.ts); the default budget's if unset. */
+  readonly memory?: DuckDbMemory;
+  /** Small row groups a history table may collect before the close merges them (merge-row-groups.ts). */
+  readonly compactAfter?: number;
+  /** Migration versions to apply (tests build files of an older release); default every shipped one. */
+  readonly migrations?: readonly number[];
+}
+
+const DEFAULT_LOCK_WAIT_MS = 5_000;
+
+/** `path` opened for writing, migrated, with the loader's staging in place; close() merges and checkpoints. */
+export async function openWriter(path: string, options: WriterOptions = {}): Promise<Database> {
+  const full = resolve(path);
+  const logger = options.logger ?? silentLogger;
+  const shared = await acquireInstance(
+    full,
+    false,
+    options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+    options.memory,
+  );
+  return withConnection(full, shared, async (connection) => {
+    await migrateLogged(connection, full, options.migrations, logger);
+    // The loader's staging tables (temp: this connection's) are made here, outside any transaction,
+    // so that no rollback drops them and no batch pays a statement to make sure they exist.
+    await connection.run(loadSql('stage-create'));
+    return new Database({
+      path: full,
+      connection,
+      connect: () => shared.instance.connect(),
+      beforeClose: (db) => closeWriter(db, shared, options.compactAfter, logger),
+      release: () => releaseInstance(full, shared),
+      logger,
+    });
+  });
+}
+
+/** `path` opened read-only (DuckDB refuses writes), its schema checked to be current. */
+export async function openReadOnly(path: string, options: ReadOnlyOptions = {}): Promise<Database> {
+  const full = resolve(path);
+  const shared = await acquireInstance(full, true, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+  return withConnection(full, shared, async (connection) => {
+    await assertMigrated(connection, full);
+    return new Database({
+      path: full,
+      connection,
+      connect: () => shared.instance.connect(),
+      release: () => releaseInstance(full, shared),
+    });
+  });
+}
+
+/** `setup` on a new connection of `shared`; a failure gives the instance back (and a file just made goes). */
+async function withConnection(
+  full: string,
+  shared: SharedInstance,
+  setup: (connection: DuckDBConnection) => Promise<Database>,
+): Promise<Database> {
+  let connection: DuckDBConnection | undefined;
+  try {
+    connection = await shared.instance.connect();
+    return await setup(connection);
+  } catch (error) {
+    connection?.closeSync();
+    releaseInstance(full, shared);
+    // A file this open created and could not set up holds nothing worth keeping.
+    if (shared.created && shared.refs === 0) discardCreatedFile(full);
+    // A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so.
+    throw damagedFileError(full, error) ?? error;
+  }
+}
+
+async function migrateLogged(
+  connection: DuckDBConnection,
+  full: string,
+  versions: readonly number[] | undefined,
+  logger: Logger,
+): Promise<void> {
+  const started = Date.now();
+  const applied = await migrate(connection, full, {
+    versions,
+    // A rebuild of a big file takes a while, once: say so before it starts.
+    onUpgrade: (m) => {
+      const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
+      logger.info(
+        { db: full, migration: name },
+        'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
+        full,
+        name,
+      );
+    },
+  });
+  if (applied.length > 0)
+    logger.info({ db: full, migrations: applied, ms: Date.now() - started }, 'database schema migrated');
+}
+
+/** A writer's close, before its connection goes: merge small row groups when due, then checkpoint. */
+async function closeWriter(
+  db: Database,
+  shared: SharedInstance,
+  compactAfter: number | undefined,
+  logger: Logger,
+): Promise<void> {
+  // The checkpoint at close merges small row groups when enough have piled up (merge-row-groups.ts).
+  await compactIfFragmented(db, compactAfter).catch((error: unknown) =>
+    logger.debug({ err: error }, 'could not check whether row groups need merging'),
+  );
+  if (shared.refs !== 1) return;
+  // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
+  // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
+  // DuckDB's threads first, leaving closeSync ~20% of it (bench/close-stall.ts, figures in
+  // BENCHMARKS.md). Should it fail, closeSync checkpoints as before.
+  await db
+    .run('CHECKPOINT')
+    .catch((error: unknown) => logger.debug({ err: error }, 'checkpoint before close failed'));
+}

@@ -1,0 +1,104 @@
+/**
+ * The datasets `export` and `--publish` write as Parquet: each the rows of one statement of
+ * sql/queries with the partition columns kind and month. They are copied (COPY ... TO, DuckDB
+ * writing the files) rather than read, so a dataset is named here and its text stays inside.
+ */
+import { sqlPathLiteral } from '../../util/sql-literal.js';
+import type { RowSource } from '../database.js';
+import { type QueryName, queryText } from './queries.js';
+
+/** `ofJobs`: rows follow their job (the statement takes $include_deleted); else an aggregate. */
+const DATASETS = {
+  jobs: { query: 'export-jobs', ofJobs: true },
+  utterances: { query: 'export-utterances', ofJobs: true },
+  words: { query: 'export-words', ofJobs: true },
+  module_results: { query: 'export-module-results', ofJobs: true },
+  /** jobs with `raw`, the record as received (--publish-raw). */
+  jobs_with_raw: { query: 'publish-jobs-raw', ofJobs: true },
+  billing_daily: { query: 'publish-billing-daily', ofJobs: false },
+  billing_monthly: { query: 'publish-billing-monthly', ofJobs: false },
+} as const satisfies Record<string, { readonly query: QueryName; readonly ofJobs: boolean }>;
+
+export type Dataset = keyof typeof DATASETS;
+
+/** What `export` writes, and all a reader may ask the writer to copy: the job tables. */
+export const EXPORTED_DATASETS = [
+  'jobs',
+  'utterances',
+  'words',
+  'module_results',
+] as const satisfies readonly Dataset[];
+export type ExportedDataset = (typeof EXPORTED_DATASETS)[number];
+
+export interface DatasetFilter {
+  /** Datasets of jobs only: keep jobs a --full sync no longer found upstream; default false. */
+  readonly include_deleted?: boolean;
+  /** Only the rows of these partitions (`kind|month`); every row when undefined. */
+  readonly partitions?: readonly string[];
+}
+
+export interface ParquetTarget {
+  /** Absolute: a folder of Hive partitions, or the one file when `partitionBy` is empty. */
+  readonly path: string;
+  /** Partition columns, in folder order. */
+  readonly partitionBy: readonly string[];
+  /** The flag or command an unusable `path` is reported against (sqlPathLiteral). */
+  readonly setting: string;
+}
+
+/** Writes the rows of `dataset` as Parquet at `target`; returns the row count. */
+export function copyDataset(
+  db: RowSource,
+  dataset: Dataset,
+  filter: DatasetFilter,
+  target: ParquetTarget,
+): Promise<number> {
+  const { query, ofJobs } = DATASETS[dataset];
+  const rows = queryText(query);
+  const params = {
+    ...(ofJobs ? { include_deleted: filter.include_deleted ?? false } : {}),
+    ...(filter.partitions ? { partitions: [...filter.partitions] } : {}),
+  };
+  const source = filter.partitions
+    ? `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`
+    : rows;
+  return copyToParquet(db, source, params, target);
+}
+
+/** Per (kind, month) partition of `dataset`: its rows and an order-free hash of them. */
+export function datasetFingerprints(
+  db: RowSource,
+  dataset: Dataset,
+): Promise<{ kind: string; month: string; n: number; hash: string }[]> {
+  const { query, ofJobs } = DATASETS[dataset];
+  return db.all(
+    `SELECT t.kind, t.month, count(*) AS n, CAST(bit_xor(hash(t)) AS VARCHAR) AS hash FROM (${queryText(query)}) AS t GROUP BY ALL`,
+    ofJobs ? { include_deleted: false } : undefined,
+  );
+}
+
+/**
+ * What a published partition's fingerprint starts with: the dataset's statement, so a table
+ * published from another one (--publish-raw turned on or off) is written again.
+ */
+export function fingerprintTag(dataset: Dataset): string {
+  return DATASETS[dataset].query;
+}
+
+/** Rows of the Parquet file at `file` (a writer's copy of a dataset) written again at `target`. */
+export function copyParquetFile(db: RowSource, file: string, target: ParquetTarget): Promise<number> {
+  return copyToParquet(db, `SELECT * FROM read_parquet(${sqlPathLiteral(file, 'export')})`, {}, target);
+}
+
+/** COPY of `source`'s rows; the one place that spells this statement. */
+async function copyToParquet(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+): Promise<number> {
+  const partitions = target.partitionBy.length > 0 ? `, PARTITION_BY (${target.partitionBy.join(', ')})` : '';
+  const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
+  const [result] = await db.all<{ Count: number | bigint }>(sql, params);
+  return Number(result?.Count ?? 0);
+}

@@ -1,0 +1,28 @@
+/** Reads of the `jobs` table a sync plans with. */
+import type { JobKind } from '../../kinds.js';
+import type { RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+export type PendingJob = {
+  readonly id: string;
+  /** ISO 8601 UTC, milliseconds. */
+  readonly created_at: string;
+};
+
+/** Stored jobs of the kind. */
+export async function countJobs(db: RowSource, params: { kind: JobKind }): Promise<number> {
+  const rows = await db.all<{ n: number }>(queryText('jobs-count-kind'), { kind: params.kind });
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Jobs of the kind last seen queued or processing, created in [since, before) (ISO instants). */
+export function listPendingJobs(
+  db: RowSource,
+  params: { kind: JobKind; since: string; before: string },
+): Promise<PendingJob[]> {
+  return db.all<PendingJob>(queryText('jobs-pending'), {
+    kind: params.kind,
+    since: params.since,
+    before: params.before,
+  });
+}

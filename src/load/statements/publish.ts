@@ -1,0 +1,32 @@
+/** What a publish reads besides the datasets: each kind's freshness, each partition's fingerprint. */
+import type { RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+/** Instants as ISO 8601 UTC text. */
+export type KindFreshness = {
+  readonly kind: string;
+  /** window_before of the kind's newest ok run; null: never synced. */
+  readonly as_of: string | null;
+  readonly last_outcome: string;
+  readonly last_error: string | null;
+};
+
+/** One (kind, month) partition of the job tables, as its jobs stand now (deleted ones left out). */
+export type JobPartitionPrint = {
+  readonly kind: string;
+  readonly month: string;
+  readonly jobs: number;
+  /** The latest synced_at, as text. */
+  readonly synced: string;
+  /** An order-free hash of (id, content_hash). */
+  readonly hash: string;
+};
+
+/** Per kind that has runs: its last successful sync and how its newest finished run ended. */
+export function kindFreshness(db: RowSource): Promise<KindFreshness[]> {
+  return db.all<KindFreshness>(queryText('publish-kinds'));
+}
+
+export function jobPartitionPrints(db: RowSource): Promise<JobPartitionPrint[]> {
+  return db.all<JobPartitionPrint>(queryText('publish-fingerprints'));
+}

@@ -1,0 +1,83 @@
+/** The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash. */
+import { listValue } from '@duckdb/node-api';
+import type { Database, RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+export type QuarantinedRecord = {
+  readonly raw_hash: string;
+  readonly job_id: string | null;
+  readonly kind: string | null;
+  /** JSON text of the record's problems. */
+  readonly errors: string;
+  /** The record's JSON text, as received. */
+  readonly raw: string;
+  readonly seen_at: Date;
+};
+
+/** A row of the quarantine: JSON columns as text. */
+export type StoredQuarantineRow = {
+  readonly raw_hash: string;
+  readonly job_id: string | null;
+  readonly kind: string | null;
+  readonly errors: string;
+  readonly raw: string;
+  readonly first_seen_at: Date;
+  readonly last_seen_at: Date;
+  readonly seen_count: number;
+  readonly resolved_at: Date | null;
+};
+
+/** Keeps a record; the same one seen again counts up and is unresolved again. */
+export async function upsertQuarantined(db: Database, record: QuarantinedRecord): Promise<void> {
+  await db.run(queryText('quarantine-upsert'), record);
+}
+
+/** Unresolved rows (with `include_resolved`, every row), newest first. */
+export function quarantineRows(
+  db: RowSource,
+  params: { include_resolved: boolean },
+): Promise<StoredQuarantineRow[]> {
+  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), {
+    include_resolved: params.include_resolved,
+  });
+}
+
+/** Unresolved records, oldest first. */
+export function unresolvedQuarantine(db: RowSource): Promise<{ raw_hash: string; raw: string }[]> {
+  return db.all(queryText('quarantine-unresolved'));
+}
+
+export async function countUnresolvedQuarantine(db: RowSource): Promise<number> {
+  const [row] = await db.all<{ n: number }>(queryText('quarantine-unresolved-count'));
+  return Number(row?.n ?? 0);
+}
+
+/** The errors of a still-failing record (JSON text), as this version reports them. */
+export async function setQuarantineErrors(
+  db: Database,
+  params: { raw_hash: string; errors: string },
+): Promise<void> {
+  await db.run(queryText('quarantine-set-errors'), { raw_hash: params.raw_hash, errors: params.errors });
+}
+
+/** The records of these hashes loaded: resolved at `resolved_at`. */
+export async function resolveQuarantinedHashes(
+  db: Database,
+  params: { hashes: readonly string[]; resolved_at: Date },
+): Promise<void> {
+  await db.run(queryText('quarantine-resolve-hashes'), {
+    hashes: listValue([...params.hashes]),
+    resolved_at: params.resolved_at,
+  });
+}
+
+/** Jobs of these ids loaded: their quarantined records are resolved at `resolved_at`. */
+export async function resolveQuarantinedJobs(
+  db: Database,
+  params: { ids: readonly string[]; resolved_at: Date },
+): Promise<void> {
+  await db.run(queryText('quarantine-resolve-jobs'), {
+    ids: listValue([...params.ids]),
+    resolved_at: params.resolved_at,
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * The report statements (sql/queries/report-*.sql) over the views and macros of sql/100-102.
+ * Instants may be Date or ISO text; null leaves that end of the range open.
+ */
+import type { RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+type Instant = Date | string | null;
+
+/** The filter every report takes: the range (of created_at), one kind or (null) both, deleted jobs in or out. */
+export type ReportRange = {
+  readonly from: Instant;
+  readonly before: Instant;
+  readonly kind: string | null;
+  readonly include_deleted: boolean;
+};
+
+/** day | week | month | quarter | year */
+export type ByPeriod = { readonly by: string };
+
+/** created | completed: which instant places a job in the range and its period. */
+export type DateBasis = { readonly date: string };
+
+/** billing's parameters (see report-billing.sql): groups g1-g3, prices as JSON text. */
+export type BillingParams = ReportRange &
+  ByPeriod &
+  DateBasis & {
+    readonly g1: string | null;
+    readonly g2: string | null;
+    readonly g3: string | null;
+    readonly prices: string | null;
+  };
+
+/** A billing row: figures as DuckDB's text of their DECIMAL; the last row is the total (is_total). */
+export type BillingCells = {
+  readonly is_total: boolean;
+  readonly period: string | null;
+  readonly g1: string | null;
+  readonly g2: string | null;
+  readonly g3: string | null;
+  readonly jobs: number | null;
+  readonly billed_seconds: string | null;
+  readonly billed_hours: string | null;
+  readonly cost: string | null;
+  readonly audio_hours: string | null;
+  readonly transcription_hours: string | null;
+  /** 'kind' or 'kind model' of jobs without a price (with prices only). */
+  readonly unpriced: string[] | null;
+};
+
+export type StatusReportRow = { readonly kind: string; readonly status: string; readonly jobs: number };
+export type LatencyReportRow = {
+  readonly period: string;
+  readonly kind: string;
+  readonly jobs: number;
+  readonly p50_seconds: number | null;
+  readonly p90_seconds: number | null;
+  readonly p99_seconds: number | null;
+  readonly max_seconds: number | null;
+};
+export type ErrorsReportRow = {
+  readonly error_code: number | null;
+  readonly kind: string;
+  readonly jobs: number;
+  readonly first_created_at: string;
+  readonly last_created_at: string;
+};
+
+const range = (p: ReportRange) => ({
+  from: p.from,
+  before: p.before,
+  kind: p.kind,
+  include_deleted: p.include_deleted,
+});
+
+/** Billed jobs per period and group, then the total row. */
+export function billingRows(db: RowSource, params: BillingParams): Promise<BillingCells[]> {
+  return db.all<BillingCells>(queryText('report-billing'), {
+    ...range(params),
+    by: params.by,
+    date: params.date,
+    g1: params.g1,
+    g2: params.g2,
+    g3: params.g3,
+    prices: params.prices,
+  });
+}
+
+/** Jobs per kind and status. */
+export function statusReport(db: RowSource, params: ReportRange): Promise<StatusReportRow[]> {
+  return db.all<StatusReportRow>(queryText('report-status'), range(params));
+}
+
+/** Seconds from created_at to completed_at of done jobs, per period and kind. */
+export function latencyReport(db: RowSource, params: ReportRange & ByPeriod): Promise<LatencyReportRow[]> {
+  return db.all<LatencyReportRow>(queryText('report-latency'), { ...range(params), by: params.by });
+}
+
+/** Failed jobs per error_code and kind. */
+export function errorsReport(db: RowSource, params: ReportRange): Promise<ErrorsReportRow[]> {
+  return db.all<ErrorsReportRow>(queryText('report-errors'), range(params));
+}
+
+/** What a billing report's range holds but cannot count yet: pending jobs, and (by completion) undated ones. */
+export async function uncountedJobs(
+  db: RowSource,
+  params: ReportRange & DateBasis,
+): Promise<{ pending: number; undated: number }> {
+  const [row] = await db.all<{ pending: number; undated: number }>(queryText('report-pending'), {
+    ...range(params),
+    date: params.date,
+  });
+  return { pending: Number(row?.pending ?? 0), undated: Number(row?.undated ?? 0) };
+}
+
+/** Unresolved quarantined records a report of this range could not count. */
+export async function quarantinedInRange(
+  db: RowSource,
+  params: Omit<ReportRange, 'include_deleted'> & DateBasis,
+): Promise<number> {
+  const [row] = await db.all<{ n: number }>(queryText('report-quarantined'), {
+    date: params.date,
+    from: params.from,
+    before: params.before,
+    kind: params.kind,
+  });
+  return Number(row?.n ?? 0);
+}
+
+/** Per kind, window_before of its newest ok run. */
+export function lastOkSyncs(db: RowSource): Promise<{ kind: string; as_of: Date }[]> {
+  return db.all(queryText('report-as-of'));
+}

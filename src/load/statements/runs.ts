@@ -1,0 +1,85 @@
+/** The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome. */
+import type { JobKind } from '../../kinds.js';
+import type { Database, RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+/** Instants as ISO 8601 text. */
+export type RunStart = {
+  readonly run_id: string;
+  readonly kind: JobKind;
+  readonly mode: string;
+  readonly window_after: string | null;
+  readonly window_before: string;
+  readonly started_at: string;
+};
+
+/** Instants as ISO 8601 text. */
+export type RunFinish = {
+  readonly run_id: string;
+  readonly kind: JobKind;
+  readonly window_after: string | null;
+  readonly pages: number;
+  readonly requests: number;
+  readonly retries: number;
+  readonly jobs_fetched: number;
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly quarantined: number;
+  readonly deleted: number;
+  readonly restored: number;
+  readonly finished_at: string;
+  readonly outcome: string;
+  readonly error: string | null;
+};
+
+/** One row of `runs`: instants as ISO 8601 UTC text, the counts as stored. */
+export type RunRow = {
+  readonly run_id: string;
+  readonly kind: string;
+  readonly mode: string;
+  readonly outcome: string;
+  readonly started_at: string;
+  readonly finished_at: string | null;
+  readonly duration_s: number | null;
+  readonly pages: number | null;
+  readonly requests: number | null;
+  readonly retries: number | null;
+  readonly jobs_fetched: number | null;
+  readonly inserted: number | null;
+  readonly updated: number | null;
+  readonly unchanged: number | null;
+  readonly quarantined: number | null;
+  readonly deleted: number | null;
+  readonly restored: number | null;
+  readonly window_after: string | null;
+  readonly window_before: string | null;
+  readonly error: string | null;
+};
+
+export async function insertRun(db: Database, run: RunStart): Promise<void> {
+  await db.run(queryText('sync-run-start'), run);
+}
+
+export async function finishRun(db: Database, run: RunFinish): Promise<void> {
+  await db.run(queryText('sync-run-finish'), run);
+}
+
+/** window_before of the kind's newest ok run (DuckDB's text of the instant); undefined: none yet. */
+export async function lastOkWindowBefore(
+  db: RowSource,
+  params: { kind: JobKind },
+): Promise<string | undefined> {
+  const rows = await db.all<{ window_before: string }>(queryText('sync-last-ok-run'), { kind: params.kind });
+  return rows[0]?.window_before;
+}
+
+/** Per kind, how its newest finished run ended. */
+export function lastRunOutcomes(db: RowSource): Promise<{ kind: JobKind; outcome: 'ok' | 'failed' }[]> {
+  return db.all(queryText('runs-last-outcome'));
+}
+
+/** The history, newest first, of one kind or (null) both; at most `limit` rows. */
+export function listRuns(db: RowSource, params: { kind: JobKind | null; limit: number }): Promise<RunRow[]> {
+  return db.all<RunRow>(queryText('runs-list'), { kind: params.kind, limit: params.limit });
+}

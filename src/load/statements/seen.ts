@@ -1,0 +1,47 @@
+/**
+ * The ids a `--full` walk saw (temp table `seen_ids`, this connection's), and what they decide:
+ * jobs of the walked range the service no longer lists.
+ */
+import { listValue } from '@duckdb/node-api';
+import type { JobKind } from '../../kinds.js';
+import type { Database } from '../database.js';
+import { queryText } from './queries.js';
+
+/** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
+type WalkedRange = { kind: JobKind; after: string | null; before: string };
+
+/** An empty `seen_ids` (a previous walk's ids go). */
+export async function createSeenSet(db: Database): Promise<void> {
+  await db.run(queryText('seen-create'));
+}
+
+export async function addSeenIds(db: Database, params: { ids: readonly string[] }): Promise<void> {
+  await db.run(queryText('seen-add'), { ids: listValue([...params.ids]) });
+}
+
+/** Jobs of the range created before `before` and not seen, and the kind's stored (not deleted) jobs. */
+export async function countUnseen(
+  db: Database,
+  params: WalkedRange,
+): Promise<{ unseen: number; stored: number }> {
+  const [row] = await db.all<{ unseen: number; stored: number }>(queryText('seen-count-unseen'), {
+    kind: params.kind,
+    after: params.after,
+    before: params.before,
+  });
+  return { unseen: Number(row?.unseen ?? 0), stored: Number(row?.stored ?? 0) };
+}
+
+/** Marks the range's unseen jobs deleted at `now` (ISO); returns how many. */
+export async function markUnseenJobsDeleted(
+  db: Database,
+  params: WalkedRange & { now: string },
+): Promise<number> {
+  const [row] = await db.all<{ Count: number }>(queryText('seen-mark-deleted'), {
+    kind: params.kind,
+    after: params.after,
+    before: params.before,
+    now: params.now,
+  });
+  return Number(row?.Count ?? 0);
+}
