@@ -16,6 +16,7 @@ import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../memory/budget.js';
 import { sqlDir } from '../util/paths.js';
+import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
@@ -42,8 +43,6 @@ export interface OpenOptions {
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
   readonly migrations?: readonly number[];
 }
-
-const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 /** Statements Database.execute prepares once and keeps: queries and DML. */
 const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
