@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
  * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
  * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
  */
+import { parseSchedule } from '../../config/schedule.js';
 import { type Env, type FlagValues, resolveSettings } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type Logger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
 import { NOTIFY_OPTION, parseNotifyUrl } from '../../worker/notify.js';
 import { startWorker, type WorkerOptions } from '../../worker/runtime.js';
-import { parseSchedule } from '../../worker/schedule.js';
 import { listenForShutdown, stopWithin } from '../../worker/shutdown.js';
 import { type Command, stringFlag } from '../command.js';
 import { REPORT_FILE_OPTIONS, reportFileSettings } from '../report-file-flags.js';
