@@ -9,20 +9,18 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
-import { MAX_RECORD_BYTES } from '../src/extract/walk/bounded-page.js';
 import { Database } from '../src/load/database.js';
 import { RecordLoader } from '../src/load/loader.js';
-import { DEFAULT_MEMORY, planMemory } from '../src/memory/budget.js';
+import { planMemory } from '../src/memory/budget.js';
 import { HeapGuard } from '../src/memory/heap-guard.js';
 import { generateDataset } from '../src/simulator/index.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints/duckdb-store.js';
 import { EMPTY_CHECKPOINT } from '../src/sync/checkpoints/schema.js';
-import { DEFAULT_MAX_DELETE_SHARE } from '../src/sync/deletion-guard.js';
 import type { KindRunContext } from '../src/sync/kind-context.js';
 import { syncKind } from '../src/sync/kind-run.js';
 import { runSync } from '../src/sync/run.js';
 import { KindRunFailed } from '../src/sync/run-failures.js';
-import type { SyncPlan, SyncProgress, SyncResources } from '../src/sync/types.js';
+import type { RunHooks, SyncPlan, SyncProgress, SyncResources } from '../src/sync/types.js';
 import { fileTempDir } from './helpers/analytics-data.js';
 import { FakeListing, type FakeListingOptions } from './helpers/listing-fake.js';
 import { expectMirror } from './helpers/mirror.js';
@@ -43,8 +41,16 @@ function dataset(seed = 3): Json[] {
   }) as Json[];
 }
 
-function resources(db: string, source: FakeListing, extra: Partial<SyncResources> = {}): SyncResources {
-  return { db, lockWait: 5_000, checkpoints: 'duckdb', redisPrefix: 'tsync-test', source, ...extra };
+function resources(db: string, source: FakeListing, extra: RunHooks = {}): SyncResources {
+  return {
+    db,
+    lockWait: 5_000,
+    checkpoints: 'duckdb',
+    redisUrl: null,
+    redisPrefix: 'tsync-test',
+    source,
+    ...extra,
+  };
 }
 
 const opened: Database[] = [];
@@ -76,7 +82,7 @@ async function kindContext(
 ): Promise<{ ctx: KindRunContext; store: DuckDbCheckpointStore }> {
   const db = await Database.open(await freshFile());
   opened.push(db);
-  const memory = planMemory(DEFAULT_MEMORY, plan.concurrency);
+  const memory = planMemory(plan.memory, plan.concurrency);
   const store = new DuckDbCheckpointStore(db);
   const ctx: KindRunContext = {
     db,
@@ -238,12 +244,5 @@ describe('the defaults of a run', () => {
       env,
     );
     expect({ ...cli }).toEqual({ ...syncDefaults() });
-  });
-
-  it("agree with the engine's own fallbacks for what a caller may leave out", () => {
-    const defaults = syncDefaults();
-    expect(defaults.memory).toBe(DEFAULT_MEMORY);
-    expect(defaults.maxRecordBytes).toBe(MAX_RECORD_BYTES);
-    expect(defaults.maxDeleteShare).toBe(DEFAULT_MAX_DELETE_SHARE);
   });
 });

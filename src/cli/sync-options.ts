@@ -3,12 +3,13 @@
  * (zod through src/config.ts); the engine trusts what it gets.
  */
 import { resolve } from 'node:path';
+import type { PublishTarget } from '../analytics/publish/publish.js';
 import { type Env, type FlagValues, resolveSettings, type SettingName } from '../config/settings.js';
-import { SYNC_DEFAULTED } from '../config/sync-defaults.js';
+import { SYNC_DEFAULTED, syncDefaults } from '../config/sync-defaults.js';
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { PipelineOptions, PublishTarget } from '../pipeline.js';
+import type { PipelineOptions } from '../pipeline.js';
 import type { OptionSpec } from './command.js';
 import { stringFlag } from './command.js';
 
@@ -99,21 +100,22 @@ export function syncOptionsFromFlags(
   const since = parseSince(flags);
   const publish = parsePublish(flags);
   return {
+    ...syncDefaults(),
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
     db: settings.db,
     kinds: parseKinds(flags),
     full: extra.full,
-    ...(since ? { since } : {}),
+    since: since ?? null,
     checkpoints: extra.checkpoints,
-    ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
+    redisUrl: settings.redisUrl ?? null,
     redisPrefix: settings.redisPrefix,
     pageSize: settings.pageSize,
-    // Unset: the memory budget's page bytes (memory-budget.ts).
-    ...(settings.pageBytes ? { pageBytes: settings.pageBytes } : {}),
+    // Unset: derived at run time from the memory plan (memory/budget.ts).
+    pageBytes: settings.pageBytes ?? null,
     maxRecordBytes: settings.maxRecordBytes,
     maxDeleteShare: settings.maxDeleteShare,
-    ...(settings.sliceJobs ? { sliceJobs: settings.sliceJobs } : {}),
+    sliceJobs: settings.sliceJobs ?? null,
     rateLimit: settings.rateLimit,
     concurrency: settings.concurrency,
     memory: settings.memory,
@@ -122,7 +124,7 @@ export function syncOptionsFromFlags(
     lockWait: settings.lockWait,
     metadataEncoding: settings.metadataEncoding,
     logLevel: settings.logLevel,
-    ...(publish ? { publish } : {}),
+    publish: publish ?? null,
     ...(extra.logger ? { logger: extra.logger } : {}),
     ...(extra.signal ? { signal: extra.signal } : {}),
   };

@@ -209,7 +209,7 @@ export function resolveWorkerOptions(
     redisUrl,
     reportDir,
     reportFiles,
-    reconcileWindow,
+    reconcileWindow: reconcileWindow ?? null,
   });
   const logger: Logger = createLogger(logLevel, {}, { stream: stderr });
   return {
