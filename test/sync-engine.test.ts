@@ -6,9 +6,9 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
-import { syncDefaults } from '../src/config/sync-defaults.js';
+import { resolveRunOptions, syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
+import { defaultSliceJobs } from '../src/extract/walk/slices.js';
 import { Database } from '../src/load/database.js';
 import { RecordLoader } from '../src/load/loader.js';
 import { planMemory } from '../src/memory/budget.js';
@@ -238,11 +238,12 @@ describe('the engine over an in-memory listing', () => {
 describe('the defaults of a run', () => {
   it("are the config's, as the CLI resolves them with no flag and no environment", () => {
     const env = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:1' };
-    const { baseUrl, apiKey, db, logLevel, ...cli } = syncOptionsFromFlags(
-      {},
-      { full: false, checkpoints: 'duckdb' },
-      env,
-    );
-    expect({ ...cli }).toEqual({ ...syncDefaults() });
+    const { baseUrl, apiKey, db, logLevel, pageBytes, sliceJobs, ...cli } = resolveRunOptions({}, env);
+    const { pageBytes: derivedPages, sliceJobs: derivedSlices, ...defaults } = syncDefaults();
+    expect({ ...cli }).toEqual({ ...defaults });
+    // The CLI resolves the derived two; the defaults leave them to the run, which derives the same.
+    expect([derivedPages, derivedSlices]).toEqual([null, null]);
+    expect(pageBytes).toBe(planMemory(defaults.memory, defaults.concurrency).pageBytes);
+    expect(sliceJobs).toBe(defaultSliceJobs(defaults.pageSize));
   });
 });
