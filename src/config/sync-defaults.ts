@@ -13,6 +13,9 @@ import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { given, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName, Settings } from './settings.js';
 
+/** The service, the file and the log level: what a run needs beyond RUN_RESOLVED's defaults. */
+const SERVICE = ['apiKey', 'baseUrl', 'db', 'logLevel'] as const satisfies readonly SettingName[];
+
 /** Settings of a run that always have a value: a default, or derived from others. */
 const RUN_RESOLVED = [
   'kind',
@@ -100,8 +103,7 @@ export function resolveRunOptions(
   env: Env,
   options: { readonly checkpoints?: 'redis' } = {},
 ): RunOptions {
-  const service = resolveSettings(['apiKey', 'baseUrl', 'db', 'logLevel'], [], flags, env);
-  const settings = resolveSettings(RUN_RESOLVED, RUN_OPTIONAL, flags, env);
+  const settings = resolveSettings([...SERVICE, ...RUN_RESOLVED], RUN_OPTIONAL, flags, env);
   const checkpoints = options.checkpoints ?? settings.checkpoints;
   if (checkpoints === 'redis' && !settings.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
@@ -112,7 +114,8 @@ export function resolveRunOptions(
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }
-  return Object.freeze({ ...service, ...runPlan(settings), checkpoints });
+  const { apiKey, baseUrl, db, logLevel } = settings;
+  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...runPlan(settings), checkpoints });
 }
 
 function runPlan(
