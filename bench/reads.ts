@@ -16,9 +16,8 @@ import { type PublishResult, publishDataset } from '../src/analytics/publish/pub
 import { withReader } from '../src/analytics/read/open-reader.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
 import { openWriter } from '../src/load/open-file.js';
-import { runPipeline } from '../src/pipeline.js';
+import { type PipelineOptions, runPipeline } from '../src/pipeline.js';
 import { startSimulator } from '../src/simulator/index.js';
-import type { SyncOptions } from '../src/sync/types.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'transcript-sync');
 const DAY_MS = 86_400_000;
@@ -143,7 +142,7 @@ async function publishCost(root: string, months: number): Promise<string> {
   });
   const db = join(root, `publish-${months}.duckdb`);
   const dir = join(root, `published-${months}`);
-  const options: SyncOptions = {
+  const options: PipelineOptions = {
     ...syncDefaults(),
     baseUrl: sim.url,
     apiKey: sim.apiKey,

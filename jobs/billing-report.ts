@@ -29,7 +29,7 @@ export const billingReportJob = defineJob(
       writeRecentBillingReports({
         db,
         dir: settings.reportDir,
-        ...(settings.reportFiles ? { settings: settings.reportFiles } : {}),
+        settings: settings.reportFiles,
         ...(now ? { now: new Date(now) } : {}),
       }),
     );

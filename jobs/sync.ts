@@ -31,7 +31,8 @@ export const syncJob = defineJob(
     try {
       const options: PipelineOptions = {
         ...rest,
-        ...(mode === 'recent' && reconcileWindow !== undefined ? { reconcileWindow } : {}),
+        reconcileWindow: mode === 'recent' ? reconcileWindow : null,
+        since: null,
         kinds: [kind],
         full: mode !== 'incremental',
         checkpoints: 'redis',

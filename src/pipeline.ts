@@ -3,7 +3,7 @@
  * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked.
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
-import { type PublishResult, publishDataset } from './analytics/publish/publish.js';
+import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, toError } from './errors.js';
 import type { Database } from './load/database.js';
@@ -12,16 +12,9 @@ import { type KindsOutcome, runSync } from './sync/run.js';
 import { summaryOf, withSummaries } from './sync/run-failures.js';
 import type { SyncOptions, SyncPlan, SyncResources, SyncSummary } from './sync/types.js';
 
-export interface PublishTarget {
-  /** Absolute folder of the dataset. */
-  readonly dir: string;
-  /** Keep jobs.raw in the published jobs. */
-  readonly raw: boolean;
-}
-
 export interface PipelinePlan extends SyncPlan {
-  /** After the run, refresh the Parquet dataset in `dir`. */
-  readonly publish?: PublishTarget | undefined;
+  /** After the run, refresh the Parquet dataset in `dir`; null: no dataset. */
+  readonly publish: PublishTarget | null;
 }
 
 /** Every setting of a pipeline run, flat, as the CLI and the worker resolve them. */

@@ -81,6 +81,8 @@ const JOBS_ID_BLOCK = `SELECT block_id, block_offset FROM pragma_storage_info('j
 const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string][] = [
   [['sync', '--bogus'], NO_SERVICE, 'sync --help'],
   [['sync', '--page-size', '0'], NO_SERVICE, '--page-size'],
+  // A bad value is named before a missing one: fixing the key would only lead to the next refusal.
+  [['sync', '--page-size', '0'], {}, '--page-size: must be a whole number from 1 to 1000 (got "0")'],
   [['sync', '--concurrency', '99'], NO_SERVICE, '--concurrency'],
   [['sync', '--rate-limit', '-1'], NO_SERVICE, '--rate-limit'],
   [['sync', '--lookback', '5 parsecs'], NO_SERVICE, '--lookback'],

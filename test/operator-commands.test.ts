@@ -143,7 +143,7 @@ describe('config show', () => {
     // TSYNC_LOOKBACK would be refused: reported as a sync would, exit 2.
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'transcript-sync: TSYNC_LOOKBACK: "15" has no unit; write it with one (e.g. 500ms, 30s, 15m, 2h, 7d) (got "15")\n',
+      'transcript-sync: TSYNC_LOOKBACK: "15" has no unit; write it with one (e.g. 500ms, 30s, 15m, 2h, 7d)\n',
     );
     expect(result.stdout).not.toContain('very-secret-key');
     expect(result.stdout).not.toContain('redis-password');

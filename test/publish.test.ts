@@ -197,6 +197,7 @@ describe('sync --publish', () => {
       db,
       lockWait: 5_000,
       checkpoints: 'duckdb' as const,
+      redisUrl: null,
       redisPrefix: 'tsync-test',
       source,
       ...(signal ? { signal } : {}),

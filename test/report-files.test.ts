@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../src/analytics/billing-files.js';
 import { lastCompletePeriod } from '../src/analytics/periods.js';
+import { billingFileSettings } from '../src/config/report-files.js';
 import type { Database } from '../src/load/database.js';
 import { openReadOnly } from '../src/load/open-file.js';
 import type { JobRecord } from '../src/simulator/index.js';
@@ -31,6 +32,8 @@ beforeAll(() => recordSyncs(db, SYNCED));
 /** Soon after the sync: the mirror is fresh. */
 const NOW = new Date('2026-11-01T07:00:00Z');
 const DAY = 'billing-report-files-day-2026-10-31-all';
+/** The worker's report settings with no flag and no environment. */
+const DEFAULTS = billingFileSettings();
 
 /** The CSV's data lines: comment lines (markers) and the total row left out. */
 function dataLines(csv: string): string[] {
@@ -55,7 +58,14 @@ describe('scheduled billing report files', () => {
   test("writes the CSV and HTML of a day, named by database, period and kind, with that day's figures", async () => {
     const dir = tempDir();
     const result = await withReader((database) =>
-      writeBillingReport({ db: database, dir, by: 'day', period: '2026-10-31', now: NOW }),
+      writeBillingReport({
+        db: database,
+        dir,
+        by: 'day',
+        period: '2026-10-31',
+        now: NOW,
+        settings: DEFAULTS,
+      }),
     );
     expect(result.files.map((f) => [f.path, f.written])).toEqual([
       [join(dir, `${DAY}.csv`), true],
@@ -96,7 +106,15 @@ describe('scheduled billing report files', () => {
   test('a kind filter names the files after the kind and keeps its row only', async () => {
     const dir = tempDir();
     const result = await withReader((database) =>
-      writeBillingReport({ db: database, dir, by: 'month', period: '2026-10', kind: 'live', now: NOW }),
+      writeBillingReport({
+        db: database,
+        dir,
+        by: 'month',
+        period: '2026-10',
+        kind: 'live',
+        now: NOW,
+        settings: DEFAULTS,
+      }),
     );
     expect(result.kind).toBe('live');
     expect(readdirSync(dir).sort()).toEqual([
@@ -114,7 +132,14 @@ describe('scheduled billing report files', () => {
     const dir = tempDir();
     const write = () =>
       withReader((database) =>
-        writeBillingReport({ db: database, dir, by: 'day', period: '2026-10-31', now: NOW }),
+        writeBillingReport({
+          db: database,
+          dir,
+          by: 'day',
+          period: '2026-10-31',
+          now: NOW,
+          settings: DEFAULTS,
+        }),
       );
     await write();
     const csvPath = join(dir, `${DAY}.csv`);
@@ -165,7 +190,7 @@ describe('scheduled billing report files', () => {
 
   test('each run writes every complete day and month of the window: missed periods appear, late completions rewrite theirs', async () => {
     const dir = tempDir();
-    const settings = { windowMs: 3 * 86_400_000, staleAfterMs: 30 * 86_400_000 };
+    const settings = { ...DEFAULTS, windowMs: 3 * 86_400_000, staleAfterMs: 30 * 86_400_000 };
     const runAt = (now: Date) =>
       withReader((database) => writeRecentBillingReports({ db: database, dir, now, settings }));
     // A run on 2026-10-30 covers 10-27 .. 10-29 and September (October is not complete).
@@ -207,7 +232,14 @@ describe('scheduled billing report files', () => {
         db: database,
         dir,
         now: NOW,
-        settings: { kind: 'live', windowMs: 1, groupBy: ['metadata.customer'], prices, bom: true },
+        settings: {
+          ...DEFAULTS,
+          kind: 'live',
+          windowMs: 1,
+          groupBy: ['metadata.customer'],
+          prices,
+          bom: true,
+        },
       }),
     );
     expect(readdirSync(dir).sort()).toEqual([
@@ -234,7 +266,12 @@ describe('scheduled billing report files', () => {
     await loadRecords(path, records);
     const reader = await openReadOnly(path);
     try {
-      const results = await writeRecentBillingReports({ db: reader, dir: join(dir, 'reports'), now: NOW });
+      const results = await writeRecentBillingReports({
+        db: reader,
+        dir: join(dir, 'reports'),
+        now: NOW,
+        settings: DEFAULTS,
+      });
       expect(results.map((r) => [r.report.as_of, r.files.length])).toEqual([[null, 0]]);
     } finally {
       await reader.close();
@@ -248,7 +285,7 @@ describe('scheduled billing report files', () => {
         by: 'day',
         period: '2026-10-31',
         now: new Date('2026-11-05T00:00:00Z'),
-        settings: { staleAfterMs: 86_400_000 },
+        settings: { ...DEFAULTS, staleAfterMs: 86_400_000 },
       }),
     );
     expect(stale.stale).toBe(true);
@@ -261,10 +298,22 @@ describe('scheduled billing report files', () => {
   test('a period that is not a day or month is refused', async () => {
     await withReader(async (database) => {
       await expect(
-        writeBillingReport({ db: database, dir: tempDir(), by: 'day', period: '2026-10' }),
+        writeBillingReport({
+          db: database,
+          dir: tempDir(),
+          by: 'day',
+          period: '2026-10',
+          settings: DEFAULTS,
+        }),
       ).rejects.toThrow(/not a day/);
       await expect(
-        writeBillingReport({ db: database, dir: tempDir(), by: 'month', period: '2026-13' }),
+        writeBillingReport({
+          db: database,
+          dir: tempDir(),
+          by: 'month',
+          period: '2026-13',
+          settings: DEFAULTS,
+        }),
       ).rejects.toThrow(/not a month/);
     });
   });

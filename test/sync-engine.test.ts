@@ -6,24 +6,22 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { syncOptionsFromFlags } from '../src/cli/sync-options.js';
-import { syncDefaults } from '../src/config/sync-defaults.js';
+import { resolveRunOptions, syncDefaults } from '../src/config/sync-defaults.js';
 import { UpstreamError } from '../src/errors.js';
-import { MAX_RECORD_BYTES } from '../src/extract/walk/bounded-page.js';
+import { defaultSliceJobs } from '../src/extract/walk/slices.js';
 import type { Database } from '../src/load/database.js';
 import { RecordLoader } from '../src/load/loader.js';
 import { openReadOnly, openWriter } from '../src/load/open-file.js';
-import { DEFAULT_MEMORY, planMemory } from '../src/memory/budget.js';
+import { planMemory } from '../src/memory/budget.js';
 import { HeapGuard } from '../src/memory/heap-guard.js';
 import { generateDataset } from '../src/simulator/index.js';
 import { DuckDbCheckpointStore } from '../src/sync/checkpoints/duckdb-store.js';
 import { EMPTY_CHECKPOINT } from '../src/sync/checkpoints/schema.js';
-import { DEFAULT_MAX_DELETE_SHARE } from '../src/sync/deletion-guard.js';
 import type { KindRunContext } from '../src/sync/kind-context.js';
 import { syncKind } from '../src/sync/kind-run.js';
 import { runSync } from '../src/sync/run.js';
 import { KindRunFailed } from '../src/sync/run-failures.js';
-import type { SyncPlan, SyncProgress, SyncResources } from '../src/sync/types.js';
+import type { RunHooks, SyncPlan, SyncProgress, SyncResources } from '../src/sync/types.js';
 import { fileTempDir } from './helpers/analytics-data.js';
 import { FakeListing, type FakeListingOptions } from './helpers/listing-fake.js';
 import { expectMirror } from './helpers/mirror.js';
@@ -44,8 +42,16 @@ function dataset(seed = 3): Json[] {
   }) as Json[];
 }
 
-function resources(db: string, source: FakeListing, extra: Partial<SyncResources> = {}): SyncResources {
-  return { db, lockWait: 5_000, checkpoints: 'duckdb', redisPrefix: 'tsync-test', source, ...extra };
+function resources(db: string, source: FakeListing, extra: RunHooks = {}): SyncResources {
+  return {
+    db,
+    lockWait: 5_000,
+    checkpoints: 'duckdb',
+    redisUrl: null,
+    redisPrefix: 'tsync-test',
+    source,
+    ...extra,
+  };
 }
 
 const opened: Database[] = [];
@@ -77,7 +83,7 @@ async function kindContext(
 ): Promise<{ ctx: KindRunContext; store: DuckDbCheckpointStore }> {
   const db = await openWriter(await freshFile());
   opened.push(db);
-  const memory = planMemory(DEFAULT_MEMORY, plan.concurrency);
+  const memory = planMemory(plan.memory, plan.concurrency);
   const store = new DuckDbCheckpointStore(db);
   const ctx: KindRunContext = {
     db,
@@ -233,18 +239,12 @@ describe('the engine over an in-memory listing', () => {
 describe('the defaults of a run', () => {
   it("are the config's, as the CLI resolves them with no flag and no environment", () => {
     const env = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:1' };
-    const { baseUrl, apiKey, db, logLevel, ...cli } = syncOptionsFromFlags(
-      {},
-      { full: false, checkpoints: 'duckdb' },
-      env,
-    );
-    expect({ ...cli }).toEqual({ ...syncDefaults() });
-  });
-
-  it("agree with the engine's own fallbacks for what a caller may leave out", () => {
-    const defaults = syncDefaults();
-    expect(defaults.memory).toBe(DEFAULT_MEMORY);
-    expect(defaults.maxRecordBytes).toBe(MAX_RECORD_BYTES);
-    expect(defaults.maxDeleteShare).toBe(DEFAULT_MAX_DELETE_SHARE);
+    const { baseUrl, apiKey, db, logLevel, pageBytes, sliceJobs, ...cli } = resolveRunOptions({}, env);
+    const { pageBytes: derivedPages, sliceJobs: derivedSlices, ...defaults } = syncDefaults();
+    expect({ ...cli }).toEqual({ ...defaults });
+    // The CLI resolves the derived two; the defaults leave them to the run, which derives the same.
+    expect([derivedPages, derivedSlices]).toEqual([null, null]);
+    expect(pageBytes).toBe(planMemory(defaults.memory, defaults.concurrency).pageBytes);
+    expect(sliceJobs).toBe(defaultSliceJobs(defaults.pageSize));
   });
 });

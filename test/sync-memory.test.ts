@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../src/config/settings.js';
+import { resolveSettings } from '../src/config/resolve.js';
 import { MEMORY_FLOOR, planMemory } from '../src/memory/budget.js';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { runMain } from './helpers/cli.js';

@@ -6,11 +6,11 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
+import { syncDefaults } from '../src/config/sync-defaults.js';
 import { ProtocolError } from '../src/errors.js';
 import { LIST_NAMES, ListingClient, type ListName } from '../src/extract/index.js';
-import { DEFAULT_BUDGET } from '../src/extract/walk/bounded-page.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../src/extract/walk/page-anomalies.js';
-import { PageSizer } from '../src/extract/walk/page-sizer.js';
+import { PAGE_TARGET_BYTES, PageSizer } from '../src/extract/walk/page-sizer.js';
 import { walkSlice } from '../src/extract/walk/walk-slice.js';
 import type { Simulator } from '../src/simulator/index.js';
 import { apiFixtures } from './helpers/api.js';
@@ -31,7 +31,7 @@ async function walkedIds(listing: ListingClient, list: ListName, pageSize: numbe
   const slice = { after: null, before: new Date('2100-01-01T00:00:00.000Z') };
   const options = {
     sizer: new PageSizer(pageSize),
-    budget: DEFAULT_BUDGET,
+    budget: { pageBytes: PAGE_TARGET_BYTES, recordBytes: syncDefaults().maxRecordBytes },
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxRestarts: 0,
   };

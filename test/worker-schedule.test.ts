@@ -1,9 +1,10 @@
 /** Job schedulers: registered idempotently, updated in place, removed for kinds no longer synced. */
 import type { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { parseSchedule } from '../src/config/schedule.js';
 import { ConfigError } from '../src/errors.js';
 import { createSyncQueue, schedulerId } from '../src/worker/queue.js';
-import { parseSchedule, registerSchedules } from '../src/worker/schedule.js';
+import { registerSchedules } from '../src/worker/schedule.js';
 import { redisUrl, uniquePrefix } from './helpers/redis.js';
 import { onCleanup, testRedis } from './helpers/worker.js';
 

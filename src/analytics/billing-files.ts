@@ -4,7 +4,7 @@
  * rewritten only when their figures or markers changed: the `as of` line alone changing does not
  * count, so a file's mtime says when its figures last changed.
  *
- * Each run covers every complete day and month of a recent window (default 35 days): a period
+ * Each run covers every complete day and month of a recent window (`--report-window`): a period
  * missed while the worker was down is written, and one whose figures changed since (a job
  * completed late, a sync caught up) is rewritten. Nothing is written from a mirror without a
  * successful sync; a mirror whose last successful sync is older than `staleAfterMs` gets files
@@ -20,10 +20,11 @@ import type { Prices } from './prices.js';
 import { writeFileIfChanged } from './publish/atomic-file.js';
 import type { RowSource } from './read/reader.js';
 
-/** What the worker's --report-* flags configure. */
+/** What the worker's --report-* flags configure (src/config/report-files.ts resolves them). */
 export interface BillingFileSettings {
   readonly groupBy: readonly GroupKey[];
-  readonly prices?: Prices | undefined;
+  /** Adds a cost column; undefined: none. */
+  readonly prices: Prices | undefined;
   /** ms back from now whose complete days and months are (re)written on each run. */
   readonly windowMs: number;
   /** ms since the last successful sync after which files are marked STALE. */
@@ -31,15 +32,8 @@ export interface BillingFileSettings {
   /** CSV files start with a UTF-8 byte order mark. */
   readonly bom: boolean;
   /** The one kind the worker syncs (files `-<kind>`), or both (`-all`) when undefined. */
-  readonly kind?: JobKind | undefined;
+  readonly kind: JobKind | undefined;
 }
-
-export const DEFAULT_BILLING_FILE_SETTINGS: BillingFileSettings = Object.freeze({
-  groupBy: ['kind'] as const,
-  windowMs: 35 * 86_400_000,
-  staleAfterMs: 86_400_000,
-  bom: false,
-});
 
 export interface BillingFileOptions {
   readonly db: RowSource;
@@ -50,7 +44,7 @@ export interface BillingFileOptions {
   readonly period: string;
   /** One kind, or both (file suffix `all`) when undefined. */
   readonly kind?: JobKind | undefined;
-  readonly settings?: Partial<BillingFileSettings>;
+  readonly settings: BillingFileSettings;
   /** Default: the wall clock; decides staleness. */
   readonly now?: Date;
 }
@@ -76,8 +70,7 @@ export interface BillingFileResult {
 const AS_OF_LINE = /^(# |<li>)as of .*$/gm;
 
 export async function writeBillingReport(options: BillingFileOptions): Promise<BillingFileResult> {
-  const { db, dir, by, period, kind } = options;
-  const settings = { ...DEFAULT_BILLING_FILE_SETTINGS, ...options.settings };
+  const { db, dir, by, period, kind, settings } = options;
   const now = options.now ?? new Date();
   const query: BillingQuery = {
     by,
@@ -127,10 +120,10 @@ export async function writeRecentBillingReports(options: {
   readonly dir: string;
   readonly now?: Date;
   readonly kind?: JobKind;
-  readonly settings?: Partial<BillingFileSettings>;
+  readonly settings: BillingFileSettings;
 }): Promise<BillingFileResult[]> {
+  const { settings } = options;
   const now = options.now ?? new Date();
-  const settings = { ...DEFAULT_BILLING_FILE_SETTINGS, ...options.settings };
   const windowStart = new Date(now.getTime() - settings.windowMs);
   const results: BillingFileResult[] = [];
   for (const by of ['day', 'month'] as const) {

@@ -12,8 +12,8 @@ export const NONE_GROUP = '(none)';
 
 export type GroupKey = 'kind' | 'model' | `metadata.${string}`;
 
-export function parseGroupBy(text: string | undefined, setting: string): readonly GroupKey[] {
-  if (text === undefined) return ['kind'];
+/** The keys `text` names, or a ConfigError naming `setting`. */
+export function parseGroupBy(text: string, setting: string): readonly GroupKey[] {
   const keys = text.split(',').map((part) => part.trim());
   if (keys.length > MAX_GROUP_KEYS)
     throw new ConfigError(setting, `at most ${MAX_GROUP_KEYS} keys, got ${keys.length} ("${text}")`);

@@ -1,20 +1,20 @@
 /**
- * What a subcommand is: its flags, its help, and what it runs. Flags are parsed with node's
- * `util.parseArgs`; an unknown flag, a missing value or a value given to a switch is one line of our
- * own, a ConfigError (exit 2) that points at the command's --help.
+ * What a subcommand is: the settings it takes as flags, its help, and what it runs. Every flag is a
+ * setting of src/config's table, which gives its type, help and validation. Flags are parsed with
+ * node's `util.parseArgs`; an unknown flag, a missing value or a value given to a switch is one line
+ * of our own, a ConfigError (exit 2) that points at the command's --help.
  */
 import { parseArgs } from 'node:util';
-import { type Env, type FlagValues, SETTINGS, type SettingName, settingHelp } from '../config/settings.js';
+import { flagUsage, settingHelp } from '../config/describe.js';
+import { type Env, type FlagValues, type SettingName, settingOf } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 
-export interface OptionSpec {
+/** How parseArgs reads one flag. */
+export interface FlagSpec {
   readonly type: 'string' | 'boolean';
-  readonly help: string;
   readonly multiple?: boolean;
   readonly short?: string;
-  /** Shown in help as `--name VALUE`. */
-  readonly value?: string;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;
   /** Logs and progress; a terminal (isTTY) gets readable lines, anything else JSON lines. */
   readonly stderr: NodeJS.WritableStream & { readonly isTTY?: boolean };
-  /** Where settings are read from (src/config.ts); never process.env inside a command. */
+  /** Where settings are read from (src/config); never process.env inside a command. */
   readonly env: Env;
   /** `query -` reads SQL from it; unset, it is empty. */
   readonly stdin?: AsyncIterable<string | Buffer>;
@@ -54,9 +54,8 @@ export interface Command {
   readonly usage: string;
   /** Longer text printed under the usage line. */
   readonly description?: string;
-  readonly options?: Readonly<Record<string, OptionSpec>>;
-  /** Shared settings (src/config.ts) this command takes as flags. */
-  readonly settings?: readonly SettingName[];
+  /** The settings (src/config/settings.ts) this command takes as flags, in the order of its help. */
+  readonly settings: readonly SettingName[];
   /**
    * Writes log lines on stderr (JSON lines off a terminal): then its closing error is a log line
    * there too, so that stderr holds one format only.
@@ -69,24 +68,26 @@ export interface Command {
 
 export const PROGRAM = 'transcript-sync';
 
+/** Every flag a command accepts, by name, `--help` included: what parseCommandArgs parses. */
+export function commandFlags(command: Command): Readonly<Record<string, FlagSpec>> {
+  const options: Record<string, FlagSpec> = { help: { type: 'boolean', short: 'h' } };
+  for (const name of command.settings) {
+    const setting = settingOf(name);
+    if (setting.flag === undefined) continue;
+    options[setting.flag] = {
+      type: setting.switch ? 'boolean' : 'string',
+      ...(setting.multiple ? { multiple: true } : {}),
+      ...(setting.short ? { short: setting.short } : {}),
+    };
+  }
+  return options;
+}
+
 export function parseCommandArgs(
   command: Command,
   argv: readonly string[],
 ): Pick<CommandContext, 'flags' | 'positionals'> {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-  };
-  for (const [name, spec] of Object.entries(command.options ?? {})) {
-    options[name] = {
-      type: spec.type,
-      ...(spec.multiple ? { multiple: true } : {}),
-      ...(spec.short ? { short: spec.short } : {}),
-    };
-  }
-  for (const name of command.settings ?? []) {
-    const flag = (SETTINGS[name] as { flag?: string }).flag;
-    if (flag) options[flag] = { type: 'string' };
-  }
+  const options = commandFlags(command);
   const seeHelp = `see \`${PROGRAM} ${command.name} --help\``;
   const args = joinNegativeValues(argv, options);
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
@@ -155,29 +156,11 @@ function joinNegativeValues(
 export function commandHelp(command: Command): string {
   const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', command.summary];
   if (command.description) lines.push('', command.description);
-  const rows: [string, string][] = [];
-  for (const [name, spec] of Object.entries(command.options ?? {})) {
-    const value = spec.type === 'string' ? ` ${spec.value ?? 'VALUE'}` : '';
-    rows.push([`${spec.short ? `-${spec.short}, ` : ''}--${name}${value}`, spec.help]);
-  }
-  for (const name of command.settings ?? []) {
-    const flag = (SETTINGS[name] as { flag?: string }).flag;
-    if (flag) rows.push([`--${flag} VALUE`, settingHelp(name)]);
-  }
+  const rows: [string, string][] = command.settings
+    .filter((name) => settingOf(name).flag !== undefined)
+    .map((name) => [flagUsage(name), settingHelp(name)]);
   rows.push(['-h, --help', 'show this help']);
   const width = Math.max(...rows.map(([left]) => left.length));
   lines.push('', 'Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`));
   return `${lines.join('\n')}\n`;
-}
-
-/** Reads a boolean flag. */
-export function flag(flags: FlagValues, name: string): boolean {
-  return flags[name] === true;
-}
-
-/** Reads a string flag (the last one when repeated). */
-export function stringFlag(flags: FlagValues, name: string): string | undefined {
-  const value = flags[name];
-  if (Array.isArray(value)) return value.at(-1);
-  return typeof value === 'string' ? value : undefined;
 }

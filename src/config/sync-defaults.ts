@@ -1,19 +1,31 @@
 /**
- * A run's settings as they are when no flag and no environment variable sets them: parsed from the
- * defaults in src/config.ts, the same text the CLI and the worker fall back to, so the demo, the
- * tests and the benchmarks restate none of them (they override what they mean to, e.g. a test's
- * small pages). The service (base URL, key) and the file have no default and are left to the caller.
+ * A run's settings as the sync takes them (SyncPlan, StoreSettings, ServiceSettings, the pipeline's
+ * publish): resolved from the settings table, so every field has its value and no use site adds a
+ * default of its own. `resolveRunOptions` is what `sync` and `worker` run with; `syncDefaults` is
+ * the same with no flag and no environment, for the demo, the tests and the benchmarks, which
+ * override what they mean to (`{ ...syncDefaults(), pageSize: 10 }`).
  */
 
-import { JOB_KINDS } from '../kinds.js';
-import type { SyncOptions } from '../sync/types.js';
-import { resolveSettings } from './settings.js';
+import type { PublishTarget } from '../analytics/publish/publish.js';
+import { ConfigError } from '../errors.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/walk/page-anomalies.js';
+import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
+import { given, resolveSettings } from './resolve.js';
+import type { Env, FlagValues, SettingName, Settings } from './settings.js';
 
-/** Settings with a default in src/config.ts that a run takes (the CLI's sync settings add the rest). */
-export const SYNC_DEFAULTED = [
+/** The service, the file and the log level: what a run needs beyond RUN_RESOLVED's defaults. */
+const SERVICE = ['apiKey', 'baseUrl', 'db', 'logLevel'] as const satisfies readonly SettingName[];
+
+/** Settings of a run that always have a value: a default, or derived from others. */
+const RUN_RESOLVED = [
+  'kind',
+  'full',
+  'checkpoints',
   'redisPrefix',
   'pageSize',
+  'pageBytes',
   'maxRecordBytes',
+  'sliceJobs',
   'maxDeleteShare',
   'rateLimit',
   'concurrency',
@@ -22,12 +34,114 @@ export const SYNC_DEFAULTED = [
   'pendingMaxAge',
   'lockWait',
   'metadataEncoding',
-] as const;
+  'publishRaw',
+] as const satisfies readonly SettingName[];
 
-export type SyncDefaults = Omit<SyncOptions, 'baseUrl' | 'apiKey' | 'db'>;
+/** Settings of a run that may be unset: none, all history, no Redis, no dataset. */
+const RUN_OPTIONAL = [
+  'reconcileWindow',
+  'since',
+  'redisUrl',
+  'publish',
+] as const satisfies readonly SettingName[];
 
-/** Every kind, incremental, DuckDB checkpoints, and each setting's default. */
+/** The configuration a run takes as flags (`sync`, `worker`, after their own and `--kind`). */
+export const RUN_FLAGS = [
+  'baseUrl',
+  'db',
+  'redisUrl',
+  'redisPrefix',
+  'pageSize',
+  'pageBytes',
+  'maxRecordBytes',
+  'sliceJobs',
+  'maxDeleteShare',
+  'rateLimit',
+  'concurrency',
+  'memory',
+  'lookback',
+  'pendingMaxAge',
+  'lockWait',
+  'metadataEncoding',
+  'logLevel',
+  'notify',
+  'publish',
+  'publishRaw',
+] as const satisfies readonly SettingName[];
+
+/** A run's settings but the service's address and key and the file, which have no default. */
+export type SyncDefaults = Omit<SyncOptions, 'baseUrl' | 'apiKey' | 'db' | keyof RunHooks> & {
+  /** What the pipeline publishes after the run (src/pipeline.ts); null: nothing. */
+  readonly publish: PublishTarget | null;
+};
+
+/** Every setting of a run as `sync` and `worker` resolve them from flags and the environment. */
+export type RunOptions = SyncDefaults &
+  ServiceSettings & {
+    readonly db: string;
+    readonly pageBytes: number;
+    readonly sliceJobs: number;
+    readonly logLevel: string;
+  };
+
+/** A run with every default: both kinds, incremental, checkpoints in the file; pages and slices derived at run time. */
 export function syncDefaults(): SyncDefaults {
-  const settings = resolveSettings(SYNC_DEFAULTED, [], {}, {});
-  return Object.freeze({ ...settings, kinds: JOB_KINDS, full: false, checkpoints: 'duckdb' as const });
+  // Left null, pages and slices follow the caller's own memory, concurrency and page size.
+  return Object.freeze({
+    ...runPlan(resolveSettings(RUN_RESOLVED, RUN_OPTIONAL, {}, {})),
+    pageBytes: null,
+    sliceJobs: null,
+  });
+}
+
+/**
+ * Every setting of a run from flags and the environment, and the checks that involve two of them.
+ * The worker's runs keep their checkpoints in Redis whatever `--checkpoints` says.
+ */
+export function resolveRunOptions(
+  flags: FlagValues,
+  env: Env,
+  options: { readonly checkpoints?: 'redis' } = {},
+): RunOptions {
+  const settings = resolveSettings([...SERVICE, ...RUN_RESOLVED], RUN_OPTIONAL, flags, env);
+  const checkpoints = options.checkpoints ?? settings.checkpoints;
+  if (checkpoints === 'redis' && !settings.redisUrl) {
+    throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
+  }
+  if (settings.publishRaw && settings.publish === undefined) {
+    throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
+  }
+  if (settings.reconcileWindow !== undefined && !settings.full) {
+    throw new ConfigError('--window', 'only applies to a reconcile; add --full');
+  }
+  const { apiKey, baseUrl, db, logLevel } = settings;
+  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...runPlan(settings), checkpoints });
+}
+
+function runPlan(
+  s: Settings<(typeof RUN_RESOLVED)[number]> & Partial<Settings<(typeof RUN_OPTIONAL)[number]>>,
+) {
+  return {
+    kinds: s.kind,
+    full: s.full,
+    reconcileWindow: s.reconcileWindow ?? null,
+    since: s.since ?? null,
+    pageSize: s.pageSize,
+    pageBytes: s.pageBytes,
+    maxRecordBytes: s.maxRecordBytes,
+    anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
+    maxDeleteShare: s.maxDeleteShare,
+    concurrency: s.concurrency,
+    sliceJobs: s.sliceJobs,
+    memory: s.memory,
+    lookback: s.lookback,
+    pendingMaxAge: s.pendingMaxAge,
+    rateLimit: s.rateLimit,
+    metadataEncoding: s.metadataEncoding,
+    lockWait: s.lockWait,
+    checkpoints: s.checkpoints,
+    redisUrl: s.redisUrl ?? null,
+    redisPrefix: s.redisPrefix,
+    publish: s.publish === undefined ? null : { dir: s.publish, raw: s.publishRaw },
+  };
 }

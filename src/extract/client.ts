@@ -16,8 +16,14 @@ import { HEADS_ONLY, type Shape } from './json-shape.js';
 import { type BodyProblem, type BodyRead, readListBody } from './list-page.js';
 import { type Listing, pageOf } from './listing.js';
 import { parseNextLink } from './next-link.js';
-import { buildQuery, DEFAULT_LIMIT, listPath, type MetadataEncoding } from './query.js';
-import { RateLimiter } from './rate-limiter.js';
+import {
+  buildQuery,
+  DEFAULT_LIMIT,
+  DEFAULT_METADATA_ENCODING,
+  listPath,
+  type MetadataEncoding,
+} from './query.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
@@ -97,10 +103,10 @@ export class ListingClient implements Listing {
       ),
     });
     this.#limiter = new RateLimiter(
-      options.rateLimit ?? 20,
+      options.rateLimit ?? DEFAULT_RATE_LIMIT,
       Math.max(1, positive('burst', options.burst, 1, true)),
     );
-    this.#encoding = options.metadataEncoding ?? 'json';
+    this.#encoding = options.metadataEncoding ?? DEFAULT_METADATA_ENCODING;
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#itemShape = options.itemShape ?? HEADS_ONLY;

@@ -14,7 +14,11 @@ import type { ListParams } from './types.js';
 /** The spec's default page size. */
 export const DEFAULT_LIMIT = 20;
 
-export type MetadataEncoding = 'json' | 'brackets';
+/** How custom_metadata filters travel: one JSON value, or `custom_metadata[key]=value` pairs. */
+export const METADATA_ENCODINGS = ['json', 'brackets'] as const;
+export type MetadataEncoding = (typeof METADATA_ENCODINGS)[number];
+/** The documented form; a client or query given no encoding uses it. */
+export const DEFAULT_METADATA_ENCODING: MetadataEncoding = 'json';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // An instant must say its offset: a local time without one would depend on the machine's zone.
@@ -83,7 +87,7 @@ function checkMetadata(metadata: ListParams['customMetadata'], encoding: Metadat
 export function validateListParams(
   list: ListName,
   params: ListParams,
-  encoding: MetadataEncoding = 'json',
+  encoding: MetadataEncoding = DEFAULT_METADATA_ENCODING,
 ): void {
   if (!LIST_NAMES.includes(list)) {
     throw new ConfigError('list', `unknown list "${String(list)}"; allowed: ${LIST_NAMES.join(', ')}`);
@@ -113,7 +117,7 @@ export function validateListParams(
 export function buildQuery(
   list: ListName,
   params: ListParams,
-  encoding: MetadataEncoding = 'json',
+  encoding: MetadataEncoding = DEFAULT_METADATA_ENCODING,
 ): URLSearchParams {
   validateListParams(list, params, encoding);
   const query = new URLSearchParams();

@@ -8,6 +8,9 @@
 import { ConfigError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 
+/** Requests per second of a client given no rate (ClientOptions.rateLimit). */
+export const DEFAULT_RATE_LIMIT = 20;
+
 export class RateLimiter {
   /** ms between two requests at the steady rate. */
   readonly #interval: number;

@@ -56,7 +56,7 @@ export interface ClientOptions {
   /** e.g. https://api.example.com; a path prefix is kept (`https://host/proxy` → /proxy/v2/...). */
   baseUrl: string;
   apiKey: string;
-  /** Requests per second across all concurrent calls of one client; default 20. */
+  /** Requests per second across all concurrent calls of one client; default DEFAULT_RATE_LIMIT (20). */
   rateLimit?: number;
   /**
    * Requests that may go out at once before the rate spaces them; default 1 (evenly spaced). The

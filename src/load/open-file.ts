@@ -10,6 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import type { DuckDbMemory } from '../memory/budget.js';
 import { Database } from './database.js';
+import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
@@ -35,8 +36,6 @@ export interface WriterOptions extends ReadOnlyOptions {
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
   readonly migrations?: readonly number[];
 }
-
-const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 /** `path` opened for writing, migrated, with the loader's staging in place; close() merges and checkpoints. */
 export async function openWriter(path: string, options: WriterOptions = {}): Promise<Database> {

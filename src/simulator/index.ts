@@ -1,9 +1,9 @@
 /** The simulator of the listing service: data generation, the HTTP server and its faults. */
 export type { AddSpec, SimulatorData } from './data.js';
+export { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 export type { FaultController } from './faults.js';
 export {
   accountSpec,
-  GENERATE_DEFAULTS,
   type GenerateOptions,
   generateDataset,
   newestFirst,
@@ -11,7 +11,6 @@ export {
 export { generateJob } from './records/job.js';
 export { Rng } from './rng.js';
 export {
-  GROW_DEFAULTS,
   type GrowOptions,
   type Simulator,
   type SimulatorOptions,

@@ -8,11 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Account, type Lifecycle } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
+import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
 import { breakRecord, type FaultController, Faults } from './faults.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
-import { accountSpec, GENERATE_DEFAULTS, type GenerateOptions } from './records/generate.js';
+import { accountSpec, type GenerateOptions } from './records/generate.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
 import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
@@ -57,8 +58,6 @@ export interface GrowOptions {
   readonly startMs?: number;
 }
 
-export const GROW_DEFAULTS = { deleteShare: 0.02, settleMs: 300_000 } as const;
-
 export interface Simulator {
   /** http://HOST:PORT, no trailing slash. */
   readonly url: string;
@@ -94,7 +93,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
-  await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
+  await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
   return sim;
 }
 
@@ -127,9 +126,9 @@ class SimulatorServer implements Simulator {
     readonly faults: Faults,
     private readonly options: SimulatorOptions,
   ) {
-    this.apiKey = options.apiKey ?? 'sim-key';
-    this.latencyMs = options.latencyMs ?? 0;
-    this.limitCap = options.limitCap ?? 100;
+    this.apiKey = options.apiKey ?? SERVER_DEFAULTS.apiKey;
+    this.latencyMs = options.latencyMs ?? SERVER_DEFAULTS.latencyMs;
+    this.limitCap = options.limitCap ?? SERVER_DEFAULTS.limitCap;
     if (!(this.limitCap >= 1)) throw new RangeError(`limitCap must be at least 1 (got ${this.limitCap})`);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => this.fail(req, res, error));

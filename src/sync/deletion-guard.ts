@@ -1,7 +1,7 @@
 /**
  * The guard in front of a `--full` run's deletions: a walk that missed part of the list (a glitch
  * the anomaly checks did not catch, a filter gone wrong upstream) must not empty the mirror. A run
- * marks at most `maxShare` of the kind's stored jobs deleted (default 10%, `--max-delete-share`),
+ * marks at most `maxShare` of the kind's stored jobs deleted (`--max-delete-share`),
  * and always up to DELETE_FLOOR jobs (a small mirror may lose a few for real); above that it marks
  * nothing and fails, saying how many and how to proceed. `--max-delete-share 1` lets any share through.
  */
@@ -11,7 +11,6 @@ import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
 import { countUnseen } from '../load/statements/seen.js';
 
-export const DEFAULT_MAX_DELETE_SHARE = 0.1;
 /** Deletions always allowed, whatever the share: 10 jobs. */
 export const DELETE_FLOOR = 10;
 

@@ -6,15 +6,13 @@
  * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
  */
 import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
-import { DEFAULT_BUDGET, type PageBudget } from '../extract/walk/bounded-page.js';
-import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/walk/page-anomalies.js';
+import type { PageBudget } from '../extract/walk/bounded-page.js';
 import { PageSizer } from '../extract/walk/page-sizer.js';
 import { type Paging, planWindow } from '../extract/walk/plan-window.js';
 import { defaultSliceJobs, type Slice } from '../extract/walk/slices.js';
 import type { JobKind } from '../kinds.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import { RunCounters } from './counters.js';
-import { DEFAULT_MAX_DELETE_SHARE } from './deletion-guard.js';
 import type { KindRunContext } from './kind-context.js';
 import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
@@ -47,19 +45,20 @@ export async function syncKind(
   let ledger: SliceLedger | undefined;
   try {
     const budget: PageBudget = {
-      // --page-bytes when given, else the memory budget's page bytes (src/memory/budget.ts).
+      // Derived when unset: the memory plan's page bytes (memory/budget.ts).
       pageBytes: plan.pageBytes ?? ctx.memory.pageBytes,
-      recordBytes: plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
+      recordBytes: plan.maxRecordBytes,
     };
     const paging: Paging = {
       sizer: new PageSizer(plan.pageSize, budget.pageBytes),
       budget,
-      anomalyPauseMs: plan.anomalyPauseMs ?? DEFAULT_ANOMALY_PAUSE_MS,
+      anomalyPauseMs: plan.anomalyPauseMs,
     };
     if (plan.full) await startSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
+      // Derived when unset: four pages' worth (extract/walk/slices.ts).
       sliceJobs: plan.sliceJobs ?? defaultSliceJobs(plan.pageSize),
       concurrency: plan.concurrency,
       signal: ctx.signal,
@@ -95,7 +94,7 @@ export async function syncKind(
           kind,
           startedAt,
           new Date(),
-          { maxDeleteShare: plan.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE },
+          { maxDeleteShare: plan.maxDeleteShare },
           after,
         );
       }
@@ -134,7 +133,7 @@ export async function syncKind(
  * starts at `--since`, or takes all history.
  */
 function windowStart(checkpoint: Checkpoint, plan: SyncPlan): Date | null {
-  const since = plan.since ?? null;
+  const { since } = plan;
   if (!checkpoint.watermark) return since;
   const fromWatermark = new Date(Date.parse(checkpoint.watermark) - plan.lookback);
   return since && since < fromWatermark ? since : fromWatermark;

@@ -12,7 +12,7 @@
 import type { Checkpoint, SyncPlan } from './types.js';
 
 export function reconcileStart(checkpoint: Checkpoint, plan: SyncPlan, startedAt: Date): Date | null {
-  if (plan.reconcileWindow === undefined || checkpoint.watermark === null) return null;
+  if (plan.reconcileWindow === null || checkpoint.watermark === null) return null;
   const recent = startedAt.getTime() - plan.reconcileWindow;
   const incremental = Date.parse(checkpoint.watermark) - plan.lookback;
   return new Date(Math.min(recent, incremental));

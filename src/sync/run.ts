@@ -17,13 +17,12 @@ import { existsSync } from 'node:fs';
 import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, toError } from '../errors.js';
 import { ListingClient } from '../extract/index.js';
 import type { Listing } from '../extract/listing.js';
-import { DEFAULT_BUDGET } from '../extract/walk/bounded-page.js';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
 import { RecordLoader } from '../load/loader.js';
 import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
-import { DEFAULT_MEMORY, planMemory } from '../memory/budget.js';
+import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
 import { RECORD_SHAPE } from '../normalize/record-shape.js';
 import { resolveCheckpoint } from './checkpoints/checkpoints.js';
@@ -60,7 +59,7 @@ export async function runSync(
   if (resources.checkpoints === 'redis' && !resources.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
   }
-  const memory = planMemory(plan.memory ?? DEFAULT_MEMORY, plan.concurrency);
+  const memory = planMemory(plan.memory, plan.concurrency);
   const logger = resources.logger ?? silentLogger;
   const signal = resources.signal ?? new AbortController().signal;
   const runId = randomUUID();
@@ -158,7 +157,7 @@ export async function runSync(
 async function checkService(client: Listing, plan: SyncPlan, signal: AbortSignal): Promise<void> {
   const [kind] = plan.kinds;
   if (kind === undefined) return;
-  const maxBytes = plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes;
+  const maxBytes = plan.maxRecordBytes;
   try {
     await client.getPage(kind, { limit: 1 }, { maxBytes, signal });
   } catch (error) {

@@ -6,42 +6,50 @@ import type { Listing } from '../extract/listing.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 
-/** What a run does: which lists, which window, and how it pages, paces and loads them. */
+/**
+ * What a run does: which lists, which window, and how it pages, paces and loads them. Every field is
+ * resolved (src/config/sync-defaults.ts); null says "none" or, for the two derived ones, "derive
+ * it when the run starts" from the run's own memory, concurrency and page size.
+ */
 export interface SyncPlan {
   readonly kinds: readonly JobKind[];
   /** Walk everything and mark jobs no longer listed as deleted. */
   readonly full: boolean;
   /**
    * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
-   * (`--window`); src/sync/reconcile-window.ts. Default: the whole history.
+   * (`--window`; src/sync/reconcile-window.ts); null: the whole history.
    */
-  readonly reconcileWindow?: number;
-  /** Lower bound of a first run (no watermark yet). */
-  readonly since?: Date;
+  readonly reconcileWindow: number | null;
+  /** Lower bound of a first run (no watermark yet); null: all history. */
+  readonly since: Date | null;
   readonly pageSize: number;
   /**
-   * Most JSON bytes of one page (default: the memory budget's page bytes, src/memory/budget.ts): pages
-   * are sized to it from the first request, and an answer that grows past it is asked again smaller.
+   * Most JSON bytes of one page (`--page-bytes`): pages are sized to it from the first request,
+   * and an answer that grows past it is asked again smaller. null: the memory plan's page bytes
+   * (memory/budget.ts).
    */
-  readonly pageBytes?: number;
-  /** Most JSON bytes of one record asked alone (default 64 MiB); a bigger one fails the kind. */
-  readonly maxRecordBytes?: number;
+  readonly pageBytes: number | null;
+  /** Most JSON bytes of one record asked alone (`--max-record-bytes`); a bigger one fails the kind. */
+  readonly maxRecordBytes: number;
   /**
    * ms before a page that contradicts itself is asked again the first time, twice that the second
-   * (default 200, page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
+   * (page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
    */
-  readonly anomalyPauseMs?: number;
-  /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (default 0.1; at least 10 jobs). */
-  readonly maxDeleteShare?: number;
+  readonly anomalyPauseMs: number;
+  /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (at least 10 jobs). */
+  readonly maxDeleteShare: number;
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
-  /** Jobs per backfill slice; default 4 pages' worth. Smaller slices: less work lost on a crash. */
-  readonly sliceJobs?: number;
   /**
-   * The memory budget of the process, bytes (--memory, TSYNC_MEMORY; default 512 MB): page bytes,
-   * pages in flight, batch size and DuckDB's memory_limit all derive from it (src/memory/budget.ts).
+   * Jobs per backfill slice (`--slice-jobs`); smaller slices: less work lost on a crash. null: 4
+   * pages' worth (extract/walk/slices.ts).
    */
-  readonly memory?: number;
+  readonly sliceJobs: number | null;
+  /**
+   * The memory budget of the process, bytes (`--memory`): page bytes, pages in flight, batch size
+   * and DuckDB's memory_limit all derive from it (memory/budget.ts).
+   */
+  readonly memory: number;
   /** ms */
   readonly lookback: number;
   /** ms */
@@ -64,7 +72,8 @@ export interface StoreSettings {
   /** ms to wait for the file while another process holds it. */
   readonly lockWait: number;
   readonly checkpoints: 'duckdb' | 'redis';
-  readonly redisUrl?: string;
+  /** null: no Redis (checkpoints 'duckdb' only). */
+  readonly redisUrl: string | null;
   readonly redisPrefix: string;
 }
 
@@ -83,7 +92,7 @@ export interface RunHooks {
 export type SyncResources = StoreSettings & RunHooks & ({ readonly source: Listing } | ServiceSettings);
 
 /**
- * Every setting of a run, flat, as the CLI and the worker resolve them (src/cli/sync-options.ts):
+ * Every setting of a run, flat, as the CLI and the worker resolve them (src/config/sync-defaults.ts):
  * it serves as both arguments of `runSync(plan, resources)`.
  */
 export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, RunHooks {}

@@ -16,13 +16,15 @@ import type { Notifier } from './notify.js';
 /** The sync settings the worker was started with; a job picks the kind and mode. */
 export type SyncSettings = Omit<
   PipelineOptions,
-  'kinds' | 'full' | 'since' | 'checkpoints' | 'logger' | 'signal' | 'onProgress'
+  'kinds' | 'full' | 'since' | 'reconcileWindow' | 'checkpoints' | 'logger' | 'signal' | 'onProgress'
 > & {
   readonly redisUrl: string;
+  /** ms back a `recent` reconcile walks (`--recent-window`). */
+  readonly reconcileWindow: number;
   /** Where the scheduled billing report job writes its CSV and HTML files. */
   readonly reportDir: string;
-  /** Groups, prices, window, staleness and BOM of the scheduled billing files; defaults when absent. */
-  readonly reportFiles?: BillingFileSettings;
+  /** Groups, prices, window, staleness and BOM of the scheduled billing files. */
+  readonly reportFiles: BillingFileSettings;
 };
 
 export interface JobContext {

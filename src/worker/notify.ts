@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { ConfigError, toError } from '../errors.js';
+import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { writeJson } from '../util/json-writer.js';
@@ -97,21 +97,3 @@ export class Notifier {
     }
   }
 }
-
-/** The --notify flag's URL, checked: http(s) only. */
-export function parseNotifyUrl(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
-  } catch {
-    // reported below
-  }
-  throw new ConfigError('--notify', `must be an http:// or https:// URL (got "${text}")`);
-}
-
-export const NOTIFY_OPTION = {
-  type: 'string',
-  value: 'URL',
-  help: 'POST a JSON message to URL when a kind starts failing and when it recovers',
-} as const;

@@ -6,6 +6,7 @@
  * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
 import type { Processor, Queue } from 'bullmq';
+import type { Schedule } from '../config/schedule.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import { acquireWriterLock } from '../load/file/writer-lock.js';
@@ -20,7 +21,7 @@ import { Notifier } from './notify.js';
 import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
-import { registerSchedules, type Schedule, scheduleFields } from './schedule.js';
+import { registerSchedules, scheduleFields } from './schedule.js';
 import { assertWritableDir } from './startup-checks.js';
 
 export interface WorkerOptions {

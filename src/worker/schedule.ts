@@ -1,14 +1,14 @@
 /**
- * When sync jobs run: `--every` and `--full-every` take a duration (`5m`, `1d`) or a 5-field cron
- * expression (`*\/10 * * * *`, UTC), registered as BullMQ job schedulers with stable ids. Upserting
+ * When sync jobs run: the schedules of `--every`, `--recent-every` and `--full-every`
+ * (src/config/schedule.ts), registered as BullMQ job schedulers with stable ids. Upserting
  * with an unchanged interval keeps the pending iteration; a new interval replaces it; kinds no
  * longer selected lose their schedulers. So any number of restarts leaves one schedule per kind
  * and mode.
  */
 import type { Queue } from 'bullmq';
+import type { Schedule } from '../config/schedule.js';
 import { ConfigError, toError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
-import { parseDurationStrict } from '../util/duration.js';
 import {
   REPORT_JOB,
   REPORT_SCHEDULER_ID,
@@ -17,28 +17,6 @@ import {
   type SyncMode,
   schedulerId,
 } from './queue.js';
-
-export type Schedule = { readonly every: number } | { readonly pattern: string };
-
-/** Shortest accepted interval, ms: a run takes at least a request per kind. */
-const MIN_EVERY_MS = 1_000;
-const CRON_FIELD = /^[\d*/,\-A-Za-z?LW#]+$/;
-
-export function parseSchedule(text: string, flag: string): Schedule {
-  const fields = text.trim().split(/\s+/);
-  if (fields.length === 5 && fields.every((f) => CRON_FIELD.test(f)))
-    return Object.freeze({ pattern: fields.join(' ') });
-  const parsed = parseDurationStrict(text);
-  if (!parsed.ok) {
-    // A number without a unit, or a negative one, gets the precise reason; anything else both forms.
-    const problem = /must be|no unit/.test(parsed.problem)
-      ? parsed.problem
-      : `"${text}" is neither a duration (5m, 1h, 1d) nor a 5-field cron expression`;
-    throw new ConfigError(flag, problem);
-  }
-  if (parsed.ms < MIN_EVERY_MS) throw new ConfigError(flag, `"${text}" is shorter than 1s`);
-  return Object.freeze({ every: parsed.ms });
-}
 
 export function describeSchedule(schedule: Schedule): string {
   return 'every' in schedule ? `every ${schedule.every} ms` : `cron "${schedule.pattern}" (UTC)`;

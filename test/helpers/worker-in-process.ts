@@ -6,6 +6,8 @@
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { JOBS } from '../../jobs/index.js';
+import { billingFileSettings } from '../../src/config/report-files.js';
+import { resolveSetting } from '../../src/config/resolve.js';
 import { syncDefaults } from '../../src/config/sync-defaults.js';
 import { JOB_KINDS, type JobKind } from '../../src/kinds.js';
 import { silentLogger } from '../../src/log.js';
@@ -16,8 +18,15 @@ import { migratedDb } from './migrated-db.js';
 import { redisUrl, uniquePrefix } from './redis.js';
 import { testRedis } from './worker.js';
 
-/** The config's defaults a worker starts with; each job picks its kind, mode and checkpoints. */
-const { kinds: _kinds, full: _full, checkpoints: _checkpoints, ...workerDefaults } = syncDefaults();
+/** The config's defaults a worker starts with; each job picks its kind, mode, window and checkpoints. */
+const {
+  kinds: _kinds,
+  full: _full,
+  checkpoints: _checkpoints,
+  since: _since,
+  reconcileWindow: _window,
+  ...workerDefaults
+} = syncDefaults();
 
 export const HOUR = 3_600_000;
 
@@ -54,6 +63,8 @@ export function options(
       pageSize: 20,
       rateLimit: 10_000,
       reportDir: join(dirname(db), 'reports'),
+      reconcileWindow: resolveSetting('recentWindow', {}, {}),
+      reportFiles: billingFileSettings(),
     },
     kinds: JOB_KINDS,
     every: { every: HOUR },

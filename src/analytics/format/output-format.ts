@@ -2,7 +2,6 @@
  * The output formats of `report` and `query`, and the one function that renders a table in any
  * of them. HTML needs a page title (and takes an optional chart); the others only the table.
  */
-import { ConfigError } from '../../errors.js';
 import { writeJson } from '../../util/json-writer.js';
 import { formatCsv } from './csv.js';
 import { formatHtmlPage } from './html.js';
@@ -16,17 +15,6 @@ export interface PageInfo {
   readonly title: string;
   readonly subtitle?: string;
   readonly chart?: string;
-}
-
-/** The `--format` flag; default `table`. */
-export function parseFormat(
-  text: string | undefined,
-  allowed: readonly OutputFormat[] = OUTPUT_FORMATS,
-): OutputFormat {
-  if (text === undefined) return 'table';
-  const found = allowed.find((format) => format === text);
-  if (!found) throw new ConfigError('--format', `"${text}" is not one of ${allowed.join(', ')}`);
-  return found;
 }
 
 /**

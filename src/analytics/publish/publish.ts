@@ -80,6 +80,14 @@ interface Totals {
   bytes: number;
 }
 
+/** Where a run publishes its dataset (`--publish DIR`, `--publish-raw`). */
+export interface PublishTarget {
+  /** Absolute folder of the dataset. */
+  readonly dir: string;
+  /** Keep jobs.raw in the published jobs. */
+  readonly raw: boolean;
+}
+
 export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
   const dir = resolve(options.dir);
   await mkdir(dir, { recursive: true });

@@ -1,10 +1,10 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { compactFile } from '../../load/file/rewrite-file.js';
 import { openWriter } from '../../load/open-file.js';
 import { createLogger, outcomeWriter } from '../../log.js';
 import { writeJson } from '../../util/json-writer.js';
-import { type Command, flag, PROGRAM } from '../command.js';
+import { type Command, PROGRAM } from '../command.js';
 
 export const command: Command = {
   name: 'compact',
@@ -17,11 +17,10 @@ export const command: Command = {
     'that format, checks the row counts and replaces the file. It needs free space for the copy and',
     'the file to itself: stop the worker first. Run `verify` after, if you like.',
   ].join('\n'),
-  options: { json: { type: 'boolean', help: 'print the sizes as JSON on stdout' } },
   logs: true,
-  settings: ['db', 'lockWait', 'logLevel'],
+  settings: ['json', 'db', 'lockWait', 'logLevel'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait', 'logLevel'], [], flags, env);
+    const settings = resolveSettings(['json', 'db', 'lockWait', 'logLevel'], [], flags, env);
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
     const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait, logger });
     let result: Awaited<ReturnType<typeof compactFile>>;
@@ -35,7 +34,7 @@ export const command: Command = {
       await db.close();
     }
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (flag(flags, 'json')) stdout.write(`${writeJson({ db: db.path, ...result })}\n`);
+    if (settings.json) stdout.write(`${writeJson({ db: db.path, ...result })}\n`);
     else
       stdout.write(
         `${db.path}: ${mb(result.bytesBefore)} -> ${mb(result.bytesAfter)} (storage format ${result.format})\n`,

@@ -4,7 +4,7 @@
  * to see first.
  */
 import { join, relative, sep } from 'node:path';
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
 import { ConfigError } from '../../errors.js';
 import { openReadOnly } from '../../load/open-file.js';
@@ -12,7 +12,7 @@ import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statemen
 import { startSimulator } from '../../simulator/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
-import { type Command, stringFlag } from '../command.js';
+import type { Command } from '../command.js';
 import { ProgressView } from '../progress.js';
 import { summaryLine } from '../sync-summary.js';
 import { renderTable } from '../table.js';
@@ -22,18 +22,11 @@ export const command: Command = {
   summary: 'sync a local simulator of the service into ./data/demo.duckdb and show the result',
   usage: 'demo [--db PATH] [--jobs N]',
   description: 'Needs no key and no Redis. Run it again: the second run is incremental and changes nothing.',
-  options: {
-    jobs: { type: 'string', value: 'N', help: 'jobs to simulate, split between the kinds (default 400)' },
-    db: { type: 'string', value: 'PATH', help: 'DuckDB file (default ./data/demo.duckdb)' },
-  },
   logs: true,
-  settings: ['logLevel'],
+  settings: ['demoJobs', 'demoDb', 'logLevel'],
   async run({ flags, env, stdout, stderr }) {
-    const jobs = Number(stringFlag(flags, 'jobs') ?? '400');
-    if (!Number.isInteger(jobs) || jobs < 2 || jobs > 100_000)
-      throw new ConfigError('--jobs', 'must be a whole number from 2 to 100000');
-    const dbPath = stringFlag(flags, 'db') ?? './data/demo.duckdb';
-    const { logLevel } = resolveSettings(['logLevel'], [], flags, env);
+    const settings = resolveSettings(['demoJobs', 'demoDb', 'logLevel'], [], flags, env);
+    const { demoJobs: jobs, demoDb: dbPath, logLevel } = settings;
     const { view, logger } = ProgressView.open(stderr, logLevel === 'info' ? 'warn' : logLevel);
     const sim = await startSimulator({
       preRecorded: Math.ceil(jobs / 2),

@@ -4,7 +4,7 @@
  * runs the jobs holds the settings.
  */
 import { type Job, QueueEvents } from 'bullmq';
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { KindSummary, SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
@@ -12,10 +12,8 @@ import { jsonLine } from '../../util/snake-case.js';
 import { bullConnection, closeRedis, connectRedis } from '../../worker/connection.js';
 import { createSyncQueue, SYNC_JOB, SYNC_QUEUE } from '../../worker/queue.js';
 import type { ScheduledSyncData } from '../../worker/schedule.js';
-import { type Command, flag } from '../command.js';
-import { KIND_OPTION, parseKinds } from '../sync-options.js';
+import type { Command } from '../command.js';
 import { summaryLine } from '../sync-summary.js';
-import { durationFlag } from '../worker-flags.js';
 
 export const command: Command = {
   name: 'enqueue',
@@ -25,28 +23,21 @@ export const command: Command = {
     'Adds one sync job per kind to the queue of a running `transcript-sync worker` with the same',
     '--redis-prefix. Without --wait it prints the job ids and returns. With --wait it waits until',
     'every job has finished and exits 0 when all succeeded, 1 when one failed or the wait timed out.',
+    '--json prints one JSON line per job.',
   ].join('\n'),
-  options: {
-    kind: KIND_OPTION,
-    full: { type: 'boolean', help: 'a reconcile of the whole history instead of an incremental sync' },
-    recent: {
-      type: 'boolean',
-      help: "a reconcile of the recent window (the worker's --recent-window) instead of an incremental sync",
-    },
-    wait: { type: 'boolean', help: 'wait for the jobs to finish and print their summaries' },
-    timeout: { type: 'string', value: 'DURATION', help: 'most time --wait waits (default 1h)' },
-    json: { type: 'boolean', help: 'print one JSON line per job on stdout' },
-  },
-  settings: ['redisUrl', 'redisPrefix'],
+  settings: ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
   async run({ flags, env, stdout }) {
-    const { redisUrl, redisPrefix } = resolveSettings(['redisUrl', 'redisPrefix'], [], flags, env);
-    const kinds = parseKinds(flags);
-    if (flag(flags, 'full') && flag(flags, 'recent'))
+    const settings = resolveSettings(
+      ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
+      [],
+      flags,
+      env,
+    );
+    const { redisUrl, redisPrefix, kind: kinds, wait, json } = settings;
+    if (settings.full && settings.recent)
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');
-    const mode = flag(flags, 'full') ? 'full' : flag(flags, 'recent') ? 'recent' : 'incremental';
-    const wait = flag(flags, 'wait');
-    const timeoutMs = durationFlag(flags, 'timeout', '1h');
-    const json = flag(flags, 'json');
+    const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';
+    const timeoutMs = settings.waitTimeout;
     // Fail fast with a clear message; BullMQ's own connections would wait for Redis forever.
     await closeRedis(await connectRedis(redisUrl, 'tsync-enqueue'));
 

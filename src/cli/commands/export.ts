@@ -4,9 +4,8 @@
  */
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
-import { resolveSettings } from '../../config/settings.js';
-import { ConfigError } from '../../errors.js';
-import { type Command, flag, stringFlag } from '../command.js';
+import { resolveSettings } from '../../config/resolve.js';
+import type { Command } from '../command.js';
 
 export const command: Command = {
   name: 'export',
@@ -20,26 +19,20 @@ export const command: Command = {
     'jobs leave out raw (the record as received) and content_hash. Tables are written to a staging folder',
     'in DIR and moved into place at the end, so a failed export changes nothing.',
   ].join('\n'),
-  options: {
-    out: { type: 'string', value: 'DIR', help: 'output folder (created when missing)' },
-    overwrite: { type: 'boolean', help: 'replace the table folders of a previous export in DIR' },
-    'include-deleted': {
-      type: 'boolean',
-      help: 'also export jobs no longer listed upstream (deleted_at set)',
-    },
-  },
-  settings: ['db', 'lockWait'],
+  settings: ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait'],
   async run({ flags, env, stdout }) {
-    const out = stringFlag(flags, 'out');
-    if (out === undefined || out.trim() === '')
-      throw new ConfigError('--out', 'is required: the folder to write Parquet files into');
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
-    const tables = await withReadOnlyDatabase(db, lockWait, (database) =>
+    const settings = resolveSettings(
+      ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait'],
+      [],
+      flags,
+      env,
+    );
+    const tables = await withReadOnlyDatabase(settings.db, settings.lockWait, (database) =>
       exportParquet({
         db: database,
-        outDir: out,
-        includeDeleted: flag(flags, 'include-deleted'),
-        overwrite: flag(flags, 'overwrite'),
+        outDir: settings.exportOut,
+        includeDeleted: settings.includeDeleted,
+        overwrite: settings.overwrite,
       }),
     );
     const width = Math.max(...tables.map((t) => t.table.length));

@@ -1,12 +1,12 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { Database } from '../../load/database.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { type Command, type CommandContext, flag, PROGRAM } from '../command.js';
+import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
@@ -20,24 +20,29 @@ export const command: Command = {
   summary: 'list records that failed validation, or retry loading them',
   usage: 'quarantine list [--db PATH] [--json] [--all]\n       transcript-sync quarantine retry [--db PATH]',
   description: [
-    'list   unresolved quarantined records (newest first); --all adds resolved ones.',
+    'list   unresolved quarantined records (newest first); --all adds resolved ones; --json prints',
+    '       each with its record and all its errors.',
     'retry  loads the unresolved records that now validate (e.g. after an upgrade) and prints counts.',
   ].join('\n'),
   positionals: true,
-  options: {
-    json: { type: 'boolean', help: 'list: print JSON on stdout (with each record and all its errors)' },
-    all: { type: 'boolean', help: 'list: include records already resolved' },
-  },
-  settings: ['db', 'lockWait'],
+  settings: ['json', 'includeResolved', 'db', 'lockWait'],
   async run(context) {
     const action = parseAction(context.positionals);
-    const settings = resolveSettings(['db', 'lockWait'], [], context.flags, context.env);
+    const settings = resolveSettings(
+      ['json', 'includeResolved', 'db', 'lockWait'],
+      [],
+      context.flags,
+      context.env,
+    );
     const readOnly = action === 'list';
+    if (!readOnly && (settings.json || settings.includeResolved)) {
+      throw new ConfigError('quarantine', '--json and --all apply to `list` only');
+    }
     const work = async () => {
       const open = readOnly ? openReadOnly : openWriter;
       const db = await open(settings.db, { lockWaitMs: settings.lockWait });
       try {
-        return action === 'list' ? await list(db, context) : await retry(db, context);
+        return action === 'list' ? await list(db, context.stdout, settings) : await retry(db, context.stdout);
       } finally {
         await db.close();
       }
@@ -62,9 +67,13 @@ function parseAction(positionals: readonly string[]): (typeof ACTIONS)[number] {
   );
 }
 
-async function list(db: Database, { flags, stdout }: CommandContext): Promise<number> {
-  const rows = await quarantineList(db, { includeResolved: flag(flags, 'all') });
-  if (flag(flags, 'json')) {
+async function list(
+  db: Database,
+  stdout: NodeJS.WritableStream,
+  options: { readonly json: boolean; readonly includeResolved: boolean },
+): Promise<number> {
+  const rows = await quarantineList(db, { includeResolved: options.includeResolved });
+  if (options.json) {
     stdout.write(
       jsonLine(
         rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })),
@@ -86,10 +95,7 @@ async function list(db: Database, { flags, stdout }: CommandContext): Promise<nu
   return 0;
 }
 
-async function retry(db: Database, { flags, stdout }: CommandContext): Promise<number> {
-  if (flag(flags, 'json') || flag(flags, 'all')) {
-    throw new ConfigError('quarantine', '--json and --all apply to `list` only');
-  }
+async function retry(db: Database, stdout: NodeJS.WritableStream): Promise<number> {
   const { loaded, stillFailing } = await quarantineRetry(db);
   stdout.write(`loaded ${loaded} record(s); ${stillFailing} still failing\n`);
   return 0;

@@ -13,15 +13,14 @@ import { render } from '../../analytics/format/output-format.js';
 import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
 import { withReader } from '../../analytics/read/open-reader.js';
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
+import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { assertNotPseudoFs, fileInTheWay } from '../../load/file/path-checks.js';
 import type { Command } from '../command.js';
-import { stringFlag } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */
-const QUERY_FORMATS = ['table', 'csv', 'json', 'parquet'] as const;
-type QueryFormat = (typeof QUERY_FORMATS)[number];
+type QueryFormat = SettingValue<'queryFormat'>;
 /** The format of `--out FILE` without --format, by the file's extension. */
 const EXTENSION_FORMATS: Readonly<Record<string, QueryFormat>> = {
   '.json': 'json',
@@ -50,35 +49,21 @@ export const command: Command = {
     '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
     '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
-  options: {
-    file: { type: 'string', short: 'f', value: 'FILE', help: 'read the SQL from FILE' },
-    format: {
-      type: 'string',
-      value: 'FORMAT',
-      help: 'table, csv, json, or parquet with --out (default table; with --out, from its extension)',
-    },
-    out: {
-      type: 'string',
-      value: 'FILE',
-      help: 'write the result to FILE (atomically; its folder must exist) instead of stdout',
-    },
-    read: {
-      type: 'string',
-      multiple: true,
-      value: 'DIR',
-      help: 'a folder SQL may read files from, e.g. of export or --publish (repeatable)',
-    },
-  },
-  settings: ['db', 'lockWait'],
+  settings: ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs', 'db', 'lockWait'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
-    const sql = await sqlText(positionals, stringFlag(flags, 'file'), stdin);
-    const outText = stringFlag(flags, 'out');
+    const settings = resolveSettings(
+      ['db', 'lockWait'],
+      ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs'],
+      flags,
+      env,
+    );
+    const sql = await sqlText(positionals, settings.sqlFile, stdin);
+    const outText = settings.queryOut;
     const out = outText === undefined ? undefined : outPath(outText);
-    const format = queryFormat(stringFlag(flags, 'format'), outText);
-    const readableDirs = readFolders(flags['read']);
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
-    const options = { lockWaitMs: lockWait, readableDirs };
+    const format = settings.queryFormat ?? formatOfOut(outText);
+    const { db, lockWait } = settings;
+    const options = { lockWaitMs: lockWait, readableDirs: settings.readableDirs ?? [] };
     if (format === 'parquet') {
       if (out === undefined)
         throw new ConfigError('--format', 'parquet is written to a file: add --out FILE');
@@ -101,13 +86,8 @@ export const command: Command = {
   },
 };
 
-/** --format, or without it the extension of --out; an extension it cannot tell is refused. */
-function queryFormat(text: string | undefined, out: string | undefined): QueryFormat {
-  if (text !== undefined) {
-    const found = QUERY_FORMATS.find((format) => format === text);
-    if (!found) throw new ConfigError('--format', `"${text}" is not one of ${QUERY_FORMATS.join(', ')}`);
-    return found;
-  }
+/** Without --format: table, or the format of --out's extension; an extension it cannot tell is refused. */
+function formatOfOut(out: string | undefined): QueryFormat {
   if (out === undefined) return 'table';
   const extension = extname(out).toLowerCase();
   const found = EXTENSION_FORMATS[extension];
@@ -173,14 +153,4 @@ async function readStdin(stdin: AsyncIterable<string | Buffer> | undefined): Pro
   const chunks: Buffer[] = [];
   for await (const chunk of stdin ?? []) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** --read folders, absolute and with a trailing slash (DuckDB matches them as prefixes). */
-function readFolders(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return list.map((dir) => {
-    if (typeof dir !== 'string' || dir.trim() === '') throw new ConfigError('--read', 'needs a folder');
-    const full = resolve(dir);
-    return full.endsWith('/') ? full : `${full}/`;
-  });
 }

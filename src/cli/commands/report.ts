@@ -5,16 +5,9 @@
  */
 
 import { billingTitle, describeBilling, renderBilling } from '../../analytics/billing-output.js';
-import {
-  type BillingQuery,
-  billingReport,
-  DATE_BASES,
-  type DateBasis,
-} from '../../analytics/billing-report.js';
-import { type OutputFormat, parseFormat, render } from '../../analytics/format/output-format.js';
-import { parseGroupBy } from '../../analytics/group-by.js';
-import { PERIOD_UNITS, type PeriodUnit, rangeFromFlags } from '../../analytics/periods.js';
-import { loadPrices } from '../../analytics/prices.js';
+import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';
+import { type OutputFormat, render } from '../../analytics/format/output-format.js';
+import { rangeFromFlags } from '../../analytics/periods.js';
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
 import type { RowSource } from '../../analytics/read/reader.js';
 import {
@@ -25,11 +18,11 @@ import {
   type ReportName,
   runReport,
 } from '../../analytics/reports.js';
+import { resolveSettings } from '../../config/resolve.js';
 import type { FlagValues } from '../../config/settings.js';
-import { resolveSettings } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { JOB_KINDS, type JobKind } from '../../kinds.js';
-import { type Command, flag, stringFlag } from '../command.js';
+import { onlyKind } from '../../kinds.js';
+import type { Command } from '../command.js';
 
 const DESCRIPTION = [
   'Reports:',
@@ -61,57 +54,58 @@ export const command: Command = {
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s]',
   description: DESCRIPTION,
-  options: {
-    by: {
-      type: 'string',
-      value: 'UNIT',
-      help: 'period of billing and latency rows: day, week (ISO), month, quarter or year (default day)',
-    },
-    from: { type: 'string', value: 'DATE', help: 'first period, inclusive, UTC (e.g. 2026-11-01, 2026-11)' },
-    to: { type: 'string', value: 'DATE', help: 'last period, inclusive, UTC (e.g. 2026-11-30, 2026-W47)' },
-    kind: {
-      type: 'string',
-      value: 'KIND',
-      help: 'pre-recorded, live or all (default all), as sync takes it',
-    },
-    format: { type: 'string', value: 'FORMAT', help: 'table, csv, json or html (default table)' },
-    'include-deleted': {
-      type: 'boolean',
-      help: 'also count jobs no longer listed upstream (deleted_at set)',
-    },
-    // billing only
-    date: {
-      type: 'string',
-      value: 'created|completed',
-      help: 'billing: which instant decides the period; completed matches an invoice (default created)',
-    },
-    'group-by': {
-      type: 'string',
-      value: 'KEYS',
-      help: 'billing: kind, model or metadata.<key>, up to 3 comma-separated; one column each (default kind)',
-    },
-    prices: {
-      type: 'string',
-      value: 'FILE',
-      help: 'billing: JSON price list {"currency","per_hour":{kind:price},"models":{model:{kind:price}}}; adds cost',
-    },
-    bom: { type: 'boolean', help: 'billing CSV: start with a UTF-8 byte order mark (for Excel)' },
-    'csv-comments': {
-      type: 'boolean',
-      help: 'billing CSV: first lines "# as of ...", "# not counted ...", "# warning ..." (default off)',
-    },
-  },
-  settings: ['db', 'lockWait'],
+  settings: [
+    'by',
+    'from',
+    'to',
+    'kindShown',
+    'reportFormat',
+    'includeDeleted',
+    'date',
+    'groupBy',
+    'prices',
+    'bom',
+    'csvComments',
+    'db',
+    'lockWait',
+  ],
   positionals: true,
   async run({ flags, env, positionals, stdout }) {
     const name = reportName(positionals);
-    const filter = reportFilter(name, flags);
-    const format = parseFormat(stringFlag(flags, 'format'));
-    const billing = name === 'billing' ? billingQuery(filter, flags) : undefined;
-    const { db, lockWait } = resolveSettings(['db', 'lockWait'], [], flags, env);
-    const text = await withReadOnlyDatabase(db, lockWait, (database) =>
-      billing
-        ? renderBillingReport(database, billing, format, flags)
+    refuseBillingOnly(name, flags);
+    const settings = resolveSettings(
+      [
+        'by',
+        'kindShown',
+        'reportFormat',
+        'includeDeleted',
+        'date',
+        'groupBy',
+        'bom',
+        'csvComments',
+        'db',
+        'lockWait',
+      ],
+      ['from', 'to', 'prices'],
+      flags,
+      env,
+    );
+    const filter: ReportFilter = {
+      by: settings.by,
+      range: rangeFromFlags(settings.from, settings.to),
+      // Both kinds: no filter.
+      kind: onlyKind(settings.kindShown),
+      includeDeleted: settings.includeDeleted,
+    };
+    const format = settings.reportFormat;
+    const text = await withReadOnlyDatabase(settings.db, settings.lockWait, (database) =>
+      name === 'billing'
+        ? renderBillingReport(
+            database,
+            { ...filter, date: settings.date, groupBy: settings.groupBy, prices: settings.prices },
+            format,
+            { bom: settings.bom, comments: settings.csvComments },
+          )
         : renderReport(database, name, filter, format),
     );
     stdout.write(text);
@@ -134,28 +128,10 @@ async function renderBillingReport(
   db: RowSource,
   query: BillingQuery,
   format: OutputFormat,
-  flags: FlagValues,
+  csv: { readonly bom: boolean; readonly comments: boolean },
 ): Promise<string> {
   const report = await billingReport(db, query);
-  return renderBilling(report, format, {
-    title: billingTitle(query),
-    subtitle: describeBilling(query),
-    csv: { bom: flag(flags, 'bom'), comments: flag(flags, 'csv-comments') },
-  });
-}
-
-/** The billing-only flags on top of the shared filter; they are refused on the other reports. */
-function billingQuery(filter: ReportFilter, flags: FlagValues): BillingQuery {
-  const dateText = stringFlag(flags, 'date');
-  const date = DATE_BASES.find((basis): basis is DateBasis => basis === (dateText ?? 'created'));
-  if (!date) throw new ConfigError('--date', `"${dateText}" is not one of ${DATE_BASES.join(', ')}`);
-  const pricesPath = stringFlag(flags, 'prices');
-  return {
-    ...filter,
-    date,
-    groupBy: parseGroupBy(stringFlag(flags, 'group-by'), '--group-by'),
-    prices: pricesPath === undefined ? undefined : loadPrices(pricesPath, '--prices'),
-  };
+  return renderBilling(report, format, { title: billingTitle(query), subtitle: describeBilling(query), csv });
 }
 
 function reportName(positionals: readonly string[]): ReportName {
@@ -173,28 +149,14 @@ function reportName(positionals: readonly string[]): ReportName {
   return name;
 }
 
-function reportFilter(name: ReportName, flags: FlagValues): ReportFilter {
-  const byText = stringFlag(flags, 'by');
-  if (byText !== undefined && !REPORTS[name].periodic) {
+/** The billing-only flags are refused on the other reports, and --by on the ones without periods. */
+function refuseBillingOnly(name: ReportName, flags: FlagValues): void {
+  if (flags['by'] !== undefined && !REPORTS[name].periodic) {
     throw new ConfigError('--by', `applies to the billing and latency reports, not to ${name}`);
   }
-  if (name !== 'billing') {
-    for (const only of ['date', 'group-by', 'prices', 'bom', 'csv-comments']) {
-      if (flags[only] !== undefined && flags[only] !== false)
-        throw new ConfigError(`--${only}`, `applies to the billing report, not to ${name}`);
-    }
+  if (name === 'billing') return;
+  for (const only of ['date', 'group-by', 'prices', 'bom', 'csv-comments']) {
+    if (flags[only] !== undefined && flags[only] !== false)
+      throw new ConfigError(`--${only}`, `applies to the billing report, not to ${name}`);
   }
-  const by = PERIOD_UNITS.find((unit): unit is PeriodUnit => unit === (byText ?? 'day'));
-  if (!by) throw new ConfigError('--by', `"${byText}" is not one of ${PERIOD_UNITS.join(', ')}`);
-  // `all` is what `sync --kind` calls both kinds: a report takes the same word (no filter).
-  const kindText = stringFlag(flags, 'kind');
-  const kind = JOB_KINDS.find((k): k is JobKind => k === kindText);
-  if (kindText !== undefined && kindText !== 'all' && !kind)
-    throw new ConfigError('--kind', `"${kindText}" is not one of ${[...JOB_KINDS, 'all'].join(', ')}`);
-  return {
-    by,
-    range: rangeFromFlags(stringFlag(flags, 'from'), stringFlag(flags, 'to')),
-    kind,
-    includeDeleted: flag(flags, 'include-deleted'),
-  };
 }

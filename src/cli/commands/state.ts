@@ -6,7 +6,8 @@
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
 import { existsSync } from 'node:fs';
-import { type Env, type FlagValues, resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
+import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError, DatabaseError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
@@ -16,12 +17,9 @@ import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
 import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
-import { type Command, type CommandContext, flag, PROGRAM, stringFlag } from '../command.js';
+import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
-import { KIND_OPTION, parseKinds, parseSince } from '../sync-options.js';
 import { writeRows } from '../table.js';
-
-const SETTINGS = ['db', 'lockWait', 'redisUrl', 'redisPrefix'] as const;
 
 export const command: Command = {
   name: 'state',
@@ -34,13 +32,7 @@ export const command: Command = {
     '       in the file and in Redis. Needs --yes. Refused while a sync or worker writes the file.',
   ].join('\n'),
   positionals: true,
-  options: {
-    kind: KIND_OPTION,
-    since: { type: 'string', value: 'ISO', help: 'reset: re-sync jobs created from this instant on' },
-    yes: { type: 'boolean', help: 'reset: confirm the reset' },
-    json: { type: 'boolean', help: 'show: print JSON on stdout' },
-  },
-  settings: [...SETTINGS],
+  settings: ['kindShown', 'resetSince', 'yes', 'json', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
   async run(context) {
     const [action, extra] = context.positionals;
     if (extra !== undefined) throw new ConfigError('state', `unexpected argument "${extra}"`);
@@ -55,12 +47,17 @@ export const command: Command = {
 };
 
 function settingsOf(flags: FlagValues, env: Env) {
-  return resolveSettings(['db', 'lockWait', 'redisPrefix'], ['redisUrl'], flags, env);
+  return resolveSettings(
+    ['kindShown', 'yes', 'json', 'db', 'lockWait', 'redisPrefix'],
+    ['resetSince', 'redisUrl'],
+    flags,
+    env,
+  );
 }
 
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
-  const kinds = parseKinds(flags);
+  const kinds = settings.kindShown;
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;
@@ -79,7 +76,7 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
         redis: remote ? redis : 'not configured',
       });
     }
-    writeRows(stdout, flag(flags, 'json'), rows, (r) => ({
+    writeRows(stdout, settings.json, rows, (r) => ({
       kind: r.kind,
       next_run_from: r.next_run_from ?? '(beginning)',
       duckdb_watermark: describe(r.duckdb),
@@ -101,13 +98,14 @@ function describe(checkpoint: Checkpoint | null): string {
 
 async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
-  if (stringFlag(flags, 'kind') === undefined) {
+  // Named on the command line, never taken from a default: a reset of the wrong kind loses work.
+  if (flags['kind'] === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');
   }
-  const kinds = parseKinds(flags);
-  const since = parseSince(flags);
+  const kinds = settings.kindShown;
+  const since = settings.resetSince;
   const from = since ? `jobs created from ${since.toISOString()} on` : 'all history';
-  if (!flag(flags, 'yes')) {
+  if (!settings.yes) {
     throw new ConfigError(
       '--yes',
       `state reset makes the next ${kinds.join(' and ')} run re-fetch ${from}; add --yes to confirm`,

@@ -1,9 +1,9 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { kindStatus } from '../../load/statements/status.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { type Command, flag, PROGRAM } from '../command.js';
+import { type Command, PROGRAM } from '../command.js';
 import { pendingAdvice, stalePending } from '../pending-advice.js';
 import { renderTable } from '../table.js';
 
@@ -19,13 +19,12 @@ export const command: Command = {
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',
     'pre-recorded nor live.',
   ].join('\n'),
-  options: { json: { type: 'boolean', help: 'print JSON on stdout' } },
-  settings: ['db', 'lockWait', 'pendingMaxAge'],
+  settings: ['json', 'db', 'lockWait', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait', 'pendingMaxAge'], [], flags, env);
+    const settings = resolveSettings(['json', 'db', 'lockWait', 'pendingMaxAge'], [], flags, env);
     const now = new Date();
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
-    const json = flag(flags, 'json');
+    const { json } = settings;
     const [kinds, stale] = await withReadOnlyDatabase(settings.db, settings.lockWait, async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
       json ? [] : await stalePending(db, settings.pendingMaxAge, now),

@@ -1,17 +1,15 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
-import { ConfigError } from '../../errors.js';
+import { resolveSettings } from '../../config/resolve.js';
+import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
 import { outcomeWriter } from '../../log.js';
 import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { NOTIFY_OPTION, parseNotifyUrl } from '../../worker/notify.js';
-import { type Command, flag, stringFlag } from '../command.js';
+import type { Command } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
 import { notifySummary, notifyThrown, syncNotifier } from '../sync-notify.js';
-import { KIND_OPTION, PUBLISH_OPTIONS, SYNC_SETTINGS, syncOptionsFromFlags } from '../sync-options.js';
 import { quarantineNote, runLines } from '../sync-summary.js';
-import { windowFlag } from '../window-flag.js';
 
 export const command: Command = {
   name: 'sync',
@@ -37,47 +35,12 @@ export const command: Command = {
     'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
     '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
   ].join('\n'),
-  options: {
-    kind: KIND_OPTION,
-    full: {
-      type: 'boolean',
-      help: 'walk everything, update what changed, mark jobs no longer listed as deleted',
-    },
-    window: {
-      type: 'string',
-      value: 'DURATION',
-      help: 'with --full: reconcile only jobs created in the last DURATION, e.g. 1d (default: all history)',
-    },
-    since: {
-      type: 'string',
-      value: 'ISO',
-      help: 'fetch jobs created since this past date: a first run starts there (default: all history); on a file with data it moves the window back (never forward); ignored by --full',
-    },
-    checkpoints: {
-      type: 'string',
-      value: 'STORE',
-      help: 'duckdb (default, in the same file) or redis (needs REDIS_URL)',
-    },
-    json: { type: 'boolean', help: 'print one machine-readable summary on stdout (snake_case keys)' },
-    notify: NOTIFY_OPTION,
-    ...PUBLISH_OPTIONS,
-  },
+  settings: ['kind', 'full', 'reconcileWindow', 'since', 'checkpoints', 'json', ...RUN_FLAGS],
   logs: true,
-  settings: SYNC_SETTINGS,
   async run({ flags, env, stdout, stderr, exit }) {
-    const checkpoints = stringFlag(flags, 'checkpoints') ?? 'duckdb';
-    if (checkpoints !== 'duckdb' && checkpoints !== 'redis') {
-      throw new ConfigError('--checkpoints', `must be duckdb or redis (got "${checkpoints}")`);
-    }
-    const notifyUrl = parseNotifyUrl(stringFlag(flags, 'notify'));
-    const reconcileWindow = windowFlag(flags, 'window');
-    if (reconcileWindow !== undefined && !flag(flags, 'full'))
-      throw new ConfigError('--window', 'only applies to a reconcile; add --full');
+    const { json, notify } = resolveSettings(['json'], ['notify'], flags, env);
+    const base = resolveRunOptions(flags, env);
     const controller = new AbortController();
-    const base = {
-      ...syncOptionsFromFlags(flags, { full: flag(flags, 'full'), checkpoints }, env),
-      ...(reconcileWindow === undefined ? {} : { reconcileWindow }),
-    };
     const { view, logger } = ProgressView.open(stderr, base.logLevel);
     // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
     const say = outcomeWriter(stderr);
@@ -93,7 +56,7 @@ export const command: Command = {
     try {
       const waiting = { waitMs: base.lockWait, onWait: lockWaitNotice(stderr, base.lockWait, logger) };
       const summary = await withWriterLock({ db: base.db, command: 'sync', logger, ...waiting }, async () => {
-        const notifier = notifyUrl ? await syncNotifier(notifyUrl, base, logger) : undefined;
+        const notifier = notify ? await syncNotifier(notify, base, logger) : undefined;
         try {
           const result = await runPipeline(base, {
             ...base,
@@ -118,7 +81,7 @@ export const command: Command = {
       for (const line of runLines(summary)) say(line.level, line.text, line.fields);
       const note = quarantineNote(summary.kinds, base.db);
       if (note) say('warn', note);
-      if (flag(flags, 'json')) stdout.write(jsonLine(summary));
+      if (json) stdout.write(jsonLine(summary));
       if (summary.outcome === 'failed') {
         const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
         say(

@@ -4,11 +4,11 @@
  * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
 import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
-import { resolveSettings } from '../../config/settings.js';
+import { resolveSettings } from '../../config/resolve.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { type Command, flag, PROGRAM } from '../command.js';
+import { type Command, PROGRAM } from '../command.js';
 import { renderTable } from '../table.js';
 
 export const command: Command = {
@@ -25,18 +25,13 @@ export const command: Command = {
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
-  options: {
-    json: { type: 'boolean', help: 'print the checks as JSON on stdout' },
-    hashes: { type: 'boolean', help: 'also check every raw against its content_hash (reads all of raw)' },
-    repair: { type: 'boolean', help: 'fix what is broken (needs the file writable: stop the worker first)' },
-  },
-  settings: ['db', 'lockWait'],
+  settings: ['json', 'hashes', 'repair', 'db', 'lockWait'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['db', 'lockWait'], [], flags, env);
-    const options = { hashes: flag(flags, 'hashes') };
+    const settings = resolveSettings(['json', 'hashes', 'repair', 'db', 'lockWait'], [], flags, env);
+    const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
-    if (flag(flags, 'repair')) {
+    if (settings.repair) {
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         results = await verifyFile(db, options);
@@ -53,7 +48,7 @@ export const command: Command = {
         verifyFile(reader, options),
       );
     }
-    if (flag(flags, 'json')) stdout.write(jsonLine(results));
+    if (settings.json) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(

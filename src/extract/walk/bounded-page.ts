@@ -1,9 +1,9 @@
 /**
  * Pages bounded by bytes, from the first request on. The sizer says how many items fit the page
- * budget (`--page-bytes`, 8 MiB) at the record size seen so far, or assumed (1 MiB) before any;
+ * budget (`--page-bytes`) at the record size seen so far, or assumed (1 MiB) before any;
  * the client stops reading an answer that grows past the budget, and the page is asked again with
  * a smaller `limit` (at most half), down to one item. One record alone may be bigger than a page:
- * at `limit` 1 the answer may grow to the record ceiling (`--max-record-bytes`, 64 MiB) per item;
+ * at `limit` 1 the answer may grow to the record ceiling (`--max-record-bytes`) per item;
  * a record bigger than that fails the kind with a one-line error naming the setting to raise
  * (the other kind still syncs). No answer is ever read past the client's own ceiling either.
  */
@@ -12,10 +12,7 @@ import { ResponseTooLargeError } from '../../errors.js';
 import { formatBytes } from '../../util/bytes.js';
 import type { ListName, ListParams } from '../index.js';
 import type { Listing, Page } from '../listing.js';
-import { PAGE_TARGET_BYTES, type PageSizer } from './page-sizer.js';
-
-/** Default record ceiling (64 MiB of JSON): far above an hour-long transcript in five languages (~5 MB). */
-export const MAX_RECORD_BYTES = 64 * 2 ** 20;
+import type { PageSizer } from './page-sizer.js';
 
 export interface PageBudget {
   /** Most bytes of a page's JSON (`--page-bytes`). */
@@ -23,11 +20,6 @@ export interface PageBudget {
   /** Most bytes of one record asked alone (`--max-record-bytes`). */
   readonly recordBytes: number;
 }
-
-export const DEFAULT_BUDGET: PageBudget = Object.freeze({
-  pageBytes: PAGE_TARGET_BYTES,
-  recordBytes: MAX_RECORD_BYTES,
-});
 
 export interface BoundedRequest {
   /** New items wanted (the sizer's limit, or fewer). */

@@ -9,6 +9,7 @@
  * - `from`/`to`: the jobs are spread over that range, so their dates depend on how many there are.
  */
 import { Account, type AccountSpec } from '../account.js';
+import { GENERATE_DEFAULTS } from '../defaults.js';
 import type { JobKind, JobRecord } from '../types.js';
 
 export interface GenerateOptions {
@@ -31,16 +32,6 @@ export interface GenerateOptions {
   /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
   recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
 }
-
-export const GENERATE_DEFAULTS = {
-  seed: 7,
-  preRecorded: 100,
-  live: 100,
-  utterancesPerJob: 12,
-  wordsPerUtterance: 8,
-  to: new Date('2026-11-01T00:00:00.000Z'),
-  days: 90,
-} as const;
 
 const DAY_MS = 86_400_000;
 

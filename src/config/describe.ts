@@ -1,0 +1,86 @@
+/**
+ * Settings as a person reads them: a flag's line of --help, and `config show`'s row of each setting
+ * of the configuration (every one with an environment variable), with the value in effect, where it
+ * came from, and why it would be refused.
+ */
+import { DERIVED, given, parseGiven, type SettingSource } from './resolve.js';
+import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
+
+/** The help text of a setting, for a command's --help: what it is, its default, its variable. */
+export function settingHelp(name: SettingName): string {
+  const setting = settingOf(name);
+  const shown = setting.default !== undefined && !setting.switch;
+  const def = shown ? ` (default ${setting.default})` : '';
+  const env = setting.env ? ` [${setting.env}]` : '';
+  return `${setting.help}${def}${env}`;
+}
+
+/** The left column of a flag's help line: `-f, --file FILE`, `--full`. */
+export function flagUsage(name: SettingName): string {
+  const setting = settingOf(name);
+  const short = setting.short ? `-${setting.short}, ` : '';
+  const value = setting.switch ? '' : ` ${setting.value ?? 'VALUE'}`;
+  return `${short}--${setting.flag}${value}`;
+}
+
+export interface SettingRow {
+  readonly setting: SettingName;
+  readonly flag: string | null;
+  readonly env: string | null;
+  /** The text in effect, secrets masked; null when unset. */
+  readonly value: string | null;
+  readonly source: SettingSource;
+  /** Why the value would be refused, null when it is valid (or unset). */
+  readonly problem: string | null;
+}
+
+/**
+ * Every setting of the configuration with the value in effect and where it came from. A derived
+ * setting left unset shows the value it takes and what from, unless one of those would be refused
+ * (its own row says why). A secret is never shown (only that it is set); a password inside a URL
+ * is masked.
+ */
+export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
+  const rows = CONFIGURATION.map((name): SettingRow => {
+    const setting = settingOf(name);
+    const value = given(name, flags, env);
+    const parsed = value.input === undefined ? undefined : parseGiven(name, value);
+    return {
+      setting: name,
+      flag: setting.flag ? `--${setting.flag}` : null,
+      env: setting.env ?? null,
+      value: value.text === undefined ? null : mask(name, value.text),
+      source: value.source,
+      problem: parsed && !parsed.ok ? parsed.problem : null,
+    };
+  });
+  return rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
+}
+
+function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | undefined {
+  const derivation = DERIVED[row.setting];
+  if (!derivation) return undefined;
+  const inputs: Partial<Record<SettingName, unknown>> = {};
+  const from: string[] = [];
+  for (const name of derivation.from) {
+    const value = given(name, flags, env);
+    const parsed = value.input === undefined ? undefined : parseGiven(name, value);
+    if (!parsed?.ok) return undefined;
+    inputs[name] = parsed.value;
+    from.push(`${value.where} ${value.text}`);
+  }
+  const shown = derivation.show(derivation.value(inputs as never) as never);
+  return { ...row, value: `${shown} (from ${from.join(', ')})`, source: 'derived' };
+}
+
+function mask(name: SettingName, text: string): string {
+  if (settingOf(name).secret) return '***** (set)';
+  try {
+    const url = new URL(text);
+    if (!url.password) return text;
+    url.password = '*****';
+    return url.toString();
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Settings resolved from flags and an environment handed in: a flag wins over its environment
+ * variable, which wins over the default; a setting with none of them may be derived from others
+ * (DERIVED). A bad value is a ConfigError naming the flag or variable it came from (exit code 2).
+ */
+import { dirname, join } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { defaultSliceJobs } from '../extract/walk/slices.js';
+import { planMemory } from '../memory/budget.js';
+import { formatBytes } from '../util/bytes.js';
+import {
+  type Env,
+  type FlagValues,
+  type SettingName,
+  type Settings,
+  type SettingValue,
+  settingOf,
+} from './settings.js';
+
+/** `derived`: unset, and taken from other settings. */
+export type SettingSource = 'flag' | 'env' | 'default' | 'derived' | 'unset';
+
+/** What was given for a setting, and where: the flag or variable an error names. */
+export interface Given {
+  readonly source: Exclude<SettingSource, 'derived'>;
+  readonly where: string;
+  /** What the schema parses: text, a switch's `true`, a repeated flag's list; undefined when unset. */
+  readonly input: string | boolean | readonly string[] | undefined;
+  /** The input as a person wrote it. */
+  readonly text: string | undefined;
+}
+
+export function given(name: SettingName, flags: FlagValues, env: Env): Given {
+  const setting = settingOf(name);
+  const flag = setting.flag;
+  const where = flag ? `--${flag}` : (setting.env ?? name);
+  const fromFlag = flag === undefined ? undefined : flags[flag];
+  if (setting.switch && fromFlag === true) return { source: 'flag', where, input: true, text: 'true' };
+  if (setting.multiple && fromFlag !== undefined && typeof fromFlag !== 'boolean') {
+    const list = typeof fromFlag === 'string' ? [fromFlag] : fromFlag;
+    return { source: 'flag', where, input: list, text: list.join(' ') };
+  }
+  // A repeated flag that takes one value: the last one counts.
+  const last = Array.isArray(fromFlag) ? fromFlag.at(-1) : fromFlag;
+  if (typeof last === 'string') return { source: 'flag', where, input: last, text: last };
+  const fromEnv = setting.env === undefined ? undefined : env[setting.env];
+  if (setting.env && fromEnv !== undefined && fromEnv !== '') {
+    return { source: 'env', where: setting.env, input: fromEnv, text: fromEnv };
+  }
+  const source = setting.default === undefined ? 'unset' : 'default';
+  return { source, where, input: setting.default, text: setting.default };
+}
+
+/** The typed value of what was given, or why it is refused. */
+export function parseGiven(
+  name: SettingName,
+  { input, text }: Given,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const setting = settingOf(name);
+  const parsed = setting.schema.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0]?.message ?? 'is invalid';
+  // A secret is never echoed, even when it is malformed; a message that quotes the value says it once.
+  const quoted = `"${text}"`;
+  const echo = setting.secret || text === undefined || issue.includes(quoted) ? '' : ` (got ${quoted})`;
+  return { ok: false, problem: `${issue}${echo}` };
+}
+
+interface Derivation<F extends SettingName> {
+  readonly from: readonly F[];
+  value(inputs: Settings<F>): unknown;
+  show(value: never): string;
+}
+
+const derive = <F extends SettingName, T>(
+  from: readonly F[],
+  value: (inputs: Settings<F>) => T,
+  show: (value: T) => string,
+): Derivation<F> => ({ from, value, show: show as (value: never) => string });
+
+/**
+ * Settings that, when unset, follow from others, as the sync and the worker take them: the page
+ * bytes from the memory plan (memory/budget.ts), a backfill slice from the page size
+ * (extract/walk/slices.ts), the report folder from the database file.
+ */
+export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = {
+  pageBytes: derive(
+    ['memory', 'concurrency'],
+    ({ memory, concurrency }) => planMemory(memory, concurrency).pageBytes,
+    formatBytes,
+  ),
+  sliceJobs: derive(['pageSize'], ({ pageSize }) => defaultSliceJobs(pageSize), String),
+  reportDir: derive(['db'], ({ db }) => join(dirname(db), 'reports'), String),
+};
+
+/**
+ * Resolves the named settings. Every value given is checked first, in the order named, so a bad
+ * value is reported before a missing one; then an unset derived setting is derived. A `required`
+ * setting without a value is a ConfigError; an `optional` one comes back undefined.
+ */
+export function resolveSettings<R extends SettingName, O extends SettingName = never>(
+  required: readonly R[],
+  optional: readonly O[],
+  flags: FlagValues,
+  env: Env,
+): Settings<R> & Partial<Settings<O>> {
+  const names: readonly SettingName[] = [...required, ...optional];
+  const out: Partial<Record<SettingName, unknown>> = {};
+  for (const name of names) {
+    const value = given(name, flags, env);
+    if (value.input === undefined) continue;
+    const parsed = parseGiven(name, value);
+    if (!parsed.ok) throw new ConfigError(value.where, parsed.problem);
+    out[name] = parsed.value;
+  }
+  for (const name of names) {
+    if (name in out) continue;
+    const derivation = DERIVED[name];
+    if (derivation) {
+      out[name] = derivation.value(resolveSettings(derivation.from, [], flags, env));
+      continue;
+    }
+    if ((required as readonly SettingName[]).includes(name)) throw missing(name);
+  }
+  return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
+}
+
+/** One setting that has a default or a derivation. */
+export function resolveSetting<K extends SettingName>(name: K, flags: FlagValues, env: Env): SettingValue<K> {
+  return resolveSettings([name], [], flags, env)[name] as SettingValue<K>;
+}
+
+function missing(name: SettingName): ConfigError {
+  const setting = settingOf(name);
+  const flag = setting.flag === undefined ? undefined : `--${setting.flag}`;
+  const where = [flag, setting.env].filter(Boolean).join(' or ');
+  return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} (${setting.help})`);
+}

@@ -1,0 +1,212 @@
+/**
+ * The settings of a sync run, shared by `sync`, `worker` and the commands that open the file: the
+ * service, the file, Redis, paging, pacing, the memory budget, and what a run does beside syncing
+ * (notify, publish). Each has an environment variable. A default the layer below also falls back on
+ * for its direct callers (the client's rate, the file's lock wait, the memory budget) is that
+ * layer's constant, shown here as text.
+ */
+import { z } from 'zod';
+import { DEFAULT_METADATA_ENCODING, METADATA_ENCODINGS } from '../extract/query.js';
+import { DEFAULT_RATE_LIMIT } from '../extract/rate-limiter.js';
+import { DEFAULT_LOCK_WAIT_MS } from '../load/defaults.js';
+import { DEFAULT_MEMORY } from '../memory/budget.js';
+import { formatDurationSetting } from '../util/duration.js';
+import type { Setting } from './setting.js';
+import {
+  bytesBetween,
+  duration,
+  durationOf,
+  folder,
+  httpUrl,
+  intBetween,
+  kinds,
+  memoryBudget,
+  oneOf,
+  onOff,
+  positiveNumber,
+  postUrl,
+  redisUrl,
+  text,
+} from './values.js';
+
+export const RUN_SETTINGS = {
+  apiKey: {
+    env: 'TSYNC_API_KEY',
+    schema: text,
+    secret: true,
+    help: 'API key sent as x-service-key (environment only, never a flag)',
+  },
+  baseUrl: {
+    env: 'TSYNC_BASE_URL',
+    flag: 'base-url',
+    value: 'URL',
+    schema: httpUrl,
+    help: 'base URL of the listing service, e.g. https://api.example.com',
+  },
+  db: {
+    env: 'TSYNC_DB',
+    flag: 'db',
+    value: 'PATH',
+    schema: text,
+    default: './data/transcripts.duckdb',
+    help: 'DuckDB file',
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: 'redis-url',
+    value: 'URL',
+    schema: redisUrl,
+    help: 'Redis URL (worker, enqueue, redis checkpoints)',
+  },
+  redisPrefix: {
+    env: 'TSYNC_REDIS_PREFIX',
+    flag: 'redis-prefix',
+    value: 'PREFIX',
+    schema: z.string().regex(/^[\w.:-]+$/, 'may hold letters, digits and _.:- only'),
+    default: 'tsync',
+    help: 'prefix of every Redis key and queue',
+  },
+  logLevel: {
+    env: 'TSYNC_LOG_LEVEL',
+    flag: 'log-level',
+    value: 'LEVEL',
+    schema: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    help: 'log level',
+  },
+  kind: {
+    env: 'TSYNC_KIND',
+    flag: 'kind',
+    value: 'KIND',
+    schema: kinds,
+    default: 'all',
+    help: 'the kinds to sync: pre-recorded, live or all',
+  },
+  checkpoints: {
+    env: 'TSYNC_CHECKPOINTS',
+    flag: 'checkpoints',
+    value: 'STORE',
+    schema: oneOf(['duckdb', 'redis']),
+    default: 'duckdb',
+    help: 'where checkpoints live: duckdb (in the same file) or redis (needs REDIS_URL)',
+  },
+  rateLimit: {
+    env: 'TSYNC_RATE_LIMIT',
+    flag: 'rate-limit',
+    value: 'N',
+    schema: positiveNumber,
+    default: String(DEFAULT_RATE_LIMIT),
+    help: 'client-side limit, requests per second',
+  },
+  pageSize: {
+    env: 'TSYNC_PAGE_SIZE',
+    flag: 'page-size',
+    value: 'N',
+    schema: intBetween(1, 1000),
+    default: '100',
+    help: 'most items asked for per page (fewer when records are big; the service may serve fewer)',
+  },
+  pageBytes: {
+    env: 'TSYNC_PAGE_BYTES',
+    flag: 'page-bytes',
+    value: 'SIZE',
+    schema: bytesBetween(64 * 2 ** 10, 256 * 2 ** 20, '64KiB to 256MiB'),
+    help: 'most JSON bytes of a page (default: from --memory, 1.3 MiB at 512MB): pages are sized to it from the first request, a longer answer is asked again smaller',
+  },
+  maxRecordBytes: {
+    env: 'TSYNC_MAX_RECORD_BYTES',
+    flag: 'max-record-bytes',
+    value: 'SIZE',
+    schema: bytesBetween(2 ** 20, 200 * 2 ** 20, '1MiB to 200MiB'),
+    // Far above an hour-long transcript in five languages (~5 MB of JSON).
+    default: '64MiB',
+    help: 'most JSON bytes of one record; a bigger one fails its kind (the other still syncs)',
+  },
+  sliceJobs: {
+    env: 'TSYNC_SLICE_JOBS',
+    flag: 'slice-jobs',
+    value: 'N',
+    schema: intBetween(1, 1_000_000),
+    help: 'jobs per backfill slice (default 4 x --page-size); keep it under a service offset cap',
+  },
+  maxDeleteShare: {
+    env: 'TSYNC_MAX_DELETE_SHARE',
+    flag: 'max-delete-share',
+    value: 'SHARE',
+    schema: z.coerce.number().min(0).max(1),
+    default: '0.1',
+    help: "share (0..1) of a kind's stored jobs one --full run may mark deleted (always at least 10 jobs); 1 lets any share through",
+  },
+  concurrency: {
+    env: 'TSYNC_CONCURRENCY',
+    flag: 'concurrency',
+    value: 'N',
+    schema: intBetween(1, 16),
+    default: '2',
+    help: 'time slices fetched in parallel during a backfill (one writer still loads them)',
+  },
+  memory: {
+    env: 'TSYNC_MEMORY',
+    flag: 'memory',
+    value: 'SIZE',
+    schema: memoryBudget,
+    default: `${DEFAULT_MEMORY / 1e6}MB`,
+    help: 'memory budget of the process (MB/GB decimal, MiB/GiB binary): page size, pages in flight and DuckDB memory derive from it',
+  },
+  lookback: {
+    env: 'TSYNC_LOOKBACK',
+    flag: 'lookback',
+    value: 'DURATION',
+    // 0s is meaningful: look again from the watermark itself.
+    schema: durationOf({ allowZero: true }),
+    default: '15m',
+    help: 'how far before the watermark an incremental run looks again',
+  },
+  pendingMaxAge: {
+    env: 'TSYNC_PENDING_MAX_AGE',
+    flag: 'pending-max-age',
+    value: 'DURATION',
+    schema: duration,
+    default: '7d',
+    help: 'queued/processing jobs younger than this are re-checked on every run',
+  },
+  lockWait: {
+    env: 'TSYNC_LOCK_WAIT',
+    flag: 'lock-wait',
+    value: 'DURATION',
+    // 0s is meaningful: do not wait for a file another process holds.
+    schema: durationOf({ allowZero: true }),
+    default: formatDurationSetting(DEFAULT_LOCK_WAIT_MS),
+    help: 'how long to wait for a database file held by a running sync',
+  },
+  metadataEncoding: {
+    env: 'TSYNC_METADATA_ENCODING',
+    flag: 'metadata-encoding',
+    value: 'ENCODING',
+    schema: oneOf(METADATA_ENCODINGS),
+    default: DEFAULT_METADATA_ENCODING,
+    help: 'custom_metadata filter encoding: json (custom_metadata={"k":"v"}) or brackets (custom_metadata[k]=v)',
+  },
+  notify: {
+    env: 'TSYNC_NOTIFY',
+    flag: 'notify',
+    value: 'URL',
+    schema: postUrl,
+    help: 'POST a JSON message to URL when a kind starts failing and when it recovers',
+  },
+  publish: {
+    env: 'TSYNC_PUBLISH',
+    flag: 'publish',
+    value: 'DIR',
+    schema: folder,
+    help: 'after each run that synced a kind, refresh a Parquet dataset in DIR (changed partitions only; a kind that failed is named stale in its manifest)',
+  },
+  publishRaw: {
+    env: 'TSYNC_PUBLISH_RAW',
+    flag: 'publish-raw',
+    switch: true,
+    schema: onOff,
+    default: 'false',
+    help: 'with --publish: keep jobs.raw (the record as received)',
+  },
+} as const satisfies Record<string, Setting>;

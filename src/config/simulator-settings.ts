@@ -1,0 +1,152 @@
+/**
+ * The flags of `transcript-sync simulate`, a tool for development, demos and benchmarks: flags
+ * only, no environment variables. Where the simulator has a default of its own for what its options
+ * leave out, the flag's default is that one (src/simulator/defaults.ts).
+ */
+import { z } from 'zod';
+import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
+import type { Setting } from './setting.js';
+import { intBetween, text, wholeFrom } from './values.js';
+
+/** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
+export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
+
+const UNIT_PER_DAY = { s: 86_400, m: 1_440, h: 24, d: 1 } as const;
+
+/** `N/UNIT` (unit s, m, h or d) as jobs a day. */
+const jobsPerDay = z.string().transform((value, ctx) => {
+  const match = /^(\d+(?:\.\d+)?)\/([smhd])$/.exec(value.trim());
+  const count = Number(match?.[1]);
+  if (!match || !(count > 0)) {
+    ctx.addIssue({ code: 'custom', message: 'must be jobs per unit like 60/m, units s, m, h or d' });
+    return z.NEVER;
+  }
+  return count * UNIT_PER_DAY[match[2] as keyof typeof UNIT_PER_DAY];
+});
+
+/** An ISO 8601 date as ms since the epoch; `now` too where `now` is allowed. */
+const instantMs = (options: { now?: boolean } = {}) =>
+  z.string().transform((value, ctx) => {
+    const ms = options.now && value === 'now' ? Date.now() : Date.parse(value);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 date${options.now ? ' or now' : ''}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+export const SIMULATOR_SETTINGS = {
+  simPort: {
+    flag: 'port',
+    value: 'N',
+    schema: intBetween(0, 65_535),
+    default: '8787',
+    help: 'port (0: a free one)',
+  },
+  simHost: {
+    flag: 'host',
+    value: 'TEXT',
+    schema: text,
+    default: SERVER_DEFAULTS.host,
+    help: 'address to listen on',
+  },
+  simJobs: {
+    flag: 'jobs',
+    value: 'N',
+    schema: wholeFrom(0),
+    default: '1000',
+    help: 'jobs in the history, kinds alternating; with one seed, the jobs of --jobs N are the oldest N of any larger --jobs',
+  },
+  simSeed: {
+    flag: 'seed',
+    value: 'N',
+    schema: z.coerce.number().int('must be a whole number'),
+    default: String(GENERATE_DEFAULTS.seed),
+    help: 'seed of the generated data and faults',
+  },
+  simKey: {
+    flag: 'key',
+    value: 'TEXT',
+    schema: text,
+    default: SERVER_DEFAULTS.apiKey,
+    help: 'API key the simulator accepts (x-service-key)',
+  },
+  simLimitCap: {
+    flag: 'limit-cap',
+    value: 'N',
+    schema: wholeFrom(1),
+    default: String(SERVER_DEFAULTS.limitCap),
+    help: 'most items served per page',
+  },
+  simLatency: {
+    flag: 'latency',
+    value: 'N',
+    schema: z.coerce.number().min(0, 'must be 0 or more'),
+    default: String(SERVER_DEFAULTS.latencyMs),
+    help: 'ms added before every response',
+  },
+  simUtterances: {
+    flag: 'utterances',
+    value: 'N',
+    schema: wholeFrom(1),
+    default: String(GENERATE_DEFAULTS.utterancesPerJob),
+    help: 'mean utterances per done job',
+  },
+  simWords: {
+    flag: 'words',
+    value: 'N',
+    schema: wholeFrom(1),
+    default: String(GENERATE_DEFAULTS.wordsPerUtterance),
+    help: 'mean words per utterance',
+  },
+  simOffsetCap: {
+    flag: 'offset-cap',
+    value: 'N',
+    schema: wholeFrom(0),
+    default: '0',
+    help: 'largest offset served, deeper ones refused with 400 (0: no cap)',
+  },
+  simRecordBytes: {
+    flag: 'record-bytes',
+    value: 'N',
+    schema: wholeFrom(0),
+    default: '0',
+    help: 'pad every record with this many bytes of text, like huge translated transcripts (0: none)',
+  },
+  simFaultRate: {
+    flag: 'fault-rate',
+    value: 'N',
+    schema: z.coerce.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1'),
+    default: '0',
+    help: `share of list requests (0..1) answered with a random fault (${SIMULATED_FAULTS.join(', ')})`,
+  },
+  simStart: {
+    flag: 'start',
+    value: 'ISO',
+    schema: instantMs(),
+    default: '2025-01-01T00:00:00Z',
+    help: 'created_at of the oldest job',
+  },
+  simRate: {
+    flag: 'rate',
+    value: 'N/UNIT',
+    schema: jobsPerDay,
+    default: '2000/d',
+    help: 'jobs the history was made at, per s, m, h or d',
+  },
+  simEnd: {
+    flag: 'end',
+    value: 'ISO|now',
+    schema: instantMs({ now: true }),
+    help: 'instead of --start: the history ends here, so its dates depend on --jobs (no default)',
+  },
+  simGrow: {
+    flag: 'grow',
+    value: 'N/UNIT',
+    schema: jobsPerDay,
+    help:
+      'a live account: new jobs at this rate (e.g. 60/m) from now on, born queued and done or failed ' +
+      `within ${GROW_DEFAULTS.settleMs / 60_000} minutes; jobs pending at start settle too; each arrival ` +
+      `deletes an older job with probability ${GROW_DEFAULTS.deleteShare} (default: no growth)`,
+  },
+} as const satisfies Record<string, Setting>;

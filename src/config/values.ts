@@ -1,0 +1,164 @@
+/**
+ * The kinds of value a setting holds, as zod schemas that turn the text of a flag or an environment
+ * variable (a switch: `true` from its flag) into a typed value. A refusal is an issue whose message
+ * reads after the setting's name (`--lookback: "15" has no unit ...`); src/config/resolve.ts adds
+ * the name and, unless the message quotes it already, the text given.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { JOB_KINDS, type JobKind } from '../kinds.js';
+import { MEMORY_FLOOR } from '../memory/budget.js';
+import { parseBytes } from '../util/bytes.js';
+import { parseDurationStrict } from '../util/duration.js';
+import { parseSchedule } from './schedule.js';
+
+/** Text that must not be blank. */
+export const text = z.string().trim().min(1, 'is empty');
+
+/** A duration with a unit, in ms; zero only where `allowZero` says it means something. */
+export const durationOf = (options: { allowZero?: boolean } = {}) =>
+  z.string().transform((value, ctx) => {
+    const parsed = parseDurationStrict(value, options);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    }
+    return parsed.ms;
+  });
+export const duration = durationOf();
+
+/** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory/budget.ts). */
+export const memoryBudget = z.string().transform((value, ctx) => {
+  const bytes = parseBytes(value);
+  if (bytes === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'is not a size (use e.g. 512MB, 256MiB, 1GB)' });
+    return z.NEVER;
+  }
+  if (bytes < MEMORY_FLOOR) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`,
+    });
+    return z.NEVER;
+  }
+  return bytes;
+});
+
+export const bytesBetween = (min: number, max: number, range: string) =>
+  z.string().transform((value, ctx) => {
+    const bytes = parseBytes(value);
+    if (bytes === undefined || bytes < min || bytes > max) {
+      ctx.addIssue({ code: 'custom', message: `must be a size from ${range} (e.g. 8MiB, 512KiB)` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
+export const positiveNumber = z.coerce.number().positive();
+/** A whole number from `min` to `max`. */
+export const intBetween = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
+/** A whole number of at least `min`. */
+export const wholeFrom = (min: number) => {
+  const message = `must be a whole number of at least ${min}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message);
+};
+
+/** One of `values`, refused with the list. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
+
+export const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/** An http(s) URL kept as given (normalized by URL), e.g. a webhook's. */
+export const postUrl = z.string().transform((value, ctx) => {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
+  } catch {
+    // refused below
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL' });
+  return z.NEVER;
+});
+
+export const redisUrl = z
+  .string()
+  .url()
+  .refine((u) => /^rediss?:\/\//i.test(u), 'must be a redis:// or rediss:// URL');
+
+/** A TCP port; 0 asks the system for a free one. */
+export const port = z
+  .string()
+  .regex(/^\d+$/, 'is not a port (0-65535; 0 picks a free one)')
+  .transform(Number)
+  .refine((n) => n <= 65_535, 'is not a port (0-65535; 0 picks a free one)');
+
+/** `pre-recorded`, `live` or `all` (both), as the kinds it names. */
+export const kinds = z.string().transform((value, ctx): readonly JobKind[] => {
+  if (value === 'all') return JOB_KINDS;
+  const kind = JOB_KINDS.find((k) => k === value);
+  if (kind) return [kind];
+  ctx.addIssue({ code: 'custom', message: 'must be pre-recorded, live or all' });
+  return z.NEVER;
+});
+
+/** A switch: `true` from its flag; its environment variable says true/false, 1/0 or yes/no. */
+export const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'boolean') return value;
+  if (/^(true|1|yes)$/i.test(value.trim())) return true;
+  if (/^(false|0|no)$/i.test(value.trim())) return false;
+  ctx.addIssue({ code: 'custom', message: 'must be true or false (or 1, 0)' });
+  return z.NEVER;
+});
+
+/** A schedule: a duration or a 5-field cron expression (schedule.ts). */
+export const schedule = parsedBy((value) => parseSchedule(value, ''));
+
+/** An ISO 8601 date or instant, not in the future (a window that starts later than now holds nothing). */
+export const pastInstant = z.string().transform((value, ctx) => {
+  const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'is not an ISO 8601 date or instant' });
+    return z.NEVER;
+  }
+  if (date.getTime() > Date.now()) {
+    ctx.addIssue({ code: 'custom', message: 'is in the future; give a past date, e.g. 2026-01-01' });
+    return z.NEVER;
+  }
+  return date;
+});
+
+/** A folder, as an absolute path. */
+export const folder = text.transform((value) => resolve(value));
+
+/**
+ * A value read by a parser of the layer that owns it (a price list, group keys, a period), which
+ * throws a ConfigError; its problem (and hint) becomes the issue.
+ */
+export function parsedBy<T>(parse: (value: string) => T) {
+  return z.string().transform((value, ctx): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      ctx.addIssue({ code: 'custom', message: problemOf(error) });
+      return z.NEVER;
+    }
+  });
+}
+
+/** A ConfigError's text after its setting's name, with its hint. */
+function problemOf(error: ConfigError): string {
+  const head = `${error.setting}: `;
+  const problem = error.message.startsWith(head) ? error.message.slice(head.length) : error.message;
+  return error.hint ? `${problem.trim()}; ${error.hint}` : problem.trim();
+}

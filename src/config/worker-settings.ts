@@ -1,0 +1,132 @@
+/**
+ * The settings of `transcript-sync worker` beyond a run's (run-settings.ts): its schedules, its
+ * billing report files, its metrics server and how it stops. Each has an environment variable, so
+ * a container is configured without a command line.
+ */
+import { parseGroupBy } from '../analytics/group-by.js';
+import { loadPrices } from '../analytics/prices.js';
+import type { Setting } from './setting.js';
+import { duration, onOff, parsedBy, port, schedule, text } from './values.js';
+
+export const WORKER_SETTINGS = {
+  every: {
+    env: 'TSYNC_EVERY',
+    flag: 'every',
+    value: 'WHEN',
+    schema: schedule,
+    default: '5m',
+    help: 'incremental sync schedule per kind',
+  },
+  recentEvery: {
+    env: 'TSYNC_RECENT_EVERY',
+    flag: 'recent-every',
+    value: 'WHEN',
+    schema: schedule,
+    default: '1h',
+    help: 'reconcile of the recent window per kind, i.e. sync --full --window',
+  },
+  recentWindow: {
+    env: 'TSYNC_RECENT_WINDOW',
+    flag: 'recent-window',
+    value: 'DURATION',
+    schema: duration,
+    default: '1d',
+    help: 'how far back the recent reconcile looks, with its unit',
+  },
+  fullEvery: {
+    env: 'TSYNC_FULL_EVERY',
+    flag: 'full-every',
+    value: 'WHEN',
+    schema: schedule,
+    // README "Reconcile schedule and its cost": the last day reconciled hourly finds the deletions
+    // and edits most likely to happen within an hour; the whole history weekly finds the rest.
+    default: '7d',
+    help: 'reconcile of the whole history per kind',
+  },
+  reportEvery: {
+    env: 'TSYNC_REPORT_EVERY',
+    flag: 'report-every',
+    value: 'WHEN',
+    schema: schedule,
+    default: '1d',
+    help: 'billing report schedule, a duration or cron',
+  },
+  reportDir: {
+    env: 'TSYNC_REPORT_DIR',
+    flag: 'report-dir',
+    value: 'DIR',
+    schema: text,
+    help: 'where billing reports are written (default: a reports/ folder beside the DuckDB file)',
+  },
+  reportGroupBy: {
+    env: 'TSYNC_REPORT_GROUP_BY',
+    flag: 'report-group-by',
+    value: 'KEYS',
+    schema: parsedBy((keys) => parseGroupBy(keys, '')),
+    default: 'kind',
+    help: 'groups of the billing files: kind, model, metadata.<key>, up to 3 comma-separated',
+  },
+  reportPrices: {
+    env: 'TSYNC_REPORT_PRICES',
+    flag: 'report-prices',
+    value: 'FILE',
+    schema: parsedBy((path) => loadPrices(path, '')),
+    help: 'JSON price list for the billing files (adds cost; see report --help); read once at start',
+  },
+  reportWindow: {
+    env: 'TSYNC_REPORT_WINDOW',
+    flag: 'report-window',
+    value: 'DURATION',
+    schema: duration,
+    default: '35d',
+    help: 'each report run (re)writes every complete day and month this far back',
+  },
+  reportBom: {
+    env: 'TSYNC_REPORT_BOM',
+    flag: 'report-bom',
+    switch: true,
+    schema: onOff,
+    default: 'false',
+    help: 'billing CSV files start with a UTF-8 byte order mark (for Excel)',
+  },
+  metricsPort: {
+    env: 'TSYNC_METRICS_PORT',
+    flag: 'metrics-port',
+    value: 'PORT',
+    schema: port,
+    default: '9464',
+    help: 'port of /metrics and /healthz; 0 picks a free one',
+  },
+  metricsHost: {
+    env: 'TSYNC_METRICS_HOST',
+    flag: 'metrics-host',
+    value: 'HOST',
+    schema: text,
+    default: '127.0.0.1',
+    help: 'address to bind; 0.0.0.0 in a container',
+  },
+  staleAfter: {
+    env: 'TSYNC_STALE_AFTER',
+    flag: 'stale-after',
+    value: 'DURATION',
+    schema: duration,
+    default: '1h',
+    help: '/healthz fails, and billing files are marked STALE, when a kind has not synced for this long',
+  },
+  shutdownTimeout: {
+    env: 'TSYNC_SHUTDOWN_TIMEOUT',
+    flag: 'shutdown-timeout',
+    value: 'DURATION',
+    schema: duration,
+    default: '10s',
+    help: 'most time a clean stop may take',
+  },
+  jobLock: {
+    env: 'TSYNC_JOB_LOCK',
+    flag: 'job-lock',
+    value: 'DURATION',
+    schema: duration,
+    default: '30s',
+    help: "BullMQ job lock; a dead worker's job is handed back after about this long",
+  },
+} as const satisfies Record<string, Setting>;
