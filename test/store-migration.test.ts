@@ -143,7 +143,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
 async function openAndKill(path: string, delayMs: number): Promise<void> {
   const dist = join(projectRoot(), 'dist', 'src');
   const script = `
-    const { Database } = await import(${JSON.stringify(join(dist, 'store', 'database.js'))});
+    const { Database } = await import(${JSON.stringify(join(dist, 'load', 'database.js'))});
     const { createLogger } = await import(${JSON.stringify(join(dist, 'log.js'))});
     const db = await Database.open(${JSON.stringify(path)}, { logger: createLogger('info') });
     await db.close();

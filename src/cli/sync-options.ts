@@ -109,7 +109,7 @@ export function syncOptionsFromFlags(
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
     redisPrefix: settings.redisPrefix,
     pageSize: settings.pageSize,
-    // Unset: the memory budget's page bytes (memory-budget.ts).
+    // Unset: the memory budget's page bytes (src/memory/budget.ts).
     ...(settings.pageBytes ? { pageBytes: settings.pageBytes } : {}),
     maxRecordBytes: settings.maxRecordBytes,
     maxDeleteShare: settings.maxDeleteShare,

@@ -22,7 +22,7 @@ const durationOf = (options: { allowZero?: boolean } = {}) =>
   });
 const duration = durationOf();
 
-/** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory-budget.ts). */
+/** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (src/memory/budget.ts). */
 const memoryBudget = z.string().transform((text, ctx) => {
   const bytes = parseBytes(text);
   if (bytes === undefined) {

@@ -35,9 +35,9 @@ export interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
   readonly lockWaitMs?: number;
   readonly logger?: Logger;
-  /** DuckDB's memory settings of a writable open (memory-budget.ts); the default budget's if unset. */
+  /** DuckDB's memory settings of a writable open (src/memory/budget.ts); the default budget's if unset. */
   readonly memory?: DuckDbMemory;
-  /** Small row groups a history table may collect before the close merges them (compaction.ts). */
+  /** Small row groups a history table may collect before the close merges them (src/load/file/merge-row-groups.ts). */
   readonly compactAfter?: number;
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
   readonly migrations?: readonly number[];
@@ -231,7 +231,7 @@ export class Database {
   async close(): Promise<void> {
     if (this.closed) return;
     if (!this.readOnly) {
-      // The checkpoint at close merges small row groups when enough have piled up (compaction.ts).
+      // The checkpoint at close merges small row groups when enough have piled up (src/load/file/merge-row-groups.ts).
       await compactIfFragmented(this, this.compactAfter).catch((error: unknown) =>
         this.logger.debug({ err: error }, 'could not check whether row groups need merging'),
       );

@@ -96,7 +96,7 @@ export interface MemoryPlan {
   readonly pageBytes: number;
   /** Pages waiting between the fetchers and the writer (PageQueue capacity). */
   readonly queueDepth: number;
-  /** Most JSON bytes the writer loads in one go (page-batch.ts). */
+  /** Most JSON bytes the writer loads in one go (src/sync/writer/page-queue.ts). */
   readonly batchBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;

@@ -47,7 +47,7 @@ export async function syncKind(
   let ledger: SliceLedger | undefined;
   try {
     const budget: PageBudget = {
-      // --page-bytes when given, else the memory budget's page bytes (memory-budget.ts).
+      // --page-bytes when given, else the memory budget's page bytes (src/memory/budget.ts).
       pageBytes: plan.pageBytes ?? ctx.memory.pageBytes,
       recordBytes: plan.maxRecordBytes ?? DEFAULT_BUDGET.recordBytes,
     };

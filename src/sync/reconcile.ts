@@ -1,7 +1,7 @@
 /**
  * What a `--full` run adds: every id the walk saw goes into a temp table, and once the whole list
  * has been walked, jobs of the kind created before the run started that were not seen are marked
- * `deleted_at`. Ids are taken from every record listed (RowBatch.listedIds), so a job that upstream
+ * `deleted_at`. Ids are taken from every record listed (PageRecords.listedIds), so a job that upstream
  * still lists but that failed validation (quarantined) is not mistaken for a deleted one. A deleted
  * job seen again is restored by the loader.
  */
@@ -14,7 +14,7 @@ export async function startSeenSet(db: Database): Promise<void> {
   await db.run(db.query('seen-create'));
 }
 
-/** `ids`: of every record listed, valid or not (RowBatch.listedIds). */
+/** `ids`: of every record listed, valid or not (PageRecords.listedIds). */
 export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {
   if (ids.length > 0) await db.run(db.query('seen-add'), { ids: listValue(ids) });
 }

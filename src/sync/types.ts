@@ -20,7 +20,7 @@ export interface SyncPlan {
   readonly since?: Date;
   readonly pageSize: number;
   /**
-   * Most JSON bytes of one page (default: the memory budget's page bytes, memory-budget.ts): pages
+   * Most JSON bytes of one page (default: the memory budget's page bytes, src/memory/budget.ts): pages
    * are sized to it from the first request, and an answer that grows past it is asked again smaller.
    */
   readonly pageBytes?: number;
@@ -39,7 +39,7 @@ export interface SyncPlan {
   readonly sliceJobs?: number;
   /**
    * The memory budget of the process, bytes (--memory, TSYNC_MEMORY; default 512 MB): page bytes,
-   * pages in flight, batch size and DuckDB's memory_limit all derive from it (memory-budget.ts).
+   * pages in flight, batch size and DuckDB's memory_limit all derive from it (src/memory/budget.ts).
    */
   readonly memory?: number;
   /** ms */

@@ -1,7 +1,7 @@
 /**
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
- * transactions that span several pages: it commits every `commitRows` child rows (memory-budget.ts)
+ * transactions that span several pages: it commits every `commitRows` child rows (src/memory/budget.ts)
  * and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
@@ -43,7 +43,7 @@ export async function walkAndLoad(
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   // Pages come normalized (the fetchers normalize them as they read them), so the writer needs no deep
-  // queue to keep busy: each fetcher holds its next page while it waits (memory-budget.ts).
+  // queue to keep busy: each fetcher holds its next page while it waits (src/memory/budget.ts).
   const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.plan.concurrency,
