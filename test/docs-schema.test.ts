@@ -6,7 +6,8 @@
  * row without a column, fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/load/database.js';
+import type { Database } from '../src/load/database.js';
+import { openReadOnly } from '../src/load/open-file.js';
 import { firstTable, readDoc, sections } from './helpers/docs-markdown.js';
 import { migratedDb } from './helpers/migrated-db.js';
 
@@ -102,7 +103,7 @@ const text = readDoc(PAGE);
 const documented = documentedObjects(text);
 
 beforeAll(async () => {
-  db = await Database.open(await migratedDb('schema.duckdb'), { readOnly: true });
+  db = await openReadOnly(await migratedDb('schema.duckdb'));
 });
 
 afterAll(async () => {
