@@ -46,7 +46,6 @@ const FIGURES = [
   'bench records, 256 MB budget, full',
   'hour-long records, 512 MB budget, incremental',
   'hour-long records, 256 MB budget, backfill',
-  'hour-long records, 1000 MB budget, backfill',
 ];
 
 const TARGETS = [
