@@ -1,4 +1,5 @@
 /** What one bench run measured: the JSON written to bench/out/ and the input of the report. */
+import type { ShapeName } from './datasets.js';
 import type { DatasetFile } from './sim-child.js';
 
 export interface BackfillFigures {
@@ -11,6 +12,8 @@ export interface BackfillFigures {
   /** Highest peak of the V8 heap (its total size), MiB: the rest of the RSS is native (DuckDB, buffers). */
   readonly peakHeapMb: number;
   readonly cpuMs: number;
+  /** Median CPU time of the simulator child during the runs (user + system), ms. */
+  readonly simCpuMs: number;
   readonly words: number;
   readonly jobs: number;
   readonly requests: number;
@@ -32,7 +35,23 @@ export interface FloorBFigures {
   readonly megabytesPerSecond: number;
   readonly peakRssMb: number;
   readonly peakHeapMb: number;
+  /** Median CPU time of the simulator child during the runs, ms. */
+  readonly simCpuMs: number;
   readonly pages: number;
+}
+
+/** One account shape: its backfill and floors, each of `--repeat` rounds alternating with the others. */
+export interface ShapeFigures {
+  readonly name: ShapeName;
+  readonly about: string;
+  /** The goal of backfill / max(floor A, floor B). */
+  readonly goal: number;
+  readonly dataset: DatasetFile;
+  readonly backfill?: BackfillFigures;
+  readonly floorA?: FloorAFigures;
+  readonly floorB?: FloorBFigures;
+  /** backfill / max(floor A, floor B) of each round, when all three ran. */
+  readonly roundRatios?: readonly number[];
 }
 
 export interface NaiveFigures {
@@ -65,7 +84,7 @@ export interface MemoryFigures {
 }
 
 export interface BudgetRun {
-  /** 'bench' (~114 kB a job) or 'hour-long' (~1.3 MB a job). */
+  /** 'bench' (~118 kB a job) or 'hour-long' (~1.3 MB a job). */
   readonly records: string;
   readonly budgetMb: number;
   readonly step: 'backfill' | 'incremental' | 'full';
@@ -141,12 +160,14 @@ export interface IncrementalFigures {
 }
 
 export interface Figures {
-  machine?: { nproc: number; cpu: string; node: string; platform: string };
+  machine?: {
+    nproc: number;
+    cpu: string;
+    node: string;
+    platform: string;
+  };
   options: Record<string, unknown>;
-  dataset?: DatasetFile;
-  backfill?: BackfillFigures;
-  floorA?: FloorAFigures;
-  floorB?: FloorBFigures;
+  shapes?: ShapeFigures[];
   naive?: NaiveFigures;
   idle?: IdleFigures;
   memory?: MemoryFigures;

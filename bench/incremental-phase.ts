@@ -11,7 +11,7 @@ import type { BenchOptions } from './args.js';
 import { runTask, type TaskOutput } from './child-output.js';
 import { incrementalDataset } from './datasets.js';
 import type { IncrementalFigures, IncrementalRun, IncrementalStep } from './figures.js';
-import type { Say } from './phases.js';
+import type { Say } from './phase-kit.js';
 import { SimProcess } from './sim-process.js';
 import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 

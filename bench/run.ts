@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: measures the sync against its floors (issue 7) and prints the figures, their
- * ratios and the targets; the figures also go to bench/out/bench-<time>.json. Progress lines go to
+ * `npm run bench`: measures the sync against its floors and prints the figures, their ratios
+ * and the targets; the figures also go to bench/out/bench-<time>.json. Progress lines go to
  * stderr, the report to stdout. Exit 0 even when a target is missed: the report says which.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

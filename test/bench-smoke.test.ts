@@ -2,7 +2,7 @@
  * The benchmark at a tiny scale: it runs end to end and prints every figure, ratio and target, and
  * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
  * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. The whole
- * runs use `--in-process` (no child per measured task: ~35 node start-ups saved); one small run
+ * runs use `--in-process` (no child per measured task: ~30 node start-ups saved); one small run
  * keeps the children, whose JSON line carries every figure.
  */
 import { spawn } from 'node:child_process';
@@ -23,13 +23,20 @@ function bench(args: readonly string[]): Promise<{ code: number | null; stdout: 
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+const SHAPES = ['bench', 'S600', 'S60'] as const;
+
 const FIGURES = [
-  'dataset',
-  'backfill wall time',
-  'backfill words/s',
-  'backfill peak RSS',
-  'floor A (DuckDB ingest)',
-  'floor B (transfer)',
+  ...SHAPES.flatMap((shape) =>
+    [
+      'dataset',
+      'backfill wall time',
+      'backfill peak RSS',
+      'backfill CPU time',
+      'floor A (DuckDB ingest)',
+      'floor B (transfer)',
+      'ratio backfill / max(floor A, floor B)',
+    ].map((label) => `${shape}: ${label}`),
+  ),
   'naive loader',
   'naive words/s',
   'idle run wall time',
@@ -39,7 +46,6 @@ const FIGURES = [
   'latency-bound 1-way',
   'latency-bound 2-way',
   'latency-bound 4-way',
-  'ratio backfill / max(floor A, floor B)',
   'ratio naive / backfill',
   'ratio 4-way / 1-way (speed-up)',
   'bench records, 512 MB budget, backfill',
@@ -49,15 +55,24 @@ const FIGURES = [
 ];
 
 const TARGETS = [
-  'backfill vs floors',
+  ...SHAPES.flatMap((shape) =>
+    ['backfill vs floors', 'backfill peak RSS', 'backfill V8 heap'].map((name) => `${shape}: ${name}`),
+  ),
   'naive vs backfill',
   'idle run',
-  'backfill peak RSS',
   'RSS at 10x jobs',
   '4-way vs 1-way',
   'peak RSS at the default budget, bench records',
   'peak RSS at the default budget, hour-long records',
 ];
+
+/** A target's line in the printout, met or missed. */
+const targetLine = (name: string) => new RegExp(`(met |MISS)  ${name.replace(/[()/,]/g, '\\$&')}`);
+
+function figuresJson(out: string): Record<string, unknown> {
+  const [file] = readdirSync(out).filter((name) => name.endsWith('.json'));
+  return JSON.parse(readFileSync(join(out, file ?? 'missing'), 'utf8')) as Record<string, unknown>;
+}
 
 describe('npm run bench', () => {
   beforeAll(() => {
@@ -83,25 +98,35 @@ describe('npm run bench', () => {
     ]);
     expect(code, stderr).toBe(0);
     for (const label of FIGURES) expect(stdout).toContain(`  ${label}  `);
-    for (const name of TARGETS)
-      expect(stdout).toMatch(new RegExp(`(met |MISS)  ${name.replace(/[()/]/g, '\\$&')}`));
+    for (const name of TARGETS) expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| figure | value |');
-    const [file] = readdirSync(out).filter((name) => name.endsWith('.json'));
-    const figures = JSON.parse(readFileSync(join(out, file ?? 'missing'), 'utf8')) as Record<string, unknown>;
-    for (const key of [
-      'machine',
-      'dataset',
-      'backfill',
-      'floorA',
-      'floorB',
-      'naive',
-      'idle',
-      'memory',
-      'latency',
-      'budget',
-    ]) {
+    expect(stdout).toContain('| account shape |');
+    const figures = figuresJson(out);
+    for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget'])
       expect(figures).toHaveProperty(key);
+    // Each shape's backfill loaded its own account, every job of it; the shapes' jobs differ in size.
+    const shapes = figures['shapes'] as {
+      name: string;
+      dataset: { jobs: number; words: number };
+      backfill: { jobs: number };
+      floorA: object;
+      floorB: object;
+      roundRatios: number[];
+    }[];
+    expect(shapes.map((shape) => shape.name)).toEqual([...SHAPES]);
+    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([10, 50, 50]);
+    for (const shape of shapes) {
+      expect(shape.backfill.jobs).toBe(shape.dataset.jobs);
+      expect(shape).toHaveProperty('floorA');
+      expect(shape).toHaveProperty('floorB');
+      expect(shape.roundRatios).toHaveLength(1);
     }
+    const wordsPerJob = shapes.map((shape) => shape.dataset.words / shape.dataset.jobs);
+    expect(wordsPerJob[0]).toBeGreaterThan(800);
+    expect(wordsPerJob[1]).toBeGreaterThan(300);
+    expect(wordsPerJob[1]).toBeLessThan(900);
+    expect(wordsPerJob[2]).toBeGreaterThan(20);
+    expect(wordsPerJob[2]).toBeLessThan(120);
   });
 
   it('runs the incremental phase alone, at two histories, with bytes written and its targets', {
@@ -131,7 +156,7 @@ describe('npm run bench', () => {
     }
     expect(stdout).toMatch(/MB written/);
     for (const name of ['one new job writes', 'one new job, larger history', 'file per JSON byte'])
-      expect(stdout).toMatch(new RegExp(`(met |MISS)  ${name.replace(/[()/,]/g, '\\$&')}`));
+      expect(stdout).toMatch(targetLine(name));
     // The whole-history reconcile found the job deleted upstream; the recent window did not reach it.
     expect(stdout).toMatch(/H=40: reconcile, whole history +.* 1 deleted/);
   });
@@ -145,34 +170,49 @@ describe('npm run bench', () => {
       '0.005',
       '--only',
       'floor-b,backfill,floor-a,naive',
+      '--shapes',
+      'S60',
       '--out',
       out,
     ]);
     expect(code, stderr).toBe(0);
     for (const label of [
-      'backfill wall time',
-      'backfill peak RSS',
-      'floor A (DuckDB ingest)',
-      'floor B (transfer)',
+      'S60: backfill wall time',
+      'S60: backfill peak RSS',
+      'S60: floor A (DuckDB ingest)',
+      'S60: floor B (transfer)',
       'naive loader',
     ])
       expect(stdout).toContain(`  ${label}  `);
-    const [file] = readdirSync(out).filter((name) => name.endsWith('.json'));
-    const figures = JSON.parse(readFileSync(join(out, file ?? 'missing'), 'utf8')) as {
-      backfill?: { peakRssMb: number; cpuMs: number };
-      floorA?: { peakRssMb: number };
-      floorB?: { peakRssMb: number };
+    expect(stdout).not.toContain('  bench: ');
+    const figures = figuresJson(out) as {
+      shapes?: {
+        backfill?: { peakRssMb: number; peakHeapMb: number; cpuMs: number; simCpuMs: number };
+        floorA?: { peakRssMb: number };
+        floorB?: { peakRssMb: number; simCpuMs: number };
+      }[];
     };
-    // A child's own figures: a real peak RSS and CPU time each, read from its JSON line.
-    for (const rss of [figures.backfill?.peakRssMb, figures.floorA?.peakRssMb, figures.floorB?.peakRssMb])
+    expect(figures.shapes).toHaveLength(1);
+    const [shape] = figures.shapes ?? [];
+    // A child's own figures: a real peak RSS and CPU time each, read from its JSON line; the
+    // simulator's CPU from its own child, which served the pages.
+    for (const rss of [shape?.backfill?.peakRssMb, shape?.floorA?.peakRssMb, shape?.floorB?.peakRssMb])
       expect(rss).toBeGreaterThan(10);
-    expect(figures.backfill?.cpuMs).toBeGreaterThan(0);
+    expect(shape?.backfill?.peakHeapMb).toBeGreaterThan(1);
+    expect(shape?.backfill?.cpuMs).toBeGreaterThan(0);
+    expect(shape?.backfill?.simCpuMs).toBeGreaterThan(0);
+    expect(shape?.floorB?.simCpuMs).toBeGreaterThan(0);
     expect(figures).toHaveProperty('naive');
   });
 
-  it('refuses an unknown phase with a usage error (exit 2)', async () => {
-    const { code, stderr } = await bench(['--only', 'everything']);
-    expect(code).toBe(2);
-    expect(stderr).toContain('--only');
+  it('refuses an unknown phase and an unknown shape with a usage error (exit 2)', async () => {
+    for (const [flag, value] of [
+      ['--only', 'everything'],
+      ['--shapes', 'S6000'],
+    ] as const) {
+      const { code, stderr } = await bench([flag, value]);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(flag);
+    }
   });
 });
