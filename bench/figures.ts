@@ -165,6 +165,8 @@ export interface Figures {
     cpu: string;
     node: string;
     platform: string;
+    /** os.loadavg() (1, 5 and 15 minutes) when the run started and when it ended. */
+    load: { start: number[]; end: number[] };
   };
   options: Record<string, unknown>;
   shapes?: ShapeFigures[];
