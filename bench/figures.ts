@@ -159,6 +159,51 @@ export interface IncrementalFigures {
   readonly runs: readonly IncrementalRun[];
 }
 
+/** One command of the built CLI in the scale phase, measured in its own process. */
+export interface CliStep {
+  /** The step, e.g. 'back-fill' or 'verify --hashes'. */
+  readonly name: string;
+  /** The command's arguments (its --db and output folders left out). */
+  readonly command: string;
+  /** 0 when the command succeeded; else its exit code, or the signal that ended it. */
+  readonly exit: number | string;
+  /** The last line it wrote on stderr, when it failed. */
+  readonly error?: string;
+  /** From the start of the process to its end (node's start-up included), ms. */
+  readonly wallMs: number;
+  /** Peak resident set (VmHWM at exit), MiB; absent when the process died before it could tell. */
+  readonly peakRssMb?: number;
+  /** Peak of the V8 heap (its total size), MiB. */
+  readonly peakHeapMb?: number;
+  /** User + system CPU time of the process, ms. */
+  readonly cpuMs?: number;
+  /** Bytes the process caused to be written to storage (`/proc/self/io` write_bytes at exit). */
+  readonly writeBytes?: number;
+  /** The database file and its WAL after the step, bytes. */
+  readonly fileBytes: number;
+  /** Bytes of the files the step wrote in its output folder (export, --publish). */
+  readonly outputBytes?: number;
+  /** Sync steps (from --json): jobs inserted or updated, and words loaded. */
+  readonly changed?: number;
+  readonly words?: number;
+  /** CPU time of the simulator child during the step, ms. */
+  readonly simCpuMs: number;
+}
+
+export interface ScaleRun {
+  /** Jobs of the account. */
+  readonly jobs: number;
+  readonly steps: readonly CliStep[];
+  /** The same steps by the --baseline checkout's CLI, on a file of its own. */
+  readonly baseline?: readonly CliStep[];
+}
+
+export interface ScaleFigures {
+  /** The memory budget the commands ran with, bytes (the RSS target). */
+  readonly budgetBytes: number;
+  readonly runs: readonly ScaleRun[];
+}
+
 export interface Figures {
   machine?: {
     nproc: number;
@@ -176,4 +221,5 @@ export interface Figures {
   latency?: LatencyFigures;
   budget?: BudgetFigures;
   incremental?: IncrementalFigures;
+  scale?: ScaleFigures;
 }

@@ -13,6 +13,7 @@ import type { Figures } from './figures.js';
 import { runIncrementalPhase } from './incremental-phase.js';
 import { runLatencyPhase } from './latency-phase.js';
 import { type Say, syncOptions } from './phase-kit.js';
+import { runScalePhase } from './scale-phase.js';
 import { runShapePhase } from './shape-phase.js';
 import { SimProcess } from './sim-process.js';
 import type { SyncTaskResult } from './task-sync.js';
@@ -51,6 +52,7 @@ export async function runBench(options: BenchOptions, say: Say): Promise<Figures
     if (options.phases.has('latency')) figures.latency = await runLatencyPhase(options, dir, say);
     if (options.phases.has('budget')) figures.budget = await runBudgetPhase(options, dir, say);
     if (options.phases.has('incremental')) figures.incremental = await runIncrementalPhase(options, dir, say);
+    if (options.phases.has('scale')) figures.scale = await runScalePhase(options, dir, say);
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
  * The bench's printout: every figure on its own line, each target with whether this run met it,
- * then the same as Markdown tables for BENCHMARKS.md (the account shapes side by side in a table
- * of their own).
+ * then the same as Markdown tables for BENCHMARKS.md (the account shapes and the scale phase side
+ * by side in tables of their own).
  */
 import { DEFAULT_MEMORY } from '../src/memory/budget.js';
 import type { Figures } from './figures.js';
@@ -18,6 +18,7 @@ import {
   times,
 } from './report-format.js';
 import { incrementalRows, incrementalTargets } from './report-incremental.js';
+import { scaleRows, scaleTable, scaleTargets } from './report-scale.js';
 import { shapeRows, shapeTable, shapeTargets } from './report-shapes.js';
 
 export interface Ratios {
@@ -86,6 +87,7 @@ export function figureRows(f: Figures): Row[] {
     ]);
   }
   for (const run of f.incremental?.runs ?? []) rows.push(...incrementalRows(run));
+  if (f.scale) rows.push(...scaleRows(f.scale));
   const r = ratios(f);
   if (r.naiveOverBackfill !== undefined) rows.push(['ratio naive / backfill', times(r.naiveOverBackfill)]);
   if (r.speedup4Over1 !== undefined) rows.push(['ratio 4-way / 1-way (speed-up)', times(r.speedup4Over1)]);
@@ -152,6 +154,7 @@ export function targets(f: Figures): Target[] {
     });
   }
   out.push(...incrementalTargets(f));
+  if (f.scale) out.push(...scaleTargets(f.scale));
   return out;
 }
 
@@ -167,6 +170,7 @@ export function renderReport(f: Figures): string {
       lines.push(`  ${t.met ? 'met ' : 'MISS'}  ${t.name.padEnd(w)}  ${t.value} (goal ${t.goal})`);
   }
   if (f.shapes && f.shapes.length > 0) lines.push('', ...shapeTable(f.shapes));
+  if (f.scale) lines.push('', ...scaleTable(f.scale));
   lines.push('', ...markdown(['figure', 'value'], rows), '');
   return lines.join('\n');
 }

@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: measures the sync against its floors and prints the figures, their ratios
- * and the targets; the figures also go to bench/out/bench-<time>.json. Progress lines go to
- * stderr, each with the machine's load average, the report to stdout. Exit 0 even when a target
- * is missed: the report says which.
+ * `npm run bench`: measures the sync against its floors and at scale, and prints the figures, their
+ * ratios and the targets; the figures also go to bench/out/bench-<time>.json. Progress lines go to
+ * stderr, each with the machine's load average, the report to stdout. Exit 0 even when a target is
+ * missed: the report says which.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -3,7 +3,8 @@
  * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
  * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. The whole
  * runs use `--in-process` (no child per measured task: ~30 node start-ups saved); one small run
- * keeps the children, whose JSON line carries every figure.
+ * keeps the children, whose JSON line carries every figure. The scale phase always runs the CLI in
+ * children: it has a small run of its own.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +25,19 @@ function bench(args: readonly string[]): Promise<{ code: number | null; stdout: 
 }
 
 const SHAPES = ['bench', 'S600', 'S60'] as const;
+
+const SCALE_STEPS = [
+  'back-fill',
+  'idle incremental',
+  'one new job',
+  'sync --full',
+  'verify',
+  'verify --hashes',
+  'first --publish',
+  'export',
+  'report billing',
+  'query, all words',
+];
 
 const FIGURES = [
   ...SHAPES.flatMap((shape) =>
@@ -205,10 +219,71 @@ describe('npm run bench', () => {
     expect(figures).toHaveProperty('naive');
   });
 
-  it('refuses an unknown phase and an unknown shape with a usage error (exit 2)', async () => {
+  it('runs the scale phase: every command of the built CLI in a process of its own, measured', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench(['--only', 'scale', '--scale-jobs', '20', '--out', out]);
+    expect(code, stderr).toBe(0);
+    for (const step of SCALE_STEPS) expect(stdout).toContain(`  scale 20: ${step}  `);
+    expect(stdout).toMatch(/met {3}scale: every command succeeded/);
+    for (const name of [
+      'scale: peak RSS of every step',
+      'scale: idle incremental',
+      'scale: back-fill bytes written',
+      'scale: one new job writes',
+    ])
+      expect(stdout).toMatch(targetLine(name));
+    expect(stdout).toContain('| step | jobs | wall time |');
+    const figures = figuresJson(out) as {
+      scale: {
+        runs: {
+          jobs: number;
+          steps: {
+            name: string;
+            exit: number | string;
+            peakRssMb?: number;
+            cpuMs?: number;
+            writeBytes?: number;
+            fileBytes: number;
+            outputBytes?: number;
+            changed?: number;
+          }[];
+        }[];
+      };
+    };
+    const [run] = figures.scale.runs;
+    expect(run?.jobs).toBe(20);
+    const steps = new Map(run?.steps.map((step) => [step.name, step]));
+    expect([...steps.keys()]).toEqual(SCALE_STEPS);
+    // Every figure is the CLI process's own, reported by it as it exited.
+    for (const step of steps.values()) {
+      expect(step.exit, step.name).toBe(0);
+      expect(step.peakRssMb, step.name).toBeGreaterThan(10);
+      expect(step.cpuMs, step.name).toBeGreaterThan(0);
+      expect(step.writeBytes, step.name).toBeGreaterThanOrEqual(0);
+      expect(step.fileBytes, step.name).toBeGreaterThan(0);
+    }
+    expect(steps.get('back-fill')?.changed).toBe(20);
+    expect(steps.get('back-fill')?.writeBytes).toBeGreaterThan(0);
+    expect(steps.get('idle incremental')?.changed).toBe(0);
+    expect(steps.get('one new job')?.changed).toBe(1);
+    // The Parquet files of the publish and the export, measured before their folders are deleted.
+    expect(steps.get('first --publish')?.outputBytes).toBeGreaterThan(0);
+    expect(steps.get('export')?.outputBytes).toBeGreaterThan(0);
+  });
+
+  it('documents a million-job scale run in its help', async () => {
+    const { code, stdout } = await bench(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--only scale --scale-jobs 1000000');
+  });
+
+  it('refuses an unknown phase, an unknown shape and an odd account size with a usage error (exit 2)', async () => {
     for (const [flag, value] of [
       ['--only', 'everything'],
       ['--shapes', 'S6000'],
+      ['--scale-jobs', '201'],
     ] as const) {
       const { code, stderr } = await bench([flag, value]);
       expect(code, stderr).toBe(2);
