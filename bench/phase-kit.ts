@@ -6,7 +6,7 @@ import type { SimProcess } from './sim-process.js';
 import type { SyncTaskOptions } from './task-sync.js';
 
 /** Requests per second of the client's limiter in the backfill: high, so the figure is the sync's own. */
-export const BACKFILL_RATE_LIMIT = 1_000;
+const BACKFILL_RATE_LIMIT = 1_000;
 
 export type Say = (line: string) => void;
 

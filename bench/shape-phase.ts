@@ -17,7 +17,7 @@ import type {
   NaiveFigures,
   ShapeFigures,
 } from './figures.js';
-import { BACKFILL_RATE_LIMIT, median, removeDb, type Say, simCpuMs, syncOptions } from './phase-kit.js';
+import { median, removeDb, type Say, simCpuMs, syncOptions } from './phase-kit.js';
 import { type RowCounts, totalRows } from './record-counts.js';
 import type { DatasetFile } from './sim-child.js';
 import { SimProcess } from './sim-process.js';
@@ -151,7 +151,6 @@ async function shapeRound(
       baseUrl: s.sim.url,
       apiKey: s.sim.apiKey,
       pageSize: options.pageSize,
-      rateLimit: BACKFILL_RATE_LIMIT,
     };
     s.floorsB.push(await measured(s.sim, () => runTask<FloorBResult>('floor-b', floorB, profile)));
     say(`${s.shape.name} floor B (transfer) run ${round}: ${seconds(s.floorsB.at(-1)!.run.result.wallMs)}`);
