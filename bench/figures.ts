@@ -25,6 +25,8 @@ export interface FloorAFigures {
   readonly runsMs: readonly number[];
   readonly wordsPerSecond: number;
   readonly peakRssMb: number;
+  /** Median CPU time of the child (user + system, DuckDB's threads included), ms. */
+  readonly cpuMs: number;
   /** ms per step of the last run. */
   readonly steps: Readonly<Record<string, number>>;
 }
@@ -35,6 +37,8 @@ export interface FloorBFigures {
   readonly megabytesPerSecond: number;
   readonly peakRssMb: number;
   readonly peakHeapMb: number;
+  /** Median CPU time of the child, ms. */
+  readonly cpuMs: number;
   /** Median CPU time of the simulator child during the runs, ms. */
   readonly simCpuMs: number;
   readonly pages: number;

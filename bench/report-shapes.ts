@@ -61,7 +61,8 @@ export function shapeRows(s: ShapeFigures): Row[] {
     const a = s.floorA;
     rows.push([
       at('floor A (DuckDB ingest)'),
-      `${seconds(a.wallMs)}${runs(a.runsMs)}, ${perSecond(a.wordsPerSecond)} words, peak RSS ${mib(a.peakRssMb)}`,
+      `${seconds(a.wallMs)}${runs(a.runsMs)}, ${perSecond(a.wordsPerSecond)} words, peak RSS ${mib(a.peakRssMb)}, ` +
+        `CPU ${seconds(a.cpuMs)}`,
     ]);
   }
   if (s.floorB) {
@@ -69,7 +70,8 @@ export function shapeRows(s: ShapeFigures): Row[] {
     rows.push([
       at('floor B (transfer)'),
       `${seconds(f.wallMs)}${runs(f.runsMs)}, ${f.megabytesPerSecond.toFixed(0)} MB/s, ${f.pages} pages, ` +
-        `peak RSS ${mib(f.peakRssMb)} (V8 heap ${mib(f.peakHeapMb)}); simulator ${seconds(f.simCpuMs)}`,
+        `peak RSS ${mib(f.peakRssMb)} (V8 heap ${mib(f.peakHeapMb)}), CPU ${seconds(f.cpuMs)}; ` +
+        `simulator ${seconds(f.simCpuMs)}`,
     ]);
   }
   const ratio = floorRatio(s);
@@ -121,7 +123,7 @@ export function shapeTable(shapes: readonly ShapeFigures[]): string[] {
       'fetch+parse floor (B)',
       'ratio to max(floors)',
       'peak RSS (V8 heap)',
-      'CPU sync',
+      'CPU sync / A / B',
       'CPU simulator',
     ],
     shapes.map((s) => {
@@ -135,7 +137,7 @@ export function shapeTable(shapes: readonly ShapeFigures[]): string[] {
         cell(s.floorB?.wallMs),
         ratio === undefined ? '' : `**${times(ratio)}** (goal ${times(s.goal)})`,
         b ? `${mib(b.peakRssMb)} (${mib(b.peakHeapMb)}, ${heapShare(s)})` : '',
-        cell(b?.cpuMs),
+        [b?.cpuMs, s.floorA?.cpuMs, s.floorB?.cpuMs].map(cell).join(' / '),
         cell(b?.simCpuMs),
       ];
     }),

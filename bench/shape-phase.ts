@@ -64,6 +64,7 @@ function floorAFigures(runs: readonly TaskOutput<FloorAResult>[], words: number)
     runsMs: runs.map((run) => run.result.wallMs),
     wordsPerSecond: words / (wallMs / 1_000),
     peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
+    cpuMs: median(runs.map((run) => run.cpuMs)),
     steps: runs.at(-1)!.result.steps,
   };
 }
@@ -77,6 +78,7 @@ function floorBFigures(runs: readonly Measured<FloorBResult>[]): FloorBFigures {
     megabytesPerSecond: last.bytes / 1e6 / (wallMs / 1_000),
     peakRssMb: Math.max(...runs.map(({ run }) => run.peakRssMb)),
     peakHeapMb: Math.max(...runs.map(({ run }) => run.memory.heapTotalMb)),
+    cpuMs: median(runs.map(({ run }) => run.cpuMs)),
     simCpuMs: median(runs.map((m) => m.simCpuMs)),
     pages: last.pages,
   };
