@@ -99,7 +99,9 @@ Options:
                    scale phase always runs the CLI in children
   -h, --help       show this help
 
-A million-job account (about an hour or more; needs tens of GB free beside the temp directory):
+A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),
+and about 60 GB free in the temp directory (the file ~38 kB a job, the export or the published
+dataset ~15 kB a job beside it; TMPDIR moves it):
   nice npm run bench -- --only scale --scale-jobs 1000000
 `;
 

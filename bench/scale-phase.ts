@@ -52,7 +52,7 @@ const sync = (name: string, ...flags: string[]): StepSpec => ({
   args: () => ['sync', ...flags, '--json'],
 });
 
-export const SCALE_STEPS: readonly StepSpec[] = [
+const SCALE_STEPS: readonly StepSpec[] = [
   sync('back-fill'),
   sync('idle incremental'),
   { ...sync('one new job'), upstream: (sim) => sim.addJobs(1, 'done', NEW_JOB_AGO_MS) },
