@@ -1,12 +1,13 @@
 /**
- * The bench's flags. Defaults are the sizes of issue 7; `--scale 0.1` shrinks every dataset for a
- * quick run (the smoke test uses a tiny scale). A bad flag is a ConfigError (exit 2).
+ * The bench's flags. Defaults are the full sizes; `--scale 0.1` shrinks every dataset for a quick
+ * run (the smoke test uses a tiny scale). A bad flag is a ConfigError (exit 2).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
+import { SHAPES, type ShapeName } from './datasets.js';
 
 export const PHASES = [
   'floor-b',
@@ -18,15 +19,26 @@ export const PHASES = [
   'latency',
   'budget',
   'incremental',
+  'scale',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
+/** Phases run when --only is not given: all but `scale`, which takes an hour at its default sizes. */
+const DEFAULT_PHASES = PHASES.filter((phase) => phase !== 'scale');
+
+/** Accounts of the scale phase, jobs (`--scale-jobs`). */
+export const SCALE_JOBS = [10_000, 100_000] as const;
+
 export interface BenchOptions {
-  /** Multiplies every job count; 1 = the issue's sizes. */
+  /** Multiplies every job count but the scale phase's; 1 = the full sizes. */
   readonly scale: number;
   /** Runs of backfill, floor A and floor B; the median is reported. */
   readonly repeat: number;
   readonly phases: ReadonlySet<Phase>;
+  /** The account shapes of the backfill and its floors, in the order of SHAPES. */
+  readonly shapes: readonly ShapeName[];
+  /** Account sizes of the scale phase, jobs, ascending. */
+  readonly scaleJobs: readonly number[];
   /** Where the JSON figures (and CPU profiles) go. */
   readonly outDir: string;
   /** Profile the backfill, floor and latency-bound children with `node --cpu-prof` (into outDir). */
@@ -39,8 +51,8 @@ export interface BenchOptions {
   /** Added to every response in the latency-bound phase, ms. */
   readonly latencyMs: number;
   /**
-   * A built checkout of another version (e.g. main): the incremental phase runs its sync beside
-   * this one's, step by step against the same simulator, for a before/after in one run.
+   * A built checkout of another version (e.g. main): the incremental and scale phases run its sync
+   * (its CLI) beside this one's, step by step against the same simulator, for a before/after in one run.
    */
   readonly baseline?: string;
   /** Run the measured tasks in the bench's own process, not each in a child (the smoke test's mode). */
@@ -49,29 +61,48 @@ export interface BenchOptions {
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
 
-Measures a backfill, its two floors, the naive loader, an idle run, memory at 10x the jobs, a
-latency-bound backfill and the incremental runs at a history of 1,000 and 10,000 jobs (bytes
-written, time), side by side in one run, and prints the figures and their ratios.
+Measures, side by side in one run, and prints the figures, their ratios and the targets:
+- backfill, floor-a, floor-b: a backfill against its two floors (DuckDB ingesting the same records
+  from NDJSON; fetching and parsing every page) on three account shapes: the bench's dataset
+  (2,000 long jobs with translations), S600 (10,000 jobs of ~600 words) and S60 (10,000 jobs of
+  ~60 words); peak RSS, the V8 heap, CPU of the sync and of the simulator;
+- idle, naive: a run with nothing new, and a row-by-row loader, on the first shape;
+- memory: peak RSS at 10x the jobs; latency: 1, 2 and 4 slices at once against a slow service;
+- budget: peak RSS of a backfill, an incremental and a --full run at the default memory budget
+  and at 256 MB, for bench and hour-long records;
+- incremental: the runs a worker makes at a history of 1,000 and 10,000 jobs (bytes written, time);
+- scale (only when asked for): accounts of --scale-jobs jobs of ~800 words, each step a command of
+  the built CLI (bin/transcript-sync) in a child of its own, one after another on one file:
+  back-fill, idle incremental, one new job, sync --full, verify, verify --hashes, a first
+  --publish, export, report billing, a query over all words; wall time, peak RSS (VmHWM), bytes
+  written (write_bytes) and the file's size after each.
 
 Options:
-  --scale N        multiply every dataset's job count (default 1: 2,000 big jobs)
-  --repeat N       runs of the backfill and of each floor, and of each memory-budget step;
-                   the median is reported (default 1)
-  --only LIST      phases to run, comma-separated: ${PHASES.join(',')} (default all);
-                   budget: peak RSS of a backfill, an incremental and a --full run at the
-                   default memory budget and at 256 MB, for bench and hour-long records
+  --scale N        multiply every dataset's job count but the scale phase's (default 1)
+  --repeat N       rounds of the backfill and of each floor, alternating shape by shape and task
+                   by task, and of each memory-budget step; the median is reported (default 1)
+  --only LIST      phases to run, comma-separated: ${PHASES.join(',')}
+                   (default all but scale)
   --phase LIST     the same as --only (e.g. --phase incremental)
+  --shapes LIST    account shapes of backfill, floor-a and floor-b: ${SHAPES.join(',')} (default all)
+  --scale-jobs LIST  account sizes of the scale phase, even numbers of jobs (default ${SCALE_JOBS.join(',')})
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
   --concurrency N  slices fetched in parallel by the backfill (default 2)
-  --memory BYTES   the backfill's memory budget (the sync's --memory; default 512e6)
+  --memory BYTES   the sync's memory budget (--memory; default 512e6), also the RSS targets' bound
   --latency-ms N   ms added to every response in the latency phase (default 50)
   --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
-                   bench's bench/ files): the incremental phase runs its sync beside this one's
+                   bench's bench/ files): the incremental and scale phases run its sync beside this one's
   --in-process     run the measured tasks in the bench's process, not a child each: quicker, but
-                   memory, CPU and bytes written are then the bench's (for the smoke test)
+                   memory, CPU and bytes written are then the bench's (for the smoke test); the
+                   scale phase always runs the CLI in children
   -h, --help       show this help
+
+A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),
+and about 60 GB free in the temp directory (the file ~38 kB a job, the export or the published
+dataset ~15 kB a job beside it; TMPDIR moves it):
+  nice npm run bench -- --only scale --scale-jobs 1000000
 `;
 
 function number(
@@ -93,17 +124,36 @@ function number(
   return value;
 }
 
-function phases(text: unknown): ReadonlySet<Phase> {
-  if (text === undefined) return new Set(PHASES);
-  const names = String(text)
+/** The names of a comma-separated list, each among `known`. */
+function names<T extends string>(text: string, flag: string, known: readonly T[], what: string): T[] {
+  const given = text
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const bad = names.filter((name) => !(PHASES as readonly string[]).includes(name));
-  if (bad.length > 0 || names.length === 0) {
-    throw new ConfigError('--only', `takes phases among ${PHASES.join(', ')} (got "${String(text)}")`);
-  }
-  return new Set(names as Phase[]);
+  if (given.length === 0 || given.some((name) => !(known as readonly string[]).includes(name)))
+    throw new ConfigError(flag, `takes ${what} among ${known.join(', ')} (got "${text}")`);
+  return given as T[];
+}
+
+function phases(text: unknown): ReadonlySet<Phase> {
+  if (text === undefined) return new Set(DEFAULT_PHASES);
+  return new Set(names(String(text), '--only', PHASES, 'phases'));
+}
+
+function shapes(text: unknown): readonly ShapeName[] {
+  if (text === undefined) return SHAPES;
+  const chosen = new Set(names(String(text), '--shapes', SHAPES, 'shapes'));
+  return SHAPES.filter((name) => chosen.has(name));
+}
+
+function scaleJobs(text: unknown): readonly number[] {
+  if (text === undefined) return SCALE_JOBS;
+  const sizes = String(text)
+    .split(',')
+    .map((size) => Number(size.trim().replaceAll('_', '')));
+  if (sizes.some((jobs) => !Number.isInteger(jobs) || jobs < 2 || jobs % 2 !== 0))
+    throw new ConfigError('--scale-jobs', `takes even numbers of jobs, at least 2 (got "${String(text)}")`);
+  return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
 function baseline(text: unknown): { baseline?: string } {
@@ -127,6 +177,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         repeat: { type: 'string' },
         only: { type: 'string' },
         phase: { type: 'string' },
+        shapes: { type: 'string' },
+        'scale-jobs': { type: 'string' },
         out: { type: 'string' },
         'cpu-prof': { type: 'boolean' },
         'page-size': { type: 'string' },
@@ -147,6 +199,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     scale: number(values, 'scale', 1, 0.0001, false),
     repeat: number(values, 'repeat', 1, 1, true),
     phases: phases(values['only'] ?? values['phase']),
+    shapes: shapes(values['shapes']),
+    scaleJobs: scaleJobs(values['scale-jobs']),
     outDir: typeof values['out'] === 'string' ? values['out'] : join(projectRoot(), 'bench', 'out'),
     cpuProf: values['cpu-prof'] === true,
     pageSize: number(values, 'page-size', 100, 1, true),

@@ -1,5 +1,6 @@
 /**
- * Billing figures before and after issue 16, side by side in one run on one DuckDB file:
+ * Billing figures of the per-row rounded formulas (sql/100) and the exact ones (sql/101), side by
+ * side in one run on one DuckDB file:
  * `node dist/bench/billing-exactness.js DB [--repeat 5]`.
  *
  * - exactness: billed hours of a month summed from the day rows, from the month rows, and exactly

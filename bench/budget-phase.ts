@@ -1,6 +1,6 @@
 /**
  * The memory budget: a backfill, an incremental run and a --full run, each in a child of
- * its own, at the default budget, at 256 MB and at 1 GB, for the bench's records (~114 kB a job) and for
+ * its own, at the default budget and at 256 MB, for the bench's records (~118 kB a job) and for
  * hour-long transcripts (~1.3 MB a job). Peak RSS is the child's own (getrusage maxRSS, the figure
  * `/usr/bin/time -f %M` prints, in MiB); the target is the budget itself. With `--repeat N` each
  * sequence runs N times on a fresh file, and the figures kept are each step's median run by peak
@@ -13,12 +13,12 @@ import type { BenchOptions } from './args.js';
 import { runTask } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { BudgetFigures, BudgetRun } from './figures.js';
-import type { Say } from './phases.js';
+import type { Say } from './phase-kit.js';
 import { SimProcess } from './sim-process.js';
 import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 
-/** The default, a smaller one, and a roomier one. */
-export const BUDGETS = [DEFAULT_MEMORY, 256e6, 1e9] as const;
+/** The default and a smaller one. */
+export const BUDGETS = [DEFAULT_MEMORY, 256e6] as const;
 const STEPS = ['backfill', 'incremental', 'full'] as const;
 
 export async function runBudgetPhase(options: BenchOptions, dir: string, say: Say): Promise<BudgetFigures> {

@@ -1,6 +1,6 @@
 /**
- * How long closing a database file stalls the event loop (issue 15 notes: a worker's /metrics,
- * /healthz and read socket wait for it), side by side in one run:
+ * How long closing a database file stalls the event loop (a worker's /metrics, /healthz and read
+ * socket wait for it), side by side in one run:
  * `node dist/bench/close-stall.js [--rows 20000] [--repeat 7]`.
  *
  * - before: DuckDB's close alone (closeSync checkpoints the WAL on the event loop);

@@ -1,9 +1,22 @@
 /**
- * The datasets of one bench run, from the issue's sizes times `--scale`. History ends an hour ago
- * and spans 90 days, so the idle run finds nothing new and the pending jobs of the last 7 days are
+ * The datasets of one bench run, their job counts times `--scale`. History ends an hour ago and
+ * spans 90 days, so the idle run finds nothing new and the pending jobs of the last 7 days are
  * re-checked, as they would be on a live account.
  */
 import type { SimChildOptions } from './sim-child.js';
+
+/** The account shapes the backfill and its floors are measured on, in report order. */
+export const SHAPES = ['bench', 'S600', 'S60'] as const;
+export type ShapeName = (typeof SHAPES)[number];
+
+export interface Shape {
+  readonly name: ShapeName;
+  /** What the account is, for the report. */
+  readonly about: string;
+  readonly sim: SimChildOptions;
+  /** The goal of backfill / max(floor A, floor B). */
+  readonly goal: number;
+}
 
 export interface LatencyDataset {
   readonly sim: SimChildOptions;
@@ -13,8 +26,10 @@ export interface LatencyDataset {
 }
 
 export interface Datasets {
-  /** 2,000 jobs of both kinds, ~60 utterances of ~15 words (the backfill, floors, naive, idle). */
+  /** 2,000 jobs of both kinds, ~60 utterances of ~15 words: the bench's dataset (the first shape). */
   readonly main: SimChildOptions;
+  /** Every account shape; the first one run also serves the idle run and the naive loader. */
+  readonly shapes: readonly Shape[];
   /** 10x the jobs with a tenth of the utterances (memory scaling). */
   readonly tenfold: SimChildOptions;
   readonly latency: LatencyDataset;
@@ -26,8 +41,8 @@ export interface Datasets {
 
 const DAY_MS = 86_400_000;
 /**
- * Slices per kind of the latency-bound backfill: three full rounds of 4 parallel slices (the issue
- * asks for at least 8). Planning (the first page, then the boundary probes) and opening and closing
+ * Slices per kind of the latency-bound backfill: three full rounds of 4 parallel slices (at least 8
+ * are wanted). Planning (the first page, then the boundary probes) and opening and closing
  * the file do not shrink with parallelism; more slices amortize them as a longer history would.
  */
 const SLICES_PER_KIND = 12;
@@ -58,8 +73,17 @@ export function datasets(scale: number, now = new Date()): Datasets {
   const jobs = Math.max(4, Math.round(2_000 * scale));
   const latencyJobs = Math.max(2 * SLICES_PER_KIND * 2, Math.round(400 * scale));
   const sliceJobs = Math.max(1, Math.ceil(latencyJobs / 2 / SLICES_PER_KIND));
+  const manyJobs = Math.max(4, Math.round(10_000 * scale));
+  const main = dataset(jobs, 60, 15, now, 7);
   return {
-    main: dataset(jobs, 60, 15, now, 7),
+    main,
+    shapes: [
+      // ~1,250 words a job with translations and diarizations, ~118 kB of JSON.
+      { name: 'bench', about: 'long jobs with translations', sim: main, goal: 1 },
+      // ~600 and ~60 words a job (~58 kB and ~8.5 kB of JSON): a job's own cost weighs more.
+      { name: 'S600', about: '~600 words a job', sim: dataset(manyJobs, 29, 15, now, 13), goal: 1.2 },
+      { name: 'S60', about: '~60 words a job', sim: dataset(manyJobs, 3, 15, now, 14), goal: 1.2 },
+    ],
     tenfold: dataset(jobs * 10, 6, 15, now, 8),
     hourLong: dataset(Math.max(4, Math.round(240 * scale)), 600, 15, now, 10),
     latency: {

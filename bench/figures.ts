@@ -1,4 +1,5 @@
 /** What one bench run measured: the JSON written to bench/out/ and the input of the report. */
+import type { ShapeName } from './datasets.js';
 import type { DatasetFile } from './sim-child.js';
 
 export interface BackfillFigures {
@@ -11,6 +12,8 @@ export interface BackfillFigures {
   /** Highest peak of the V8 heap (its total size), MiB: the rest of the RSS is native (DuckDB, buffers). */
   readonly peakHeapMb: number;
   readonly cpuMs: number;
+  /** Median CPU time of the simulator child during the runs (user + system), ms. */
+  readonly simCpuMs: number;
   readonly words: number;
   readonly jobs: number;
   readonly requests: number;
@@ -22,6 +25,8 @@ export interface FloorAFigures {
   readonly runsMs: readonly number[];
   readonly wordsPerSecond: number;
   readonly peakRssMb: number;
+  /** Median CPU time of the child (user + system, DuckDB's threads included), ms. */
+  readonly cpuMs: number;
   /** ms per step of the last run. */
   readonly steps: Readonly<Record<string, number>>;
 }
@@ -32,7 +37,25 @@ export interface FloorBFigures {
   readonly megabytesPerSecond: number;
   readonly peakRssMb: number;
   readonly peakHeapMb: number;
+  /** Median CPU time of the child, ms. */
+  readonly cpuMs: number;
+  /** Median CPU time of the simulator child during the runs, ms. */
+  readonly simCpuMs: number;
   readonly pages: number;
+}
+
+/** One account shape: its backfill and floors, each of `--repeat` rounds alternating with the others. */
+export interface ShapeFigures {
+  readonly name: ShapeName;
+  readonly about: string;
+  /** The goal of backfill / max(floor A, floor B). */
+  readonly goal: number;
+  readonly dataset: DatasetFile;
+  readonly backfill?: BackfillFigures;
+  readonly floorA?: FloorAFigures;
+  readonly floorB?: FloorBFigures;
+  /** backfill / max(floor A, floor B) of each round, when all three ran. */
+  readonly roundRatios?: readonly number[];
 }
 
 export interface NaiveFigures {
@@ -65,7 +88,7 @@ export interface MemoryFigures {
 }
 
 export interface BudgetRun {
-  /** 'bench' (~114 kB a job) or 'hour-long' (~1.3 MB a job). */
+  /** 'bench' (~118 kB a job) or 'hour-long' (~1.3 MB a job). */
   readonly records: string;
   readonly budgetMb: number;
   readonly step: 'backfill' | 'incremental' | 'full';
@@ -140,17 +163,67 @@ export interface IncrementalFigures {
   readonly runs: readonly IncrementalRun[];
 }
 
+/** One command of the built CLI in the scale phase, measured in its own process. */
+export interface CliStep {
+  /** The step, e.g. 'back-fill' or 'verify --hashes'. */
+  readonly name: string;
+  /** The command's arguments (its --db and output folders left out). */
+  readonly command: string;
+  /** 0 when the command succeeded; else its exit code, or the signal that ended it. */
+  readonly exit: number | string;
+  /** The last line it wrote on stderr, when it failed. */
+  readonly error?: string;
+  /** From the start of the process to its end (node's start-up included), ms. */
+  readonly wallMs: number;
+  /** Peak resident set (VmHWM at exit), MiB; absent when the process died before it could tell. */
+  readonly peakRssMb?: number;
+  /** Peak of the V8 heap (its total size), MiB. */
+  readonly peakHeapMb?: number;
+  /** User + system CPU time of the process, ms. */
+  readonly cpuMs?: number;
+  /** Bytes the process caused to be written to storage (`/proc/self/io` write_bytes at exit). */
+  readonly writeBytes?: number;
+  /** The database file and its WAL after the step, bytes. */
+  readonly fileBytes: number;
+  /** Bytes of the files the step wrote in its output folder (export, --publish). */
+  readonly outputBytes?: number;
+  /** Sync steps (from --json): jobs inserted or updated, and words loaded. */
+  readonly changed?: number;
+  readonly words?: number;
+  /** CPU time of the simulator child during the step, ms. */
+  readonly simCpuMs: number;
+}
+
+export interface ScaleRun {
+  /** Jobs of the account. */
+  readonly jobs: number;
+  readonly steps: readonly CliStep[];
+  /** The same steps by the --baseline checkout's CLI, on a file of its own. */
+  readonly baseline?: readonly CliStep[];
+}
+
+export interface ScaleFigures {
+  /** The memory budget the commands ran with, bytes (the RSS target). */
+  readonly budgetBytes: number;
+  readonly runs: readonly ScaleRun[];
+}
+
 export interface Figures {
-  machine?: { nproc: number; cpu: string; node: string; platform: string };
+  machine?: {
+    nproc: number;
+    cpu: string;
+    node: string;
+    platform: string;
+    /** os.loadavg() (1, 5 and 15 minutes) when the run started and when it ended. */
+    load: { start: number[]; end: number[] };
+  };
   options: Record<string, unknown>;
-  dataset?: DatasetFile;
-  backfill?: BackfillFigures;
-  floorA?: FloorAFigures;
-  floorB?: FloorBFigures;
+  shapes?: ShapeFigures[];
   naive?: NaiveFigures;
   idle?: IdleFigures;
   memory?: MemoryFigures;
   latency?: LatencyFigures;
   budget?: BudgetFigures;
   incremental?: IncrementalFigures;
+  scale?: ScaleFigures;
 }

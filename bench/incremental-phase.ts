@@ -1,5 +1,5 @@
 /**
- * "Incremental at history H" (issue 13): back-fill H jobs, then measure what the runs a worker makes
+ * "Incremental at history H": back-fill H jobs, then measure what the runs a worker makes
  * every few minutes cost the disk: an idle run, a run that finds one new job, one that finds 1% of
  * the jobs changed (pending jobs that completed upstream), a reconcile of the recent window, and a
  * reconcile of the whole history. Each run is a child process of its own, so its `write_bytes` is
@@ -11,7 +11,7 @@ import type { BenchOptions } from './args.js';
 import { runTask, type TaskOutput } from './child-output.js';
 import { incrementalDataset } from './datasets.js';
 import type { IncrementalFigures, IncrementalRun, IncrementalStep } from './figures.js';
-import type { Say } from './phases.js';
+import type { Say } from './phase-kit.js';
 import { SimProcess } from './sim-process.js';
 import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 

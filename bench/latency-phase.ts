@@ -9,7 +9,7 @@ import type { BenchOptions } from './args.js';
 import { runTask } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { LatencyFigures, LatencyRun } from './figures.js';
-import type { Say } from './phases.js';
+import type { Say } from './phase-kit.js';
 import type { RequestMark } from './sim-child.js';
 import { SimProcess } from './sim-process.js';
 import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';

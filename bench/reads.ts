@@ -1,5 +1,5 @@
 /**
- * `npm run bench:reads`: the figures of issue 18, side by side in one run.
+ * `npm run bench:reads`: reads during a sync and the cost of a publish, side by side in one run.
  * 1. Reads during a back-fill: wall time of `transcript-sync query "SELECT count(*) FROM jobs"` (a
  *    whole CLI process) while a sync back-fills the file and answers over its socket, next to the
  *    same query on the idle file; and the rejected alternative, a reader copying the file to a

@@ -1,10 +1,11 @@
 /**
- * `npm run bench`: measures the sync against its floors (issue 7) and prints the figures, their
+ * `npm run bench`: measures the sync against its floors and at scale, and prints the figures, their
  * ratios and the targets; the figures also go to bench/out/bench-<time>.json. Progress lines go to
- * stderr, the report to stdout. Exit 0 even when a target is missed: the report says which.
+ * stderr, each with the machine's load average, the report to stdout. Exit 0 even when a target is
+ * missed: the report says which.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { TsyncError } from '../src/errors.js';
 import { BENCH_HELP, parseBenchArgs } from './args.js';
@@ -20,21 +21,28 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.inProcess) runTasksInProcess();
   const started = Date.now();
+  const loadAtStart = loadavg();
   const say = (line: string) =>
-    process.stderr.write(`[bench ${((Date.now() - started) / 1_000).toFixed(0)}s] ${line}\n`);
+    process.stderr.write(
+      `[bench ${((Date.now() - started) / 1_000).toFixed(0)}s, load ${loadavg()[0]?.toFixed(1)}] ${line}\n`,
+    );
   const figures = await runBench(options, say);
-  figures.machine = {
+  const machine = {
     nproc: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    load: { start: loadAtStart, end: loadavg() },
   };
+  figures.machine = machine;
   mkdirSync(options.outDir, { recursive: true });
   const file = join(options.outDir, `bench-${new Date().toISOString().replaceAll(':', '-')}.json`);
   writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
   process.stdout.write(renderReport(figures));
+  const load = (values: number[]) => values.map((v) => v.toFixed(1)).join(' ');
   process.stdout.write(
-    `\nmachine: ${figures.machine.nproc} cores (${figures.machine.cpu}), node ${figures.machine.node}\n`,
+    `\nmachine: ${machine.nproc} cores (${machine.cpu}), node ${machine.node}; ` +
+      `load average (1, 5, 15 min) ${load(machine.load.start)} at the start, ${load(machine.load.end)} at the end\n`,
   );
   process.stdout.write(`figures written to ${file}\n`);
   return 0;

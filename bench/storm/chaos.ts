@@ -21,7 +21,7 @@ export function chaosSeed(fallback: number, text: string | undefined = process.e
   return seed;
 }
 
-/** Listings that contradict themselves (issue 12). */
+/** Listings that contradict themselves. */
 export const GLITCHES = ['empty-page', 'short-page', 'shrink-total'] as const satisfies readonly FaultKind[];
 
 /**
