@@ -1,31 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The end-to-end tier: tests that start the built program (bin/ over dist/, so they need
- * `npm run build`), the worker process, SIGINT/SIGTERM/SIGKILL, another user's permissions, or the
- * benches. Every other test file is the unit tier: in-process (the CLI through runMain), no build
- * step. A new test file that spawns the binary belongs in this list (test/test-tiers.test.ts checks).
+ * Two tiers, one folder each. test/e2e/: tests that start the built program (bin/ over dist/, so
+ * they need `npm run build`), the worker process, SIGINT/SIGTERM/SIGKILL, another user's
+ * permissions, or the benches. test/unit/: in-process (the CLI through runMain), no build step;
+ * test/unit/repo/test-tiers.test.ts fails when a file there starts the build.
  */
-export const E2E_TESTS = [
-  'test/bad-input-permissions.test.ts',
-  'test/bench-smoke.test.ts',
-  'test/chaos.test.ts',
-  'test/cli.test.ts',
-  'test/logs.test.ts',
-  'test/operator-commands.test.ts',
-  'test/reads-during-sync.test.ts',
-  'test/security-key.test.ts',
-  'test/security-transport.test.ts',
-  'test/simulator-memory.test.ts',
-  'test/store-migration.test.ts',
-  'test/store-uniqueness.test.ts',
-  'test/sync-cli.test.ts',
-  'test/sync-signals.test.ts',
-  'test/worker-outage.test.ts',
-  'test/worker-process.test.ts',
-  'test/worker-startup.test.ts',
-];
-
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -43,8 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
-          exclude: E2E_TESTS,
+          include: ['test/unit/**/*.test.ts'],
           // CPU-bound in-process files: 3 at a time on 2 cores did the tier's work in ~8% less CPU than 4
           // (less of each worker's import and transform, less contention), 28.2-28.9 against 30.2-30.4 s
           // (`npm run test:unit`, quiet machine, side by side); 2 took 28.3 s.
@@ -65,7 +44,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 0 },
-          include: E2E_TESTS,
+          include: ['test/e2e/**/*.test.ts'],
           // The same shared module cache: the e2e files import the simulator, DuckDB, BullMQ... too
           // (vitest's import time of the tier 21.7 s -> 9.9 s, its CPU 127 s -> 114 s, `vitest run
           // --project e2e` on the loaded 2-core machine). What a test starts (children, servers,

@@ -13,14 +13,9 @@ import { TsyncError } from '../../src/errors.js';
 import { openWriter } from '../../src/load/open-file.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
 import { loadRecords as loadInto } from './load.js';
+import { fileTempDir } from './tmp.js';
 
 type Json = Record<string, unknown>;
-
-/** A folder for a whole test file (tmp.ts's tempDir is removed after each test). */
-export function fileTempDir(prefix: string): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
   const db = await openWriter(path);

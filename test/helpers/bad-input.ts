@@ -7,11 +7,10 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { fileTempDir } from './analytics-data.js';
 import { type CliResult, shownLines } from './cli.js';
 import { fingerprint } from './db-fingerprint.js';
 import { syncOnce } from './sync.js';
-import { tempDir } from './tmp.js';
+import { fileTempDir, tempDir } from './tmp.js';
 
 /** A service nobody listens on: a run that got past the checks would fail differently. */
 export const NO_SERVICE = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:9' };

@@ -1,3 +1,4 @@
+/** Temporary folders of the tests: one removed after the current test, or one a whole file keeps. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,4 +15,10 @@ export function tempDir(prefix = 'tsync-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/** A folder for a whole test file (tmp.ts's tempDir is removed after each test). */
+export function fileTempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,0 +1,293 @@
+/**
+ * The benchmark at a tiny scale: it runs end to end and prints every figure, ratio and target, and
+ * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
+ * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. The whole
+ * runs use `--in-process` (no child per measured task: ~30 node start-ups saved); one small run
+ * keeps the children, whose JSON line carries every figure. The scale phase always runs the CLI in
+ * children: it has a small run of its own.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/util/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const RUN = join(projectRoot(), 'dist', 'bench', 'run.js');
+
+function bench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const SHAPES = ['bench', 'S600', 'S60'] as const;
+
+const SCALE_STEPS = [
+  'back-fill',
+  'idle incremental',
+  'one new job',
+  'sync --full',
+  'verify',
+  'verify --hashes',
+  'first --publish',
+  'export',
+  'report billing',
+  'query, all words',
+];
+
+const FIGURES = [
+  ...SHAPES.flatMap((shape) =>
+    [
+      'dataset',
+      'backfill wall time',
+      'backfill peak RSS',
+      'backfill CPU time',
+      'floor A (DuckDB ingest)',
+      'floor B (transfer)',
+      'ratio backfill / max(floor A, floor B)',
+    ].map((label) => `${shape}: ${label}`),
+  ),
+  'naive loader',
+  'naive words/s',
+  'idle run wall time',
+  'idle run requests',
+  'peak RSS 1x',
+  'peak RSS 10x jobs',
+  'latency-bound 1-way',
+  'latency-bound 2-way',
+  'latency-bound 4-way',
+  'ratio naive / backfill',
+  'ratio 4-way / 1-way (speed-up)',
+  'bench records, 512 MB budget, backfill',
+  'bench records, 256 MB budget, full',
+  'hour-long records, 512 MB budget, incremental',
+  'hour-long records, 256 MB budget, backfill',
+];
+
+const TARGETS = [
+  ...SHAPES.flatMap((shape) =>
+    ['backfill vs floors', 'backfill peak RSS', 'backfill V8 heap'].map((name) => `${shape}: ${name}`),
+  ),
+  'naive vs backfill',
+  'idle run',
+  'RSS at 10x jobs',
+  '4-way vs 1-way',
+  'peak RSS at the default budget, bench records',
+  'peak RSS at the default budget, hour-long records',
+];
+
+/** A target's line in the printout, met or missed. */
+const targetLine = (name: string) => new RegExp(`(met |MISS)  ${name.replace(/[()/,]/g, '\\$&')}`);
+
+function figuresJson(out: string): Record<string, unknown> {
+  const [file] = readdirSync(out).filter((name) => name.endsWith('.json'));
+  return JSON.parse(readFileSync(join(out, file ?? 'missing'), 'utf8')) as Record<string, unknown>;
+}
+
+describe('npm run bench', () => {
+  beforeAll(() => {
+    if (!existsSync(RUN)) throw new Error(`${RUN} is missing: run \`npm run build\` first`);
+  });
+
+  it('prints every figure, ratio and target of a tiny run and writes them as JSON', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).
+    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency,budget';
+    const { code, stdout, stderr } = await bench([
+      '--scale',
+      '0.005',
+      '--latency-ms',
+      '5',
+      '--only',
+      phases,
+      '--out',
+      out,
+      '--in-process',
+    ]);
+    expect(code, stderr).toBe(0);
+    for (const label of FIGURES) expect(stdout).toContain(`  ${label}  `);
+    for (const name of TARGETS) expect(stdout).toMatch(targetLine(name));
+    expect(stdout).toContain('| figure | value |');
+    expect(stdout).toContain('| account shape |');
+    const figures = figuresJson(out);
+    for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget'])
+      expect(figures).toHaveProperty(key);
+    // Each shape's backfill loaded its own account, every job of it; the shapes' jobs differ in size.
+    const shapes = figures['shapes'] as {
+      name: string;
+      dataset: { jobs: number; words: number };
+      backfill: { jobs: number };
+      floorA: object;
+      floorB: object;
+      roundRatios: number[];
+    }[];
+    expect(shapes.map((shape) => shape.name)).toEqual([...SHAPES]);
+    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([10, 50, 50]);
+    for (const shape of shapes) {
+      expect(shape.backfill.jobs).toBe(shape.dataset.jobs);
+      expect(shape).toHaveProperty('floorA');
+      expect(shape).toHaveProperty('floorB');
+      expect(shape.roundRatios).toHaveLength(1);
+    }
+    const wordsPerJob = shapes.map((shape) => shape.dataset.words / shape.dataset.jobs);
+    expect(wordsPerJob[0]).toBeGreaterThan(800);
+    expect(wordsPerJob[1]).toBeGreaterThan(300);
+    expect(wordsPerJob[1]).toBeLessThan(900);
+    expect(wordsPerJob[2]).toBeGreaterThan(20);
+    expect(wordsPerJob[2]).toBeLessThan(120);
+  });
+
+  it('runs the incremental phase alone, at two histories, with bytes written and its targets', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench([
+      '--phase',
+      'incremental',
+      '--scale',
+      '0.004',
+      '--out',
+      out,
+      '--in-process',
+    ]);
+    expect(code, stderr).toBe(0);
+    for (const history of [4, 40]) {
+      for (const step of [
+        'file',
+        'idle',
+        'one new job',
+        '1% changed',
+        'reconcile, recent window',
+        'reconcile, whole history',
+      ])
+        expect(stdout).toContain(`  incremental H=${history}: ${step}  `);
+    }
+    expect(stdout).toMatch(/MB written/);
+    for (const name of ['one new job writes', 'one new job, larger history', 'file per JSON byte'])
+      expect(stdout).toMatch(targetLine(name));
+    // The whole-history reconcile found the job deleted upstream; the recent window did not reach it.
+    expect(stdout).toMatch(/H=40: reconcile, whole history +.* 1 deleted/);
+  });
+
+  it('measures each task in a child process of its own: every task kind, its figures read back', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench([
+      '--scale',
+      '0.005',
+      '--only',
+      'floor-b,backfill,floor-a,naive',
+      '--shapes',
+      'S60',
+      '--out',
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    for (const label of [
+      'S60: backfill wall time',
+      'S60: backfill peak RSS',
+      'S60: floor A (DuckDB ingest)',
+      'S60: floor B (transfer)',
+      'naive loader',
+    ])
+      expect(stdout).toContain(`  ${label}  `);
+    expect(stdout).not.toContain('  bench: ');
+    const figures = figuresJson(out) as {
+      shapes?: {
+        backfill?: { peakRssMb: number; peakHeapMb: number; cpuMs: number; simCpuMs: number };
+        floorA?: { peakRssMb: number };
+        floorB?: { peakRssMb: number; simCpuMs: number };
+      }[];
+    };
+    expect(figures.shapes).toHaveLength(1);
+    const [shape] = figures.shapes ?? [];
+    // A child's own figures: a real peak RSS and CPU time each, read from its JSON line; the
+    // simulator's CPU from its own child, which served the pages.
+    for (const rss of [shape?.backfill?.peakRssMb, shape?.floorA?.peakRssMb, shape?.floorB?.peakRssMb])
+      expect(rss).toBeGreaterThan(10);
+    expect(shape?.backfill?.peakHeapMb).toBeGreaterThan(1);
+    expect(shape?.backfill?.cpuMs).toBeGreaterThan(0);
+    expect(shape?.backfill?.simCpuMs).toBeGreaterThan(0);
+    expect(shape?.floorB?.simCpuMs).toBeGreaterThan(0);
+    expect(figures).toHaveProperty('naive');
+  });
+
+  it('runs the scale phase: every command of the built CLI in a process of its own, measured', {
+    timeout: 180_000,
+  }, async () => {
+    const out = tempDir('tsync-bench-smoke-');
+    const { code, stdout, stderr } = await bench(['--only', 'scale', '--scale-jobs', '20', '--out', out]);
+    expect(code, stderr).toBe(0);
+    for (const step of SCALE_STEPS) expect(stdout).toContain(`  scale 20: ${step}  `);
+    expect(stdout).toMatch(/met {3}scale: every command succeeded/);
+    for (const name of [
+      'scale: peak RSS of every step',
+      'scale: idle incremental',
+      'scale: back-fill bytes written',
+      'scale: one new job writes',
+    ])
+      expect(stdout).toMatch(targetLine(name));
+    expect(stdout).toContain('| step | jobs | wall time |');
+    const figures = figuresJson(out) as {
+      scale: {
+        runs: {
+          jobs: number;
+          steps: {
+            name: string;
+            exit: number | string;
+            peakRssMb?: number;
+            cpuMs?: number;
+            writeBytes?: number;
+            fileBytes: number;
+            outputBytes?: number;
+            changed?: number;
+          }[];
+        }[];
+      };
+    };
+    const [run] = figures.scale.runs;
+    expect(run?.jobs).toBe(20);
+    const steps = new Map(run?.steps.map((step) => [step.name, step]));
+    expect([...steps.keys()]).toEqual(SCALE_STEPS);
+    // Every figure is the CLI process's own, reported by it as it exited.
+    for (const step of steps.values()) {
+      expect(step.exit, step.name).toBe(0);
+      expect(step.peakRssMb, step.name).toBeGreaterThan(10);
+      expect(step.cpuMs, step.name).toBeGreaterThan(0);
+      expect(step.writeBytes, step.name).toBeGreaterThanOrEqual(0);
+      expect(step.fileBytes, step.name).toBeGreaterThan(0);
+    }
+    expect(steps.get('back-fill')?.changed).toBe(20);
+    expect(steps.get('back-fill')?.writeBytes).toBeGreaterThan(0);
+    expect(steps.get('idle incremental')?.changed).toBe(0);
+    expect(steps.get('one new job')?.changed).toBe(1);
+    // The Parquet files of the publish and the export, measured before their folders are deleted.
+    expect(steps.get('first --publish')?.outputBytes).toBeGreaterThan(0);
+    expect(steps.get('export')?.outputBytes).toBeGreaterThan(0);
+  });
+
+  it('documents a million-job scale run in its help', async () => {
+    const { code, stdout } = await bench(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--only scale --scale-jobs 1000000');
+  });
+
+  it('refuses an unknown phase, an unknown shape and an odd account size with a usage error (exit 2)', async () => {
+    for (const [flag, value] of [
+      ['--only', 'everything'],
+      ['--shapes', 'S6000'],
+      ['--scale-jobs', '201'],
+    ] as const) {
+      const { code, stderr } = await bench([flag, value]);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(flag);
+    }
+  });
+});

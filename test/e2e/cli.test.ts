@@ -1,0 +1,123 @@
+/**
+ * The program itself, as a user runs it: bin/transcript-sync from the built dist/ (each command's
+ * --help runs in-process, through the same main()).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openWriter } from '../../src/load/open-file.js';
+import { projectRoot } from '../../src/util/paths.js';
+import { BIN, childEnv, runCli, runMain } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const COMMANDS = [
+  'demo',
+  'sync',
+  'status',
+  'simulate',
+  'worker',
+  'enqueue',
+  'report',
+  'query',
+  'export',
+  'quarantine',
+];
+
+describe('transcript-sync', () => {
+  it('--help lists every command', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+
+  it.each(COMMANDS)('%s --help shows its usage and exits 0', async (command) => {
+    const result = await runMain([command, '--help']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Usage: transcript-sync ${command}`);
+    expect(result.stdout).toContain('--help');
+  });
+
+  it('--version prints the package version, from the bin and in-process alike', async () => {
+    const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const result of [await runCli(['--version']), await runMain(['--version'])]) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+
+  it('an unknown command or flag is a one-line error with exit 2 that points at --help', async () => {
+    const unknown = await runCli(['synk']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--help');
+    const badFlag = await runCli(['status', '--colour']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr.trim().split('\n')).toHaveLength(1);
+    expect(badFlag.stderr).toContain('transcript-sync status --help');
+  });
+
+  it('a flag it does not know, lacking its value or given one it does not take is one line of our own', async () => {
+    const cases: [string[], string][] = [
+      [['status', '--bogus'], 'status: unknown flag --bogus'],
+      [['query', '-x', 'SELECT 1'], 'query: unknown flag -x'],
+      [['config', 'show', '--bogus=1'], 'config: unknown flag --bogus'],
+      [['status', '--db'], 'status: --db needs a value'],
+      [['status', '--json=yes'], 'status: --json takes no value (got --json=yes)'],
+      [
+        ['status', '--db', '--json'],
+        'status: --db needs a value, not the flag --json (write --db=--json if that is the value)',
+      ],
+    ];
+    for (const [args, said] of cases) {
+      const result = await runMain(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`transcript-sync: ${said}; see \`transcript-sync ${args[0]} --help\`\n`);
+    }
+  });
+
+  it('a bad setting names the variable it came from', async () => {
+    const result = await runCli(['sync'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'ftp://example.test' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('TSYNC_BASE_URL');
+    const flag = await runCli(['sync', '--page-size', '0'], {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--page-size');
+  });
+
+  it("the demo's closing hint is a command that runs from the clone as printed", async () => {
+    const db = join(tempDir(), 'demo.duckdb');
+    const demo = await runCli(['demo', '--jobs', '20', '--db', db]);
+    expect(demo.code, demo.stderr).toBe(0);
+    const hint = /^Explore it: (.+)$/m.exec(demo.stdout)?.[1];
+    expect(hint).toMatch(/^bin\/transcript-sync query --db /);
+    const child = spawn('sh', ['-c', hint ?? 'false'], {
+      env: childEnv({}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/pre-recorded/);
+  });
+
+  it('query - reads its SQL from the process stdin (bound by main.ts)', async () => {
+    const db = join(tempDir(), 'empty.duckdb');
+    await (await openWriter(db)).close();
+    const child = spawn(process.execPath, [BIN, 'query', '-', '--db', db, '--format', 'csv'], {
+      env: childEnv({}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end('SELECT 42 AS answer;\n');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('answer\n42\n');
+  });
+});

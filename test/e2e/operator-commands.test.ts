@@ -1,0 +1,288 @@
+/**
+ * The commands operators reach for, as child processes against a real DuckDB file, real Redis and
+ * the simulator: `runs`, `state show|reset`, `config show`, and `--notify` posting to a local
+ * HTTP server on 127.0.0.1.
+ */
+import { createServer } from 'node:http';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireWriterLock } from '../../src/load/file/writer-lock.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
+import { parseCheckpoint } from '../../src/sync/checkpoints/schema.js';
+import { type CliResult, runMain } from '../helpers/cli.js';
+import { redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { tempDir } from '../helpers/tmp.js';
+import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+
+async function simulator(): Promise<Simulator> {
+  const sim = await startSimulator({ preRecorded: 6, live: 4, utterancesPerJob: 1, wordsPerUtterance: 2 });
+  onCleanup(() => sim.close());
+  return sim;
+}
+
+function ok(result: CliResult): CliResult {
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+function oneLine(result: CliResult, code: number): string {
+  expect(result.code, result.stderr).toBe(code);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  return lines[0] as string;
+}
+
+describe('runs', () => {
+  it('lists sync_runs newest first with snake_case JSON, filtered by --kind and --limit', async () => {
+    const sim = await simulator();
+    const db = join(tempDir(), 'runs.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
+    ok(await runMain(['sync'], env));
+    ok(await runMain(['sync', '--kind', 'live'], env));
+
+    const all = JSON.parse(ok(await runMain(['runs', '--json'], env)).stdout) as Record<string, unknown>[];
+    expect(all.map((r) => r['kind'])).toEqual(['live', 'live', 'pre-recorded']);
+    expect(all[2]).toMatchObject({
+      mode: 'incremental',
+      outcome: 'ok',
+      jobs_fetched: 6,
+      inserted: 6,
+      error: null,
+    });
+    expect(Object.keys(all[0] ?? {})).toEqual(
+      expect.arrayContaining(['run_id', 'started_at', 'finished_at', 'duration_s']),
+    );
+    expect(String(all[0]?.['started_at'])).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+    const live = JSON.parse(
+      ok(await runMain(['runs', '--kind', 'live', '--limit', '1', '--json'], env)).stdout,
+    );
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ kind: 'live', outcome: 'ok', inserted: 0 });
+
+    const table = ok(await runMain(['runs'], env)).stdout;
+    expect(table).toMatch(/^started_at\s+kind\s+mode\s+outcome\s+duration_s/);
+    expect(table).toContain('(3 rows)');
+    expect(oneLine(await runMain(['runs', '--limit', '0'], env), 2)).toContain('--limit');
+  });
+});
+
+describe('state', () => {
+  it('shows both checkpoints and the start of the next run; reset needs --yes, writes both stores, and the next run re-fetches', async () => {
+    const sim = await simulator();
+    const db = join(tempDir(), 'state.duckdb');
+    const prefix = uniquePrefix('state');
+    const redis = testRedis(prefix);
+    const env = {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: sim.apiKey,
+      TSYNC_DB: db,
+      REDIS_URL: redisUrl(),
+      TSYNC_REDIS_PREFIX: prefix,
+    };
+    ok(await runMain(['sync', '--checkpoints', 'redis'], env));
+
+    const shown = JSON.parse(ok(await runMain(['state', 'show', '--kind', 'live', '--json'], env)).stdout);
+    expect(shown).toHaveLength(1);
+    expect(shown[0].kind).toBe('live');
+    expect(shown[0].duckdb.watermark).toMatch(/^\d{4}-/);
+    expect(shown[0].redis.watermark).toBe(shown[0].duckdb.watermark);
+    expect(shown[0].next_run_from).toBe(shown[0].duckdb.watermark);
+    expect(shown[0].duckdb.last_run.jobs_fetched).toBe(4);
+
+    const refused = oneLine(await runMain(['state', 'reset', '--kind', 'live'], env), 2);
+    expect(refused).toContain(
+      '--yes: state reset makes the next live run re-fetch all history; add --yes to confirm',
+    );
+    expect(parseCheckpoint(await redis.get(checkpointKey(prefix, 'live')))?.watermark).toBe(
+      shown[0].redis.watermark,
+    );
+
+    const reset = ok(
+      await runMain(['state', 'reset', '--kind', 'live', '--since', '2000-01-01', '--yes'], env),
+    );
+    expect(reset.stdout).toContain('live: checkpoint reset (watermark was ');
+    expect(parseCheckpoint(await redis.get(checkpointKey(prefix, 'live')))?.watermark).toBe(
+      '2000-01-01T00:00:00.000Z',
+    );
+    const after = JSON.parse(ok(await runMain(['state', 'show', '--json'], env)).stdout);
+    expect(after.map((r: { kind: string; next_run_from: string }) => [r.kind, r.next_run_from])).toEqual([
+      ['pre-recorded', after[0].duckdb.watermark],
+      ['live', '2000-01-01T00:00:00.000Z'],
+    ]);
+
+    const again = JSON.parse(ok(await runMain(['sync', '--checkpoints', 'redis', '--json'], env)).stdout);
+    const byKind = Object.fromEntries(again.kinds.map((k: { kind: string }) => [k.kind, k]));
+    expect(byKind.live).toMatchObject({ jobs_fetched: 4, unchanged: 4, inserted: 0 });
+    expect(byKind['pre-recorded'].jobs_fetched).toBe(0);
+  });
+
+  it('reset is refused while another writer holds the file', async () => {
+    const sim = await simulator();
+    const db = join(tempDir(), 'held.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
+    ok(await runMain(['sync'], env));
+    const lock = acquireWriterLock({ db, command: 'worker' });
+    onCleanup(async () => lock.release());
+    const reset = ['state', 'reset', '--kind', 'all', '--yes', '--lock-wait', '0s'];
+    const line = oneLine(await runMain(reset, env), 1);
+    expect(line).toContain(`is being written by pid ${process.pid} (transcript-sync worker)`);
+  });
+});
+
+describe('config show', () => {
+  it('lists each setting with its value, the key and passwords masked, and its source', async () => {
+    const env = {
+      TSYNC_API_KEY: 'very-secret-key',
+      REDIS_URL: 'redis://user:redis-password@127.0.0.1:6390',
+      TSYNC_PAGE_SIZE: '50',
+      TSYNC_LOOKBACK: '15',
+    };
+    const result = await runMain(['config', 'show', '--json', '--db', '/tmp/x.duckdb'], env);
+    // TSYNC_LOOKBACK would be refused: reported as a sync would, exit 2.
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'transcript-sync: TSYNC_LOOKBACK: "15" has no unit; write it with one (e.g. 500ms, 30s, 15m, 2h, 7d)\n',
+    );
+    expect(result.stdout).not.toContain('very-secret-key');
+    expect(result.stdout).not.toContain('redis-password');
+    const rows = Object.fromEntries(
+      (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
+    );
+    expect(rows['apiKey']).toMatchObject({
+      env: 'TSYNC_API_KEY',
+      flag: null,
+      source: 'env',
+      value: '***** (set)',
+    });
+    expect(rows['db']).toMatchObject({ flag: '--db', source: 'flag', value: '/tmp/x.duckdb' });
+    expect(rows['pageSize']).toMatchObject({ source: 'env', value: '50', problem: null });
+    expect(rows['redisPrefix']).toMatchObject({ source: 'default', value: 'tsync' });
+    expect(rows['baseUrl']).toMatchObject({ source: 'unset', value: null });
+    expect(rows['redisUrl']).toMatchObject({ source: 'env', value: 'redis://user:*****@127.0.0.1:6390' });
+    expect(rows['lookback']).toMatchObject({
+      source: 'env',
+      problem: expect.stringContaining('has no unit'),
+    });
+
+    const table = (await runMain(['config', 'show'], env)).stdout;
+    expect(table).toMatch(/--page-size \/ TSYNC_PAGE_SIZE\s+50\s+env/);
+    expect(table).not.toContain('very-secret-key');
+  });
+
+  it('shows --page-bytes and --slice-jobs as derived when unset, durations as given, and exits 0 when all is valid', async () => {
+    const result = ok(
+      await runMain(['config', 'show', '--json', '--page-size', '50', '--memory', '1GB'], {}),
+    );
+    expect(result.stderr).toBe('');
+    const rows = Object.fromEntries(
+      (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
+    );
+    expect(rows['sliceJobs']).toMatchObject({ source: 'derived', value: '200 (from --page-size 50)' });
+    expect(rows['pageBytes']).toMatchObject({
+      source: 'derived',
+      value: expect.stringMatching(/^\d+(\.\d)? [KM]iB \(from --memory 1GB, --concurrency 2\)$/),
+    });
+    expect(rows['pendingMaxAge']).toMatchObject({ source: 'default', value: '7d' });
+
+    const given = ok(await runMain(['config', 'show', '--json', '--slice-jobs', '1000'], {}));
+    const sliceJobs = (JSON.parse(given.stdout) as { setting: string }[]).find(
+      (r) => r.setting === 'sliceJobs',
+    );
+    expect(sliceJobs).toMatchObject({ source: 'flag', value: '1000' });
+  });
+});
+
+describe('--notify', () => {
+  async function receiver() {
+    const bodies: Record<string, unknown>[] = [];
+    const raw: string[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      request.on('end', () => {
+        raw.push(`${request.method} ${request.headers['content-type']} ${text}`);
+        bodies.push(JSON.parse(text) as Record<string, unknown>);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    onCleanup(() => new Promise((r) => server.close(() => r())));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return { url: `http://127.0.0.1:${port}/hook`, bodies, raw };
+  }
+
+  it('sync posts once when a kind starts failing and once when it recovers, never with the key', async () => {
+    const sim = await simulator();
+    const hook = await receiver();
+    const db = join(tempDir(), 'notify.duckdb');
+    // Given relative, as a cron line often does: the message names the file absolutely.
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: relative(process.cwd(), db) };
+    ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
+    expect(hook.bodies).toEqual([]);
+
+    for (let i = 0; i < 2; i += 1) {
+      const failed = await runMain(['sync', '--notify', hook.url, '--kind', 'live'], {
+        ...env,
+        TSYNC_API_KEY: 'a-wrong-key',
+      });
+      expect(failed.code).toBe(2);
+    }
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.raw[0]).toMatch(/^POST application\/json /);
+    expect(hook.bodies[0]).toMatchObject({
+      event: 'run_failed',
+      kind: 'live',
+      mode: 'incremental',
+      outcome: 'failed',
+      retryable: false,
+      command: 'sync',
+      db,
+      error: expect.stringContaining('the service refused the API key (HTTP 401)'),
+    });
+
+    ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
+    expect(hook.bodies.map((b) => [b['event'], b['kind']])).toEqual([
+      ['run_failed', 'live'],
+      ['run_recovered', 'live'],
+    ]);
+    expect(hook.bodies[1]).toMatchObject({
+      outcome: 'ok',
+      error: null,
+      run_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    for (const text of hook.raw) {
+      expect(text).not.toContain(sim.apiKey);
+      expect(text).not.toContain('a-wrong-key');
+    }
+    expect(
+      oneLine(await runMain(['sync', '--notify', 'ftp://x'], { ...env, TSYNC_API_KEY: 'k' }), 2),
+    ).toContain('--notify');
+  });
+
+  it('the worker posts when a run fails with a refused key', async () => {
+    const sim = await simulator();
+    const hook = await receiver();
+    const prefix = uniquePrefix('notify');
+    testRedis(prefix);
+    const worker = spawnCli(
+      ['worker', '--metrics-port', '0', '--every', '1h', '--kind', 'live', '--notify', hook.url],
+      {
+        TSYNC_BASE_URL: sim.url,
+        TSYNC_API_KEY: 'worker-wrong-key',
+        TSYNC_DB: join(tempDir(), 'w.duckdb'),
+        REDIS_URL: redisUrl(),
+        TSYNC_REDIS_PREFIX: prefix,
+      },
+    );
+    await worker.waitForLog((l) => l['msg'] === 'notification sent');
+    expect(hook.bodies).toEqual([
+      expect.objectContaining({ event: 'run_failed', kind: 'live', command: 'worker', retryable: false }),
+    ]);
+    expect(hook.raw.join('\n')).not.toContain('worker-wrong-key');
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  });
+});

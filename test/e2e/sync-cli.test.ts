@@ -1,0 +1,150 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { runMain, shownLines, startCli } from '../helpers/cli.js';
+import { actualFacts, expectedFacts } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
+
+describe('transcript-sync sync', () => {
+  it('fails at once with exit 2 and names TSYNC_API_KEY when the key is missing', async () => {
+    const result = await runMain([
+      'sync',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--db',
+      join(tempDir(), 'x.duckdb'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('TSYNC_API_KEY');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops after one request with a clear message when the key is refused, creating nothing', async () => {
+    sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
+    const secret = 'wrong-key-4f9a1c';
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'data', 'x.duckdb')], {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: secret,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/refused/i);
+    expect(result.stderr).toContain('TSYNC_API_KEY');
+    expect(result.stderr + result.stdout).not.toContain(secret);
+    expect(sim.log.filter((e) => e.path.startsWith('/v2/'))).toHaveLength(1);
+    // Neither the database, nor its lock, nor the folder made for them.
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it('calls a base URL that answers 404 a setting to fix: exit 2, one line, nothing created', async () => {
+    sim = await startSimulator({ preRecorded: 5, live: 5, ...recent() });
+    const home = tempDir();
+    const result = await runMain(['sync', '--db', join(home, 'x.duckdb')], {
+      TSYNC_BASE_URL: `${sim.url}/api`,
+      TSYNC_API_KEY: sim.apiKey,
+    });
+    expect(result.code, result.stderr).toBe(2);
+    const lines = shownLines(result.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^transcript-sync: TSYNC_BASE_URL: GET \/api\/v2\/pre-recorded answered HTTP 404.*--base-url/,
+    );
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it('rejects a bad flag value with exit 2 naming the flag', async () => {
+    const result = await runMain(['sync', '--kind', 'podcasts'], {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--kind');
+  });
+
+  it('prints one JSON summary with --json and exits 0; status reports the counts', async () => {
+    sim = await startSimulator({ preRecorded: 12, live: 8, ...recent() });
+    const db = join(tempDir(), 'json.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runMain(['sync', '--db', db, '--json'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as {
+      outcome: string;
+      run_id: string;
+      kinds: { kind: string; inserted: number; jobs_fetched: number; started_at: string }[];
+    };
+    expect(summary.outcome).toBe('ok');
+    // snake_case like SQL and status --json: no camelCase key anywhere.
+    expect(result.stdout).not.toMatch(/"[a-z]+[A-Z]\w*":/);
+    expect(summary.run_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(summary.kinds[0]?.jobs_fetched).toBeGreaterThan(0);
+    expect(Object.fromEntries(summary.kinds.map((k) => [k.kind, k.inserted]))).toEqual({
+      'pre-recorded': 12,
+      live: 8,
+    });
+    const status = await runMain(['status', '--db', db, '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const rows = JSON.parse(status.stdout) as {
+      kind: string;
+      jobs: number;
+      last_outcome: string;
+      watermark: string | null;
+    }[];
+    expect(rows.map((r) => [r.kind, r.jobs, r.last_outcome])).toEqual([
+      ['pre-recorded', 12, 'ok'],
+      ['live', 8, 'ok'],
+    ]);
+    expect(rows.every((r) => r.watermark !== null)).toBe(true);
+  });
+
+  it('loses and duplicates nothing when killed with SIGKILL at random points and restarted', async () => {
+    sim = await startSimulator({ preRecorded: 120, live: 60, seed: 21, latencyMs: 15, ...recent() });
+    const db = join(tempDir(), 'crash.duckdb');
+    const env = {
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_API_KEY: sim.apiKey,
+      TSYNC_PAGE_SIZE: '10',
+      TSYNC_RATE_LIMIT: '1000',
+    };
+    // Kill points counted from the moment a run has planned its window (its first debug line of the
+    // walk), so a loaded machine's slow start cannot make every kill land before the run began.
+    const delays = [0, 150, 400, 250, 700];
+    for (const delay of delays) {
+      const { child, done, output } = startCli(['sync', '--db', db], { ...env, TSYNC_LOG_LEVEL: 'debug' });
+      await output(/window planned/);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await done;
+    }
+    const killedMidRun = await runMain([
+      'query',
+      '--db',
+      db,
+      '--format',
+      'json',
+      "SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'",
+    ]);
+    expect(killedMidRun.code, killedMidRun.stderr).toBe(0);
+    expect(
+      Number((JSON.parse(killedMidRun.stdout) as { n: number }[])[0]?.n),
+      'no kill landed mid-run',
+    ).toBeGreaterThan(0);
+    const final = await runMain(['sync', '--db', db], env);
+    expect(final.code, final.stderr).toBe(0);
+    const expected = expectedFacts(sim.data.all());
+    const actual = await actualFacts(db);
+    expect(actual.jobs).toEqual(expected.jobs);
+    expect(actual.words).toBe(expected.words);
+    expect(actual.utterances).toBe(expected.utterances);
+    expect(actual.duplicateJobs).toBe(0);
+    expect(actual.duplicateWordKeys).toBe(0);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The worker process through a Redis outage, with a redis-server of the test's own that is stopped
+ * and started again empty: one log line per change of state, /metrics answering throughout,
+ * /healthz saying why it fails, the schedules back after the restart, the database lock kept, and
+ * a shutdown during the outage within its bound.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writerLockPath } from '../../src/load/file/writer-lock.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { createSyncQueue } from '../../src/worker/queue.js';
+import { startOwnRedis } from '../helpers/redis-server.js';
+import { tempDir } from '../helpers/tmp.js';
+import { eventually, onCleanup, spawnCli } from '../helpers/worker.js';
+
+async function get(port: number, path: string) {
+  const started = Date.now();
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, body: await response.text(), ms: Date.now() - started };
+}
+
+describe('worker through a Redis outage', () => {
+  it('logs the loss and the return once each, keeps /metrics answering, restores its schedules and keeps its lock', async () => {
+    const redis = await startOwnRedis();
+    const sim = await startSimulator({ preRecorded: 5, live: 5, utterancesPerJob: 1, wordsPerUtterance: 2 });
+    onCleanup(() => sim.close());
+    const db = join(tempDir(), 'transcripts.duckdb');
+    const env = {
+      TSYNC_API_KEY: sim.apiKey,
+      TSYNC_BASE_URL: sim.url,
+      TSYNC_DB: db,
+      REDIS_URL: redis.url,
+      TSYNC_LOG_LEVEL: 'info',
+    };
+    const worker = spawnCli(
+      ['worker', '--metrics-port', '0', '--every', '1h', '--shutdown-timeout', '5s'],
+      env,
+    );
+    const serving = await worker.waitForLog((l) => l['msg'] === 'serving /metrics and /healthz');
+    const port = Number(new URL(String(serving['url'])).port);
+    // Both syncs and the billing report done: no job is in flight when Redis goes.
+    await eventually(
+      async () => (worker.stderr().split('"msg":"job completed"').length === 4 ? true : undefined),
+      'the first three jobs',
+    );
+    const lockBefore = readFileSync(writerLockPath(db), 'utf8');
+    const queue = createSyncQueue(redis.url, 'tsync');
+    queue.on('error', () => {}); // this test stops Redis below
+    onCleanup(() => queue.close());
+    const registered = (await queue.getJobSchedulers()).length;
+    expect(registered).toBeGreaterThan(0);
+    expect((await get(port, '/healthz')).status).toBe(200);
+
+    await redis.stop();
+    await worker.waitForLog((l) => l['msg']?.toString().startsWith('Redis connection lost') === true);
+    const metrics = await get(port, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('tsync_queue_jobs_readable 0');
+    expect(metrics.body).not.toMatch(/^tsync_queue_jobs\{/m);
+    expect(metrics.body).toMatch(/tsync_runs_total\{kind="pre-recorded",mode="incremental",outcome="ok"\} 1/);
+    const health = await get(port, '/healthz');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body)).toMatchObject({ status: 'unhealthy', redis: 'unreachable' });
+    expect(JSON.parse(health.body).reasons[0]).toMatch(/^Redis does not answer PING/);
+    // Long enough for dozens of reconnect attempts.
+    await new Promise((r) => setTimeout(r, 3_000));
+
+    await redis.start();
+    await worker.waitForLog((l) => l['msg'] === 'Redis connection back');
+    const schedulers = await eventually(async () => {
+      const found = await queue.getJobSchedulers();
+      return found.length === registered ? found : undefined;
+    }, 'the schedules registered again');
+    expect(schedulers).toHaveLength(registered);
+    await eventually(
+      async () => ((await get(port, '/healthz')).status === 200 ? true : undefined),
+      '/healthz 200',
+    );
+    expect((await get(port, '/metrics')).body).toContain('tsync_queue_jobs_readable 1');
+    expect(readFileSync(writerLockPath(db), 'utf8')).toBe(lockBefore);
+
+    const lines = worker.stderr().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.filter((l) => l.includes('Redis connection lost'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('Redis connection back'))).toHaveLength(1);
+    expect(lines.filter((l) => /ECONNREFUSED/.test(l)).length).toBeLessThanOrEqual(1);
+
+    // Down again: a shutdown still ends cleanly, well within --shutdown-timeout (5 s), and removes
+    // the lock. It takes ~0.5 s: closing steps that need Redis wait 250 ms each, and the worker exits
+    // once stopped instead of waiting out the bin's 2 s grace on BullMQ's reconnecting clients (4-5 s
+    // before; the bound leaves room for a loaded machine).
+    await redis.stop();
+    await eventually(
+      async () => (worker.stderr().split('Redis connection lost').length === 3 ? true : undefined),
+      'the second loss logged',
+    );
+    const stopAt = Date.now();
+    worker.process.kill('SIGTERM');
+    const code = await worker.exited;
+    expect(Date.now() - stopAt, `exit ${code}`).toBeLessThan(3_000);
+    expect(code, worker.stderr()).toBe(0);
+    await expect(import('node:fs').then((fs) => fs.existsSync(writerLockPath(db)))).resolves.toBe(false);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
+ * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { command as queryCommand } from '../../src/cli/commands/query.js';
+import { writerLockPath } from '../../src/load/file/writer-lock.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
+import { createSyncQueue } from '../../src/worker/queue.js';
+import { runCommand } from '../helpers/analytics-data.js';
+import { shownLines } from '../helpers/cli.js';
+import { actualFacts, expectedFacts } from '../helpers/mirror.js';
+import { redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { tempDir } from '../helpers/tmp.js';
+import { type Child, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+
+interface Setup {
+  readonly sim: Simulator;
+  readonly prefix: string;
+  readonly redis: Redis;
+  readonly db: string;
+  readonly env: Record<string, string>;
+}
+
+/**
+ * Enough pages, each delayed by the simulator, that a run is still going when the test signals it:
+ * 240 jobs of each kind at 10 per page, 100 ms a page. A test that needs no run in progress passes
+ * fewer jobs: the worker syncs them at its start, work (CPU) the test does not look at.
+ */
+async function setup(latencyMs = 100, jobsPerKind = 240): Promise<Setup> {
+  const sim = await startSimulator({
+    preRecorded: jobsPerKind,
+    live: jobsPerKind,
+    utterancesPerJob: 2,
+    wordsPerUtterance: 3,
+    latencyMs,
+  });
+  onCleanup(() => sim.close());
+  const prefix = uniquePrefix('worker-process');
+  const redis = testRedis(prefix);
+  const db = join(tempDir(), 'transcripts.duckdb');
+  const env = {
+    TSYNC_API_KEY: sim.apiKey,
+    TSYNC_BASE_URL: sim.url,
+    TSYNC_DB: db,
+    REDIS_URL: redisUrl(),
+    TSYNC_REDIS_PREFIX: prefix,
+    TSYNC_PAGE_SIZE: '10',
+    TSYNC_RATE_LIMIT: '10000',
+    TSYNC_LOG_LEVEL: 'info',
+  };
+  return { sim, prefix, redis, db, env };
+}
+
+function startWorkerProcess(s: Setup, extra: readonly string[] = []): Child {
+  return spawnCli(['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...extra], s.env);
+}
+
+const started = (line: Record<string, unknown>) => line['msg'] === 'worker started';
+
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Waits until the worker logged a successful run of both kinds. */
+async function bothKindsSynced(child: Child): Promise<void> {
+  const seen = new Set<string>();
+  await child.waitForLog((line) => {
+    if (line['msg'] !== 'sync finished') return false;
+    for (const k of (line['kinds'] as { kind: string; outcome: string }[]) ?? [])
+      if (k.outcome === 'ok') seen.add(k.kind);
+    return seen.size === 2;
+  }, 60_000);
+}
+
+async function expectMirrorOf(s: Setup): Promise<void> {
+  const facts = await actualFacts(s.db);
+  const expected = expectedFacts(s.sim.data.all());
+  expect(facts.jobs).toEqual(expected.jobs);
+  expect(facts.utterances).toBe(expected.utterances);
+  expect(facts.words).toBe(expected.words);
+  expect(facts.duplicateJobs).toBe(0);
+  expect(facts.duplicateWordKeys).toBe(0);
+}
+
+describe('worker process', () => {
+  it('a second worker or a sync on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
+    const s = await setup(0, 10);
+    const first = startWorkerProcess(s);
+    await first.waitForLog(started);
+
+    const holder = `transcript-sync: ${resolve(s.db)} is being written by pid ${first.process.pid} (transcript-sync worker) on host`;
+    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+      ...s.env,
+      TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
+    });
+    expect(await second.exited).toBe(1);
+    const lines = shownLines(second.stderr());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(holder);
+    expect(lines[0]).toContain('stop that process or wait for it to finish');
+
+    const sync = spawnCli(['sync', '--lock-wait', '0s'], s.env);
+    expect(await sync.exited).toBe(1);
+    expect(shownLines(sync.stderr())).toEqual([expect.stringContaining(holder)]);
+
+    first.process.kill('SIGTERM');
+    expect(await first.exited, first.stderr()).toBe(0);
+  });
+
+  it('SIGTERM mid-run commits, checkpoints, hands the job back and exits 0; the next start finishes the sync', async () => {
+    const s = await setup();
+    const worker = startWorkerProcess(s, ['--kind', 'pre-recorded']);
+    await until(
+      async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
+      'a first checkpoint',
+    );
+
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited, worker.stderr()).toBe(0);
+    expect(worker.stderr()).toContain('run interrupted after its last commit');
+    // The requests the shutdown aborted are no failures: nothing at warn or above says so.
+    const loud = worker
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 40);
+    expect(loud).toEqual([]);
+    expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
+    expect(existsSync(writerLockPath(s.db))).toBe(false);
+    const queue = createSyncQueue(redisUrl(), s.prefix);
+    onCleanup(() => queue.close());
+    const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');
+    expect(waiting.map((j) => j.data)).toEqual([{ kind: 'pre-recorded', mode: 'incremental' }]);
+    expect(waiting[0]?.attemptsMade).toBe(0);
+    const partial = Object.keys((await actualFacts(s.db)).jobs).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(240);
+
+    // The slow pages only had to keep the first run going until the signal.
+    s.sim.setLatency(0);
+    const again = startWorkerProcess(s, ['--kind', 'pre-recorded']);
+    await again.waitForLog((line) => line['msg'] === 'sync finished', 60_000);
+    again.process.kill('SIGTERM');
+    expect(await again.exited, again.stderr()).toBe(0);
+    const facts = await actualFacts(s.db);
+    expect(Object.keys(facts.jobs)).toHaveLength(240);
+    expect(facts.duplicateJobs).toBe(0);
+  });
+
+  it('worker --publish answers queries during a run and keeps the dataset fresh after each run', async () => {
+    const s = await setup();
+    const dir = join(tempDir(), 'published');
+    const worker = startWorkerProcess(s, ['--publish', dir]);
+    await until(async () => existsSync(`${s.db}.sock`), 'a run serving reads');
+    const during = await runCommand(queryCommand, [
+      'SELECT count(*) AS n FROM jobs',
+      '--db',
+      s.db,
+      '--lock-wait',
+      '0s',
+    ]);
+    expect(during.error).toBeUndefined();
+
+    // Read during the run: the rest of it may go at full speed.
+    s.sim.setLatency(0);
+    await bothKindsSynced(worker);
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as {
+      tables: Record<string, { rows: number }>;
+    };
+    expect(manifest.tables['jobs']?.rows).toBe(480);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited, worker.stderr()).toBe(0);
+    expect(existsSync(`${s.db}.sock`)).toBe(false);
+  });
+
+  it('a stop that outlasts --shutdown-timeout exits 1 with a message', async () => {
+    const s = await setup();
+    const worker = startWorkerProcess(s, ['--kind', 'live', '--shutdown-timeout', '1ms']);
+    await worker.waitForLog((line) => line['msg'] === 'job started');
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toBe(1);
+    expect(worker.stderr()).toContain('worker did not stop within 1 ms; exiting now');
+  });
+
+  it('a worker killed with SIGKILL mid-run and restarted converges: nothing lost, nothing doubled', async () => {
+    const s = await setup();
+    const killed = startWorkerProcess(s);
+    await until(
+      async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
+      'a first checkpoint',
+    );
+    killed.process.kill('SIGKILL');
+    expect(await killed.exited).toBe('SIGKILL');
+    // The slow pages only had to keep the first run going until the kill.
+    s.sim.setLatency(0);
+
+    // The dead worker's lock is taken over at once (same host, pid gone); its job comes back
+    // once BullMQ's job lock (--job-lock 2s) expires.
+    const restarted = startWorkerProcess(s);
+    await bothKindsSynced(restarted);
+    restarted.process.kill('SIGTERM');
+    expect(await restarted.exited, restarted.stderr()).toBe(0);
+    expect(restarted.stderr()).toContain('took over a stale database lock');
+    await expectMirrorOf(s);
+  });
+});

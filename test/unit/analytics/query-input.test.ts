@@ -1,0 +1,247 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, test } from 'vitest';
+import type { ResultTable } from '../../../src/analytics/format/result-table.js';
+import { connectWriter } from '../../../src/analytics/read/read-client.js';
+import { serveReads } from '../../../src/analytics/read/read-server.js';
+import { command as exportCommand } from '../../../src/cli/commands/export.js';
+import { command as query } from '../../../src/cli/commands/query.js';
+import { openWriter } from '../../../src/load/open-file.js';
+import { silentLogger } from '../../../src/log.js';
+import { loadedDatabase, runCommand, smallDataset } from '../../helpers/analytics-data.js';
+import { runMain } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const records = smallDataset(77, 15);
+const db = loadedDatabase('query-input', records);
+const jobs = records.length;
+
+describe('query takes SQL as DuckDB does', () => {
+  test('runs several statements and prints each result, in order', async () => {
+    const csv = await runCommand(query, [
+      'SELECT count(*) AS n FROM jobs; SELECT 2 AS two, 3 AS three;',
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
+    expect(csv.error).toBeUndefined();
+    expect(csv.stdout).toBe(`n\n${jobs}\n\ntwo,three\n2,3\n`);
+    const json = await runCommand(query, ['SELECT 1 AS a; SELECT 2 AS b', '--db', db, '--format', 'json']);
+    const documents = json.stdout
+      .trim()
+      .split(/\n(?=\[)/)
+      .map((text) => JSON.parse(text) as unknown);
+    expect(documents).toEqual([[{ a: 1 }], [{ b: 2 }]]);
+  });
+
+  test('a refused statement stops the text before anything after it runs', async () => {
+    const outcome = await runCommand(query, ['SELECT 1; DELETE FROM jobs; SELECT 2', '--db', db]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.error?.message).toMatch(/would change the database/);
+    expect(
+      (await runCommand(query, ['SELECT count(*) AS n FROM jobs', '--db', db, '--format', 'csv'])).stdout,
+    ).toBe(`n\n${jobs}\n`);
+  });
+
+  test('reads the SQL from a file with -f and writes the result with --out', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'counts.sql');
+    writeFileSync(
+      file,
+      "-- per kind\nSELECT kind, count(*) AS n FROM jobs GROUP BY kind ORDER BY kind;\nSELECT 'done' AS end;\n",
+    );
+    const out = join(dir, 'result.csv');
+    const outcome = await runCommand(query, ['-f', file, '--db', db, '--format', 'csv', '--out', out]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.stdout).toBe('');
+    const perKind = (kind: string) => records.filter((r) => r['kind'] === kind).length;
+    expect(readFileSync(out, 'utf8')).toBe(
+      `kind,n\nlive,${perKind('live')}\npre-recorded,${perKind('pre-recorded')}\n\nend\ndone\n`,
+    );
+    const missing = await runCommand(query, ['-f', join(dir, 'nope.sql'), '--db', db]);
+    expect(missing.code).toBe(2);
+    expect(missing.error?.message).toMatch(/-f: cannot read/);
+    expect((await runCommand(query, ['SELECT 1', '-f', file, '--db', db])).code).toBe(2);
+  });
+
+  test('reads the SQL from stdin with -', async () => {
+    const { code, stdout } = await runMain(
+      ['query', '-', '--db', db, '--format', 'csv'],
+      {},
+      'SELECT count(*) AS n FROM jobs;\nSELECT 42 AS answer;\n',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe(`n\n${jobs}\n\nanswer\n42\n`);
+  });
+
+  test('JSON, list and struct columns come out nested in --format json, as text in CSV', async () => {
+    const sql = `SELECT '{"a":[1,2]}'::JSON AS j, [1, 2] AS l, {'x': 'y'} AS s, NULL::INTEGER[] AS none, 'plain' AS t`;
+    const json = await runCommand(query, [sql, '--db', db, '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { j: { a: [1, 2] }, l: [1, 2], s: { x: 'y' }, none: null, t: 'plain' },
+    ]);
+    const csv = await runCommand(query, [sql, '--db', db, '--format', 'csv']);
+    expect(csv.stdout).toBe('j,l,s,none,t\n"{""a"":[1,2]}","[1,2]","{""x"":""y""}",,plain\n');
+    const languages = await runCommand(query, [
+      'SELECT languages FROM jobs WHERE languages IS NOT NULL LIMIT 1',
+      '--db',
+      db,
+      '--format',
+      'json',
+    ]);
+    expect(typeof (JSON.parse(languages.stdout) as { languages: unknown }[])[0]?.languages).toBe('object');
+  });
+
+  test('--read opens the Parquet of an export folder to SQL; every other file stays refused', async () => {
+    const out = join(tempDir(), 'exported');
+    expect((await runCommand(exportCommand, ['--out', out, '--db', db])).code).toBe(0);
+    const parquet = `read_parquet('${join(out, 'jobs', '**', '*.parquet')}', hive_partitioning = true)`;
+    const counted = await runCommand(query, [
+      `SELECT count(*) AS n FROM ${parquet}`,
+      '--db',
+      db,
+      '--read',
+      out,
+      '--format',
+      'csv',
+    ]);
+    expect(counted.error).toBeUndefined();
+    expect(counted.stdout).toBe(`n\n${jobs}\n`);
+    const without = await runCommand(query, [`SELECT count(*) FROM ${parquet}`, '--db', db]);
+    expect(without.code).toBe(2);
+    expect(without.error?.message).toMatch(/reads or writes files/);
+    for (const statement of [
+      "SELECT * FROM read_csv('/etc/hostname')",
+      `SELECT * FROM read_text('${out}/../../../../etc/hostname')`,
+      `COPY (SELECT 1) TO '${join(out, 'x.csv')}'`,
+    ]) {
+      const outcome = await runCommand(query, [statement, '--db', db, '--read', out]);
+      expect(outcome.code, statement).toBe(2);
+      expect(outcome.error?.message, statement).toMatch(/reads or writes files/);
+    }
+  });
+});
+
+describe('query writes where and how it is told, as the DuckDB CLI does', () => {
+  test("--out takes its format from the extension: .json, .csv and .parquet with the result's types", async () => {
+    const dir = tempDir();
+    const sql = "SELECT 12345678901234567.89::DECIMAL(38,2) AS d, [1, 2] AS l, 'x' AS t";
+    for (const name of ['r.json', 'r.csv', 'r.parquet']) {
+      const outcome = await runCommand(query, [sql, '--db', db, '--out', join(dir, name)]);
+      expect(outcome.error, name).toBeUndefined();
+      expect(outcome.stdout, name).toBe('');
+    }
+    expect(readFileSync(join(dir, 'r.json'), 'utf8')).toBe(
+      '[\n  {\n    "d": 12345678901234567.89,\n    "l": [1,2],\n    "t": "x"\n  }\n]\n',
+    );
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe('d,l,t\n12345678901234567.89,"[1,2]",x\n');
+    const parquet = `read_parquet('${join(dir, 'r.parquet')}')`;
+    const back = await runCommand(query, [
+      `SELECT typeof(d) AS dt, typeof(l) AS lt, d::VARCHAR AS d, l::VARCHAR AS l, t FROM ${parquet}`,
+      '--db',
+      db,
+      '--read',
+      dir,
+      '--format',
+      'csv',
+    ]);
+    expect(back.stdout).toBe('dt,lt,d,l,t\n"DECIMAL(38,2)",INTEGER[],12345678901234567.89,"[1, 2]",x\n');
+    // Only the files asked for: no temporary file left beside them.
+    expect(readdirSync(dir).sort()).toEqual(['r.csv', 'r.json', 'r.parquet']);
+  });
+
+  test('an extension it cannot tell, a missing folder and Parquet of several statements are refused in one line', async () => {
+    const dir = tempDir();
+    const refusals: [string[], RegExp][] = [
+      [['SELECT 1', '--out', join(dir, 'r.txt')], /^--out: cannot tell the format from "\.txt"/],
+      [['SELECT 1', '--out', join(dir, 'result')], /^--out: cannot tell the format from a name without/],
+      [['SELECT 1', '--out', join(dir, 'missing', 'r.json')], /^--out: folder .*missing does not exist/],
+      [
+        ['SELECT 1; SELECT 2', '--out', join(dir, 'r.parquet')],
+        /holds 2 statements; a Parquet file holds one/,
+      ],
+      [['SELECT 1', '--format', 'parquet'], /parquet is written to a file/],
+    ];
+    for (const [argv, message] of refusals) {
+      const outcome = await runCommand(query, [...argv, '--db', db]);
+      expect(outcome.code, argv.join(' ')).toBe(2);
+      expect(outcome.error?.message, argv.join(' ')).toMatch(message);
+      expect(outcome.error?.message.includes('\n')).toBe(false);
+    }
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+    // --format wins over the extension.
+    const csv = await runCommand(query, [
+      'SELECT 1 AS a',
+      '--db',
+      db,
+      '--out',
+      join(dir, 'r.txt'),
+      '--format',
+      'csv',
+    ]);
+    expect(csv.error).toBeUndefined();
+    expect(readFileSync(join(dir, 'r.txt'), 'utf8')).toBe('a\n1\n');
+  });
+
+  test('EXPLAIN ANALYZE prints its whole plan in a table, never cut', async () => {
+    const outcome = await runCommand(query, [
+      "EXPLAIN ANALYZE SELECT kind, count(*) FROM jobs WHERE status = 'done' GROUP BY kind",
+      '--db',
+      db,
+    ]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.stdout).not.toContain('…');
+    const lines = outcome.stdout.split('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    expect(outcome.stdout).toMatch(/Total Time/);
+    expect(outcome.stdout).toMatch(/TABLE_SCAN/);
+    expect(outcome.stdout).toMatch(/HASH_GROUP_BY/);
+  });
+
+  test('a failing third statement: the first two results are printed, then the error', async () => {
+    const outcome = await runCommand(query, [
+      'SELECT 1 AS a; SELECT 2 AS b; SELECT * FROM no_such_table; SELECT 4 AS d',
+      '--db',
+      db,
+      '--format',
+      'csv',
+    ]);
+    expect(outcome.stdout).toBe('a\n1\n\nb\n2\n');
+    expect(outcome.code).toBe(2);
+    expect(outcome.error?.message).toMatch(/no_such_table does not exist/);
+  });
+
+  test('through the read socket of a sync: the same results before the error, and Parquet', async () => {
+    const held = await openWriter(join(tempDir(), 'held.duckdb'));
+    const reads = await serveReads(held, { logger: silentLogger });
+    try {
+      const reader = await connectWriter(held.path);
+      const tables: ResultTable[] = [];
+      await expect(
+        reader?.userQuery('SELECT 1 AS a; SELECT 2 AS b; SELECT * FROM no_such_table', (table) => {
+          tables.push(table);
+        }),
+      ).rejects.toThrow(/no_such_table does not exist/);
+      expect(tables.map((t) => t.rows)).toEqual([[[1]], [[2]]]);
+      const file = join(tempDir(), 'socket.parquet');
+      expect(await reader?.userQueryParquet('SELECT 0.61::DECIMAL(18,6) AS price FROM range(3)', file)).toBe(
+        3,
+      );
+      // The writer's instance reads no files: read the copy in an instance of the test's own.
+      const check = await DuckDBInstance.create(':memory:');
+      const connection = await check.connect();
+      const read = await connection.runAndReadAll(
+        `SELECT typeof(price) AS t, count(*)::INTEGER AS n FROM read_parquet('${file}') GROUP BY ALL`,
+      );
+      connection.closeSync();
+      check.closeSync();
+      expect(read.getRowObjectsJS()).toEqual([{ t: 'DECIMAL(18,6)', n: 3 }]);
+    } finally {
+      await reads.close();
+      await held.close();
+    }
+  });
+});

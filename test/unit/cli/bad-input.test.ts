@@ -1,0 +1,316 @@
+/**
+ * Bad input at the command line and in the environment: each is one clear line on stderr naming
+ * what to fix, exit code 2 (usage or configuration) or 1 (runtime), and the data already in the
+ * database untouched (same fingerprint before and after). The commands run in-process (runMain);
+ * those that need another user's file permissions run the binary, in bad-input-permissions.test.ts.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openReadOnly } from '../../../src/load/open-file.js';
+import { startSimulator } from '../../../src/simulator/index.js';
+import { projectRoot } from '../../../src/util/paths.js';
+import { expectOneLine, NO_SERVICE, syncedTemplate } from '../../helpers/bad-input.js';
+import { runMain } from '../../helpers/cli.js';
+import { fingerprint } from '../../helpers/db-fingerprint.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const template = syncedTemplate();
+const syncedDb = template.copy;
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 9));
+    });
+  });
+}
+
+const INJECTION = "x'; DROP TABLE jobs; --";
+
+/** Bytes before the first block: the file header and two database headers of 4 KiB each. */
+const HEADERS_BYTES = 3 * 4096;
+/** Bytes at the start of each block that hold its checksum. */
+const CHECKSUM_BYTES = 8;
+
+/**
+ * Where the first block `blocks` names is stored in the file: `blocks` is a query of DuckDB's
+ * storage pragmas returning `block_id` and `block_offset` (bytes into the block's data).
+ */
+async function storedAt(db: string, blocks: string): Promise<number> {
+  const file = await openReadOnly(db);
+  try {
+    const [size] = await file.all<{ block_size: number }>('SELECT block_size FROM pragma_database_size()');
+    const [block] = await file.all<{ block_id: number; block_offset: number }>(blocks);
+    if (!size || !block) throw new Error(`no block found by ${blocks}`);
+    return HEADERS_BYTES + block.block_id * size.block_size + CHECKSUM_BYTES + block.block_offset;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Flips 32 bytes at `at`: the block there no longer matches its checksum. */
+async function damageAt(db: string, at: number): Promise<void> {
+  const handle = await open(db, 'r+');
+  try {
+    const bytes = Buffer.alloc(32);
+    await handle.read(bytes, 0, bytes.length, at);
+    await handle.write(
+      bytes.map((b) => b ^ 0xff),
+      0,
+      bytes.length,
+      at,
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The block of the catalog: the open itself meets the damage. */
+const CATALOG_BLOCK =
+  'SELECT block_id, 0 AS block_offset FROM pragma_metadata_info() ORDER BY block_id LIMIT 1';
+/** The block of jobs.id: the file opens, and a statement that reads jobs meets the damage. */
+const JOBS_ID_BLOCK = `SELECT block_id, block_offset FROM pragma_storage_info('jobs')
+  WHERE column_name = 'id' AND persistent AND block_id >= 0 ORDER BY block_id LIMIT 1`;
+
+/** [args (the database is appended as --db), environment, what the line must name] */
+const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string][] = [
+  [['sync', '--bogus'], NO_SERVICE, 'sync --help'],
+  [['sync', '--page-size', '0'], NO_SERVICE, '--page-size'],
+  // A bad value is named before a missing one: fixing the key would only lead to the next refusal.
+  [['sync', '--page-size', '0'], {}, '--page-size: must be a whole number from 1 to 1000 (got "0")'],
+  [['sync', '--concurrency', '99'], NO_SERVICE, '--concurrency'],
+  [['sync', '--rate-limit', '-1'], NO_SERVICE, '--rate-limit'],
+  [['sync', '--lookback', '5 parsecs'], NO_SERVICE, '--lookback'],
+  [['sync', '--since', '2024-13-45'], NO_SERVICE, '--since'],
+  [['sync', '--since', 'yesterday'], NO_SERVICE, '--since'],
+  [['sync', '--kind', INJECTION], NO_SERVICE, '--kind'],
+  [['sync', '--base-url', 'ftp://example.test'], NO_SERVICE, '--base-url'],
+  [['sync', '--base-url', 'not a url'], NO_SERVICE, '--base-url'],
+  [['sync'], { ...NO_SERVICE, TSYNC_BASE_URL: 'http//missing-colon' }, 'TSYNC_BASE_URL'],
+  [['sync'], { TSYNC_BASE_URL: 'http://127.0.0.1:9' }, 'TSYNC_API_KEY'],
+  [['sync', '--checkpoints', 'mongo'], NO_SERVICE, '--checkpoints'],
+  [['sync', '--checkpoints', 'redis'], NO_SERVICE, 'REDIS_URL'],
+  [['sync', '--redis-url', 'http://127.0.0.1:6379'], NO_SERVICE, '--redis-url'],
+  [['sync', '--redis-prefix', 'a b'], NO_SERVICE, '--redis-prefix'],
+  [['sync', '--metadata-encoding', 'xml'], NO_SERVICE, '--metadata-encoding'],
+  [['report', 'billing', '--from', '2024-99-01'], {}, '--from'],
+  [['report', 'billing', '--to', INJECTION], {}, '--to'],
+  [['report', 'billing', '--kind', INJECTION], {}, '--kind'],
+  [['report', 'billing', '--by', 'fortnight'], {}, '--by'],
+  [['report', 'billing', '--group-by', INJECTION], {}, '--group-by'],
+  [['report', 'billing', '--date', INJECTION], {}, '--date'],
+  [['report', 'billing', '--prices', '/nonexistent/prices.json'], {}, '--prices'],
+  [
+    ['worker', '--report-prices', '/nonexistent/prices.json'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--report-prices',
+  ],
+  [
+    ['worker', '--report-group-by', 'customer'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--report-group-by',
+  ],
+  [['report', INJECTION], {}, 'billing'],
+  [['query', 'DELETE FROM jobs'], {}, 'read-only'],
+  [['status', '--bogus'], {}, 'status --help'],
+  [['quarantine', 'purge'], {}, 'quarantine'],
+  [['worker', '--every', '0s'], { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' }, '--every'],
+  [['enqueue', '--kind', 'podcasts'], { REDIS_URL: 'redis://127.0.0.1:9' }, '--kind'],
+  // Durations need a unit and must be positive; each refusal names the flag.
+  [
+    ['worker', '--full-every', '5'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--full-every: "5" has no unit',
+  ],
+  [
+    ['worker', '--stale-after', '-5m'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--stale-after: "-5m" must be more than zero',
+  ],
+  [
+    ['worker', '--shutdown-timeout', '0s'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--shutdown-timeout',
+  ],
+  [
+    ['worker', '--every', '-1h'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--every: "-1h" must be more than zero',
+  ],
+  [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
+  [['sync', '--lock-wait', '-1s'], NO_SERVICE, '--lock-wait'],
+  [['sync', '--pending-max-age', '0d'], NO_SERVICE, '--pending-max-age'],
+];
+
+describe('bad flags, dates, URLs and settings', () => {
+  it.each(USAGE_ERRORS)(
+    '%j is a usage error (exit 2) naming the setting, with the data untouched',
+    async (args, env, mentions) => {
+      const db = syncedDb();
+      // enqueue talks to Redis only and has no --db.
+      const result = await runMain(args[0] === 'enqueue' ? args : [...args, '--db', db], env);
+      expectOneLine(result, 2, mentions);
+      expect(await fingerprint(db)).toEqual(template.fingerprint());
+    },
+  );
+
+  it('an empty --db is a usage error naming --db', async () => {
+    expectOneLine(await runMain(['sync', '--db', ''], NO_SERVICE), 2, '--db');
+  });
+});
+
+describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
+  it('Redis down with --checkpoints redis', async () => {
+    const db = syncedDb();
+    const before = template.fingerprint();
+    const env = { ...NO_SERVICE, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
+    expectOneLine(
+      await runMain(['sync', '--db', db, '--checkpoints', 'redis'], env),
+      1,
+      'Redis',
+      'REDIS_URL',
+    );
+    expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('a database file held by another process: waits --lock-wait, then names the holder', async () => {
+    const db = syncedDb();
+    const before = template.fingerprint();
+    const holder = await holdDatabase(db);
+    try {
+      const sync = await runMain(['sync', '--db', db, '--lock-wait', '300ms'], NO_SERVICE);
+      expectOneLine(sync, 1, db, `PID ${holder.pid}`, '--lock-wait');
+      const report = await runMain(['report', 'billing', '--db', db, '--lock-wait', '300ms']);
+      expectOneLine(report, 1, db, '--lock-wait');
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
+    }
+    expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('a file that is not a DuckDB database is left byte for byte as it was', async () => {
+    const path = join(tempDir('tsync-bad-'), 'notes.txt');
+    writeFileSync(path, 'my notes, not a database\n');
+    expectOneLine(
+      await runMain(['sync', '--db', path], NO_SERVICE),
+      1,
+      path,
+      'not a DuckDB database',
+      '--db',
+    );
+    expectOneLine(await runMain(['report', 'status', '--db', path]), 1, path);
+    expect(readFileSync(path, 'utf8')).toBe('my notes, not a database\n');
+  });
+
+  it('a directory, or a path through a file, given as the database', async () => {
+    const dir = join(tempDir('tsync-bad-'), 'a-folder');
+    mkdirSync(dir);
+    expectOneLine(await runMain(['sync', '--db', dir], NO_SERVICE), 1, dir, '--db');
+    const file = join(dir, 'file.txt');
+    writeFileSync(file, 'x');
+    const through = await runMain(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
+    expectOneLine(through, 1, `${file} is a file, not a directory`, '--db');
+    expect(through.stderr).not.toContain('writable');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('a truncated database is called damaged, with the advice to move it aside', async () => {
+    const db = syncedDb();
+    const bytes = readFileSync(db);
+    writeFileSync(db, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    for (const args of [['status'], ['sync']]) {
+      const result = await runMain([...args, '--db', db], NO_SERVICE);
+      expectOneLine(result, 1, db, 'damaged', 'move it aside');
+      expect(result.stderr).not.toContain('check the path');
+    }
+  });
+
+  it('a damaged block is called damaged, with the advice to move it aside, by every command that meets it', async () => {
+    const sim = await startSimulator({
+      preRecorded: 15,
+      live: 10,
+      seed: 81,
+      utterancesPerJob: 3,
+      wordsPerUtterance: 3,
+    });
+    try {
+      const service = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+      const commands = [['status'], ['verify'], ['query', 'SELECT id FROM jobs'], ['sync', '--full']];
+      for (const block of [CATALOG_BLOCK, JOBS_ID_BLOCK]) {
+        for (const args of commands) {
+          const db = syncedDb();
+          await damageAt(db, await storedAt(db, block));
+          const result = await runMain([...args, '--db', db], service);
+          expectOneLine(result, 1, `${db} is damaged or not a DuckDB database`, 'move it aside');
+          expect(result.stderr).not.toContain('check the path');
+        }
+      }
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('a SQLite file is named as such, not met with a hint to install an extension', async () => {
+    const path = join(tempDir('tsync-bad-'), 'app.db');
+    writeFileSync(path, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
+    for (const args of [['status'], ['sync']]) {
+      const result = await runMain([...args, '--db', path], NO_SERVICE);
+      expectOneLine(result, 1, `${path} is a SQLite database, not a DuckDB one`, '--db');
+      expect(result.stderr).not.toMatch(/INSTALL|extension/i);
+    }
+  });
+
+  it('a named pipe given as the database fails at once instead of waiting for a writer', async () => {
+    const fifo = join(tempDir('tsync-bad-'), 'pipe.duckdb');
+    execFileSync('mkfifo', [fifo]);
+    for (const args of [['status'], ['sync']]) {
+      const started = Date.now();
+      expectOneLine(
+        await runMain([...args, '--db', fifo], NO_SERVICE),
+        1,
+        `${fifo} is not a regular file`,
+        '--db',
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+
+  it('a --db on /proc fails at once (exit 2) instead of reading a kernel file', async () => {
+    for (const args of [
+      ['status', '--db', '/proc/kmsg'],
+      ['sync', '--db', '/proc/self/x.duckdb'],
+      ['report', 'billing', '--db', '/proc/uptime'],
+    ]) {
+      const started = Date.now();
+      const result = await runMain(args, NO_SERVICE);
+      expectOneLine(result, 2, '--db', 'pseudo-filesystem');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+});
+
+/** Another process holding the file open for writing, as a running sync would. */
+async function holdDatabase(db: string): Promise<ChildProcess> {
+  const script = [
+    "const { DuckDBInstance } = await import('@duckdb/node-api');",
+    'const instance = await DuckDBInstance.create(process.argv[1]);',
+    'await instance.connect();',
+    "process.stdout.write('ready\\n');",
+    'setInterval(() => {}, 1000);',
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, db], {
+    cwd: projectRoot(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
+  });
+  return child;
+}

@@ -1,0 +1,60 @@
+/**
+ * `transcript-sync compact` rewrites a file of the previous release (DuckDB's old storage format,
+ * `raw` uncompressed) into the current format: every table equal, smaller, private, still valid.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { runMain } from '../../helpers/cli.js';
+import { fingerprint } from '../../helpers/db-fingerprint.js';
+import { writeLegacyFile } from '../../helpers/legacy-file.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+async function storageVersion(path: string): Promise<string> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  try {
+    const rows = (
+      await connection.runAndReadAll(
+        "SELECT tags['storage_version'] AS v FROM duckdb_databases() WHERE database_name = current_database()",
+      )
+    ).getRowsJS();
+    return String(rows[0]?.[0]);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('transcript-sync compact', () => {
+  it('rewrites an old file in the current storage format: same rows, smaller, 0600, verify passes', {
+    timeout: 60_000,
+  }, async () => {
+    const path = join(tempDir(), 'legacy.duckdb');
+    await writeLegacyFile(path, { jobs: 60, utterancesPerJob: 20 });
+    // The first writable open migrates it (002), as a sync would.
+    await (await openWriter(path)).close();
+    const before = await fingerprint(path);
+    const size = statSync(path).size;
+    expect(await storageVersion(path)).toBe('v1.0.0+');
+
+    const result = await runMain(['compact', '--db', path, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const sizes = JSON.parse(result.stdout) as { bytesBefore: number; bytesAfter: number };
+    expect(sizes.bytesBefore).toBe(size);
+    expect(statSync(path).size).toBe(sizes.bytesAfter);
+    expect(sizes.bytesAfter).toBeLessThan(size / 2);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(await storageVersion(path)).toBe('v1.2.0+');
+    expect(await fingerprint(path)).toEqual(before);
+    const verified = await runMain(['verify', '--db', path]);
+    expect(verified.code, verified.stderr).toBe(0);
+    // Views and macros came along.
+    const db = await openReadOnly(path);
+    const [row] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM transcript_search('a')");
+    await db.close();
+    expect(row?.n).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The query registry (src/load/statements/queries.ts) and sql/queries/ must agree: a file missing
+ * from the list cannot be run, and a listed name without its file would fail only when that code
+ * path runs. Each statement is run by one function of src/load/statements, and nothing else in the
+ * code names it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { QUERIES, type QueryName, queryText } from '../../../src/load/statements/queries.js';
+import { projectRoot } from '../../../src/util/paths.js';
+
+const ROOT = projectRoot();
+const FOLDER = join(ROOT, 'sql', 'queries');
+const STATEMENTS = join(ROOT, 'src', 'load', 'statements');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(dir, name));
+}
+
+/** Where each query name is written as a string literal, by file. */
+function mentions(files: readonly string[]): Map<QueryName, string[]> {
+  const found = new Map<QueryName, string[]>(QUERIES.map((name) => [name, []]));
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const name of QUERIES) {
+      const count = text.split(`'${name}'`).length - 1;
+      for (let i = 0; i < count; i++) found.get(name)?.push(relative(ROOT, file));
+    }
+  }
+  return found;
+}
+
+describe('the query registry', () => {
+  it('lists every file of sql/queries, and only those', () => {
+    const files = readdirSync(FOLDER)
+      .filter((name) => name.endsWith('.sql'))
+      .map((name) => name.slice(0, -'.sql'.length))
+      .sort();
+    expect([...QUERIES].sort()).toEqual(files);
+  });
+
+  it('reads the text of every listed query, and nothing outside the folder', () => {
+    for (const name of QUERIES) expect(queryText(name).trim(), name).not.toBe('');
+    expect(queryText('jobs-pending')).toMatch(/FROM jobs/);
+    // A name outside the registry is a compile error; at run time it throws.
+    expect(() => queryText('../001_tables' as QueryName)).toThrow(/bad query name/);
+  });
+
+  it('runs each statement through one function of src/load/statements, and names it nowhere else', () => {
+    const registry = join(STATEMENTS, 'queries.ts');
+    const functions = tsFiles(STATEMENTS).filter((file) => file !== registry);
+    const once = [...mentions(functions)].filter(([, files]) => files.length !== 1);
+    expect(once, 'each name once in src/load/statements').toEqual([]);
+    const elsewhere = ['src', 'jobs', 'bench']
+      .flatMap((dir) => tsFiles(join(ROOT, dir)))
+      .filter((file) => !file.startsWith(`${STATEMENTS}/`));
+    expect([...mentions(elsewhere)].filter(([, files]) => files.length > 0)).toEqual([]);
+  });
+});

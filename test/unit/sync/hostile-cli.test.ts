@@ -1,0 +1,137 @@
+/**
+ * What a person sees of hostile listings at the command line: one line and the exit code of a kind
+ * that cannot sync (the other still syncs), `--since` in the future, and `status` telling pending
+ * jobs still re-checked from those past --pending-max-age, those no run re-checked since from those
+ * still pending upstream, and counting every quarantined record.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWriter } from '../../../src/load/open-file.js';
+import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { runMain, shownLines } from '../../helpers/cli.js';
+import { loadRecords } from '../../helpers/load.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
+
+interface StatusRow {
+  kind: string;
+  jobs: number;
+  pending: number;
+  pending_stale: number;
+  quarantined: number;
+}
+
+describe('hostile listings at the command line', () => {
+  it('a record over --max-record-bytes: exit 1, one line naming the setting, the other kind synced', async () => {
+    sim = await startSimulator({
+      preRecorded: 2,
+      live: 6,
+      utterancesPerJob: 2,
+      ...recent(),
+      recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
+    });
+    const db = join(tempDir(), 'ceiling.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runMain(
+      ['sync', '--db', db, '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    const lines = shownLines(result.stderr);
+    expect(lines.at(-1)).toMatch(
+      /^transcript-sync: a pre-recorded record is larger than .*raise --max-record-bytes/,
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^live: ok: 6 jobs/));
+    const status = await runMain(['status', '--db', db, '--json']);
+    const rows = JSON.parse(status.stdout) as StatusRow[];
+    expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
+  });
+
+  it('refuses --since in the future with exit 2 before touching anything', async () => {
+    sim = await startSimulator({ preRecorded: 2, live: 2, ...recent() });
+    const db = join(tempDir(), 'future.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runMain(['sync', '--db', db, '--since', '2999-01-01'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--since: is in the future/);
+    expect(sim.log).toHaveLength(0);
+  });
+
+  it('status splits pending jobs past --pending-max-age and counts quarantined records of unknown kind', async () => {
+    sim = await startSimulator({ preRecorded: 0, live: 0 });
+    sim.data.add({
+      kind: 'pre-recorded',
+      status: 'processing',
+      createdAt: new Date(Date.now() - 10 * 86_400_000),
+    });
+    sim.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 3_600_000) });
+    const db = join(tempDir(), 'status.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
+    // A record of a kind this version does not know, as a newer service might list it.
+    const database = await openWriter(db);
+    try {
+      const odd = { id: 'odd-1', kind: 'dubbing', status: 'done', created_at: new Date().toISOString() };
+      await loadRecords(database, [odd], new Date());
+    } finally {
+      await database.close();
+    }
+
+    const status = await runMain(['status', '--db', db, '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const rows = JSON.parse(status.stdout) as StatusRow[];
+    const pre = rows.find((r) => r.kind === 'pre-recorded');
+    expect([pre?.pending, pre?.pending_stale]).toEqual([1, 1]);
+    expect(rows.find((r) => r.kind === 'unknown')?.quarantined).toBe(1);
+    expect(status.stderr).toBe('');
+    const table = await runMain(['status', '--db', db]);
+    expect(table.stdout).toMatch(/pending_stale/);
+    // The sync just listed it, still processing: only the service can move it on.
+    expect(table.stderr).toMatch(/^pre-recorded: 1 job\(s\) still queued or processing upstream since /m);
+    expect(table.stderr).not.toMatch(/sync --full/);
+
+    const wider = await runMain(['status', '--db', db, '--json', '--pending-max-age', '30d']);
+    const widerPre = (JSON.parse(wider.stdout) as StatusRow[]).find((r) => r.kind === 'pre-recorded');
+    expect([widerPre?.pending, widerPre?.pending_stale]).toEqual([2, 0]);
+  });
+
+  it('status advises a full run for stale pending jobs no run re-checked, and stops once one has', async () => {
+    sim = await startSimulator({ preRecorded: 0, live: 0 });
+    const createdAt = Date.now() - 10 * 86_400_000;
+    sim.data.add({ kind: 'live', status: 'processing', createdAt: new Date(createdAt) });
+    const db = join(tempDir(), 'stale.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
+    // A max age that the job passed only after that sync had listed it: no run has re-checked it since.
+    const maxAge = ['--pending-max-age', `${Date.now() + 1 - createdAt}ms`];
+    await new Promise((r) => setTimeout(r, 5));
+
+    const before = await runMain(['status', '--db', db, ...maxAge]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stderr).toMatch(
+      /^live: 1 pending job\(s\) older than --pending-max-age .*not re-checked lately; run `sync --full`/m,
+    );
+    expect(before.stderr).not.toMatch(/upstream/);
+
+    // The cure: a full run lists it again, still processing upstream.
+    expect((await runMain(['sync', '--db', db, '--full'], env)).code).toBe(0);
+    const after = await runMain(['status', '--db', db, ...maxAge]);
+    const day = new Date(createdAt).toISOString().slice(0, 10);
+    expect(after.stderr).toMatch(
+      new RegExp(
+        `^live: 1 job\\(s\\) still queued or processing upstream since ${day} \\(as last listed at .*Z\\); nothing to do here`,
+        'm',
+      ),
+    );
+    expect(after.stderr).not.toMatch(/sync --full/);
+  });
+});

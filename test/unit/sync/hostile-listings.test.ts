@@ -1,0 +1,234 @@
+/**
+ * A listing service that misbehaves in ways a real one can (issue 12): huge records, many jobs
+ * sharing one created_at, the deletion guard, an offset cap, --since. Each case runs the engine over
+ * HTTP against the simulator, which serves the behaviour as a fault or a data option. Pages that
+ * contradict themselves (empty, short, a total that shrinks under the walk) are
+ * hostile-pages.test.ts.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { ResponseTooLargeError } from '../../../src/errors.js';
+import { ListingClient } from '../../../src/extract/index.js';
+import { deletedCount, listQueries, preRecordedOnly, start } from '../../helpers/hostile.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
+import { actualFacts, expectMirror } from '../../helpers/mirror.js';
+import { syncOnce } from '../../helpers/sync.js';
+
+describe('huge records', () => {
+  it('never asks for more than the byte budget allows, from the first request on', async () => {
+    // 40 records of ~200 kB: a first page of --page-size 20 would be 4 MB; the budget is 512 KiB.
+    const s = await start({ preRecorded: 40, live: 0, recordPadding: { bytes: 200_000 } });
+    const db = await migratedDb('huge.duckdb');
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 512 * 2 ** 10 });
+    expect(summary.outcome).toBe('ok');
+    const limits = listQueries(s).map((q) => Number(q.get('limit')));
+    // 512 KiB at an assumed 1 MiB a record: one item first, then what 512 KiB fits (2, plus the overlap).
+    expect(limits[0]).toBe(1);
+    expect(Math.max(...limits)).toBeLessThanOrEqual(3);
+    await expectMirror(db, s.data.all());
+  });
+
+  it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
+    const s = await start({ preRecorded: 30, live: 0 });
+    const db = await migratedDb('small.duckdb');
+    // 8 MiB pages (the default budget's are smaller): 8 items assumed at 1 MiB each, then 100.
+    await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100, pageBytes: 8 * 2 ** 20 });
+    expect(listQueries(s).map((q) => q.get('limit'))).toEqual(['8', '100']);
+    await expectMirror(db, s.data.all());
+  });
+
+  it('stops reading an answer past the budget and asks again with a smaller limit', async () => {
+    // Small records first teach the sizer 100 fit; then the huge ones come.
+    const s = await start({ preRecorded: 0, live: 0 });
+    for (let i = 0; i < 30; i++) {
+      const record = s.data.add({
+        kind: 'pre-recorded',
+        status: 'done',
+        createdAt: new Date(Date.now() - 7_200_000 - i * 1_000),
+      });
+      if (i >= 10) s.data.edit(String(record['id']), (r) => (r['annotations'] = 'x'.repeat(150_000)));
+    }
+    const db = await migratedDb('abandoned.duckdb');
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, pageBytes: 1024 * 2 ** 10 });
+    expect(summary.outcome).toBe('ok');
+    const asked = listQueries(s).map((q) => [Number(q.get('offset')), Number(q.get('limit'))] as const);
+    // Some offset was asked twice, the second time for fewer items.
+    const again = asked.filter(([offset], i) => asked.slice(0, i).some(([o]) => o === offset));
+    expect(again.length).toBeGreaterThan(0);
+    await expectMirror(db, s.data.all());
+  });
+
+  it('the client abandons a body past maxBytes instead of reading it to its end', async () => {
+    const s = await start({ preRecorded: 20, live: 0, recordPadding: { bytes: 100_000 } });
+    const client = new ListingClient({ baseUrl: s.url, apiKey: s.apiKey, rateLimit: 1_000 });
+    try {
+      const failure = await client
+        .getPage('pre-recorded', { limit: 20 }, { maxBytes: 300_000 })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ResponseTooLargeError);
+      expect(client.stats.bytes).toBeLessThanOrEqual(300_000);
+      expect(client.stats.retries).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('counts a body without content-length as it streams in and stops past maxBytes', async () => {
+    // 40 chunks of 50 kB (2 MB in all), sent as they are asked for, with no content-length.
+    const chunk = Buffer.alloc(50_000, 0x20);
+    let written = 0;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const more = (): void => {
+        while (written < 40 && res.write(chunk)) written += 1;
+        if (written >= 40) res.end();
+      };
+      res.on('drain', () => {
+        written += 1;
+        more();
+      });
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new ListingClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', rateLimit: 1_000 });
+    try {
+      const failure = await client
+        .getPage('pre-recorded', { limit: 20 }, { maxBytes: 300_000 })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ResponseTooLargeError);
+      expect((failure as ResponseTooLargeError).bytes).toBeGreaterThan(300_000);
+      // Read up to the budget and the chunk that crossed it, not the 2 MB.
+      expect(client.stats.bytes).toBeLessThan(1_000_000);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('a record above the record ceiling fails its kind with the setting to raise; the other kind syncs', async () => {
+    const s = await start({
+      preRecorded: 3,
+      live: 12,
+      recordPadding: { kind: 'pre-recorded', bytes: 1_500_000 },
+    });
+    const db = await migratedDb('ceiling.duckdb');
+    const failure = await syncOnce(s, db, { pageBytes: 256 * 2 ** 10, maxRecordBytes: 2 ** 20 }).catch(
+      (error: unknown) => error as Error & { syncSummary?: { kinds: { kind: string; outcome: string }[] } },
+    );
+    expect(failure).toBeInstanceOf(ResponseTooLargeError);
+    expect((failure as ResponseTooLargeError).toLine()).toMatch(/--max-record-bytes/);
+    expect((failure as ResponseTooLargeError).toLine()).not.toMatch(/\n/);
+    const outcomes = Object.fromEntries(
+      (
+        (failure as { syncSummary?: { kinds: { kind: string; outcome: string }[] } }).syncSummary?.kinds ?? []
+      ).map((k) => [k.kind, k.outcome]),
+    );
+    expect(outcomes).toEqual({ 'pre-recorded': 'failed', live: 'ok' });
+    const stored = await actualFacts(db);
+    expect(Object.keys(stored.jobs)).toHaveLength(12);
+  });
+});
+
+describe('timestamp ties', () => {
+  it('re-checks every pending job of a timestamp shared by more jobs than a page holds', async () => {
+    const s = await start({ preRecorded: 0, live: 0, limitCap: 50 });
+    const createdAt = new Date(Date.now() - 3_600_000);
+    for (let i = 0; i < 120; i++) {
+      s.data.add({ kind: 'pre-recorded', status: i < 30 ? 'processing' : 'done', createdAt });
+    }
+    const db = await migratedDb('ties.duckdb');
+    expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
+    for (const record of s.data.all().filter((r) => r['status'] === 'processing')) {
+      s.data.advance(String(record['id']), 'done');
+    }
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 });
+    expect(summary.outcome).toBe('ok');
+    await expectMirror(db, s.data.all());
+  });
+
+  it('costs one request per pending timestamp when no timestamp is shared', async () => {
+    const s = await start({ preRecorded: 0, live: 0 });
+    const base = Date.now() - 3_600_000;
+    for (let i = 0; i < 6; i++)
+      s.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(base - i * 60_000) });
+    const db = await migratedDb('no-ties.duckdb');
+    await syncOnce(s, db, preRecordedOnly);
+    const from = s.log.length;
+    await syncOnce(s, db, preRecordedOnly);
+    const pendingRequests = listQueries(s, from).filter((q) => {
+      const after = q.get('after_date');
+      const before = q.get('before_date');
+      return after !== null && before !== null && Date.parse(before) - Date.parse(after) === 2;
+    });
+    expect(pendingRequests).toHaveLength(6);
+  });
+});
+
+describe('the deletion guard of --full', () => {
+  it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
+    const s = await start({ preRecorded: 150, live: 0 });
+    const db = await migratedDb('guard.duckdb');
+    await syncOnce(s, db, preRecordedOnly);
+    for (const record of s.data.all().slice(0, 30)) s.data.delete(String(record['id']));
+    const refused = await syncOnce(s, db, { ...preRecordedOnly, full: true }).catch(
+      (error: unknown) => error as Error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toMatch(/would mark 30 of 150 stored jobs deleted/);
+    expect(await deletedCount(db)).toBe(0);
+    const allowed = await syncOnce(s, db, { ...preRecordedOnly, full: true, maxDeleteShare: 1 });
+    expect(allowed.kinds[0]?.deleted).toBe(30);
+    await expectMirror(db, s.data.all());
+  });
+
+  it('lets a few deletions through in a small mirror (at least 10 jobs)', async () => {
+    const s = await start({ preRecorded: 20, live: 0 });
+    const db = await migratedDb('small.duckdb');
+    await syncOnce(s, db, preRecordedOnly);
+    for (const record of s.data.all().slice(0, 6)) s.data.delete(String(record['id']));
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+    expect(summary.kinds[0]?.deleted).toBe(6);
+  });
+});
+
+describe('offset caps', () => {
+  it('plans slices below a cap on offsets and mirrors everything', async () => {
+    const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
+    const db = await migratedDb('capped.duckdb');
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 40 });
+    expect(summary.outcome).toBe('ok');
+    expect(s.log.some((e) => e.status === 400)).toBe(true);
+    await expectMirror(db, s.data.all());
+  });
+
+  it('names the cap and --slice-jobs when even one slice goes deeper', async () => {
+    const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
+    const db = await migratedDb('too-deep.duckdb');
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 100 });
+    expect(summary.outcome).toBe('failed');
+    expect(summary.kinds[0]?.error).toMatch(/caps offsets/);
+    expect(summary.kinds[0]?.error).toMatch(/--slice-jobs/);
+    expect(summary.kinds[0]?.error).not.toMatch(/check the filters|kept changing/);
+  });
+});
+
+describe('--since on a file with data', () => {
+  it('moves the window back to it, never forward', async () => {
+    const s = await start({ preRecorded: 20, live: 0 });
+    const db = await migratedDb('since.duckdb');
+    await syncOnce(s, db, preRecordedOnly);
+    const since = new Date(Date.now() - 2 * 86_400_000);
+    let from = s.log.length;
+    await syncOnce(s, db, { ...preRecordedOnly, since });
+    const afterDates = listQueries(s, from).map((q) => q.get('after_date'));
+    expect(afterDates).toContain(new Date(since.getTime() - 1).toISOString());
+    // A --since later than the watermark leaves the window where the watermark puts it.
+    from = s.log.length;
+    await syncOnce(s, db, { ...preRecordedOnly, since: new Date(Date.now() - 1_000) });
+    const starts = listQueries(s, from).map((q) => Date.parse(q.get('after_date') ?? ''));
+    expect(Math.min(...starts)).toBeLessThan(Date.now() - 10 * 60_000);
+  });
+});

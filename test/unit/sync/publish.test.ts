@@ -1,0 +1,241 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { PUBLISHED_TABLES } from '../../../src/analytics/publish/publish.js';
+import { runLines } from '../../../src/cli/sync-summary.js';
+import { syncDefaults } from '../../../src/config/sync-defaults.js';
+import { UpstreamError } from '../../../src/errors.js';
+import { openReadOnly } from '../../../src/load/open-file.js';
+import { copyDataset } from '../../../src/load/statements/datasets.js';
+import { runPipeline } from '../../../src/pipeline.js';
+import { generateDataset, type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
+import { runMain, shownLines } from '../../helpers/cli.js';
+import { FakeListing } from '../../helpers/listing-fake.js';
+import { syncOnce } from '../../helpers/sync.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+interface Manifest {
+  as_of: string;
+  kinds?: Record<string, { as_of: string | null; stale: boolean; error: string | null }>;
+  raw: boolean;
+  tables: Record<
+    string,
+    { rows: number; partitions: { kind: string; month: string; rows: number; file: string | null }[] }
+  >;
+}
+
+/** Every file under `dir`, relative, with the identity a rename changes (inode) and its mtime. */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const s = statSync(path);
+    out.set(relative(dir, path), `${s.ino}:${s.mtimeMs}`);
+  }
+  return out;
+}
+
+async function startSim(): Promise<Simulator> {
+  sim = await startSimulator({
+    seed: 1818,
+    preRecorded: 40,
+    live: 40,
+    utterancesPerJob: 3,
+    wordsPerUtterance: 4,
+  });
+  return sim;
+}
+
+describe('sync --publish', () => {
+  test('writes every table as Parquet by kind and month that reads back equal to the database, with a manifest', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = join(tempDir(), "team's dataset");
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(summary.outcome).toBe('ok');
+    expect(summary.published?.written).toBeGreaterThan(0);
+    expect(summary.published?.unchanged).toBe(0);
+
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(Object.keys(manifest.tables).sort()).toEqual(PUBLISHED_TABLES.map((t) => t.table).sort());
+    expect(manifest.raw).toBe(false);
+    expect(Date.parse(manifest.as_of)).not.toBeNaN();
+
+    const reader = await openReadOnly(db);
+    try {
+      for (const { table, dataset } of PUBLISHED_TABLES) {
+        // The dataset's rows as the database holds them now, copied whole into one file.
+        const whole = join(tempDir(), `${table}.parquet`);
+        await copyDataset(reader, dataset, {}, { path: whole, partitionBy: [], setting: 'test' });
+        const sql = `SELECT * FROM read_parquet(${sqlPathLiteral(whole, 'test')})`;
+        const columns = (await reader.all<{ column_name: string }>(`DESCRIBE ${sql}`))
+          .map((c) => `"${c.column_name}"`)
+          .join(', ');
+        const parquet = `read_parquet(${sqlPathLiteral(join(dir, table, '**', '*.parquet'), 'test')}, hive_partitioning = true)`;
+        const [counts] = await reader.all<{ db: number; files: number; missing: number; extra: number }>(
+          `SELECT (SELECT count(*) FROM (${sql})) AS db,
+                  (SELECT count(*) FROM ${parquet}) AS files,
+                  (SELECT count(*) FROM (SELECT ${columns} FROM (${sql}) EXCEPT ALL SELECT ${columns} FROM ${parquet})) AS missing,
+                  (SELECT count(*) FROM (SELECT ${columns} FROM ${parquet} EXCEPT ALL SELECT ${columns} FROM (${sql}))) AS extra`,
+        );
+        expect(counts, table).toEqual({ db: counts?.files, files: counts?.db, missing: 0, extra: 0 });
+        expect(counts?.db, table).toBeGreaterThan(0);
+        expect(manifest.tables[table]?.rows, table).toBe(counts?.db);
+        expect(columns).not.toContain('"raw"');
+      }
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  test('a publish after one new job rewrites only that job’s partitions and the manifest', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const before = files(dir);
+
+    const job = simulator.data.add({
+      kind: 'live',
+      status: 'done',
+      // Before this run starts: its window ends at its start, exclusive.
+      createdAt: new Date(Date.now() - 60_000),
+      utterances: 2,
+      words: 3,
+    });
+    const month = String(job['created_at']).slice(0, 7);
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(summary.kinds.reduce((sum, k) => sum + k.inserted, 0)).toBe(1);
+    const after = files(dir);
+
+    const changed = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+    const partition = `kind=live/month=${month}/`;
+    expect(changed).toContain('_manifest.json');
+    expect(changed).toContain(`jobs/${partition}data_0.parquet`);
+    expect(changed).toContain(`words/${partition}data_0.parquet`);
+    expect(changed.filter((path) => path !== '_manifest.json' && !path.includes(partition))).toEqual([]);
+    expect([...before.keys()].filter((path) => !after.has(path))).toEqual([]);
+    expect(summary.published?.unchanged).toBeGreaterThan(summary.published?.written ?? 0);
+
+    // Nothing new: nothing but the manifest is written.
+    const again = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    expect(again.published?.written).toBe(0);
+    const third = files(dir);
+    expect([...third].filter(([path, id]) => after.get(path) !== id).map(([path]) => path)).toEqual([
+      '_manifest.json',
+    ]);
+  }, 60_000);
+
+  test('--publish-raw keeps jobs.raw; switching it rewrites the jobs partitions', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: true } });
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.raw).toBe(true);
+    expect(summary.published?.written).toBe(manifest.tables['jobs']?.partitions.length);
+    const reader = await openReadOnly(db);
+    try {
+      const [row] = await reader.all<{ n: number }>(
+        `SELECT count(*) AS n FROM read_parquet(${sqlPathLiteral(join(dir, 'jobs', '**', '*.parquet'), 'test')}) WHERE raw IS NOT NULL`,
+      );
+      expect(row?.n).toBe(manifest.tables['jobs']?.rows);
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  test('a kind that fails leaves the other kind’s jobs published, the manifest naming the failed one stale', async () => {
+    sim = await startSimulator({
+      preRecorded: 2,
+      live: 6,
+      utterancesPerJob: 2,
+      from: new Date(Date.now() - 3 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+      recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
+    });
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const limits = ['--max-record-bytes', '1MiB', '--page-bytes', '256KiB'];
+    const result = await runMain(['sync', '--db', db, '--publish', dir, ...limits], env);
+    expect(result.code, result.stderr).toBe(1);
+    const shown = shownLines(result.stderr).join('\n');
+    expect(shown).toMatch(/^live: ok: 6 jobs/m);
+    expect(shown).toMatch(
+      new RegExp(`^published to ${dir}: .*; pre-recorded stale: as of its last successful sync`, 'm'),
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.tables['jobs']?.rows).toBe(6);
+    expect(manifest.kinds?.['live']).toMatchObject({ stale: false, error: null });
+    expect(Date.parse(manifest.kinds?.['live']?.as_of ?? '')).not.toBeNaN();
+    expect(manifest.kinds?.['pre-recorded']).toMatchObject({ as_of: null, stale: true });
+    expect(manifest.kinds?.['pre-recorded']?.error).toMatch(/--max-record-bytes/);
+  }, 60_000);
+
+  test('a run where no kind synced, or that was stopped, says the dataset was not refreshed', async () => {
+    const records = generateDataset({
+      seed: 4,
+      preRecorded: 10,
+      live: 10,
+      utterancesPerJob: 1,
+      wordsPerUtterance: 2,
+    });
+    const db = join(tempDir(), 'pub.duckdb');
+    const dir = tempDir();
+    const plan = { ...syncDefaults(), pageSize: 10, publish: { dir, raw: false } };
+    const resources = (source: FakeListing, signal?: AbortSignal) => ({
+      db,
+      lockWait: 5_000,
+      checkpoints: 'duckdb' as const,
+      redisUrl: null,
+      redisPrefix: 'tsync-test',
+      source,
+      ...(signal ? { signal } : {}),
+    });
+    expect((await runPipeline(plan, resources(new FakeListing(records)))).published?.stale).toEqual([]);
+    const manifest = readFileSync(join(dir, '_manifest.json'), 'utf8');
+
+    const down = new FakeListing(records, {
+      beforePage: () => {
+        throw new UpstreamError('the service answered 503', { retryable: true, status: 503 });
+      },
+    });
+    const failed = await runPipeline(plan, resources(down));
+    expect(failed.published).toBeUndefined();
+    expect(failed.notPublished).toEqual({ dir, reason: 'the sync of pre-recorded and live failed' });
+    expect(runLines(failed).at(-1)?.text).toBe(
+      `not published to ${dir}: the sync of pre-recorded and live failed; the dataset keeps its previous refresh`,
+    );
+
+    const stop = new AbortController();
+    const stopping = new FakeListing(records, { beforePage: () => stop.abort(new Error('SIGINT')) });
+    const stopped = await runPipeline(plan, resources(stopping, stop.signal));
+    expect(stopped.notPublished?.reason).toBe('the run was interrupted');
+    expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
+  }, 60_000);
+
+  test.each(['sync', 'worker'])(
+    '%s takes --publish DIR; --publish-raw alone is a usage error',
+    async (name) => {
+      const env = {
+        TSYNC_API_KEY: 'k',
+        TSYNC_BASE_URL: 'http://127.0.0.1:9',
+        REDIS_URL: 'redis://127.0.0.1:9',
+      };
+      const result = await runMain([name, '--publish-raw', '--db', join(tempDir(), 'x.duckdb')], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--publish-raw: applies only with --publish DIR');
+      expect((await runMain([name, '--help'])).stdout).toContain('--publish DIR');
+    },
+  );
+});

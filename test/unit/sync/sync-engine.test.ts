@@ -1,0 +1,249 @@
+/**
+ * The engine against an in-memory listing (test/helpers/listing-fake.ts) and a real DuckDB file:
+ * no HTTP, so these run in a second or two. The simulator over HTTP stays the end-to-end tier
+ * (sync.test.ts, hostile-listings.test.ts, chaos.test.ts).
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { resolveRunOptions, syncDefaults } from '../../../src/config/sync-defaults.js';
+import { UpstreamError } from '../../../src/errors.js';
+import { defaultSliceJobs } from '../../../src/extract/walk/slices.js';
+import type { Database } from '../../../src/load/database.js';
+import { RecordLoader } from '../../../src/load/loader.js';
+import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { planMemory } from '../../../src/memory/budget.js';
+import { HeapGuard } from '../../../src/memory/heap-guard.js';
+import { generateDataset } from '../../../src/simulator/index.js';
+import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
+import { EMPTY_CHECKPOINT } from '../../../src/sync/checkpoints/schema.js';
+import type { KindRunContext } from '../../../src/sync/kind-context.js';
+import { syncKind } from '../../../src/sync/kind-run.js';
+import { runSync } from '../../../src/sync/run.js';
+import { KindRunFailed } from '../../../src/sync/run-failures.js';
+import type { RunHooks, SyncPlan, SyncProgress, SyncResources } from '../../../src/sync/types.js';
+import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
+import { expectMirror } from '../../helpers/mirror.js';
+import { fileTempDir, tempDir } from '../../helpers/tmp.js';
+
+type Json = Record<string, unknown>;
+
+/** Small pages and slices: a back-fill of a hundred jobs walks many slices in parallel. */
+const plan: SyncPlan = { ...syncDefaults(), pageSize: 10, sliceJobs: 20, concurrency: 3 };
+
+function dataset(seed = 3): Json[] {
+  return generateDataset({
+    seed,
+    preRecorded: 60,
+    live: 40,
+    utterancesPerJob: 4,
+    wordsPerUtterance: 4,
+  }) as Json[];
+}
+
+function resources(db: string, source: FakeListing, extra: RunHooks = {}): SyncResources {
+  return {
+    db,
+    lockWait: 5_000,
+    checkpoints: 'duckdb',
+    redisUrl: null,
+    redisPrefix: 'tsync-test',
+    source,
+    ...extra,
+  };
+}
+
+const opened: Database[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+
+/**
+ * An empty file with the schema, made once and copied for each context: the failure test below
+ * needs a fresh file for each of its ~20 requests, and the migrations are not what it tests.
+ */
+const schemaDir = fileTempDir('tsync-engine-');
+afterAll(() => schemaDir.remove());
+let emptySchema: string | undefined;
+async function freshFile(): Promise<string> {
+  if (emptySchema === undefined) {
+    const made = join(schemaDir.dir, 'schema.duckdb');
+    await (await openWriter(made)).close();
+    emptySchema = made;
+  }
+  const path = join(tempDir(), 'kind.duckdb');
+  copyFileSync(emptySchema, path);
+  return path;
+}
+
+/** What syncKind needs, as runSync builds it, on a fresh file. */
+async function kindContext(
+  source: FakeListing,
+): Promise<{ ctx: KindRunContext; store: DuckDbCheckpointStore }> {
+  const db = await openWriter(await freshFile());
+  opened.push(db);
+  const memory = planMemory(plan.memory, plan.concurrency);
+  const store = new DuckDbCheckpointStore(db);
+  const ctx: KindRunContext = {
+    db,
+    loader: new RecordLoader(db),
+    client: source,
+    stores: [store],
+    plan,
+    memory,
+    heap: new HeapGuard(memory.heapBytes),
+    runId: 'engine-test',
+    startedAt: new Date(),
+    logger: (await import('../../../src/log.js')).silentLogger,
+    signal: new AbortController().signal,
+  };
+  return { ctx, store };
+}
+
+/** Fails the `n`th request with a retryable 503, as the client throws once its retries are spent. */
+function failingAt(n: number, list?: string): FakeListingOptions {
+  return {
+    beforePage: (name, _params, request) => {
+      if (request === n && (list === undefined || name === list)) {
+        throw new UpstreamError('the service answered 503', { retryable: true, status: 503 });
+      }
+    },
+  };
+}
+
+describe('the engine over an in-memory listing', () => {
+  it('back-fills every kind into a mirror that matches the listing exactly, and leaves the source open', async () => {
+    const records = dataset();
+    const source = new FakeListing(records);
+    const db = join(tempDir(), 'backfill.duckdb');
+    const summary = await runSync(plan, resources(db, source));
+    expect(summary.outcome).toBe('ok');
+    expect(summary.kinds.map((k) => [k.kind, k.inserted])).toEqual([
+      ['pre-recorded', 60],
+      ['live', 40],
+    ]);
+    // Each kind counts its own requests; the one before the file is created checks the service.
+    expect(summary.kinds.reduce((n, k) => n + k.requests, 0)).toBe(source.stats.requests - 1);
+    await expectMirror(db, records);
+    expect(source.closed).toBe(false);
+
+    // An incremental run after it finds nothing new and asks little.
+    const before = source.stats.requests;
+    const again = await runSync(plan, resources(db, source));
+    expect(again.kinds.map((k) => k.inserted + k.updated)).toEqual([0, 0]);
+    expect(source.stats.requests - before).toBeLessThan(10);
+  });
+
+  it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
+    const records = dataset(5);
+    const preRecorded = records.filter((r) => r['kind'] === 'pre-recorded');
+    const whole = await kindContext(new FakeListing(records));
+    await syncKind(whole.ctx, 'pre-recorded', EMPTY_CHECKPOINT);
+    const requests = whole.ctx.client.stats.requests;
+    expect(requests).toBeGreaterThan(8);
+    // Fail at every request of the walk: the first page, the probes, every slice's pages.
+    for (let n = 1; n <= requests; n++) {
+      const { ctx, store } = await kindContext(new FakeListing(records, failingAt(n)));
+      const failure = await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT).catch((e: unknown) => e);
+      expect(failure, `request ${n}`).toBeInstanceOf(KindRunFailed);
+      const { summary, cause, retryable } = failure as KindRunFailed;
+      expect(cause).toBeInstanceOf(UpstreamError);
+      expect(retryable).toBe(true);
+      expect(summary).toMatchObject({ kind: 'pre-recorded', outcome: 'failed', runId: 'engine-test' });
+      expect(summary.error).toMatch(/503/);
+      // The checkpoint's watermark claims no job the file lacks.
+      const saved = await store.load('pre-recorded');
+      expect(saved?.lastRun?.outcome).toBe('failed');
+      const stored = new Set(
+        (await ctx.db.all<{ id: string }>('SELECT id FROM jobs')).map((row) => String(row.id)),
+      );
+      const watermark = saved?.watermark ? Date.parse(saved.watermark) : Number.NEGATIVE_INFINITY;
+      const claimed = preRecorded.filter((r) => Date.parse(String(r['created_at'])) < watermark);
+      expect(
+        claimed.filter((r) => !stored.has(String(r['id']))),
+        `request ${n}`,
+      ).toEqual([]);
+    }
+  });
+
+  it('runs the other kind when one kind fails, and reports both', async () => {
+    const records = dataset(7);
+    const source = new FakeListing(records, failingAt(3, 'pre-recorded'));
+    const db = join(tempDir(), 'one-fails.duckdb');
+    const summary = await runSync(plan, resources(db, source));
+    expect(summary.outcome).toBe('failed');
+    expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([
+      ['pre-recorded', 'failed'],
+      ['live', 'ok'],
+    ]);
+    // The next run resumes and completes the mirror.
+    const next = await runSync(plan, resources(db, new FakeListing(records)));
+    expect(next.outcome).toBe('ok');
+    await expectMirror(db, records);
+  });
+
+  it('times each kind from its own start to its own end, in the summary, sync_runs and progress', async () => {
+    const records = dataset(8);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    // Each pre-recorded page takes 20 ms more, so its run is long next to the gap between kinds.
+    const source = new FakeListing(records, {
+      beforePage: (list) => {
+        if (list === 'pre-recorded') Atomics.wait(pause, 0, 0, 20);
+      },
+    });
+    const db = join(tempDir(), 'timed.duckdb');
+    const progress: SyncProgress[] = [];
+    const summary = await runSync(plan, resources(db, source, { onProgress: (p) => progress.push(p) }));
+    const [pre, live] = summary.kinds;
+    if (!pre || !live) throw new Error('expected both kinds');
+    const ms = (iso: string) => Date.parse(iso);
+    expect(ms(pre.finishedAt) - ms(pre.startedAt)).toBeGreaterThanOrEqual(20);
+    expect(ms(live.startedAt)).toBeGreaterThanOrEqual(ms(pre.finishedAt));
+    // The window of both is the run's: jobs created before the run started.
+    expect(live.windowBefore).toBe(pre.windowBefore);
+    const liveProgress = progress.filter((p) => p.kind === 'live').at(-1);
+    expect(liveProgress?.elapsed).toBe(ms(live.finishedAt) - ms(live.startedAt));
+
+    const reader = await openReadOnly(db);
+    opened.push(reader);
+    const rows = await reader.all<{ kind: string; started_at: Date; finished_at: Date }>(
+      'SELECT kind, started_at, finished_at FROM sync_runs ORDER BY started_at',
+    );
+    expect(rows.map((r) => [r.kind, r.started_at.toISOString(), r.finished_at.toISOString()])).toEqual([
+      ['pre-recorded', pre.startedAt, pre.finishedAt],
+      ['live', live.startedAt, live.finishedAt],
+    ]);
+  });
+
+  it('stops on the signal with what it committed, and the next run completes the mirror', async () => {
+    const records = dataset(9);
+    const stop = new AbortController();
+    const source = new FakeListing(records, {
+      beforePage: (_list, _params, request) => {
+        // The sixth request of the walk (the first checks the service before the file is created).
+        if (request === 7) stop.abort(new Error('SIGTERM'));
+      },
+    });
+    const db = join(tempDir(), 'stopped.duckdb');
+    const summary = await runSync(plan, resources(db, source, { signal: stop.signal }));
+    expect(summary.outcome).toBe('interrupted');
+    expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
+    expect(summary.notStarted).toEqual(['live']);
+    const next = await runSync(plan, resources(db, new FakeListing(records)));
+    expect(next.outcome).toBe('ok');
+    await expectMirror(db, records);
+  });
+});
+
+describe('the defaults of a run', () => {
+  it("are the config's, as the CLI resolves them with no flag and no environment", () => {
+    const env = { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'http://127.0.0.1:1' };
+    const { baseUrl, apiKey, db, logLevel, pageBytes, sliceJobs, ...cli } = resolveRunOptions({}, env);
+    const { pageBytes: derivedPages, sliceJobs: derivedSlices, ...defaults } = syncDefaults();
+    expect({ ...cli }).toEqual({ ...defaults });
+    // The CLI resolves the derived two; the defaults leave them to the run, which derives the same.
+    expect([derivedPages, derivedSlices]).toEqual([null, null]);
+    expect(pageBytes).toBe(planMemory(defaults.memory, defaults.concurrency).pageBytes);
+    expect(sliceJobs).toBe(defaultSliceJobs(defaults.pageSize));
+  });
+});

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../../src/config/resolve.js';
+import { MEMORY_FLOOR, planMemory } from '../../../src/memory/budget.js';
+import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { runMain } from '../../helpers/cli.js';
+import { expectMirror } from '../../helpers/mirror.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+describe('the memory budget', () => {
+  it('reads sizes with their unit, decimal or binary', () => {
+    const memory = (text: string) => resolveSettings(['memory'], [], { memory: text }, {}).memory;
+    expect(memory('512MB')).toBe(512e6);
+    expect(memory('256MiB')).toBe(256 * 2 ** 20);
+    expect(memory('1GB')).toBe(1e9);
+    expect(memory('1.5gib')).toBe(1.5 * 2 ** 30);
+    expect(resolveSettings(['memory'], [], {}, {}).memory).toBe(512e6);
+    expect(resolveSettings(['memory'], [], {}, { TSYNC_MEMORY: '300MB' }).memory).toBe(300e6);
+  });
+
+  it('refuses what is not a size and a budget below the floor, naming where it came from', () => {
+    expect(() => resolveSettings(['memory'], [], { memory: 'lots' }, {})).toThrow(/--memory: is not a size/);
+    // A bare number is bytes (as --page-bytes reads it): far too little.
+    expect(() => resolveSettings(['memory'], [], { memory: '512' }, {})).toThrow(/too little/);
+    expect(() => resolveSettings(['memory'], [], {}, { TSYNC_MEMORY: '128MB' })).toThrow(
+      /TSYNC_MEMORY: is too little for a sync: give it at least 192MB/,
+    );
+  });
+
+  it('gives a smaller budget smaller pages, a smaller heap and fewer WAL bytes, DuckDB never under 1 GiB', () => {
+    const small = planMemory(256e6, 2);
+    const large = planMemory(512e6, 2);
+    const huge = planMemory(2e9, 2);
+    expect(small.pageBytes).toBeLessThan(large.pageBytes);
+    expect(small.heapBytes).toBeLessThan(large.heapBytes);
+    expect(small.batchBytes).toBeLessThan(large.batchBytes);
+    expect(small.duckdb.walAutocheckpoint).toBeLessThan(large.duckdb.walAutocheckpoint);
+    // DuckDB fails instead of spilling at its limit: never less than main's 1 GiB.
+    expect(small.duckdb.memoryLimit).toBe(2 ** 30);
+    expect(large.duckdb.memoryLimit).toBe(2 ** 30);
+    expect(planMemory(4e9, 2).duckdb.memoryLimit).toBeGreaterThan(large.duckdb.memoryLimit);
+    for (const plan of [small, large, huge]) {
+      expect(plan.duckdb.walAutocheckpoint).toBeLessThan(plan.duckdb.memoryLimit);
+      expect(plan.batchBytes).toBeGreaterThanOrEqual(plan.pageBytes);
+      expect(plan.queueDepth).toBeGreaterThanOrEqual(1);
+    }
+    // More fetchers share the same heap: each page gets smaller.
+    expect(planMemory(512e6, 8).pageBytes).toBeLessThan(large.pageBytes);
+    expect(() => planMemory(MEMORY_FLOOR - 1, 2)).toThrow(/--memory/);
+  });
+});
+
+describe('transcript-sync sync --memory', () => {
+  let sim: Simulator | undefined;
+  afterEach(async () => {
+    await sim?.close();
+    sim = undefined;
+  });
+
+  it('refuses an impossible budget at start, in one line, with exit 2', async () => {
+    const result = await runMain(['sync', '--memory', '100MB', '--db', join(tempDir(), 'x.duckdb')], {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('--memory')]);
+    expect(result.stderr).toContain('at least 192MB');
+  });
+
+  it('mirrors every job, utterance and word exactly with --memory 256MB', { timeout: 180_000 }, async () => {
+    // Records of ~250 kB: several pages per kind at the 256 MB budget's page size (half the jobs of
+    // before, still several pages a kind: the time went in mirroring and checking 50 such jobs twice).
+    sim = await startSimulator({
+      preRecorded: 15,
+      live: 10,
+      seed: 15,
+      utterancesPerJob: 120,
+      wordsPerUtterance: 15,
+      from: new Date(Date.now() - 10 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+    });
+    const db = join(tempDir(), 'small-budget.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const first = await runMain(['sync', '--memory', '256MB', '--db', db, '--page-size', '10'], env);
+    expect(first.code, first.stderr).toBe(0);
+    await expectMirror(db, sim.data.all());
+    const full = await runMain(['sync', '--full', '--db', db], { ...env, TSYNC_MEMORY: '256MiB' });
+    expect(full.code, full.stderr).toBe(0);
+    await expectMirror(db, sim.data.all());
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The worker in this process against the simulator, real Redis and a real DuckDB file: scheduled
+ * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz. Its billing
+ * reports are worker-reports.test.ts.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
+import { JOB_KINDS } from '../../../src/kinds.js';
+import { writerLockPath } from '../../../src/load/file/writer-lock.js';
+import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
+import { parseCheckpoint } from '../../../src/sync/checkpoints/schema.js';
+import { createSyncQueue, REPORT_JOB } from '../../../src/worker/queue.js';
+import { onCleanup } from '../../helpers/cleanup.js';
+import { actualFacts, expectedFacts } from '../../helpers/mirror.js';
+import { redisUrl } from '../../helpers/redis.js';
+import { eventually } from '../../helpers/worker.js';
+import { collect, get, HOUR, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
+
+describe('worker', () => {
+  it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
+    const { sim, prefix, redis, db } = await setup();
+    const running = await start(options(sim, db, prefix));
+    await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
+
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toContain('tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="ok"} 1');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="pre-recorded"} 40');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="live"} 30');
+    expect(metrics).toMatch(/tsync_requests_total\{kind="live"\} [1-9]/);
+    expect(metrics).toMatch(/tsync_last_success_timestamp_seconds\{kind="live"\} \d{10}/);
+    const health = await get(running, '/healthz');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body).kinds.live.last_success).toMatch(/^\d{4}-/);
+
+    await running.stop();
+    for (const kind of JOB_KINDS) {
+      const checkpoint = parseCheckpoint(await redis.get(checkpointKey(prefix, kind)));
+      expect(checkpoint?.watermark, kind).toMatch(/^\d{4}-/);
+    }
+    expect(existsSync(writerLockPath(db))).toBe(false);
+    const facts = await actualFacts(db);
+    const expected = expectedFacts(sim.data.all());
+    expect(facts.jobs).toEqual(expected.jobs);
+    expect(facts.words).toBe(expected.words);
+  });
+
+  it('two starts register one schedule per kind and mode; the second start with new intervals updates them', async () => {
+    const { sim, prefix, db } = await setup();
+    const first = await start(options(sim, db, prefix));
+    await first.stop();
+    const second = await start(
+      options(sim, db, prefix, { every: { every: 2 * HOUR }, fullEvery: { pattern: '0 3 * * *' } }),
+    );
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+
+    const schedulers = await queue.getJobSchedulers(0, -1, true);
+    const seen = schedulers
+      .map((s) => [s.key, s.every ?? s.pattern] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+    expect(seen).toEqual([
+      ['report:billing', 24 * HOUR],
+      ['sync:live:full', '0 3 * * *'],
+      ['sync:live:incremental', 2 * HOUR],
+      ['sync:pre-recorded:full', '0 3 * * *'],
+      ['sync:pre-recorded:incremental', 2 * HOUR],
+    ]);
+    await second.stop();
+  });
+
+  it('enqueue --wait runs a sync now through the queue and prints its summary', async () => {
+    const { sim, prefix, db } = await setup();
+    const running = await start(options(sim, db, prefix, { kinds: ['live'] }));
+    await eventually(succeeded(running, ['live']), 'the first live run');
+    const added = sim.data.add({ kind: 'live', status: 'done' });
+
+    const out = collect();
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    const code = await enqueue.run({
+      flags,
+      positionals: [],
+      stdout: out.stream,
+      stderr: out.stream,
+      env: {},
+    });
+
+    expect(code).toBe(0);
+    const [line, ...rest] = out.text().trim().split('\n');
+    expect(rest).toEqual([]);
+    const result = JSON.parse(line ?? '{}');
+    expect(result).toMatchObject({
+      kind: 'live',
+      mode: 'incremental',
+      state: 'completed',
+      summary: { outcome: 'ok' },
+    });
+    expect(result.summary.kinds[0].inserted).toBe(1);
+    await running.stop();
+    expect((await actualFacts(db)).jobs[String(added['id'])]).toBe('done');
+  });
+
+  it('enqueue --recent reconciles only the recent window; the whole-history reconcile finds the older deletion', async () => {
+    const { sim, prefix, db } = await setup({
+      from: new Date(Date.now() - 30 * 24 * HOUR),
+      to: new Date(Date.now() - HOUR),
+    });
+    const base = options(sim, db, prefix, { kinds: ['live'] });
+    const running = await start({ ...base, settings: { ...base.settings, reconcileWindow: 7 * 24 * HOUR } });
+    await eventually(succeeded(running, ['live']), 'the first live run');
+    const live = sim.data.all().filter((r) => r['kind'] === 'live');
+    const ageDays = (r: Record<string, unknown>) =>
+      (Date.now() - Date.parse(String(r['created_at']))) / (24 * HOUR);
+    const recent = live.find((r) => ageDays(r) < 6);
+    const old = live.find((r) => ageDays(r) > 14);
+    sim.data.delete(String(recent?.['id']));
+    sim.data.delete(String(old?.['id']));
+
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    const runOnce = async (extra: Record<string, boolean>) => {
+      const out = collect();
+      const code = await enqueue.run({
+        flags: { ...flags, ...extra },
+        positionals: [],
+        stdout: out.stream,
+        stderr: out.stream,
+        env: {},
+      });
+      expect(code, out.text()).toBe(0);
+      return JSON.parse(out.text().trim()).summary.kinds[0];
+    };
+    const windowed = await runOnce({ recent: true });
+    expect(windowed.deleted).toBe(1);
+    expect(windowed.window_after).not.toBeNull();
+    expect(windowed.mode).toBe('recent');
+    expect(windowed.jobs_fetched).toBeLessThan(live.length / 2);
+    const whole = await runOnce({ full: true });
+    expect(whole.deleted).toBe(1);
+    expect(whole.window_after).toBeNull();
+    expect(whole.mode).toBe('full');
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toContain('tsync_runs_total{kind="live",mode="recent",outcome="ok"} 1');
+    expect(metrics).toContain('tsync_runs_total{kind="live",mode="full",outcome="ok"} 1');
+    await running.stop();
+  });
+
+  it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
+    const { sim, prefix, db } = await setup();
+    const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });
+    const running = await start({ ...opts, settings: { ...opts.settings, apiKey: 'not-the-key' } });
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+
+    const [job] = await eventually(async () => {
+      const failed = await queue.getFailed();
+      return failed.length > 0 ? failed : undefined;
+    }, 'a failed job');
+    expect(job?.attemptsMade).toBe(1);
+    expect(job?.opts.attempts).toBe(5);
+    expect(job?.failedReason).toMatch(/refused the API key \(HTTP 401\).*TSYNC_API_KEY/);
+    expect(job?.failedReason).not.toContain('not-the-key');
+    // A job BullMQ retries would be 'delayed' (backoff) under the same id, not 'failed'.
+    expect(await job?.getState()).toBe('failed');
+    expect((await get(running, '/metrics')).body).toContain(
+      'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
+    );
+    // The billing report of a mirror that never synced writes nothing (no month of zeros).
+    const report = await eventually(async () => {
+      const completed = await queue.getCompleted();
+      return completed.find((j) => j.name === REPORT_JOB);
+    }, 'the billing report job');
+    expect(report.returnvalue).toMatchObject({ written: [] });
+    expect(existsSync(join(dirname(db), 'reports'))).toBe(false);
+  });
+});
