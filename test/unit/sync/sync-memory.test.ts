@@ -88,4 +88,34 @@ describe('transcript-sync sync --memory', () => {
     expect(full.code, full.stderr).toBe(0);
     await expectMirror(db, sim.data.all());
   });
+
+  it('back-fills a second account into a stored history exactly with --memory 256MB', {
+    timeout: 180_000,
+  }, async () => {
+    // A history of one account, then every job of another (other seed, same dates) into the same
+    // file after `state reset`: the second back-fill classifies each page against what is stored.
+    const account = (seed: number) =>
+      startSimulator({
+        preRecorded: 12,
+        live: 8,
+        seed,
+        utterancesPerJob: 80,
+        wordsPerUtterance: 15,
+        from: new Date(Date.now() - 10 * 86_400_000),
+        to: new Date(Date.now() - 3_600_000),
+      });
+    const db = join(tempDir(), 'history.duckdb');
+    sim = await account(21);
+    const history = sim.data.all();
+    const first = await runMain(['sync', '--db', db], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey });
+    expect(first.code, first.stderr).toBe(0);
+    await sim.close();
+    sim = await account(22);
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_MEMORY: '256MB' };
+    const reset = await runMain(['state', 'reset', '--kind', 'all', '--yes', '--db', db], env);
+    expect(reset.code, reset.stderr).toBe(0);
+    const second = await runMain(['sync', '--db', db, '--page-size', '10'], env);
+    expect(second.code, second.stderr).toBe(0);
+    await expectMirror(db, [...history, ...sim.data.all()]);
+  });
 });
