@@ -1,5 +1,5 @@
 /**
- * The import rules of src/ (dependency-cruiser; `npm run lint` runs it, test/architecture.test.ts
+ * The import rules of src/ (dependency-cruiser; `npm run lint` runs it, test/unit/repo/architecture.test.ts
  * too). The folders form a pipeline ranked from the bottom up (architecture.json): a module may
  * import its own folder and folders ranked below it, never above, never a sibling of its rank,
  * and no import may close a cycle. The simulator stands apart: it imports nothing of the product, and only the CLI (its

@@ -2,7 +2,7 @@
  * `npm run size`: the size on disk of the production dependency tree, what `npm ci --omit=dev`
  * (and the Docker image) ships: every package-lock entry not marked dev, measured in this
  * node_modules. Optional platform packages not installed here are skipped. Prints the total and
- * the ten largest packages. The test test/packaging.test.ts keeps the total under 150 MB.
+ * the ten largest packages. The test test/unit/repo/packaging.test.ts keeps the total under 150 MB.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -26,7 +26,7 @@ export const SETTINGS = Object.freeze({
   ...SIMULATOR_SETTINGS,
 });
 
-/** The parts, for the check that no name is in two of them (test/config-settings.test.ts). */
+/** The parts, for the check that no name is in two of them (test/unit/cli/config-settings.test.ts). */
 export const SETTING_PARTS: readonly Readonly<Record<string, Setting>>[] = [
   RUN_SETTINGS,
   WORKER_SETTINGS,

@@ -1,6 +1,6 @@
 /**
  * Conversions at the DuckDB boundary: plain JS parameters into DuckDB values, result rows into
- * JSON-friendly objects (instants of records: src/normalize/instant.ts).
+ * JSON-friendly objects.
  */
 import {
   DuckDBArrayValue,
@@ -13,8 +13,6 @@ import {
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
-  type DuckDBType,
-  DuckDBTypeId,
   DuckDBUUIDValue,
   type DuckDBValue,
   listValue,
@@ -57,17 +55,6 @@ export function toDuckValue(value: unknown): DuckDBValue {
     default:
       throw new TypeError(`cannot bind a ${typeof value} as an SQL parameter`);
   }
-}
-
-/**
- * A row's cell (src/normalize/table-batch.ts) as the DuckDB value of a column of `type`: a bigint of
- * microseconds into a TIMESTAMPTZ, an array into a LIST; anything else is a value as it is.
- */
-export function duckValueOf(cell: unknown, type: DuckDBType): DuckDBValue {
-  if (cell === null || cell === undefined) return null;
-  if (type.typeId === DuckDBTypeId.TIMESTAMP_TZ && typeof cell === 'bigint') return timestampTZValue(cell);
-  if (type.typeId === DuckDBTypeId.LIST && Array.isArray(cell)) return listValue(cell as DuckDBValue[]);
-  return cell as DuckDBValue;
 }
 
 export function toDuckParams(

@@ -1,7 +1,7 @@
 /**
  * Convergence under chaos, short version (the long one is `npm run soak`): whatever the service
  * and the process go through, once the storm is over the DuckDB file equals the service exactly.
- * Replay a failure with CHAOS_SEED=<seed from the message> npx vitest run test/chaos.test.ts.
+ * Replay a failure with CHAOS_SEED=<seed from the message> npx vitest run test/e2e/chaos.test.ts.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
