@@ -31,7 +31,7 @@ const HISTORY_MARKERS: readonly { readonly name: string; readonly pattern: RegEx
   // "20.20") is not history and is left alone.
   {
     name: 'run/pass <n>',
-    pattern: new RegExp(`\\b(run|pass) #?\\d+\\b(?![.,]\\d)(?!\\s*(ms|s|x|%|to|-))`, 'i'),
+    pattern: /\b(run|pass) #?\d+\b(?![.,]\d)(?!\s*(ms|s|x|%|to|-))/i,
   },
 ];
 
