@@ -3,7 +3,7 @@
 #   docker run --rm --env-file .env -v tsync-data:/data transcript-sync status
 
 # Node 22 LTS: Node 20 reached its end of life in April 2026 (package.json engines still allow
-# 20.19+ for development machines; see README, Configuration).
+# 20.19+ for development machines; see docs/decisions/0029).
 FROM node:22-slim AS build
 WORKDIR /app
 # Dependencies first, so a source change does not reinstall them. Scripts are skipped here

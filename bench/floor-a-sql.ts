@@ -1,7 +1,7 @@
 /**
  * Floor A's SQL: DuckDB loading the NDJSON records into the tables of sql/001_tables.sql by itself.
  * Each line is read once (`read_ndjson_objects`, which also gives the exact text for `raw`), typed
- * once by `json_transform` with an explicit structure (auto-detection is 3.4x slower, LOADER-LAB),
+ * once by `json_transform` with an explicit structure (auto-detection is 3.4x slower),
  * and the nested lists are unnested in SQL. Every column the loader writes is written here too,
  * `raw` and its sha1 included, so the two do the same work.
  */

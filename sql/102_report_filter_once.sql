@@ -1,4 +1,4 @@
--- The report filter and the figures of the views, each written once (issue 14). After 101 the
+-- The report filter and the figures of the views, each written once. After 101 the
 -- filter "not deleted, of this kind, in this range" was still written in every view of 100 and 101
 -- and again in report_jobs, and the status, latency and error figures twice: in their views and in
 -- sql/queries/report-{status,latency,errors}.sql. Here:

@@ -74,6 +74,11 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   },
 };
 
+/** Every command, in the order of the program's --help (docs/configuration.md lists them so). */
+export function loadCommands(): Promise<Command[]> {
+  return Promise.all(Object.values(COMMANDS).map((entry) => entry.load()));
+}
+
 export function programHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   return [

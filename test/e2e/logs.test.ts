@@ -44,7 +44,7 @@ const TIME_WORD =
 const UNIT = /(^|_)(ms|seconds|bytes)$/;
 
 /**
- * What breaks the field rule (README, Logs) in one parsed log line, at any depth: every key is
+ * What breaks the field rule (docs/configuration.md, What the program prints) in one parsed log line, at any depth: every key is
  * snake_case, and a number that measures time carries its unit as the key's last word (`delay_ms`).
  */
 function fieldProblems(value: unknown, path = ''): string[] {

@@ -1,5 +1,5 @@
 /**
- * A DuckDB file as the release before issue 13 left it: only the migrations it shipped (001 and
+ * A DuckDB file as the release before 0.2 left it: only the migrations it shipped (001 and
  * 100, `jobs` with its PRIMARY KEY) applied by the real runner, then filled by the real loader, run
  * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
  */

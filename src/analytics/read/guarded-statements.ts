@@ -169,7 +169,7 @@ export function queryError(where: string, error: unknown): Error {
   }
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
-      hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see the README (Analytics))',
+      hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/schema.md)',
       ...options,
     });
   }

@@ -36,7 +36,7 @@ export const command: Command = {
   description: [
     'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
-    "languages, job_facts) and transcript_search('text'); see the README (Analytics). Several",
+    "languages, job_facts) and transcript_search('text') (docs/schema.md). Several",
     'statements separated by ; each print their result as soon as it is complete (JSON: one array per',
     'statement, one after the other); a failing statement stops the text after the results before it.',
     'SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and struct',

@@ -24,7 +24,7 @@ export const command: Command = {
     'in the last day, and only those can be marked deleted: cheap enough to run hourly.',
     'The API key comes from TSYNC_API_KEY only (never a flag). While it runs, report, status, query and',
     'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
-    'dataset in DIR (see the README, Published dataset).',
+    'dataset in DIR (see docs/querying.md, The published dataset).',
     '',
     'Pages weigh at most --page-bytes from the first request; a record over --max-record-bytes, or',
     'a listing that keeps contradicting itself (an empty or short page with a next link, a total',

@@ -16,8 +16,9 @@ export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
 
 /**
  * What a record is assumed to weigh before any was seen (1 MiB, an hour-long transcript with every
- * word): the first page of a run asks for pageBytes / 1 MiB items (3 at the default budget), not for
- * `--page-size`, so even a first page of huge records stays near the budget.
+ * word): the first page of a run asks for pageBytes / 1 MiB items, at least one (one at the default
+ * budget: docs/configuration.md, Memory), not for `--page-size`, so even a first page of huge
+ * records stays near the budget.
  */
 export const ASSUMED_RECORD_BYTES = 2 ** 20;
 

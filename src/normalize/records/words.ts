@@ -1,6 +1,6 @@
 /**
  * Words (spec 2.8) come by the million, and zod over each one costs as much as the whole DuckDB
- * load (LOADER-LAB). So a word array is checked by a hand-written loop that accepts exactly what
+ * load. So a word array is checked by a hand-written loop that accepts exactly what
  * `wordSchema` accepts; only a word the loop rejects goes through zod, which then reports the issues
  * (same messages, same paths) as full validation would.
  */

@@ -1,9 +1,10 @@
 /**
  * One settings table for every flag: each flag any command accepts is a setting of
  * src/config/settings.ts (its help, default and validation there), `config show` lists every
- * setting of the worker with its environment variable, and the README's configuration table says
- * what the table says. A command's flags are found by asking its own parser about every name the
- * CLI's sources spell, so a flag parsed by hand anywhere in src/cli fails here.
+ * setting of the worker with its environment variable, and docs/configuration.md's table of
+ * variables says what the table says (test/unit/repo/docs-generated.test.ts keeps the whole page).
+ * A command's flags are found by asking its own parser about every name the CLI's sources spell, so
+ * a flag parsed by hand anywhere in src/cli fails here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -192,11 +193,11 @@ describe('the worker', () => {
   });
 });
 
-describe("the README's configuration table", () => {
+describe("docs/configuration.md's table of variables", () => {
   it('has a row for every setting with an environment variable, with its flag and default', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const page = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
     const rows = new Map(
-      [...readme.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \| ([^|]+) \|/gm)].map((m) => [m[1]!, m]),
+      [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \| ([^|]+) \|/gm)].map((m) => [m[1]!, m]),
     );
     const wrong: string[] = [];
     for (const [name, setting] of Object.entries(TABLE)) {

@@ -1,7 +1,7 @@
 /**
  * On a terminal, progress lines are redrawn in place while the run logs: a log line must end up on
- * screen whole, above the progress block, and never be overwritten by the next redraw (issue 17:
- * "raw JSON lines mix with the progress display").
+ * screen whole, above the progress block, and never be overwritten by the next redraw (raw JSON lines
+ * must not mix with the progress display).
  */
 import { describe, expect, it } from 'vitest';
 import { ProgressView } from '../../../src/cli/progress.js';

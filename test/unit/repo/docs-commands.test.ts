@@ -104,7 +104,14 @@ function stepsOf(block: RunnableBlock, where: string): ShellStep[] {
 describe('the runnable blocks of docs/', () => {
   test('are found on the pages that promise commands to try', () => {
     const pages = PAGES.map(([page]) => page);
-    for (const page of ['docs/schema.md', 'docs/reports.md', 'docs/querying.md', 'docs/guarantees.md'])
+    for (const page of [
+      'docs/configuration.md',
+      'docs/guarantees.md',
+      'docs/operating.md',
+      'docs/querying.md',
+      'docs/reports.md',
+      'docs/schema.md',
+    ])
       expect(pages, page).toContain(page);
   });
 

@@ -1,5 +1,5 @@
 /**
- * A listing service that misbehaves in ways a real one can (issue 12): huge records, many jobs
+ * A listing service that misbehaves in ways a real one can: huge records, many jobs
  * sharing one created_at, the deletion guard, an offset cap, --since. Each case runs the engine over
  * HTTP against the simulator, which serves the behaviour as a fault or a data option. Pages that
  * contradict themselves (empty, short, a total that shrinks under the walk) are

@@ -1,5 +1,5 @@
 /**
- * Pages that contradict themselves (issue 12): empty pages and short pages that link on, a total
+ * Pages that contradict themselves: empty pages and short pages that link on, a total
  * that shrinks under the walk. What counts as a contradiction, then each met once (asked again, the
  * mirror exact) and persisting (the walk fails by name, nothing marked deleted), over HTTP against
  * the simulator. The other hostile listings are hostile-listings.test.ts.
