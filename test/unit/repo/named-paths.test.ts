@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every repository path a tracked text names (a test, a module, an SQL file, a docs page) exists:
+ * docs and comments that point at a moved or deleted file mislead the next reader.
+ */
+const NAMED_PATH = /\b((?:test|src|bench|sql|docs)\/[A-Za-z0-9_./-]+\.(?:ts|sql|md|cjs|json))\b/g;
+
+/** Paths made up on purpose: placeholders and the synthetic trees the architecture test builds. */
+const NOT_FILES = new Set(['sql/NNN_name.sql']);
+const SYNTHETIC = ['test/unit/repo/architecture.test.ts', 'test/unit/repo/named-paths.test.ts'];
+
+function trackedTexts(): string[] {
+  return execFileSync('git', ['ls-files'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => /\.(md|ts|sql|cjs|json)$/.test(file) && !SYNTHETIC.includes(file))
+    .filter((file) => existsSync(file));
+}
+
+describe('paths named in tracked text', () => {
+  it('each names a file that exists', () => {
+    const missing: string[] = [];
+    for (const file of trackedTexts()) {
+      for (const match of readFileSync(file, 'utf8').matchAll(NAMED_PATH)) {
+        const path = match[1] as string;
+        if (!NOT_FILES.has(path) && !existsSync(path)) missing.push(`${file}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
