@@ -1,10 +1,3 @@
-/**
- * Analytics test data: DuckDB files loaded through the real loader from generated records plus
- * crafted ones at period boundaries, the figures those records should give computed straight from
- * the JSON (never from the SQL under test), and an in-process runner for the CLI commands.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';

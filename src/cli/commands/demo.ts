@@ -6,7 +6,6 @@
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
-import { ConfigError } from '../../errors.js';
 import { openReadOnly } from '../../load/open-file.js';
 import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
