@@ -48,7 +48,11 @@ export function productionPackages(root = projectRoot()): PackageSize[] {
 
 const MB = 1024 * 1024;
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && ['--help', '-h'].includes(process.argv[2] ?? '')) {
+  process.stdout.write(
+    'Usage: npm run size\n\nPrints the size on disk of the production dependency tree (what `npm ci --omit=dev`\nand the Docker image ship) and its ten largest packages.\n',
+  );
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sizes = productionPackages();
   const total = sizes.reduce((n, p) => n + p.bytes, 0);
   process.stdout.write(

@@ -180,7 +180,25 @@ async function measuredPublish(
   }
 }
 
+const HELP = `Usage: npm run bench:reads [-- publish]
+
+Measures, side by side in one run: reads during a back-fill (a CLI query answered by the
+writer over its socket, the same query on the idle file, and a snapshot copy as the rejected
+alternative), then the cost of a publish after one new job at 3 and 12 months of history.
+With \`publish\`, the publish cost only. Prints markdown tables on stdout.
+`;
+
 async function main(): Promise<void> {
+  const arg = process.argv[2];
+  if (arg === '--help' || arg === '-h') {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (arg !== undefined && arg !== 'publish') {
+    process.stderr.write(`bench:reads: unknown argument ${arg}; see \`npm run bench:reads -- --help\`\n`);
+    process.exitCode = 2;
+    return;
+  }
   const root = mkdtempSync(join(tmpdir(), 'tsync-bench-reads-'));
   try {
     // `npm run bench:reads -- publish` measures the publish only.
