@@ -30,7 +30,20 @@ interface SoakOptions {
   readonly rounds: number;
 }
 
-function parseOptions(argv: readonly string[]): SoakOptions {
+const HELP = `Usage: npm run soak -- [--minutes 10] [--seed N] [--variant both|cli|worker] [--rounds 30]
+
+Storm after storm until --minutes are up, each on a fresh simulator and database with its own
+seed, alternating one-shot sync storms and worker storms; after each the database must equal the
+simulator. The first storm that does not stops the soak with its seed and exit code 1. Replay one
+storm with --seed N --variant cli|worker --minutes 0. The worker variant needs redis-server on
+PATH, unless REDIS_URL is set.
+`;
+
+function parseOptions(argv: readonly string[]): SoakOptions | undefined {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return undefined;
+  }
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -170,6 +183,7 @@ async function redisForSoak(dir: string): Promise<{ url: string; stop: () => voi
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  if (options === undefined) return 0;
   const dir = mkdtempSync(join(tmpdir(), 'tsync-soak-'));
   const redis = options.variants.includes('worker') ? await redisForSoak(dir) : undefined;
   const until = Date.now() + options.minutes * 60_000;
