@@ -48,13 +48,10 @@ const PLANNED_SHARE = 0.35;
 const DUCKDB_SHARE = 0.5;
 
 /**
- * Smallest DuckDB `memory_limit`: main's 1 GiB, which no measured backfill outgrew. Backfills failed
- * FATAL at 52, 99 (with an 8 MiB WAL threshold too) and 125 MiB, once in four at 150 MiB (the
- * bench's 2,000 jobs, 228 MB of JSON), and at 256 MiB for 240 hour-long transcripts (310 MB): what
- * a commit's checkpoint pins grows with the `raw` stored, so a ceiling from the budget would fail
- * runs that merely use more memory than asked.
+ * DuckDB memory beyond the WAL threshold and the open transaction: the loader's staged batch, query
+ * state, a checkpoint's write buffers.
  */
-const DUCKDB_MIN_BYTES = 1024 * MiB;
+const DUCKDB_WORK_BYTES = 64 * MiB;
 
 /** Smallest V8 heap mark: below it the guard would collect after nearly every page. */
 const MIN_HEAP_BYTES = 48 * MiB;
@@ -76,6 +73,12 @@ const MAX_PAGE_BYTES = 8 * MiB;
 const MAX_COMMIT_ROWS = 150_000;
 /** DuckDB memory an uncommitted child row costs, bytes (words are ~40 B columnar; slack for strings). */
 const BYTES_PER_PENDING_ROW = 400;
+
+/**
+ * DuckDB memory an uncommitted JSON byte costs: `raw` as received, and the text of the rows parsed
+ * out of it (full_transcript, utterances, module_results).
+ */
+const BYTES_PER_PENDING_JSON_BYTE = 2;
 
 /** DuckDB threads get at least this much of the buffer pool each; more threads than this allows idle. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
@@ -100,6 +103,8 @@ export interface MemoryPlan {
   readonly batchBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;
+  /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
+  readonly commitBytes: number;
   /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
   readonly heapBytes: number;
   readonly duckdb: DuckDbMemory;
@@ -115,7 +120,6 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const duckdbLimit = Math.max(DUCKDB_MIN_BYTES, budget - FIXED_BYTES);
   const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
   const pageBytes = clamp(
@@ -123,15 +127,17 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     MIN_PAGE_BYTES,
     MAX_PAGE_BYTES,
   );
+  const commitRows = clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS);
   return Object.freeze({
     budget,
     pageBytes,
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
     heapBytes,
-    commitRows: clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
+    commitRows,
+    commitBytes: Math.floor((commitRows * BYTES_PER_PENDING_ROW) / BYTES_PER_PENDING_JSON_BYTE),
     duckdb: Object.freeze({
-      memoryLimit: duckdbLimit,
+      memoryLimit: duckdbShare + commitRows * BYTES_PER_PENDING_ROW + DUCKDB_WORK_BYTES,
       // Committed data stays resident until a checkpoint: at most DuckDB's share of it. A quarter
       // of the share held no less memory (hour-long records: 924 against 920 MB) for 10% more CPU:
       // every checkpoint rewrites `jobs.raw` (BENCHMARKS.md).
