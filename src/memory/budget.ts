@@ -1,25 +1,26 @@
 /**
  * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and everything
  * that holds memory derived from it, so that a sync's peak RSS stays under the budget whatever the
- * size of the records. BENCHMARKS.md ("Memory budget") has the measurements behind each constant.
+ * size of the records and of the history already stored. docs/decisions/0032 has the measurements
+ * behind the DuckDB figures; BENCHMARKS.md those behind the page figures.
  *
- * Where a sync's memory goes (measured on the bench's backfills):
+ * Where a sync's memory goes:
  * - a fixed part: Node, libduckdb and its threads, our modules, before any page (FIXED_BYTES);
- * - pages in flight, in the V8 heap: each page is held as its body, its text, the parsed objects,
- *   every item's text (`raw`) and its rows while a fetcher normalizes it, then as its rows (`raw`
- *   included) while it waits to queue, is queued and is in the writer's batch. HEAP_PER_PAGE_BYTE
- *   is the heap that one JSON byte in flight costs at the peak, V8's headroom included;
- * - DuckDB: its buffer pool (`memory_limit`) holds the open transaction's rows and what is committed
- *   but not yet checkpointed, which `wal_autocheckpoint` bounds.
+ * - pages in flight, in the V8 heap: a page's body as bytes, scanned for its items' boundaries
+ *   (src/extract/json-scan.ts), each item's text kept as the record's `raw`
+ *   (src/normalize/page-records.ts) while it is queued and in the writer's batch. No rows are built
+ *   in JavaScript: DuckDB parses the texts. HEAP_PER_PAGE_BYTE is the heap that one JSON byte in
+ *   flight costs at the peak, V8's headroom included;
+ * - DuckDB (`memory_limit`): what is committed but not yet checkpointed (bounded by the WAL
+ *   threshold, `wal_autocheckpoint`), the open transaction (bounded by commitRows and commitBytes)
+ *   and its work (the staged batch being parsed, query state, a checkpoint's write buffers).
  *
- * The budget minus the fixed part (the rest) is split in two: half is DuckDB's share, its WAL
- * threshold (what it holds between checkpoints), the other half the V8 heap's, from
- * which the heap mark (heap-guard.ts) and the page bytes follow. DuckDB's `memory_limit` itself is
- * the whole rest, and never under DUCKDB_MIN_BYTES (1 GiB): a DuckDB that reaches its limit inside a commit
- * or a checkpoint does not spill, it fails and invalidates the open database ("FATAL Error: Failed
- * to rollback transaction"), and what a checkpoint pins grows with the `raw` JSON stored in `jobs`
- * (BENCHMARKS.md). So the limit is a ceiling against that failure, not the share DuckDB normally
- * uses; the WAL threshold keeps it near its share.
+ * The planned part of the rest (budget minus FIXED_BYTES, times PLANNED_SHARE) is split in two:
+ * DuckDB's share is its WAL threshold and sets how big a transaction gets; the V8 heap's share sets
+ * the heap mark (heap-guard.ts) and the page size. DuckDB's `memory_limit` is the sum of what it may
+ * hold: WAL threshold + transaction + DUCKDB_WORK_BYTES (187 MiB at 512 MB). A checkpoint pins no
+ * more than that because writers never let it merge row groups (src/load/file/merge-row-groups.ts):
+ * a merging checkpoint pinned the groups it rewrote and failed FATAL at its limit.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';
@@ -29,55 +30,56 @@ const MiB = 2 ** 20;
 /** The default budget, bytes: 512 MB (488 MiB), under the 512 MiB of a small container. */
 export const DEFAULT_MEMORY = 512e6;
 
-/** Refused at start below this: the fixed part (~110 MiB) and the smallest heap mark leave no room for pages. */
+/** Refused at start below this, bytes: the fixed part and the smallest heap mark leave no room for pages. */
 export const MEMORY_FLOOR = 192e6;
 
-/** RSS of a sync before it holds any page: Node ~40 MiB, libduckdb ~50 MiB, modules and buffers. */
+/** RSS of a sync before it holds any page, bytes: Node ~40 MiB, libduckdb ~50 MiB, modules and buffers. */
 const FIXED_BYTES = 112 * MiB;
 
 /**
- * Share of the rest (budget minus FIXED_BYTES) that the plan hands out. The peaks overshoot what the
- * shares below aim at (DuckDB pins more at a checkpoint than its WAL threshold, V8 keeps garbage):
- * planned on the whole rest, a 512 MB budget peaked at 744 MB on a backfill, while the plan of a
- * 256 MB budget (35% of 512 MB's rest) peaked at 493-494 MB, bench and hour-long records alike, for
- * +7-22% wall time (BENCHMARKS.md, "Re-measured on main").
+ * Share of the rest (budget minus FIXED_BYTES) that the plan hands out: 0.35. The peaks overshoot
+ * what the shares aim at (the allocator keeps freed pages, V8 keeps garbage between collections);
+ * planned on the whole rest, a 512 MB budget peaked at 744 MB on a back-fill (BENCHMARKS.md).
  */
 const PLANNED_SHARE = 0.35;
 
-/** Share of the planned rest DuckDB normally holds; the V8 heap gets the other part. */
+/** Share of the planned rest that is DuckDB's WAL threshold: 0.5; the V8 heap gets the other part. */
 const DUCKDB_SHARE = 0.5;
 
 /**
- * Smallest DuckDB `memory_limit`: main's 1 GiB, which no measured backfill outgrew. Backfills failed
- * FATAL at 52, 99 (with an 8 MiB WAL threshold too) and 125 MiB, once in four at 150 MiB (the
- * bench's 2,000 jobs, 228 MB of JSON), and at 256 MiB for 240 hour-long transcripts (310 MB): what
- * a commit's checkpoint pins grows with the `raw` stored, so a ceiling from the budget would fail
- * runs that merely use more memory than asked.
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the staged batch being
+ * parsed (batchBytes of JSON), query state, a checkpoint's write buffers (docs/decisions/0032).
  */
-const DUCKDB_MIN_BYTES = 1024 * MiB;
+const DUCKDB_WORK_BYTES = 64 * MiB;
 
-/** Smallest V8 heap mark: below it the guard would collect after nearly every page. */
+/** Smallest V8 heap mark, bytes: below it the guard would collect after nearly every page. */
 const MIN_HEAP_BYTES = 48 * MiB;
 
-/** Heap bytes per JSON byte in flight, at the peak (text, objects, raw texts, rows, V8's headroom). */
+/** Heap bytes per JSON byte in flight at the peak: the body, each item's text, V8's headroom. */
 const HEAP_PER_PAGE_BYTE = 10;
 
-/** Pages queued between the fetchers and the writer: pages come normalized, a deeper queue only holds memory. */
+/** Pages queued between the fetchers and the writer (normalized: scanned, items cut out). */
 const QUEUE_DEPTH = 1;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
 
-/** Smallest and largest page target: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
+/** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
 const MAX_PAGE_BYTES = 8 * MiB;
 
-/** Commit after this many child rows (utterances + words) at most (LOADER-LAB: >= 120k is fast). */
+/** Most child rows (utterances + words) in one transaction: commits of 120k rows and more load at full speed. */
 const MAX_COMMIT_ROWS = 150_000;
-/** DuckDB memory an uncommitted child row costs, bytes (words are ~40 B columnar; slack for strings). */
+/** DuckDB memory an uncommitted child row costs, bytes (a word is ~40 B columnar; slack for strings). */
 const BYTES_PER_PENDING_ROW = 400;
 
-/** DuckDB threads get at least this much of the buffer pool each; more threads than this allows idle. */
+/**
+ * DuckDB memory an uncommitted JSON byte costs: `raw` as received, and the text of the rows parsed
+ * out of it (full_transcript, utterances, module_results).
+ */
+const BYTES_PER_PENDING_JSON_BYTE = 2;
+
+/** DuckDB's WAL threshold per thread, bytes: 48 MiB, so 1 thread at 512 MB, 2 from about 700 MB. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 
 export interface DuckDbMemory {
@@ -100,6 +102,8 @@ export interface MemoryPlan {
   readonly batchBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;
+  /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
+  readonly commitBytes: number;
   /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
   readonly heapBytes: number;
   readonly duckdb: DuckDbMemory;
@@ -115,7 +119,6 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const duckdbLimit = Math.max(DUCKDB_MIN_BYTES, budget - FIXED_BYTES);
   const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
   const pageBytes = clamp(
@@ -123,18 +126,20 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     MIN_PAGE_BYTES,
     MAX_PAGE_BYTES,
   );
+  const commitRows = clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS);
   return Object.freeze({
     budget,
     pageBytes,
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
     heapBytes,
-    commitRows: clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS),
+    commitRows,
+    commitBytes: Math.floor((commitRows * BYTES_PER_PENDING_ROW) / BYTES_PER_PENDING_JSON_BYTE),
     duckdb: Object.freeze({
-      memoryLimit: duckdbLimit,
-      // Committed data stays resident until a checkpoint: at most DuckDB's share of it. A quarter
-      // of the share held no less memory (hour-long records: 924 against 920 MB) for 10% more CPU:
-      // every checkpoint rewrites `jobs.raw` (BENCHMARKS.md).
+      // What DuckDB may hold at once: committed data up to the WAL threshold, the open transaction
+      // and its work. A checkpoint runs at a commit, so the transaction's data is the committed data.
+      memoryLimit: duckdbShare + commitRows * BYTES_PER_PENDING_ROW + DUCKDB_WORK_BYTES,
+      // Committed data stays resident until a checkpoint: at most DuckDB's share of it.
       walAutocheckpoint: duckdbShare,
       threads: clamp(Math.floor(duckdbShare / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
     }),

@@ -1,9 +1,10 @@
 /**
- * Keeps the V8 heap near what the memory budget gives it. V8 collects its old generation lazily: a
- * backfill's pages die within a second, yet V8 let the heap grow to ~400 MB around a live set that
- * never passed ~140 MB (BENCHMARKS.md, "Memory budget"). Its limit (`--max-old-space-size`) can
- * only be set when the process starts, so the sync asks for a full collection itself once the heap
- * holds more than its share of the budget, and then lets it grow by half that share again.
+ * Keeps the V8 heap near what the memory budget gives it (MemoryPlan.heapBytes, src/memory/budget.ts:
+ * 66 MiB at the default 512 MB). V8 collects its old generation lazily: a back-fill's page bodies and
+ * record texts die within a second of being handed to DuckDB, yet V8 lets the heap grow to several
+ * times its live set (BENCHMARKS.md, "Memory budget"). Its limit (`--max-old-space-size`) can only
+ * be set when the process starts, so the sync asks for a full collection itself once the heap holds
+ * more than its share of the budget, and then lets it grow by half that share again.
  *
  * `gc` is V8's own function, exposed at run time with `--expose-gc` and taken from a fresh context,
  * so no flag has to be given to `node` (Node warns that flags set after start may misbehave; this
@@ -42,8 +43,8 @@ export class HeapGuard {
 }
 
 /**
- * The V8 heap in use and the memory its objects hold outside it (ArrayBuffers: the staged words'
- * typed columns, src/normalize/word-batch.ts), which only a collection of their small owners frees.
+ * The V8 heap in use and the memory its objects hold outside it (ArrayBuffers: page bodies as
+ * received), which only a collection of their small owners frees, in bytes.
  */
 function heldBytes(): number {
   const stats = getHeapStatistics();

@@ -1,5 +1,5 @@
-/** What keeping the file in shape reads: row counts to check a rewrite, small row groups to merge. */
-import type { RowSource } from '../database.js';
+/** Keeping the file in shape: row counts to check a rewrite, small row groups counted and merged. */
+import type { Database, RowSource } from '../database.js';
 import { queryText } from './queries.js';
 
 /** Rows per table (`t`) of jobs, utterances, words and module_results, in that order. */
@@ -11,4 +11,12 @@ export function tableRowCounts(db: RowSource): Promise<{ t: string; n: number }[
 export async function smallRowGroups(db: RowSource): Promise<number> {
   const [row] = await db.all<{ small: number }>(queryText('compact-small-row-groups'));
   return Number(row?.small ?? 0);
+}
+
+/**
+ * Moves the rows of every history table's small row groups into new ones (see the SQL file); run
+ * it in a transaction. The checkpoint after the commit drops the emptied groups.
+ */
+export async function mergeSmallRowGroups(db: Database): Promise<void> {
+  await db.run(queryText('merge-small-row-groups'));
 }

@@ -21,6 +21,7 @@ export const QUERIES = [
   'export-words',
   'jobs-count-kind',
   'jobs-pending',
+  'merge-small-row-groups',
   'publish-billing-daily',
   'publish-billing-monthly',
   'publish-fingerprints',

@@ -1,8 +1,8 @@
 /**
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
- * transactions that span several pages: it commits every `commitRows` child rows (src/memory/budget.ts)
- * and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
+ * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
+ * JSON bytes (src/memory/budget.ts) and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
@@ -70,8 +70,9 @@ export async function walkAndLoad(
 }
 
 /**
- * Loads pages as they come (from any slice), commits every `commitRows` child rows and whenever a
- * slice completes, and checkpoints the watermark of the oldest-first prefix of complete slices.
+ * Loads pages as they come (from any slice), commits every `commitRows` child rows or `commitBytes`
+ * JSON bytes and whenever a slice completes, and checkpoints the watermark of the oldest-first
+ * prefix of complete slices.
  */
 async function writePages(
   ctx: KindRunContext,
@@ -82,6 +83,7 @@ async function writePages(
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
       let rows = 0;
+      let bytes = 0;
       let drained = false;
       for (;;) {
         const message = await queue.take();
@@ -105,7 +107,8 @@ async function writePages(
         ctx.heap.check();
         progress.update();
         rows += result.utterances + result.words;
-        if (rows >= ctx.memory.commitRows) break;
+        bytes += records.bytes;
+        if (rows >= ctx.memory.commitRows || bytes >= ctx.memory.commitBytes) break;
       }
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');

@@ -90,4 +90,44 @@ describe('what a run writes', () => {
     expect(a['words']).toBe(b['words']);
     expect(a['module_results']).toBe(b['module_results']);
   });
+
+  it('merges only the small row groups, leaving the groups of a back-fill where they were', async () => {
+    const path = join(tempDir(), 'only-small.duckdb');
+    const compactAfter = 4;
+    const many = generateDataset({
+      seed: 9,
+      preRecorded: 452,
+      live: 452,
+      utterancesPerJob: 1,
+      wordsPerUtterance: 1,
+    });
+    // A back-fill's checkpoints leave row groups of hundreds of jobs: three of 300 here.
+    for (let part = 0; part < 3; part++) {
+      const db = await openWriter(path, { compactAfter });
+      await loadRecords(
+        db,
+        many.slice(compactAfter + 300 * part, compactAfter + 300 * (part + 1)),
+        new Date(),
+      );
+      await db.close();
+    }
+    let db = await openReadOnly(path);
+    const backFilled = await rowGroups(db, 'jobs');
+    await db.close();
+    for (let i = compactAfter - 1; i >= 0; i--) {
+      db = await openWriter(path, { compactAfter });
+      await loadRecords(db, [many[i]], new Date());
+      await db.close();
+    }
+    db = await openReadOnly(path);
+    const after = await rowGroups(db, 'jobs');
+    const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
+    await db.close();
+    // The back-fill's groups keep their rows and their blocks (DuckDB's own merging rewrote them
+    // with the small ones); the runs' one-job groups became one.
+    expect(backFilled.map((g) => g.rows)).toEqual([300, 300, 300]);
+    expect(after.slice(0, 3)).toEqual(backFilled);
+    expect(after).toHaveLength(4);
+    expect(n?.n).toBe(904);
+  });
 });

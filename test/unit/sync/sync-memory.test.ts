@@ -27,7 +27,7 @@ describe('the memory budget', () => {
     );
   });
 
-  it('gives a smaller budget smaller pages, a smaller heap and fewer WAL bytes, DuckDB never under 1 GiB', () => {
+  it('gives a smaller budget smaller pages, a smaller heap, fewer WAL bytes and a lower DuckDB limit', () => {
     const small = planMemory(256e6, 2);
     const large = planMemory(512e6, 2);
     const huge = planMemory(2e9, 2);
@@ -35,11 +35,18 @@ describe('the memory budget', () => {
     expect(small.heapBytes).toBeLessThan(large.heapBytes);
     expect(small.batchBytes).toBeLessThan(large.batchBytes);
     expect(small.duckdb.walAutocheckpoint).toBeLessThan(large.duckdb.walAutocheckpoint);
-    // DuckDB fails instead of spilling at its limit: never less than main's 1 GiB.
-    expect(small.duckdb.memoryLimit).toBe(2 ** 30);
-    expect(large.duckdb.memoryLimit).toBe(2 ** 30);
-    expect(planMemory(4e9, 2).duckdb.memoryLimit).toBeGreaterThan(large.duckdb.memoryLimit);
+    // DuckDB's limit: what it holds between checkpoints, the open transaction and 64 MiB of work,
+    // well under the budget (187 MiB at 512 MB).
+    expect(large.duckdb.memoryLimit).toBe(
+      large.duckdb.walAutocheckpoint + large.commitRows * 400 + 64 * 2 ** 20,
+    );
+    expect(Math.round(large.duckdb.memoryLimit / 2 ** 20)).toBe(187);
+    expect(small.duckdb.memoryLimit).toBeLessThan(large.duckdb.memoryLimit);
     for (const plan of [small, large, huge]) {
+      expect(plan.duckdb.memoryLimit).toBeLessThan(plan.budget / 2);
+      expect(plan.commitBytes * 2).toBeLessThanOrEqual(
+        plan.duckdb.memoryLimit - plan.duckdb.walAutocheckpoint,
+      );
       expect(plan.duckdb.walAutocheckpoint).toBeLessThan(plan.duckdb.memoryLimit);
       expect(plan.batchBytes).toBeGreaterThanOrEqual(plan.pageBytes);
       expect(plan.queueDepth).toBeGreaterThanOrEqual(1);
@@ -117,5 +124,27 @@ describe('transcript-sync sync --memory', () => {
     const second = await runMain(['sync', '--db', db, '--page-size', '10'], env);
     expect(second.code, second.stderr).toBe(0);
     await expectMirror(db, [...history, ...sim.data.all()]);
+  });
+
+  it('syncs records of 8 MB at the default budget, DuckDB under its limit', {
+    timeout: 300_000,
+  }, async () => {
+    // 16 jobs of 8 MB: 128 MB of JSON against DuckDB's 187 MiB limit. The writer commits by bytes
+    // too: by rows alone, 60 such jobs made one transaction that ran out of memory.
+    sim = await startSimulator({
+      preRecorded: 8,
+      live: 8,
+      seed: 16,
+      utterancesPerJob: 4,
+      wordsPerUtterance: 4,
+      recordPadding: { bytes: 8_000_000 },
+      from: new Date(Date.now() - 10 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+    });
+    const db = join(tempDir(), 'big-records.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const first = await runMain(['sync', '--db', db], env);
+    expect(first.code, first.stderr).toBe(0);
+    await expectMirror(db, sim.data.all());
   });
 });
