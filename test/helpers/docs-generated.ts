@@ -95,8 +95,9 @@ function memoryPlanTable(): string {
     line('pages queued for the writer', (p) => String(p.queueDepth)),
     line('bytes the writer loads in one go', (p) => mib(p.batchBytes)),
     line('child rows per commit', (p) => p.commitRows.toLocaleString('en-US')),
+    line('JSON bytes per commit', (p) => mib(p.commitBytes)),
     line('V8 heap mark (a full collection past it)', (p) => mib(p.heapBytes)),
-    line('DuckDB `memory_limit` (a ceiling)', (p) => mib(p.duckdb.memoryLimit)),
+    line('DuckDB `memory_limit` (all it may hold)', (p) => mib(p.duckdb.memoryLimit)),
     line('DuckDB `wal_autocheckpoint` (its share)', (p) => mib(p.duckdb.walAutocheckpoint)),
     line('DuckDB `threads`', (p) => String(p.duckdb.threads)),
     line('items on the first page (a record assumed 1 MiB)', (p) =>
