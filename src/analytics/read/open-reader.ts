@@ -17,6 +17,8 @@ import type { Reader } from './reader.js';
 export interface ReaderOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */
   readonly lockWaitMs: number;
+  /** The memory budget, bytes (--memory): the read-only open's DuckDB memory (open-file.ts). */
+  readonly memory?: number;
   /** Folders a user's SQL may read files from (Parquet of export / --publish). */
   readonly readableDirs?: readonly string[];
 }
@@ -37,7 +39,10 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      db = await openReadOnly(full, { lockWaitMs: 0 });
+      db = await openReadOnly(full, {
+        lockWaitMs: 0,
+        ...(options.memory === undefined ? {} : { memory: options.memory }),
+      });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);
@@ -62,13 +67,12 @@ export async function withReader<T>(
   }
 }
 
-/** The seam the commands have used since before the read socket: same arguments, a Reader now. */
-export function withReadOnlyDatabase<T>(
-  path: string,
-  lockWaitMs: number,
-  fn: (reader: Reader) => Promise<T>,
-): Promise<T> {
-  return withReader(path, { lockWaitMs }, fn);
+/** A reading command's options from its settings: --lock-wait (ms) and --memory (bytes). */
+export function readerOptions(settings: {
+  readonly lockWait: number;
+  readonly memory: number;
+}): ReaderOptions {
+  return { lockWaitMs: settings.lockWait, memory: settings.memory };
 }
 
 function waited(error: DatabaseError, lockWaitMs: number): DatabaseError {

@@ -3,7 +3,7 @@
  * unique on their natural keys and attached to a job, content_hash matching raw, one run row per
  * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
@@ -25,9 +25,14 @@ export const command: Command = {
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
-  settings: ['json', 'hashes', 'repair', 'db', 'lockWait'],
+  settings: ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'hashes', 'repair', 'db', 'lockWait'], [], flags, env);
+    const settings = resolveSettings(
+      ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
+      [],
+      flags,
+      env,
+    );
     const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
@@ -44,7 +49,7 @@ export const command: Command = {
       }
     } else {
       // Read-only: while a sync runs, its writer answers (the data as of its last commit).
-      results = await withReadOnlyDatabase(settings.db, settings.lockWait, (reader) =>
+      results = await withReader(settings.db, readerOptions(settings), (reader) =>
         verifyFile(reader, options),
       );
     }
