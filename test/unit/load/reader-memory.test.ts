@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withReader } from '../../../src/analytics/read/open-reader.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
+import { withReadingMemory } from '../../../src/load/file/reading-memory.js';
+import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/index.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { runMain } from '../../helpers/cli.js';
@@ -92,6 +93,28 @@ describe('a reading within the memory budget', () => {
     await db.close();
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(living)).toBe(true);
+  });
+});
+
+describe("a writer's reading of the whole history (the publish after a sync)", () => {
+  it("runs within a reader's memory_limit and gives the writer its own back after, even on failure", async () => {
+    const path = await loadedFile();
+    const db = await openWriter(path);
+    const limit = async () =>
+      (await db.all<{ m: string }>("SELECT current_setting('memory_limit') AS m"))[0]?.m;
+    try {
+      const writers = await limit();
+      const during = await withReadingMemory(db, { memoryLimit: 100 * 2 ** 20 }, limit);
+      expect(during).toBe('100.0 MiB');
+      expect(await limit()).toBe(writers);
+      const failing = withReadingMemory(db, { memoryLimit: 100 * 2 ** 20 }, async () => {
+        throw new Error('the publish failed');
+      });
+      await expect(failing).rejects.toThrow('the publish failed');
+      expect(await limit()).toBe(writers);
+    } finally {
+      await db.close();
+    }
   });
 });
 
