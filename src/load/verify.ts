@@ -1,8 +1,13 @@
 /**
- * The invariants of a transcript-sync file that no index enforces (issue 13: tables that grow with
- * the history carry no key, so a checkpoint writes only new rows). The loader keeps them: it is the
- * only writer and replaces a job with its children set-based in one transaction. `verify` checks
- * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
+ * The invariants of a transcript-sync file that no index enforces (tables that grow with the
+ * history carry no key, so a checkpoint writes only new rows: sql/002_no_keys_on_history.sql). The
+ * loader keeps them: it is the only writer and replaces a job with its children set-based in one
+ * transaction. `verify` checks them; `verify --repair` drops what breaks them, and a `sync --full`
+ * loads dropped jobs again.
+ *
+ * Each check is one statement over a whole table. Read-only, the checks of words and utterances
+ * group or join every row: DuckDB holds them within the reader's memory_limit and spills the rest
+ * (src/memory/reader-memory.ts), so the file's size sets the time, not the memory.
  */
 import type { Database, RowSource } from './database.js';
 import {
