@@ -42,8 +42,9 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       const outcome = await kinds();
       if (plan.publish) {
         const target = plan.publish;
-        // The kinds have committed: the publish reads the history within a reader's memory.
-        const reading = planReaderMemory(plan.memory, db.path);
+        // The kinds have committed: the publish reads the history within a reader's memory (with
+        // --publish-raw, a reading of every raw: its ceiling).
+        const reading = planReaderMemory(plan.memory, db.path, { readsRaw: target.raw });
         published = await withReadingMemory(db, reading, () =>
           publishAfter(db, target, outcome, resources.signal, logger),
         );

@@ -35,6 +35,8 @@ export interface ReadOnlyOptions extends OpenOptions {
    * query needs beyond spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts); default 512 MB.
    */
   readonly memory?: number;
+  /** The reading reads every `raw` (verify --hashes): see planReaderMemory. */
+  readonly readsRaw?: boolean;
 }
 
 export interface WriterOptions extends OpenOptions {
@@ -80,7 +82,9 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
 export async function openReadOnly(path: string, options: ReadOnlyOptions = {}): Promise<Database> {
   const full = resolve(path);
   removeStaleReaderTemps(full);
-  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full);
+  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, {
+    ...(options.readsRaw ? { readsRaw: true } : {}),
+  });
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);
   return withConnection(full, shared, async (connection) => {

@@ -26,6 +26,20 @@ const MIN_LIMIT_BYTES = 64 * MiB;
 /** Each DuckDB thread gets at least this much of the buffer pool; more threads would only spill more. */
 const BYTES_PER_THREAD = 48 * MiB;
 
+/**
+ * `memory_limit` of a reading of every `raw` (verify --hashes), at least: DuckDB pins a whole
+ * compressed segment of the column (~2,500 records) to read it, ~256 MiB at 80 KB records, and
+ * fails rather than spill below it (400 MiB failed at 10k jobs). One thread pins one segment.
+ */
+const RAW_LIMIT_BYTES = 1024 * MiB;
+
+export interface ReaderOptions {
+  /** The reading reads every `raw` (verify --hashes): one thread, a ceiling rather than a share. */
+  readonly readsRaw?: boolean;
+  /** The process whose spill folder it is; default this one. */
+  readonly pid?: number;
+}
+
 export interface ReaderMemory {
   /** DuckDB's buffer pool, bytes (`memory_limit`). */
   readonly memoryLimit: number;
@@ -36,12 +50,14 @@ export interface ReaderMemory {
 }
 
 /** DuckDB's memory for reading the file at `path` (absolute) within `budget` bytes. */
-export function planReaderMemory(budget: number, path: string, pid: number = process.pid): ReaderMemory {
-  const memoryLimit = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
+export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}): ReaderMemory {
+  const share = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
+  const memoryLimit = options.readsRaw ? Math.max(share, RAW_LIMIT_BYTES) : share;
+  const threads = Math.min(availableParallelism(), Math.max(1, Math.floor(share / BYTES_PER_THREAD)));
   return Object.freeze({
     memoryLimit,
-    threads: Math.min(availableParallelism(), Math.max(1, Math.floor(memoryLimit / BYTES_PER_THREAD))),
-    tempDirectory: readerTempDirectory(path, pid),
+    threads: options.readsRaw ? 1 : threads,
+    tempDirectory: readerTempDirectory(path, options.pid ?? process.pid),
   });
 }
 

@@ -19,6 +19,8 @@ export interface ReaderOptions {
   readonly lockWaitMs: number;
   /** The memory budget, bytes (--memory): the read-only open's DuckDB memory (open-file.ts). */
   readonly memory?: number;
+  /** The reading reads every `raw` (verify --hashes): one DuckDB thread, a higher ceiling. */
+  readonly readsRaw?: boolean;
   /** Folders a user's SQL may read files from (Parquet of export / --publish). */
   readonly readableDirs?: readonly string[];
 }
@@ -42,6 +44,7 @@ export async function withReader<T>(
       db = await openReadOnly(full, {
         lockWaitMs: 0,
         ...(options.memory === undefined ? {} : { memory: options.memory }),
+        ...(options.readsRaw ? { readsRaw: true } : {}),
       });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;

@@ -6,7 +6,7 @@
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { openWriter } from '../../load/open-file.js';
-import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
+import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { renderTable } from '../table.js';
@@ -48,10 +48,19 @@ export const command: Command = {
         await db.close();
       }
     } else {
-      // Read-only: while a sync runs, its writer answers (the data as of its last commit).
-      results = await withReader(settings.db, readerOptions(settings), (reader) =>
-        verifyFile(reader, options),
+      // Read-only: while a sync runs, its writer answers (the data as of its last commit). The
+      // check of every raw takes a reading of its own: one DuckDB thread, a higher ceiling
+      // (src/memory/reader-memory.ts), while the others group every row within the budget.
+      const reading = readerOptions(settings);
+      results = await withReader(settings.db, reading, (reader) =>
+        verifyFile(reader, { ...options, only: 'rows' }),
       );
+      if (settings.hashes) {
+        const raw = await withReader(settings.db, { ...reading, readsRaw: true }, (reader) =>
+          verifyFile(reader, { ...options, only: 'raw' }),
+        );
+        results = inCheckOrder([...results, ...raw]);
+      }
     }
     if (settings.json) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));

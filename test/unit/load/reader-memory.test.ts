@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withReader } from '../../../src/analytics/read/open-reader.js';
 import { withReadingMemory } from '../../../src/load/file/reading-memory.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { CHECKS } from '../../../src/load/verify.js';
 import { generateDataset } from '../../../src/simulator/index.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { runMain } from '../../helpers/cli.js';
@@ -24,7 +25,7 @@ async function loadedFile(): Promise<string> {
 }
 
 /** An aggregate far over the smallest budget's memory_limit: DuckDB spills it to its temp folder. */
-const SPILLING = 'SELECT count(*) AS n FROM (SELECT DISTINCT i FROM range(12000000) AS t(i))';
+const SPILLING = 'SELECT count(*) AS n FROM (SELECT DISTINCT i FROM range(6000000) AS t(i))';
 
 describe('a reading within the memory budget', () => {
   it('gives DuckDB a memory_limit that follows --memory, and TSYNC_MEMORY without it', async () => {
@@ -55,6 +56,15 @@ describe('a reading within the memory budget', () => {
     }
   });
 
+  it('verify --hashes reads raw in a reading of its own and lists every check in order', async () => {
+    const path = await loadedFile();
+    const result = await runMain(['verify', '--hashes', '--json', '--db', path, '--memory', '256MB']);
+    expect(result.code, result.stderr).toBe(0);
+    const names = (JSON.parse(result.stdout) as { name: string }[]).map((r) => r.name);
+    expect(names).toEqual(CHECKS.map((c) => c.name));
+    expect(existsSync(`${path}.tmp-${process.pid}`)).toBe(false);
+  });
+
   it('spills into <file>.tmp-<pid> beside the file and removes it on close', async () => {
     const path = await loadedFile();
     const temp = `${path}.tmp-${process.pid}`;
@@ -63,7 +73,7 @@ describe('a reading within the memory budget', () => {
       const [setting] = await db.all<{ dir: string }>("SELECT current_setting('temp_directory') AS dir");
       expect(setting?.dir).toBe(temp);
       const [row] = await db.all<{ n: number }>(SPILLING);
-      expect(row?.n).toBe(12_000_000);
+      expect(row?.n).toBe(6_000_000);
       expect(existsSync(temp)).toBe(true);
     } finally {
       await db.close();
