@@ -94,9 +94,9 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 }
 
 /**
- * COPY of `source`'s rows (with columns kind and month when partitioned); the one place that spells
- * this statement. Partitioned, only the `partitions` given (`kind|month`; every one `source` has when
- * undefined), PARTITIONS_PER_COPY at a time into the same folder.
+ * COPY of `source`'s rows (with columns kind and month when partitioned or filtered). Partitioned,
+ * only the `partitions` given (`kind|month`; every one `source` has when undefined), at most
+ * PARTITIONS_PER_COPY per COPY, all into the same folder.
  */
 async function copyToParquet(
   db: RowSource,
@@ -105,38 +105,50 @@ async function copyToParquet(
   target: ParquetTarget,
   partitions?: readonly string[],
 ): Promise<number> {
-  const path = sqlPathLiteral(target.path, target.setting);
-  if (target.partitionBy.length === 0 && partitions === undefined) {
-    return copyRows(db, `COPY (${source}) TO ${path} (FORMAT parquet)`, params);
+  if (target.partitionBy.length === 0) {
+    if (partitions === undefined) return copyOnce(db, source, params, target);
+    return copyOnce(db, ofPartitions(source), { ...params, partitions: [...partitions] }, target);
   }
   const keys = partitions ?? (await partitionsOf(db, source, params));
-  const only = `SELECT * FROM (${source}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
-  const options =
-    target.partitionBy.length > 0
-      ? `FORMAT parquet, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-      : 'FORMAT parquet';
-  if (target.partitionBy.length === 0) {
-    return copyRows(db, `COPY (${only}) TO ${path} (${options})`, { ...params, partitions: [...keys] });
-  }
   let rows = 0;
   for (let i = 0; i < keys.length; i += PARTITIONS_PER_COPY) {
     const batch = keys.slice(i, i + PARTITIONS_PER_COPY);
-    rows += await copyRows(db, `COPY (${only}) TO ${path} (${options})`, { ...params, partitions: batch });
+    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: batch }, target);
   }
   return rows;
 }
 
-/** The `kind|month` partitions `source` has rows in, sorted. */
+/** The rows of `rows` in the partitions of `$partitions` (`kind|month`). */
+function ofPartitions(rows: string): string {
+  return `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
+}
+
+/** The `kind|month` partitions `rows` has rows in, sorted. */
 async function partitionsOf(
+  db: RowSource,
+  rows: string,
+  params: Readonly<Record<string, unknown>>,
+): Promise<string[]> {
+  const found = await db.all<{ key: string }>(
+    `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${rows}) AS t ORDER BY key`,
+    params,
+  );
+  return found.map((row) => row.key);
+}
+
+/** One COPY of `source`'s rows; the one place that spells this statement. Into a folder already there, partitions add up. */
+async function copyOnce(
   db: RowSource,
   source: string,
   params: Readonly<Record<string, unknown>>,
-): Promise<string[]> {
-  const rows = await db.all<{ key: string }>(
-    `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${source}) AS t ORDER BY key`,
-    params,
-  );
-  return rows.map((row) => row.key);
+  target: ParquetTarget,
+): Promise<number> {
+  const partitions =
+    target.partitionBy.length > 0
+      ? `, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
+      : '';
+  const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
+  return copyRows(db, sql, params);
 }
 
 async function copyRows(
