@@ -2,8 +2,8 @@
  * The scale phase: for each account size of `--scale-jobs` (scaleDataset: ~800 words a job), the
  * commands an operator runs, one after another on one file, each the built CLI in a process of its
  * own (bench/cli-run.ts): back-fill, an idle incremental run, a run that finds one new job,
- * `sync --full`, `verify`, `verify --hashes`, a first `--publish`, `export`, `report billing` and a
- * query aggregating every word. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
+ * `sync --full`, `verify`, `verify --hashes`, a first `--publish`, `export`, `report billing`, a
+ * query aggregating every word and `status`. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
  * the file's size after it; the simulator child's CPU beside. The commands run with the sync's
  * defaults but a limiter that shapes nothing, so the figures are the commands' own.
  */
@@ -77,6 +77,7 @@ const SCALE_STEPS: readonly StepSpec[] = [
     command: 'query "SELECT count(*), count(DISTINCT word), ... FROM words"',
     args: () => ['query', WORDS_QUERY, '--format', 'csv'],
   },
+  { name: 'status', command: 'status', args: () => ['status'] },
 ];
 
 export async function runScalePhase(options: BenchOptions, dir: string, say: Say): Promise<ScaleFigures> {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { writeRecentBillingReports } from '../src/analytics/billing-files.js';
-import { withReadOnlyDatabase } from '../src/analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../src/analytics/read/open-reader.js';
 import { defineJob } from '../src/worker/job-definition.js';
 import { REPORT_JOB } from '../src/worker/queue.js';
 
@@ -25,7 +25,7 @@ export const billingReportJob = defineJob(
       logger.info({ db: settings.db }, 'no database yet: the billing report waits for a first sync');
       return { written: [] };
     }
-    const results = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
+    const results = await withReader(settings.db, readerOptions(settings), (db) =>
       writeRecentBillingReports({
         db,
         dir: settings.reportDir,

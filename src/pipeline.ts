@@ -7,7 +7,9 @@ import { type PublishResult, type PublishTarget, publishDataset } from './analyt
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, toError } from './errors.js';
 import type { Database } from './load/database.js';
+import { withReadingMemory } from './load/file/reading-memory.js';
 import { type Logger, silentLogger } from './log.js';
+import { planReaderMemory } from './memory/reader-memory.js';
 import { type KindsOutcome, runSync } from './sync/run.js';
 import { summaryOf, withSummaries } from './sync/run-failures.js';
 import type { SyncOptions, SyncPlan, SyncResources, SyncSummary } from './sync/types.js';
@@ -38,7 +40,15 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
-      if (plan.publish) published = await publishAfter(db, plan.publish, outcome, resources.signal, logger);
+      if (plan.publish) {
+        const target = plan.publish;
+        // The kinds have committed: the publish reads the history within a reader's memory (with
+        // --publish-raw, a reading of every raw: its ceiling).
+        const reading = planReaderMemory(plan.memory, db.path, { readsRaw: target.raw });
+        published = await withReadingMemory(db, reading, () =>
+          publishAfter(db, target, outcome, resources.signal, logger),
+        );
+      }
       return outcome;
     } finally {
       await reads.close();

@@ -151,7 +151,7 @@ export const RUN_SETTINGS = {
     value: 'SIZE',
     schema: memoryBudget,
     default: `${DEFAULT_MEMORY / 1e6}MB`,
-    help: 'memory budget of the process (MB/GB decimal, MiB/GiB binary): page size, pages in flight and DuckDB memory derive from it',
+    help: "memory budget of the process (MB/GB decimal, MiB/GiB binary): a sync's page size, pages in flight and DuckDB memory derive from it, and a reading command's DuckDB memory limit (beyond it, DuckDB spills to <db>.tmp-<pid>)",
   },
   lookback: {
     env: 'TSYNC_LOOKBACK',

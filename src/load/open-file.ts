@@ -3,12 +3,13 @@
  * settings (file/open-instance.ts), the schema brought up to date (migrate.ts) and the loader's
  * staging tables and macros (sql/load/stage-create.sql); its close merges small row groups when
  * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
- * with DuckDB's defaults and a check that the schema is current.
+ * with a reader's memory (src/memory/reader-memory.ts) and a check that the schema is current.
  */
 import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
-import type { DuckDbMemory } from '../memory/budget.js';
+import { DEFAULT_MEMORY, type DuckDbMemory } from '../memory/budget.js';
+import { planReaderMemory } from '../memory/reader-memory.js';
 import { Database } from './database.js';
 import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { damagedFileError } from './file/damaged-file.js';
@@ -19,15 +20,26 @@ import {
   releaseInstance,
   type SharedInstance,
 } from './file/open-instance.js';
+import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { loadSql } from './sql-files.js';
 
-export interface ReadOnlyOptions {
+interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
   readonly lockWaitMs?: number;
 }
 
-export interface WriterOptions extends ReadOnlyOptions {
+export interface ReadOnlyOptions extends OpenOptions {
+  /**
+   * The memory budget, bytes (--memory): DuckDB's `memory_limit` and threads follow it, and what a
+   * query needs beyond spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts); default 512 MB.
+   */
+  readonly memory?: number;
+  /** The reading reads every `raw` (verify --hashes): see planReaderMemory. */
+  readonly readsRaw?: boolean;
+}
+
+export interface WriterOptions extends OpenOptions {
   readonly logger?: Logger;
   /** DuckDB's memory settings (src/memory/budget.ts); the default budget's if unset. */
   readonly memory?: DuckDbMemory;
@@ -63,10 +75,18 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
   });
 }
 
-/** `path` opened read-only (DuckDB refuses writes), its schema checked to be current. */
+/**
+ * `path` opened read-only (DuckDB refuses writes), its schema checked to be current, its DuckDB
+ * memory within `memory`; the spill folder goes when the last handle closes.
+ */
 export async function openReadOnly(path: string, options: ReadOnlyOptions = {}): Promise<Database> {
   const full = resolve(path);
-  const shared = await acquireInstance(full, true, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+  removeStaleReaderTemps(full);
+  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, {
+    ...(options.readsRaw ? { readsRaw: true } : {}),
+  });
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);
   return withConnection(full, shared, async (connection) => {
     await assertMigrated(connection, full);
     return new Database({

@@ -1,8 +1,13 @@
 /**
- * The invariants of a transcript-sync file that no index enforces (issue 13: tables that grow with
- * the history carry no key, so a checkpoint writes only new rows). The loader keeps them: it is the
- * only writer and replaces a job with its children set-based in one transaction. `verify` checks
- * them; `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again.
+ * The invariants of a transcript-sync file that no index enforces (tables that grow with the
+ * history carry no key, so a checkpoint writes only new rows: sql/002_no_keys_on_history.sql). The
+ * loader keeps them: it is the only writer and replaces a job with its children set-based in one
+ * transaction. `verify` checks them; `verify --repair` drops what breaks them, and a `sync --full`
+ * loads dropped jobs again.
+ *
+ * Each check is one statement over a whole table. Read-only, the checks of words and utterances
+ * group or join every row: DuckDB holds them within the reader's memory_limit and spills the rest
+ * (src/memory/reader-memory.ts), so the file's size sets the time, not the memory.
  */
 import type { Database, RowSource } from './database.js';
 import {
@@ -74,12 +79,15 @@ export interface CheckResult {
 export interface VerifyOptions {
   /** Also check every `raw` against its hash (reads all of it; default false). */
   readonly hashes?: boolean;
+  /** Only the checks that read `raw` (with hashes) or only those that do not; default every one. */
+  readonly only?: 'raw' | 'rows';
 }
 
 export async function verifyFile(db: RowSource, options: VerifyOptions = {}): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of CHECKS) {
-    if (check.reads === 'raw' && !options.hashes) continue;
+    if (check.reads === 'raw' && (!options.hashes || options.only === 'rows')) continue;
+    if (check.reads !== 'raw' && options.only === 'raw') continue;
     const ids = await brokenIds(db, check);
     results.push({
       name: check.name,
@@ -90,6 +98,12 @@ export async function verifyFile(db: RowSource, options: VerifyOptions = {}): Pr
     });
   }
   return results;
+}
+
+/** Results of verifyFile's `only` parts, in the order of CHECKS. */
+export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
+  const rank = (r: CheckResult) => CHECKS.findIndex((c) => c.name === r.name);
+  return [...results].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */

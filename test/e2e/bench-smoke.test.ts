@@ -37,6 +37,7 @@ const SCALE_STEPS = [
   'export',
   'report billing',
   'query, all words',
+  'status',
 ];
 
 const FIGURES = [

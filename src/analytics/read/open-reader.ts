@@ -17,6 +17,10 @@ import type { Reader } from './reader.js';
 export interface ReaderOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */
   readonly lockWaitMs: number;
+  /** The memory budget, bytes (--memory): the read-only open's DuckDB memory (open-file.ts). */
+  readonly memory?: number;
+  /** The reading reads every `raw` (verify --hashes): one DuckDB thread, a higher ceiling. */
+  readonly readsRaw?: boolean;
   /** Folders a user's SQL may read files from (Parquet of export / --publish). */
   readonly readableDirs?: readonly string[];
 }
@@ -37,7 +41,11 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      db = await openReadOnly(full, { lockWaitMs: 0 });
+      db = await openReadOnly(full, {
+        lockWaitMs: 0,
+        ...(options.memory === undefined ? {} : { memory: options.memory }),
+        ...(options.readsRaw ? { readsRaw: true } : {}),
+      });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);
@@ -62,13 +70,12 @@ export async function withReader<T>(
   }
 }
 
-/** The seam the commands have used since before the read socket: same arguments, a Reader now. */
-export function withReadOnlyDatabase<T>(
-  path: string,
-  lockWaitMs: number,
-  fn: (reader: Reader) => Promise<T>,
-): Promise<T> {
-  return withReader(path, { lockWaitMs }, fn);
+/** A reading command's options from its settings: --lock-wait (ms) and --memory (bytes). */
+export function readerOptions(settings: {
+  readonly lockWait: number;
+  readonly memory: number;
+}): ReaderOptions {
+  return { lockWaitMs: settings.lockWait, memory: settings.memory };
 }
 
 function waited(error: DatabaseError, lockWaitMs: number): DatabaseError {

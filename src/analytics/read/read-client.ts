@@ -11,7 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
 import { copyParquetFile } from '../../load/statements/datasets.js';
-import type { SqlParams } from '../../load/values.js';
+import { type SqlParams, toDuckParams } from '../../load/values.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
 import {
@@ -107,8 +107,8 @@ export class SocketReader implements Reader {
       });
       const connection = await instance.connect();
       try {
-        const all = async <T>(sql: string): Promise<T[]> =>
-          (await connection.runAndReadAll(sql)).getRowObjectsJS() as T[];
+        const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
+          (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
         return await copyParquetFile({ path: this.path, all }, reply.file, {
           path: copy.targetDir,
           partitionBy: copy.partitionBy,

@@ -3,14 +3,14 @@
  * partitioned by kind and month (Hive-style folders), for other engines. Read-only on the database.
  */
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {
   name: 'export',
   summary: 'write Parquet files partitioned by kind and month',
-  usage: 'export --out DIR [--overwrite] [--include-deleted] [--db PATH] [--lock-wait 5s]',
+  usage: 'export --out DIR [--overwrite] [--include-deleted] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [
     'Writes DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet for jobs, utterances, words and',
     "module_results (month: UTC month of the job's created_at). kind and month are in the folder names",
@@ -19,15 +19,15 @@ export const command: Command = {
     'jobs leave out raw (the record as received) and content_hash. Tables are written to a staging folder',
     'in DIR and moved into place at the end, so a failed export changes nothing.',
   ].join('\n'),
-  settings: ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait'],
+  settings: ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(
-      ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait'],
+      ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'],
       [],
       flags,
       env,
     );
-    const tables = await withReadOnlyDatabase(settings.db, settings.lockWait, (database) =>
+    const tables = await withReader(settings.db, readerOptions(settings), (database) =>
       exportParquet({
         db: database,
         outDir: settings.exportOut,

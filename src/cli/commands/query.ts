@@ -12,7 +12,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { render } from '../../analytics/format/output-format.js';
 import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
-import { withReader } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
@@ -32,7 +32,7 @@ export const command: Command = {
   name: 'query',
   summary: 'run read-only SQL against the DuckDB file',
   usage:
-    'query "SQL" | -f FILE | - [--format table|csv|json|parquet] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s]',
+    'query "SQL" | -f FILE | - [--format table|csv|json|parquet] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [
     'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
@@ -49,11 +49,11 @@ export const command: Command = {
     '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
     '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
-  settings: ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs', 'db', 'lockWait'],
+  settings: ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
     const settings = resolveSettings(
-      ['db', 'lockWait'],
+      ['db', 'lockWait', 'memory'],
       ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs'],
       flags,
       env,
@@ -62,8 +62,8 @@ export const command: Command = {
     const outText = settings.queryOut;
     const out = outText === undefined ? undefined : outPath(outText);
     const format = settings.queryFormat ?? formatOfOut(outText);
-    const { db, lockWait } = settings;
-    const options = { lockWaitMs: lockWait, readableDirs: settings.readableDirs ?? [] };
+    const { db } = settings;
+    const options = { ...readerOptions(settings), readableDirs: settings.readableDirs ?? [] };
     if (format === 'parquet') {
       if (out === undefined)
         throw new ConfigError('--format', 'parquet is written to a file: add --out FILE');

@@ -8,7 +8,7 @@ import { billingTitle, describeBilling, renderBilling } from '../../analytics/bi
 import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';
 import { type OutputFormat, render } from '../../analytics/format/output-format.js';
 import { rangeFromFlags } from '../../analytics/periods.js';
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import type { RowSource } from '../../analytics/read/reader.js';
 import {
   describeFilter,
@@ -52,7 +52,7 @@ export const command: Command = {
     'report billing|status|latency|errors [--by day|week|month|quarter|year] [--from DATE] [--to DATE] ' +
     '[--kind pre-recorded|live|all] [--format table|csv|json|html] [--include-deleted] ' +
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--prices FILE] [--bom] [--csv-comments] ' +
-    '[--db PATH] [--lock-wait 5s]',
+    '[--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: DESCRIPTION,
   settings: [
     'by',
@@ -68,6 +68,7 @@ export const command: Command = {
     'csvComments',
     'db',
     'lockWait',
+    'memory',
   ],
   positionals: true,
   async run({ flags, env, positionals, stdout }) {
@@ -85,6 +86,7 @@ export const command: Command = {
         'csvComments',
         'db',
         'lockWait',
+        'memory',
       ],
       ['from', 'to', 'prices'],
       flags,
@@ -98,7 +100,7 @@ export const command: Command = {
       includeDeleted: settings.includeDeleted,
     };
     const format = settings.reportFormat;
-    const text = await withReadOnlyDatabase(settings.db, settings.lockWait, (database) =>
+    const text = await withReader(settings.db, readerOptions(settings), (database) =>
       name === 'billing'
         ? renderBillingReport(
             database,

@@ -1,6 +1,6 @@
 /** `transcript-sync runs`: the history of sync runs (table `sync_runs`), newest first. */
 
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onlyKind } from '../../kinds.js';
 import { listRuns } from '../../load/statements/runs.js';
@@ -28,13 +28,18 @@ export const command: Command = {
   usage: 'runs [--kind pre-recorded|live|all] [--limit 20] [--json] [--db PATH]',
   description:
     'One row per run and kind: when it started, how it ended (ok, failed, interrupted, running), how long it took, what it fetched and wrote, and the error of a failed run. --json prints every column of sync_runs (snake_case keys).',
-  settings: ['kindShown', 'limit', 'json', 'db', 'lockWait'],
+  settings: ['kindShown', 'limit', 'json', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {
-    const settings = resolveSettings(['kindShown', 'limit', 'json', 'db', 'lockWait'], [], flags, env);
+    const settings = resolveSettings(
+      ['kindShown', 'limit', 'json', 'db', 'lockWait', 'memory'],
+      [],
+      flags,
+      env,
+    );
     // Both kinds: no filter.
     const kind = onlyKind(settings.kindShown) ?? null;
     const { limit } = settings;
-    const rows = await withReadOnlyDatabase(settings.db, settings.lockWait, (db) =>
+    const rows = await withReader(settings.db, readerOptions(settings), (db) =>
       listRuns(db, { kind: kind ?? null, limit }),
     );
     // --json: every column; the table: the columns a person scans.

@@ -1,5 +1,5 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { kindStatus } from '../../load/statements/status.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -19,13 +19,13 @@ export const command: Command = {
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',
     'pre-recorded nor live.',
   ].join('\n'),
-  settings: ['json', 'db', 'lockWait', 'pendingMaxAge'],
+  settings: ['json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'db', 'lockWait', 'pendingMaxAge'], [], flags, env);
+    const settings = resolveSettings(['json', 'db', 'lockWait', 'memory', 'pendingMaxAge'], [], flags, env);
     const now = new Date();
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
     const { json } = settings;
-    const [kinds, stale] = await withReadOnlyDatabase(settings.db, settings.lockWait, async (db) => [
+    const [kinds, stale] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
       json ? [] : await stalePending(db, settings.pendingMaxAge, now),
     ]);

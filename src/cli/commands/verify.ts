@@ -3,10 +3,10 @@
  * unique on their natural keys and attached to a job, content_hash matching raw, one run row per
  * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
-import { withReadOnlyDatabase } from '../../analytics/read/open-reader.js';
+import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { openWriter } from '../../load/open-file.js';
-import { type CheckResult, repairFile, verifyFile } from '../../load/verify.js';
+import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { renderTable } from '../table.js';
@@ -25,9 +25,14 @@ export const command: Command = {
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
-  settings: ['json', 'hashes', 'repair', 'db', 'lockWait'],
+  settings: ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'hashes', 'repair', 'db', 'lockWait'], [], flags, env);
+    const settings = resolveSettings(
+      ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
+      [],
+      flags,
+      env,
+    );
     const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
@@ -43,10 +48,19 @@ export const command: Command = {
         await db.close();
       }
     } else {
-      // Read-only: while a sync runs, its writer answers (the data as of its last commit).
-      results = await withReadOnlyDatabase(settings.db, settings.lockWait, (reader) =>
-        verifyFile(reader, options),
+      // Read-only: while a sync runs, its writer answers (the data as of its last commit). The
+      // check of every raw takes a reading of its own: one DuckDB thread, a higher ceiling
+      // (src/memory/reader-memory.ts), while the others group every row within the budget.
+      const reading = readerOptions(settings);
+      results = await withReader(settings.db, reading, (reader) =>
+        verifyFile(reader, { ...options, only: 'rows' }),
       );
+      if (settings.hashes) {
+        const raw = await withReader(settings.db, { ...reading, readsRaw: true }, (reader) =>
+          verifyFile(reader, { ...options, only: 'raw' }),
+        );
+        results = inCheckOrder([...results, ...raw]);
+      }
     }
     if (settings.json) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));

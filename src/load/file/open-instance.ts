@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
+import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 
@@ -18,6 +19,8 @@ export interface SharedInstance {
   readonly readOnly: boolean;
   /** Whether this open created the file (so a failed first open may remove it again). */
   readonly created: boolean;
+  /** A read-only open's spill folder, removed when the instance closes. */
+  readonly tempDirectory?: string;
   refs: number;
 }
 
@@ -42,7 +45,7 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  *   for it); `transcript-sync compact` rewrites one into the new format.
  * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
  *   the last 2,047 stored jobs again; src/load/file/merge-row-groups.ts merges them every so often instead.
- * Read-only opens (reports, queries, exports) keep DuckDB's defaults.
+ * Read-only opens (reports, queries, exports, verify) take readerOptions.
  */
 /** The storage format new files are written in; see writerOptions. */
 export const STORAGE_FORMAT = 'v1.2.0';
@@ -59,19 +62,35 @@ function writerOptions(memory: DuckDbMemory): Record<string, string> {
   };
 }
 
+/**
+ * Settings of a read-only open, from the reader's memory (src/memory/reader-memory.ts): a buffer pool
+ * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
+ * allocator's background threads, which hand freed memory back to the system.
+ */
+function readerOptions(memory: ReaderMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    threads: String(memory.threads),
+    temp_directory: memory.tempDirectory,
+    allocator_background_threads: 'true',
+  };
+}
+
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
 const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
 /**
  * Opens `path` or shares its open instance. A writable open's DuckDB settings come from `memory`
- * (the default budget's when undefined); a shared instance keeps those of its first open.
+ * (the default budget's when undefined), a read-only open's from `reader` (DuckDB's defaults when
+ * undefined); a shared instance keeps those of its first open.
  */
 export async function acquireInstance(
   path: string,
   readOnly: boolean,
   lockWaitMs: number,
   memory?: DuckDbMemory,
+  reader?: ReaderMemory,
 ): Promise<SharedInstance> {
   const shared = instances.get(path);
   if (shared) {
@@ -89,11 +108,24 @@ export async function acquireInstance(
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
   const options = readOnly
-    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY' }
+    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...(reader ? readerOptions(reader) : {}) }
     : { ...BASE_OPTIONS, ...writerOptions(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
-  const instance = await createWithRetry(path, options, readOnly, lockWaitMs);
+  const tempDirectory = readOnly ? reader?.tempDirectory : undefined;
+  let instance: DuckDBInstance;
+  try {
+    instance = await createWithRetry(path, options, readOnly, lockWaitMs);
+  } catch (error) {
+    if (tempDirectory) rmSync(tempDirectory, { recursive: true, force: true });
+    throw error;
+  }
   if (created) restrictFile(path);
-  const entry: SharedInstance = { instance, readOnly, created, refs: 1 };
+  const entry: SharedInstance = {
+    instance,
+    readOnly,
+    created,
+    refs: 1,
+    ...(tempDirectory ? { tempDirectory } : {}),
+  };
   instances.set(path, entry);
   return entry;
 }
@@ -104,6 +136,7 @@ export function releaseInstance(path: string, entry: SharedInstance): void {
   instances.delete(path);
   entry.instance.closeSync();
   restrictFile(`${path}.wal`);
+  if (entry.tempDirectory) rmSync(entry.tempDirectory, { recursive: true, force: true });
 }
 
 /** Removes a file this process just created and could not finish setting up. */

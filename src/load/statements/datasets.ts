@@ -46,7 +46,17 @@ export interface ParquetTarget {
   readonly setting: string;
 }
 
-/** Writes the rows of `dataset` as Parquet at `target`; returns the row count. */
+/**
+ * Partitions one COPY writes at most. DuckDB keeps a writer (and its row group in the making) open
+ * per partition of a COPY, so a history of many months would hold them all at once; past
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files.
+ */
+export const PARTITIONS_PER_COPY = 64;
+
+/**
+ * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, it writes
+ * at most PARTITIONS_PER_COPY partitions per COPY, each partition whole in one file.
+ */
 export function copyDataset(
   db: RowSource,
   dataset: Dataset,
@@ -54,15 +64,8 @@ export function copyDataset(
   target: ParquetTarget,
 ): Promise<number> {
   const { query, ofJobs } = DATASETS[dataset];
-  const rows = queryText(query);
-  const params = {
-    ...(ofJobs ? { include_deleted: filter.include_deleted ?? false } : {}),
-    ...(filter.partitions ? { partitions: [...filter.partitions] } : {}),
-  };
-  const source = filter.partitions
-    ? `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`
-    : rows;
-  return copyToParquet(db, source, params, target);
+  const params = ofJobs ? { include_deleted: filter.include_deleted ?? false } : {};
+  return copyToParquet(db, queryText(query), params, target, filter.partitions);
 }
 
 /** Per (kind, month) partition of `dataset`: its rows and an order-free hash of them. */
@@ -90,15 +93,69 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
   return copyToParquet(db, `SELECT * FROM read_parquet(${sqlPathLiteral(file, 'export')})`, {}, target);
 }
 
-/** COPY of `source`'s rows; the one place that spells this statement. */
+/**
+ * COPY of `source`'s rows (with columns kind and month when partitioned or filtered). Partitioned,
+ * only the `partitions` given (`kind|month`; every one `source` has when undefined), at most
+ * PARTITIONS_PER_COPY per COPY, all into the same folder.
+ */
 async function copyToParquet(
   db: RowSource,
   source: string,
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
+  partitions?: readonly string[],
 ): Promise<number> {
-  const partitions = target.partitionBy.length > 0 ? `, PARTITION_BY (${target.partitionBy.join(', ')})` : '';
+  if (target.partitionBy.length === 0) {
+    if (partitions === undefined) return copyOnce(db, source, params, target);
+    return copyOnce(db, ofPartitions(source), { ...params, partitions: [...partitions] }, target);
+  }
+  const keys = partitions ?? (await partitionsOf(db, source, params));
+  let rows = 0;
+  for (let i = 0; i < keys.length; i += PARTITIONS_PER_COPY) {
+    const batch = keys.slice(i, i + PARTITIONS_PER_COPY);
+    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: batch }, target);
+  }
+  return rows;
+}
+
+/** The rows of `rows` in the partitions of `$partitions` (`kind|month`). */
+function ofPartitions(rows: string): string {
+  return `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
+}
+
+/** The `kind|month` partitions `rows` has rows in, sorted. */
+async function partitionsOf(
+  db: RowSource,
+  rows: string,
+  params: Readonly<Record<string, unknown>>,
+): Promise<string[]> {
+  const found = await db.all<{ key: string }>(
+    `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${rows}) AS t ORDER BY key`,
+    params,
+  );
+  return found.map((row) => row.key);
+}
+
+/** One COPY of `source`'s rows; the one place that spells this statement. Into a folder already there, partitions add up. */
+async function copyOnce(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+): Promise<number> {
+  const partitions =
+    target.partitionBy.length > 0
+      ? `, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
+      : '';
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
+  return copyRows(db, sql, params);
+}
+
+async function copyRows(
+  db: RowSource,
+  sql: string,
+  params: Readonly<Record<string, unknown>>,
+): Promise<number> {
   const [result] = await db.all<{ Count: number | bigint }>(sql, params);
   return Number(result?.Count ?? 0);
 }

@@ -1,0 +1,26 @@
+/**
+ * A writer that reads the whole history (the publish after a sync) does it within a reader's
+ * memory: the writer's `memory_limit` is a ceiling against a failing commit (src/memory/budget.ts),
+ * at least 1 GiB, and a reading of every word would fill it. For the reading, DuckDB's limit is the
+ * reader's (src/memory/reader-memory.ts), and it spills beyond it; the writer's comes back after.
+ * Only for a stretch in which nothing commits: a commit or checkpoint that reaches the lower limit
+ * would fail.
+ */
+import type { ReaderMemory } from '../../memory/reader-memory.js';
+import type { Database } from '../database.js';
+
+/** `fn` run while the instance of `db` has the reader's `memory_limit`; the previous one restored after. */
+export async function withReadingMemory<T>(
+  db: Database,
+  memory: Pick<ReaderMemory, 'memoryLimit'>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [before] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
+  // SET takes no bound values: the limit is a whole number of MiB computed here, the old one DuckDB's own text.
+  await db.run(`SET memory_limit = '${Math.floor(memory.memoryLimit / 2 ** 20)}MiB'`);
+  try {
+    return await fn();
+  } finally {
+    if (before) await db.run(`SET memory_limit = '${before.limit.replace(/'/g, '')}'`);
+  }
+}

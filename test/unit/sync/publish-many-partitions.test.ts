@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { publishDataset } from '../../../src/analytics/publish/publish.js';
+import { openWriter } from '../../../src/load/open-file.js';
+import { generateDataset } from '../../../src/simulator/index.js';
+import { loadRecords, writeSql } from '../../helpers/analytics-data.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const records = generateDataset({
+  seed: 64,
+  preRecorded: 150,
+  live: 150,
+  utterancesPerJob: 1,
+  wordsPerUtterance: 2,
+});
+
+interface Manifest {
+  tables: Record<
+    string,
+    { rows: number; partitions: { kind: string; month: string; rows: number; file: string | null }[] }
+  >;
+}
+
+describe('a first publish of a long history', () => {
+  it('writes every partition, each one file, at most 64 partitions per COPY', async () => {
+    const path = join(tempDir(), 'long.duckdb');
+    await loadRecords(path, records);
+    // Spread the jobs over 90 months: up to 180 (kind, month) partitions, more than DuckDB keeps open.
+    await writeSql(
+      path,
+      "UPDATE jobs SET created_at = TIMESTAMPTZ '2015-01-01 00:00:00+00' + to_months(CAST(hash(id) % 90 AS INTEGER))",
+    );
+    const dir = join(tempDir(), 'published');
+    const db = await openWriter(path);
+    let expected: { kind: string; month: string; n: number }[];
+    try {
+      expected = await db.all(
+        "SELECT j.kind, strftime(j.created_at AT TIME ZONE 'UTC', '%Y-%m') AS month, count(*) AS n FROM words w JOIN jobs j ON j.id = w.job_id GROUP BY ALL ORDER BY ALL",
+      );
+      expect(expected.length).toBeGreaterThan(100);
+      // Every statement the publish runs, on the real file underneath.
+      const copies: number[] = [];
+      const recording = {
+        path: db.path,
+        all: <T>(sql: string, params?: Record<string, unknown>) => {
+          if (sql.startsWith('COPY') && sql.includes('PARTITION_BY')) {
+            copies.push(
+              (params?.['partitions'] as unknown[] | undefined)?.length ?? Number.POSITIVE_INFINITY,
+            );
+          }
+          return db.all<T>(sql, params as never);
+        },
+      };
+      await publishDataset({ db: recording, dir });
+      // DuckDB holds an open writer per partition of a COPY: no COPY writes more than 64 partitions.
+      expect(copies.length).toBeGreaterThan(0);
+      expect(Math.max(...copies)).toBeLessThanOrEqual(64);
+    } finally {
+      await db.close();
+    }
+    const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
+    // A partition of jobs without words (queued, failed) is listed with no rows and no file.
+    const words = (manifest.tables['words']?.partitions ?? []).filter((p) => p.rows > 0);
+    expect(words.map((p) => ({ kind: p.kind, month: p.month, n: p.rows }))).toEqual(expected);
+    for (const p of words) {
+      const files = readdirSync(join(dir, 'words', `kind=${p.kind}`, `month=${p.month}`));
+      expect(files).toEqual(['data_0.parquet']);
+    }
+  });
+});
