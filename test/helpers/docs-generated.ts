@@ -10,6 +10,7 @@ import { loadCommands } from '../../src/cli/program.js';
 import { DERIVED } from '../../src/config/resolve.js';
 import { CONFIGURATION, type SettingName, settingOf } from '../../src/config/settings.js';
 import { planMemory } from '../../src/memory/budget.js';
+import { planReaderMemory } from '../../src/memory/reader-memory.js';
 import { formatBytes } from '../../src/util/bytes.js';
 
 /** A cell: bars escaped so a help text cannot split a row. */
@@ -103,6 +104,7 @@ function memoryPlanTable(): string {
     line('items on the first page (a record assumed 1 MiB)', (p) =>
       String(Math.max(1, Math.floor(p.pageBytes / MiB))),
     ),
+    `| reading commands: DuckDB \`memory_limit\` | ${BUDGETS.map(([, bytes]) => mib(planReaderMemory(bytes, '/f').memoryLimit)).join(' | ')} |`,
   ].join('\n');
 }
 

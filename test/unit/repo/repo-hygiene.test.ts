@@ -35,14 +35,6 @@ const HISTORY_MARKERS: readonly { readonly name: string; readonly pattern: RegEx
   },
 ];
 
-/**
- * Files another change is rewriting right now; their markers go with that change. Remove each path
- * when it is cleaned (the test below fails on a listed file that is already clean).
- */
-const NOT_YET_CLEANED: ReadonlySet<string> = new Set([
-  'src/load/verify.ts',
-]);
-
 /** Tracked files, as git lists them (a file not yet added is not the repository's). */
 function trackedFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
@@ -80,18 +72,8 @@ describe('the repository', () => {
   });
 
   it('speaks of itself only: no numbered items of a tracker, sessions or past runs', () => {
-    const found = files
-      .filter(({ path }) => !NOT_YET_CLEANED.has(path))
-      .flatMap(({ path, text }) => historyIn(path, text));
+    const found = files.flatMap(({ path, text }) => historyIn(path, text));
     expect(found).toEqual([]);
-  });
-
-  it('lists as not yet cleaned only files that still hold a marker', () => {
-    const clean = [...NOT_YET_CLEANED].filter((path) => {
-      const text = textOf(path);
-      return text === undefined || historyIn(path, text).length === 0;
-    });
-    expect(clean).toEqual([]);
   });
 
   it('finds each marker in prose and lets ordinary text pass', () => {
