@@ -52,7 +52,9 @@ function bashArgs(text: string): string[][] {
   const record = join(scratch, '.args');
   const fd = openSync(record, 'w');
   try {
-    const program = `${BIN_WORD}() { printf '%s\\0' "$#" "$@" >&3; }`;
+    // It reads its stdin to the end, as the program does with `-`: a writer piping into it must
+    // never meet a closed pipe (SIGPIPE, exit 141 under pipefail).
+    const program = `${BIN_WORD}() { printf '%s\\0' "$#" "$@" >&3; cat >/dev/null; }`;
     const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', `${program}\n${text}`], {
       cwd: scratch,
       stdio: ['ignore', 'ignore', 'pipe', fd],
