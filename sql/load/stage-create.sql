@@ -58,3 +58,22 @@ CREATE OR REPLACE TEMP MACRO tsync_wrapper(value) AS json_transform(value, '{
   "success": "JSON", "is_empty": "JSON", "exec_time": "JSON", "error": "JSON",
   "results": "JSON", "entity": "JSON"
 }');
+
+-- The row groups of every table that grows with the history, with their rows and the size under
+-- which a group is small: under 256 rows of `jobs` (a row holds the record's `raw`: a back-fill's
+-- checkpoints leave groups of hundreds of jobs, not worth rewriting), under 2,048 (one vector) of
+-- the others. Read by compact-small-row-groups.sql and merge-small-row-groups.sql
+-- (src/load/file/merge-row-groups.ts).
+CREATE OR REPLACE TEMP VIEW _tsync_row_groups AS
+WITH segments AS (
+  SELECT 'jobs' AS t, row_group_id, count FROM pragma_storage_info('jobs') WHERE column_path = '[0]'
+  UNION ALL SELECT 'utterances', row_group_id, count FROM pragma_storage_info('utterances') WHERE column_path = '[0]'
+  UNION ALL SELECT 'words', row_group_id, count FROM pragma_storage_info('words') WHERE column_path = '[0]'
+  UNION ALL SELECT 'module_results', row_group_id, count FROM pragma_storage_info('module_results') WHERE column_path = '[0]'
+  UNION ALL SELECT 'sync_runs', row_group_id, count FROM pragma_storage_info('sync_runs') WHERE column_path = '[0]'
+),
+groups AS (
+  SELECT t, row_group_id, sum(count) AS n, CASE t WHEN 'jobs' THEN 256 ELSE 2048 END AS small_rows
+  FROM segments GROUP BY t, row_group_id
+)
+SELECT t, row_group_id, n, small_rows FROM groups;

@@ -1,5 +1,5 @@
--- Merges the small row groups of every table that grows with the history (as
--- compact-small-row-groups.sql counts them: under 256 rows of `jobs`, under 2,048 of the others) by
+-- Merges the small row groups of every table that grows with the history (the
+-- small groups of _tsync_row_groups, sql/load/stage-create.sql) by
 -- moving their rows, in the caller's transaction (src/load/file/merge-row-groups.ts): each table's rows in
 -- small groups are appended again (into row groups of up to 122,880 rows), then deleted where they
 -- were. A row group whose rows are all deleted is dropped at the next checkpoint and no other is
@@ -10,21 +10,10 @@
 -- rows included, as pragma_storage_info counts them). Appended rows take row ids past the table's
 -- end, so the DELETE's ranges never reach them.
 CREATE OR REPLACE TEMP TABLE _tsync_small_groups AS
-WITH segments AS (
-  SELECT 'jobs' AS t, row_group_id, count FROM pragma_storage_info('jobs') WHERE column_path = '[0]'
-  UNION ALL SELECT 'utterances', row_group_id, count FROM pragma_storage_info('utterances') WHERE column_path = '[0]'
-  UNION ALL SELECT 'words', row_group_id, count FROM pragma_storage_info('words') WHERE column_path = '[0]'
-  UNION ALL SELECT 'module_results', row_group_id, count FROM pragma_storage_info('module_results') WHERE column_path = '[0]'
-  UNION ALL SELECT 'sync_runs', row_group_id, count FROM pragma_storage_info('sync_runs') WHERE column_path = '[0]'
-),
-groups AS (
-  SELECT t, row_group_id, sum(count) AS n, CASE t WHEN 'jobs' THEN 256 ELSE 2048 END AS small_rows
-  FROM segments GROUP BY t, row_group_id
-),
-placed AS (
+WITH placed AS (
   SELECT t, n, small_rows, sum(n) OVER (PARTITION BY t ORDER BY row_group_id) - n AS first,
          count(*) FILTER (WHERE n < small_rows) OVER (PARTITION BY t) AS small_in_table
-  FROM groups
+  FROM _tsync_row_groups
 )
 SELECT t, unnest(range(first::BIGINT, (first + n)::BIGINT)) AS row_id
 FROM placed WHERE n < small_rows AND small_in_table >= 2;
