@@ -2,7 +2,8 @@
  * Checks on a path given for a file the CLI writes or reads (--db, --report-dir), run before
  * anything opens it, so a wrong path fails at once with the fix instead of deep inside DuckDB:
  * - kernel pseudo-filesystems (/proc, /sys, /dev) hold no real files; a read there can block
- *   (/proc/kmsg) or never end, so they are refused outright;
+ *   (/proc/kmsg) or never end, so they are refused outright; /dev/shm, the tmpfs of shared memory,
+ *   holds ordinary files (in RAM, gone at reboot) and is allowed;
  * - a parent that is a file (`notes.txt/db.duckdb`) is named as such, not as a permission problem.
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { dirname, resolve, sep } from 'node:path';
 import { ConfigError, DatabaseError } from '../../errors.js';
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
+/** A tmpfs under a pseudo root: its files are real. */
+const TMPFS_UNDER_DEV = '/dev/shm';
 
 /** The path with its existing part's symlinks resolved (the rest may not exist yet). */
 function realPathOfExisting(path: string): string {
@@ -28,9 +31,10 @@ function realPathOfExisting(path: string): string {
   }
 }
 
-/** A ConfigError (exit 2) for a path on /proc, /sys or /dev. */
+/** A ConfigError (exit 2) for a path on /proc, /sys or /dev (but not /dev/shm). */
 export function assertNotPseudoFs(path: string, flag: string): void {
   const real = realPathOfExisting(path);
+  if (real.startsWith(`${TMPFS_UNDER_DEV}/`)) return;
   const root = PSEUDO_ROOTS.find((r) => real === r || real.startsWith(`${r}/`));
   if (root) {
     throw new ConfigError(

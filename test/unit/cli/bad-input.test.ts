@@ -5,12 +5,12 @@
  * those that need another user's file permissions run the binary, in bad-input-permissions.test.ts.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../../src/load/open-file.js';
+import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { startSimulator } from '../../../src/simulator/index.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from '../../helpers/bad-input.js';
@@ -286,6 +286,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       ['status', '--db', '/proc/kmsg'],
       ['sync', '--db', '/proc/self/x.duckdb'],
       ['report', 'billing', '--db', '/proc/uptime'],
+      ['sync', '--db', '/dev/tsync.duckdb'],
     ]) {
       const started = Date.now();
       const result = await runMain(args, NO_SERVICE);
@@ -293,6 +294,21 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       expect(Date.now() - started).toBeLessThan(10_000);
     }
   });
+
+  it.skipIf(!existsSync('/dev/shm'))(
+    'a --db on /dev/shm, a tmpfs of real files, is a database like any other',
+    async () => {
+      const folder = mkdtempSync('/dev/shm/tsync-shm-');
+      try {
+        const db = join(folder, 'scratch.duckdb');
+        await (await openWriter(db)).close();
+        const result = await runMain(['status', '--db', db, '--json'], NO_SERVICE);
+        expect(result.code, result.stderr).toBe(0);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 /** Another process holding the file open for writing, as a running sync would. */
