@@ -7,15 +7,14 @@
  * fresh back-fill...) still start from nothing.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWriter } from '../../src/load/open-file.js';
-import { tempDir } from './tmp.js';
+import { SCRATCH, tempDir } from './tmp.js';
 
 let template: Promise<string> | undefined;
 
 async function makeTemplate(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tsync-template-'));
+  const dir = mkdtempSync(join(SCRATCH, 'tsync-template-'));
   // Module state lives as long as the worker process (its files share one module cache).
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'template.duckdb');

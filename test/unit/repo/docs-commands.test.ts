@@ -11,12 +11,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runMain } from '../../helpers/cli.js';
 import { docPages, type RunnableBlock, readDoc, runnableBlocks } from '../../helpers/docs-markdown.js';
 import { BIN_WORD, parseShell, type ShellStep } from '../../helpers/docs-shell.js';
+import { SCRATCH } from '../../helpers/tmp.js';
 
 const DEMO_FILE = 'data/demo.duckdb';
 const BLOCKS = docPages().flatMap((page) => runnableBlocks(page, readDoc(page)));
@@ -33,7 +33,7 @@ let root = '';
 let db = '';
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'tsync-docs-'));
+  root = mkdtempSync(join(SCRATCH, 'tsync-docs-'));
   db = join(root, 'demo.duckdb');
   const demo = await runMain(['demo', '--db', db, '--jobs', '100']);
   expect(demo.code, demo.stderr).toBe(0);
