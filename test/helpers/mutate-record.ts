@@ -49,7 +49,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
     at: fc.nat(),
     value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: 'binary', maxLength: 40 }), NUMBERS),
   }),
-  fc.record({ op: fc.constant('huge'), at: fc.nat(), size: fc.integer({ min: 10_000, max: 300_000 }) }),
+  fc.record({ op: fc.constant('huge'), at: fc.nat(), size: fc.integer({ min: 10_000, max: 100_000 }) }),
   fc.record({ op: fc.constant('garbage'), at: fc.nat(), depth: fc.integer({ min: 1, max: 300 }) }),
   fc.record({
     op: fc.constant('head'),
@@ -137,10 +137,13 @@ export interface BatchItem {
 }
 
 /**
- * Batches of 1-6 items: mostly mutated copies of `bases` (0-3 mutations each, so some stay valid),
+ * Batches of 1 to `maxItems` items: mostly mutated copies of `bases` (0-3 mutations each, so some stay valid),
  * sometimes bare JSON junk. Ids are made unique per batch with `tag`, before any mutation.
  */
-export function batchArb(bases: readonly JobRecord[]): fc.Arbitrary<(tag: string) => unknown[]> {
+export function batchArb(
+  bases: readonly JobRecord[],
+  maxItems = 6,
+): fc.Arbitrary<(tag: string) => unknown[]> {
   const item = fc.oneof(
     {
       weight: 6,
@@ -151,7 +154,7 @@ export function batchArb(bases: readonly JobRecord[]): fc.Arbitrary<(tag: string
     },
     { weight: 1, arbitrary: fc.record({ junk: fc.jsonValue({ maxDepth: 3 }) }) },
   );
-  return fc.array(item, { minLength: 1, maxLength: 6 }).map(
+  return fc.array(item, { minLength: 1, maxLength: maxItems }).map(
     (items) => (tag: string) =>
       items.map((entry, i) => {
         if ('junk' in entry) return JSON.parse(JSON.stringify(entry.junk ?? null)) as unknown;
