@@ -112,8 +112,9 @@ async function writePages(
       }
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
-      return { cp, drained };
+      return { cp, drained, rows, bytes };
     });
+    ctx.logger.debug({ kind, child_rows: batch.rows, json_bytes: batch.bytes }, 'transaction committed');
     ledger.commit(batch.cp.watermark);
     await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
     ended = batch.drained;

@@ -126,14 +126,14 @@ describe('transcript-sync sync --memory', () => {
     await expectMirror(db, [...history, ...sim.data.all()]);
   });
 
-  it('syncs records of 8 MB at the default budget, DuckDB under its limit', {
+  it('commits records of 8 MB every commitBytes of JSON, DuckDB under its limit', {
     timeout: 300_000,
   }, async () => {
-    // 16 jobs of 8 MB: 128 MB of JSON against DuckDB's 187 MiB limit. The writer commits by bytes
-    // too: by rows alone, 60 such jobs made one transaction that ran out of memory.
+    // 12 jobs of 8 MB at 256 MB: commitBytes is 12 MB there, under a slice's worth of these jobs.
+    // By rows alone a slice made one transaction; 60 such jobs in one ran DuckDB out of memory.
     sim = await startSimulator({
-      preRecorded: 8,
-      live: 8,
+      preRecorded: 6,
+      live: 6,
       seed: 16,
       utterancesPerJob: 4,
       wordsPerUtterance: 4,
@@ -142,9 +142,17 @@ describe('transcript-sync sync --memory', () => {
       to: new Date(Date.now() - 3_600_000),
     });
     const db = join(tempDir(), 'big-records.duckdb');
-    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
-    const first = await runMain(['sync', '--db', db], env);
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_LOG_LEVEL: 'debug' };
+    const first = await runMain(['sync', '--db', db, '--memory', '256MB'], env);
     expect(first.code, first.stderr).toBe(0);
     await expectMirror(db, sim.data.all());
+    const commits = first.stderr
+      .split('\n')
+      .filter((line) => line.includes('"transaction committed"'))
+      .map((line) => (JSON.parse(line) as { json_bytes: number }).json_bytes);
+    const { commitBytes } = planMemory(256e6, 2);
+    const record = 8_100_000;
+    expect(commits.reduce((a, b) => a + b, 0)).toBeGreaterThan(12 * 8_000_000);
+    for (const bytes of commits) expect(bytes).toBeLessThan(commitBytes + record);
   });
 });
