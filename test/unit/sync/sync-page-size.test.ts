@@ -59,15 +59,16 @@ describe('a sync of big records', () => {
   });
 
   it('asks for smaller pages than --page-size and still mirrors every job and word', async () => {
-    // ~125 utterances of 40 words with translations and diarization: over half a MB of JSON a job,
-    // so fewer than 20 fit in PAGE_TARGET_BYTES (and ~2 in the default budget's page bytes); a slice
-    // of each kind walks several pages (was 60 jobs of twice the size: 17 s, for the same check).
+    // Records padded to over half a MB of JSON a job (as huge translated transcripts are), so fewer
+    // than 20 fit in PAGE_TARGET_BYTES (and ~2 in the default budget's page bytes); a slice of each
+    // kind walks several pages. Padding makes the bytes without the cost of generating words.
     sim = await startSimulator({
       preRecorded: 20,
       live: 10,
       seed: 5,
-      utterancesPerJob: 125,
-      wordsPerUtterance: 40,
+      utterancesPerJob: 6,
+      wordsPerUtterance: 5,
+      recordPadding: { bytes: 600_000 },
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),
     });
