@@ -1,10 +1,9 @@
 /**
  * Jobs seen `queued` or `processing` are fetched again on every run until they reach `done` or
  * `error`, even when they are older than the window. The service cannot fetch one job by id through
- * the list endpoints, so each is asked for with a window of ±1 ms around its created_at (jobs
- * sharing a timestamp share the request). That window is walked like any slice: when more jobs
- * share the timestamp than a page holds, its `next` links are followed until it is exhausted
- * (one request per timestamp when they fit one page, as before).
+ * the list endpoints, so they are asked for with windows around their created_at
+ * (pending-windows.ts: neighbours within a page share one). A window is walked like any slice:
+ * its `next` links are followed until it is exhausted.
  */
 import type { ListName } from '../extract/index.js';
 import type { Listing, Page } from '../extract/listing.js';
@@ -17,6 +16,7 @@ import { normalizePage } from '../normalize/page-records.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
+import { nextPendingWindow } from './pending-windows.js';
 import type { Checkpoint } from './types.js';
 import { PageQueue } from './writer/page-queue.js';
 
@@ -35,10 +35,11 @@ export async function pendingJobs(
 }
 
 /**
- * Fetches the current records of pending jobs, one window per distinct created_at, `parallel`
- * windows at a time (the run's concurrency: an idle run is mostly these round trips). Pages come
- * as they arrive, through a queue of `parallel` pages, so memory stays bounded however many jobs
- * share a timestamp.
+ * Fetches the current records of `pending`, `parallel` windows at a time (the run's concurrency:
+ * an idle run is mostly these round trips). Each window is cut when a fetcher takes it, at the
+ * page size the walk has learnt so far (a first window asks for one job's neighbours only). Pages
+ * come as they arrive, through a queue of `parallel` pages, so memory stays bounded however many
+ * jobs a window holds.
  */
 export async function* fetchPending(
   client: Listing,
@@ -47,7 +48,6 @@ export async function* fetchPending(
   walk: WalkOptions,
   parallel = 1,
 ): AsyncGenerator<Page> {
-  const instants = [...new Set(pending.map((job) => Date.parse(job.created_at)))];
   const queue = new PageQueue<Page>(Math.max(1, parallel));
   const stop = new AbortController();
   const onAbort = () => stop.abort(walk.signal?.reason);
@@ -55,16 +55,16 @@ export async function* fetchPending(
   let next = 0;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < instants.length && !stop.signal.aborted) {
-      const instant = instants[next++]!;
-      const slice = { after: new Date(instant), before: new Date(instant + 1) };
+    while (next < pending.length && !stop.signal.aborted) {
+      const { window: slice, end } = nextPendingWindow(pending, next, walk.sizer.limit);
+      next = end;
       for await (const page of walkSlice(client, list, slice, { ...walk, signal: stop.signal })) {
         await queue.push(page);
       }
     }
   };
   const workers = Promise.all(
-    Array.from({ length: Math.min(Math.max(1, parallel), instants.length) }, () =>
+    Array.from({ length: Math.min(Math.max(1, parallel), pending.length) }, () =>
       worker().catch((error: unknown) => {
         failure ??= { error };
         stop.abort(error);
@@ -85,7 +85,9 @@ export async function* fetchPending(
 
 /**
  * Re-checks the kind's pending jobs created in [now - pendingMaxAge, windowAfter) (younger ones the
- * window walks anyway) in one transaction, which also saves the unchanged checkpoint.
+ * window walks anyway). Its windows bring their neighbours too, so it commits as the writer does,
+ * every `commitRows` child rows or `commitBytes` of JSON; the last transaction also saves the
+ * unchanged checkpoint. A run stopped in between re-checks what is still pending next time.
  */
 export async function recheckPending(
   ctx: KindRunContext,
@@ -98,15 +100,28 @@ export async function recheckPending(
   const since = new Date(ctx.startedAt.getTime() - ctx.plan.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
-  await ctx.db.transaction(async () => {
-    const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
-    const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
-    for await (const page of pages) {
-      const records = normalizePage(page);
-      counters.addPages(records.pages, records.count);
-      counters.addLoad(await ctx.loader.load(records, new Date()));
+  const walk: WalkOptions = { ...paging, signal: ctx.signal, onRestart: () => (counters.restarts += 1) };
+  const pages = fetchPending(ctx.client, kind, pending, walk, ctx.plan.concurrency);
+  try {
+    for (let drained = false; !drained; ) {
+      drained = await ctx.db.transaction(async () => {
+        let rows = 0;
+        let bytes = 0;
+        for (let next = await pages.next(); !next.done; next = await pages.next()) {
+          const records = normalizePage(next.value);
+          counters.addPages(records.pages, records.count);
+          const result = await ctx.loader.load(records, new Date());
+          counters.addLoad(result);
+          rows += result.utterances + result.words;
+          bytes += records.bytes;
+          if (rows >= ctx.memory.commitRows || bytes >= ctx.memory.commitBytes) return false;
+        }
+        counters.pendingRechecked = pending.length;
+        await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
+        return true;
+      });
     }
-    counters.pendingRechecked = pending.length;
-    await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
-  });
+  } finally {
+    await pages.return(undefined);
+  }
 }

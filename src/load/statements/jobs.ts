@@ -7,6 +7,8 @@ export type PendingJob = {
   readonly id: string;
   /** ISO 8601 UTC, milliseconds. */
   readonly created_at: string;
+  /** Place (1-based) among the kind's listed jobs of the asked range, by created_at. */
+  readonly position: number;
 };
 
 /** Stored jobs of the kind. */

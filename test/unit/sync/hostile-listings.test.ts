@@ -149,21 +149,39 @@ describe('timestamp ties', () => {
     await expectMirror(db, s.data.all());
   });
 
-  it('costs one request per pending timestamp when no timestamp is shared', async () => {
+  it('asks for pending jobs a page apart one by one, and for close ones in one window', async () => {
     const s = await start({ preRecorded: 0, live: 0 });
-    const base = Date.now() - 3_600_000;
-    for (let i = 0; i < 6; i++)
-      s.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(base - i * 60_000) });
-    const db = await migratedDb('no-ties.duckdb');
-    await syncOnce(s, db, preRecordedOnly);
+    // Older than the window: four queued jobs with 30 done ones between each two (more than a page
+    // of 10), then six queued ones a second apart with nothing between.
+    let at = Date.now() - 3_600_000;
+    const add = (status: 'queued' | 'done') => {
+      at -= 1_000;
+      s.data.add({ kind: 'pre-recorded', status, createdAt: new Date(at) });
+    };
+    for (let lone = 0; lone < 4; lone++) {
+      add('queued');
+      for (let i = 0; i < 30; i++) add('done');
+    }
+    for (let close = 0; close < 6; close++) add('queued');
+    const db = await migratedDb('pending-windows.duckdb');
+    const paging = { ...preRecordedOnly, pageSize: 10, pageBytes: 8 * 2 ** 20 };
+    await syncOnce(s, db, paging);
     const from = s.log.length;
-    await syncOnce(s, db, preRecordedOnly);
-    const pendingRequests = listQueries(s, from).filter((q) => {
-      const after = q.get('after_date');
-      const before = q.get('before_date');
-      return after !== null && before !== null && Date.parse(before) - Date.parse(after) === 2;
-    });
-    expect(pendingRequests).toHaveLength(6);
+    for (const record of s.data.all().filter((r) => r['status'] === 'queued')) {
+      s.data.advance(String(record['id']), 'done');
+    }
+    const summary = await syncOnce(s, db, paging);
+    expect(summary.kinds[0]?.pendingRechecked).toBe(10);
+    const spans = listQueries(s, from)
+      .filter(
+        (q) =>
+          q.get('after_date') !== null && Date.parse(q.get('before_date') ?? '') < Date.now() - 1_800_000,
+      )
+      .map((q) => Date.parse(q.get('before_date') ?? '') - Date.parse(q.get('after_date') ?? ''));
+    // One ±1 ms window for each lone job, one window of five seconds for the six close ones.
+    expect(spans.filter((span) => span === 2)).toHaveLength(4);
+    expect(spans.filter((span) => span > 2)).toEqual([5_002]);
+    await expectMirror(db, s.data.all());
   });
 });
 
