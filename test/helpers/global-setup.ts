@@ -1,5 +1,6 @@
 /**
- * Starts a throwaway redis-server on a free port when REDIS_URL is unset, so tests never touch a
+ * Makes the run's scratch folder (./scratch.ts), removed at the end whatever a test left in it, and
+ * starts a throwaway redis-server on a free port when REDIS_URL is unset, so tests never touch a
  * user's Redis; tests read the URL with `inject('redisUrl')` (see ./redis.ts).
  */
 import { spawn } from 'node:child_process';
@@ -9,18 +10,23 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './net.js';
 import { waitForPing } from './redis-ping.js';
+import { scratchBase } from './scratch.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisUrl: string;
+    scratchRoot: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const scratch = mkdtempSync(join(scratchBase(), 'tsync-test-run-'));
+  project.provide('scratchRoot', scratch);
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   const fromEnv = process.env['REDIS_URL'];
   if (fromEnv) {
     project.provide('redisUrl', fromEnv);
-    return async () => {};
+    return async () => removeScratch();
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tsync-redis-'));
@@ -48,5 +54,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
+    removeScratch();
   };
 }

@@ -6,7 +6,7 @@
  * a file does; the files that test creation and migrations (store-database, store-migration, sync's
  * fresh back-fill...) still start from nothing.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWriter } from '../../src/load/open-file.js';
 import { SCRATCH, tempDir } from './tmp.js';
@@ -14,9 +14,8 @@ import { SCRATCH, tempDir } from './tmp.js';
 let template: Promise<string> | undefined;
 
 async function makeTemplate(): Promise<string> {
+  // One per worker process (its files share one module cache), removed with the run's scratch.
   const dir = mkdtempSync(join(SCRATCH, 'tsync-template-'));
-  // Module state lives as long as the worker process (its files share one module cache).
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'template.duckdb');
   await (await openWriter(path)).close();
   return path;

@@ -1,28 +1,13 @@
 /**
- * Temporary folders of the tests: one removed after the current test, or one a whole file keeps.
- * They live under SCRATCH: /dev/shm when it is a writable folder (a tmpfs: DuckDB's files there are
- * real files, but a checkpoint's fsync costs nothing), else the system's temporary folder.
- * TSYNC_TEST_TMPDIR names another. The bench keeps the system's folder for its files: on a tmpfs
- * nothing reaches a block device, and bytes written are one of its figures.
+ * Temporary folders of the tests, inside the run's scratch folder (./scratch.ts, removed when the
+ * run ends): one removed after the current test, or one a whole file keeps.
  */
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
-function scratchRoot(): string {
-  const chosen = process.env['TSYNC_TEST_TMPDIR'];
-  if (chosen) return chosen;
-  try {
-    if (!statSync('/dev/shm').isDirectory()) return tmpdir();
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
-  } catch {
-    return tmpdir();
-  }
-}
-
-/** Where the tests' temporary folders are made. */
-export const SCRATCH = scratchRoot();
+/** The run's scratch folder. */
+export const SCRATCH = inject('scratchRoot');
 
 const made: string[] = [];
 
