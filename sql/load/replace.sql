@@ -1,4 +1,4 @@
--- Stored jobs whose record changed: their row and all their children go, insert.sql writes
+-- Stored jobs whose record changed: their row and all their children go, the loader writes
 -- them anew in the same transaction.
 CREATE OR REPLACE TEMP TABLE _tsync_replaced AS
 SELECT id FROM _tsync_batch WHERE stored AND content_hash <> stored_hash;

@@ -14,6 +14,7 @@ import {
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import { commitWithCheckpoint } from './file/commit-checkpoint.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { restrictFile } from './file/open-instance.js';
 import { plainRow, type SqlParams, toDuckParams } from './values.js';
@@ -44,6 +45,10 @@ export interface DatabaseParts {
   readonly connection: DuckDBConnection;
   /** A new connection to the same file: its own transactions, so its own snapshot. */
   readonly connect: () => Promise<DuckDBConnection>;
+  /** A writer's staging connection (the loader's parsing, outside its transactions); closed by close(). */
+  readonly staging?: DuckDBConnection;
+  /** A writer's WAL threshold as its DuckDB setting (file/open-instance.ts), for checkpointAtCommit. */
+  readonly walThreshold?: string;
   /** Run once by close() while statements still run (a writer's merge and checkpoint); must not throw. */
   readonly beforeClose?: (db: Database) => Promise<void>;
   /** Run once by close() after the connection closed: gives the file back. */
@@ -58,6 +63,8 @@ export class Database {
   private closed = false;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
+  /** Whether the open transaction's COMMIT is to checkpoint instead of writing the WAL (checkpointAtCommit). */
+  private checkpointCommit = false;
   /** Statements with bound values, prepared once per text (execute()); undefined: not kept (prepared()). */
   private readonly statements = new Map<string, DuckDBPreparedStatement | undefined>();
   /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
@@ -147,6 +154,16 @@ export class Database {
   }
 
   /**
+   * A writer's staging connection, opened with it: the loader parses records there, each statement
+   * committing on its own, so that nothing it stages is held by this connection's transaction.
+   */
+  stagingConnection(): DuckDBConnection {
+    this.assertOpen();
+    if (this.parts.staging) return this.parts.staging;
+    throw new DatabaseError(`${this.path} is not open for writing`, { path: this.path });
+  }
+
+  /**
    * A new connection to this file's instance, with its own transactions (so its own snapshot):
    * the read server answers each reader on one. The caller closes it.
    */
@@ -170,8 +187,19 @@ export class Database {
       throw error;
     } finally {
       this.depth = 0;
+      this.checkpointCommit = false;
       restrictFile(`${this.path}.wal`);
     }
+  }
+
+  /**
+   * Asks the open transaction's COMMIT to write its changes straight into the file, not into the
+   * WAL first (file/commit-checkpoint.ts): for a transaction of many rows. A few rows cost less
+   * through the WAL (a checkpoint writes every row group's metadata anew). Outside a transaction,
+   * or on a read-only open, nothing.
+   */
+  checkpointAtCommit(): void {
+    if (this.depth > 0) this.checkpointCommit = true;
   }
 
   /** Closes the connection and gives the file back; once, whatever the opener set to run first. */
@@ -181,6 +209,7 @@ export class Database {
     this.closed = true;
     for (const statement of this.statements.values()) statement?.destroySync();
     this.statements.clear();
+    this.parts.staging?.closeSync();
     this.connection.closeSync();
     this.parts.release();
   }
@@ -188,7 +217,9 @@ export class Database {
   /** A failed COMMIT (disk full, WAL not writable) is a DatabaseError naming the file, not a crash. */
   private async commit(): Promise<void> {
     try {
-      await this.connection.run('COMMIT');
+      const threshold = this.parts.walThreshold;
+      if (this.checkpointCommit && threshold) await commitWithCheckpoint(this.connection, threshold);
+      else await this.connection.run('COMMIT');
     } catch (error) {
       const damaged = damagedFileError(this.path, error);
       if (damaged) throw damaged;

@@ -1,12 +1,21 @@
 /**
  * Loads normalized records (src/normalize/page-records.ts) into DuckDB, idempotently, inside the
- * caller's transaction: each record's text is appended to the staging table as received, and the
- * SQL of sql/load/ does the rest in DuckDB: it compares each record's hash with the stored job's
- * (an identical record writes nothing), deletes a changed job's row and children, parses the new
- * and changed records and maps them into jobs, utterances, words and module_results. Records that
- * failed validation go to the quarantine; the rest of the batch loads.
+ * caller's transaction, with the SQL of sql/load/: each record's id and hash are compared with the
+ * stored job's (an identical record writes nothing) and a changed job's row and children deleted,
+ * in the transaction; the new and changed records' texts are appended as received to a staging
+ * table of the writer's staging connection and parsed into rows there, outside the transaction,
+ * and those rows are appended to jobs, utterances, words and module_results in the transaction.
+ * What a transaction stages DuckDB holds until it commits, even once dropped: staged there, each
+ * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
+ * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
-import { DuckDBTimestampTZValue, LIST, VARCHAR } from '@duckdb/node-api';
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBTimestampTZValue,
+  LIST,
+  VARCHAR,
+} from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/page-records.js';
 import type { Database } from './database.js';
@@ -37,13 +46,22 @@ export interface LoadResult {
 
 const LIST_OF_NAMES = LIST(VARCHAR);
 
+/** A record of the batch against the stored jobs (sql/load/classify.sql). */
 interface Classified {
-  readonly inserted: number;
-  readonly updated: number;
-  readonly unchanged: number;
-  readonly restored: number;
-  readonly restored_unchanged: number;
+  readonly id: string;
+  readonly stored: boolean;
+  /** Stored with the same content hash. */
+  readonly same: boolean;
+  readonly was_deleted: boolean;
 }
+
+/** The tables the parsed rows go to, each with its query on the staging connection. */
+const ROWS = [
+  ['jobs', 'rows-jobs'],
+  ['utterances', 'rows-utterances'],
+  ['words', 'rows-words'],
+  ['module_results', 'rows-module-results'],
+] as const;
 
 export class RecordLoader {
   private readonly logger: Logger;
@@ -81,20 +99,31 @@ export class RecordLoader {
       );
     }
     if (jobs.length === 0) return result;
-    await this.stage(jobs, syncedAt);
-    const [counts] = await this.db.all<Classified>(loadSql('classify'));
-    if (counts === undefined) throw new Error('classify.sql returned no counts');
-    result.inserted = Number(counts.inserted);
-    result.updated = Number(counts.updated);
-    result.unchanged = Number(counts.unchanged);
-    result.restored = Number(counts.restored);
-    if (Number(counts.restored_unchanged) > 0) await this.db.run(loadSql('restore'));
+    await this.stageKeys(jobs, syncedAt);
+    const classified = await this.db.all<Classified>(loadSql('classify'));
+    const todo = new Set<string>();
+    let restoredUnchanged = 0;
+    for (const row of classified) {
+      if (!row.stored) result.inserted += 1;
+      else if (row.same) result.unchanged += 1;
+      else result.updated += 1;
+      if (row.was_deleted) {
+        result.restored += 1;
+        if (row.same) restoredUnchanged += 1;
+      }
+      if (!row.stored || !row.same) todo.add(row.id);
+    }
+    if (restoredUnchanged > 0) await this.db.run(loadSql('restore'));
     if (result.updated > 0) await this.db.run(loadSql('replace'));
-    if (result.inserted + result.updated > 0) {
-      const [rows] = await this.db.all<{ utterances: number; words: number }>(loadSql('insert'));
-      result.utterances = Number(rows?.utterances ?? 0);
-      result.words = Number(rows?.words ?? 0);
-    } else await this.db.run(loadSql('finish'));
+    await this.db.run(loadSql('finish'));
+    if (todo.size > 0) {
+      const rows = await this.insert(
+        jobs.filter((job) => todo.has(job.id)),
+        syncedAt,
+      );
+      result.utterances = rows.utterances;
+      result.words = rows.words;
+    }
     if (await this.hasUnresolved()) {
       await resolveQuarantinedJobs(this.db, {
         ids: jobs.map((job) => job.id),
@@ -104,14 +133,52 @@ export class RecordLoader {
     return result;
   }
 
-  /** Appends the records to the staging table (sql/load/stage-create.sql), in the open transaction. */
-  private async stage(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const appender = await this.db.createAppender('_tsync_items', null, 'temp');
+  /** Appends the batch's ids and hashes to the writer's keys table (sql/load/stage-create.sql). */
+  private async stageKeys(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
     const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
-    // Each record to the half of the batch with fewer bytes so far (insert.sql parses the halves apart).
-    const bytes = [0, 0];
-    let failure: { error: unknown } | undefined;
+    const appender = await this.db.createAppender('_tsync_keys', null, 'temp');
+    closing(appender, () => {
+      for (const job of jobs) {
+        appender.appendVarchar(job.id);
+        appender.appendVarchar(job.hash);
+        appender.appendTimestampTZ(stamp);
+        appender.endRow();
+      }
+    });
+  }
+
+  /**
+   * Parses `jobs` on the staging connection (sql/load/parse.sql) and appends their rows to the
+   * tables in the open transaction; the staging is emptied whatever happens.
+   */
+  private async insert(
+    jobs: readonly JobText[],
+    syncedAt: Date,
+  ): Promise<{ utterances: number; words: number }> {
+    const staging = this.db.stagingConnection();
     try {
+      await this.stage(staging, jobs, syncedAt);
+      const [counts] = (await staging.runAndReadAll(loadSql('parse'))).getRowObjectsJS();
+      for (const [table, query] of ROWS) {
+        const rows = await staging.run(loadSql(query));
+        const appender = await this.db.createAppender(table, null, null);
+        closing(appender, () => {
+          for (let c = 0; c < rows.chunkCount; c++) appender.appendDataChunk(rows.getChunk(c));
+        });
+      }
+      return { utterances: Number(counts?.['utterances'] ?? 0), words: Number(counts?.['words'] ?? 0) };
+    } finally {
+      await staging.run(loadSql('parse-reset'));
+    }
+  }
+
+  /** Appends the records' texts to the staging table (sql/load/parse-reset.sql), outside the writer's transaction. */
+  private async stage(staging: DuckDBConnection, jobs: readonly JobText[], syncedAt: Date): Promise<void> {
+    const appender = await staging.createAppender('_tsync_items', null, 'temp');
+    const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
+    // Each record to the half of the batch with fewer bytes so far (parse.sql parses the halves apart).
+    const bytes = [0, 0];
+    closing(appender, () => {
       for (const job of jobs) {
         const part = (bytes[0] as number) <= (bytes[1] as number) ? 0 : 1;
         bytes[part] = (bytes[part] as number) + job.raw.length;
@@ -128,16 +195,7 @@ export class RecordLoader {
         appender.appendTimestampTZ(stamp);
         appender.endRow();
       }
-      appender.flushSync();
-    } catch (error) {
-      failure = { error };
-    }
-    try {
-      appender.closeSync();
-    } catch (error) {
-      failure ??= { error };
-    }
-    if (failure) throw failure.error;
+    });
   }
 
   /** Asked once, then known: this loader is the file's only writer while it lives. */
@@ -147,4 +205,21 @@ export class RecordLoader {
     }
     return this.unresolved;
   }
+}
+
+/** Runs `fill` on `appender`, flushes and closes it; the first error is the one thrown. */
+function closing(appender: DuckDBAppender, fill: () => void): void {
+  let failure: { error: unknown } | undefined;
+  try {
+    fill();
+    appender.flushSync();
+  } catch (error) {
+    failure = { error };
+  }
+  try {
+    appender.closeSync();
+  } catch (error) {
+    failure ??= { error };
+  }
+  if (failure) throw failure.error;
 }

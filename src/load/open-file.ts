@@ -1,14 +1,15 @@
 /**
  * Opening a transcript-sync file, composed. A writer: the file's DuckDB instance with the writer's
- * settings (file/open-instance.ts), the schema brought up to date (migrate.ts) and the loader's
- * staging tables and macros (sql/load/stage-create.sql); its close merges small row groups when
+ * settings (file/open-instance.ts), the schema brought up to date (migrate.ts), the loader's
+ * staging table (sql/load/stage-create.sql) and its staging connection, where records are parsed
+ * (sql/load/parse-create.sql, parse-reset.sql); its close merges small row groups when
  * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
  * with a reader's memory (src/memory/reader-memory.ts) and a check that the schema is current.
  */
 import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
-import { DEFAULT_MEMORY, type DuckDbMemory } from '../memory/budget.js';
+import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { planReaderMemory } from '../memory/reader-memory.js';
 import { Database } from './database.js';
 import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
@@ -19,6 +20,7 @@ import {
   discardCreatedFile,
   releaseInstance,
   type SharedInstance,
+  walThresholdSetting,
 } from './file/open-instance.js';
 import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
@@ -61,13 +63,23 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
   );
   return withConnection(full, shared, async (connection) => {
     await migrateLogged(connection, full, options.migrations, logger);
-    // The loader's staging tables (temp: this connection's) are made here, outside any transaction,
+    // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
     await connection.run(loadSql('stage-create'));
+    const staging = await shared.instance.connect();
+    try {
+      await staging.run(loadSql('parse-create'));
+      await staging.run(loadSql('parse-reset'));
+    } catch (error) {
+      staging.closeSync();
+      throw error;
+    }
     return new Database({
       path: full,
       connection,
       connect: () => shared.instance.connect(),
+      staging,
+      walThreshold: walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb),
       beforeClose: (db) => closeWriter(db, shared, options.compactAfter, logger),
       release: () => releaseInstance(full, shared),
       logger,

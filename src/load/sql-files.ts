@@ -3,7 +3,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqlDir } from '../util/paths.js';
 
-export const LOAD_SQL = ['stage-create', 'classify', 'restore', 'replace', 'insert', 'finish'] as const;
+export const LOAD_SQL = [
+  'stage-create',
+  'parse-create',
+  'classify',
+  'restore',
+  'replace',
+  'finish',
+  'parse',
+  'rows-jobs',
+  'rows-utterances',
+  'rows-words',
+  'rows-module-results',
+  'parse-reset',
+] as const;
 export type LoadSqlName = (typeof LOAD_SQL)[number];
 
 const texts = new Map<LoadSqlName, string>();

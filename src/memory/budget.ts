@@ -11,16 +11,18 @@
  *   (src/normalize/page-records.ts) while it is queued and in the writer's batch. No rows are built
  *   in JavaScript: DuckDB parses the texts. HEAP_PER_PAGE_BYTE is the heap that one JSON byte in
  *   flight costs at the peak, V8's headroom included;
- * - DuckDB (`memory_limit`): what is committed but not yet checkpointed (bounded by the WAL
- *   threshold, `wal_autocheckpoint`), the open transaction (bounded by commitRows and commitBytes)
- *   and its work (the staged batch being parsed, query state, a checkpoint's write buffers).
+ * - DuckDB (`memory_limit`): the open transaction's rows (bounded by commitBytes and commitRows),
+ *   which a commit of at least a batch writes straight into the file (src/load/database.ts
+ *   checkpointAtCommit); the rows of smaller commits, committed through the WAL and not yet
+ *   checkpointed (bounded by the WAL threshold, `wal_autocheckpoint`); and its work (the batch being
+ *   parsed on the staging connection, query state, a checkpoint's write buffers).
  *
  * The planned part of the rest (budget minus FIXED_BYTES, times PLANNED_SHARE) is split in two:
- * DuckDB's share is its WAL threshold and sets how big a transaction gets; the V8 heap's share sets
- * the heap mark (heap-guard.ts) and the page size. DuckDB's `memory_limit` is the sum of what it may
- * hold: WAL threshold + transaction + DUCKDB_WORK_BYTES (187 MiB at 512 MB). A checkpoint pins no
- * more than that because writers never let it merge row groups (src/load/file/merge-row-groups.ts):
- * a merging checkpoint pinned the groups it rewrote and failed FATAL at its limit.
+ * DuckDB's share sets how big a transaction gets; the V8 heap's share sets the heap mark
+ * (heap-guard.ts) and the page size. DuckDB's `memory_limit` is the sum of what it may hold: WAL
+ * threshold + transaction + DUCKDB_WORK_BYTES (114 MiB at 512 MB), at least 96 MiB. A checkpoint pins no more than
+ * that because writers never let it merge row groups (src/load/file/merge-row-groups.ts): a merging
+ * checkpoint pinned the groups it rewrote and failed FATAL at its limit.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';
@@ -43,14 +45,31 @@ const FIXED_BYTES = 112 * MiB;
  */
 const PLANNED_SHARE = 0.35;
 
-/** Share of the planned rest that is DuckDB's WAL threshold: 0.5; the V8 heap gets the other part. */
+/** Share of the planned rest that is DuckDB's (its open transaction): 0.5; the V8 heap gets the other part. */
 const DUCKDB_SHARE = 0.5;
 
 /**
- * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the staged batch being
- * parsed (batchBytes of JSON), query state, a checkpoint's write buffers (docs/decisions/0032).
+ * The WAL threshold as a share of DuckDB's: 0.25. Only commits under a batch go through the WAL (a
+ * back-fill's slice ends, an incremental run's few jobs); a bigger one is written into the file at
+ * its commit. A commit that finds the WAL past the threshold checkpoints, itself included.
  */
-const DUCKDB_WORK_BYTES = 64 * MiB;
+const WAL_SHARE = 0.25;
+
+/**
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the batch being parsed on
+ * the staging connection (batchBytes of JSON), query state, a checkpoint's write buffers. Anything
+ * else the limit leaves room for is the file's blocks DuckDB keeps cached (a checkpoint's among
+ * them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
+ * written; at 14 MiB DuckDB spilled (docs/decisions/0034).
+ */
+const DUCKDB_WORK_BYTES = 32 * MiB;
+
+/**
+ * Smallest `memory_limit`, bytes: at small budgets the sum above leaves too little to parse big
+ * records (hour-long transcripts of ~1.3 MB failed at 60 and 76 MiB with `--memory 256MB`; a
+ * record of 8 MB needs a 32 MiB allocation of its own). 96 MiB held both.
+ */
+const MIN_DUCKDB_LIMIT_BYTES = 96 * MiB;
 
 /** Smallest V8 heap mark, bytes: below it the guard would collect after nearly every page. */
 const MIN_HEAP_BYTES = 48 * MiB;
@@ -68,18 +87,25 @@ const BATCH_PAGES = 2;
 const MIN_PAGE_BYTES = 256 * 1024;
 const MAX_PAGE_BYTES = 8 * MiB;
 
-/** Most child rows (utterances + words) in one transaction: commits of 120k rows and more load at full speed. */
-const MAX_COMMIT_ROWS = 150_000;
-/** DuckDB memory an uncommitted child row costs, bytes (a word is ~40 B columnar; slack for strings). */
-const BYTES_PER_PENDING_ROW = 400;
+/**
+ * Most child rows (utterances + words) in one transaction. Not the bound in practice: the JSON
+ * they come from reaches commitBytes first (a word is ~70 bytes of JSON).
+ */
+const MAX_COMMIT_ROWS = 1_000_000;
+/**
+ * DuckDB memory an uncommitted child row costs, bytes: words are ~40 B columnar and go to the file
+ * each time a transaction fills a row group (122,880 rows), utterances (~200 B) stay until the commit.
+ */
+const BYTES_PER_PENDING_ROW = 64;
 
 /**
- * DuckDB memory an uncommitted JSON byte costs: `raw` as received, and the text of the rows parsed
- * out of it (full_transcript, utterances, module_results).
+ * DuckDB memory an uncommitted JSON byte costs until the commit writes it: `raw` as received, the
+ * rows parsed out of it and the last row group of words, measured at 2.4-3.3 (duckdb_memory() at
+ * the commits of a back-fill of jobs of ~800 words, docs/decisions/0034).
  */
-const BYTES_PER_PENDING_JSON_BYTE = 2;
+const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
-/** DuckDB's WAL threshold per thread, bytes: 48 MiB, so 1 thread at 512 MB, 2 from about 700 MB. */
+/** DuckDB's share per thread, bytes: 48 MiB, so 1 thread at 512 MB, 2 from about 700 MB. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 
 export interface DuckDbMemory {
@@ -127,6 +153,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     MAX_PAGE_BYTES,
   );
   const commitRows = clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS);
+  const walAutocheckpoint = Math.floor(duckdbShare * WAL_SHARE);
   return Object.freeze({
     budget,
     pageBytes,
@@ -134,13 +161,14 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     batchBytes: pageBytes * BATCH_PAGES,
     heapBytes,
     commitRows,
-    commitBytes: Math.floor((commitRows * BYTES_PER_PENDING_ROW) / BYTES_PER_PENDING_JSON_BYTE),
+    commitBytes: Math.floor(duckdbShare / BYTES_PER_PENDING_JSON_BYTE),
     duckdb: Object.freeze({
-      // What DuckDB may hold at once: committed data up to the WAL threshold, the open transaction
-      // and its work. A checkpoint runs at a commit, so the transaction's data is the committed data.
-      memoryLimit: duckdbShare + commitRows * BYTES_PER_PENDING_ROW + DUCKDB_WORK_BYTES,
-      // Committed data stays resident until a checkpoint: at most DuckDB's share of it.
-      walAutocheckpoint: duckdbShare,
+      // What DuckDB may hold at once: small commits' data up to the WAL threshold, the open
+      // transaction and its work. A checkpoint runs at a commit, so the transaction's data is then
+      // the committed data.
+      memoryLimit: Math.max(MIN_DUCKDB_LIMIT_BYTES, walAutocheckpoint + duckdbShare + DUCKDB_WORK_BYTES),
+      // What small commits leave in memory until a checkpoint.
+      walAutocheckpoint,
       threads: clamp(Math.floor(duckdbShare / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
     }),
   });

@@ -99,7 +99,7 @@ function memoryPlanTable(): string {
     line('JSON bytes per commit', (p) => mib(p.commitBytes)),
     line('V8 heap mark (a full collection past it)', (p) => mib(p.heapBytes)),
     line('DuckDB `memory_limit` (all it may hold)', (p) => mib(p.duckdb.memoryLimit)),
-    line('DuckDB `wal_autocheckpoint` (its share)', (p) => mib(p.duckdb.walAutocheckpoint)),
+    line('DuckDB `wal_autocheckpoint` (small commits)', (p) => mib(p.duckdb.walAutocheckpoint)),
     line('DuckDB `threads`', (p) => String(p.duckdb.threads)),
     line('items on the first page (a record assumed 1 MiB)', (p) =>
       String(Math.max(1, Math.floor(p.pageBytes / MiB))),

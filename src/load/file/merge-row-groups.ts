@@ -1,7 +1,7 @@
 /**
  * When and how the small row groups of the history tables are merged. DuckDB appends a run's rows
  * to new row groups (no index on the history tables), so every run that writes leaves about one
- * small row group (< 2,048 rows) per table. DuckDB's own merging (vacuum, at checkpoints) packs
+ * small row group per table (the bounds: sql/load/stage-create.sql). DuckDB's own merging (vacuum, at checkpoints) packs
  * consecutive row groups into fewer: it rewrites every group of a mergeable run, so it rewrote
  * whole back-filled tails, `raw` included. Writers open with it off (`max_vacuum_tasks = 0`,
  * open-instance.ts).
@@ -14,7 +14,7 @@
 import type { Database } from '../database.js';
 import { mergeSmallRowGroups, smallRowGroups } from '../statements/file-upkeep.js';
 
-/** Small row groups (< 2,048 rows) a history table may collect before a close merges them. */
+/** Small row groups a history table may collect before a close merges them. */
 export const COMPACT_AFTER = 64;
 
 /** Merges the small row groups when a table has collected enough; true when it did. */

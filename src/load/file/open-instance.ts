@@ -32,11 +32,13 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
 /**
  * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
  * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget
- *   (src/memory/budget.ts): the buffer pool holds the open transaction's rows and what is
- *   committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint` bytes of WAL
- *   lets that go. Without a limit a backfill keeps every block it wrote resident.
- * - Never checkpoint straight from a big commit (DuckDB checkpoints any commit over 100k rows by
- *   default): the WAL threshold alone decides, so checkpoints come at a pace the budget sets.
+ *   (src/memory/budget.ts): the buffer pool holds the open transaction's rows and what small
+ *   commits left committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint`
+ *   bytes of WAL lets that go. Without a limit a backfill keeps every block it wrote resident.
+ * - A commit that checkpoints writes its changes into the file only, not into the WAL first
+ *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits of at least a batch checkpoint
+ *   (src/load/database.ts checkpointAtCommit), so a back-fill writes each row once, compressed,
+ *   instead of into the WAL and again at a checkpoint (docs/decisions/0034).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
  *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for
@@ -50,11 +52,16 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
 /** The storage format new files are written in; see writerOptions. */
 export const STORAGE_FORMAT = 'v1.2.0';
 
+/** A writer's `wal_autocheckpoint` as DuckDB takes it: whole MiB. */
+export function walThresholdSetting(memory: DuckDbMemory): string {
+  return `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`;
+}
+
 function writerOptions(memory: DuckDbMemory): Record<string, string> {
   return {
     memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
-    wal_autocheckpoint: `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`,
-    auto_checkpoint_skip_wal_threshold: '1000000000',
+    wal_autocheckpoint: walThresholdSetting(memory),
+    auto_checkpoint_skip_wal_threshold: '0',
     threads: String(memory.threads),
     allocator_background_threads: 'true',
     max_vacuum_tasks: '0',

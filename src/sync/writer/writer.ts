@@ -2,7 +2,8 @@
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
- * JSON bytes (src/memory/budget.ts) and whenever a slice completes. Each commit carries a checkpoint, saved in two phases: inside the
+ * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
+ * is written straight into the file at its commit. Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
@@ -110,6 +111,10 @@ async function writePages(
         bytes += records.bytes;
         if (rows >= ctx.memory.commitRows || bytes >= ctx.memory.commitBytes) break;
       }
+      // At least a batch: into the file at its commit, each row written once, compressed. Less goes
+      // through the WAL: a checkpoint writes the metadata of every row group anew (~1.8 kB a row
+      // group of 8 columns; docs/decisions/0034), more than a few pages cost in the WAL.
+      if (bytes >= ctx.memory.batchBytes) ctx.db.checkpointAtCommit();
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
       return { cp, drained, rows, bytes };

@@ -208,16 +208,16 @@ describe('Database queries and transactions', () => {
     try {
       const staging =
         "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '_tsync_%' ORDER BY 1";
-      const names = [{ table_name: '_tsync_items' }];
+      const names = [{ table_name: '_tsync_keys' }];
       expect(await db.all(staging)).toEqual(names);
       await expect(
         db.transaction(async () => {
-          await db.run("INSERT INTO _tsync_items VALUES ('j', 'h', '{}', NULL, [], 0, now())");
+          await db.run("INSERT INTO _tsync_keys VALUES ('j', 'h', now())");
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
       expect(await db.all(staging)).toEqual(names);
-      expect(await db.all('SELECT * FROM _tsync_items')).toEqual([]);
+      expect(await db.all('SELECT * FROM _tsync_keys')).toEqual([]);
       const record = fixture('done-pre-recorded-all-modules');
       const loaded = await loadRecords(db, [record], new Date());
       expect(loaded.words).toBeGreaterThan(0);
@@ -227,7 +227,7 @@ describe('Database queries and transactions', () => {
       expect(stored?.n).toBe(loaded.words);
       // What a load stages it leaves behind in no table.
       expect(await db.all(staging)).toEqual(names);
-      expect(await db.all('SELECT * FROM _tsync_items')).toEqual([]);
+      expect(await db.all('SELECT * FROM _tsync_keys')).toEqual([]);
     } finally {
       await db.close();
     }

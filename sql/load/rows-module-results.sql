@@ -1,0 +1,62 @@
+-- The rows of `module_results` of the parsed batch (parse.sql), in the table's columns.
+-- A member that is not a wrapped feature result (a live job's `messages`, a feature of another
+-- shape) is kept whole in `results`; a wrapper's fields are taken only when they have their type.
+-- A name the structure above does not know (a newer feature) is read from the record by name.
+WITH members AS (
+  SELECT s.id AS job_id, name AS module,
+         CASE name
+           WHEN 'summarization' THEN summarization
+           WHEN 'moderation' THEN moderation
+           WHEN 'named_entity_recognition' THEN named_entity_recognition
+           WHEN 'sentiment_analysis' THEN sentiment_analysis
+           WHEN 'chapterization' THEN chapterization
+           WHEN 'name_consistency' THEN name_consistency
+           WHEN 'speaker_reidentification' THEN speaker_reidentification
+           WHEN 'structured_data_extraction' THEN structured_data_extraction
+           WHEN 'audio_to_llm' THEN audio_to_llm
+           WHEN 'sentences' THEN sentences
+           WHEN 'display_mode' THEN display_mode
+           WHEN 'messages' THEN messages
+           ELSE json_extract(coalesce(i.doc, i.raw), '/result/' || replace(replace(name, '~', '~0'), '/', '~1'))
+         END AS value
+  FROM _tsync_src s JOIN _tsync_items i ON i.id = s.id, unnest(s.modules) AS x(name)
+  WHERE name <> 'translation' AND NOT (name = 'diarization' AND kind = 'pre-recorded')
+  UNION ALL
+  SELECT id, 'transcription.sentences', s
+  FROM _tsync_src, unnest(transcription.sentences) AS x(s)
+), wrapped AS (
+  SELECT job_id, module, value, json_type(value) = 'OBJECT' AS wrapper,
+         tsync_wrapper(value) AS w
+  FROM members
+), fields AS (
+  SELECT job_id, module, wrapper, w.success, w.is_empty, w.exec_time, w.error,
+         CASE WHEN NOT wrapper THEN value
+              WHEN module = 'named_entity_recognition' THEN w.entity
+              ELSE w.results END AS results
+  FROM wrapped
+  UNION ALL
+  SELECT id, 'translation', true, translation.success, translation.is_empty, translation.exec_time,
+         translation.error, translation.results
+  FROM _tsync_src WHERE list_contains(modules, 'translation')
+  UNION ALL
+  SELECT id, 'diarization', true, diarization.success, diarization.is_empty, diarization.exec_time,
+         diarization.error, NULL
+  FROM _tsync_src WHERE kind = 'pre-recorded' AND list_contains(modules, 'diarization')
+), typed AS (
+  SELECT *,
+         CASE WHEN wrapper AND json_type(error) = 'OBJECT'
+              THEN json_transform(error, '{"status_code":"JSON","exception":"JSON","message":"JSON"}') END AS e
+  FROM fields
+)
+SELECT job_id, module,
+       CASE WHEN wrapper AND json_type(success) = 'BOOLEAN' THEN success::BOOLEAN END,
+       CASE WHEN wrapper AND json_type(is_empty) = 'BOOLEAN' THEN is_empty::BOOLEAN END,
+       CASE WHEN wrapper AND json_type(exec_time) IN ('DOUBLE', 'BIGINT', 'UBIGINT') THEN exec_time::DOUBLE END,
+       CASE WHEN json_type(e.status_code) IN ('DOUBLE', 'BIGINT', 'UBIGINT')
+             AND e.status_code::DOUBLE = floor(e.status_code::DOUBLE)
+             AND abs(e.status_code::DOUBLE) <= 2147483647
+            THEN e.status_code::DOUBLE::INTEGER END,
+       CASE WHEN json_type(e.exception) = 'VARCHAR' THEN e.exception ->> '$' END,
+       CASE WHEN json_type(e.message) = 'VARCHAR' THEN e.message ->> '$' END,
+       results
+FROM typed;

@@ -1,0 +1,3 @@
+-- The rows of `utterances` of the parsed batch (parse.sql), in the table's columns.
+SELECT job_id, source, utterance_idx, u.start, u."end", u.confidence, u.channel, u.speaker, u.language, u.text
+FROM _tsync_utterances;

@@ -1,0 +1,7 @@
+-- The rows of `words` of the parsed batch (parse.sql), in the table's columns.
+-- One unnest of each word list, its fields taken outside: faster than an unnest per field.
+SELECT job_id, source, utterance_idx, word_idx, w.word, w.start, w."end", w.confidence
+FROM (
+  SELECT job_id, source, utterance_idx, generate_subscripts(u.words, 1) - 1 AS word_idx, unnest(u.words) AS w
+  FROM _tsync_utterances
+);
