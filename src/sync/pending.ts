@@ -18,6 +18,7 @@ import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import { nextPendingWindow } from './pending-windows.js';
 import type { Checkpoint } from './types.js';
+import { TransactionSize } from './writer/commit-policy.js';
 import { PageQueue } from './writer/page-queue.js';
 
 /** Pending jobs of a kind created in [since, before). */
@@ -85,9 +86,9 @@ export async function* fetchPending(
 
 /**
  * Re-checks the kind's pending jobs created in [now - pendingMaxAge, windowAfter) (younger ones the
- * window walks anyway). Its windows bring their neighbours too, so it commits as the writer does,
- * every `commitRows` child rows or `commitBytes` of JSON; the last transaction also saves the
- * unchanged checkpoint. A run stopped in between re-checks what is still pending next time.
+ * window walks anyway). Its windows bring their neighbours too, so it commits as the writer does
+ * (writer/commit-policy.ts); the last transaction also saves the unchanged checkpoint. A run
+ * stopped in between re-checks what is still pending next time.
  */
 export async function recheckPending(
   ctx: KindRunContext,
@@ -105,17 +106,18 @@ export async function recheckPending(
   try {
     for (let drained = false; !drained; ) {
       drained = await ctx.db.transaction(async () => {
-        let rows = 0;
-        let bytes = 0;
+        const size = new TransactionSize(ctx.memory);
         for (let next = await pages.next(); !next.done; next = await pages.next()) {
           const records = normalizePage(next.value);
           counters.addPages(records.pages, records.count);
           const result = await ctx.loader.load(records, new Date());
           counters.addLoad(result);
-          rows += result.utterances + result.words;
-          bytes += records.bytes;
-          if (rows >= ctx.memory.commitRows || bytes >= ctx.memory.commitBytes) return false;
+          if (size.add(result.utterances + result.words, records.bytes)) {
+            size.beforeCommit(ctx.db);
+            return false;
+          }
         }
+        size.beforeCommit(ctx.db);
         counters.pendingRechecked = pending.length;
         await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
         return true;

@@ -125,7 +125,8 @@ function ageMs(path: string): number {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, another user's). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -47,9 +47,9 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  *   for it); `transcript-sync compact` rewrites one into the new format.
  * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
  *   the last 2,047 stored jobs again; src/load/file/merge-row-groups.ts merges them every so often instead.
- * Read-only opens (reports, queries, exports, verify) take readerOptions.
+ * Read-only opens (reports, queries, exports, verify) take readerSettings.
  */
-/** The storage format new files are written in; see writerOptions. */
+/** The storage format new files are written in; see writerSettings. */
 export const STORAGE_FORMAT = 'v1.2.0';
 
 /** A writer's `wal_autocheckpoint` as DuckDB takes it: whole MiB. */
@@ -57,7 +57,7 @@ export function walThresholdSetting(memory: DuckDbMemory): string {
   return `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`;
 }
 
-function writerOptions(memory: DuckDbMemory): Record<string, string> {
+function writerSettings(memory: DuckDbMemory): Record<string, string> {
   return {
     memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
     wal_autocheckpoint: walThresholdSetting(memory),
@@ -74,7 +74,7 @@ function writerOptions(memory: DuckDbMemory): Record<string, string> {
  * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
  * allocator's background threads, which hand freed memory back to the system.
  */
-function readerOptions(memory: ReaderMemory): Record<string, string> {
+function readerSettings(memory: ReaderMemory): Record<string, string> {
   return {
     memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
     threads: String(memory.threads),
@@ -115,8 +115,8 @@ export async function acquireInstance(
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
   const options = readOnly
-    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...(reader ? readerOptions(reader) : {}) }
-    : { ...BASE_OPTIONS, ...writerOptions(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
+    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...(reader ? readerSettings(reader) : {}) }
+    : { ...BASE_OPTIONS, ...writerSettings(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
   const tempDirectory = readOnly ? reader?.tempDirectory : undefined;
   let instance: DuckDBInstance;
   try {

@@ -5,6 +5,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { pidAlive } from './lock-file.js';
 
 /** Removes the spill folders beside `path` of reading processes that are gone. */
 export function removeStaleReaderTemps(path: string): void {
@@ -17,17 +18,7 @@ export function removeStaleReaderTemps(path: string): void {
   }
   for (const name of names) {
     const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
     rmSync(join(dirname(path), name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,10 +1,10 @@
 /**
  * A writer that reads the whole history (the publish after a sync) does it within a reader's
- * memory: the writer's `memory_limit` is a ceiling against a failing commit (src/memory/budget.ts),
- * at least 1 GiB, and a reading of every word would fill it. For the reading, DuckDB's limit is the
- * reader's (src/memory/reader-memory.ts), and it spills beyond it; the writer's comes back after.
- * Only for a stretch in which nothing commits: a commit or checkpoint that reaches the lower limit
- * would fail.
+ * memory (src/memory/reader-memory.ts: 180 MiB at 512 MB), not the writer's own, which the budget
+ * plan sizes for its transactions (114 MiB at 512 MB): within that, the Parquet writer of a first
+ * publish of 10,000 jobs failed to allocate (BENCHMARKS.md, "Scale"). DuckDB spills what the
+ * reading needs beyond the reader's limit; the writer's comes back after. Only for a stretch in
+ * which nothing commits: a commit or checkpoint that reaches the other limit could fail.
  */
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import type { Database } from '../database.js';

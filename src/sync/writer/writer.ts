@@ -17,6 +17,7 @@ import type { KindRunContext } from '../kind-context.js';
 import type { KindProgress } from '../kind-summary.js';
 import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
+import { TransactionSize } from './commit-policy.js';
 import { fetchSlices } from './fetch-slices.js';
 import type { QueueMessage } from './page-queue.js';
 import { PageQueue, withWaitingPages } from './page-queue.js';
@@ -83,8 +84,7 @@ async function writePages(
 ): Promise<void> {
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
-      let rows = 0;
-      let bytes = 0;
+      const size = new TransactionSize(ctx.memory);
       let drained = false;
       for (;;) {
         const message = await queue.take();
@@ -107,17 +107,12 @@ async function writePages(
         counters.addLoad(result);
         ctx.heap.check();
         progress.update();
-        rows += result.utterances + result.words;
-        bytes += records.bytes;
-        if (rows >= ctx.memory.commitRows || bytes >= ctx.memory.commitBytes) break;
+        if (size.add(result.utterances + result.words, records.bytes)) break;
       }
-      // At least a batch: into the file at its commit, each row written once, compressed. Less goes
-      // through the WAL: a checkpoint writes the metadata of every row group anew (~1.8 kB a row
-      // group of 8 columns; docs/decisions/0034), more than a few pages cost in the WAL.
-      if (bytes >= ctx.memory.batchBytes) ctx.db.checkpointAtCommit();
+      size.beforeCommit(ctx.db);
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
-      return { cp, drained, rows, bytes };
+      return { cp, drained, rows: size.rows, bytes: size.bytes };
     });
     ctx.logger.debug({ kind, child_rows: batch.rows, json_bytes: batch.bytes }, 'transaction committed');
     ledger.commit(batch.cp.watermark);
