@@ -54,6 +54,22 @@ export interface ParquetTarget {
 export const PARTITIONS_PER_COPY = 64;
 
 /**
+ * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
+ * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
+ * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
+ * allocates in one piece (57 MiB for 22,000 module results) and cannot spill; words and utterances
+ * stay whole row groups of 122,880 rows under it.
+ */
+export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
+
+/**
+ * Rows a thread gathers across a COPY's partitions before it hands them to their writers
+ * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's, so
+ * the gathering of wide rows does not fill the buffer pool and spill.
+ */
+export const PARTITIONED_FLUSH_ROWS = 122_880;
+
+/**
  * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, it writes
  * at most PARTITIONS_PER_COPY partitions per COPY, each partition whole in one file.
  */
@@ -143,12 +159,29 @@ async function copyOnce(
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
 ): Promise<number> {
-  const partitions =
-    target.partitionBy.length > 0
-      ? `, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-      : '';
-  const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
-  return copyRows(db, sql, params);
+  const into = sqlPathLiteral(target.path, target.setting);
+  if (target.partitionBy.length === 0)
+    return copyRows(db, `COPY (${source}) TO ${into} (FORMAT parquet)`, params);
+  const options = `ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`;
+  return withPartitionedCopy(db, () =>
+    copyRows(db, `COPY (${source}) TO ${into} (FORMAT parquet, ${options})`, params),
+  );
+}
+
+/**
+ * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after. DuckDB takes
+ * ROW_GROUP_SIZE_BYTES only without `preserve_insertion_order`, which a partitioned COPY never
+ * keeps anyway (each partition's rows come in the order threads finish them).
+ */
+async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  await db.all('SET SESSION preserve_insertion_order = false');
+  await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
+  try {
+    return await fn();
+  } finally {
+    await db.all('RESET SESSION partitioned_write_flush_threshold');
+    await db.all('RESET SESSION preserve_insertion_order');
+  }
 }
 
 async function copyRows(
