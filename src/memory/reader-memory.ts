@@ -24,8 +24,8 @@ const LIMIT_SHARE = 0.5;
  * Share of the rest that becomes `memory_limit` of a reading that writes Parquet (export, the
  * publish after a sync). Such a reading scans every table once, and the buffer pool fills to its
  * limit with the blocks it read whatever the limit, so the peak follows the limit: at the 512 MB
- * budget, 96 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs ~90 MiB
- * lower at the same speed (docs/decisions/0035-parquet-copies-in-a-smaller-pool.md). Small row
+ * budget, 90 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs 105-128 MiB
+ * lower, no slower (docs/decisions/0035-parquet-copies-in-a-smaller-pool.md). Small row
  * groups (datasets.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it.
  */
 const PARQUET_LIMIT_SHARE = 0.25;

@@ -49,16 +49,18 @@ export interface ParquetTarget {
 /**
  * Partitions one COPY writes at most. DuckDB keeps a writer (and its row group in the making) open
  * per partition of a COPY, so a history of many months would hold them all at once; past
- * `partitioned_write_max_open_files` (100) it also splits a partition into several files.
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
+ * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
+ * and took less time than 64 in the 180 MiB before (docs/decisions/0035).
  */
-export const PARTITIONS_PER_COPY = 64;
+export const PARTITIONS_PER_COPY = 16;
 
 /**
  * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
  * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
  * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
- * allocates in one piece (57 MiB for 22,000 module results) and cannot spill; words and utterances
- * stay whole row groups of 122,880 rows under it.
+ * allocates in one piece (57 MiB for 22,000 module results) and cannot spill. It also cuts words
+ * into row groups of ~65,000 rows and utterances of ~35,000 (DuckDB checks it every 2,048 rows).
  */
 export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
@@ -159,13 +161,13 @@ async function copyOnce(
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
 ): Promise<number> {
-  const into = sqlPathLiteral(target.path, target.setting);
-  if (target.partitionBy.length === 0)
-    return copyRows(db, `COPY (${source}) TO ${into} (FORMAT parquet)`, params);
-  const options = `ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`;
-  return withPartitionedCopy(db, () =>
-    copyRows(db, `COPY (${source}) TO ${into} (FORMAT parquet, ${options})`, params),
-  );
+  const partitioned = target.partitionBy.length > 0;
+  const partitions = partitioned
+    ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
+    : '';
+  const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
+  if (!partitioned) return copyRows(db, sql, params);
+  return withPartitionedCopy(db, () => copyRows(db, sql, params));
 }
 
 /**
