@@ -42,9 +42,12 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       const outcome = await kinds();
       if (plan.publish) {
         const target = plan.publish;
-        // The kinds have committed: the publish reads the history within a reader's memory (with
-        // --publish-raw, a reading of every raw: its ceiling).
-        const reading = planReaderMemory(plan.memory, db.path, { readsRaw: target.raw });
+        // The kinds have committed: the publish reads the history within the memory of a reading that
+        // writes Parquet (with --publish-raw, a reading of every raw: its ceiling).
+        const reading = planReaderMemory(plan.memory, db.path, {
+          readsRaw: target.raw,
+          writesParquet: true,
+        });
         published = await withReadingMemory(db, reading, () =>
           publishAfter(db, target, outcome, resources.signal, logger),
         );

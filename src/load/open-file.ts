@@ -39,6 +39,8 @@ export interface ReadOnlyOptions extends OpenOptions {
   readonly memory?: number;
   /** The reading reads every `raw` (verify --hashes): see planReaderMemory. */
   readonly readsRaw?: boolean;
+  /** The reading writes Parquet (export): a smaller `memory_limit`, see planReaderMemory. */
+  readonly writesParquet?: boolean;
 }
 
 export interface WriterOptions extends OpenOptions {
@@ -96,6 +98,7 @@ export async function openReadOnly(path: string, options: ReadOnlyOptions = {}):
   removeStaleReaderTemps(full);
   const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, {
     ...(options.readsRaw ? { readsRaw: true } : {}),
+    ...(options.writesParquet ? { writesParquet: true } : {}),
   });
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);

@@ -20,6 +20,16 @@ const READER_FIXED_BYTES = 128 * MiB;
  */
 const LIMIT_SHARE = 0.5;
 
+/**
+ * Share of the rest that becomes `memory_limit` of a reading that writes Parquet (export, the
+ * publish after a sync). Such a reading scans every table once, and the buffer pool fills to its
+ * limit with the blocks it read whatever the limit, so the peak follows the limit: at the 512 MB
+ * budget, 90 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs 105-128 MiB
+ * lower, no slower (docs/decisions/0035-parquet-copies-in-a-smaller-pool.md). Small row
+ * groups (datasets.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it.
+ */
+const PARQUET_LIMIT_SHARE = 0.25;
+
 /** Smallest `memory_limit`: under it a spilling aggregate of two threads runs out of memory (32 MiB did). */
 const MIN_LIMIT_BYTES = 64 * MiB;
 
@@ -36,6 +46,8 @@ const RAW_LIMIT_BYTES = 1024 * MiB;
 export interface ReaderOptions {
   /** The reading reads every `raw` (verify --hashes): one thread, a ceiling rather than a share. */
   readonly readsRaw?: boolean;
+  /** The reading writes Parquet (export, the publish): PARQUET_LIMIT_SHARE of the rest. */
+  readonly writesParquet?: boolean;
   /** The process whose spill folder it is; default this one. */
   readonly pid?: number;
 }
@@ -52,7 +64,12 @@ export interface ReaderMemory {
 /** DuckDB's memory for reading the file at `path` (absolute) within `budget` bytes. */
 export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}): ReaderMemory {
   const share = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
-  const memoryLimit = options.readsRaw ? Math.max(share, RAW_LIMIT_BYTES) : share;
+  const parquet = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * PARQUET_LIMIT_SHARE));
+  const memoryLimit = options.readsRaw
+    ? Math.max(share, RAW_LIMIT_BYTES)
+    : options.writesParquet
+      ? parquet
+      : share;
   const threads = Math.min(availableParallelism(), Math.max(1, Math.floor(share / BYTES_PER_THREAD)));
   return Object.freeze({
     memoryLimit,

@@ -105,6 +105,7 @@ function memoryPlanTable(): string {
       String(Math.max(1, Math.floor(p.pageBytes / MiB))),
     ),
     `| reading commands: DuckDB \`memory_limit\` | ${BUDGETS.map(([, bytes]) => mib(planReaderMemory(bytes, '/f').memoryLimit)).join(' | ')} |`,
+    `| \`export\`, \`--publish\`: DuckDB \`memory_limit\` | ${BUDGETS.map(([, bytes]) => mib(planReaderMemory(bytes, '/f', { writesParquet: true }).memoryLimit)).join(' | ')} |`,
   ].join('\n');
 }
 

@@ -21,6 +21,8 @@ export interface ReaderOptions {
   readonly memory?: number;
   /** The reading reads every `raw` (verify --hashes): one DuckDB thread, a higher ceiling. */
   readonly readsRaw?: boolean;
+  /** The reading writes Parquet (export): a smaller `memory_limit` (src/memory/reader-memory.ts). */
+  readonly writesParquet?: boolean;
   /** Folders a user's SQL may read files from (Parquet of export / --publish). */
   readonly readableDirs?: readonly string[];
 }
@@ -45,6 +47,7 @@ export async function withReader<T>(
         lockWaitMs: 0,
         ...(options.memory === undefined ? {} : { memory: options.memory }),
         ...(options.readsRaw ? { readsRaw: true } : {}),
+        ...(options.writesParquet ? { writesParquet: true } : {}),
       });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;

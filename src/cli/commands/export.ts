@@ -27,7 +27,8 @@ export const command: Command = {
       flags,
       env,
     );
-    const tables = await withReader(settings.db, readerOptions(settings), (database) =>
+    const reading = { ...readerOptions(settings), writesParquet: true };
+    const tables = await withReader(settings.db, reading, (database) =>
       exportParquet({
         db: database,
         outDir: settings.exportOut,

@@ -49,9 +49,27 @@ export interface ParquetTarget {
 /**
  * Partitions one COPY writes at most. DuckDB keeps a writer (and its row group in the making) open
  * per partition of a COPY, so a history of many months would hold them all at once; past
- * `partitioned_write_max_open_files` (100) it also splits a partition into several files.
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
+ * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
+ * and took less time than 64 in the 180 MiB before (docs/decisions/0035).
  */
-export const PARTITIONS_PER_COPY = 64;
+export const PARTITIONS_PER_COPY = 16;
+
+/**
+ * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
+ * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
+ * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
+ * allocates in one piece (57 MiB for 22,000 module results) and cannot spill. It also cuts words
+ * into row groups of ~65,000 rows and utterances of ~35,000 (DuckDB checks it every 2,048 rows).
+ */
+export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
+
+/**
+ * Rows a thread gathers across a COPY's partitions before it hands them to their writers
+ * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's, so
+ * the gathering of wide rows does not fill the buffer pool and spill.
+ */
+export const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
  * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, it writes
@@ -143,12 +161,29 @@ async function copyOnce(
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
 ): Promise<number> {
-  const partitions =
-    target.partitionBy.length > 0
-      ? `, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-      : '';
+  const partitioned = target.partitionBy.length > 0;
+  const partitions = partitioned
+    ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
+    : '';
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
-  return copyRows(db, sql, params);
+  if (!partitioned) return copyRows(db, sql, params);
+  return withPartitionedCopy(db, () => copyRows(db, sql, params));
+}
+
+/**
+ * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after. DuckDB takes
+ * ROW_GROUP_SIZE_BYTES only without `preserve_insertion_order`, which a partitioned COPY never
+ * keeps anyway (each partition's rows come in the order threads finish them).
+ */
+async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  await db.all('SET SESSION preserve_insertion_order = false');
+  await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
+  try {
+    return await fn();
+  } finally {
+    await db.all('RESET SESSION partitioned_write_flush_threshold');
+    await db.all('RESET SESSION preserve_insertion_order');
+  }
 }
 
 async function copyRows(
