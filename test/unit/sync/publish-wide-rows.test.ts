@@ -40,7 +40,7 @@ describe('a publish of wide rows', () => {
     try {
       const [row] = await db.all<{ n: number }>('SELECT count(*) AS n FROM module_results');
       expected = Number(row?.n);
-      // The memory the publish after a sync reads in at the default budget (96 MiB at 512 MB).
+      // The memory the publish after a sync reads in at the default budget (90 MiB at 512 MB).
       const reading = planReaderMemory(DEFAULT_MEMORY, path, { writesParquet: true });
       expect(reading.memoryLimit).toBeLessThan(100 * MiB);
       await withReadingMemory(db, reading, () => publishDataset({ db, dir }));
