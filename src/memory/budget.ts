@@ -83,6 +83,13 @@ const QUEUE_DEPTH = 1;
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
 
+/**
+ * Batches whose new records are parsed together (src/load/parse-batch.ts): parsing costs a fixed
+ * part a statement, which a batch of ~20 long jobs paid at a third of its parse. The texts wait in
+ * DuckDB (its work), not in the V8 heap.
+ */
+const PARSE_BATCHES = 3;
+
 /** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
 const MAX_PAGE_BYTES = 8 * MiB;
@@ -126,6 +133,8 @@ export interface MemoryPlan {
   readonly queueDepth: number;
   /** Most JSON bytes the writer loads in one go (src/sync/writer/page-queue.ts). */
   readonly batchBytes: number;
+  /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
+  readonly parseBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;
   /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
@@ -159,6 +168,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     pageBytes,
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
+    parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     heapBytes,
     commitRows,
     commitBytes: Math.floor(duckdbShare / BYTES_PER_PENDING_JSON_BYTE),
