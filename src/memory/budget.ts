@@ -56,10 +56,10 @@ const DUCKDB_SHARE = 0.5;
 const WAL_SHARE = 0.25;
 
 /**
- * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the batch being parsed on
- * the staging connection (batchBytes of JSON), query state, a checkpoint's write buffers. Anything
- * else the limit leaves room for is the file's blocks DuckDB keeps cached (a checkpoint's among
- * them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the records staged and
+ * parsed on the staging connection (parseBytes of JSON), query state, a checkpoint's write
+ * buffers. Anything else the limit leaves room for is the file's blocks DuckDB keeps cached (a
+ * checkpoint's among them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
  * written; at 14 MiB DuckDB spilled (docs/decisions/0034).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;

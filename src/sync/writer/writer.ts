@@ -3,7 +3,8 @@
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
- * is written straight into the file at its commit. Each commit carries a checkpoint, saved in two phases: inside the
+ * is written straight into the file at its commit. New records are parsed `parseBytes` at a time,
+ * the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
