@@ -46,3 +46,16 @@ CREATE OR REPLACE TEMP MACRO tsync_wrapper(value) AS json_transform(value, '{
   "results": "JSON", "entity": "JSON"
 }');
 
+-- The feature results of `modules` whose names tsync_record does not type (a newer feature), each
+-- read from the record by name (a live job's diarization too): a list of {name, value}, empty for
+-- most records. parse.sql takes them while it reads the record's text, so that no later statement
+-- needs the texts again.
+CREATE OR REPLACE TEMP MACRO tsync_other_modules(modules, kind, doc) AS
+  list_transform(
+    list_filter(modules, name -> name NOT IN ('summarization', 'moderation', 'named_entity_recognition',
+      'sentiment_analysis', 'chapterization', 'name_consistency', 'speaker_reidentification',
+      'structured_data_extraction', 'audio_to_llm', 'sentences', 'display_mode', 'messages',
+      'translation')
+      AND NOT (name = 'diarization' AND kind = 'pre-recorded')),
+    name -> {'name': name,
+             'value': json_extract(doc, '/result/' || replace(replace(name, '~', '~0'), '/', '~1'))});

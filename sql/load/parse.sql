@@ -14,13 +14,15 @@ CREATE OR REPLACE TEMP TABLE _tsync_src AS
 WITH parsed AS (
   -- The two halves of the batch (`part`): a statement over a few rows runs on one thread, each
   -- branch of a UNION ALL on a thread of its own.
-  SELECT id, content_hash, modules, synced_at, tsync_record(coalesce(doc, raw)) AS r
+  SELECT id, content_hash, modules, synced_at, coalesce(doc, raw) AS doc,
+         tsync_record(coalesce(doc, raw)) AS r
   FROM _tsync_items WHERE part = 0
   UNION ALL
-  SELECT id, content_hash, modules, synced_at, tsync_record(coalesce(doc, raw)) AS r
+  SELECT id, content_hash, modules, synced_at, coalesce(doc, raw) AS doc,
+         tsync_record(coalesce(doc, raw)) AS r
   FROM _tsync_items WHERE part = 1
 )
-SELECT id, content_hash, modules, synced_at,
+SELECT id, content_hash, modules, synced_at, tsync_other_modules(modules, r.kind, doc) AS other_modules,
        r.kind, r.status, r.version, r.request_id, r.created_at, r.completed_at, r.error_code,
        r.custom_metadata, r.post_session_metadata, r.request_params, r.file, r.result.metadata,
        r.result.transcription,

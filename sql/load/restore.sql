@@ -1,4 +1,4 @@
 -- Jobs a --full run had marked deleted, seen again unchanged: listed again, nothing else changes.
-UPDATE jobs SET deleted_at = NULL, synced_at = b.synced_at
-FROM _tsync_batch b
-WHERE jobs.id = b.id AND b.was_deleted AND b.content_hash = b.stored_hash;
+UPDATE jobs SET deleted_at = NULL, synced_at = k.synced_at
+FROM _tsync_keys k
+WHERE jobs.id = k.id AND jobs.deleted_at IS NOT NULL AND jobs.content_hash = k.content_hash;

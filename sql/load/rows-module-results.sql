@@ -1,7 +1,7 @@
 -- The rows of `module_results` of the parsed batch (parse.sql), in the table's columns.
 -- A member that is not a wrapped feature result (a live job's `messages`, a feature of another
 -- shape) is kept whole in `results`; a wrapper's fields are taken only when they have their type.
--- A name the structure above does not know (a newer feature) is read from the record by name.
+-- A name tsync_record does not type (a newer feature) comes from parse.sql's `other_modules`.
 WITH members AS (
   SELECT s.id AS job_id, name AS module,
          CASE name
@@ -17,10 +17,14 @@ WITH members AS (
            WHEN 'sentences' THEN sentences
            WHEN 'display_mode' THEN display_mode
            WHEN 'messages' THEN messages
-           ELSE json_extract(coalesce(i.doc, i.raw), '/result/' || replace(replace(name, '~', '~0'), '/', '~1'))
          END AS value
-  FROM _tsync_src s JOIN _tsync_items i ON i.id = s.id, unnest(s.modules) AS x(name)
-  WHERE name <> 'translation' AND NOT (name = 'diarization' AND kind = 'pre-recorded')
+  FROM _tsync_src s, unnest(s.modules) AS x(name)
+  WHERE name IN ('summarization', 'moderation', 'named_entity_recognition', 'sentiment_analysis',
+                 'chapterization', 'name_consistency', 'speaker_reidentification',
+                 'structured_data_extraction', 'audio_to_llm', 'sentences', 'display_mode', 'messages')
+  UNION ALL
+  SELECT s.id, o.name, o.value
+  FROM _tsync_src s, unnest(s.other_modules) AS x(o)
   UNION ALL
   SELECT id, 'transcription.sentences', s
   FROM _tsync_src, unnest(transcription.sentences) AS x(s)

@@ -4,21 +4,18 @@
  * stored job's (an identical record writes nothing) and a changed job's row and children deleted,
  * in the transaction; the new and changed records' texts are appended as received to a staging
  * table of the writer's staging connection and parsed into rows there, outside the transaction,
- * and those rows are appended to jobs, utterances, words and module_results in the transaction.
+ * and those rows are appended to jobs, utterances, words and module_results in the transaction
+ * (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may leave them staged
+ * until more have come, and the caller flushes before its transaction commits.
  * What a transaction stages DuckDB holds until it commits, even once dropped: staged there, each
  * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
-import {
-  type DuckDBAppender,
-  type DuckDBConnection,
-  DuckDBTimestampTZValue,
-  LIST,
-  VARCHAR,
-} from '@duckdb/node-api';
+import { DuckDBTimestampTZValue } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/page-records.js';
 import type { Database } from './database.js';
+import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { recordQuarantined } from './quarantine-write.js';
 import { loadSql } from './sql-files.js';
 import { countUnresolvedQuarantine, resolveQuarantinedJobs } from './statements/quarantine.js';
@@ -39,12 +36,10 @@ export interface LoadResult {
   /** Jobs marked deleted (by a --full run) seen again; also counted as updated or unchanged. */
   restored: number;
   quarantined: number;
-  /** Child rows written. */
+  /** Child rows written (by `stage`: of the records it parsed, which may be earlier calls'). */
   utterances: number;
   words: number;
 }
-
-const LIST_OF_NAMES = LIST(VARCHAR);
 
 /** A record of the batch against the stored jobs (sql/load/classify.sql). */
 interface Classified {
@@ -55,16 +50,10 @@ interface Classified {
   readonly was_deleted: boolean;
 }
 
-/** The tables the parsed rows go to, each with its query on the staging connection. */
-const ROWS = [
-  ['jobs', 'rows-jobs'],
-  ['utterances', 'rows-utterances'],
-  ['words', 'rows-words'],
-  ['module_results', 'rows-module-results'],
-] as const;
-
 export class RecordLoader {
   private readonly logger: Logger;
+  /** New and changed records staged, not parsed yet. */
+  private readonly parses: ParseBatch;
   /** Whether the quarantine holds unresolved records; undefined until asked. */
   private unresolved: boolean | undefined;
 
@@ -73,14 +62,45 @@ export class RecordLoader {
     options: { logger?: Logger } = {},
   ) {
     this.logger = options.logger ?? silentLogger;
+    this.parses = new ParseBatch(db);
   }
 
-  /** Runs inside the caller's open transaction (db.transaction); outside one, in its own. */
+  /**
+   * Loads the batch, its rows and every record staged before it; inside the caller's open
+   * transaction (db.transaction), outside one in its own.
+   */
   load(batch: LoadBatch, syncedAt: Date): Promise<LoadResult> {
-    return this.db.transaction(() => this.loadInTransaction(batch, syncedAt));
+    return this.db.transaction(async () => {
+      const result = await this.stageInTransaction(batch, syncedAt, 0);
+      addRows(result, await this.parses.flush());
+      return result;
+    });
   }
 
-  private async loadInTransaction({ jobs, quarantine }: LoadBatch, syncedAt: Date): Promise<LoadResult> {
+  /**
+   * Loads the batch as `load` does, except that the new and changed records stay staged, unparsed,
+   * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Inside the
+   * caller's open transaction, which must `flush` before it commits and `discard` if it rolls back.
+   */
+  stage(batch: LoadBatch, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
+    return this.db.transaction(() => this.stageInTransaction(batch, syncedAt, parseBytes));
+  }
+
+  /** Parses what is staged and appends its rows in the open transaction. */
+  flush(): Promise<RowCounts> {
+    return this.parses.flush();
+  }
+
+  /** Drops what is staged unparsed: for a transaction that rolled back. */
+  discard(): Promise<void> {
+    return this.parses.discard();
+  }
+
+  private async stageInTransaction(
+    { jobs, quarantine }: LoadBatch,
+    syncedAt: Date,
+    parseBytes: number,
+  ): Promise<LoadResult> {
     const result: LoadResult = {
       inserted: 0,
       updated: 0,
@@ -99,6 +119,8 @@ export class RecordLoader {
       );
     }
     if (jobs.length === 0) return result;
+    // A record staged earlier must be in the tables before this batch is compared with them.
+    if (jobs.some((job) => this.parses.holds(job.id))) addRows(result, await this.parses.flush());
     await this.stageKeys(jobs, syncedAt);
     const classified = await this.db.all<Classified>(loadSql('classify'));
     const todo = new Set<string>();
@@ -117,12 +139,11 @@ export class RecordLoader {
     if (result.updated > 0) await this.db.run(loadSql('replace'));
     await this.db.run(loadSql('finish'));
     if (todo.size > 0) {
-      const rows = await this.insert(
+      await this.parses.add(
         jobs.filter((job) => todo.has(job.id)),
         syncedAt,
       );
-      result.utterances = rows.utterances;
-      result.words = rows.words;
+      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.flush());
     }
     if (await this.hasUnresolved()) {
       await resolveQuarantinedJobs(this.db, {
@@ -147,57 +168,6 @@ export class RecordLoader {
     });
   }
 
-  /**
-   * Parses `jobs` on the staging connection (sql/load/parse.sql) and appends their rows to the
-   * tables in the open transaction; the staging is emptied whatever happens.
-   */
-  private async insert(
-    jobs: readonly JobText[],
-    syncedAt: Date,
-  ): Promise<{ utterances: number; words: number }> {
-    const staging = this.db.stagingConnection();
-    try {
-      await this.stage(staging, jobs, syncedAt);
-      const [counts] = (await staging.runAndReadAll(loadSql('parse'))).getRowObjectsJS();
-      for (const [table, query] of ROWS) {
-        const rows = await staging.run(loadSql(query));
-        const appender = await this.db.createAppender(table, null, null);
-        closing(appender, () => {
-          for (let c = 0; c < rows.chunkCount; c++) appender.appendDataChunk(rows.getChunk(c));
-        });
-      }
-      return { utterances: Number(counts?.['utterances'] ?? 0), words: Number(counts?.['words'] ?? 0) };
-    } finally {
-      await staging.run(loadSql('parse-reset'));
-    }
-  }
-
-  /** Appends the records' texts to the staging table (sql/load/parse-reset.sql), outside the writer's transaction. */
-  private async stage(staging: DuckDBConnection, jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const appender = await staging.createAppender('_tsync_items', null, 'temp');
-    const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
-    // Each record to the half of the batch with fewer bytes so far (parse.sql parses the halves apart).
-    const bytes = [0, 0];
-    closing(appender, () => {
-      for (const job of jobs) {
-        const part = (bytes[0] as number) <= (bytes[1] as number) ? 0 : 1;
-        bytes[part] = (bytes[part] as number) + job.raw.length;
-        appender.appendVarchar(job.id);
-        appender.appendVarchar(job.hash);
-        appender.appendVarchar(job.raw);
-        if (job.doc === undefined) appender.appendNull();
-        else appender.appendVarchar(job.doc);
-        appender.appendList(
-          job.modules.map((name) => name),
-          LIST_OF_NAMES,
-        );
-        appender.appendInteger(part);
-        appender.appendTimestampTZ(stamp);
-        appender.endRow();
-      }
-    });
-  }
-
   /** Asked once, then known: this loader is the file's only writer while it lives. */
   private async hasUnresolved(): Promise<boolean> {
     if (this.unresolved === undefined) {
@@ -207,19 +177,7 @@ export class RecordLoader {
   }
 }
 
-/** Runs `fill` on `appender`, flushes and closes it; the first error is the one thrown. */
-function closing(appender: DuckDBAppender, fill: () => void): void {
-  let failure: { error: unknown } | undefined;
-  try {
-    fill();
-    appender.flushSync();
-  } catch (error) {
-    failure = { error };
-  }
-  try {
-    appender.closeSync();
-  } catch (error) {
-    failure ??= { error };
-  }
-  if (failure) throw failure.error;
+function addRows(result: LoadResult, rows: RowCounts): void {
+  result.utterances += rows.utterances;
+  result.words += rows.words;
 }

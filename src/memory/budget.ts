@@ -56,10 +56,10 @@ const DUCKDB_SHARE = 0.5;
 const WAL_SHARE = 0.25;
 
 /**
- * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the batch being parsed on
- * the staging connection (batchBytes of JSON), query state, a checkpoint's write buffers. Anything
- * else the limit leaves room for is the file's blocks DuckDB keeps cached (a checkpoint's among
- * them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the records staged and
+ * parsed on the staging connection (parseBytes of JSON), query state, a checkpoint's write
+ * buffers. Anything else the limit leaves room for is the file's blocks DuckDB keeps cached (a
+ * checkpoint's among them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
  * written; at 14 MiB DuckDB spilled (docs/decisions/0034).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;
@@ -82,6 +82,14 @@ const QUEUE_DEPTH = 1;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
+
+/**
+ * Batches whose new records are parsed together (src/load/parse-batch.ts): parsing costs a fixed
+ * part a statement, which a batch of ~20 long jobs paid at a third of its parse. The texts wait in
+ * DuckDB (its work), not in the V8 heap. Three spilled at 512 MB (a back-fill wrote 1.35x the
+ * file's growth instead of 1.06x); two did not.
+ */
+const PARSE_BATCHES = 2;
 
 /** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
@@ -126,6 +134,8 @@ export interface MemoryPlan {
   readonly queueDepth: number;
   /** Most JSON bytes the writer loads in one go (src/sync/writer/page-queue.ts). */
   readonly batchBytes: number;
+  /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
+  readonly parseBytes: number;
   /** Child rows after which the writer commits. */
   readonly commitRows: number;
   /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
@@ -159,6 +169,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     pageBytes,
     queueDepth: QUEUE_DEPTH,
     batchBytes: pageBytes * BATCH_PAGES,
+    parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     heapBytes,
     commitRows,
     commitBytes: Math.floor(duckdbShare / BYTES_PER_PENDING_JSON_BYTE),

@@ -3,7 +3,8 @@
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
- * is written straight into the file at its commit. Each commit carries a checkpoint, saved in two phases: inside the
+ * is written straight into the file at its commit. New records are parsed `parseBytes` at a time,
+ * the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
@@ -11,6 +12,7 @@ import type { Page } from '../../extract/listing.js';
 import type { Paging } from '../../extract/walk/plan-window.js';
 import type { Slice } from '../../extract/walk/slices.js';
 import type { JobKind } from '../../kinds.js';
+import type { LoadResult } from '../../load/loader.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';
 import type { KindRunContext } from '../kind-context.js';
@@ -85,29 +87,16 @@ async function writePages(
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
       const size = new TransactionSize(ctx.memory);
-      let drained = false;
-      for (;;) {
-        const message = await queue.take();
-        if (message === undefined) {
-          drained = true;
-          break;
-        }
-        if (message.type === 'done') {
-          ledger.complete(message.slice);
-          // Slices walked in parallel tend to end together: one commit covers every end already queued.
-          for (let next = queue.takeIf(isDone); next?.type === 'done'; next = queue.takeIf(isDone)) {
-            ledger.complete(next.slice);
-          }
-          break;
-        }
-        const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
-        counters.addPages(records.pages, records.count);
-        if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
-        const result = await ctx.loader.load(records, new Date());
-        counters.addLoad(result);
-        ctx.heap.check();
-        progress.update();
-        if (size.add(result.utterances + result.words, records.bytes)) break;
+      let drained: boolean;
+      try {
+        drained = await loadPages(ctx, queue, { counters, progress, ledger }, size);
+        // The records still staged go in before the commit.
+        const rows = await ctx.loader.flush();
+        counters.addLoad({ ...NOTHING_LOADED, ...rows });
+        size.add(rows.utterances + rows.words, 0);
+      } catch (error) {
+        await ctx.loader.discard();
+        throw error;
       }
       size.beforeCommit(ctx.db);
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
@@ -120,6 +109,49 @@ async function writePages(
     ended = batch.drained;
   }
 }
+
+/**
+ * Loads pages into the open transaction until it is to commit (`size`), a slice ends or the queue
+ * is drained (then true). The new records are staged and parsed `parseBytes` of JSON at a time;
+ * the caller flushes the last of them.
+ */
+async function loadPages(
+  ctx: KindRunContext,
+  queue: PageQueue<QueueMessage>,
+  { counters, progress, ledger }: Pick<WriteState, 'counters' | 'progress' | 'ledger'>,
+  size: TransactionSize,
+): Promise<boolean> {
+  for (;;) {
+    const message = await queue.take();
+    if (message === undefined) return true;
+    if (message.type === 'done') {
+      ledger.complete(message.slice);
+      // Slices walked in parallel tend to end together: one commit covers every end already queued.
+      for (let next = queue.takeIf(isDone); next?.type === 'done'; next = queue.takeIf(isDone)) {
+        ledger.complete(next.slice);
+      }
+      return false;
+    }
+    const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
+    counters.addPages(records.pages, records.count);
+    if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
+    const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
+    counters.addLoad(result);
+    ctx.heap.check();
+    progress.update();
+    if (size.add(result.utterances + result.words, records.bytes)) return false;
+  }
+}
+
+const NOTHING_LOADED: LoadResult = {
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  restored: 0,
+  quarantined: 0,
+  utterances: 0,
+  words: 0,
+};
 
 function isDone(message: QueueMessage): boolean {
   return message.type === 'done';

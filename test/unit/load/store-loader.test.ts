@@ -163,6 +163,24 @@ describe('the loader: round trip', () => {
     expect(JSON.parse(messages?.results ?? 'null')).toHaveLength(2);
   });
 
+  it('writes a feature result of a name the mapping does not know, read from the record by name', async () => {
+    const db = await freshDb();
+    const record = fixture('unknown-fields-live');
+    await loadRecords(db, [record, fixture('done-pre-recorded-all-modules')], syncedAt);
+    const rows = await db.all<{
+      module: string;
+      success: boolean | null;
+      exec_time: number | null;
+      results: string;
+    }>(
+      'SELECT module, success, exec_time, results::VARCHAR AS results FROM module_results WHERE job_id = $id',
+      { id: String(record['id']) },
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ module: 'emotion_detection', success: true, exec_time: 0.7 });
+    expect(JSON.parse(rows[0]?.results ?? 'null')).toEqual([{ emotion: 'calm' }]);
+  });
+
   it('keeps records with the real-world nulls: no file, no request_params, no result', async () => {
     const db = await freshDb();
     const result = await loadRecords(
