@@ -95,7 +95,7 @@ describe('npm run bench', () => {
   });
 
   it('prints every figure, ratio and target of a tiny run and writes them as JSON', {
-    timeout: 180_000,
+    timeout: 300_000,
   }, async () => {
     const out = tempDir('tsync-bench-smoke-');
     // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).

@@ -68,5 +68,5 @@ describe('convergence under chaos', () => {
     // No key enforces jobs.id: the user's own check agrees after the storm.
     const verified = await runCli(['verify', '--db', db]);
     expect(verified.code, `${tag}: ${verified.stderr}`).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
