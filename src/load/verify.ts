@@ -5,9 +5,11 @@
  * transaction. `verify` checks them; `verify --repair` drops what breaks them, and a `sync --full`
  * loads dropped jobs again.
  *
- * Each check is one statement over a whole table. Read-only, the checks of words and utterances
- * group or join every row: DuckDB holds them within the reader's memory_limit and spills the rest
- * (src/memory/reader-memory.ts), so the file's size sets the time, not the memory.
+ * Each check is one statement over a whole table, but for the duplicate checks of words and
+ * utterances, which group their table in parts of about ROWS_PER_PART rows
+ * (src/load/statements/verify.ts). DuckDB holds what a check groups or joins within the reader's
+ * memory_limit and spills the rest (src/memory/reader-memory.ts), so the file's size sets the time,
+ * not the memory.
  */
 import type { Database, RowSource } from './database.js';
 import {

@@ -16,7 +16,7 @@ export const duplicateJobIds: BrokenCheck = (db) => db.all(queryText('verify-job
 export const hashMismatchJobs: BrokenCheck = (db) => db.all(queryText('verify-jobs-hash-mismatch'));
 /**
  * Rows a duplicate check groups in one statement. Grouping 8.3M words by their key fit a reader's
- * 180 MiB (spilling); 83M did not ("could not allocate block"; BENCHMARKS.md, "Scale"), so a check
+ * 180 MiB (spilling); 83M did not ("could not allocate block"; BENCHMARKS.md, "A history of 100,000 jobs"), so a check
  * of more rows runs in parts, each the jobs of one bucket of the hash of job_id.
  */
 export const ROWS_PER_PART = 4_000_000;
