@@ -5,11 +5,11 @@
  * transaction. `verify` checks them; `verify --repair` drops what breaks them, and a `sync --full`
  * loads dropped jobs again.
  *
- * Each check is one statement over a whole table, but for the duplicate checks of words and
- * utterances, which group their table in parts of about ROWS_PER_PART rows
- * (src/load/statements/verify.ts). DuckDB holds what a check groups or joins within the reader's
- * memory_limit and spills the rest (src/memory/reader-memory.ts), so the file's size sets the time,
- * not the memory.
+ * Each check is one statement that reads its tables once. The checks of words and utterances group
+ * about one row per list of utterances, or per utterance for the duplicate words, never one per
+ * word (sql/queries/verify-words-*.sql, verify-utterances-*.sql): the groups stay within the
+ * reader's memory_limit or spill little (src/memory/reader-memory.ts), so the time grows with the
+ * rows and the memory does not.
  */
 import type { Database, RowSource } from './database.js';
 import {

@@ -52,7 +52,6 @@ export const QUERIES = [
   'sync-last-ok-run',
   'sync-run-finish',
   'sync-run-start',
-  'verify-child-counts',
   'verify-jobs-duplicate-ids',
   'verify-jobs-hash-mismatch',
   'verify-modules-orphans',

@@ -14,45 +14,25 @@ export type BrokenCheck = (db: RowSource) => Promise<BrokenRow[]>;
 export const duplicateJobIds: BrokenCheck = (db) => db.all(queryText('verify-jobs-duplicate-ids'));
 /** Jobs whose `raw` is not the text its content_hash was taken of (reads every `raw`). */
 export const hashMismatchJobs: BrokenCheck = (db) => db.all(queryText('verify-jobs-hash-mismatch'));
+/** Jobs with an utterance stored twice on its natural key (grouped a list of utterances at a time). */
+export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-duplicates'));
+
 /**
- * Rows a duplicate check groups in one statement. Grouping 8.3M words by their key fit a reader's
- * 180 MiB (spilling); 83M did not ("could not allocate block"; BENCHMARKS.md, "A history of 100,000 jobs"), so a check
- * of more rows runs in parts, each the jobs of one bucket of the hash of job_id.
+ * Bits dropped from the 64-bit hash of an utterance's key that first groups the words: 0, the
+ * whole hash. Utterances whose kept bits collide are grouped again by their natural key, so any
+ * value gives the same answer; a test raises it to make every utterance collide.
  */
-export const ROWS_PER_PART = 4_000_000;
+export const WORD_KEY_SHIFT = 0;
 
-/** Rows of the child tables whose duplicate checks group every row. */
-export async function childRowCounts(db: RowSource): Promise<{ utterances: number; words: number }> {
-  const [row] = await db.all<{ utterances: number; words: number }>(queryText('verify-child-counts'));
-  return { utterances: Number(row?.utterances ?? 0), words: Number(row?.words ?? 0) };
+/**
+ * Jobs with a word stored twice on its natural key: every word grouped once by a compact key (the
+ * hash of its utterance's key, its word_idx >> 6), then the words of the few suspect utterances
+ * grouped by the natural key (sql/queries/verify-words-duplicates.sql).
+ */
+export async function duplicateWordJobs(db: RowSource, keyShift = WORD_KEY_SHIFT): Promise<BrokenRow[]> {
+  return db.all(queryText('verify-words-duplicates'), { key_shift: keyShift });
 }
 
-/** Jobs with an utterance stored twice on its natural key. */
-export const duplicateUtteranceJobs: BrokenCheck = async (db) =>
-  inParts((await childRowCounts(db)).utterances, (part) =>
-    db.all(queryText('verify-utterances-duplicates'), { ...part }),
-  );
-/** Jobs with a word stored twice on its natural key. */
-export const duplicateWordJobs: BrokenCheck = async (db) =>
-  inParts((await childRowCounts(db)).words, (part) => db.all(queryText('verify-words-duplicates'), { ...part }));
-
-/** One part of a check run in parts: the jobs whose hash of job_id is `part` modulo `parts`. */
-export interface Part {
-  readonly parts: number;
-  readonly part: number;
-}
-
-/** A check of `rows` rows, run in parts of about `rowsPerPart` each (hash buckets of job_id). */
-export async function inParts(
-  rows: number,
-  check: (part: Part) => Promise<BrokenRow[]>,
-  rowsPerPart = ROWS_PER_PART,
-): Promise<BrokenRow[]> {
-  const parts = Math.max(1, Math.ceil(rows / rowsPerPart));
-  const found: BrokenRow[] = [];
-  for (let part = 0; part < parts; part++) found.push(...(await check({ parts, part })));
-  return found;
-}
 /** Job ids of utterances of no stored job. */
 export const orphanUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-orphans'));
 /** Job ids of words of no stored utterance. */
