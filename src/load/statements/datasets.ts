@@ -187,8 +187,8 @@ async function copyPartitionFiles(
       const folder = join(kindFolder, `month=${month}`);
       await mkdir(folder, { recursive: true });
       const file = join(folder, 'data_0.parquet');
-      const sql = `COPY (${rowsOf}) TO ${sqlPathLiteral(file, target.setting)} (FORMAT parquet, ROW_GROUP_SIZE_BYTES ${WIDE_ROW_GROUP_BYTES})`;
-      const copied = await withoutInsertionOrder(db, () => copyRows(db, sql, { ...params, kind, month }));
+      const into = { path: file, partitionBy: [], setting: target.setting };
+      const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, WIDE_ROW_GROUP_BYTES);
       if (copied === 0) await removeEmptyPartition(file, [folder, kindFolder]);
       rows += copied;
     }
@@ -244,20 +244,29 @@ async function partitionsOf(
   return found.map((row) => row.key);
 }
 
-/** One COPY of `source`'s rows; the one place that spells this statement. Into a folder already there, partitions add up. */
+/**
+ * One COPY of `source`'s rows; the one place that spells this statement. Into a folder already
+ * there, partitions add up. Unpartitioned with `rowGroupBytes`, row groups of at most that many
+ * bytes in memory, without `preserve_insertion_order` (withoutInsertionOrder).
+ */
 async function copyOnce(
   db: RowSource,
   source: string,
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
+  rowGroupBytes?: number,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
+  // The COPY's options after FORMAT: a partitioned COPY's, or a file's row group bound.
   const partitions = partitioned
     ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-    : '';
+    : rowGroupBytes === undefined
+      ? ''
+      : `, ROW_GROUP_SIZE_BYTES ${Math.floor(rowGroupBytes)}`;
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
-  if (!partitioned) return copyRows(db, sql, params);
-  return withPartitionedCopy(db, () => copyRows(db, sql, params));
+  if (partitioned) return withPartitionedCopy(db, () => copyRows(db, sql, params));
+  if (rowGroupBytes !== undefined) return withoutInsertionOrder(db, () => copyRows(db, sql, params));
+  return copyRows(db, sql, params);
 }
 
 /**
