@@ -3,21 +3,30 @@
  * sql/queries with the partition columns kind and month. They are copied (COPY ... TO, DuckDB
  * writing the files) rather than read, so a dataset is named here and its text stays inside.
  */
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 import { type QueryName, queryText } from './queries.js';
 
-/** `ofJobs`: rows follow their job (the statement takes $include_deleted); else an aggregate. */
+/**
+ * `ofJobs`: rows follow their job (the statement takes $include_deleted); else an aggregate.
+ * `wide`: rows of kilobytes (a transcript, module results' JSON, `raw`): partitioned, such a dataset
+ * is written a partition per COPY (copyPartitionFiles); the others a batch of partitions per COPY.
+ */
 const DATASETS = {
-  jobs: { query: 'export-jobs', ofJobs: true },
-  utterances: { query: 'export-utterances', ofJobs: true },
-  words: { query: 'export-words', ofJobs: true },
-  module_results: { query: 'export-module-results', ofJobs: true },
+  jobs: { query: 'export-jobs', ofJobs: true, wide: true },
+  utterances: { query: 'export-utterances', ofJobs: true, wide: false },
+  words: { query: 'export-words', ofJobs: true, wide: false },
+  module_results: { query: 'export-module-results', ofJobs: true, wide: true },
   /** jobs with `raw`, the record as received (--publish-raw). */
-  jobs_with_raw: { query: 'publish-jobs-raw', ofJobs: true },
-  billing_daily: { query: 'publish-billing-daily', ofJobs: false },
-  billing_monthly: { query: 'publish-billing-monthly', ofJobs: false },
-} as const satisfies Record<string, { readonly query: QueryName; readonly ofJobs: boolean }>;
+  jobs_with_raw: { query: 'publish-jobs-raw', ofJobs: true, wide: true },
+  billing_daily: { query: 'publish-billing-daily', ofJobs: false, wide: false },
+  billing_monthly: { query: 'publish-billing-monthly', ofJobs: false, wide: false },
+} as const satisfies Record<
+  string,
+  { readonly query: QueryName; readonly ofJobs: boolean; readonly wide: boolean }
+>;
 
 export type Dataset = keyof typeof DATASETS;
 
@@ -47,8 +56,9 @@ export interface ParquetTarget {
 }
 
 /**
- * Partitions one COPY writes at most. DuckDB keeps a writer (and its row group in the making) open
- * per partition of a COPY, so a history of many months would hold them all at once; past
+ * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
+ * row group in the making) open per partition of a COPY, so a history of many months would hold
+ * them all at once; past
  * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
  * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
  * and took less time than 64 in the 180 MiB before (docs/decisions/0035).
@@ -65,25 +75,38 @@ export const PARTITIONS_PER_COPY = 16;
 export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
 /**
+ * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: DuckDB checks it every 2,048 rows, so its row
+ * groups are 2,048 rows (~4 MiB of module results, ~7 MiB of jobs), the least it writes, and a
+ * column's page is at most one such group's.
+ */
+export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
+
+/**
  * Rows a thread gathers across a COPY's partitions before it hands them to their writers
- * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's, so
- * the gathering of wide rows does not fill the buffer pool and spill.
+ * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's.
+ * A bound in rows, not bytes: ~7 MB of words a thread, but 250-600 MB of module results or jobs,
+ * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0037).
  */
 export const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
- * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, it writes
- * at most PARTITIONS_PER_COPY partitions per COPY, each partition whole in one file.
+ * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, each
+ * partition is whole in one file: a wide dataset's written by a COPY of its own, another's by a
+ * COPY of at most PARTITIONS_PER_COPY partitions.
  */
-export function copyDataset(
+export async function copyDataset(
   db: RowSource,
   dataset: Dataset,
   filter: DatasetFilter,
   target: ParquetTarget,
 ): Promise<number> {
-  const { query, ofJobs } = DATASETS[dataset];
+  const { query, ofJobs, wide } = DATASETS[dataset];
   const params = ofJobs ? { include_deleted: filter.include_deleted ?? false } : {};
-  return copyToParquet(db, queryText(query), params, target, filter.partitions);
+  if (!wide || target.partitionBy.length === 0) {
+    return copyToParquet(db, queryText(query), params, target, filter.partitions);
+  }
+  const keys = filter.partitions ?? (await partitionsOf(db, queryText(query), params));
+  return copyPartitionFiles(db, queryText(query), params, target, keys);
 }
 
 /** Per (kind, month) partition of `dataset`: its rows and an order-free hash of them. */
@@ -136,6 +159,73 @@ async function copyToParquet(
   return rows;
 }
 
+/**
+ * Each of the partitions `keys` (`kind|month`) of `source` by a COPY of its own, unpartitioned, into
+ * `<target>/kind=<kind>/month=<month>/data_0.parquet` (the folders and file name DuckDB's
+ * PARTITION_BY writes; the partition columns only in the folder names). A thread hands its rows
+ * to the file's writer a row group at a time; PARTITION_BY would gather up to
+ * PARTITIONED_FLUSH_ROWS rows a thread first. Only `target.partitionBy` kind, month.
+ */
+async function copyPartitionFiles(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  keys: readonly string[],
+): Promise<number> {
+  if (target.partitionBy.join() !== 'kind,month') {
+    throw new Error(`a wide dataset is partitioned by kind, month, not ${target.partitionBy.join(', ')}`);
+  }
+  const rowsOf = `SELECT * EXCLUDE (kind, month) FROM (${source}) AS t WHERE t.kind = $kind AND t.month = $month`;
+  return withOneThread(db, async () => {
+    let rows = 0;
+    for (const key of keys) {
+      const cut = key.lastIndexOf('|');
+      const kind = key.slice(0, cut);
+      const month = key.slice(cut + 1);
+      const kindFolder = join(target.path, `kind=${kind}`);
+      const folder = join(kindFolder, `month=${month}`);
+      await mkdir(folder, { recursive: true });
+      const file = join(folder, 'data_0.parquet');
+      const into = { path: file, partitionBy: [], setting: target.setting };
+      const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, WIDE_ROW_GROUP_BYTES);
+      if (copied === 0) await removeEmptyPartition(file, [folder, kindFolder]);
+      rows += copied;
+    }
+    return rows;
+  });
+}
+
+/**
+ * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
+ * after. A thread writing wide rows holds ~25 MiB the pool cannot evict (its row group's Parquet
+ * pages, uncompressed and compressed, and the long strings it scans); two such threads and the
+ * join's hash table did not fit 75 MiB (docs/decisions/0037).
+ */
+async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
+  const threads = Number(before?.threads);
+  // SET takes no bound values: 1, and DuckDB's own count, checked to be a whole number.
+  await db.all('SET threads = 1');
+  try {
+    return await fn();
+  } finally {
+    if (Number.isInteger(threads) && threads > 0) await db.all(`SET threads = ${threads}`);
+  }
+}
+
+/** A file of no rows and its folders, left empty: PARTITION_BY writes neither for a partition of no rows. */
+async function removeEmptyPartition(file: string, folders: readonly string[]): Promise<void> {
+  await rm(file, { force: true });
+  for (const folder of folders) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return; // another partition's files are in it
+    }
+  }
+}
+
 /** The rows of `rows` in the partitions of `$partitions` (`kind|month`). */
 function ofPartitions(rows: string): string {
   return `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
@@ -154,34 +244,54 @@ async function partitionsOf(
   return found.map((row) => row.key);
 }
 
-/** One COPY of `source`'s rows; the one place that spells this statement. Into a folder already there, partitions add up. */
+/**
+ * One COPY of `source`'s rows; the one place that spells this statement. Into a folder already
+ * there, partitions add up. Unpartitioned with `rowGroupBytes`, row groups of at most that many
+ * bytes in memory, without `preserve_insertion_order` (withoutInsertionOrder).
+ */
 async function copyOnce(
   db: RowSource,
   source: string,
   params: Readonly<Record<string, unknown>>,
   target: ParquetTarget,
+  rowGroupBytes?: number,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
+  // The COPY's options after FORMAT: a partitioned COPY's, or a file's row group bound.
   const partitions = partitioned
     ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-    : '';
+    : rowGroupBytes === undefined
+      ? ''
+      : `, ROW_GROUP_SIZE_BYTES ${Math.floor(rowGroupBytes)}`;
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
-  if (!partitioned) return copyRows(db, sql, params);
-  return withPartitionedCopy(db, () => copyRows(db, sql, params));
+  if (partitioned) return withPartitionedCopy(db, () => copyRows(db, sql, params));
+  if (rowGroupBytes !== undefined) return withoutInsertionOrder(db, () => copyRows(db, sql, params));
+  return copyRows(db, sql, params);
 }
 
 /**
- * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after. DuckDB takes
- * ROW_GROUP_SIZE_BYTES only without `preserve_insertion_order`, which a partitioned COPY never
- * keeps anyway (each partition's rows come in the order threads finish them).
+ * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after: those of
+ * withoutInsertionOrder and PARTITIONED_FLUSH_ROWS.
  */
 async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
-  await db.all('SET SESSION preserve_insertion_order = false');
   await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
+  try {
+    return await withoutInsertionOrder(db, fn);
+  } finally {
+    await db.all('RESET SESSION partitioned_write_flush_threshold');
+  }
+}
+
+/**
+ * `fn` run without `preserve_insertion_order`, DuckDB's restored after: DuckDB takes
+ * ROW_GROUP_SIZE_BYTES only so. A partition's rows keep no order either way: a partitioned COPY
+ * takes them in the order threads finish them, and the datasets' statements have no ORDER BY.
+ */
+async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  await db.all('SET SESSION preserve_insertion_order = false');
   try {
     return await fn();
   } finally {
-    await db.all('RESET SESSION partitioned_write_flush_threshold');
     await db.all('RESET SESSION preserve_insertion_order');
   }
 }

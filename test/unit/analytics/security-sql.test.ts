@@ -188,6 +188,8 @@ describe('the source builds no SQL from values', () => {
       /read_parquet\(\$\{sqlPathLiteral\(/,
       // Statement texts of sql/queries wrapped in a filter or an aggregate (publish's datasets), no values.
       /^`SELECT (\* FROM|t\.kind, t\.month, count\(\*\) AS n, CAST\(bit_xor\(hash\(t\)\) AS VARCHAR\) AS hash FROM) \(\$\{(rows|queryText\(query\))\}\) AS t/,
+      // One partition of such a statement's rows, without the partition columns (a wide dataset's file).
+      /^`SELECT \* EXCLUDE \(kind, month\) FROM \(\$\{source\}\) AS t WHERE t\.kind = \$kind AND t\.month = \$month`$/,
       // The partitions of such a statement's rows, listed before they are copied 64 at a time.
       /^`SELECT DISTINCT t\.kind \|\| '\|' \|\| t\.month AS key FROM \(\$\{rows\}\) AS t ORDER BY key`$/,
       // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/load/file/rewrite-file.ts).
