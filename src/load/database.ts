@@ -9,7 +9,6 @@ import {
   type DuckDBConnection,
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
-  JSDuckDBValueConverter,
   StatementType,
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
@@ -17,7 +16,7 @@ import { type Logger, silentLogger } from '../log.js';
 import { commitWithCheckpoint } from './file/commit-checkpoint.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { restrictFile } from './file/open-instance.js';
-import { plainRow, type SqlParams, toDuckParams } from './values.js';
+import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
 
 /** Statements Database.execute prepares once and keeps: queries and DML. */
 const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
@@ -132,6 +131,14 @@ export class Database {
     }
     this.statements.set(sql, statement);
     return statement;
+  }
+
+  /** Each value of the first column of `sql`'s rows, read a chunk at a time: for results too big to hold at once. */
+  async eachValue(sql: string, take: (value: unknown) => void): Promise<void> {
+    this.assertOpen();
+    const result = await this.connection.stream(sql);
+    for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
+      for (const value of chunk.getColumnValues(0)) take(value);
   }
 
   /**
@@ -274,23 +281,6 @@ export function connectionRows(connection: DuckDBConnection, path: string): RowS
       }
     },
   };
-}
-
-/** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */
-function rowObjects(result: DuckDBMaterializedResult): Record<string, unknown>[] {
-  const names = result.deduplicatedColumnNames();
-  const rows: Record<string, unknown>[] = [];
-  for (let c = 0; c < result.chunkCount; c++) {
-    const chunk = result.getChunk(c);
-    for (let r = 0; r < chunk.rowCount; r++) {
-      const row: Record<string, unknown> = {};
-      chunk.visitRowValues(r, (value, _row, column, type) => {
-        row[names[column] as string] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
-      });
-      rows.push(row);
-    }
-  }
-  return rows;
 }
 
 /** A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so, with the fix. */

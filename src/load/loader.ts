@@ -19,6 +19,7 @@ import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { recordQuarantined } from './quarantine-write.js';
 import { loadSql } from './sql-files.js';
 import { countUnresolvedQuarantine, resolveQuarantinedJobs } from './statements/quarantine.js';
+import { StoredIds } from './stored-ids.js';
 
 export interface LoadBatch {
   /** Valid records, each id once. */
@@ -54,6 +55,8 @@ export class RecordLoader {
   private readonly logger: Logger;
   /** New and changed records staged, not parsed yet. */
   private readonly parses: ParseBatch;
+  /** The ids `jobs` may hold, read when a batch first has records its window did not find. */
+  private known: StoredIds | undefined;
   /** Whether the quarantine holds unresolved records; undefined until asked. */
   private unresolved: boolean | undefined;
 
@@ -122,7 +125,7 @@ export class RecordLoader {
     // A record staged earlier must be in the tables before this batch is compared with them.
     if (jobs.some((job) => this.parses.holds(job.id))) addRows(result, await this.parses.flush());
     await this.stageKeys(jobs, syncedAt);
-    const classified = await this.db.all<Classified>(loadSql('classify'));
+    const classified = await this.classify(jobs);
     const todo = new Set<string>();
     let restoredUnchanged = 0;
     for (const row of classified) {
@@ -134,6 +137,7 @@ export class RecordLoader {
         if (row.same) restoredUnchanged += 1;
       }
       if (!row.stored || !row.same) todo.add(row.id);
+      if (!row.stored) this.known?.add(row.id);
     }
     if (restoredUnchanged > 0) await this.db.run(loadSql('restore'));
     if (result.updated > 0) await this.db.run(loadSql('replace'));
@@ -152,6 +156,32 @@ export class RecordLoader {
       });
     }
     return result;
+  }
+
+  /**
+   * The batch's records against the stored jobs: in the batch's created_at window (classify.sql),
+   * then, for the records not found there whose ids may be stored elsewhere, in the whole table.
+   */
+  private async classify(jobs: readonly JobText[]): Promise<Classified[]> {
+    const rows = await this.db.all<Classified>(loadSql('classify'), createdWindow(jobs));
+    const missed = rows.filter((row) => !row.stored);
+    if (missed.length === 0) return rows;
+    if (this.known === undefined || this.known.full) {
+      this.known = await StoredIds.read(this.db, this.parses.stagedIds());
+    }
+    const known = this.known;
+    const ids = missed.filter((row) => known.mayHold(row.id)).map((row) => row.id);
+    if (ids.length === 0) return rows;
+    const found = new Map(
+      (await this.db.all<Omit<Classified, 'stored'>>(loadSql('classify-anywhere'), { ids })).map((row) => [
+        row.id,
+        row,
+      ]),
+    );
+    return rows.map((row) => {
+      const stored = found.get(row.id);
+      return stored ? { ...stored, stored: true } : row;
+    });
   }
 
   /** Appends the batch's ids and hashes to the writer's keys table (sql/load/stage-create.sql). */
@@ -180,4 +210,22 @@ export class RecordLoader {
 function addRows(result: LoadResult, rows: RowCounts): void {
   result.utterances += rows.utterances;
   result.words += rows.words;
+}
+
+/**
+ * The records' created_at span, as classify.sql bounds it: to the millisecond, widened by one at
+ * each end for the microseconds DuckDB keeps and JavaScript does not.
+ */
+function createdWindow(jobs: readonly JobText[]): { from: Date; until: Date } {
+  let from = Number.POSITIVE_INFINITY;
+  let until = Number.NEGATIVE_INFINITY;
+  for (const job of jobs) {
+    const ms = Date.parse(job.createdAt);
+    from = Math.min(from, ms);
+    until = Math.max(until, ms);
+  }
+  // Validation admits only ISO instants; should one not parse, the window is the whole history.
+  if (!Number.isFinite(from) || !Number.isFinite(until))
+    return { from: new Date(-8.64e15), until: new Date(8.64e15) };
+  return { from: new Date(from - 1), until: new Date(until + 1) };
 }

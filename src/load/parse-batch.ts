@@ -52,6 +52,11 @@ export class ParseBatch {
     return this.ids.has(id);
   }
 
+  /** Ids of the records staged, not parsed yet. */
+  stagedIds(): Iterable<string> {
+    return this.ids;
+  }
+
   /** Appends the records' texts to the staging table; nothing is parsed yet. */
   async add(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
     const staging = this.db.stagingConnection();

@@ -7,6 +7,7 @@ export const LOAD_SQL = [
   'stage-create',
   'parse-create',
   'classify',
+  'classify-anywhere',
   'restore',
   'replace',
   'finish',

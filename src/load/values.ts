@@ -10,11 +10,13 @@ import {
   DuckDBIntervalValue,
   DuckDBListValue,
   DuckDBMapValue,
+  type DuckDBMaterializedResult,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBUUIDValue,
   type DuckDBValue,
+  JSDuckDBValueConverter,
   listValue,
   timestampTZValue,
 } from '@duckdb/node-api';
@@ -80,4 +82,21 @@ function toSafeNumber(value: bigint): number | bigint {
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
     ? Number(value)
     : value;
+}
+
+/** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */
+export function rowObjects(result: DuckDBMaterializedResult): Record<string, unknown>[] {
+  const names = result.deduplicatedColumnNames();
+  const rows: Record<string, unknown>[] = [];
+  for (let c = 0; c < result.chunkCount; c++) {
+    const chunk = result.getChunk(c);
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const row: Record<string, unknown> = {};
+      chunk.visitRowValues(r, (value, _row, column, type) => {
+        row[names[column] as string] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+      });
+      rows.push(row);
+    }
+  }
+  return rows;
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
+import { RecordLoader } from '../../../src/load/loader.js';
 import { openWriter } from '../../../src/load/open-file.js';
+import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { expectedChildren, storedChildren } from '../../fixtures/expected.js';
 import { allFixtures, fixture } from '../../fixtures/fixtures.js';
@@ -277,6 +279,27 @@ describe('the loader: idempotence', () => {
     expect(words).toEqual([{ word: 'Replaced' }]);
     expect(await count(db, 'module_results', "module = 'diarization'")).toBe(0);
     expect(await count(db, 'jobs')).toBe(1);
+  });
+
+  it('replaces a stored job listed again under another created_at, never storing it twice', async () => {
+    const db = await freshDb();
+    const record = fixture('done-pre-recorded-all-modules');
+    // One loader throughout: the ids it learns as it inserts, then a fresh one: the ids it reads.
+    const loader = new RecordLoader(db);
+    await loader.load(normalizeTexts([JSON.stringify(record)]), syncedAt);
+    for (const [days, load] of [
+      [300, (texts: string[]) => loader.load(normalizeTexts(texts), syncedAt)],
+      [-300, (texts: string[]) => new RecordLoader(db).load(normalizeTexts(texts), syncedAt)],
+    ] as const) {
+      const moved = {
+        ...record,
+        created_at: new Date(Date.parse(String(record['created_at'])) + days * 86_400_000).toISOString(),
+      };
+      const result = await load([JSON.stringify(moved)]);
+      expect(result).toMatchObject({ updated: 1 });
+      expect(await count(db, 'jobs', `id = '${String(record['id'])}'`)).toBe(1);
+      expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(moved));
+    }
   });
 
   it('stores a word without text, times or confidence as NULLs, and zeros as zeros', async () => {

@@ -1,0 +1,77 @@
+/**
+ * Which job ids the file may hold: a Bloom filter of the ids in `jobs`. classify.sql reads only the
+ * stored jobs of a batch's created_at window, so a record stored under another created_at (its
+ * listing changed it) is not found there; the loader looks such a record up in the whole table
+ * only when `mayHold` says its id may be stored. `mayHold` false: the id is certainly not in
+ * `jobs`; true: it may be (about one id in 2,000 that is not, at 16 bits an id and 11 probes).
+ *
+ * Filled by one scan of jobs.id, then told of every id the loader adds; once it holds more ids
+ * than it was sized for, `full` asks the loader to fill a new one. 2 bytes an id: 2 MB for a
+ * million jobs, outside the V8 heap.
+ */
+import type { Database } from './database.js';
+
+/** Bits an id is given; the probes are the optimum for it (16 x ln 2). */
+const BITS_PER_ID = 16;
+const PROBES = 11;
+/** Ids a new filter is sized for at least, and how many times the ids it is filled with. */
+const MIN_IDS = 65_536;
+const GROWTH = 2;
+
+export class StoredIds {
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
+  private held = 0;
+
+  private constructor(private readonly capacity: number) {
+    // A power of two of bits, so that a probe is a mask.
+    const bits = 2 ** Math.ceil(Math.log2(capacity * BITS_PER_ID));
+    this.bits = new Uint32Array(bits / 32);
+    this.mask = bits - 1;
+  }
+
+  /** The ids of `jobs` as `db` sees them (its open transaction's rows included), and `staged`. */
+  static async read(db: Database, staged: Iterable<string>): Promise<StoredIds> {
+    const [row] = await db.all<{ n: number }>('SELECT count(*)::BIGINT AS n FROM jobs');
+    const ids = new StoredIds(Math.max(MIN_IDS, GROWTH * Number(row?.n ?? 0)));
+    await db.eachValue('SELECT id FROM jobs', (id) => ids.add(String(id)));
+    for (const id of staged) ids.add(id);
+    return ids;
+  }
+
+  /** More ids than it was sized for: its false positives grow; fill a new one. */
+  get full(): boolean {
+    return this.held > this.capacity;
+  }
+
+  add(id: string): void {
+    const [a, b] = hashes(id);
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (a + Math.imul(i, b)) & this.mask;
+      this.bits[bit >>> 5] = (this.bits[bit >>> 5] as number) | (1 << (bit & 31));
+    }
+    this.held += 1;
+  }
+
+  mayHold(id: string): boolean {
+    const [a, b] = hashes(id);
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (a + Math.imul(i, b)) & this.mask;
+      if (((this.bits[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+}
+
+/** Two 32-bit hashes of `id` (FNV-1a and a multiply-shift variant); the second odd, so probes cycle. */
+function hashes(id: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return [a >>> 0, (b | 1) >>> 0];
+}
