@@ -38,14 +38,16 @@ const MIN_LIMIT_BYTES = 64 * MiB;
 const BYTES_PER_THREAD = 48 * MiB;
 
 /**
- * `memory_limit` of a reading of every `raw` (verify --hashes), at least: DuckDB pins a whole
- * compressed segment of the column (~2,500 records) to read it, ~256 MiB at 80 KB records, and
- * fails rather than spill below it (400 MiB failed at 10k jobs). One thread pins one segment.
+ * `memory_limit` of a reading of every `raw` that the budget's reading could not do (verify
+ * --hashes, src/cli/commands/verify.ts), at least: DuckDB pins a whole compressed segment of the
+ * column to read it, ~256 MiB for ~2,500 records of 80 KB (a file rewritten in full row groups),
+ * and fails rather than spill below it. A back-fill's segments hold a commit's records and fit the
+ * budget. One thread pins one segment.
  */
 const RAW_LIMIT_BYTES = 1024 * MiB;
 
 export interface ReaderOptions {
-  /** The reading reads every `raw` (verify --hashes): one thread, a ceiling rather than a share. */
+  /** The reading reads every `raw` after the budget's reading could not: one thread, a ceiling rather than a share. */
   readonly readsRaw?: boolean;
   /** The reading writes Parquet (export, the publish): PARQUET_LIMIT_SHARE of the rest. */
   readonly writesParquet?: boolean;

@@ -106,6 +106,33 @@ describe('a reading within the memory budget', () => {
   });
 });
 
+describe('verify --hashes within the budget', () => {
+  it('reads raw whose compressed segment outgrows the budget with the higher ceiling', async () => {
+    // 3,000 records of 30 KB in one row group: DuckDB pins the whole segment of raw to read it
+    // (~90 MB), over the 64 MiB a reading gets at the smallest budget.
+    const path = join(tempDir(), 'big-raw.duckdb');
+    const db = await openWriter(path);
+    await db.transaction(async () => {
+      for (let from = 0; from < 3_000; from += 200) {
+        await db.run(
+          `INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
+           SELECT 'j' || i, 'pre-recorded', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), r, sha1(r), now()
+           FROM (SELECT i, '{"id":"j' || i || '","pad":"' || repeat(md5(i::VARCHAR), 937) || '"}' AS r
+                 FROM range($from, $from + 200) t(i))`,
+          { from },
+        );
+      }
+    });
+    await db.close();
+    const result = await runMain(['verify', '--hashes', '--json', '--db', path, '--memory', '192MB']);
+    expect(result.code, result.stderr).toBe(0);
+    const hashes = (JSON.parse(result.stdout) as { name: string; ok: boolean }[]).find((r) =>
+      r.name.includes('sha1'),
+    );
+    expect(hashes?.ok).toBe(true);
+  });
+});
+
 describe("a writer's reading of the whole history (the publish after a sync)", () => {
   it("runs within a reader's memory_limit and gives the writer its own back after, even on failure", async () => {
     const path = await loadedFile();
