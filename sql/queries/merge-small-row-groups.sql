@@ -1,5 +1,5 @@
 -- Merges the small row groups of every table that grows with the history (the
--- small groups of _tsync_row_groups, sql/load/stage-create.sql) by
+-- small groups of _tsync_row_groups, sql/load/row-groups.sql) by
 -- moving their rows, in the caller's transaction (src/load/file/merge-row-groups.ts): each table's rows in
 -- small groups are appended again (into row groups of up to 122,880 rows), then deleted where they
 -- were. A row group whose rows are all deleted is dropped at the next checkpoint and no other is

@@ -5,6 +5,7 @@ import { sqlDir } from '../util/paths.js';
 
 export const LOAD_SQL = [
   'stage-create',
+  'row-groups',
   'parse-create',
   'classify',
   'classify-anywhere',

@@ -7,6 +7,12 @@ export function tableRowCounts(db: RowSource): Promise<{ t: string; n: number }[
   return db.all(queryText('compact-counts'));
 }
 
+/** Sync runs the file has recorded (distinct run ids of sync_runs). */
+export async function recordedRuns(db: RowSource): Promise<number> {
+  const [row] = await db.all<{ n: number }>(queryText('compact-runs-count'));
+  return Number(row?.n ?? 0);
+}
+
 /** The most row groups of under 2,048 rows any table that grows with the history holds. */
 export async function smallRowGroups(db: RowSource): Promise<number> {
   const [row] = await db.all<{ small: number }>(queryText('compact-small-row-groups'));

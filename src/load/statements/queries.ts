@@ -11,6 +11,7 @@ export const QUERIES = [
   'checkpoint-load',
   'checkpoint-save',
   'compact-counts',
+  'compact-runs-count',
   'compact-small-row-groups',
   'demo-by-status',
   'demo-hours',

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
+import { COUNT_EVERY_RUNS } from '../../../src/load/file/merge-row-groups.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
@@ -89,6 +90,32 @@ describe('what a run writes', () => {
     expect(a['utterances']).toBe(b['utterances']);
     expect(a['words']).toBe(b['words']);
     expect(a['module_results']).toBe(b['module_results']);
+  });
+
+  it('counts the small row groups when the runs recorded are a multiple of COUNT_EVERY_RUNS', async () => {
+    const path = join(tempDir(), 'runs.duckdb');
+    const compactAfter = 2;
+    for (let i = 0; i < 4; i++) {
+      const db = await openWriter(path, { compactAfter: 1_000 });
+      await loadRecords(db, [records[i]], new Date());
+      await db.close();
+    }
+    const closeWithRuns = async (runs: number): Promise<number> => {
+      const db = await openWriter(path, { compactAfter });
+      await db.run('DELETE FROM sync_runs');
+      await db.run(
+        `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome)
+         SELECT 'run-' || i, 'live', 'incremental', now(), now(), 'ok' FROM range($runs) t(i)`,
+        { runs },
+      );
+      await db.close();
+      const reader = await openReadOnly(path);
+      const groups = (await rowGroups(reader, 'jobs')).length;
+      await reader.close();
+      return groups;
+    };
+    expect(await closeWithRuns(COUNT_EVERY_RUNS + 1)).toBe(4);
+    expect(await closeWithRuns(COUNT_EVERY_RUNS)).toBe(1);
   });
 
   it('merges only the small row groups, leaving the groups of a back-fill where they were', async () => {
