@@ -9,6 +9,8 @@ export const LOAD_SQL = [
   'parse-create',
   'classify',
   'classify-anywhere',
+  'stored-ids-count',
+  'stored-ids',
   'restore',
   'replace',
   'finish',
