@@ -52,14 +52,32 @@ export interface DatabaseParts {
   readonly beforeClose?: (db: Database) => Promise<void>;
   /** Run once by close() after the connection closed: gives the file back. */
   readonly release: () => void;
+  /**
+   * A writer's: gives the file back and opens it again with the same settings, no migration
+   * (reopen()); undefined for a read-only open.
+   */
+  readonly reopen?: () => Promise<DatabaseParts>;
+  /** Whether this Database is the instance's only handle in the process (reopen() needs that). */
+  readonly sole?: () => boolean;
   readonly logger?: Logger;
 }
 
+/** Run on a new connection after each reopen(), before any other statement: instance settings. */
+export type ReopenHook = (connection: DuckDBConnection) => Promise<void>;
+
 export class Database {
   readonly path: string;
-  private readonly connection: DuckDBConnection;
+  private parts: DatabaseParts;
+  private connection: DuckDBConnection;
   private readonly logger: Logger;
   private closed = false;
+  /** Connections withConnection() has lent and not yet had back. */
+  private lent = 0;
+  /** Statements running on `connection` outside a transaction. */
+  private running = 0;
+  /** Set while reopen() runs: withConnection() waits for it. */
+  private reopening: Promise<void> | undefined;
+  private readonly reopenHooks = new Set<ReopenHook>();
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
   /** Whether the open transaction's COMMIT is to checkpoint instead of writing the WAL (checkpointAtCommit). */
@@ -69,20 +87,21 @@ export class Database {
   /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
   private readonly binding = new Set<DuckDBPreparedStatement>();
 
-  constructor(private readonly parts: DatabaseParts) {
+  constructor(parts: DatabaseParts) {
+    this.parts = parts;
     this.path = parts.path;
     this.connection = parts.connection;
     this.logger = parts.logger ?? silentLogger;
   }
 
   async run(sql: string, params?: SqlParams): Promise<void> {
-    this.assertOpen();
+    await this.ready();
     await this.execute(sql, params);
   }
 
   /** Rows as plain objects: timestamps as Date, JSON as text, bigint as number when it is safe. */
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
-    this.assertOpen();
+    await this.ready();
     return rowObjects(await this.execute(sql, params)).map((row) => plainRow(row) as T);
   }
 
@@ -95,6 +114,7 @@ export class Database {
    * read from the materialized chunks without another trip.
    */
   private async execute(sql: string, params: SqlParams | undefined): Promise<DuckDBMaterializedResult> {
+    this.running += 1;
     try {
       const values = toDuckParams(params);
       if (values === undefined) return await this.connection.run(sql);
@@ -112,6 +132,8 @@ export class Database {
     } catch (error) {
       // A damaged block surfaces only when a statement reads it.
       throw damagedOr(this.path, error);
+    } finally {
+      this.running -= 1;
     }
   }
 
@@ -135,10 +157,15 @@ export class Database {
 
   /** Each value of the first column of `sql`'s rows, read a chunk at a time: for results too big to hold at once. */
   async eachValue(sql: string, take: (value: unknown) => void): Promise<void> {
-    this.assertOpen();
-    const result = await this.connection.stream(sql);
-    for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
-      for (const value of chunk.getColumnValues(0)) take(value);
+    await this.ready();
+    this.running += 1;
+    try {
+      const result = await this.connection.stream(sql);
+      for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
+        for (const value of chunk.getColumnValues(0)) take(value);
+    } finally {
+      this.running -= 1;
+    }
   }
 
   /**
@@ -171,21 +198,81 @@ export class Database {
   }
 
   /**
-   * A new connection to this file's instance, with its own transactions (so its own snapshot):
-   * the read server answers each reader on one. The caller closes it.
+   * `fn` on a new connection to this file's instance, with its own transactions (so its own
+   * snapshot), closed when `fn` settles: the read server answers each reader on one. While one is
+   * lent, reopen() does not reopen.
    */
-  async connect(): Promise<DuckDBConnection> {
+  async withConnection<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    await this.reopening;
     this.assertOpen();
-    return this.parts.connect();
+    this.lent += 1;
+    try {
+      const connection = await this.parts.connect();
+      try {
+        return await fn(connection);
+      } finally {
+        connection.closeSync();
+      }
+    } finally {
+      this.lent -= 1;
+    }
+  }
+
+  /** `hook` runs after every reopen(), on a new connection, before anything else; the returned function removes it. */
+  onReopen(hook: ReopenHook): () => void {
+    this.reopenHooks.add(hook);
+    return () => this.reopenHooks.delete(hook);
+  }
+
+  /**
+   * A writer's instance given back and opened again, between transactions: DuckDB keeps in memory
+   * a description of every row group this process wrote (about 15 MiB a GB written), and a new
+   * instance reads those of the file only as a statement needs them. The loader's staging is made
+   * again; hooks (onReopen) run before any other statement. False, and nothing done, inside a
+   * transaction, while a connection is lent, or when another handle shares the instance; the
+   * caller asks again later. A failure to open again closes this Database and is thrown.
+   */
+  async reopen(): Promise<boolean> {
+    this.assertOpen();
+    const reopen = this.parts.reopen;
+    const busy = this.depth > 0 || this.lent > 0 || this.running > 0 || this.reopening !== undefined;
+    if (!reopen || busy || this.parts.sole?.() !== true) return false;
+    let reopened = () => {};
+    this.reopening = new Promise<void>((resolve) => {
+      reopened = resolve;
+    });
+    let opened = false;
+    try {
+      this.dropConnections();
+      this.parts = await reopen();
+      this.connection = this.parts.connection;
+      opened = true;
+      for (const hook of this.reopenHooks) {
+        const connection = await this.parts.connect();
+        try {
+          await hook(connection);
+        } finally {
+          connection.closeSync();
+        }
+      }
+      return true;
+    } catch (error) {
+      this.closed = true;
+      if (opened) this.dropConnections();
+      throw error;
+    } finally {
+      this.reopening = undefined;
+      reopened();
+    }
   }
 
   /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    this.assertOpen();
     if (this.depth > 0) return this.nested(fn);
-    await this.connection.run('BEGIN TRANSACTION');
+    await this.ready();
     this.depth = 1;
     try {
+      await this.connection.run('BEGIN TRANSACTION');
       const result = await fn();
       await this.commit();
       return result;
@@ -214,6 +301,11 @@ export class Database {
     if (this.closed) return;
     await this.parts.beforeClose?.(this);
     this.closed = true;
+    this.dropConnections();
+  }
+
+  /** Statements, connections and the instance given back. */
+  private dropConnections(): void {
     for (const statement of this.statements.values()) statement?.destroySync();
     this.statements.clear();
     this.parts.staging?.closeSync();
@@ -255,6 +347,12 @@ export class Database {
       // A failed COMMIT may already have ended the transaction; the first error is the one to report.
       this.logger.debug({ err: error }, 'rollback after a failed transaction did not run');
     }
+  }
+
+  /** Waits out a reopen() in progress, then asserts the Database is open. */
+  private async ready(): Promise<void> {
+    await this.reopening;
+    this.assertOpen();
   }
 
   private assertOpen(): void {

@@ -84,6 +84,7 @@ async function writePages(
   queue: PageQueue<QueueMessage>,
   { counters, checkpoint, progress, ledger }: WriteState,
 ): Promise<void> {
+  let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
       const size = new TransactionSize(ctx.memory);
@@ -107,6 +108,11 @@ async function writePages(
     ledger.commit(batch.cp.watermark);
     await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
     ended = batch.drained;
+    loadedSinceOpen += batch.bytes;
+    if (!ended && loadedSinceOpen >= ctx.memory.reopenBytes && (await ctx.db.reopen())) {
+      ctx.logger.debug({ kind, json_bytes: loadedSinceOpen }, 'database opened again');
+      loadedSinceOpen = 0;
+    }
   }
 }
 
