@@ -75,6 +75,8 @@ export class Database {
   private lent = 0;
   /** Statements running on `connection` outside a transaction. */
   private running = 0;
+  /** Whether `connection` holds state a later statement reads (pinConnection). */
+  private pinned = false;
   /** Set while reopen() runs: withConnection() waits for it. */
   private reopening: Promise<void> | undefined;
   private readonly reopenHooks = new Set<ReopenHook>();
@@ -218,6 +220,14 @@ export class Database {
     }
   }
 
+  /**
+   * The connection now holds state that later statements read, for the rest of this open (a temp
+   * table such as a `--full` walk's seen ids): reopen() refuses from now on.
+   */
+  pinConnection(): void {
+    this.pinned = true;
+  }
+
   /** `hook` runs after every reopen(), on a new connection, before anything else; the returned function removes it. */
   onReopen(hook: ReopenHook): () => void {
     this.reopenHooks.add(hook);
@@ -230,12 +240,13 @@ export class Database {
    * instance reads those of the file only as a statement needs them. The loader's staging is made
    * again; hooks (onReopen) run before any other statement. False, and nothing done, inside a
    * transaction, while a connection is lent, or when another handle shares the instance; the
-   * caller asks again later. A failure to open again closes this Database and is thrown.
+   * caller asks again later; never once the connection is pinned (pinConnection). A failure to open again closes this Database and is thrown.
    */
   async reopen(): Promise<boolean> {
     this.assertOpen();
     const reopen = this.parts.reopen;
-    const busy = this.depth > 0 || this.lent > 0 || this.running > 0 || this.reopening !== undefined;
+    const busy =
+      this.pinned || this.depth > 0 || this.lent > 0 || this.running > 0 || this.reopening !== undefined;
     if (!reopen || busy || this.parts.sole?.() !== true) return false;
     let reopened = () => {};
     this.reopening = new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ import { serveReads } from '../../../src/analytics/read/read-server.js';
 import type { Database } from '../../../src/load/database.js';
 import { RecordLoader } from '../../../src/load/loader.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { createSeenSet } from '../../../src/load/statements/seen.js';
 import { silentLogger } from '../../../src/log.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { smallDataset } from '../../helpers/analytics-data.js';
@@ -51,7 +52,7 @@ describe('a writer opens its file again', () => {
     expect(await count(db, 'jobs')).toBe(20);
   });
 
-  test('not inside a transaction, nor while a connection is lent, nor beside another handle', async () => {
+  test('not inside a transaction, nor while a connection is lent or pinned, nor beside another handle', async () => {
     const db = await writer();
     await db.transaction(async () => {
       expect(await db.reopen()).toBe(false);
@@ -79,6 +80,9 @@ describe('a writer opens its file again', () => {
       await reader.close();
     }
     expect(await db.reopen()).toBe(true);
+    // A --full walk's seen ids are a temp table of the connection, read at the walk's end.
+    await createSeenSet(db);
+    expect(await db.reopen()).toBe(false);
   });
 
   test('a read-only open never reopens', async () => {

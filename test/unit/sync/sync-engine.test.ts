@@ -146,6 +146,9 @@ describe('the engine over an in-memory listing', () => {
     await syncKind(reopening, 'pre-recorded', EMPTY_CHECKPOINT);
     await syncKind(reopening, 'live', EMPTY_CHECKPOINT);
     expect(reopens).toBeGreaterThan(4);
+    // A --full walk keeps the ids it saw on the connection until its end: no reopen under it.
+    const full = await syncKind({ ...reopening, plan: { ...plan, full: true } }, 'live', EMPTY_CHECKPOINT);
+    expect(full).toMatchObject({ mode: 'full', deleted: 0, inserted: 0 });
     await ctx.db.close();
     await expectMirror(ctx.db.path, records);
   });
