@@ -2,31 +2,34 @@
  * A DuckDB file's statements and transactions: SQL with bound values (the statements of
  * src/load/statements, the loader's), run on one connection, and explicit transactions. Opening and
  * closing the file (the instance, migrations, a writer's staging, merge and checkpoint) is
- * open-file.ts's, which hands a Database its connection and what closing means.
+ * open-file.ts's, which hands a Database its connections (connections.ts) and what closing means;
+ * a writer's Database can open its file again between transactions (reopen).
  */
-import {
-  type DuckDBAppender,
-  type DuckDBConnection,
-  type DuckDBMaterializedResult,
-  type DuckDBPreparedStatement,
-  StatementType,
+import type {
+  DuckDBAppender,
+  DuckDBConnection,
+  DuckDBMaterializedResult,
+  DuckDBPreparedStatement,
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import { type ConnectionParts, Connections, type ReopenHook } from './connections.js';
 import { commitWithCheckpoint } from './file/commit-checkpoint.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { restrictFile } from './file/open-instance.js';
+import { KeptStatements } from './kept-statements.js';
 import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
 
-/** Statements Database.execute prepares once and keeps: queries and DML. */
-const KEPT_STATEMENTS: ReadonlySet<StatementType> = new Set([
-  StatementType.SELECT,
-  StatementType.INSERT,
-  StatementType.UPDATE,
-  StatementType.DELETE,
-]);
-/** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
-const MAX_KEPT_STATEMENTS = 128;
+/** What the opener (open-file.ts) hands a Database. */
+export interface DatabaseParts extends ConnectionParts {
+  /** Absolute. */
+  readonly path: string;
+  /** A writer's WAL threshold as its DuckDB setting (file/open-instance.ts), for checkpointAtCommit. */
+  readonly walThreshold?: string;
+  /** Run once by close() while statements still run (a writer's merge and checkpoint); must not throw. */
+  readonly beforeClose?: (db: Database) => Promise<void>;
+  readonly logger?: Logger;
+}
 
 /**
  * What a reading statement (src/load/statements) needs of a database: rows of SQL text with bound
@@ -37,108 +40,68 @@ export interface RowSource {
   all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
 }
 
-/** What the opener (open-file.ts) hands a Database. */
-export interface DatabaseParts {
-  /** Absolute. */
-  readonly path: string;
-  readonly connection: DuckDBConnection;
-  /** A new connection to the same file: its own transactions, so its own snapshot. */
-  readonly connect: () => Promise<DuckDBConnection>;
-  /** A writer's staging connection (the loader's parsing, outside its transactions); closed by close(). */
-  readonly staging?: DuckDBConnection;
-  /** A writer's WAL threshold as its DuckDB setting (file/open-instance.ts), for checkpointAtCommit. */
-  readonly walThreshold?: string;
-  /** Run once by close() while statements still run (a writer's merge and checkpoint); must not throw. */
-  readonly beforeClose?: (db: Database) => Promise<void>;
-  /** Run once by close() after the connection closed: gives the file back. */
-  readonly release: () => void;
-  readonly logger?: Logger;
-}
-
 export class Database {
   readonly path: string;
-  private readonly connection: DuckDBConnection;
+  private readonly connections: Connections<DatabaseParts>;
   private readonly logger: Logger;
   private closed = false;
+  /** Statements running on the main connection outside a transaction: no reopen meanwhile. */
+  private running = 0;
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
   /** Whether the open transaction's COMMIT is to checkpoint instead of writing the WAL (checkpointAtCommit). */
   private checkpointCommit = false;
-  /** Statements with bound values, prepared once per text (execute()); undefined: not kept (prepared()). */
-  private readonly statements = new Map<string, DuckDBPreparedStatement | undefined>();
-  /** Prepared statements between bind and run: a concurrent caller of the same text prepares anew. */
-  private readonly binding = new Set<DuckDBPreparedStatement>();
+  /** The main connection's statements with bound values, prepared once per text. */
+  private readonly statements = new KeptStatements();
 
-  constructor(private readonly parts: DatabaseParts) {
+  constructor(parts: DatabaseParts) {
+    this.connections = new Connections(parts);
     this.path = parts.path;
-    this.connection = parts.connection;
     this.logger = parts.logger ?? silentLogger;
   }
 
+  /** The main connection: statements and transactions. */
+  private get connection(): DuckDBConnection {
+    return this.connections.parts.connection;
+  }
+
   async run(sql: string, params?: SqlParams): Promise<void> {
-    this.assertOpen();
+    await this.ready();
     await this.execute(sql, params);
   }
 
   /** Rows as plain objects: timestamps as Date, JSON as text, bigint as number when it is safe. */
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
-    this.assertOpen();
+    await this.ready();
     return rowObjects(await this.execute(sql, params)).map((row) => plainRow(row) as T);
   }
 
-  /**
-   * Runs `sql` in one trip to DuckDB's threads when it can. Every trip ends in a callback that waits
-   * for the event loop, which is busy reading pages during a sync: the client's own path for bound
-   * values (split the text, prepare, execute, then fetch each result chunk) took five such trips a
-   * statement, and the writer waited on them more than on DuckDB (BENCHMARKS.md, "The writer's
-   * trips"). So a statement with values is prepared once and kept (`statements`), and results are
-   * read from the materialized chunks without another trip.
-   */
+  /** `sql` on the main connection; with values, through the kept statements (kept-statements.ts). */
   private async execute(sql: string, params: SqlParams | undefined): Promise<DuckDBMaterializedResult> {
+    this.running += 1;
     try {
       const values = toDuckParams(params);
       if (values === undefined) return await this.connection.run(sql);
-      const statement = await this.prepared(sql);
-      // Text of several statements, or a statement another caller is between bind and run with.
-      if (statement === undefined || this.binding.has(statement))
-        return await this.connection.run(sql, values);
-      this.binding.add(statement);
-      try {
-        statement.bind(values);
-        return await statement.run();
-      } finally {
-        this.binding.delete(statement);
-      }
+      return await this.statements.run(this.connection, sql, values);
     } catch (error) {
       // A damaged block surfaces only when a statement reads it.
       throw damagedOr(this.path, error);
+    } finally {
+      this.running -= 1;
     }
-  }
-
-  /**
-   * `sql` prepared on this connection, once; undefined when it holds several statements or is not a
-   * query or DML: a kept `CREATE OR REPLACE TEMP TABLE ... AS` run again left the table bound to
-   * another temp table's columns (DuckDB 1.5.6), so DDL is prepared anew each time.
-   */
-  private async prepared(sql: string): Promise<DuckDBPreparedStatement | undefined> {
-    if (this.statements.has(sql)) return this.statements.get(sql);
-    if (this.statements.size >= MAX_KEPT_STATEMENTS) return undefined;
-    const extracted = await this.connection.extractStatements(sql);
-    let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
-    if (statement !== undefined && !KEPT_STATEMENTS.has(statement.statementType)) {
-      statement.destroySync();
-      statement = undefined;
-    }
-    this.statements.set(sql, statement);
-    return statement;
   }
 
   /** Each value of the first column of `sql`'s rows, read a chunk at a time: for results too big to hold at once. */
   async eachValue(sql: string, take: (value: unknown) => void): Promise<void> {
-    this.assertOpen();
-    const result = await this.connection.stream(sql);
-    for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
-      for (const value of chunk.getColumnValues(0)) take(value);
+    await this.ready();
+    this.running += 1;
+    try {
+      const result = await this.connection.stream(sql);
+      for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
+        for (const value of chunk.getColumnValues(0)) take(value);
+    } finally {
+      this.running -= 1;
+    }
   }
 
   /**
@@ -166,26 +129,61 @@ export class Database {
    */
   stagingConnection(): DuckDBConnection {
     this.assertOpen();
-    if (this.parts.staging) return this.parts.staging;
+    const staging = this.connections.parts.staging;
+    if (staging) return staging;
     throw new DatabaseError(`${this.path} is not open for writing`, { path: this.path });
   }
 
   /**
-   * A new connection to this file's instance, with its own transactions (so its own snapshot):
-   * the read server answers each reader on one. The caller closes it.
+   * `fn` on a new connection to this file's instance, with its own transactions (so its own
+   * snapshot), closed when `fn` settles: the read server answers each reader on one. While one is
+   * lent, reopen() does not reopen.
    */
-  async connect(): Promise<DuckDBConnection> {
-    this.assertOpen();
-    return this.parts.connect();
+  async withConnection<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.connections.withConnection(fn);
+  }
+
+  /**
+   * The main connection now holds state that later statements read, for the rest of this open (a
+   * temp table such as a `--full` walk's seen ids): reopen() refuses from now on.
+   */
+  pinConnection(): void {
+    this.connections.pin();
+  }
+
+  /** `hook` runs after every reopen(), on a new connection, before anything else; the returned function removes it. */
+  onReopen(hook: ReopenHook): () => void {
+    return this.connections.onReopen(hook);
+  }
+
+  /**
+   * A writer's instance given back and opened again, between transactions: DuckDB keeps in memory
+   * a description of every row group its instance wrote, and a new instance reads those of the file
+   * only as a statement needs them (docs/decisions/0043). The loader's staging is made again;
+   * hooks (onReopen) run before any other statement. False, and nothing done, inside a
+   * transaction, while a statement runs or a connection is lent, once the connection is pinned,
+   * or when another handle shares the instance: the caller asks again later. A failure to open
+   * again closes this Database and is thrown.
+   */
+  async reopen(): Promise<boolean> {
+    await this.ready();
+    if (this.depth > 0 || this.running > 0) return false;
+    try {
+      return await this.connections.reopen(() => this.statements.clear());
+    } catch (error) {
+      this.closed = true;
+      throw error;
+    }
   }
 
   /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    this.assertOpen();
     if (this.depth > 0) return this.nested(fn);
-    await this.connection.run('BEGIN TRANSACTION');
+    await this.ready();
     this.depth = 1;
     try {
+      await this.connection.run('BEGIN TRANSACTION');
       const result = await fn();
       await this.commit();
       return result;
@@ -212,19 +210,16 @@ export class Database {
   /** Closes the connection and gives the file back; once, whatever the opener set to run first. */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.parts.beforeClose?.(this);
+    await this.connections.parts.beforeClose?.(this);
     this.closed = true;
-    for (const statement of this.statements.values()) statement?.destroySync();
     this.statements.clear();
-    this.parts.staging?.closeSync();
-    this.connection.closeSync();
-    this.parts.release();
+    this.connections.close();
   }
 
   /** A failed COMMIT (disk full, WAL not writable) is a DatabaseError naming the file, not a crash. */
   private async commit(): Promise<void> {
     try {
-      const threshold = this.parts.walThreshold;
+      const threshold = this.connections.parts.walThreshold;
       if (this.checkpointCommit && threshold) await commitWithCheckpoint(this.connection, threshold);
       else await this.connection.run('COMMIT');
     } catch (error) {
@@ -255,6 +250,12 @@ export class Database {
       // A failed COMMIT may already have ended the transaction; the first error is the one to report.
       this.logger.debug({ err: error }, 'rollback after a failed transaction did not run');
     }
+  }
+
+  /** Waits out a reopen() in progress, then asserts the Database is open. */
+  private async ready(): Promise<void> {
+    await this.connections.settled();
+    this.assertOpen();
   }
 
   private assertOpen(): void {

@@ -11,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { planReaderMemory } from '../memory/reader-memory.js';
-import { Database } from './database.js';
+import { Database, type DatabaseParts } from './database.js';
 import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
@@ -55,7 +55,14 @@ export interface WriterOptions extends OpenOptions {
 
 /** `path` opened for writing, migrated, with the loader's staging in place; close() merges and checkpoints. */
 export async function openWriter(path: string, options: WriterOptions = {}): Promise<Database> {
-  const full = resolve(path);
+  return new Database(await writerParts(resolve(path), options, true));
+}
+
+/**
+ * A writer's instance, connection and staging; migrated first when `migrating` (an open; a
+ * reopen of the same file in the same run has nothing to migrate).
+ */
+async function writerParts(full: string, options: WriterOptions, migrating: boolean): Promise<DatabaseParts> {
   const logger = options.logger ?? silentLogger;
   const shared = await acquireInstance(
     full,
@@ -64,7 +71,7 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
     options.memory,
   );
   return withConnection(full, shared, async (connection) => {
-    await migrateLogged(connection, full, options.migrations, logger);
+    if (migrating) await migrateLogged(connection, full, options.migrations, logger);
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
     await connection.run(loadSql('stage-create'));
@@ -76,7 +83,7 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
       staging.closeSync();
       throw error;
     }
-    return new Database({
+    return {
       path: full,
       connection,
       connect: () => shared.instance.connect(),
@@ -84,8 +91,10 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
       walThreshold: walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb),
       beforeClose: (db) => closeWriter(db, shared, options.compactAfter, logger),
       release: () => releaseInstance(full, shared),
+      reopen: () => writerParts(full, options, false),
+      sole: () => shared.refs === 1,
       logger,
-    });
+    };
   });
 }
 
@@ -102,23 +111,24 @@ export async function openReadOnly(path: string, options: ReadOnlyOptions = {}):
   });
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);
-  return withConnection(full, shared, async (connection) => {
+  const parts = await withConnection(full, shared, async (connection) => {
     await assertMigrated(connection, full);
-    return new Database({
+    return {
       path: full,
       connection,
       connect: () => shared.instance.connect(),
       release: () => releaseInstance(full, shared),
-    });
+    };
   });
+  return new Database(parts);
 }
 
 /** `setup` on a new connection of `shared`; a failure gives the instance back (and a file just made goes). */
 async function withConnection(
   full: string,
   shared: SharedInstance,
-  setup: (connection: DuckDBConnection) => Promise<Database>,
-): Promise<Database> {
+  setup: (connection: DuckDBConnection) => Promise<DatabaseParts>,
+): Promise<DatabaseParts> {
   let connection: DuckDBConnection | undefined;
   try {
     connection = await shared.instance.connect();

@@ -113,6 +113,14 @@ const BYTES_PER_PENDING_ROW = 64;
  */
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
+/**
+ * JSON bytes a writer loads between two opens of its file (src/load/database.ts reopen): 1 GB.
+ * DuckDB keeps in memory a description of every row group its instance wrote, which grew a
+ * back-fill's peak by about 15 MiB a GB written (about 2.3 GB of JSON); an instance opened again
+ * knows only the file's, read as statements need them.
+ */
+const REOPEN_JSON_BYTES = 1e9;
+
 /** DuckDB's share per thread, bytes: 48 MiB, so 1 thread at 512 MB, 2 from about 700 MB. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 
@@ -142,6 +150,8 @@ export interface MemoryPlan {
   readonly commitBytes: number;
   /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
   readonly heapBytes: number;
+  /** JSON bytes loaded after which the writer opens its file again, between transactions. */
+  readonly reopenBytes: number;
   readonly duckdb: DuckDbMemory;
 }
 
@@ -173,6 +183,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
     heapBytes,
     commitRows,
     commitBytes: Math.floor(duckdbShare / BYTES_PER_PENDING_JSON_BYTE),
+    reopenBytes: REOPEN_JSON_BYTES,
     duckdb: Object.freeze({
       // What DuckDB may hold at once: small commits' data up to the WAL threshold, the open
       // transaction and its work. A checkpoint runs at a commit, so the transaction's data is then

@@ -50,16 +50,13 @@ export class FileReader implements Reader {
 
   /** `fn` on a new connection of the file's instance, sandboxed first; the connection closes after. */
   private async sandboxed<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await this.db.connect();
-    try {
+    return this.db.withConnection(async (connection) => {
       if (!this.sandboxApplied) {
         await sandboxInstance(connection, { readableDirs: this.readableDirs, lockSettings: true });
         this.sandboxApplied = true;
       }
-      return await fn(connection);
-    } finally {
-      connection.closeSync();
-    }
+      return fn(connection);
+    });
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {

@@ -60,19 +60,18 @@ export function socketPathOf(dbPath: string): string {
 }
 
 export async function serveReads(db: Database, options: ServeOptions): Promise<ReadServer> {
-  const admin = await db.connect();
-  try {
-    await sandboxInstance(admin, { readableDirs: options.readableDirs ?? [], lockSettings: false });
-  } finally {
-    admin.closeSync();
-  }
+  // The sandbox is the instance's: a writer that opens its file again (Database.reopen) applies it again.
+  const sandbox = (admin: DuckDBConnection) =>
+    sandboxInstance(admin, { readableDirs: options.readableDirs ?? [], lockSettings: false });
+  await db.withConnection(sandbox);
+  const removeSandboxHook = db.onReopen(sandbox);
   const socketPath = socketPathOf(db.path);
   if (socketPath.length > MAX_SOCKET_PATH) {
     options.logger.warn(
       { socket_path: socketPath },
       'database path too long for a read socket: readers wait for this run',
     );
-    return { socketPath: undefined, close: async () => {} };
+    return { socketPath: undefined, close: async () => void removeSandboxHook() };
   }
   removeStaleSocket(socketPath);
   const active = new Set<Request>();
@@ -105,6 +104,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
         await closed;
         rmSync(socketPath, { force: true });
         removeIfEmpty(`${db.path}.tmp`);
+        removeSandboxHook();
       })();
       return closing;
     },
@@ -192,8 +192,15 @@ class Request {
     }
   }
 
-  private async answer(request: ReadRequest, temp: string[]): Promise<Record<string, unknown>> {
-    const connection = await this.db.connect();
+  private answer(request: ReadRequest, temp: string[]): Promise<Record<string, unknown>> {
+    return this.db.withConnection((connection) => this.answerOn(connection, request, temp));
+  }
+
+  private async answerOn(
+    connection: DuckDBConnection,
+    request: ReadRequest,
+    temp: string[],
+  ): Promise<Record<string, unknown>> {
     this.connection = connection;
     try {
       await connection.run('BEGIN TRANSACTION READ ONLY');
@@ -229,7 +236,6 @@ class Request {
     } finally {
       this.connection = undefined;
       await connection.run('ROLLBACK').catch(() => {});
-      connection.closeSync();
     }
   }
 

@@ -10,8 +10,9 @@ import { queryText } from './queries.js';
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
 type WalkedRange = { kind: JobKind; after: string | null; before: string };
 
-/** An empty `seen_ids` (a previous walk's ids go). */
+/** An empty `seen_ids` (a previous walk's ids go); the file is not opened again while it lives. */
 export async function createSeenSet(db: Database): Promise<void> {
+  db.pinConnection();
   await db.run(queryText('seen-create'));
 }
 

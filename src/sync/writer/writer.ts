@@ -3,7 +3,8 @@
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
- * is written straight into the file at its commit. New records are parsed `parseBytes` at a time,
+ * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it opens the
+ * file again between two transactions (Database.reopen). New records are parsed `parseBytes` at a time,
  * the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
@@ -84,6 +85,7 @@ async function writePages(
   queue: PageQueue<QueueMessage>,
   { counters, checkpoint, progress, ledger }: WriteState,
 ): Promise<void> {
+  let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
       const size = new TransactionSize(ctx.memory);
@@ -107,6 +109,17 @@ async function writePages(
     ledger.commit(batch.cp.watermark);
     await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
     ended = batch.drained;
+    loadedSinceOpen += batch.bytes;
+    if (!ended && loadedSinceOpen >= ctx.memory.reopenBytes) {
+      const started = Date.now();
+      if (await ctx.db.reopen()) {
+        ctx.logger.debug(
+          { kind, json_bytes: loadedSinceOpen, ms: Date.now() - started },
+          'database opened again',
+        );
+        loadedSinceOpen = 0;
+      }
+    }
   }
 }
 

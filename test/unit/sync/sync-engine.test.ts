@@ -134,6 +134,25 @@ describe('the engine over an in-memory listing', () => {
     expect(source.stats.requests - before).toBeLessThan(10);
   });
 
+  it('a writer that opens its file again after every commit leaves the same mirror', async () => {
+    const records = dataset(7);
+    const { ctx } = await kindContext(new FakeListing(records));
+    // A commit after every load, and the file opened again after every commit.
+    const reopening: KindRunContext = { ...ctx, memory: { ...ctx.memory, commitBytes: 1, reopenBytes: 1 } };
+    let reopens = 0;
+    ctx.db.onReopen(async () => {
+      reopens += 1;
+    });
+    await syncKind(reopening, 'pre-recorded', EMPTY_CHECKPOINT);
+    await syncKind(reopening, 'live', EMPTY_CHECKPOINT);
+    expect(reopens).toBeGreaterThan(4);
+    // A --full walk keeps the ids it saw on the connection until its end: no reopen under it.
+    const full = await syncKind({ ...reopening, plan: { ...plan, full: true } }, 'live', EMPTY_CHECKPOINT);
+    expect(full).toMatchObject({ mode: 'full', deleted: 0, inserted: 0 });
+    await ctx.db.close();
+    await expectMirror(ctx.db.path, records);
+  });
+
   it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
     const records = dataset(5);
     const preRecorded = records.filter((r) => r['kind'] === 'pre-recorded');

@@ -1,0 +1,76 @@
+/**
+ * Statements with bound values, prepared once per text on a connection and kept. Every trip to
+ * DuckDB's threads ends in a callback that waits for the event loop, which is busy reading pages
+ * during a sync: the client's own path for bound values (split the text, prepare, execute, then
+ * fetch each result chunk) took five such trips a statement, and the writer waited on them more
+ * than on DuckDB (BENCHMARKS.md, "The writer's trips"). A kept statement runs in one trip, and its
+ * result is read from the materialized chunks without another.
+ */
+import {
+  type DuckDBConnection,
+  type DuckDBMaterializedResult,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+  StatementType,
+} from '@duckdb/node-api';
+
+/** Statements kept: queries and DML. */
+const KEPT: ReadonlySet<StatementType> = new Set([
+  StatementType.SELECT,
+  StatementType.INSERT,
+  StatementType.UPDATE,
+  StatementType.DELETE,
+]);
+/** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
+const MAX_KEPT = 128;
+
+export class KeptStatements {
+  /** undefined: a text not kept (several statements, or not a query or DML). */
+  private readonly statements = new Map<string, DuckDBPreparedStatement | undefined>();
+  /** Statements between bind and run: a concurrent caller of the same text runs it unkept. */
+  private readonly binding = new Set<DuckDBPreparedStatement>();
+
+  /** `sql` with `values` on `connection`, the connection every call of this cache passes. */
+  async run(
+    connection: DuckDBConnection,
+    sql: string,
+    values: Record<string, DuckDBValue> | DuckDBValue[],
+  ): Promise<DuckDBMaterializedResult> {
+    const statement = await this.prepared(connection, sql);
+    if (statement === undefined || this.binding.has(statement)) return connection.run(sql, values);
+    this.binding.add(statement);
+    try {
+      statement.bind(values);
+      return await statement.run();
+    } finally {
+      this.binding.delete(statement);
+    }
+  }
+
+  /** Every kept statement destroyed: before its connection closes. */
+  clear(): void {
+    for (const statement of this.statements.values()) statement?.destroySync();
+    this.statements.clear();
+  }
+
+  /**
+   * `sql` prepared once; undefined when it holds several statements or is not a query or DML: a
+   * kept `CREATE OR REPLACE TEMP TABLE ... AS` run again left the table bound to another temp
+   * table's columns (DuckDB 1.5.6), so DDL is prepared anew each time.
+   */
+  private async prepared(
+    connection: DuckDBConnection,
+    sql: string,
+  ): Promise<DuckDBPreparedStatement | undefined> {
+    if (this.statements.has(sql)) return this.statements.get(sql);
+    if (this.statements.size >= MAX_KEPT) return undefined;
+    const extracted = await connection.extractStatements(sql);
+    let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
+    if (statement !== undefined && !KEPT.has(statement.statementType)) {
+      statement.destroySync();
+      statement = undefined;
+    }
+    this.statements.set(sql, statement);
+    return statement;
+  }
+}
