@@ -94,9 +94,9 @@ Options:
   --latency-ms N   ms added to every response in the latency phase (default 50)
   --baseline DIR   a built checkout of another version (npm ci && npm run build there, with this
                    bench's bench/ files): the incremental and scale phases run its sync beside this one's
-  --in-process     run the measured tasks in the bench's process, not a child each: quicker, but
-                   memory, CPU and bytes written are then the bench's (for the smoke test); the
-                   scale phase always runs the CLI in children
+  --in-process     run the measured tasks and the simulators in the bench's process, not a child
+                   each: quicker, but memory, CPU and bytes written are then the bench's (for the
+                   smoke test); the scale phase always runs the CLI in children
   -h, --help       show this help
 
 A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),

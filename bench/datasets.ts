@@ -3,7 +3,7 @@
  * spans 90 days, so the idle run finds nothing new and the pending jobs of the last 7 days are
  * re-checked, as they would be on a live account.
  */
-import type { SimChildOptions } from './sim-child.js';
+import type { SimChildOptions } from './sim-service.js';
 
 /** The account shapes the backfill and its floors are measured on, in report order. */
 export const SHAPES = ['bench', 'S600', 'S60'] as const;

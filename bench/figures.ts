@@ -1,6 +1,6 @@
 /** What one bench run measured: the JSON written to bench/out/ and the input of the report. */
 import type { ShapeName } from './datasets.js';
-import type { DatasetFile } from './sim-child.js';
+import type { DatasetFile } from './sim-service.js';
 
 export interface BackfillFigures {
   /** Median wall time of runSync in the child (open, fetch, load, commit, close), ms. */

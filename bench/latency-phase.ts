@@ -10,8 +10,8 @@ import { runTask } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { LatencyFigures, LatencyRun } from './figures.js';
 import type { Say } from './phase-kit.js';
-import type { RequestMark } from './sim-child.js';
 import { SimProcess } from './sim-process.js';
+import type { RequestMark } from './sim-service.js';
 import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 
 /** The client's limit during the phase, requests/s: well above the 80/s that 4 slices at 50 ms ask for, so

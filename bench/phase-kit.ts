@@ -1,8 +1,8 @@
 /** What the bench's phases share: how they report progress and run a backfill task. */
 import { rmSync } from 'node:fs';
 import type { BenchOptions } from './args.js';
-import type { SimUsage } from './sim-child.js';
 import type { SimProcess } from './sim-process.js';
+import type { SimUsage } from './sim-service.js';
 import type { SyncTaskOptions } from './task-sync.js';
 
 /** Requests per second of the client's limiter in the backfill: high, so the figure is the sync's own. */

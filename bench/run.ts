@@ -12,6 +12,7 @@ import { BENCH_HELP, parseBenchArgs } from './args.js';
 import { runTasksInProcess } from './child-output.js';
 import { runBench } from './phases.js';
 import { renderReport } from './report.js';
+import { runSimulatorsInProcess } from './sim-process.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseBenchArgs(argv);
@@ -19,7 +20,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(BENCH_HELP);
     return 0;
   }
-  if (options.inProcess) runTasksInProcess();
+  if (options.inProcess) {
+    runTasksInProcess();
+    runSimulatorsInProcess();
+  }
   const started = Date.now();
   const loadAtStart = loadavg();
   const say = (line: string) =>

@@ -19,8 +19,8 @@ import type {
 } from './figures.js';
 import { median, removeDb, type Say, simCpuMs, syncOptions } from './phase-kit.js';
 import { type RowCounts, totalRows } from './record-counts.js';
-import type { DatasetFile } from './sim-child.js';
 import { SimProcess } from './sim-process.js';
+import type { DatasetFile } from './sim-service.js';
 import type { FloorAOptions, FloorAResult } from './task-floor-a.js';
 import type { FloorBOptions, FloorBResult } from './task-floor-b.js';
 import type { NaiveOptions, NaiveResult } from './task-naive.js';

@@ -1,25 +1,59 @@
 /**
- * The parent's handle on a simulator child (bench/sim-child.ts): start it, steer it, and read
- * which requests it answered during a phase.
+ * The bench's handle on a simulator: start it, steer it, and read which requests it answered during
+ * a phase. A child process of its own (bench/sim-child.ts), or with --in-process
+ * (runSimulatorsInProcess) the bench's own process, the smoke test's mode.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { ChildChannel } from './ipc.js';
-import type { DatasetFile, RequestMark, SimChildOptions, SimUsage } from './sim-child.js';
+import {
+  type DatasetFile,
+  type RequestMark,
+  type SimChildOptions,
+  type SimUsage,
+  startSimService,
+} from './sim-service.js';
 
 const CHILD = new URL('./sim-child.js', import.meta.url);
 
 /** Indexing a million jobs takes seconds; a loaded shared machine may take minutes. ms. */
 const START_TIMEOUT_MS = 600_000;
 
+/** How the handle reaches its simulator: a command and its answer, and the end. */
+interface SimLink {
+  call<T>(command: string, args?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+let inProcess = false;
+
+/**
+ * From now on, start each simulator in this process (a child costs a node start and the
+ * simulator's imports): its CPU and memory then count as the bench's.
+ */
+export function runSimulatorsInProcess(): void {
+  inProcess = true;
+}
+
 export class SimProcess {
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly channel: ChildChannel,
+    private readonly link: SimLink,
     readonly url: string,
     readonly apiKey: string,
   ) {}
 
   static async start(options: SimChildOptions): Promise<SimProcess> {
+    if (inProcess) {
+      const service = await startSimService(options);
+      const link: SimLink = {
+        async call<T>(command: string, args: unknown = null): Promise<T> {
+          const handler = service.handlers[command];
+          if (!handler) throw new Error(`unknown command ${command}`);
+          return (await handler(args as never)) as T;
+        },
+        close: () => service.close(),
+      };
+      return new SimProcess(link, service.url, service.apiKey);
+    }
     const child = fork(CHILD, [JSON.stringify(options)], {
       serialization: 'json',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -40,52 +74,58 @@ export class SimProcess {
         reject(new Error(`the simulator child exited (${code}) before it was ready`));
       });
     });
-    return new SimProcess(child, channel, ready.url, ready.apiKey);
+    const link: SimLink = {
+      call: (command, args) => channel.call(command, args),
+      async close() {
+        if (child.exitCode !== null) return;
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        await channel.call('close').catch(() => child.kill('SIGKILL'));
+        await exited;
+      },
+    };
+    return new SimProcess(link, ready.url, ready.apiKey);
   }
 
   setLatency(ms: number): Promise<void> {
-    return this.channel.call('latency', { ms });
+    return this.link.call('latency', { ms });
   }
 
   /** How many requests were answered so far: a mark to pass to `requestsSince`. */
   requestCount(): Promise<number> {
-    return this.channel.call('count');
+    return this.link.call('count');
   }
 
   requestsSince(from: number): Promise<RequestMark[]> {
-    return this.channel.call('since', { from });
+    return this.link.call('since', { from });
   }
 
   writeNdjson(path: string): Promise<DatasetFile> {
-    return this.channel.call('ndjson', { path });
+    return this.link.call('ndjson', { path });
   }
 
   jsonBytes(): Promise<number> {
-    return this.channel.call('jsonBytes');
+    return this.link.call('jsonBytes');
   }
 
   /** The child's CPU time so far and its resident memory: read before and after a phase. */
   usage(): Promise<SimUsage> {
-    return this.channel.call('usage');
+    return this.link.call('usage');
   }
 
   /** Adds jobs created `agoMs` ago upstream; returns their ids. */
   addJobs(count: number, status: 'queued' | 'done', agoMs: number): Promise<string[]> {
-    return this.channel.call('add', { count, status, agoMs });
+    return this.link.call('add', { count, status, agoMs });
   }
 
   completeJobs(ids: readonly string[]): Promise<void> {
-    return this.channel.call('complete', { ids });
+    return this.link.call('complete', { ids });
   }
 
   deleteOldest(count: number): Promise<number> {
-    return this.channel.call('deleteOldest', { count });
+    return this.link.call('deleteOldest', { count });
   }
 
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    await this.channel.call('close').catch(() => this.child.kill('SIGKILL'));
-    await exited;
+  close(): Promise<void> {
+    return this.link.close();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The program itself, as a user runs it: bin/transcript-sync from the built dist/ (each command's
- * --help runs in-process, through the same main()).
+ * --help, and what the settings say, run in-process, through the same main()).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -78,10 +78,10 @@ describe('transcript-sync', () => {
   });
 
   it('a bad setting names the variable it came from', async () => {
-    const result = await runCli(['sync'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'ftp://example.test' });
+    const result = await runMain(['sync'], { TSYNC_API_KEY: 'k', TSYNC_BASE_URL: 'ftp://example.test' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('TSYNC_BASE_URL');
-    const flag = await runCli(['sync', '--page-size', '0'], {
+    const flag = await runMain(['sync', '--page-size', '0'], {
       TSYNC_API_KEY: 'k',
       TSYNC_BASE_URL: 'http://127.0.0.1:9',
     });

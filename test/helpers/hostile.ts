@@ -21,7 +21,11 @@ export function setOnRequest(hook: () => void): void {
   onRequest = hook;
 }
 
-const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
+/** A window of the last three days, ending an hour ago: the default of `start`. */
+export const recent = () => ({
+  from: new Date(Date.now() - 3 * 86_400_000),
+  to: new Date(Date.now() - 3_600_000),
+});
 
 /** A simulator closed after the current test (its hook cleared then too). */
 export async function start(options: SimulatorOptions): Promise<Simulator> {

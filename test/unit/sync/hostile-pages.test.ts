@@ -4,13 +4,23 @@
  * mirror exact) and persisting (the walk fails by name, nothing marked deleted), over HTTP against
  * the simulator. The other hostile listings are hostile-listings.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { anomalyOf } from '../../../src/extract/walk/page-anomalies.js';
 import type { FaultKind, Simulator } from '../../../src/simulator/index.js';
-import { deletedCount, injectAfter, preRecordedOnly, setOnRequest, start } from '../../helpers/hostile.js';
+import {
+  deletedCount,
+  injectAfter,
+  preRecordedOnly,
+  recent,
+  setOnRequest,
+  start,
+} from '../../helpers/hostile.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { syncOnce } from '../../helpers/sync.js';
+import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 
 describe('what counts as a contradiction', () => {
   const page = (offset: number, limit: number, items: number, next: number | null, nextLimit?: number) => ({
@@ -34,16 +44,37 @@ describe('what counts as a contradiction', () => {
 });
 
 describe('pages that contradict themselves', () => {
-  async function mirrored(count: number): Promise<{ s: Simulator; db: string }> {
-    const s = await start({ preRecorded: count, live: 0, limitCap: 20 });
-    const db = await migratedDb('glitch.duckdb');
+  // The account of the walks below: 110 jobs in one window for the whole file, so every test's
+  // simulator serves the same records. Their back-fill runs once; each test gets a copy of its file.
+  const account = { preRecorded: 110, live: 0, limitCap: 20, ...recent() };
+  const folder = fileTempDir('tsync-glitch-');
+  afterAll(() => folder.remove());
+  let backfilled: Promise<string> | undefined;
+
+  async function backfill(): Promise<string> {
+    const s = await start(account);
+    const db = join(folder.dir, 'backfilled.duckdb');
+    copyFileSync(await migratedDb('template.duckdb'), db);
     expect((await syncOnce(s, db, preRecordedOnly)).outcome).toBe('ok');
+    expect(existsSync(`${db}.wal`)).toBe(false);
+    return db;
+  }
+
+  /** A simulator of `account` and a copy of the file its back-fill left. */
+  async function mirrored(): Promise<{ s: Simulator; db: string }> {
+    backfilled ??= backfill();
+    const template = await backfilled;
+    const s = await start(account);
+    const db = join(tempDir(), 'glitch.duckdb');
+    copyFileSync(template, db);
+    // The copy mirrors this simulator as the back-fill left it mirroring its own.
+    await expectMirror(db, s.data.all());
     return { s, db };
   }
 
   for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
     it(`a ${fault} met once is asked again and a --full run stays exact`, async () => {
-      const { s, db } = await mirrored(110);
+      const { s, db } = await mirrored();
       // Planning takes 4 requests (the first page at one item, again at 20, two probes); the 5th
       // opens the oldest slice (the 30 jobs past the probe at 80) at offset 0, the 6th goes on from
       // offset 19. 110 jobs are the fewest that keep this walk (a shrink-total needs that 2nd page).
@@ -59,7 +90,7 @@ describe('pages that contradict themselves', () => {
     });
 
     it(`a ${fault} that persists fails the walk by name and marks nothing deleted`, async () => {
-      const { s, db } = await mirrored(110);
+      const { s, db } = await mirrored();
       const before = await actualFacts(db);
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
       const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
@@ -96,7 +127,7 @@ describe('pages that contradict themselves', () => {
   });
 
   it('a --full run whose walk met a contradiction, even one cleared, marks nothing deleted; the next one does', async () => {
-    const { s, db } = await mirrored(110);
+    const { s, db } = await mirrored();
     for (const record of s.data.all().slice(0, 3)) s.data.delete(String(record['id']));
     injectAfter(s, 4, 'empty-page');
     const glitched = await syncOnce(s, db, { ...preRecordedOnly, full: true });

@@ -1,0 +1,82 @@
+/**
+ * What the worker checks before it starts: a busy metrics port or an unwritable report directory
+ * is one line and exit 2 before the database is locked; a missing REDIS_URL is named as the
+ * worker's need. In-process (runMain), as bin/transcript-sync runs it; the worker process itself,
+ * its /healthz and its signals are test/e2e/worker-startup.test.ts.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writerLockPath } from '../../../src/load/file/writer-lock.js';
+import { type CliResult, runMain, shownLines } from '../../helpers/cli.js';
+import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { onCleanup, testRedis } from '../../helpers/worker.js';
+
+function env(db: string): Record<string, string> {
+  const prefix = uniquePrefix('startup');
+  testRedis(prefix);
+  return {
+    TSYNC_API_KEY: 'k',
+    TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    TSYNC_DB: db,
+    REDIS_URL: redisUrl(),
+    TSYNC_REDIS_PREFIX: prefix,
+    TSYNC_LOG_LEVEL: 'info',
+  };
+}
+
+async function occupiedPort(): Promise<number> {
+  const server: Server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  onCleanup(() => new Promise((r) => server.close(() => r())));
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** The one line a usage error (exit 2) shows. */
+function usageLine(result: CliResult): string {
+  expect(result.code, result.stderr).toBe(2);
+  const lines = shownLines(result.stderr);
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^transcript-sync: /);
+  return lines[0] as string;
+}
+
+describe('worker startup checks', () => {
+  it('a busy --metrics-port is one line naming the flag, exit 2, before the database is locked', async () => {
+    const db = join(tempDir(), 'transcripts.duckdb');
+    const port = await occupiedPort();
+    const line = usageLine(await runMain(['worker', '--metrics-port', String(port)], env(db)));
+    expect(line).toContain(`--metrics-port: 127.0.0.1:${port} is already in use`);
+    expect(line).toContain('0 for any free one');
+    expect(existsSync(writerLockPath(db))).toBe(false);
+  });
+
+  it('a --report-dir that is a file, or on /proc, is one line naming the flag, exit 2', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'transcripts.duckdb');
+    const file = join(dir, 'reports');
+    writeFileSync(file, 'not a directory');
+    const asFile = await runMain(['worker', '--metrics-port', '0', '--report-dir', file], env(db));
+    expect(usageLine(asFile)).toContain(`--report-dir: ${file} is a file, not a directory`);
+    expect(existsSync(writerLockPath(db))).toBe(false);
+
+    const started = Date.now();
+    const onProc = await runMain(
+      ['worker', '--metrics-port', '0', '--report-dir', '/proc/tsync-reports'],
+      env(db),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(usageLine(onProc)).toContain('/proc, a kernel pseudo-filesystem');
+  });
+
+  it('without REDIS_URL the worker says it needs Redis, not --checkpoints', async () => {
+    const db = join(tempDir(), 'transcripts.duckdb');
+    const { REDIS_URL: _r, ...rest } = env(db);
+    const line = usageLine(await runMain(['worker'], rest));
+    expect(line).toContain('REDIS_URL: the worker needs Redis for its queue; set REDIS_URL or --redis-url');
+    expect(line).not.toContain('--checkpoints');
+  });
+});
