@@ -5,18 +5,25 @@ import { defineConfig } from 'vitest/config';
  * they need `npm run build`), the worker process, SIGINT/SIGTERM/SIGKILL, another user's
  * permissions, or the benches. test/unit/: in-process (the CLI through runMain), no build step;
  * test/unit/repo/test-tiers.test.ts fails when a file there starts the build.
+ *
+ * Budget on the team's 2-core machine: `npm test` (the build, then both tiers) within 90 s wall,
+ * the unit tier alone (`npx vitest run --project unit`) within 30 s. The suite is CPU-bound (about
+ * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 2: ~240 CPU-s
+ * for both tiers, ~110 of them the unit tier's, on a day a 3e8-step loop of `x += i % 7` takes
+ * 0.75 s. Less work per test is what shortens it; compare CPU-s, side by side.
  */
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/after-each-test.ts'],
-    // Tests spawn processes, servers and DuckDB files: give them room on a shared 2-core machine.
+    // ms. Tests spawn processes, servers and DuckDB files: room on a shared 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Child processes: test/unit/repo/docs-commands.test.ts changes the working directory, which a
+    // worker thread may not.
     pool: 'forks',
-    // More workers than cores for the e2e tier: its files spend much of their time waiting on child
-    // processes, simulator latency and BullMQ locks (`npm test` on the shared 2-core machine: 155 s
-    // with 2 workers, 137 s with 4, when both tiers shared the pool). The unit tier sets its own.
+    // More workers than cores for the e2e tier: its files wait on child processes, simulator
+    // latency and BullMQ locks much of the time, and 4 keep both cores busy. The unit tier sets its own.
     maxWorkers: 4,
     projects: [
       {
@@ -24,18 +31,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          // CPU-bound in-process files: 3 at a time on 2 cores did the tier's work in ~8% less CPU than 4
-          // (less of each worker's import and transform, less contention), 28.2-28.9 against 30.2-30.4 s
-          // (`npm run test:unit`, quiet machine, side by side); 2 took 28.3 s.
+          // CPU-bound in-process files: 3 at a time on 2 cores take less CPU than 4 (each worker's
+          // imports, less contention) and no longer than 2.
           maxWorkers: 3,
           // Projects with their own maxWorkers run as groups, one after the other (vitest requires a
-          // groupOrder each): the e2e tier first, then this one. `npm test` 64.6-65.5 s against 66.8 s
-          // with both tiers sharing 4 workers (fresh clone, quiet machine).
+          // groupOrder each): the e2e tier first, then this one. Both tiers in one group of 4 workers
+          // take as much CPU and no less time.
           sequence: { groupOrder: 1 },
-          // One module cache for the tier's files in each worker: each file no longer re-imports the
-          // code, DuckDB's binding, zod, BullMQ... (CPU of the tier 136 s -> 101 s, measured side by
-          // side on the loaded 2-core machine). Hooks a file needs are registered by the setup file,
-          // not a helper's top level (test/helpers/cleanup.ts says why).
+          // One module cache for the tier's files in each worker: the code, DuckDB's binding, zod,
+          // BullMQ... are imported once a worker, not once a file (about a quarter of the tier's CPU).
+          // Hooks a file needs are registered by the setup file, not a helper's top level
+          // (test/helpers/cleanup.ts says why).
           isolate: false,
         },
       },
@@ -45,10 +51,9 @@ export default defineConfig({
           name: 'e2e',
           sequence: { groupOrder: 0 },
           include: ['test/e2e/**/*.test.ts'],
-          // The same shared module cache: the e2e files import the simulator, DuckDB, BullMQ... too
-          // (vitest's import time of the tier 21.7 s -> 9.9 s, its CPU 127 s -> 114 s, `vitest run
-          // --project e2e` on the loaded 2-core machine). What a test starts (children, servers,
-          // Redis clients) it undoes through the setup file's cleanups or its own afterEach.
+          // The same shared module cache: the e2e files import the simulator, DuckDB, BullMQ... too.
+          // What a test starts (children, servers, Redis clients) it undoes through the setup file's
+          // cleanups or its own afterEach.
           isolate: false,
         },
       },
