@@ -6,23 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
-
-function env(db: string, extra: Record<string, string> = {}): Record<string, string> {
-  const prefix = uniquePrefix('startup');
-  testRedis(prefix);
-  return {
-    TSYNC_API_KEY: 'k',
-    TSYNC_BASE_URL: 'http://127.0.0.1:9',
-    TSYNC_DB: db,
-    REDIS_URL: redisUrl(),
-    TSYNC_REDIS_PREFIX: prefix,
-    TSYNC_LOG_LEVEL: 'info',
-    ...extra,
-  };
-}
+import { onCleanup, spawnCli, workerEnv } from '../helpers/worker.js';
 
 describe('worker health', () => {
   it('/healthz is 503 naming the error when the last run failed with a refused key', async () => {
@@ -31,7 +16,7 @@ describe('worker health', () => {
     const db = join(tempDir(), 'transcripts.duckdb');
     const worker = spawnCli(
       ['worker', '--metrics-port', '0', '--every', '1h', '--kind', 'live'],
-      env(db, { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: 'wrong-key' }),
+      workerEnv(db, { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: 'wrong-key' }),
     );
     const serving = await worker.waitForLog((l) => l['msg'] === 'serving /metrics and /healthz');
     await worker.waitForLog((l) => l['msg'] === 'job failed for good');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { projectRoot } from '../../src/util/paths.js';
 import { onCleanup } from './cleanup.js';
-import { redisUrl } from './redis.js';
+import { redisUrl, uniquePrefix } from './redis.js';
 
 export { onCleanup };
 
@@ -26,6 +26,24 @@ export function testRedis(prefix: string): Redis {
     redis.disconnect();
   });
   return redis;
+}
+
+/**
+ * The environment of a worker on `db` with a Redis prefix of its own (its keys deleted after the
+ * test), an unreachable service and a placeholder key; `extra` overrides any of it.
+ */
+export function workerEnv(db: string, extra: Record<string, string> = {}): Record<string, string> {
+  const prefix = uniquePrefix('startup');
+  testRedis(prefix);
+  return {
+    TSYNC_API_KEY: 'k',
+    TSYNC_BASE_URL: 'http://127.0.0.1:9',
+    TSYNC_DB: db,
+    REDIS_URL: redisUrl(),
+    TSYNC_REDIS_PREFIX: prefix,
+    TSYNC_LOG_LEVEL: 'info',
+    ...extra,
+  };
 }
 
 export interface Child {

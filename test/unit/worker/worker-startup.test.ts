@@ -10,22 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writerLockPath } from '../../../src/load/file/writer-lock.js';
 import { type CliResult, runMain, shownLines } from '../../helpers/cli.js';
-import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { onCleanup, testRedis } from '../../helpers/worker.js';
-
-function env(db: string): Record<string, string> {
-  const prefix = uniquePrefix('startup');
-  testRedis(prefix);
-  return {
-    TSYNC_API_KEY: 'k',
-    TSYNC_BASE_URL: 'http://127.0.0.1:9',
-    TSYNC_DB: db,
-    REDIS_URL: redisUrl(),
-    TSYNC_REDIS_PREFIX: prefix,
-    TSYNC_LOG_LEVEL: 'info',
-  };
-}
+import { onCleanup, workerEnv } from '../../helpers/worker.js';
 
 async function occupiedPort(): Promise<number> {
   const server: Server = createServer();
@@ -48,7 +34,7 @@ describe('worker startup checks', () => {
   it('a busy --metrics-port is one line naming the flag, exit 2, before the database is locked', async () => {
     const db = join(tempDir(), 'transcripts.duckdb');
     const port = await occupiedPort();
-    const line = usageLine(await runMain(['worker', '--metrics-port', String(port)], env(db)));
+    const line = usageLine(await runMain(['worker', '--metrics-port', String(port)], workerEnv(db)));
     expect(line).toContain(`--metrics-port: 127.0.0.1:${port} is already in use`);
     expect(line).toContain('0 for any free one');
     expect(existsSync(writerLockPath(db))).toBe(false);
@@ -59,14 +45,14 @@ describe('worker startup checks', () => {
     const db = join(dir, 'transcripts.duckdb');
     const file = join(dir, 'reports');
     writeFileSync(file, 'not a directory');
-    const asFile = await runMain(['worker', '--metrics-port', '0', '--report-dir', file], env(db));
+    const asFile = await runMain(['worker', '--metrics-port', '0', '--report-dir', file], workerEnv(db));
     expect(usageLine(asFile)).toContain(`--report-dir: ${file} is a file, not a directory`);
     expect(existsSync(writerLockPath(db))).toBe(false);
 
     const started = Date.now();
     const onProc = await runMain(
       ['worker', '--metrics-port', '0', '--report-dir', '/proc/tsync-reports'],
-      env(db),
+      workerEnv(db),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(usageLine(onProc)).toContain('/proc, a kernel pseudo-filesystem');
@@ -74,7 +60,7 @@ describe('worker startup checks', () => {
 
   it('without REDIS_URL the worker says it needs Redis, not --checkpoints', async () => {
     const db = join(tempDir(), 'transcripts.duckdb');
-    const { REDIS_URL: _r, ...rest } = env(db);
+    const { REDIS_URL: _r, ...rest } = workerEnv(db);
     const line = usageLine(await runMain(['worker'], rest));
     expect(line).toContain('REDIS_URL: the worker needs Redis for its queue; set REDIS_URL or --redis-url');
     expect(line).not.toContain('--checkpoints');
