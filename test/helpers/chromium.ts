@@ -4,7 +4,8 @@
  * at a given viewport, measure it and take a screenshot without any npm dependency.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -96,18 +97,22 @@ export class HeadlessPage {
     return Buffer.from(data, 'base64');
   }
 
+  /**
+   * Ends the browser through the protocol (Browser.close), so Chromium stops its helper processes
+   * before it exits and leaves its profile alone; SIGTERM only if it does not answer within 5 s.
+   */
   async close(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    // Chromium's helper processes may still be writing the profile for a moment after it exits
-    // (seen as ENOTEMPTY under load): a profile left in the temp folder harms nothing, so a removal
-    // that still fails after the retries must not fail the test that rendered fine.
-    try {
-      rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-    } catch {
-      // left for the OS's temp cleanup
+    const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    (this.child.stdio[3] as Writable).write(`${JSON.stringify({ id: this.nextId++, method: 'Browser.close' })}\0`);
+    await Promise.race([exited, timeout(5_000)]);
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill('SIGTERM');
+      await Promise.race([exited, timeout(5_000)]);
     }
+    // A profile left in the temp folder harms nothing: a removal that still fails must not fail the
+    // test that rendered fine. Asynchronous, so the test file's worker is not blocked meanwhile.
+    await rm(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => {});
   }
 
   private send(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
