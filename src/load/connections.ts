@@ -28,8 +28,6 @@ export class Connections<P extends ConnectionParts> {
   private current: P;
   /** Connections withConnection() has lent and not yet had back. */
   private lent = 0;
-  /** Whether the main connection holds state a later statement reads (pin). */
-  private pinned = false;
   /** Set while reopen() runs: withConnection() and the Database's statements wait for it. */
   private reopening: Promise<void> | undefined;
   private readonly hooks = new Set<ReopenHook>();
@@ -63,23 +61,19 @@ export class Connections<P extends ConnectionParts> {
     }
   }
 
-  pin(): void {
-    this.pinned = true;
-  }
-
   onReopen(hook: ReopenHook): () => void {
     this.hooks.add(hook);
     return () => this.hooks.delete(hook);
   }
 
   /**
-   * Opens the file again when these are a writer's, not pinned, lend nothing and are the
-   * instance's only handle; `drop` first lets go of what the owner holds on the main connection.
+   * Opens the file again when these are a writer's, lend nothing and are the instance's only
+   * handle; `drop` first lets go of what the owner holds on the main connection.
    * False when not. A failure after the old instance went is thrown, nothing left open.
    */
   async reopen(drop: () => void): Promise<boolean> {
     const reopen = this.current.reopen;
-    const busy = this.pinned || this.lent > 0 || this.reopening !== undefined;
+    const busy = this.lent > 0 || this.reopening !== undefined;
     if (!reopen || busy || this.current.sole?.() !== true) return false;
     let done = () => {};
     this.reopening = new Promise<void>((resolve) => {

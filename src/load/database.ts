@@ -144,14 +144,6 @@ export class Database {
     return this.connections.withConnection(fn);
   }
 
-  /**
-   * The main connection now holds state that later statements read, for the rest of this open (a
-   * temp table such as a `--full` walk's seen ids): reopen() refuses from now on.
-   */
-  pinConnection(): void {
-    this.connections.pin();
-  }
-
   /** `hook` runs after every reopen(), on a new connection, before anything else; the returned function removes it. */
   onReopen(hook: ReopenHook): () => void {
     return this.connections.onReopen(hook);
@@ -162,9 +154,9 @@ export class Database {
    * a description of every row group its instance wrote, and a new instance reads those of the file
    * only as a statement needs them (docs/decisions/0043). The loader's staging is made again;
    * hooks (onReopen) run before any other statement. False, and nothing done, inside a
-   * transaction, while a statement runs or a connection is lent, once the connection is pinned,
-   * or when another handle shares the instance: the caller asks again later. A failure to open
-   * again closes this Database and is thrown.
+   * transaction, while a statement runs or a connection is lent, or when another handle shares
+   * the instance: the caller asks again later. A failure to open again closes this Database and
+   * is thrown.
    */
   async reopen(): Promise<boolean> {
     await this.ready();

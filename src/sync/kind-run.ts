@@ -16,7 +16,7 @@ import { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
-import { markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { endSeenSet, markUnseenDeleted, startSeenSet } from './reconcile.js';
 import { reconcileStart } from './reconcile-window.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
@@ -98,6 +98,7 @@ export async function syncKind(
           after,
         );
       }
+      if (plan.full) await endSeenSet(ctx.db);
       const result = summaries.summary('ok');
       await recordRunFinish(ctx.db, result);
       const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
@@ -117,6 +118,7 @@ export async function syncKind(
       interrupted ? 'interrupted by a signal' : error instanceof TsyncError ? error.toLine() : error.message,
     );
     await recordRunFinish(ctx.db, result).catch(() => {});
+    if (plan.full) await endSeenSet(ctx.db).catch(() => {});
     const watermark = ledger ? ledger.committed : checkpoint.watermark;
     const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
     for (const phase of ['in-transaction', 'after-commit'] as const)

@@ -1,17 +1,22 @@
 /**
- * What a `--full` run adds: every id the walk saw goes into a temp table, and once the whole list
- * has been walked, jobs of the kind created before the run started that were not seen are marked
+ * What a `--full` run adds: every id the walk saw goes into a table that lives as long as the walk,
+ * and once the whole list has been walked, jobs of the kind created before the run started that were not seen are marked
  * `deleted_at`. Ids are taken from every record listed (PageRecords.listedIds), so a job that upstream
  * still lists but that failed validation (quarantined) is not mistaken for a deleted one. A deleted
  * job seen again is restored by the loader.
  */
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
-import { addSeenIds, createSeenSet, markUnseenJobsDeleted } from '../load/statements/seen.js';
+import { addSeenIds, createSeenSet, dropSeenSet, markUnseenJobsDeleted } from '../load/statements/seen.js';
 import { guardDeletions } from './deletion-guard.js';
 
 export async function startSeenSet(db: Database): Promise<void> {
   await createSeenSet(db);
+}
+
+/** After the walk's final transaction, or when it stopped: the seen ids are not kept in the file. */
+export async function endSeenSet(db: Database): Promise<void> {
+  await dropSeenSet(db);
 }
 
 /** `ids`: of every record listed, valid or not (PageRecords.listedIds). */

@@ -47,6 +47,7 @@ export const QUERIES = [
   'seen-add',
   'seen-count-unseen',
   'seen-create',
+  'seen-drop',
   'seen-mark-deleted',
   'status-kinds',
   'status-pending-stale',

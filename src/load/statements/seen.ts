@@ -1,6 +1,6 @@
 /**
- * The ids a `--full` walk saw (temp table `seen_ids`, this connection's), and what they decide:
- * jobs of the walked range the service no longer lists.
+ * The ids a `--full` walk saw (table `seen_ids`, which lives from the walk's start to its end), and
+ * what they decide: jobs of the walked range the service no longer lists.
  */
 import { listValue } from '@duckdb/node-api';
 import type { JobKind } from '../../kinds.js';
@@ -10,10 +10,14 @@ import { queryText } from './queries.js';
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
 type WalkedRange = { kind: JobKind; after: string | null; before: string };
 
-/** An empty `seen_ids` (a previous walk's ids go); the file is not opened again while it lives. */
+/** An empty `seen_ids` (an interrupted walk's ids go). */
 export async function createSeenSet(db: Database): Promise<void> {
-  db.pinConnection();
   await db.run(queryText('seen-create'));
+}
+
+/** No `seen_ids` any more: the walk is over. */
+export async function dropSeenSet(db: Database): Promise<void> {
+  await db.run(queryText('seen-drop'));
 }
 
 export async function addSeenIds(db: Database, params: { ids: readonly string[] }): Promise<void> {

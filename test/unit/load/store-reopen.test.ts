@@ -11,7 +11,7 @@ import { serveReads } from '../../../src/analytics/read/read-server.js';
 import type { Database } from '../../../src/load/database.js';
 import { RecordLoader } from '../../../src/load/loader.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
-import { createSeenSet } from '../../../src/load/statements/seen.js';
+import { addSeenIds, createSeenSet, dropSeenSet } from '../../../src/load/statements/seen.js';
 import { silentLogger } from '../../../src/log.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { smallDataset } from '../../helpers/analytics-data.js';
@@ -52,7 +52,7 @@ describe('a writer opens its file again', () => {
     expect(await count(db, 'jobs')).toBe(20);
   });
 
-  test('not inside a transaction, nor while a connection is lent or pinned, nor beside another handle', async () => {
+  test('not inside a transaction, nor while a connection is lent, nor beside another handle', async () => {
     const db = await writer();
     await db.transaction(async () => {
       expect(await db.reopen()).toBe(false);
@@ -80,9 +80,21 @@ describe('a writer opens its file again', () => {
       await reader.close();
     }
     expect(await db.reopen()).toBe(true);
-    // A --full walk's seen ids are a temp table of the connection, read at the walk's end.
+  });
+
+  test("a --full walk's seen ids outlive a reopen", async () => {
+    const db = await writer();
     await createSeenSet(db);
-    expect(await db.reopen()).toBe(false);
+    await addSeenIds(db, { ids: ['a', 'b'] });
+    expect(await db.reopen()).toBe(true);
+    await addSeenIds(db, { ids: ['c'] });
+    expect(await db.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM seen_ids')).toEqual([{ n: 3 }]);
+    await dropSeenSet(db);
+    expect(
+      await db.all<{ n: number }>(
+        "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'seen_ids'",
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   test('a read-only open never reopens', async () => {

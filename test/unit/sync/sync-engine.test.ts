@@ -146,11 +146,27 @@ describe('the engine over an in-memory listing', () => {
     await syncKind(reopening, 'pre-recorded', EMPTY_CHECKPOINT);
     await syncKind(reopening, 'live', EMPTY_CHECKPOINT);
     expect(reopens).toBeGreaterThan(4);
-    // A --full walk keeps the ids it saw on the connection until its end: no reopen under it.
-    const full = await syncKind({ ...reopening, plan: { ...plan, full: true } }, 'live', EMPTY_CHECKPOINT);
-    expect(full).toMatchObject({ mode: 'full', deleted: 0, inserted: 0 });
+    // A --full walk opens the file again as often, and its seen ids outlive each reopen: only the
+    // job upstream no longer lists is marked deleted, and the ids go at the walk's end.
+    const gone = records.find((r) => r['kind'] === 'live');
+    const listed = new FakeListing(records.filter((r) => r !== gone));
+    const before = reopens;
+    const full = await syncKind(
+      { ...reopening, client: listed, plan: { ...plan, full: true } },
+      'live',
+      EMPTY_CHECKPOINT,
+    );
+    expect(full).toMatchObject({ mode: 'full', deleted: 1, inserted: 0 });
+    expect(reopens - before).toBeGreaterThan(2);
+    expect(await ctx.db.all('SELECT id FROM jobs WHERE deleted_at IS NOT NULL')).toEqual([
+      { id: gone?.['id'] },
+    ]);
+    expect(await ctx.db.all("SELECT * FROM duckdb_tables() WHERE table_name = 'seen_ids'")).toEqual([]);
     await ctx.db.close();
-    await expectMirror(ctx.db.path, records);
+    await expectMirror(
+      ctx.db.path,
+      records.filter((r) => r !== gone),
+    );
   });
 
   it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
