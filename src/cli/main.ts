@@ -3,10 +3,16 @@
  * program to this process (its argv, streams, environment and exit). Everything else takes them
  * from main's context. The bin hands in what src/ does not import: the worker's jobs (jobs/).
  */
+import { DUCKDB_ALLOCATOR_CONF } from '../memory/budget.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 import { main } from './program.js';
 
+/** The environment variable DuckDB's jemalloc reads its settings from, once, as DuckDB loads. */
+const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
+
 export async function runProcess(wiring: { readonly jobs: () => Promise<JobRegistry> }): Promise<void> {
+  // Before any command imports DuckDB (commands load lazily, src/cli/program.ts).
+  process.env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

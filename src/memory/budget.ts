@@ -121,6 +121,15 @@ const BYTES_PER_PENDING_JSON_BYTE = 2.5;
  */
 const REOPEN_JSON_BYTES = 1e9;
 
+/**
+ * How DuckDB's allocator (its own jemalloc, configured through `DUCKDB_JE_MALLOC_CONF`) hands
+ * freed memory back: pages freed 200 ms ago go back to the system (DuckDB's build keeps them
+ * 1 s), and one arena instead of one per thread group. A writer frees and takes buffer blocks
+ * all the time; what jemalloc keeps of them counts in the peak. Set by the process entry
+ * (src/cli/main.ts) before DuckDB loads, unless the environment sets it (docs/decisions/0045).
+ */
+export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narenas:1';
+
 /** DuckDB's share per thread, bytes: 48 MiB, so 1 thread at 512 MB, 2 from about 700 MB. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
+import { DUCKDB_ALLOCATOR_CONF } from '../../src/memory/budget.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { BIN, childEnv, runCli, runMain } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -119,5 +120,33 @@ describe('transcript-sync', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toBe('answer\n42\n');
+  });
+
+  it("gives DuckDB's allocator its settings before DuckDB loads, and keeps the environment's own", async () => {
+    // The entry as bin/ runs it; DuckDB's jemalloc reads DUCKDB_JE_MALLOC_CONF once, as it loads.
+    const entry = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');
+    const script = `
+      import { createRequire } from 'node:module';
+      const duckdbLoaded = () =>
+        Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('@duckdb'));
+      const { runProcess } = await import(${JSON.stringify(entry)});
+      const before = duckdbLoaded();
+      await runProcess({ jobs: async () => ({}) });
+      process.stderr.write(JSON.stringify({ before, conf: process.env.DUCKDB_JE_MALLOC_CONF ?? null }));`;
+    const run = async (env: Record<string, string>) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'status', '--help'], {
+        env: childEnv(env),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      return JSON.parse(stderr) as { before: boolean; conf: string | null };
+    };
+    expect(await run({})).toEqual({ before: false, conf: DUCKDB_ALLOCATOR_CONF });
+    expect(await run({ DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:1000' })).toEqual({
+      before: false,
+      conf: 'dirty_decay_ms:1000',
+    });
   });
 });
