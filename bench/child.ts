@@ -3,6 +3,7 @@
  * a floor, the naive loader) and prints one JSON line on stdout: the task's figures plus the
  * process's own peak RSS and CPU time, so nothing the bench itself holds is counted.
  */
+import { DUCKDB_ALLOCATOR_CONF } from '../src/memory/budget.js';
 import type { TaskOutput } from './child-output.js';
 import { loadTask, writeBytes } from './tasks.js';
 
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
   const sampler = setInterval(sampleMemory, SAMPLE_MS);
   sampler.unref();
   const [name, json] = process.argv.slice(2);
+  // A sync's child is a process of the program (src/cli/main.ts sets the same, before DuckDB
+  // loads); the floors and the naive loader keep DuckDB's defaults.
+  if (name === 'sync') process.env['DUCKDB_JE_MALLOC_CONF'] ??= DUCKDB_ALLOCATOR_CONF;
   const task = await loadTask(name);
   const result = await task(JSON.parse(json ?? '{}') as never);
   clearInterval(sampler);
