@@ -157,6 +157,18 @@ describe('exact numbers in JSON output', () => {
     expect(statusOut.error).toBeUndefined();
     const kinds = JSON.parse(statusOut.stdout) as Record<string, unknown>[];
     expect(kinds.map((k) => typeof k['words'])).toEqual(['number', 'number']);
+    // Each kind's words are those of its jobs, counted here through a join of every word.
+    const reader = await openReadOnly(db);
+    try {
+      const joined = await reader.all<{ kind: string; words: number }>(
+        `SELECT j.kind, count(*)::INTEGER AS words FROM words w JOIN jobs j ON j.id = w.job_id
+         GROUP BY j.kind ORDER BY j.kind = 'live'`,
+      );
+      expect(joined.every((k) => k.words > 0)).toBe(true);
+      expect(kinds.map((k) => ({ kind: k['kind'], words: k['words'] }))).toEqual(joined);
+    } finally {
+      await reader.close();
+    }
     const runsOut = await runCommand(runs, ['--db', db, '--json']);
     expect(runsOut.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
