@@ -104,7 +104,9 @@ export class HeadlessPage {
   async close(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
     const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    (this.child.stdio[3] as Writable).write(`${JSON.stringify({ id: this.nextId++, method: 'Browser.close' })}\0`);
+    (this.child.stdio[3] as Writable).write(
+      `${JSON.stringify({ id: this.nextId++, method: 'Browser.close' })}\0`,
+    );
     await Promise.race([exited, timeout(5_000)]);
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.kill('SIGTERM');
