@@ -103,14 +103,19 @@ export class HeadlessPage {
    */
   async close(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Until the browser exits, at most `ms`; the timer goes with it. */
+    const exitWithin = async (ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    };
     (this.child.stdio[3] as Writable).write(
       `${JSON.stringify({ id: this.nextId++, method: 'Browser.close' })}\0`,
     );
-    await Promise.race([exited, timeout(5_000)]);
+    await exitWithin(5_000);
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.kill('SIGTERM');
-      await Promise.race([exited, timeout(5_000)]);
+      await exitWithin(5_000);
     }
     // A profile left in the temp folder harms nothing: a removal that still fails must not fail the
     // test that rendered fine. Asynchronous, so the test file's worker is not blocked meanwhile.
