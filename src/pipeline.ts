@@ -91,11 +91,17 @@ async function publishAfter(
       ? `the sync of ${failed.join(' and ')} failed`
       : undefined;
   if (reason === undefined) {
+    // Asked to stop during the publish, DuckDB stops the statement it runs (a COPY can take minutes).
+    const stop = () => db.interrupt();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       return { published: await publish(db, target, logger) };
     } catch (error) {
+      if (signal?.aborted) return notPublished(target, 'the run was interrupted', logger);
       if (unrecoverable === undefined) throw error;
       return notPublished(target, toError(error).message, logger);
+    } finally {
+      signal?.removeEventListener('abort', stop);
     }
   }
   return notPublished(target, reason, logger);

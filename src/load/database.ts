@@ -91,6 +91,15 @@ export class Database {
     }
   }
 
+  /**
+   * Stops the statement running on the main connection, which then fails with DuckDB's
+   * "Interrupted" error; nothing when none runs. For a long read (a publish) the process was asked
+   * to stop in the middle of.
+   */
+  interrupt(): void {
+    if (!this.closed) this.connection.interrupt();
+  }
+
   /** Each value of the first column of `sql`'s rows, read a chunk at a time: for results too big to hold at once. */
   async eachValue(sql: string, take: (value: unknown) => void): Promise<void> {
     await this.ready();

@@ -90,9 +90,20 @@ export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
 export const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
+ * Bytes of DuckDB's pool a COPY of a job's rows (words, utterances, module results) allows for
+ * each job it joins them to. The join holds its jobs (id, kind, created_at) in a hash table, about
+ * 300-400 bytes a job; past the pool it spills every row of the other side, or fails (a million
+ * jobs did not fit 90 MiB). So such a COPY takes a batch of partitions holding at most
+ * memory_limit / JOB_JOIN_BYTES jobs, and scans the child table once per batch
+ * (docs/decisions/0046-job-rows-copied-a-batch-of-jobs-at-a-time.md).
+ */
+export const JOB_JOIN_BYTES = 1024;
+
+/**
  * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, each
  * partition is whole in one file: a wide dataset's written by a COPY of its own, another's by a
- * COPY of at most PARTITIONS_PER_COPY partitions.
+ * COPY of at most PARTITIONS_PER_COPY partitions and, for the datasets of jobs, of at most the
+ * jobs the pool can join (JOB_JOIN_BYTES).
  */
 export async function copyDataset(
   db: RowSource,
@@ -101,12 +112,77 @@ export async function copyDataset(
   target: ParquetTarget,
 ): Promise<number> {
   const { query, ofJobs, wide } = DATASETS[dataset];
-  const params = ofJobs ? { include_deleted: filter.include_deleted ?? false } : {};
-  if (!wide || target.partitionBy.length === 0) {
-    return copyToParquet(db, queryText(query), params, target, filter.partitions);
+  const source = queryText(query);
+  if (!ofJobs) return copyToParquet(db, source, {}, target, filter.partitions);
+  const params = { include_deleted: filter.include_deleted ?? false };
+  if (target.partitionBy.length === 0) return copyToParquet(db, source, params, target, filter.partitions);
+  const jobs = await jobsByPartition(db, params.include_deleted);
+  const keys = filter.partitions ?? [...jobs.keys()];
+  if (wide) return copyPartitionFiles(db, source, params, target, keys);
+  const batches = batchesOfJobs(keys, jobs, Math.floor((await memoryLimit(db)) / JOB_JOIN_BYTES));
+  let rows = 0;
+  for (const batch of batches) {
+    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: batch }, target);
   }
-  const keys = filter.partitions ?? (await partitionsOf(db, queryText(query), params));
-  return copyPartitionFiles(db, queryText(query), params, target, keys);
+  return rows;
+}
+
+/** Jobs of each `kind|month` partition of the job datasets (sql/queries/export-partitions.sql). */
+async function jobsByPartition(db: RowSource, includeDeleted: boolean): Promise<Map<string, number>> {
+  const rows = await db.all<{ key: string; jobs: number | bigint }>(queryText('export-partitions'), {
+    include_deleted: includeDeleted,
+  });
+  return new Map(rows.map((row) => [row.key, Number(row.jobs)]));
+}
+
+/**
+ * `keys` in order, cut into batches of at most PARTITIONS_PER_COPY partitions and `maxJobs` jobs
+ * (`jobs`: a partition's count; one not there counts none). A partition of more jobs than
+ * `maxJobs` is a batch of its own.
+ */
+export function batchesOfJobs(
+  keys: readonly string[],
+  jobs: ReadonlyMap<string, number>,
+  maxJobs: number,
+): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let held = 0;
+  for (const key of keys) {
+    const count = jobs.get(key) ?? 0;
+    if (batch.length > 0 && (batch.length === PARTITIONS_PER_COPY || held + count > maxJobs)) {
+      batches.push(batch);
+      batch = [];
+      held = 0;
+    }
+    batch.push(key);
+    held += count;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+const UNIT_BYTES: Readonly<Record<string, number>> = {
+  bytes: 1,
+  KiB: 2 ** 10,
+  MiB: 2 ** 20,
+  GiB: 2 ** 30,
+  TiB: 2 ** 40,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+};
+
+/**
+ * The instance's `memory_limit`, bytes, as DuckDB reports it ("90.0 MiB"); 64 MiB, the least a
+ * reading is given (src/memory/reader-memory.ts), when the text is not a size.
+ */
+async function memoryLimit(db: RowSource): Promise<number> {
+  const [row] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
+  const match = /^([\d.]+)\s*([A-Za-z]+)$/.exec(row?.limit.trim() ?? '');
+  const unit = UNIT_BYTES[match?.[2] ?? ''];
+  return match && unit !== undefined ? Number(match[1]) * unit : 64 * 2 ** 20;
 }
 
 /** Per (kind, month) partition of `dataset`: its rows and an order-free hash of them. */

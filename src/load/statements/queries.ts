@@ -18,6 +18,7 @@ export const QUERIES = [
   'demo-latest',
   'export-jobs',
   'export-module-results',
+  'export-partitions',
   'export-utterances',
   'export-words',
   'jobs-count-kind',

@@ -6,6 +6,7 @@ import { DatabaseError } from '../../../src/errors.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { fixture } from '../../fixtures/fixtures.js';
 import { loadRecords } from '../../helpers/load.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -141,6 +142,24 @@ describe('Database queries and transactions', () => {
       expect(JSON.parse(rows[0]?.j ?? 'null')).toEqual({ a: 1 });
       const positional = await db.all<{ s: string }>('SELECT $1 || $2 AS s', ['a', 'b']);
       expect(positional[0]?.s).toBe('ab');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('interrupt() stops the statement running, and the connection runs the next one', async () => {
+    const db = await openWriter(await migratedDb('i.duckdb'));
+    try {
+      const long = db.all('SELECT count(*) AS n FROM range(1000000000000) AS t(i) WHERE i % 7 = 3');
+      // Again and again: an interrupt before the statement starts stops nothing.
+      const interrupting = setInterval(() => db.interrupt(), 50);
+      try {
+        await expect(long).rejects.toThrow(/interrupt/i);
+      } finally {
+        clearInterval(interrupting);
+      }
+      expect(await db.all<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+      db.interrupt();
     } finally {
       await db.close();
     }
