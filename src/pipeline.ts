@@ -95,7 +95,7 @@ async function publishAfter(
     const stop = () => db.interrupt();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      return { published: await publish(db, target, logger) };
+      return { published: await publish(db, target, logger, signal) };
     } catch (error) {
       if (signal?.aborted) return notPublished(target, 'the run was interrupted', logger);
       if (unrecoverable === undefined) throw error;
@@ -113,9 +113,20 @@ function notPublished(target: PublishTarget, reason: string, logger: Logger): Pu
 }
 
 /** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
-async function publish(db: Database, target: PublishTarget, logger: Logger): Promise<PublishResult> {
+async function publish(
+  db: Database,
+  target: PublishTarget,
+  logger: Logger,
+  signal: AbortSignal | undefined,
+): Promise<PublishResult> {
+  logger.info({ dir: target.dir }, 'publishing to %s', target.dir);
   try {
-    const result = await publishDataset({ db, dir: target.dir, raw: target.raw });
+    const result = await publishDataset({
+      db,
+      dir: target.dir,
+      raw: target.raw,
+      ...(signal ? { signal } : {}),
+    });
     logger.info(
       { ...result },
       'published %d partition files (%d unchanged)',

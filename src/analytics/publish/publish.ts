@@ -59,6 +59,8 @@ export interface PublishOptions {
   readonly raw?: boolean;
   /** The instant the data is as of; default now. */
   readonly now?: Date;
+  /** Aborted: the publish stops before its next table (the manifest stays the previous one). */
+  readonly signal?: AbortSignal;
 }
 
 export interface PublishResult {
@@ -103,6 +105,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const tables: Record<string, PublishedTable> = {};
   try {
     for (const spec of PUBLISHED_TABLES) {
+      options.signal?.throwIfAborted();
       const dataset = spec.table === 'jobs' && raw ? 'jobs_with_raw' : spec.dataset;
       const prints =
         spec.fingerprint === 'jobs'

@@ -7,6 +7,7 @@ import { syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
 import { openReadOnly } from '../../../src/load/open-file.js';
 import { copyDataset } from '../../../src/load/statements/datasets.js';
+import { createLogger } from '../../../src/log.js';
 import { runPipeline } from '../../../src/pipeline.js';
 import { generateDataset, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
@@ -221,6 +222,30 @@ describe('sync --publish', () => {
     const stopping = new FakeListing(records, { beforePage: () => stop.abort(new Error('SIGINT')) });
     const stopped = await runPipeline(plan, resources(stopping, stop.signal));
     expect(stopped.notPublished?.reason).toBe('the run was interrupted');
+    expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
+
+    // Stopped once the publish has begun: it ends there, not published, the manifest as it was.
+    const during = new AbortController();
+    const lines: string[] = [];
+    const logger = createLogger(
+      'info',
+      {},
+      {
+        stream: {
+          write: (line: string) => {
+            lines.push(line);
+            if (line.includes('publishing to')) during.abort(new Error('SIGINT'));
+          },
+        },
+      },
+    );
+    const late = await runPipeline(plan, {
+      ...resources(new FakeListing(records), during.signal),
+      logger,
+    });
+    expect(lines.some((line) => line.includes('publishing to'))).toBe(true);
+    expect(late.published).toBeUndefined();
+    expect(late.notPublished?.reason).toBe('the run was interrupted');
     expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
   }, 60_000);
 
