@@ -119,12 +119,8 @@ export async function copyDataset(
   const jobs = await jobsByPartition(db, params.include_deleted);
   const keys = filter.partitions ?? [...jobs.keys()];
   if (wide) return copyPartitionFiles(db, source, params, target, keys);
-  const batches = batchesOfJobs(keys, jobs, Math.floor((await memoryLimit(db)) / JOB_JOIN_BYTES));
-  let rows = 0;
-  for (const batch of batches) {
-    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: batch }, target);
-  }
-  return rows;
+  const maxJobs = Math.floor((await memoryLimit(db)) / JOB_JOIN_BYTES);
+  return copyBatches(db, source, params, target, partitionBatches(keys, jobs, maxJobs));
 }
 
 /** Jobs of each `kind|month` partition of the job datasets (sql/queries/export-partitions.sql). */
@@ -136,11 +132,11 @@ async function jobsByPartition(db: RowSource, includeDeleted: boolean): Promise<
 }
 
 /**
- * `keys` in order, cut into batches of at most PARTITIONS_PER_COPY partitions and `maxJobs` jobs
- * (`jobs`: a partition's count; one not there counts none). A partition of more jobs than
- * `maxJobs` is a batch of its own.
+ * `keys` in order, cut into the batches one COPY each takes: at most PARTITIONS_PER_COPY
+ * partitions and `maxJobs` jobs (`jobs`: a partition's count; one not there counts none). A
+ * partition of more jobs than `maxJobs` is a batch of its own.
  */
-export function batchesOfJobs(
+export function partitionBatches(
   keys: readonly string[],
   jobs: ReadonlyMap<string, number>,
   maxJobs: number,
@@ -162,16 +158,13 @@ export function batchesOfJobs(
   return batches;
 }
 
+/** The units DuckDB reports a size in (binary, whatever unit it was set in). */
 const UNIT_BYTES: Readonly<Record<string, number>> = {
   bytes: 1,
   KiB: 2 ** 10,
   MiB: 2 ** 20,
   GiB: 2 ** 30,
   TiB: 2 ** 40,
-  KB: 1e3,
-  MB: 1e6,
-  GB: 1e9,
-  TB: 1e12,
 };
 
 /**
@@ -227,10 +220,20 @@ async function copyToParquet(
     return copyOnce(db, ofPartitions(source), { ...params, partitions: [...partitions] }, target);
   }
   const keys = partitions ?? (await partitionsOf(db, source, params));
+  return copyBatches(db, source, params, target, partitionBatches(keys, new Map(), Infinity));
+}
+
+/** A COPY of `source`'s rows in each batch of partitions (`kind|month`), all into `target`. */
+async function copyBatches(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  batches: readonly (readonly string[])[],
+): Promise<number> {
   let rows = 0;
-  for (let i = 0; i < keys.length; i += PARTITIONS_PER_COPY) {
-    const batch = keys.slice(i, i + PARTITIONS_PER_COPY);
-    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: batch }, target);
+  for (const batch of batches) {
+    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: [...batch] }, target);
   }
   return rows;
 }

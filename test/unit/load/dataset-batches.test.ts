@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { RowSource } from '../../../src/load/database.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import {
-  batchesOfJobs,
   copyDataset,
   JOB_JOIN_BYTES,
   PARTITIONS_PER_COPY,
+  partitionBatches,
 } from '../../../src/load/statements/datasets.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
@@ -21,7 +21,7 @@ describe('batches of partitions for a COPY of job rows', () => {
       ['live|2025-03', 50],
       ['live|2025-04', 10],
     ]);
-    expect(batchesOfJobs([...jobs.keys()], jobs, 80)).toEqual([
+    expect(partitionBatches([...jobs.keys()], jobs, 80)).toEqual([
       ['live|2025-01', 'live|2025-02'],
       ['live|2025-03', 'live|2025-04'],
     ]);
@@ -33,7 +33,7 @@ describe('batches of partitions for a COPY of job rows', () => {
       ['a|2', 500],
       ['a|3', 5],
     ]);
-    expect(batchesOfJobs(['a|1', 'a|2', 'a|3', 'a|4'], jobs, 100)).toEqual([
+    expect(partitionBatches(['a|1', 'a|2', 'a|3', 'a|4'], jobs, 100)).toEqual([
       ['a|1'],
       ['a|2'],
       ['a|3', 'a|4'],
@@ -42,7 +42,7 @@ describe('batches of partitions for a COPY of job rows', () => {
 
   it('takes at most PARTITIONS_PER_COPY partitions however few their jobs', () => {
     const keys = Array.from({ length: PARTITIONS_PER_COPY * 2 + 1 }, (_, i) => `k|${i}`);
-    const sizes = batchesOfJobs(keys, new Map(), 1_000_000).map((b) => b.length);
+    const sizes = partitionBatches(keys, new Map(), 1_000_000).map((b) => b.length);
     expect(sizes).toEqual([PARTITIONS_PER_COPY, PARTITIONS_PER_COPY, 1]);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { PUBLISHED_TABLES } from '../../../src/analytics/publish/publish.js';
@@ -248,6 +248,30 @@ describe('sync --publish', () => {
     expect(late.notPublished?.reason).toBe('the run was interrupted');
     expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
   }, 60_000);
+
+  test('sync stopped by a signal during its publish exits 130 and says the dataset was not refreshed', async () => {
+    const simulator = await startSim();
+    const db = join(tempDir(), 'stopped.duckdb');
+    const dir = join(tempDir(), 'stopped');
+    mkdirSync(dir);
+    // The publish makes its staging folder first: the signal comes while it copies the tables.
+    const watcher = watch(dir, (_event, name) => {
+      if (!String(name).startsWith('.publish-')) return;
+      watcher.close();
+      process.emit('SIGTERM', 'SIGTERM');
+    });
+    try {
+      const env = { TSYNC_BASE_URL: simulator.url, TSYNC_API_KEY: simulator.apiKey };
+      const result = await runMain(['sync', '--db', db, '--publish', dir], env);
+      expect(result.code).toBe(130);
+      expect(shownLines(result.stderr)).toContain(
+        `not published to ${dir}: the run was interrupted; the dataset keeps its previous refresh`,
+      );
+      expect(existsSync(join(dir, '_manifest.json'))).toBe(false);
+    } finally {
+      watcher.close();
+    }
+  });
 
   test.each(['sync', 'worker'])(
     '%s takes --publish DIR; --publish-raw alone is a usage error',
