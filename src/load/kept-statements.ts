@@ -6,13 +6,13 @@
  * than on DuckDB (BENCHMARKS.md, "The writer's trips"). A kept statement runs in one trip, and its
  * result is read from the materialized chunks without another.
  */
-import {
-  type DuckDBConnection,
-  type DuckDBMaterializedResult,
-  type DuckDBPreparedStatement,
-  type DuckDBValue,
-  StatementType,
+import type {
+  DuckDBConnection,
+  DuckDBMaterializedResult,
+  DuckDBPreparedStatement,
+  DuckDBValue,
 } from '@duckdb/node-api';
+import { StatementType } from './duckdb.js';
 
 /** Statements kept: queries and DML. */
 const KEPT: ReadonlySet<StatementType> = new Set([

@@ -11,10 +11,11 @@
  * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
-import { DuckDBTimestampTZValue } from '@duckdb/node-api';
+
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/page-records.js';
 import type { Database } from './database.js';
+import { DuckDBTimestampTZValue } from './duckdb.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { recordQuarantined } from './quarantine-write.js';
 import { loadSql } from './sql-files.js';

@@ -6,16 +6,10 @@
  * costs a fixed part per statement, so the loader may gather several batches' records before one
  * flush (at most `parseBytes` of JSON); the caller flushes before its transaction commits.
  */
-import {
-  type DuckDBAppender,
-  type DuckDBConnection,
-  type DuckDBMaterializedResult,
-  DuckDBTimestampTZValue,
-  LIST,
-  VARCHAR,
-} from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/page-records.js';
 import type { Database } from './database.js';
+import { DuckDBTimestampTZValue, LIST, VARCHAR } from './duckdb.js';
 import { loadSql } from './sql-files.js';
 
 /** Child rows a flush appended. */

@@ -2,6 +2,7 @@
  * Conversions at the DuckDB boundary: plain JS parameters into DuckDB values, result rows into
  * JSON-friendly objects.
  */
+import type { DuckDBMaterializedResult, DuckDBValue } from '@duckdb/node-api';
 import {
   DuckDBArrayValue,
   DuckDBBlobValue,
@@ -10,16 +11,14 @@ import {
   DuckDBIntervalValue,
   DuckDBListValue,
   DuckDBMapValue,
-  type DuckDBMaterializedResult,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBUUIDValue,
-  type DuckDBValue,
   JSDuckDBValueConverter,
   listValue,
   timestampTZValue,
-} from '@duckdb/node-api';
+} from './duckdb.js';
 
 export type SqlParams = readonly unknown[] | Readonly<Record<string, unknown>>;
 

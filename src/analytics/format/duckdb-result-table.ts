@@ -9,19 +9,18 @@
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
  */
+import type { DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import {
   DuckDBArrayValue,
   DuckDBDecimalValue,
   DuckDBIntervalValue,
   DuckDBListValue,
   DuckDBMapValue,
-  type DuckDBResultReader,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTypeId,
   DuckDBUnionValue,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+} from '../../load/duckdb.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';
 

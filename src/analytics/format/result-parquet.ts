@@ -4,7 +4,8 @@
  * The reading side (a sandboxed file, or the writer serving a socket) never writes where a reader
  * says: the private instance reads nothing but the values it is handed.
  */
-import { DuckDBInstance, type DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBResultReader } from '@duckdb/node-api';
+import { DuckDBInstance } from '../../load/duckdb.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 
 /** Writes `reader`'s rows to `file` (absolute); returns the row count. */

@@ -7,8 +7,9 @@
  * type and, on the writer, by the READ ONLY transaction each request runs in. Refusals become
  * ConfigErrors (exit 2) that say why and what to do instead.
  */
-import { type DuckDBConnection, type DuckDBResultReader, StatementType } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../../errors.js';
+import { StatementType } from '../../load/duckdb.js';
 import { damagedFileError } from '../../load/file/damaged-file.js';
 import { type SqlParams, toDuckParams } from '../../load/values.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';

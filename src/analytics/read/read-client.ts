@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
+import { DuckDBInstance } from '../../load/duckdb.js';
 import { copyParquetFile } from '../../load/statements/datasets.js';
 import { type SqlParams, toDuckParams } from '../../load/values.js';
 import type { ResultTable } from '../format/result-table.js';

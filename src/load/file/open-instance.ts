@@ -7,10 +7,10 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
+import { DuckDBInstance } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 

@@ -1,6 +1,7 @@
 /** The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash. */
-import { listValue } from '@duckdb/node-api';
+
 import type { Database, RowSource } from '../database.js';
+import { listValue } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 export type QuarantinedRecord = {

@@ -2,9 +2,10 @@
  * The ids a `--full` walk saw (table `seen_ids`, which lives from the walk's start to its end), and
  * what they decide: jobs of the walked range the service no longer lists.
  */
-import { listValue } from '@duckdb/node-api';
+
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
+import { listValue } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */

@@ -2,8 +2,9 @@
  * The invariants no index enforces (src/load/verify.ts): each check returns one `id` row per job
  * (or run) that breaks it; each repair runs in the caller's transaction.
  */
-import { listValue } from '@duckdb/node-api';
+
 import type { Database, RowSource } from '../database.js';
+import { listValue } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 /** A job id, or `run_id/kind` for runs. */
