@@ -6,6 +6,7 @@ import { sqlDir } from '../util/paths.js';
 export const LOAD_SQL = [
   'stage-create',
   'row-groups',
+  'row-groups-runs',
   'parse-create',
   'classify',
   'classify-anywhere',

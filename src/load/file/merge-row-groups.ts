@@ -19,20 +19,32 @@ import { mergeSmallRowGroups, recordedRuns, smallRowGroups } from '../statements
 export const COMPACT_AFTER = 64;
 
 /**
- * Sync runs between two counts of the small row groups: the count reads the segments of every
- * column of the history tables (pragma_storage_info, sql/load/row-groups.sql), about 1.2 s of CPU
- * at 100,000 jobs and the buffer pool filled, which every close of a run would pay (BENCHMARKS.md,
- * "A real back-fill of 100,000 jobs"). A close counts when the runs recorded are a multiple of it (none
- * recorded: every close, as the writers of other commands and the tests' leave none), so a table
- * holds at most COMPACT_AFTER small row groups and those of COUNT_EVERY_RUNS - 1 runs.
+ * Runs between two counts of the small row groups. Counting those of the history tables reads the
+ * segments of every column (pragma_storage_info, sql/load/row-groups.sql): 3.6-4.4 s of CPU and
+ * 322-333 MiB at 100,000 jobs (docs/decisions/0047), too much for every close. So a close counts
+ * them after every COUNT_EVERY_RUNS-th run that wrote rows (inserted or replaced a job: only
+ * appends make row groups), when that run is the latest; only sync_runs' groups after every
+ * COUNT_EVERY_RUNS-th run (an idle run appends its sync_runs rows and nothing else:
+ * sql/load/row-groups-runs.sql); and all of them at every close when no run is recorded (the
+ * writers of other commands, the tests). A table then holds at most COMPACT_AFTER small row
+ * groups and those of COUNT_EVERY_RUNS - 1 runs.
  */
 export const COUNT_EVERY_RUNS = 8;
 
 /** Merges the small row groups when a table has collected enough; true when it did. */
 export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): Promise<boolean> {
-  if ((await recordedRuns(db)) % COUNT_EVERY_RUNS !== 0) return false;
-  await db.run(loadSql('row-groups'));
+  const view = await rowGroupsToCount(db);
+  if (view === undefined) return false;
+  await db.run(loadSql(view));
   if ((await smallRowGroups(db)) < after) return false;
   await db.transaction(() => mergeSmallRowGroups(db));
   return true;
+}
+
+/** The view of the row groups a close counts (see COUNT_EVERY_RUNS), or none. */
+async function rowGroupsToCount(db: Database): Promise<'row-groups' | 'row-groups-runs' | undefined> {
+  const { runs, writing, latestWrote } = await recordedRuns(db);
+  if (runs === 0 || (latestWrote && writing % COUNT_EVERY_RUNS === 0)) return 'row-groups';
+  if (runs % COUNT_EVERY_RUNS === 0) return 'row-groups-runs';
+  return undefined;
 }

@@ -7,10 +7,24 @@ export function tableRowCounts(db: RowSource): Promise<{ t: string; n: number }[
   return db.all(queryText('compact-counts'));
 }
 
-/** Sync runs the file has recorded (distinct run ids of sync_runs). */
-export async function recordedRuns(db: RowSource): Promise<number> {
-  const [row] = await db.all<{ n: number }>(queryText('compact-runs-count'));
-  return Number(row?.n ?? 0);
+/** The sync runs a file has recorded (distinct run ids of sync_runs). */
+export interface RecordedRuns {
+  readonly runs: number;
+  /** Runs that inserted or replaced a job: they appended rows to the history tables. */
+  readonly writing: number;
+  /** Whether the latest run (by its start) is one of those. */
+  readonly latestWrote: boolean;
+}
+
+export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
+  const [row] = await db.all<{ runs: number; writing: number; latest_wrote: boolean }>(
+    queryText('compact-runs-count'),
+  );
+  return {
+    runs: Number(row?.runs ?? 0),
+    writing: Number(row?.writing ?? 0),
+    latestWrote: row?.latest_wrote === true,
+  };
 }
 
 /** The most row groups of under 2,048 rows any table that grows with the history holds. */

@@ -92,7 +92,7 @@ describe('what a run writes', () => {
     expect(a['module_results']).toBe(b['module_results']);
   });
 
-  it('counts the small row groups when the runs recorded are a multiple of COUNT_EVERY_RUNS', async () => {
+  it('counts the history tables after every COUNT_EVERY_RUNS-th run that wrote, sync_runs after every COUNT_EVERY_RUNS-th run', async () => {
     const path = join(tempDir(), 'runs.duckdb');
     const compactAfter = 2;
     for (let i = 0; i < 4; i++) {
@@ -100,22 +100,38 @@ describe('what a run writes', () => {
       await loadRecords(db, [records[i]], new Date());
       await db.close();
     }
-    const closeWithRuns = async (runs: number): Promise<number> => {
+    /**
+     * Closes a writer on a file whose sync_runs hold `runs` runs, one a minute, the first `writing`
+     * of them having inserted a job; then the row groups of jobs and of sync_runs.
+     */
+    const closeWithRuns = async (runs: number, writing: number): Promise<[number, number]> => {
       const db = await openWriter(path, { compactAfter });
       await db.run('DELETE FROM sync_runs');
-      await db.run(
-        `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome)
-         SELECT 'run-' || i, 'live', 'incremental', now(), now(), 'ok' FROM range($runs) t(i)`,
-        { runs },
-      );
+      for (let i = 0; i < runs; i++) {
+        await db.run(
+          `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome, inserted)
+           VALUES ('run-' || $i, 'live', 'incremental', now(), TIMESTAMPTZ '2026-01-01' + to_minutes($i::BIGINT), 'ok', $inserted)`,
+          { i, inserted: i < writing ? 1 : 0 },
+        );
+        // As each run's close does: its rows become a row group of their own.
+        await db.run('CHECKPOINT');
+      }
       await db.close();
       const reader = await openReadOnly(path);
-      const groups = (await rowGroups(reader, 'jobs')).length;
+      const groups = [
+        (await rowGroups(reader, 'jobs')).length,
+        (await rowGroups(reader, 'sync_runs')).length,
+      ];
       await reader.close();
-      return groups;
+      return groups as [number, number];
     };
-    expect(await closeWithRuns(COUNT_EVERY_RUNS + 1)).toBe(4);
-    expect(await closeWithRuns(COUNT_EVERY_RUNS)).toBe(1);
+    const N = COUNT_EVERY_RUNS;
+    // One run short of a count: nothing is counted, nothing merged.
+    expect(await closeWithRuns(N - 1, N - 1)).toEqual([4, N - 1]);
+    // Idle runs up to the multiple: only sync_runs is counted and merged; the jobs' four stay.
+    expect(await closeWithRuns(N, 1)).toEqual([4, 1]);
+    // The latest run wrote, and it is the N-th that did: every table is counted and merged.
+    expect(await closeWithRuns(N, N)).toEqual([1, 1]);
   });
 
   it('merges only the small row groups, leaving the groups of a back-fill where they were', async () => {
