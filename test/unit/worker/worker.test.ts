@@ -3,15 +3,18 @@
  * runs, enqueue --wait, a refused key, and the figures of /metrics and /healthz. Its billing
  * reports are worker-reports.test.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { writerLockPath } from '../../../src/load/file/writer-lock.js';
+import { createLogger, silentLogger } from '../../../src/log.js';
 import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
 import { parseCheckpoint } from '../../../src/sync/checkpoints/schema.js';
 import { createSyncQueue, REPORT_JOB } from '../../../src/worker/queue.js';
+import type { RunningWorker } from '../../../src/worker/runtime.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { actualFacts, expectedFacts } from '../../helpers/mirror.js';
 import { redisUrl } from '../../helpers/redis.js';
@@ -172,5 +175,49 @@ describe('worker', () => {
     }, 'the billing report job');
     expect(report.returnvalue).toMatchObject({ written: [] });
     expect(existsSync(join(dirname(db), 'reports'))).toBe(false);
+  });
+  it('a stop during the publish after a run keeps the dataset as it was and hands the job back; the next start publishes', async () => {
+    const { sim, prefix, db } = await setup();
+    const dir = join(dirname(db), 'published');
+    const manifest = join(dir, '_manifest.json');
+    // The stop comes as the publish starts, from the log line that announces it.
+    let running: RunningWorker | undefined;
+    let stopping: Promise<void> | undefined;
+    let logged = '';
+    const lines = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        if (running && chunk.toString().includes('publishing to')) stopping ??= running.stop();
+        done();
+      },
+    });
+    const base = options(sim, db, prefix, {
+      kinds: ['live'],
+      logger: createLogger('info', {}, { stream: lines }),
+    });
+    const publishing = { ...base, settings: { ...base.settings, publish: { dir, raw: false } } };
+    running = await start(publishing);
+    await eventually(() => (stopping ? true : undefined), 'a stop as the publish started');
+    await stopping;
+
+    expect(logged).toContain('the dataset in');
+    expect(logged).toContain('was not refreshed: the run was interrupted');
+    expect(logged).toContain('run interrupted after its last commit');
+    expect(existsSync(manifest)).toBe(false);
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');
+    expect(waiting.map((j) => [j.data, j.attemptsMade])).toEqual([
+      [{ kind: 'live', mode: 'incremental' }, 0],
+    ]);
+
+    const again = await start({ ...publishing, logger: silentLogger });
+    await eventually(succeeded(again, ['live']), 'the run handed back, run again');
+    await again.stop();
+    const tables = (
+      JSON.parse(readFileSync(manifest, 'utf8')) as { tables: Record<string, { rows: number }> }
+    ).tables;
+    expect(tables['jobs']?.rows).toBe(30);
   });
 });
