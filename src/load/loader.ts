@@ -2,7 +2,8 @@
  * Loads normalized records (src/normalize/page-records.ts) into DuckDB, idempotently, inside the
  * caller's transaction, with the SQL of sql/load/: each record's id and hash are compared with the
  * stored job's (an identical record writes nothing) and a changed job's row and children deleted,
- * in the transaction; the new and changed records' texts are appended as received to a staging
+ * in the transaction (a batch the filter of stored ids, stored-ids.ts, rules out is new, compared
+ * with nothing); the new and changed records' texts are appended as received to a staging
  * table of the writer's staging connection and parsed into rows there, outside the transaction,
  * and those rows are appended to jobs, utterances, words and module_results in the transaction
  * (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may leave them staged
@@ -129,9 +130,20 @@ export class RecordLoader {
     if (jobs.length === 0) return result;
     // A record staged earlier must be in the tables before this batch is compared with them.
     if (jobs.some((job) => this.parses.holds(job.id))) addRows(result, await this.parses.flush());
+    const todo = new Set<string>();
+    if (this.ruledOut(jobs)) {
+      // None of them is stored (a back-fill's batch, once the filter is read): nothing to compare,
+      // restore or replace, so no keys staged on the writer's connection.
+      for (const job of jobs) {
+        todo.add(job.id);
+        this.known?.add(job.id);
+      }
+      result.inserted = jobs.length;
+      await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
+      return result;
+    }
     await this.stageKeys(jobs, syncedAt);
     const classified = await this.classify(jobs);
-    const todo = new Set<string>();
     let restoredUnchanged = 0;
     for (const row of classified) {
       if (!row.stored) result.inserted += 1;
@@ -147,6 +159,21 @@ export class RecordLoader {
     if (restoredUnchanged > 0) await this.db.run(loadSql('restore'));
     if (result.updated > 0) await this.db.run(loadSql('replace'));
     await this.db.run(loadSql('finish'));
+    await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
+    return result;
+  }
+
+  /**
+   * Stages the texts of the records in `todo` for parsing (parsed once `parseBytes` are staged),
+   * and resolves the quarantined records the batch brings again.
+   */
+  private async stageTexts(
+    jobs: readonly JobText[],
+    todo: ReadonlySet<string>,
+    syncedAt: Date,
+    parseBytes: number,
+    result: LoadResult,
+  ): Promise<void> {
     if (todo.size > 0) {
       await this.parses.add(
         jobs.filter((job) => todo.has(job.id)),
@@ -160,7 +187,15 @@ export class RecordLoader {
         resolved_at: syncedAt,
       });
     }
-    return result;
+  }
+
+  /**
+   * Whether the filter of stored ids, once read and not full, says that no record of the batch is
+   * stored: it has no false negatives, as every id the file holds or this loader adds is in it.
+   */
+  private ruledOut(jobs: readonly JobText[]): boolean {
+    const known = this.known;
+    return known !== undefined && !known.full && jobs.every((job) => !known.mayHold(job.id));
   }
 
   /**

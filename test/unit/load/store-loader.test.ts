@@ -303,6 +303,43 @@ describe('the loader: idempotence', () => {
     }
   });
 
+  it('once it holds the filter of stored ids, stores a batch the filter rules out as new and compares one it does not', async () => {
+    const db = await freshDb();
+    const records = generateDataset({
+      seed: 11,
+      preRecorded: 15,
+      live: 5,
+      utterancesPerJob: 2,
+      wordsPerUtterance: 3,
+    });
+    const texts = records.map((record) => JSON.stringify(record));
+    // The filter is read at the first batch's misses; the second batch is all new, ruled out by it.
+    const loader = new RecordLoader(db, { lookupsBeforeFilter: 0 });
+    const load = (batch: string[]) => loader.load(normalizeTexts(batch), syncedAt);
+    expect(await load(texts.slice(0, 8))).toMatchObject({ inserted: 8, updated: 0, unchanged: 0 });
+    expect(await load(texts.slice(8, 14))).toMatchObject({ inserted: 6, updated: 0, unchanged: 0 });
+    // A batch with an id of the ruled-out batch beside new ones is compared: one changed, six new.
+    const changed: Record<string, unknown> = { ...records[9], custom_metadata: { batch: 'third' } };
+    expect(await load([...texts.slice(14), JSON.stringify(changed)])).toMatchObject({
+      inserted: 6,
+      updated: 1,
+      unchanged: 0,
+    });
+    expect(await load([texts[3] as string, texts[12] as string])).toMatchObject({
+      inserted: 0,
+      unchanged: 2,
+    });
+    expect(await count(db, 'jobs')).toBe(records.length);
+    expect(await count(db, '(SELECT DISTINCT id FROM jobs)')).toBe(records.length);
+    for (const record of [...records.slice(0, 9), changed, ...records.slice(10)])
+      expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
+    const [stored] = await db.all<{ custom_metadata: string }>(
+      'SELECT custom_metadata::VARCHAR AS custom_metadata FROM jobs WHERE id = $id',
+      { id: String(changed['id']) },
+    );
+    expect(JSON.parse(stored?.custom_metadata ?? 'null')).toEqual({ batch: 'third' });
+  });
+
   it('stores a word without text, times or confidence as NULLs, and zeros as zeros', async () => {
     const db = await freshDb();
     const record = fixture('done-pre-recorded-all-modules');
