@@ -61,9 +61,8 @@ export const syncJob = defineJob(
       const { outcome, error = null } = kindSummary;
       void notifier?.runEnded({ kind, mode, outcome, runId: summary.runId, error, retryable: true });
     }
-    // A stop after the kinds committed, during the publish, hands the job back as well: the dataset
-    // kept its previous refresh, and the job's next run publishes.
-    if (summary.outcome === 'interrupted' || signal.aborted) {
+    // Also a stop during the publish (src/pipeline.ts): the job's next run publishes.
+    if (summary.outcome === 'interrupted') {
       throw new InterruptedError(`the ${kind} ${mode} sync stopped after committing its last batch`, {
         hint: 'the job returns to the queue and resumes from its checkpoint',
       });

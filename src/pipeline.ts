@@ -58,7 +58,10 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
     }
   };
   try {
-    return { ...(await runSync(plan, resources, around)), ...published };
+    const summary = await runSync(plan, resources, around);
+    // Stopped after every kind ended (during the publish): the run is interrupted all the same.
+    const stopped = summary.outcome === 'ok' && resources.signal?.aborted === true;
+    return { ...summary, ...(stopped ? { outcome: 'interrupted' as const } : {}), ...published };
   } catch (error) {
     const ran = summaryOf(error);
     throw ran ? withSummaries(toError(error), { syncSummary: { ...ran, ...published } }) : error;

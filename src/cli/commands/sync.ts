@@ -89,9 +89,7 @@ export const command: Command = {
           `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it`,
         );
       }
-      if (summary.outcome === 'failed') return 1;
-      // Stopped by a signal, even once every kind had ended (during the publish): 130.
-      return summary.outcome === 'interrupted' || controller.signal.aborted ? 130 : 0;
+      return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;
     } finally {
       process.off('SIGINT', stopOn).off('SIGTERM', stopOn);
     }
