@@ -26,7 +26,7 @@ const LIMIT_SHARE = 0.5;
  * limit with the blocks it read whatever the limit, so the peak follows the limit: at the 512 MB
  * budget, 90 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs 105-128 MiB
  * lower, no slower (docs/decisions/0035-parquet-copies-in-a-smaller-pool.md). Small row
- * groups (datasets.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it, and the wide
+ * groups (parquet-copy.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it, and the wide
  * tables are copied a partition at a time on one thread (docs/decisions/0037).
  */
 const PARQUET_LIMIT_SHARE = 0.25;

@@ -10,7 +10,7 @@ import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
 import { DuckDBInstance } from '../../load/duckdb.js';
-import { copyParquetFile } from '../../load/statements/datasets.js';
+import { copyParquetFile } from '../../load/statements/parquet-copy.js';
 import { type SqlParams, toDuckParams } from '../../load/values.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';

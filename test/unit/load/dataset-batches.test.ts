@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RowSource } from '../../../src/load/database.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
-import {
-  copyDataset,
-  JOB_JOIN_BYTES,
-  PARTITIONS_PER_COPY,
-  partitionBatches,
-} from '../../../src/load/statements/datasets.js';
+import { copyDataset, JOB_JOIN_BYTES } from '../../../src/load/statements/datasets.js';
+import { PARTITIONS_PER_COPY, partitionBatches } from '../../../src/load/statements/parquet-copy.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';

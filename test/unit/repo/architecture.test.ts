@@ -121,3 +121,20 @@ describe('the arrows of the layout', () => {
     expect(arrows.some((a) => a.to.startsWith('src/'))).toBe(true);
   });
 });
+
+/** Most lines a file of src/ holds: one idea a file, read in one sitting. */
+const MAX_FILE_LINES = 300;
+
+describe('the size of a file', () => {
+  it(`no file of src/ is longer than ${MAX_FILE_LINES} lines`, () => {
+    const files = [...sources(join(ROOT, 'src'))];
+    expect(files.length).toBeGreaterThan(100);
+    const long = files
+      .map((file) => ({
+        file: relative(ROOT, file),
+        lines: readFileSync(file, 'utf8').split('\n').length - 1,
+      }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES);
+    expect(long).toEqual([]);
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * COPY ... TO Parquet, the one place that spells it: a statement's rows into a file or a folder of
+ * Hive partitions (`kind`, `month`), in batches of partitions or a partition per COPY, with the
+ * session settings that bound what DuckDB holds while it writes (docs/decisions/0035, 0037).
+ */
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sqlPathLiteral } from '../../util/sql-literal.js';
+import type { RowSource } from '../database.js';
+
+export interface ParquetTarget {
+  /** Absolute: a folder of Hive partitions, or the one file when `partitionBy` is empty. */
+  readonly path: string;
+  /** Partition columns, in folder order. */
+  readonly partitionBy: readonly string[];
+  /** The flag or command an unusable `path` is reported against (sqlPathLiteral). */
+  readonly setting: string;
+}
+
+/**
+ * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
+ * row group in the making) open per partition of a COPY, so a history of many months would hold
+ * them all at once; past
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
+ * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
+ * and took less time than 64 in the 180 MiB before (docs/decisions/0035).
+ */
+export const PARTITIONS_PER_COPY = 16;
+
+/**
+ * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
+ * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
+ * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
+ * allocates in one piece (57 MiB for 22,000 module results) and cannot spill. It also cuts words
+ * into row groups of ~65,000 rows and utterances of ~35,000 (DuckDB checks it every 2,048 rows).
+ */
+export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
+
+/**
+ * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: DuckDB checks it every 2,048 rows, so its row
+ * groups are 2,048 rows (~4 MiB of module results, ~7 MiB of jobs), the least it writes, and a
+ * column's page is at most one such group's.
+ */
+export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
+
+/**
+ * Rows a thread gathers across a COPY's partitions before it hands them to their writers
+ * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's.
+ * A bound in rows, not bytes: ~7 MB of words a thread, but 250-600 MB of module results or jobs,
+ * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0037).
+ */
+export const PARTITIONED_FLUSH_ROWS = 122_880;
+
+/**
+ * `keys` in order, cut into the batches one COPY each takes: at most PARTITIONS_PER_COPY
+ * partitions and `maxJobs` jobs (`jobs`: a partition's count; one not there counts none). A
+ * partition of more jobs than `maxJobs` is a batch of its own.
+ */
+export function partitionBatches(
+  keys: readonly string[],
+  jobs: ReadonlyMap<string, number>,
+  maxJobs: number,
+): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let held = 0;
+  for (const key of keys) {
+    const count = jobs.get(key) ?? 0;
+    if (batch.length > 0 && (batch.length === PARTITIONS_PER_COPY || held + count > maxJobs)) {
+      batches.push(batch);
+      batch = [];
+      held = 0;
+    }
+    batch.push(key);
+    held += count;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** Rows of the Parquet file at `file` (a writer's copy of a dataset) written again at `target`. */
+export function copyParquetFile(db: RowSource, file: string, target: ParquetTarget): Promise<number> {
+  return copyToParquet(db, `SELECT * FROM read_parquet(${sqlPathLiteral(file, 'export')})`, {}, target);
+}
+
+/**
+ * COPY of `source`'s rows (with columns kind and month when partitioned or filtered). Partitioned,
+ * only the `partitions` given (`kind|month`; every one `source` has when undefined), at most
+ * PARTITIONS_PER_COPY per COPY, all into the same folder.
+ */
+export async function copyToParquet(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  partitions?: readonly string[],
+): Promise<number> {
+  if (target.partitionBy.length === 0) {
+    if (partitions === undefined) return copyOnce(db, source, params, target);
+    return copyOnce(db, ofPartitions(source), { ...params, partitions: [...partitions] }, target);
+  }
+  const keys = partitions ?? (await partitionsOf(db, source, params));
+  return copyBatches(db, source, params, target, partitionBatches(keys, new Map(), Infinity));
+}
+
+/** A COPY of `source`'s rows in each batch of partitions (`kind|month`), all into `target`. */
+export async function copyBatches(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  batches: readonly (readonly string[])[],
+): Promise<number> {
+  let rows = 0;
+  for (const batch of batches) {
+    rows += await copyOnce(db, ofPartitions(source), { ...params, partitions: [...batch] }, target);
+  }
+  return rows;
+}
+
+/**
+ * Each of the partitions `keys` (`kind|month`) of `source` by a COPY of its own, unpartitioned, into
+ * `<target>/kind=<kind>/month=<month>/data_0.parquet` (the folders and file name DuckDB's
+ * PARTITION_BY writes; the partition columns only in the folder names). A thread hands its rows
+ * to the file's writer a row group at a time; PARTITION_BY would gather up to
+ * PARTITIONED_FLUSH_ROWS rows a thread first. Only `target.partitionBy` kind, month.
+ */
+export async function copyPartitionFiles(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  keys: readonly string[],
+): Promise<number> {
+  if (target.partitionBy.join() !== 'kind,month') {
+    throw new Error(`a wide dataset is partitioned by kind, month, not ${target.partitionBy.join(', ')}`);
+  }
+  const rowsOf = `SELECT * EXCLUDE (kind, month) FROM (${source}) AS t WHERE t.kind = $kind AND t.month = $month`;
+  return withOneThread(db, async () => {
+    let rows = 0;
+    for (const key of keys) {
+      const cut = key.lastIndexOf('|');
+      const kind = key.slice(0, cut);
+      const month = key.slice(cut + 1);
+      const kindFolder = join(target.path, `kind=${kind}`);
+      const folder = join(kindFolder, `month=${month}`);
+      await mkdir(folder, { recursive: true });
+      const file = join(folder, 'data_0.parquet');
+      const into = { path: file, partitionBy: [], setting: target.setting };
+      const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, WIDE_ROW_GROUP_BYTES);
+      if (copied === 0) await removeEmptyPartition(file, [folder, kindFolder]);
+      rows += copied;
+    }
+    return rows;
+  });
+}
+
+/**
+ * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
+ * after. A thread writing wide rows holds ~25 MiB the pool cannot evict (its row group's Parquet
+ * pages, uncompressed and compressed, and the long strings it scans); two such threads and the
+ * join's hash table did not fit 75 MiB (docs/decisions/0037).
+ */
+async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
+  const threads = Number(before?.threads);
+  // SET takes no bound values: 1, and DuckDB's own count, checked to be a whole number.
+  await db.all('SET threads = 1');
+  try {
+    return await fn();
+  } finally {
+    if (Number.isInteger(threads) && threads > 0) await db.all(`SET threads = ${threads}`);
+  }
+}
+
+/** A file of no rows and its folders, left empty: PARTITION_BY writes neither for a partition of no rows. */
+async function removeEmptyPartition(file: string, folders: readonly string[]): Promise<void> {
+  await rm(file, { force: true });
+  for (const folder of folders) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return; // another partition's files are in it
+    }
+  }
+}
+
+/** The rows of `rows` in the partitions of `$partitions` (`kind|month`). */
+function ofPartitions(rows: string): string {
+  return `SELECT * FROM (${rows}) AS t WHERE list_contains($partitions::VARCHAR[], t.kind || '|' || t.month)`;
+}
+
+/** The `kind|month` partitions `rows` has rows in, sorted. */
+async function partitionsOf(
+  db: RowSource,
+  rows: string,
+  params: Readonly<Record<string, unknown>>,
+): Promise<string[]> {
+  const found = await db.all<{ key: string }>(
+    `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${rows}) AS t ORDER BY key`,
+    params,
+  );
+  return found.map((row) => row.key);
+}
+
+/**
+ * One COPY of `source`'s rows; the one place that spells this statement. Into a folder already
+ * there, partitions add up. Unpartitioned with `rowGroupBytes`, row groups of at most that many
+ * bytes in memory, without `preserve_insertion_order` (withoutInsertionOrder).
+ */
+async function copyOnce(
+  db: RowSource,
+  source: string,
+  params: Readonly<Record<string, unknown>>,
+  target: ParquetTarget,
+  rowGroupBytes?: number,
+): Promise<number> {
+  const partitioned = target.partitionBy.length > 0;
+  // The COPY's options after FORMAT: a partitioned COPY's, or a file's row group bound.
+  const partitions = partitioned
+    ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
+    : rowGroupBytes === undefined
+      ? ''
+      : `, ROW_GROUP_SIZE_BYTES ${Math.floor(rowGroupBytes)}`;
+  const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
+  if (partitioned) return withPartitionedCopy(db, () => copyRows(db, sql, params));
+  if (rowGroupBytes !== undefined) return withoutInsertionOrder(db, () => copyRows(db, sql, params));
+  return copyRows(db, sql, params);
+}
+
+/**
+ * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after: those of
+ * withoutInsertionOrder and PARTITIONED_FLUSH_ROWS.
+ */
+async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
+  try {
+    return await withoutInsertionOrder(db, fn);
+  } finally {
+    await db.all('RESET SESSION partitioned_write_flush_threshold');
+  }
+}
+
+/**
+ * `fn` run without `preserve_insertion_order`, DuckDB's restored after: DuckDB takes
+ * ROW_GROUP_SIZE_BYTES only so. A partition's rows keep no order either way: a partitioned COPY
+ * takes them in the order threads finish them, and the datasets' statements have no ORDER BY.
+ */
+async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
+  await db.all('SET SESSION preserve_insertion_order = false');
+  try {
+    return await fn();
+  } finally {
+    await db.all('RESET SESSION preserve_insertion_order');
+  }
+}
+
+async function copyRows(
+  db: RowSource,
+  sql: string,
+  params: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const [result] = await db.all<{ Count: number | bigint }>(sql, params);
+  return Number(result?.Count ?? 0);
+}
