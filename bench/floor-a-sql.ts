@@ -90,7 +90,7 @@ function moduleBranch(key: string, results: string): string {
   const m = `r.result.${key}`;
   return (
     `SELECT r.id, '${key}', ${m}.success, ${m}.is_empty, ${m}.exec_time, ${m}.error.status_code, ` +
-    `${m}.error.exception, ${m}.error.message, ${results} FROM src WHERE ${m} IS NOT NULL`
+    `${m}.error.exception, ${m}.error.message, ${results}, r.created_at FROM src WHERE ${m} IS NOT NULL`
   );
 }
 
@@ -103,19 +103,19 @@ export function floorAStatements(path: string): string[] {
   const file = `'${path.replaceAll("'", "''")}'`;
   const structure = `'${JSON.stringify(STRUCTURE)}'`;
   const utteranceLists = [
-    "SELECT r.id AS job_id, 'transcription' AS source, r.result.transcription.utterances AS us FROM src",
-    "SELECT r.id, 'translation:' || coalesce(e.languages[1], (i - 1)::VARCHAR), e.utterances " +
+    "SELECT r.id AS job_id, r.created_at AS job_created_at, 'transcription' AS source, r.result.transcription.utterances AS us FROM src",
+    "SELECT r.id, r.created_at, 'translation:' || coalesce(e.languages[1], (i - 1)::VARCHAR), e.utterances " +
       'FROM src, unnest(r.result.translation.results) WITH ORDINALITY AS t(e, i)',
-    "SELECT r.id, 'diarization', r.result.diarization.results FROM src",
+    "SELECT r.id, r.created_at, 'diarization', r.result.diarization.results FROM src",
   ];
   const modules = [
     ...PLAIN_MODULES.map((key) => moduleBranch(key, `r.result.${key}.results`)),
     moduleBranch('named_entity_recognition', 'r.result.named_entity_recognition.entity'),
     moduleBranch('translation', TRANSLATION_RESULTS),
     moduleBranch('diarization', 'NULL::JSON'),
-    "SELECT r.id, 'messages', NULL, NULL, NULL, NULL, NULL, NULL, r.result.messages FROM src WHERE r.result.messages IS NOT NULL",
+    "SELECT r.id, 'messages', NULL, NULL, NULL, NULL, NULL, NULL, r.result.messages, r.created_at FROM src WHERE r.result.messages IS NOT NULL",
     "SELECT r.id, 'transcription.sentences', s.success, s.is_empty, s.exec_time, s.error.status_code, s.error.exception, " +
-      's.error.message, s.results FROM src, unnest(r.result.transcription.sentences) AS t(s)',
+      's.error.message, s.results, r.created_at FROM src, unnest(r.result.transcription.sentences) AS t(s)',
   ];
   return [
     `CREATE TEMP TABLE src AS SELECT json AS raw, json_transform(json, ${structure}) AS r FROM read_ndjson_objects(${file})`,
@@ -125,11 +125,12 @@ export function floorAStatements(path: string): string[] {
       'r.result.metadata.audio_duration, r.result.metadata.billing_time, r.result.metadata.transcription_time, ' +
       'r.result.metadata.number_of_distinct_channels, r.result.transcription.full_transcript, ' +
       'r.result.transcription.languages, raw, sha1(raw), now(), NULL FROM src',
-    `CREATE TEMP TABLE u AS SELECT job_id, source, generate_subscripts(us, 1) - 1 AS utterance_idx, unnest(us) AS u FROM (${utteranceLists.join(' UNION ALL ')}) WHERE us IS NOT NULL`,
-    'INSERT INTO utterances SELECT job_id, source, utterance_idx, u.start, u.end, u.confidence, u.channel, u.speaker, u.language, u.text FROM u',
+    `CREATE TEMP TABLE u AS SELECT job_id, job_created_at, source, generate_subscripts(us, 1) - 1 AS utterance_idx, unnest(us) AS u FROM (${utteranceLists.join(' UNION ALL ')}) WHERE us IS NOT NULL`,
+    'INSERT INTO utterances SELECT job_id, source, utterance_idx, u.start, u.end, u.confidence, u.channel, u.speaker, u.language, u.text, ' +
+      'job_created_at FROM u',
     // One unnest of each word list, its fields taken outside: faster than unnest()ing it per field.
-    'INSERT INTO words SELECT job_id, source, utterance_idx, idx, w.word, w.start, w."end", w.confidence FROM ' +
-      '(SELECT job_id, source, utterance_idx, generate_subscripts(u.words, 1) - 1 AS idx, unnest(u.words) AS w FROM u)',
+    'INSERT INTO words SELECT job_id, source, utterance_idx, idx, w.word, w.start, w."end", w.confidence, job_created_at FROM ' +
+      '(SELECT job_id, job_created_at, source, utterance_idx, generate_subscripts(u.words, 1) - 1 AS idx, unnest(u.words) AS w FROM u)',
     `INSERT INTO module_results ${modules.join(' UNION ALL ')}`,
   ];
 }

@@ -48,20 +48,21 @@ FROM parsed;
 
 CREATE OR REPLACE TEMP TABLE _tsync_utterances AS
 WITH entries AS (
-  SELECT id, i, e.lang, e.utterances
+  SELECT id, created_at, i, e.lang, e.utterances
   FROM _tsync_src, unnest(translations) WITH ORDINALITY AS x(e, i)
 ), lists AS (
-  SELECT id AS job_id, 'transcription' AS source, transcription.utterances AS us FROM _tsync_src
+  SELECT id AS job_id, created_at, 'transcription' AS source, transcription.utterances AS us FROM _tsync_src
   UNION ALL
-  SELECT id,
+  SELECT id, created_at,
          CASE WHEN lang <> '' AND row_number() OVER (PARTITION BY id, lang ORDER BY i) = 1
               THEN 'translation:' || lang ELSE 'translation:' || (i - 1) END,
          utterances
   FROM entries
   UNION ALL
-  SELECT id, 'diarization', diarization_utterances FROM _tsync_src
+  SELECT id, created_at, 'diarization', diarization_utterances FROM _tsync_src
 )
-SELECT job_id, source, generate_subscripts(us, 1) - 1 AS utterance_idx, unnest(us) AS u
+SELECT job_id, created_at AS job_created_at, source, generate_subscripts(us, 1) - 1 AS utterance_idx,
+       unnest(us) AS u
 FROM lists
 WHERE us IS NOT NULL;
 

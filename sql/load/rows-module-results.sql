@@ -62,5 +62,6 @@ SELECT job_id, module,
             THEN e.status_code::DOUBLE::INTEGER END,
        CASE WHEN json_type(e.exception) = 'VARCHAR' THEN e.exception ->> '$' END,
        CASE WHEN json_type(e.message) = 'VARCHAR' THEN e.message ->> '$' END,
-       results
+       results,
+       (SELECT s.created_at FROM _tsync_src AS s WHERE s.id = typed.job_id)
 FROM typed;

@@ -1,3 +1,4 @@
 -- The rows of `utterances` of the parsed batch (parse.sql), in the table's columns.
-SELECT job_id, source, utterance_idx, u.start, u."end", u.confidence, u.channel, u.speaker, u.language, u.text
+SELECT job_id, source, utterance_idx, u.start, u."end", u.confidence, u.channel, u.speaker, u.language, u.text,
+       job_created_at
 FROM _tsync_utterances;

@@ -36,7 +36,7 @@ const VIEWS = [
   'languages',
 ];
 const SUMMARIES = ['report-status', 'report-latency', 'report-errors', 'report-pending'] as const;
-const BEFORE_102 = [1, 2, 100, 101];
+const BEFORE_102 = [1, 2, 4, 100, 101];
 
 const generated = smallDataset(31, 80);
 const records: JobRecord[] = [

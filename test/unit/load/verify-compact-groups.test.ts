@@ -103,7 +103,7 @@ describe('verify groups compact keys', () => {
     // Job 1: words 64, -1 and -64 beside 0..3 (bits 0, 63, 0 again): no word repeats.
     await writeSql(
       path,
-      `INSERT INTO words SELECT job_id, source, utterance_idx, w.idx, word, start, "end", confidence
+      `INSERT INTO words SELECT job_id, source, utterance_idx, w.idx, word, start, "end", confidence, job_created_at
        FROM words, (VALUES (64), (-1), (-64)) w(idx)
        WHERE job_id = ${NTH_JOB} AND utterance_idx = 0 AND word_idx = 0`,
       { n: 1 },
@@ -111,20 +111,20 @@ describe('verify groups compact keys', () => {
     // Job 2: word 64 stored twice.
     await writeSql(
       path,
-      `INSERT INTO words SELECT job_id, source, utterance_idx, 64, word, start, "end", confidence
+      `INSERT INTO words SELECT job_id, source, utterance_idx, 64, word, start, "end", confidence, job_created_at
        FROM words, range(2) WHERE job_id = ${NTH_JOB} AND utterance_idx = 0 AND word_idx = 0`,
       { n: 2 },
     );
     // Job 3: utterances 64 and -1 beside 0..2, each with its words: nothing repeats, none is orphaned.
     await writeSql(
       path,
-      `INSERT INTO utterances SELECT job_id, source, u.idx, start, "end", confidence, channel, speaker, language, text
+      `INSERT INTO utterances SELECT job_id, source, u.idx, start, "end", confidence, channel, speaker, language, text, job_created_at
        FROM utterances, (VALUES (64), (-1)) u(idx) WHERE job_id = ${NTH_JOB} AND utterance_idx = 0`,
       { n: 3 },
     );
     await writeSql(
       path,
-      `INSERT INTO words SELECT job_id, source, u.idx, word_idx, word, start, "end", confidence
+      `INSERT INTO words SELECT job_id, source, u.idx, word_idx, word, start, "end", confidence, job_created_at
        FROM words, (VALUES (64), (-1)) u(idx) WHERE job_id = ${NTH_JOB} AND utterance_idx = 0`,
       { n: 3 },
     );
@@ -132,13 +132,13 @@ describe('verify groups compact keys', () => {
     // bits are those of utterances 0 and 1).
     await writeSql(
       path,
-      `INSERT INTO utterances SELECT job_id, source, -64, start, "end", confidence, channel, speaker, language, text
+      `INSERT INTO utterances SELECT job_id, source, -64, start, "end", confidence, channel, speaker, language, text, job_created_at
        FROM utterances, range(2) WHERE job_id = ${NTH_JOB} AND utterance_idx = 0`,
       { n: 4 },
     );
     await writeSql(
       path,
-      `INSERT INTO words SELECT job_id, source, u.idx, word_idx, word, start, "end", confidence
+      `INSERT INTO words SELECT job_id, source, u.idx, word_idx, word, start, "end", confidence, job_created_at
        FROM words, (VALUES (128), (65)) u(idx) WHERE job_id = ${NTH_JOB} AND utterance_idx = 0`,
       { n: 4 },
     );
