@@ -215,3 +215,13 @@ export function toError(thrown: unknown): Error {
 export function isRetryable(error: unknown): boolean {
   return error instanceof TsyncError ? error.retryable : false;
 }
+
+/**
+ * DuckDB's error when a statement needs more than its `memory_limit` and cannot spill it: out of
+ * memory, or a block a checkpoint could not pin.
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  return /Out of Memory Error|failed to pin block/i.test(
+    error instanceof Error ? error.message : String(error),
+  );
+}

@@ -39,12 +39,12 @@ const BYTES_PER_THREAD = 48 * MiB;
 
 /**
  * `memory_limit` of a reading of every `raw` that the budget's reading could not do (verify
- * --hashes, src/cli/commands/verify.ts), at least: DuckDB pins a whole compressed segment of the
- * column to read it, ~256 MiB for ~2,500 records of 80 KB (a file rewritten in full row groups),
- * and fails rather than spill below it. A back-fill's segments hold a commit's records and fit the
- * budget. One thread pins one segment.
+ * --hashes, src/cli/commands/verify.ts; compact's copy), at least: DuckDB pins a whole compressed
+ * segment of the column to read it, ~256 MiB for ~2,500 records of 80 KB (a file rewritten in full
+ * row groups), and fails rather than spill below it. A back-fill's segments hold a commit's records
+ * and fit the budget. One thread pins one segment.
  */
-const RAW_LIMIT_BYTES = 1024 * MiB;
+export const RAW_LIMIT_BYTES = 1024 * MiB;
 
 export interface ReaderOptions {
   /** The reading reads every `raw` after the budget's reading could not: one thread, a ceiling rather than a share. */

@@ -1,8 +1,11 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 import { resolveSettings } from '../../config/resolve.js';
-import { compactFile } from '../../load/file/rewrite-file.js';
+import { isOutOfMemory } from '../../errors.js';
+import { type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
 import { openWriter } from '../../load/open-file.js';
-import { createLogger, outcomeWriter } from '../../log.js';
+import { createLogger, type Logger, outcomeWriter } from '../../log.js';
+import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
+import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, PROGRAM } from '../command.js';
 
@@ -15,30 +18,48 @@ export const command: Command = {
     'uncompressed (the file is 1.3-2.1x the JSON received). New files use v1.2.0 (about 0.45x),',
     'which DuckDB 1.2.0 and newer open. This copies every table, view and macro into a new file in',
     'that format, checks the row counts and replaces the file. It needs free space for the copy and',
-    'the file to itself: stop the worker first. Run `verify` after, if you like.',
+    'the file to itself: stop the worker first. Run `verify` after, if you like. The copy runs',
+    'within --memory; when DuckDB cannot copy `raw` there (a compressed segment of big records is',
+    'read whole: a file of ~100,000 jobs), it copies again with one thread and a pool of 1 GiB,',
+    'about 1-1.7 GB of memory in all.',
   ].join('\n'),
   logs: true,
-  settings: ['json', 'db', 'lockWait', 'logLevel'],
+  settings: ['json', 'db', 'lockWait', 'logLevel', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'db', 'lockWait', 'logLevel'], [], flags, env);
+    const settings = resolveSettings(['json', 'db', 'lockWait', 'logLevel', 'memory'], [], flags, env);
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
-    const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait, logger });
-    let result: Awaited<ReturnType<typeof compactFile>>;
-    try {
-      outcomeWriter(stderr)(
-        'info',
-        `${PROGRAM}: compacting ${db.path} (a big file takes a while; interrupted, it is left as it was)`,
-      );
-      result = await compactFile(db);
-    } finally {
-      await db.close();
-    }
+    outcomeWriter(stderr)(
+      'info',
+      `${PROGRAM}: compacting ${settings.db} (a big file takes a while; interrupted, it is left as it was)`,
+    );
+    const budget = planMemory(settings.memory, 1).duckdb;
+    const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
+    const result = await compact(budget).catch((error: unknown) => {
+      if (!isOutOfMemory(error)) throw error;
+      logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
+      return compact({ ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 });
+    });
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (settings.json) stdout.write(`${writeJson({ db: db.path, ...result })}\n`);
+    if (settings.json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);
     else
       stdout.write(
-        `${db.path}: ${mb(result.bytesBefore)} -> ${mb(result.bytesAfter)} (storage format ${result.format})\n`,
+        `${result.path}: ${mb(result.compacted.bytesBefore)} -> ${mb(result.compacted.bytesAfter)} (storage format ${result.compacted.format})\n`,
       );
     return 0;
   },
 };
+
+/** The file at `path` opened for writing with `memory`, compacted and closed. */
+async function compactWith(
+  path: string,
+  lockWaitMs: number,
+  logger: Logger,
+  memory: DuckDbMemory,
+): Promise<{ path: string; compacted: CompactResult }> {
+  const db = await openWriter(path, { lockWaitMs, logger, memory });
+  try {
+    return { path: db.path, compacted: await compactFile(db) };
+  } finally {
+    await db.close();
+  }
+}

@@ -5,6 +5,7 @@
  */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
+import { isOutOfMemory } from '../../errors.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -62,7 +63,7 @@ export const command: Command = {
             verifyFile(reader, { ...options, only: 'raw' }),
           );
         const raw = await checkRaw(false).catch((error: unknown) => {
-          if (!outOfMemory(error)) throw error;
+          if (!isOutOfMemory(error)) throw error;
           return checkRaw(true);
         });
         results = inCheckOrder([...results, ...raw]);
@@ -93,9 +94,4 @@ function brokenLine(db: string, broken: readonly CheckResult[]): string {
   return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
     refetch ? `, then \`${PROGRAM} sync --full\` to load the dropped jobs again` : ''
   }`;
-}
-
-/** DuckDB's error when a statement needs more than its `memory_limit` and cannot spill it. */
-function outOfMemory(error: unknown): boolean {
-  return /Out of Memory Error/i.test(error instanceof Error ? error.message : String(error));
 }

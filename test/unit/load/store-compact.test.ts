@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import { isOutOfMemory } from '../../../src/errors.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
@@ -56,5 +57,32 @@ describe('transcript-sync compact', () => {
     const [row] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM transcript_search('a')");
     await db.close();
     expect(row?.n).toBeGreaterThan(0);
+  });
+});
+
+describe("compact's second attempt", () => {
+  it("recognizes DuckDB's own out-of-memory error, and nothing else as one", async () => {
+    // A list aggregate cannot spill: 100 MB of it in a pool of 16 MB fails as a file's raw does.
+    const instance = await DuckDBInstance.create(':memory:', { memory_limit: '16MB', threads: '1' });
+    const connection = await instance.connect();
+    try {
+      const failed = await connection
+        .run("SELECT length(list(repeat('x', 1000) || i)) FROM range(100000) t(i)")
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(String(failed)).toContain('Out of Memory Error');
+      expect(isOutOfMemory(failed)).toBe(true);
+      const other = await connection.run('SELECT * FROM no_such_table').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(other).toBeInstanceOf(Error);
+      expect(isOutOfMemory(other)).toBe(false);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });
