@@ -74,8 +74,8 @@ Measures, side by side in one run, and prints the figures, their ratios and the 
 - scale (only when asked for): accounts of --scale-jobs jobs of ~800 words, each step a command of
   the built CLI (bin/transcript-sync) in a child of its own, one after another on one file:
   back-fill, idle incremental, one new job, sync --full, verify, verify --hashes, a first
-  --publish, export, report billing, a query over all words, status; wall time, peak RSS (VmHWM), bytes
-  written (write_bytes) and the file's size after each.
+  --publish, export, report billing, a query over all words, status, compact; wall time, peak RSS
+  (VmHWM), bytes written (write_bytes) and the file's size after each.
 
 Options:
   --scale N        multiply every dataset's job count but the scale phase's (default 1)

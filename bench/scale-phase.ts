@@ -3,7 +3,7 @@
  * commands an operator runs, one after another on one file, each the built CLI in a process of its
  * own (bench/cli-run.ts): back-fill, an idle incremental run, a run that finds one new job,
  * `sync --full`, `verify`, `verify --hashes`, a first `--publish`, `export`, `report billing`, a
- * query aggregating every word and `status`. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
+ * query aggregating every word, `status` and `compact`. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
  * the file's size after it; the simulator child's CPU beside. The commands run with the sync's
  * defaults but a limiter that shapes nothing, so the figures are the commands' own.
  */
@@ -78,6 +78,8 @@ const SCALE_STEPS: readonly StepSpec[] = [
     args: () => ['query', WORDS_QUERY, '--format', 'csv'],
   },
   { name: 'status', command: 'status', args: () => ['status'] },
+  // Last: it rewrites the file.
+  { name: 'compact', command: 'compact', args: () => ['compact'] },
 ];
 
 export async function runScalePhase(options: BenchOptions, dir: string, say: Say): Promise<ScaleFigures> {

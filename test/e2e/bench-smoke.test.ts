@@ -38,6 +38,7 @@ const SCALE_STEPS = [
   'report billing',
   'query, all words',
   'status',
+  'compact',
 ];
 
 const FIGURES = [
