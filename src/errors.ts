@@ -225,3 +225,16 @@ export function isOutOfMemory(error: unknown): boolean {
     error instanceof Error ? error.message : String(error),
   );
 }
+
+/**
+ * `attempt()`, and `again()` in its place when DuckDB ran out of memory (isOutOfMemory): the commands
+ * that read every `raw` try within the budget first, then with the raw reading ceiling.
+ */
+export async function onOutOfMemory<T>(attempt: () => Promise<T>, again: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isOutOfMemory(error)) throw error;
+    return again();
+  }
+}

@@ -12,7 +12,6 @@
  * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
-
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/page-records.js';
 import type { Database } from './database.js';

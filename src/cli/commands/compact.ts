@@ -1,6 +1,6 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 import { resolveSettings } from '../../config/resolve.js';
-import { isOutOfMemory } from '../../errors.js';
+import { onOutOfMemory } from '../../errors.js';
 import { type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
 import { openWriter } from '../../load/open-file.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
@@ -34,11 +34,13 @@ export const command: Command = {
     );
     const budget = planMemory(settings.memory, 1).duckdb;
     const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
-    const result = await compact(budget).catch((error: unknown) => {
-      if (!isOutOfMemory(error)) throw error;
-      logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
-      return compact({ ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 });
-    });
+    const result = await onOutOfMemory(
+      () => compact(budget),
+      () => {
+        logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
+        return compact({ ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 });
+      },
+    );
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
     if (settings.json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);
     else

@@ -5,7 +5,7 @@
  */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { isOutOfMemory } from '../../errors.js';
+import { onOutOfMemory } from '../../errors.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -62,10 +62,10 @@ export const command: Command = {
           withReader(settings.db, { ...reading, readsRaw }, (reader) =>
             verifyFile(reader, { ...options, only: 'raw' }),
           );
-        const raw = await checkRaw(false).catch((error: unknown) => {
-          if (!isOutOfMemory(error)) throw error;
-          return checkRaw(true);
-        });
+        const raw = await onOutOfMemory(
+          () => checkRaw(false),
+          () => checkRaw(true),
+        );
         results = inCheckOrder([...results, ...raw]);
       }
     }

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { isOutOfMemory } from '../../../src/errors.js';
+import { isOutOfMemory, onOutOfMemory } from '../../../src/errors.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
@@ -80,6 +80,13 @@ describe("compact's second attempt", () => {
       );
       expect(other).toBeInstanceOf(Error);
       expect(isOutOfMemory(other)).toBe(false);
+      // What compact and verify --hashes do with them: a second attempt after the first only.
+      const oom = "SELECT length(list(repeat('x', 1000) || i)) FROM range(100000) t(i)";
+      const again = async () => 'again';
+      expect(await onOutOfMemory(() => connection.run(oom).then(() => 'first'), again)).toBe('again');
+      await expect(
+        onOutOfMemory(() => connection.run('SELECT * FROM no_such_table').then(() => 'first'), again),
+      ).rejects.toThrow('no_such_table');
     } finally {
       connection.closeSync();
       instance.closeSync();
