@@ -1,8 +1,9 @@
--- Merges the small row groups of every table that grows with the history (the
+-- Merges the small row groups of every table that grows with the history but `jobs` (the
 -- small groups of _tsync_row_groups, sql/load/row-groups.sql) by
 -- moving their rows, in the caller's transaction (src/load/file/merge-row-groups.ts): each table's rows in
 -- small groups are appended again (into row groups of up to 122,880 rows), then deleted where they
--- were. A row group whose rows are all deleted is dropped at the next checkpoint and no other is
+-- were. `jobs` is merged after, a batch of `raw` at a time (merge-jobs-batches.sql), from the
+-- row ids this leaves in _tsync_small_groups (a temp table: it goes with the writer's connection). A row group whose rows are all deleted is dropped at the next checkpoint and no other is
 -- touched, so the merge writes the small groups' rows and nothing else. A table with one small
 -- row group keeps it (moving it alone merges nothing).
 --
@@ -18,8 +19,6 @@ WITH placed AS (
 SELECT t, unnest(range(first::BIGINT, (first + n)::BIGINT)) AS row_id
 FROM placed WHERE n < small_rows AND small_in_table >= 2;
 
-INSERT INTO jobs SELECT * FROM jobs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'jobs');
-DELETE FROM jobs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'jobs');
 INSERT INTO utterances SELECT * FROM utterances WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'utterances');
 DELETE FROM utterances WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'utterances');
 INSERT INTO words SELECT * FROM words WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'words');
@@ -28,4 +27,3 @@ INSERT INTO module_results SELECT * FROM module_results WHERE rowid IN (SELECT r
 DELETE FROM module_results WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'module_results');
 INSERT INTO sync_runs SELECT * FROM sync_runs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'sync_runs');
 DELETE FROM sync_runs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'sync_runs');
-DROP TABLE _tsync_small_groups;

@@ -51,8 +51,9 @@ export const command: Command = {
     } else {
       // Read-only: while a sync runs, its writer answers (the data as of its last commit). The
       // check of every raw runs within the budget too; where DuckDB cannot read the column there
-      // (a compressed segment of big records is pinned whole: a compacted file), it takes a
-      // reading of its own with one thread and a higher ceiling (src/memory/reader-memory.ts).
+      // (a vector of 2,048 big records is decompressed at once: a file whose jobs were written
+      // whole), it takes a reading of its own with one thread and a higher ceiling
+      // (src/memory/reader-memory.ts).
       const reading = readerOptions(settings);
       results = await withReader(settings.db, reading, (reader) =>
         verifyFile(reader, { ...options, only: 'rows' }),

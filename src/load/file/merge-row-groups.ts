@@ -8,12 +8,30 @@
  *
  * Instead, when a table holds COMPACT_AFTER small row groups, the close moves the rows of the small
  * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql) in one
- * transaction; its checkpoint drops the emptied groups. Scans see at most about COMPACT_AFTER small
- * row groups per table, and a merge writes the rows of the runs since the last one, once.
+ * transaction; its checkpoint drops the emptied groups. `jobs` follows in batches of about
+ * JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and a row group of its own
+ * (sql/queries/merge-jobs-batches.sql). Scans see at most about COMPACT_AFTER small row groups per
+ * table, and a merge writes the rows of the runs since the last one, once.
  */
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';
-import { mergeSmallRowGroups, recordedRuns, smallRowGroups } from '../statements/file-upkeep.js';
+import {
+  mergeSmallRowGroups,
+  moveJobBatch,
+  recordedRuns,
+  smallJobBatches,
+  smallRowGroups,
+} from '../statements/file-upkeep.js';
+
+/**
+ * Bytes of `raw` a row group of `jobs` that a merge or `compact` writes holds, about (plus one
+ * record): DuckDB decompresses `raw` a vector of a row group (up to 2,048 records) at once, into
+ * one allocation of up to twice this, which a reading at the default budget (a 192 MiB pool, two
+ * threads; src/memory/reader-memory.ts) holds with room, and one at 320 MB (88 MiB, one thread)
+ * too. A back-fill's row groups hold a commit's JSON, 26 MiB at the default budget
+ * (src/memory/budget.ts). Smaller compresses worse: docs/decisions/0052.
+ */
+export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 
 /** Small row groups a history table may collect before a close merges them. */
 export const COMPACT_AFTER = 64;
@@ -38,6 +56,12 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   await db.run(loadSql(view));
   if ((await smallRowGroups(db)) < after) return false;
   await db.transaction(() => mergeSmallRowGroups(db));
+  for (const ids of await smallJobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
+    await db.transaction(async () => {
+      db.checkpointAtCommit();
+      await moveJobBatch(db, ids);
+    });
+  }
   return true;
 }
 

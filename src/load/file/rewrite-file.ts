@@ -1,16 +1,22 @@
 /**
  * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT):
  * files created before it keep DuckDB's old format, where `raw` is stored uncompressed, and a
- * rebuild (migration 002) leaves the blocks of the old table free inside the file. Every table,
- * view and macro is copied (COPY FROM DATABASE), row counts are compared, and the copy replaces the
- * file by a rename while the original is still held, so no writer can slip in between.
+ * rebuild (migration 002, 004) leaves the blocks of the old tables free inside the file. The
+ * schema (tables, views, macros) is copied by COPY FROM DATABASE, then the rows: `jobs` in runs of
+ * about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group of its
+ * own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
+ * records) at a time, decompressed whole: such a row group reads within the default budget, a full
+ * one (122,880 rows) needs ~256 MiB at once for records of 80 KB. Row counts are compared, and the
+ * copy replaces the file by a rename while the original is still held, so no writer can slip in
+ * between.
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
 import { openReadOnly } from '../open-file.js';
-import { tableRowCounts } from '../statements/file-upkeep.js';
+import { copyJobBatch, copyOtherTables, jobBatches, tableRowCounts } from '../statements/file-upkeep.js';
+import { JOBS_GROUP_RAW_BYTES } from './merge-row-groups.js';
 import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
 export interface CompactResult {
@@ -31,7 +37,14 @@ export async function compactFile(db: Database): Promise<CompactResult> {
     await db.run(
       `ATTACH ${sqlPathLiteral(target, '--db')} AS tsync_compacted (STORAGE_VERSION '${STORAGE_FORMAT}')`,
     );
-    await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted`);
+    await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted (SCHEMA)`);
+    for (const batch of await jobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
+      await db.transaction(async () => {
+        db.checkpointAtCommit();
+        await copyJobBatch(db, batch);
+      });
+    }
+    await copyOtherTables(db);
     await db.run('DETACH tsync_compacted');
     const copy = await openReadOnly(target);
     try {

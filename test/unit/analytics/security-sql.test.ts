@@ -194,7 +194,7 @@ describe('the source builds no SQL from values', () => {
       /^`SELECT DISTINCT t\.kind \|\| '\|' \|\| t\.month AS key FROM \(\$\{rows\}\) AS t ORDER BY key`$/,
       // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/load/file/rewrite-file.ts).
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
-      /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted`$/,
+      /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted \(SCHEMA\)`$/,
       // A query's result copied into a private in-memory DuckDB (src/analytics/format/result-parquet.ts): its
       // column names quoted by sqlIdentifier with DuckDB's own type text, the file by sqlPathLiteral.
       /^`CREATE TABLE result \(\$\{columns\.join\(', '\)\}\)`$/,

@@ -6,8 +6,13 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import { withReader } from '../../../src/analytics/read/open-reader.js';
 import { isOutOfMemory, onOutOfMemory } from '../../../src/errors.js';
+import { JOBS_GROUP_RAW_BYTES } from '../../../src/load/file/merge-row-groups.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { tableRowCounts } from '../../../src/load/statements/file-upkeep.js';
+import { verifyFile } from '../../../src/load/verify.js';
+import { BIG_RAW_BYTES, writeBigRawFile } from '../../helpers/big-raw-file.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
 import { writeLegacyFile } from '../../helpers/legacy-file.js';
@@ -57,6 +62,54 @@ describe('transcript-sync compact', () => {
     const [row] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM transcript_search('a')");
     await db.close();
     expect(row?.n).toBeGreaterThan(0);
+  });
+});
+
+describe('the jobs compact writes', () => {
+  it('come in row groups of about JOBS_GROUP_RAW_BYTES of raw each, which a reading within the budget reads', {
+    timeout: 60_000,
+  }, async () => {
+    // 3,000 records of 30 KB in one row group: DuckDB decompresses a vector of 2,048 of them at
+    // once (61 MB), more than a reading at a budget of 320 MB can hold (an 88 MiB pool).
+    const path = join(tempDir(), 'big-raw.duckdb');
+    await writeBigRawFile(path, 3_000);
+    const checkRaw = () =>
+      withReader(path, { lockWaitMs: 0, memory: 320e6 }, (reader) =>
+        verifyFile(reader, { hashes: true, only: 'raw' }),
+      );
+    await expect(checkRaw()).rejects.toThrow(/Out of Memory/);
+    const before = await fingerprint(path);
+    const result = await runMain(['compact', '--db', path, '--memory', '320MB']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await fingerprint(path)).toEqual(before);
+
+    const db = await openReadOnly(path);
+    const groups = await db.all<{ rows: number }>(
+      "SELECT count AS rows FROM pragma_storage_info('jobs') WHERE column_name = 'raw' AND segment_type <> 'VALIDITY'",
+    );
+    await db.close();
+    const perGroup = Math.floor(JOBS_GROUP_RAW_BYTES / BIG_RAW_BYTES) + 1;
+    expect(groups.reduce((sum, g) => sum + g.rows, 0)).toBe(3_000);
+    expect(groups.length).toBeGreaterThanOrEqual(Math.ceil(3_000 / perGroup));
+    for (const group of groups) expect(group.rows).toBeLessThanOrEqual(perGroup);
+    // The reading verify --hashes tries first, within the budget, now reads every raw.
+    expect((await checkRaw()).map((r) => [r.name, r.ok])).toEqual([
+      ['jobs.content_hash is the sha1 of raw', true],
+    ]);
+  });
+
+  it('come with every table of the schema, each compared by its row count', async () => {
+    const path = join(tempDir(), 'tables.duckdb');
+    const db = await openWriter(path);
+    try {
+      const tables = await db.all<{ name: string }>(
+        'SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND NOT temporary ORDER BY name',
+      );
+      const counted = (await tableRowCounts(db)).map((r) => r.t);
+      expect(counted).toEqual(tables.map((t) => t.name));
+    } finally {
+      await db.close();
+    }
   });
 });
 

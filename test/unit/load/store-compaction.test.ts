@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
-import { COUNT_EVERY_RUNS } from '../../../src/load/file/merge-row-groups.js';
+import { COUNT_EVERY_RUNS, JOBS_GROUP_RAW_BYTES } from '../../../src/load/file/merge-row-groups.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
@@ -172,5 +172,44 @@ describe('what a run writes', () => {
     expect(after.slice(0, 3)).toEqual(backFilled);
     expect(after).toHaveLength(4);
     expect(n?.n).toBe(904);
+  });
+
+  it('merges the small row groups of jobs in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
+    // Five runs of 20 records of ~250 KB: 25 MB of raw in five small row groups.
+    const path = join(tempDir(), 'big-jobs.duckdb');
+    const recordBytes = 249_622;
+    let db = await openWriter(path, { compactAfter: 1_000 });
+    for (let run = 0; run < 5; run++) {
+      await db.transaction(() =>
+        db.run(
+          `INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
+           SELECT 'j' || lpad(i::VARCHAR, 3, '0'), 'pre-recorded', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), r, sha1(r), now()
+           FROM (SELECT i, '{"id":"j' || lpad(i::VARCHAR, 3, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 7800) || '"}' AS r
+                 FROM range($from, $from + 20) t(i))`,
+          { from: run * 20 },
+        ),
+      );
+      await db.run('CHECKPOINT');
+    }
+    expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([20, 20, 20, 20, 20]);
+    const [size] = await db.all<{ n: number }>('SELECT max(strlen(raw))::INTEGER AS n FROM jobs');
+    expect(size?.n).toBe(recordBytes);
+    await db.close();
+    const before = await fingerprint(path);
+
+    db = await openWriter(path, { compactAfter: 4 });
+    await db.close();
+    db = await openReadOnly(path);
+    const groups = await rowGroups(db, 'jobs');
+    const [hashes] = await db.all<{ bad: number }>(
+      'SELECT count(*) FILTER (WHERE content_hash <> sha1(raw))::INTEGER AS bad FROM jobs',
+    );
+    await db.close();
+    expect(await fingerprint(path)).toEqual(before);
+    expect(hashes?.bad).toBe(0);
+    // 100 records of 250 KB in batches of about 16 MiB: two row groups, none over a batch and a record.
+    const perGroup = Math.floor(JOBS_GROUP_RAW_BYTES / recordBytes) + 1;
+    expect(groups.length).toBe(2);
+    for (const group of groups) expect(group.rows).toBeLessThanOrEqual(perGroup);
   });
 });

@@ -1,0 +1,11 @@
+-- Every table but `jobs` appended whole, in stored order, to the copy `compact` writes (attached as
+-- tsync_compacted, src/load/file/rewrite-file.ts; jobs go a run at a time, compact-copy-jobs.sql).
+-- The tables are those compact-counts.sql compares; test/unit/load/store-compact.test.ts checks
+-- that they are every table of the schema.
+INSERT INTO tsync_compacted.utterances SELECT * FROM utterances;
+INSERT INTO tsync_compacted.words SELECT * FROM words;
+INSERT INTO tsync_compacted.module_results SELECT * FROM module_results;
+INSERT INTO tsync_compacted.quarantine SELECT * FROM quarantine;
+INSERT INTO tsync_compacted.sync_runs SELECT * FROM sync_runs;
+INSERT INTO tsync_compacted.checkpoints SELECT * FROM checkpoints;
+INSERT INTO tsync_compacted.schema_migrations SELECT * FROM schema_migrations;
