@@ -1,7 +1,8 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
-import { type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
+import { assertFileExists } from '../../load/file/path-checks.js';
+import { type CompactProgress, type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
 import { openWriter } from '../../load/open-file.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
@@ -28,6 +29,7 @@ export const command: Command = {
   settings: ['json', 'db', 'lockWait', 'logLevel', 'memory'],
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['json', 'db', 'lockWait', 'logLevel', 'memory'], [], flags, env);
+    assertFileExists(settings.db, 'nothing to compact: `transcript-sync sync` creates and fills it');
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
     outcomeWriter(stderr)(
       'info',
@@ -61,8 +63,22 @@ async function compactWith(
 ): Promise<{ path: string; compacted: CompactResult }> {
   const db = await openWriter(path, { lockWaitMs, logger, memory });
   try {
-    return { path: db.path, compacted: await compactFile(db) };
+    return { path: db.path, compacted: await compactFile(db, progressLog(logger)) };
   } finally {
     await db.close();
   }
+}
+
+/** ms between two progress lines of a long copy. */
+const PROGRESS_EVERY_MS = 5_000;
+
+/** A log line about the copy of `jobs` every PROGRESS_EVERY_MS, and at its last batch. */
+function progressLog(logger: Logger): (progress: CompactProgress) => void {
+  let last = Date.now();
+  return ({ batches, copied }) => {
+    const now = Date.now();
+    if (copied < batches && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    logger.info({ batches, copied }, `copied ${copied} of ${batches} batches of jobs`);
+  };
 }

@@ -5,11 +5,11 @@
  * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
-import { existsSync } from 'node:fs';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
-import { ConfigError, DatabaseError } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
+import { assertFileExists } from '../../load/file/path-checks.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
@@ -111,12 +111,10 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
       `state reset makes the next ${kinds.join(' and ')} run re-fetch ${from}; add --yes to confirm`,
     );
   }
-  if (!existsSync(settings.db)) {
-    throw new DatabaseError(`${settings.db} does not exist yet`, {
-      path: settings.db,
-      hint: 'nothing to reset: the first sync starts from the beginning (or --since) anyway',
-    });
-  }
+  assertFileExists(
+    settings.db,
+    'nothing to reset: the first sync starts from the beginning (or --since) anyway',
+  );
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;

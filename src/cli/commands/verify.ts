@@ -6,6 +6,7 @@
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
+import { assertFileExists } from '../../load/file/path-checks.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -38,6 +39,7 @@ export const command: Command = {
     let results: CheckResult[];
     let dropped = 0;
     if (settings.repair) {
+      assertFileExists(settings.db, 'nothing to repair: `transcript-sync sync` creates and fills it');
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         results = await verifyFile(db, options);

@@ -85,3 +85,16 @@ export function assertDatabasePath(path: string): void {
     });
   }
 }
+
+/**
+ * A command that changes a file it did not make (`compact`, `verify --repair`, `state reset`) is
+ * refused on a path with no file: opening it for writing would create an empty one. `nothing` says
+ * why there is nothing to do.
+ */
+export function assertFileExists(path: string, nothing: string): void {
+  if (existsSync(path)) return;
+  throw new DatabaseError(`${path} does not exist yet`, {
+    path,
+    hint: `${nothing}; check --db (TSYNC_DB)`,
+  });
+}

@@ -25,8 +25,20 @@ export interface CompactResult {
   readonly format: string;
 }
 
-/** `db` must be open for writing; it is left open on the original inode (the caller closes it). */
-export async function compactFile(db: Database): Promise<CompactResult> {
+/** How far a copy has come: batches of `jobs` copied, of how many (the other tables follow the last). */
+export interface CompactProgress {
+  readonly batches: number;
+  readonly copied: number;
+}
+
+/**
+ * `db` must be open for writing; it is left open on the original inode (the caller closes it).
+ * `onProgress` hears of each batch of `jobs` copied.
+ */
+export async function compactFile(
+  db: Database,
+  onProgress: (progress: CompactProgress) => void = () => {},
+): Promise<CompactResult> {
   const target = `${db.path}.compact-tmp`;
   removeCopy(target);
   const bytesBefore = statSync(db.path).size;
@@ -38,11 +50,13 @@ export async function compactFile(db: Database): Promise<CompactResult> {
       `ATTACH ${sqlPathLiteral(target, '--db')} AS tsync_compacted (STORAGE_VERSION '${STORAGE_FORMAT}')`,
     );
     await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted (SCHEMA)`);
-    for (const batch of await jobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
+    const batches = await jobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES });
+    for (const [index, batch] of batches.entries()) {
       await db.transaction(async () => {
         db.checkpointAtCommit();
         await copyJobBatch(db, batch);
       });
+      onProgress({ batches: batches.length, copied: index + 1 });
     }
     await copyOtherTables(db);
     await db.run('DETACH tsync_compacted');

@@ -220,6 +220,14 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
+  it('a command that changes a file refuses a path with no file instead of creating one', async () => {
+    const path = join(tempDir('tsync-bad-'), 'typo.duckdb');
+    for (const args of [['compact'], ['verify', '--repair'], ['state', 'reset', '--kind', 'all', '--yes']]) {
+      expectOneLine(await runMain([...args, '--db', path]), 1, `${path} does not exist yet`, '--db');
+      expect(existsSync(path), args.join(' ')).toBe(false);
+    }
+  });
+
   it('a truncated database is called damaged, with the advice to move it aside', async () => {
     const db = syncedDb();
     const bytes = readFileSync(db);

@@ -79,8 +79,12 @@ describe('the jobs compact writes', () => {
       );
     await expect(checkRaw()).rejects.toThrow(/Out of Memory/);
     const before = await fingerprint(path);
-    const result = await runMain(['compact', '--db', path, '--memory', '320MB']);
+    const result = await runMain(['compact', '--db', path, '--memory', '320MB', '--log-level', 'info']);
     expect(result.code, result.stderr).toBe(0);
+    // Its progress: a line at the last batch at least.
+    const copied = /copied (\d+) of (\d+) batches of jobs/.exec(result.stderr);
+    expect(copied?.[1]).toBe(copied?.[2]);
+    expect(Number(copied?.[2])).toBeGreaterThan(1);
     expect(await fingerprint(path)).toEqual(before);
 
     const db = await openReadOnly(path);
