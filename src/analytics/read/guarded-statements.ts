@@ -8,7 +8,7 @@
  * ConfigErrors (exit 2) that say why and what to do instead.
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
-import { ConfigError, DatabaseError } from '../../errors.js';
+import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
 import { StatementType } from '../../load/duckdb.js';
 import { damagedFileError } from '../../load/file/damaged-file.js';
 import { type SqlParams, toDuckParams } from '../../load/values.js';
@@ -145,6 +145,9 @@ const READ_ONLY_HINT =
 const FILES_HINT =
   'query reads the database, and files only under the --read folders (during a sync: its --publish folder); `transcript-sync export --out DIR` writes Parquet';
 
+const MEMORY_HINT =
+  'give it more with --memory (TSYNC_MEMORY), e.g. --memory 1GB; a query that parses every raw with JSON functions needs about 768MB (docs/schema.md)';
+
 /** Why DuckDB refused, in terms of what `query` allows. */
 export function queryError(where: string, error: unknown): Error {
   const message =
@@ -171,6 +174,13 @@ export function queryError(where: string, error: unknown): Error {
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
       hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/schema.md)',
+      ...options,
+    });
+  }
+  if (isOutOfMemory(error)) {
+    return new DatabaseError(`the query ran out of memory on ${where}: ${message}`, {
+      path: where,
+      hint: MEMORY_HINT,
       ...options,
     });
   }

@@ -108,6 +108,16 @@ describe('query', () => {
     expect((await runCommand(query, ['--db', db])).code).toBe(2);
     expect((await runCommand(query, ['SELECT', '1', '--db', db])).code).toBe(2);
   });
+
+  test('a query that outgrows its memory says so and names --memory', async () => {
+    // A list aggregate cannot spill: ~100 MB of it in the 64 MiB pool of the smallest budget.
+    const big = "SELECT length(list(repeat('x', 1000) || i)) AS n FROM range(100000) t(i)";
+    const result = await runCommand(query, [big, '--db', db, '--memory', '192MB']);
+    expect(result.code).toBe(1);
+    expect(result.error).toBeInstanceOf(DatabaseError);
+    expect(result.error?.message).toMatch(/ran out of memory/);
+    expect((result.error as DatabaseError).hint).toMatch(/--memory/);
+  });
 });
 
 describe('transcript_search', () => {
