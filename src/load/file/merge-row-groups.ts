@@ -26,7 +26,7 @@ import {
 /**
  * Bytes of `raw` a row group of `jobs` that a merge or `compact` writes holds, about (plus one
  * record): DuckDB decompresses `raw` a vector of a row group (up to 2,048 records) at once, into
- * one allocation of up to twice this, which a reading at the default budget (a 192 MiB pool, two
+ * one allocation of up to twice this, which a reading at the default budget (a 180 MiB pool, two
  * threads; src/memory/reader-memory.ts) holds with room, and one at 320 MB (88 MiB, one thread)
  * too. A back-fill's row groups hold a commit's JSON, 26 MiB at the default budget
  * (src/memory/budget.ts). Smaller compresses worse: docs/decisions/0052.
