@@ -1,11 +1,12 @@
--- Merges the small row groups of every table that grows with the history but `jobs` (the
--- small groups of _tsync_row_groups, sql/load/row-groups.sql) by
--- moving their rows, in the caller's transaction (src/load/file/merge-row-groups.ts): each table's rows in
--- small groups are appended again (into row groups of up to 122,880 rows), then deleted where they
--- were. `jobs` is merged after, a batch of `raw` at a time (merge-jobs-batches.sql), from the
--- row ids this leaves in _tsync_small_groups (a temp table: it goes with the writer's connection). A row group whose rows are all deleted is dropped at the next checkpoint and no other is
--- touched, so the merge writes the small groups' rows and nothing else. A table with one small
--- row group keeps it (moving it alone merges nothing).
+-- Merges the small row groups of every table that grows with the history but `jobs` (the small
+-- groups of _tsync_row_groups, sql/load/row-groups.sql) by moving their rows, in the caller's
+-- transaction (src/load/file/merge-row-groups.ts): each table's rows in small groups are appended
+-- again (into row groups of up to 122,880 rows), then deleted where they were. A row group whose
+-- rows are all deleted is dropped at the next checkpoint and no other is touched, so the merge
+-- writes the small groups' rows and nothing else. A table with one small row group keeps it
+-- (moving it alone merges nothing). `jobs` is merged after, a batch of `raw` at a time
+-- (merge-jobs-batches.sql), from the row ids this leaves in _tsync_small_groups (a temp table: it
+-- goes with the writer's connection).
 --
 -- Row ids are positions: a row group's first row id is the rows of the groups before it (deleted
 -- rows included, as pragma_storage_info counts them). Appended rows take row ids past the table's
