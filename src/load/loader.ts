@@ -41,6 +41,8 @@ export interface LoadResult {
   /** Child rows written (by `stage`: of the records it parsed, which may be earlier calls'). */
   utterances: number;
   words: number;
+  /** JSON bytes (UTF-16 units) of the new and changed records staged to be stored, `raw` each. */
+  storedBytes: number;
 }
 
 /** A record of the batch against the stored jobs (sql/load/classify.sql). */
@@ -117,6 +119,7 @@ export class RecordLoader {
       quarantined: quarantine.length,
       utterances: 0,
       words: 0,
+      storedBytes: 0,
     };
     if (quarantine.length > 0) {
       this.unresolved = true;
@@ -174,10 +177,9 @@ export class RecordLoader {
     result: LoadResult,
   ): Promise<void> {
     if (todo.size > 0) {
-      await this.parses.add(
-        jobs.filter((job) => todo.has(job.id)),
-        syncedAt,
-      );
+      const stored = jobs.filter((job) => todo.has(job.id));
+      for (const job of stored) result.storedBytes += job.raw.length;
+      await this.parses.add(stored, syncedAt);
       if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.flush());
     }
     if (await this.hasUnresolved()) {

@@ -112,7 +112,7 @@ export async function recheckPending(
           counters.addPages(records.pages, records.count);
           const result = await ctx.loader.load(records, new Date());
           counters.addLoad(result);
-          if (size.add(result.utterances + result.words, records.bytes)) {
+          if (size.add(result, records.bytes)) {
             size.beforeCommit(ctx.db);
             return false;
           }

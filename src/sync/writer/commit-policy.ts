@@ -1,30 +1,34 @@
 /**
  * When the writer's transactions commit, and how: every `commitRows` child rows or `commitBytes`
- * of JSON (src/memory/budget.ts), and a transaction of at least a batch of JSON straight into the
- * file at its commit, each row written once, compressed. Less goes through the WAL: a checkpoint
- * writes the metadata of every row group anew (~1.8 kB a row group of 8 columns;
- * docs/decisions/0034), more than a few pages cost in the WAL. The walk's writer and the
- * re-check of pending jobs both commit by it.
+ * of JSON read (src/memory/budget.ts), and a transaction that stored at least a batch of JSON
+ * (`batchBytes` of new or changed records) straight into the file at its commit, each row written
+ * once, compressed. Less goes through the WAL: a checkpoint writes the metadata of every row group
+ * anew (~1.8 kB a row group of 8 columns; docs/decisions/0034), more than a few pages cost in the
+ * WAL, and a run that finds its records unchanged (an idle or `--full` run) stores next to nothing
+ * however much it reads. The walk's writer and the re-check of pending jobs both commit by it.
  */
 import type { Database } from '../../load/database.js';
+import type { LoadResult } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
 
-/** Child rows and JSON bytes loaded in the open transaction. */
+/** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */
 export class TransactionSize {
   rows = 0;
   bytes = 0;
+  storedBytes = 0;
 
   constructor(private readonly memory: MemoryPlan) {}
 
-  /** Counts a load; true when the transaction is to commit now. */
-  add(rows: number, bytes: number): boolean {
-    this.rows += rows;
+  /** Counts a load of `bytes` of JSON; true when the transaction is to commit now. */
+  add(result: Pick<LoadResult, 'utterances' | 'words' | 'storedBytes'>, bytes: number): boolean {
+    this.rows += result.utterances + result.words;
     this.bytes += bytes;
+    this.storedBytes += result.storedBytes;
     return this.rows >= this.memory.commitRows || this.bytes >= this.memory.commitBytes;
   }
 
-  /** Before the COMMIT: a transaction of at least a batch goes straight into the file. */
+  /** Before the COMMIT: a transaction that stored at least a batch goes straight into the file. */
   beforeCommit(db: Database): void {
-    if (this.bytes >= this.memory.batchBytes) db.checkpointAtCommit();
+    if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
   }
 }

@@ -95,7 +95,7 @@ async function writePages(
         // The records still staged go in before the commit.
         const rows = await ctx.loader.flush();
         counters.addLoad({ ...NOTHING_LOADED, ...rows });
-        size.add(rows.utterances + rows.words, 0);
+        size.add({ ...NOTHING_LOADED, ...rows }, 0);
       } catch (error) {
         await ctx.loader.discard();
         throw error;
@@ -103,9 +103,12 @@ async function writePages(
       size.beforeCommit(ctx.db);
       const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
-      return { cp, drained, rows: size.rows, bytes: size.bytes };
+      return { cp, drained, rows: size.rows, bytes: size.bytes, stored: size.storedBytes };
     });
-    ctx.logger.debug({ kind, child_rows: batch.rows, json_bytes: batch.bytes }, 'transaction committed');
+    ctx.logger.debug(
+      { kind, child_rows: batch.rows, json_bytes: batch.bytes, stored_json_bytes: batch.stored },
+      'transaction committed',
+    );
     ledger.commit(batch.cp.watermark);
     await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
     ended = batch.drained;
@@ -152,7 +155,7 @@ async function loadPages(
     counters.addLoad(result);
     ctx.heap.check();
     progress.update();
-    if (size.add(result.utterances + result.words, records.bytes)) return false;
+    if (size.add(result, records.bytes)) return false;
   }
 }
 
@@ -164,6 +167,7 @@ const NOTHING_LOADED: LoadResult = {
   quarantined: 0,
   utterances: 0,
   words: 0,
+  storedBytes: 0,
 };
 
 function isDone(message: QueueMessage): boolean {
