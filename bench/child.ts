@@ -22,8 +22,10 @@ async function main(): Promise<void> {
   sampler.unref();
   const [name, json] = process.argv.slice(2);
   // A sync's child is a process of the program (src/cli/main.ts sets the same, before DuckDB
-  // loads); the floors and the naive loader keep DuckDB's defaults.
-  if (name === 'sync') process.env['DUCKDB_JE_MALLOC_CONF'] ??= DUCKDB_ALLOCATOR_CONF;
+  // loads), and the bounded floor is held to the program's settings; floor A, floor B and the naive
+  // loader keep DuckDB's defaults.
+  if (name === 'sync' || name === 'floor-a-bounded')
+    process.env['DUCKDB_JE_MALLOC_CONF'] ??= DUCKDB_ALLOCATOR_CONF;
   const task = await loadTask(name);
   const result = await task(JSON.parse(json ?? '{}') as never);
   clearInterval(sampler);

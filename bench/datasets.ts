@@ -14,7 +14,7 @@ export interface Shape {
   /** What the account is, for the report. */
   readonly about: string;
   readonly sim: SimChildOptions;
-  /** The goal of backfill / max(floor A, floor B). */
+  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0053). */
   readonly goal: number;
 }
 

@@ -27,6 +27,8 @@ export interface FloorAFigures {
   readonly peakRssMb: number;
   /** Median CPU time of the child (user + system, DuckDB's threads included), ms. */
   readonly cpuMs: number;
+  /** Transactions the records were loaded in: 1 unbounded, one per 16 MB bounded. */
+  readonly transactions: number;
   /** ms per step of the last run. */
   readonly steps: Readonly<Record<string, number>>;
 }
@@ -48,13 +50,16 @@ export interface FloorBFigures {
 export interface ShapeFigures {
   readonly name: ShapeName;
   readonly about: string;
-  /** The goal of backfill / max(floor A, floor B). */
+  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0053). */
   readonly goal: number;
   readonly dataset: DatasetFile;
   readonly backfill?: BackfillFigures;
+  /** DuckDB's own ingest with its defaults: GiBs of memory on the larger shapes. */
   readonly floorA?: FloorAFigures;
+  /** The same ingest held to the settings that keep `S60` within the budget (bench/task-floor-a.ts). */
+  readonly floorABounded?: FloorAFigures;
   readonly floorB?: FloorBFigures;
-  /** backfill / max(floor A, floor B) of each round, when all three ran. */
+  /** backfill / max(floor A bounded, floor B) of each round, when all three ran. */
   readonly roundRatios?: readonly number[];
 }
 

@@ -98,6 +98,9 @@ const TRANSLATION_RESULTS =
   "to_json(list_transform(r.result.translation.results, e -> {'error': e.error, 'full_transcript': e.full_transcript, " +
   "'languages': e.languages, 'sentences': e.sentences, 'subtitles': e.subtitles}))";
 
+/** The temporary tables the statements create, dropped before a transaction's COMMIT when several follow. */
+export const FLOOR_A_TEMP_TABLES = ['src', 'u'] as const;
+
 /** The statements, in order, for the NDJSON file at `path` (run inside one transaction). */
 export function floorAStatements(path: string): string[] {
   const file = `'${path.replaceAll("'", "''")}'`;

@@ -1,6 +1,6 @@
 /**
- * The account shapes: a backfill and its two floors on each shape of `--shapes`, `--repeat` rounds
- * alternating shape by shape and task by task (floor B, backfill, floor A), each task a child of
+ * The account shapes: a backfill and its floors on each shape of `--shapes`, `--repeat` rounds
+ * alternating shape by shape and task by task (floor B, backfill, floor A, floor A bounded), each task a child of
  * its own and each shape its own simulator child, so a noisy neighbour slows them alike and their
  * ratios hold. The first shape then serves the idle run and the naive loader.
  */
@@ -65,6 +65,7 @@ function floorAFigures(runs: readonly TaskOutput<FloorAResult>[], words: number)
     wordsPerSecond: words / (wallMs / 1_000),
     peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
     cpuMs: median(runs.map((run) => run.cpuMs)),
+    transactions: runs.at(-1)!.result.transactions,
     steps: runs.at(-1)!.result.steps,
   };
 }
@@ -116,6 +117,7 @@ interface ShapeRuns {
   readonly dataset: DatasetFile;
   readonly syncs: Measured<SyncTaskResult>[];
   readonly floorsA: TaskOutput<FloorAResult>[];
+  readonly floorsABounded: TaskOutput<FloorAResult>[];
   readonly floorsB: Measured<FloorBResult>[];
   /** The file of the last backfill (the idle run's), '' before the first. */
   db: string;
@@ -129,14 +131,14 @@ async function startShape(shape: Shape, dir: string, say: Say): Promise<ShapeRun
     say(
       `${shape.name}: ${dataset.jobs} jobs, ${dataset.utterances} utterances, ${dataset.words} words, ${(dataset.bytes / 1e6).toFixed(0)} MB of JSON`,
     );
-    return { shape, sim, ndjson, dataset, syncs: [], floorsA: [], floorsB: [], db: '' };
+    return { shape, sim, ndjson, dataset, syncs: [], floorsA: [], floorsABounded: [], floorsB: [], db: '' };
   } catch (error) {
     await sim.close();
     throw error;
   }
 }
 
-/** One round of one shape: floor B, the backfill, floor A, as the phases ask. */
+/** One round of one shape: floor B, the backfill, floor A unbounded and bounded, as the phases ask. */
 async function shapeRound(
   s: ShapeRuns,
   round: number,
@@ -177,16 +179,20 @@ async function shapeRound(
     s.floorsA.push(await runTask<FloorAResult>('floor-a', floorA, profile));
     removeDb(floorA.db);
     say(`${s.shape.name} floor A (DuckDB ingest) run ${round}: ${seconds(s.floorsA.at(-1)!.result.wallMs)}`);
+    s.floorsABounded.push(await runTask<FloorAResult>('floor-a-bounded', floorA, profile));
+    removeDb(floorA.db);
+    say(`${s.shape.name} floor A bounded run ${round}: ${seconds(s.floorsABounded.at(-1)!.result.wallMs)}`);
   }
 }
 
 function shapeFigures(s: ShapeRuns): ShapeFigures {
   const { shape, dataset } = s;
-  const rounds = Math.min(s.syncs.length, s.floorsA.length, s.floorsB.length);
+  const rounds = Math.min(s.syncs.length, s.floorsABounded.length, s.floorsB.length);
   const roundRatios = Array.from(
     { length: rounds },
     (_, i) =>
-      s.syncs[i]!.run.result.wallMs / Math.max(s.floorsA[i]!.result.wallMs, s.floorsB[i]!.run.result.wallMs),
+      s.syncs[i]!.run.result.wallMs /
+      Math.max(s.floorsABounded[i]!.result.wallMs, s.floorsB[i]!.run.result.wallMs),
   );
   return {
     name: shape.name,
@@ -195,6 +201,7 @@ function shapeFigures(s: ShapeRuns): ShapeFigures {
     dataset,
     ...(s.syncs.length > 0 ? { backfill: backfillFigures(s.syncs) } : {}),
     ...(s.floorsA.length > 0 ? { floorA: floorAFigures(s.floorsA, dataset.words) } : {}),
+    ...(s.floorsABounded.length > 0 ? { floorABounded: floorAFigures(s.floorsABounded, dataset.words) } : {}),
     ...(s.floorsB.length > 0 ? { floorB: floorBFigures(s.floorsB) } : {}),
     ...(rounds > 0 ? { roundRatios } : {}),
   };

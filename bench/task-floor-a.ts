@@ -1,14 +1,20 @@
 /**
- * Child task, floor A (DuckDB's own ingest): a fresh file with the project's tables (the shipped
- * migrations), then the NDJSON records loaded by DuckDB alone (bench/floor-a-sql.ts) in one
- * transaction, committed and checkpointed; the sync's time includes the same checkpoint, taken when
- * it closes the file. DuckDB runs with its defaults here (no writer memory limit): this is the
- * floor, the fastest DuckDB can do it.
+ * Child tasks, floor A (DuckDB's own ingest): a fresh file with the project's tables (the shipped
+ * migrations), then the NDJSON records loaded by DuckDB alone (bench/floor-a-sql.ts), committed and
+ * checkpointed; the sync's time includes the same checkpoint, taken when it closes the file.
+ *
+ * - `floor-a`: DuckDB's defaults (both threads, no memory limit) and one transaction: the fastest
+ *   DuckDB loads these records, whatever memory that takes (GiBs on the larger shapes).
+ * - `floor-a-bounded`: the same statements held to the settings that keep DuckDB's ingest of the
+ *   `S60` shape within the default 512 MB budget (FLOOR_A_BOUNDS, docs/decisions/0053): the
+ *   records cut into transactions of 16 MB of NDJSON (cut before the clock starts),
+ *   `memory_limit` 300 MB, one thread, the program's allocator setting (bench/child.ts).
  */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_FORMAT } from '../src/load/file/open-instance.js';
 import { migrate } from '../src/load/migrate.js';
-import { floorAStatements } from './floor-a-sql.js';
+import { FLOOR_A_TEMP_TABLES, floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
   readonly ndjson: string;
@@ -17,38 +23,85 @@ export interface FloorAOptions {
 
 export interface FloorAResult {
   readonly wallMs: number;
-  /** ms per statement, then COMMIT and CHECKPOINT. */
+  /** ms per statement (summed over the transactions), then COMMIT and CHECKPOINT. */
   readonly steps: Readonly<Record<string, number>>;
   readonly rows: Readonly<Record<string, number>>;
+  /** Transactions the records were loaded in. */
+  readonly transactions: number;
 }
+
+/** The bounded floor's settings: the fastest of those measured that kept `S60` within 488 MiB. */
+export const FLOOR_A_BOUNDS = { memoryLimit: '300MB', threads: 1, batchBytes: 16e6 } as const;
 
 const TABLES = ['jobs', 'utterances', 'words', 'module_results'] as const;
 
-export async function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
-  const instance = await DuckDBInstance.create(options.db, {
+export function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
+  return ingest(options.db, [options.ndjson], {});
+}
+
+export async function runFloorABounded(options: FloorAOptions): Promise<FloorAResult> {
+  const dir = `${options.db}.batches`;
+  try {
+    const batches = cutNdjson(options.ndjson, dir, FLOOR_A_BOUNDS.batchBytes);
+    return await ingest(options.db, batches, {
+      memory_limit: FLOOR_A_BOUNDS.memoryLimit,
+      threads: String(FLOOR_A_BOUNDS.threads),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes `path`'s lines into files of about `bytes` each (whole lines) under `dir`; their paths. */
+function cutNdjson(path: string, dir: string, bytes: number): string[] {
+  mkdirSync(dir, { recursive: true });
+  const text = readFileSync(path);
+  const files: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf(10, Math.min(text.length, start + bytes));
+    const end = newline < 0 ? text.length : newline + 1;
+    const file = `${dir}/batch-${files.length}.ndjson`;
+    writeFileSync(file, text.subarray(start, end));
+    files.push(file);
+    start = end;
+  }
+  return files;
+}
+
+/** Each NDJSON file in a transaction of its own, then one CHECKPOINT; timed from the first. */
+async function ingest(
+  db: string,
+  files: readonly string[],
+  settings: Record<string, string>,
+): Promise<FloorAResult> {
+  const instance = await DuckDBInstance.create(db, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     // The sync's own file format (src/load/file/open-instance.ts), so the floor stores the same bytes.
     storage_compatibility_version: STORAGE_FORMAT,
+    ...settings,
   });
   const connection = await instance.connect();
   try {
-    await migrate(connection, options.db);
+    await migrate(connection, db);
     const steps: Record<string, number> = {};
     const started = performance.now();
     let last = started;
     const lap = (name: string) => {
       const now = performance.now();
-      steps[name] = now - last;
+      steps[name] = (steps[name] ?? 0) + (now - last);
       last = now;
     };
-    await connection.run('BEGIN TRANSACTION');
-    for (const [i, sql] of floorAStatements(options.ndjson).entries()) {
-      await connection.run(sql);
-      lap(`statement ${i + 1}: ${sql.slice(0, 40)}`);
+    for (const file of files) {
+      await connection.run('BEGIN TRANSACTION');
+      for (const [i, sql] of floorAStatements(file).entries()) {
+        await connection.run(sql);
+        lap(`statement ${i + 1}: ${sql.slice(0, 40)}`);
+      }
+      for (const table of FLOOR_A_TEMP_TABLES) await connection.run(`DROP TABLE ${table}`);
+      await connection.run('COMMIT');
+      lap('commit');
     }
-    await connection.run('COMMIT');
-    lap('commit');
     await connection.run('CHECKPOINT');
     lap('checkpoint');
     const wallMs = performance.now() - started;
@@ -57,7 +110,7 @@ export async function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
       const reader = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM ${table}`);
       rows[table] = Number(reader.getRowsJS()[0]?.[0] ?? 0);
     }
-    return { wallMs, steps, rows };
+    return { wallMs, steps, rows, transactions: files.length };
   } finally {
     connection.closeSync();
     instance.closeSync();

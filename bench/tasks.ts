@@ -10,6 +10,7 @@ export type Task = (options: never) => Promise<object>;
 export const TASKS: Readonly<Record<string, () => Promise<Task>>> = {
   sync: async () => (await import('./task-sync.js')).runSyncTask,
   'floor-a': async () => (await import('./task-floor-a.js')).runFloorA,
+  'floor-a-bounded': async () => (await import('./task-floor-a.js')).runFloorABounded,
   'floor-b': async () => (await import('./task-floor-b.js')).runFloorB,
   naive: async () => (await import('./task-naive.js')).runNaive,
 };

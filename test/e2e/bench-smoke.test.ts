@@ -49,8 +49,10 @@ const FIGURES = [
       'backfill peak RSS',
       'backfill CPU time',
       'floor A (DuckDB ingest)',
+      'floor A bounded (16 MB transactions, 300 MB, 1 thread)',
       'floor B (transfer)',
       'ratio backfill / max(floor A, floor B)',
+      'ratio backfill / max(floor A bounded, floor B)',
     ].map((label) => `${shape}: ${label}`),
   ),
   'naive loader',
@@ -72,7 +74,9 @@ const FIGURES = [
 
 const TARGETS = [
   ...SHAPES.flatMap((shape) =>
-    ['backfill vs floors', 'backfill peak RSS', 'backfill V8 heap'].map((name) => `${shape}: ${name}`),
+    ['backfill vs floors (A bounded)', 'backfill peak RSS', 'backfill V8 heap'].map(
+      (name) => `${shape}: ${name}`,
+    ),
   ),
   'naive vs backfill',
   'idle run',
@@ -125,7 +129,8 @@ describe('npm run bench', () => {
       name: string;
       dataset: { jobs: number; words: number };
       backfill: { jobs: number };
-      floorA: object;
+      floorA: { transactions: number };
+      floorABounded: { transactions: number };
       floorB: object;
       roundRatios: number[];
     }[];
@@ -133,7 +138,8 @@ describe('npm run bench', () => {
     expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([10, 50, 50]);
     for (const shape of shapes) {
       expect(shape.backfill.jobs).toBe(shape.dataset.jobs);
-      expect(shape).toHaveProperty('floorA');
+      expect(shape.floorA.transactions).toBe(1);
+      expect(shape.floorABounded.transactions).toBeGreaterThanOrEqual(1);
       expect(shape).toHaveProperty('floorB');
       expect(shape.roundRatios).toHaveLength(1);
     }
@@ -196,6 +202,7 @@ describe('npm run bench', () => {
       'S60: backfill wall time',
       'S60: backfill peak RSS',
       'S60: floor A (DuckDB ingest)',
+      'S60: floor A bounded (16 MB transactions, 300 MB, 1 thread)',
       'S60: floor B (transfer)',
       'naive loader',
     ])
@@ -205,6 +212,7 @@ describe('npm run bench', () => {
       shapes?: {
         backfill?: { peakRssMb: number; peakHeapMb: number; cpuMs: number; simCpuMs: number };
         floorA?: { peakRssMb: number };
+        floorABounded?: { peakRssMb: number };
         floorB?: { peakRssMb: number; simCpuMs: number };
       }[];
     };
@@ -212,7 +220,12 @@ describe('npm run bench', () => {
     const [shape] = figures.shapes ?? [];
     // A child's own figures: a real peak RSS and CPU time each, read from its JSON line; the
     // simulator's CPU from its own child, which served the pages.
-    for (const rss of [shape?.backfill?.peakRssMb, shape?.floorA?.peakRssMb, shape?.floorB?.peakRssMb])
+    for (const rss of [
+      shape?.backfill?.peakRssMb,
+      shape?.floorA?.peakRssMb,
+      shape?.floorABounded?.peakRssMb,
+      shape?.floorB?.peakRssMb,
+    ])
       expect(rss).toBeGreaterThan(10);
     expect(shape?.backfill?.peakHeapMb).toBeGreaterThan(1);
     expect(shape?.backfill?.cpuMs).toBeGreaterThan(0);
