@@ -98,6 +98,17 @@ const TRANSLATION_RESULTS =
   "to_json(list_transform(r.result.translation.results, e -> {'error': e.error, 'full_transcript': e.full_transcript, " +
   "'languages': e.languages, 'sentences': e.sentences, 'subtitles': e.subtitles}))";
 
+/**
+ * Floor A bounded's settings (bench/task-floor-a.ts): the fastest of those measured that kept
+ * DuckDB's ingest of the `S60` shape within the default budget (docs/decisions/0053).
+ */
+export const FLOOR_A_BOUNDS = { memoryLimitMb: 300, threads: 1, batchBytes: 16e6 } as const;
+
+/** How the report names floor A bounded, its settings included. */
+export const FLOOR_A_BOUNDED_NAME =
+  `floor A bounded (${FLOOR_A_BOUNDS.batchBytes / 1e6} MB transactions, ` +
+  `${FLOOR_A_BOUNDS.memoryLimitMb} MB, ${FLOOR_A_BOUNDS.threads} thread)`;
+
 /** The temporary tables the statements create, dropped before a transaction's COMMIT when several follow. */
 export const FLOOR_A_TEMP_TABLES = ['src', 'u'] as const;
 

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_FORMAT } from '../src/load/file/open-instance.js';
 import { migrate } from '../src/load/migrate.js';
-import { FLOOR_A_TEMP_TABLES, floorAStatements } from './floor-a-sql.js';
+import { FLOOR_A_BOUNDS, FLOOR_A_TEMP_TABLES, floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
   readonly ndjson: string;
@@ -30,9 +30,6 @@ export interface FloorAResult {
   readonly transactions: number;
 }
 
-/** The bounded floor's settings: the fastest of those measured that kept `S60` within 488 MiB. */
-export const FLOOR_A_BOUNDS = { memoryLimit: '300MB', threads: 1, batchBytes: 16e6 } as const;
-
 const TABLES = ['jobs', 'utterances', 'words', 'module_results'] as const;
 
 export function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
@@ -44,7 +41,7 @@ export async function runFloorABounded(options: FloorAOptions): Promise<FloorARe
   try {
     const batches = cutNdjson(options.ndjson, dir, FLOOR_A_BOUNDS.batchBytes);
     return await ingest(options.db, batches, {
-      memory_limit: FLOOR_A_BOUNDS.memoryLimit,
+      memory_limit: `${FLOOR_A_BOUNDS.memoryLimitMb}MB`,
       threads: String(FLOOR_A_BOUNDS.threads),
     });
   } finally {
