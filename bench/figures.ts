@@ -1,5 +1,6 @@
 /** What one bench run measured: the JSON written to bench/out/ and the input of the report. */
 import type { ShapeName } from './datasets.js';
+import type { FloorABounds } from './floor-a-sql.js';
 import type { DatasetFile } from './sim-service.js';
 
 export interface BackfillFigures {
@@ -52,6 +53,8 @@ export interface ShapeFigures {
   readonly about: string;
   /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0053). */
   readonly goal: number;
+  /** Floor A bounded's settings. */
+  readonly floorBounds: FloorABounds;
   readonly dataset: DatasetFile;
   readonly backfill?: BackfillFigures;
   /** DuckDB's own ingest with its defaults: GiBs of memory on the larger shapes. */

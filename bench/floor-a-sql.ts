@@ -98,16 +98,19 @@ const TRANSLATION_RESULTS =
   "to_json(list_transform(r.result.translation.results, e -> {'error': e.error, 'full_transcript': e.full_transcript, " +
   "'languages': e.languages, 'sentences': e.sentences, 'subtitles': e.subtitles}))";
 
-/**
- * Floor A bounded's settings (bench/task-floor-a.ts): the fastest of those measured that kept
- * DuckDB's ingest of the `S60` shape within the default budget (docs/decisions/0053).
- */
-export const FLOOR_A_BOUNDS = { memoryLimitMb: 300, threads: 1, batchBytes: 16e6 } as const;
+/** DuckDB's settings for floor A bounded (bench/task-floor-a.ts), each shape its own (bench/datasets.ts). */
+export interface FloorABounds {
+  readonly memoryLimitMb: number;
+  readonly threads: number;
+  /** NDJSON bytes a transaction. */
+  readonly batchBytes: number;
+}
 
-/** How the report names floor A bounded, its settings included. */
-export const FLOOR_A_BOUNDED_NAME =
-  `floor A bounded (${FLOOR_A_BOUNDS.batchBytes / 1e6} MB transactions, ` +
-  `${FLOOR_A_BOUNDS.memoryLimitMb} MB, ${FLOOR_A_BOUNDS.threads} thread)`;
+/** How the report shows a bounded floor's settings. */
+export function floorABoundsText(bounds: FloorABounds): string {
+  const threads = bounds.threads === 1 ? 'thread' : 'threads';
+  return `${bounds.batchBytes / 1e6} MB transactions, memory_limit ${bounds.memoryLimitMb} MB, ${bounds.threads} ${threads}`;
+}
 
 /** The temporary tables the statements create, dropped before a transaction's COMMIT when several follow. */
 export const FLOOR_A_TEMP_TABLES = ['src', 'u'] as const;

@@ -5,7 +5,7 @@
  * DuckDB's defaults is printed beside it.
  */
 import type { FloorAFigures, ShapeFigures } from './figures.js';
-import { FLOOR_A_BOUNDED_NAME } from './floor-a-sql.js';
+import { floorABoundsText } from './floor-a-sql.js';
 import {
   bound,
   budgetName,
@@ -71,7 +71,9 @@ export function shapeRows(s: ShapeFigures): Row[] {
     ]);
   }
   if (s.floorA) rows.push([at('floor A (DuckDB ingest)'), floorARow(s.floorA)]);
-  if (s.floorABounded) rows.push([at(FLOOR_A_BOUNDED_NAME), floorARow(s.floorABounded)]);
+  if (s.floorABounded) {
+    rows.push([at('floor A bounded'), `${floorARow(s.floorABounded)} (${floorABoundsText(s.floorBounds)})`]);
+  }
   if (s.floorB) {
     const f = s.floorB;
     rows.push([

@@ -17,6 +17,7 @@ import type {
   NaiveFigures,
   ShapeFigures,
 } from './figures.js';
+import { cutNdjson } from './ndjson-batches.js';
 import { median, removeDb, type Say, simCpuMs, syncOptions } from './phase-kit.js';
 import { type RowCounts, totalRows } from './record-counts.js';
 import { SimProcess } from './sim-process.js';
@@ -121,6 +122,8 @@ interface ShapeRuns {
   readonly floorsB: Measured<FloorBResult>[];
   /** The file of the last backfill (the idle run's), '' before the first. */
   db: string;
+  /** The records cut for floor A bounded, once its first round asks. */
+  batches?: string[];
 }
 
 async function startShape(shape: Shape, dir: string, say: Say): Promise<ShapeRuns> {
@@ -179,7 +182,10 @@ async function shapeRound(
     s.floorsA.push(await runTask<FloorAResult>('floor-a', floorA, profile));
     removeDb(floorA.db);
     say(`${s.shape.name} floor A (DuckDB ingest) run ${round}: ${seconds(s.floorsA.at(-1)!.result.wallMs)}`);
-    s.floorsABounded.push(await runTask<FloorAResult>('floor-a-bounded', floorA, profile));
+    const bounds = s.shape.floorBounds;
+    s.batches ??= cutNdjson(s.ndjson, join(dir, `batches-${s.shape.name}`), bounds.batchBytes);
+    const bounded: FloorAOptions = { ...floorA, bounds, batches: s.batches };
+    s.floorsABounded.push(await runTask<FloorAResult>('floor-a-bounded', bounded, profile));
     removeDb(floorA.db);
     say(`${s.shape.name} floor A bounded run ${round}: ${seconds(s.floorsABounded.at(-1)!.result.wallMs)}`);
   }
@@ -198,6 +204,7 @@ function shapeFigures(s: ShapeRuns): ShapeFigures {
     name: shape.name,
     about: shape.about,
     goal: shape.goal,
+    floorBounds: shape.floorBounds,
     dataset,
     ...(s.syncs.length > 0 ? { backfill: backfillFigures(s.syncs) } : {}),
     ...(s.floorsA.length > 0 ? { floorA: floorAFigures(s.floorsA, dataset.words) } : {}),

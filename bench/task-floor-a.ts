@@ -5,20 +5,22 @@
  *
  * - `floor-a`: DuckDB's defaults (both threads, no memory limit) and one transaction: the fastest
  *   DuckDB loads these records, whatever memory that takes (GiBs on the larger shapes).
- * - `floor-a-bounded`: the same statements held to the settings that keep DuckDB's ingest of the
- *   `S60` shape within the default 512 MB budget (FLOOR_A_BOUNDS, docs/decisions/0053): the
- *   records cut into transactions of 16 MB of NDJSON (cut before the clock starts),
- *   `memory_limit` 300 MB, one thread, the program's allocator setting (bench/child.ts).
+ * - `floor-a-bounded`: the same statements with the shape's `floorBounds` (bench/datasets.ts,
+ *   docs/decisions/0053): a transaction for each file of `batchBytes` of NDJSON (cut by the bench
+ *   beforehand, bench/ndjson-batches.ts, so the measured process never holds the records), DuckDB's
+ *   `memory_limit` and threads as given, the program's allocator setting (bench/child.ts).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_FORMAT } from '../src/load/file/open-instance.js';
 import { migrate } from '../src/load/migrate.js';
-import { FLOOR_A_BOUNDS, FLOOR_A_TEMP_TABLES, floorAStatements } from './floor-a-sql.js';
+import { FLOOR_A_TEMP_TABLES, type FloorABounds, floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
   readonly ndjson: string;
   readonly db: string;
+  /** floor-a-bounded's settings and the records cut into files of `bounds.batchBytes`; floor-a ignores them. */
+  readonly bounds?: FloorABounds;
+  readonly batches?: readonly string[];
 }
 
 export interface FloorAResult {
@@ -36,33 +38,13 @@ export function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
   return ingest(options.db, [options.ndjson], {});
 }
 
-export async function runFloorABounded(options: FloorAOptions): Promise<FloorAResult> {
-  const dir = `${options.db}.batches`;
-  try {
-    const batches = cutNdjson(options.ndjson, dir, FLOOR_A_BOUNDS.batchBytes);
-    return await ingest(options.db, batches, {
-      memory_limit: `${FLOOR_A_BOUNDS.memoryLimitMb}MB`,
-      threads: String(FLOOR_A_BOUNDS.threads),
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Writes `path`'s lines into files of about `bytes` each (whole lines) under `dir`; their paths. */
-function cutNdjson(path: string, dir: string, bytes: number): string[] {
-  mkdirSync(dir, { recursive: true });
-  const text = readFileSync(path);
-  const files: string[] = [];
-  for (let start = 0; start < text.length; ) {
-    const newline = text.indexOf(10, Math.min(text.length, start + bytes));
-    const end = newline < 0 ? text.length : newline + 1;
-    const file = `${dir}/batch-${files.length}.ndjson`;
-    writeFileSync(file, text.subarray(start, end));
-    files.push(file);
-    start = end;
-  }
-  return files;
+export function runFloorABounded(options: FloorAOptions): Promise<FloorAResult> {
+  const { bounds, batches } = options;
+  if (!bounds || !batches) throw new Error('floor-a-bounded needs its bounds and batches');
+  return ingest(options.db, batches, {
+    memory_limit: `${bounds.memoryLimitMb}MB`,
+    threads: String(bounds.threads),
+  });
 }
 
 /** Each NDJSON file in a transaction of its own, then one CHECKPOINT; timed from the first. */

@@ -49,7 +49,7 @@ const FIGURES = [
       'backfill peak RSS',
       'backfill CPU time',
       'floor A (DuckDB ingest)',
-      'floor A bounded (16 MB transactions, 300 MB, 1 thread)',
+      'floor A bounded',
       'floor B (transfer)',
       'ratio backfill / max(floor A, floor B)',
       'ratio backfill / max(floor A bounded, floor B)',
@@ -202,7 +202,7 @@ describe('npm run bench', () => {
       'S60: backfill wall time',
       'S60: backfill peak RSS',
       'S60: floor A (DuckDB ingest)',
-      'S60: floor A bounded (16 MB transactions, 300 MB, 1 thread)',
+      'S60: floor A bounded',
       'S60: floor B (transfer)',
       'naive loader',
     ])
