@@ -1,8 +1,8 @@
 /**
  * The account shapes in the report: each shape's backfill against its floors, its memory and CPU,
  * as rows, as targets, and side by side in one Markdown table. The goal is a ratio to floor A
- * bounded (DuckDB's ingest held near the budget, docs/decisions/0053); the ratio to floor A with
- * DuckDB's defaults is printed beside it.
+ * bounded (DuckDB's ingest held to the budget where it can be, docs/decisions/0053); the ratio to
+ * floor A with DuckDB's defaults is printed beside it.
  */
 import type { FloorAFigures, ShapeFigures } from './figures.js';
 import { floorABoundsText } from './floor-a-sql.js';

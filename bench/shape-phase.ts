@@ -1,8 +1,8 @@
 /**
  * The account shapes: a backfill and its floors on each shape of `--shapes`, `--repeat` rounds
- * alternating shape by shape and task by task (floor B, backfill, floor A, floor A bounded), each task a child of
- * its own and each shape its own simulator child, so a noisy neighbour slows them alike and their
- * ratios hold. The first shape then serves the idle run and the naive loader.
+ * alternating shape by shape and task by task (floor B, backfill, floor A, floor A bounded), each
+ * task a child of its own and each shape its own simulator child, so a noisy neighbour slows them
+ * alike and their ratios hold. The first shape then serves the idle run and the naive loader.
  */
 import { join } from 'node:path';
 import type { BenchOptions } from './args.js';
