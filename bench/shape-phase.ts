@@ -22,7 +22,7 @@ import { median, removeDb, type Say, simCpuMs, syncOptions } from './phase-kit.j
 import { type RowCounts, totalRows } from './record-counts.js';
 import { SimProcess } from './sim-process.js';
 import type { DatasetFile } from './sim-service.js';
-import type { FloorAOptions, FloorAResult } from './task-floor-a.js';
+import type { FloorABoundedOptions, FloorAOptions, FloorAResult } from './task-floor-a.js';
 import type { FloorBOptions, FloorBResult } from './task-floor-b.js';
 import type { NaiveOptions, NaiveResult } from './task-naive.js';
 import type { SyncTaskResult } from './task-sync.js';
@@ -184,7 +184,7 @@ async function shapeRound(
     say(`${s.shape.name} floor A (DuckDB ingest) run ${round}: ${seconds(s.floorsA.at(-1)!.result.wallMs)}`);
     const bounds = s.shape.floorBounds;
     s.batches ??= cutNdjson(s.ndjson, join(dir, `batches-${s.shape.name}`), bounds.batchBytes);
-    const bounded: FloorAOptions = { ...floorA, bounds, batches: s.batches };
+    const bounded: FloorABoundedOptions = { db: floorA.db, bounds, batches: s.batches };
     s.floorsABounded.push(await runTask<FloorAResult>('floor-a-bounded', bounded, profile));
     removeDb(floorA.db);
     say(`${s.shape.name} floor A bounded run ${round}: ${seconds(s.floorsABounded.at(-1)!.result.wallMs)}`);

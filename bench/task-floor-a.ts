@@ -18,9 +18,13 @@ import { FLOOR_A_TEMP_TABLES, type FloorABounds, floorAStatements } from './floo
 export interface FloorAOptions {
   readonly ndjson: string;
   readonly db: string;
-  /** floor-a-bounded's settings and the records cut into files of `bounds.batchBytes`; floor-a ignores them. */
-  readonly bounds?: FloorABounds;
-  readonly batches?: readonly string[];
+}
+
+/** floor-a-bounded's: its DuckDB settings and the records cut into files of `bounds.batchBytes`. */
+export interface FloorABoundedOptions {
+  readonly db: string;
+  readonly bounds: FloorABounds;
+  readonly batches: readonly string[];
 }
 
 export interface FloorAResult {
@@ -38,10 +42,8 @@ export function runFloorA(options: FloorAOptions): Promise<FloorAResult> {
   return ingest(options.db, [options.ndjson], {});
 }
 
-export function runFloorABounded(options: FloorAOptions): Promise<FloorAResult> {
-  const { bounds, batches } = options;
-  if (!bounds || !batches) throw new Error('floor-a-bounded needs its bounds and batches');
-  return ingest(options.db, batches, {
+export function runFloorABounded({ db, bounds, batches }: FloorABoundedOptions): Promise<FloorAResult> {
+  return ingest(db, batches, {
     memory_limit: `${bounds.memoryLimitMb}MB`,
     threads: String(bounds.threads),
   });

@@ -12,7 +12,7 @@
  *   in JavaScript: DuckDB parses the texts. HEAP_PER_PAGE_BYTE is the heap that one JSON byte in
  *   flight costs at the peak, V8's headroom included;
  * - DuckDB (`memory_limit`): the open transaction's rows (bounded by commitBytes and commitRows),
- *   which a commit of at least a batch writes straight into the file (src/load/database.ts
+ *   which a commit that stored at least a batch writes straight into the file (src/load/database.ts
  *   checkpointAtCommit); the rows of smaller commits, committed through the WAL and not yet
  *   checkpointed (bounded by the WAL threshold, `wal_autocheckpoint`); and its work (the batch being
  *   parsed on the staging connection, query state, a checkpoint's write buffers).

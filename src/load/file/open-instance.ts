@@ -36,8 +36,8 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  *   commits left committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint`
  *   bytes of WAL lets that go. Without a limit a backfill keeps every block it wrote resident.
  * - A commit that checkpoints writes its changes into the file only, not into the WAL first
- *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits of at least a batch checkpoint
- *   (src/load/database.ts checkpointAtCommit), so a back-fill writes each row once, compressed,
+ *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits that stored at least a batch
+ *   checkpoint (src/load/database.ts checkpointAtCommit, src/sync/writer/commit-policy.ts), so a back-fill writes each row once, compressed,
  *   instead of into the WAL and again at a checkpoint (docs/decisions/0034).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so

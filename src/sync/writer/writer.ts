@@ -93,9 +93,9 @@ async function writePages(
       try {
         drained = await loadPages(ctx, queue, { counters, progress, ledger }, size);
         // The records still staged go in before the commit.
-        const rows = await ctx.loader.flush();
-        counters.addLoad({ ...NOTHING_LOADED, ...rows });
-        size.add({ ...NOTHING_LOADED, ...rows }, 0);
+        const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
+        counters.addLoad(flushed);
+        size.add(flushed, 0);
       } catch (error) {
         await ctx.loader.discard();
         throw error;
