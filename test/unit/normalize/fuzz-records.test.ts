@@ -156,7 +156,7 @@ describe('fuzzed records', () => {
         await loadRecords(db, batch);
         await expectOutcome(batch, tag);
       }),
-      { numRuns: 40 },
+      { numRuns: 20 },
     );
     // The properties were exercised on both sides: records loaded and records quarantined.
     expect(await count('SELECT count(*) AS n FROM jobs', {})).toBeGreaterThan(20);
@@ -180,7 +180,7 @@ describe('fuzzed records', () => {
           before,
         );
       }),
-      { numRuns: 15 },
+      { numRuns: 8 },
     );
   });
 });
