@@ -59,19 +59,19 @@ describe('what a run writes', () => {
 
   it('merges the small row groups of many runs once enough piled up, every row kept', async () => {
     const path = join(tempDir(), 'merge.duckdb');
-    const compactAfter = 4;
+    const compactAfter = 3;
     let db = await openWriter(path, { compactAfter });
-    await loadRecords(db, records.slice(10), new Date());
+    await loadRecords(db, records.slice(7), new Date());
     await db.close();
     const counts: number[] = [];
-    for (let i = 9; i >= 0; i--) {
+    for (let i = 6; i >= 0; i--) {
       db = await openWriter(path, { compactAfter });
       await loadRecords(db, [records[i]], new Date());
       counts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
     }
-    // Grows by one a run until `compactAfter` small ones exist beside the first group (of 90 jobs:
-    // not small), then the close merges them.
+    // Grows by one a run until `compactAfter` small ones exist beside the first group (of 93 jobs:
+    // not small), then the close merges them: twice in these seven runs.
     expect(Math.max(...counts)).toBe(compactAfter + 1);
     expect(counts.filter((c, i) => i > 0 && c < (counts[i - 1] ?? 0)).length).toBeGreaterThanOrEqual(2);
     db = await openReadOnly(path);
@@ -82,7 +82,7 @@ describe('what a run writes', () => {
     expect(n?.n).toBe(100);
     const whole = join(tempDir(), 'whole.duckdb');
     const one = await openWriter(whole);
-    await loadRecords(one, [...records.slice(10), ...records.slice(0, 10).reverse()], new Date());
+    await loadRecords(one, [...records.slice(7), ...records.slice(0, 7).reverse()], new Date());
     await one.close();
     const a = await fingerprint(path);
     const b = await fingerprint(whole);
@@ -95,7 +95,7 @@ describe('what a run writes', () => {
   it('counts the history tables after every COUNT_EVERY_RUNS-th run that wrote, sync_runs after every COUNT_EVERY_RUNS-th run', async () => {
     const path = join(tempDir(), 'runs.duckdb');
     const compactAfter = 2;
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < compactAfter; i++) {
       const db = await openWriter(path, { compactAfter: 1_000 });
       await loadRecords(db, [records[i]], new Date());
       await db.close();
@@ -127,9 +127,9 @@ describe('what a run writes', () => {
     };
     const N = COUNT_EVERY_RUNS;
     // One run short of a count: nothing is counted, nothing merged.
-    expect(await closeWithRuns(N - 1, N - 1)).toEqual([4, N - 1]);
-    // Idle runs up to the multiple: only sync_runs is counted and merged; the jobs' four stay.
-    expect(await closeWithRuns(N, 1)).toEqual([4, 1]);
+    expect(await closeWithRuns(N - 1, N - 1)).toEqual([compactAfter, N - 1]);
+    // Idle runs up to the multiple: only sync_runs is counted and merged; the jobs' groups stay.
+    expect(await closeWithRuns(N, 1)).toEqual([compactAfter, 1]);
     // The latest run wrote, and it is the N-th that did: every table is counted and merged.
     expect(await closeWithRuns(N, N)).toEqual([1, 1]);
   });
@@ -139,19 +139,16 @@ describe('what a run writes', () => {
     const compactAfter = 4;
     const many = generateDataset({
       seed: 9,
-      preRecorded: 452,
-      live: 452,
+      preRecorded: 62,
+      live: 62,
       utterancesPerJob: 1,
       wordsPerUtterance: 1,
     });
-    // A back-fill's checkpoints leave row groups of hundreds of jobs: three of 300 here.
+    // A back-fill's checkpoints leave row groups of at least a batch of jobs, over the 32 rows under
+    // which a group of jobs is small (sql/load/row-groups.sql): three of 40 here.
     for (let part = 0; part < 3; part++) {
       const db = await openWriter(path, { compactAfter });
-      await loadRecords(
-        db,
-        many.slice(compactAfter + 300 * part, compactAfter + 300 * (part + 1)),
-        new Date(),
-      );
+      await loadRecords(db, many.slice(compactAfter + 40 * part, compactAfter + 40 * (part + 1)), new Date());
       await db.close();
     }
     let db = await openReadOnly(path);
@@ -168,30 +165,30 @@ describe('what a run writes', () => {
     await db.close();
     // The back-fill's groups keep their rows and their blocks (DuckDB's own merging rewrote them
     // with the small ones); the runs' one-job groups became one.
-    expect(backFilled.map((g) => g.rows)).toEqual([300, 300, 300]);
+    expect(backFilled.map((g) => g.rows)).toEqual([40, 40, 40]);
     expect(after.slice(0, 3)).toEqual(backFilled);
     expect(after).toHaveLength(4);
-    expect(n?.n).toBe(904);
+    expect(n?.n).toBe(124);
   });
 
   it('merges the small row groups of jobs in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
-    // Five runs of 20 records of ~250 KB: 25 MB of raw in five small row groups.
+    // Four runs of 18 records of ~250 KB: 18 MB of raw, more than one batch, in four small row groups.
     const path = join(tempDir(), 'big-jobs.duckdb');
     const recordBytes = 249_622;
     let db = await openWriter(path, { compactAfter: 1_000 });
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run < 4; run++) {
       await db.transaction(() =>
         db.run(
           `INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
            SELECT 'j' || lpad(i::VARCHAR, 3, '0'), 'pre-recorded', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), r, sha1(r), now()
            FROM (SELECT i, '{"id":"j' || lpad(i::VARCHAR, 3, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 7800) || '"}' AS r
-                 FROM range($from, $from + 20) t(i))`,
-          { from: run * 20 },
+                 FROM range($from, $from + 18) t(i))`,
+          { from: run * 18 },
         ),
       );
       await db.run('CHECKPOINT');
     }
-    expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([20, 20, 20, 20, 20]);
+    expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([18, 18, 18, 18]);
     const [size] = await db.all<{ n: number }>('SELECT max(strlen(raw))::INTEGER AS n FROM jobs');
     expect(size?.n).toBe(recordBytes);
     await db.close();
@@ -207,7 +204,7 @@ describe('what a run writes', () => {
     await db.close();
     expect(await fingerprint(path)).toEqual(before);
     expect(hashes?.bad).toBe(0);
-    // 100 records of 250 KB in batches of about 16 MiB: two row groups, none over a batch and a record.
+    // 72 records of 250 KB in batches of about 16 MiB: two row groups, none over a batch and a record.
     const perGroup = Math.floor(JOBS_GROUP_RAW_BYTES / recordBytes) + 1;
     expect(groups.length).toBe(2);
     for (const group of groups) expect(group.rows).toBeLessThanOrEqual(perGroup);
