@@ -16,8 +16,15 @@ import { collect, options, setup, start, succeeded } from '../../helpers/worker-
 
 describe('worker billing reports', () => {
   it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {
-    // Simulated history ends 2026-11-01, so last month (relative to now) holds billed jobs.
-    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 80 * 86_400_000), to: new Date() });
+    // A job about every two days over 80 days: last month (relative to now) holds a dozen, most billed.
+    const { sim, prefix, db } = await setup({
+      preRecorded: 20,
+      live: 16,
+      utterancesPerJob: 2,
+      wordsPerUtterance: 2,
+      from: new Date(Date.now() - 80 * 86_400_000),
+      to: new Date(),
+    });
     const running = await start(options(sim, db, prefix));
     const reports = join(dirname(db), 'reports');
     const now = new Date();
@@ -44,6 +51,7 @@ describe('worker billing reports', () => {
     const billed = sim.data
       .all()
       .filter((r) => r['status'] === 'done' && String(r['created_at']).startsWith(lastMonth)).length;
+    expect(billed).toBeGreaterThan(0);
     const lines = readFileSync(monthCsv, 'utf8').trim().split('\n');
     expect(lines[0]).toMatch(/^# as of \d{4}-/);
     const [header, ...rows] = lines.filter((line) => !line.startsWith('#') && !line.startsWith('total,'));
@@ -54,12 +62,21 @@ describe('worker billing reports', () => {
   });
 
   it('report runs write the periods missed while no report ran, and a late completion rewrites its day', async () => {
-    const { sim, prefix, db } = await setup({ from: new Date(Date.now() - 40 * 86_400_000), to: new Date() });
+    const { sim, prefix, db } = await setup({
+      preRecorded: 8,
+      live: 8,
+      utterancesPerJob: 2,
+      wordsPerUtterance: 2,
+      from: new Date(Date.now() - 40 * 86_400_000),
+      to: new Date(),
+    });
     const now = new Date();
     const dayOf = (daysAgo: number) =>
       new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo))
         .toISOString()
         .slice(0, 10);
+    // A live job of yesterday already billed, so that day's file has a live row to count up from.
+    sim.data.add({ kind: 'live', status: 'done', createdAt: new Date(`${dayOf(1)}T06:00:00.000Z`) });
     // A job of yesterday still processing when the first report is written.
     const late = sim.data.add({
       kind: 'live',

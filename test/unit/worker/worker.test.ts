@@ -21,16 +21,20 @@ import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
 import { collect, get, HOUR, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
 
+/** Records of a few words: what the worker does with a job does not depend on its length. */
+const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
+
 describe('worker', () => {
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
-    const { sim, prefix, redis, db } = await setup();
+    // Two pages of pre-recorded jobs (20 a page), one of live ones.
+    const { sim, prefix, redis, db } = await setup({ preRecorded: 25, live: 12, ...SHORT });
     const running = await start(options(sim, db, prefix));
     await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
 
     const metrics = (await get(running, '/metrics')).body;
     expect(metrics).toContain('tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="ok"} 1');
-    expect(metrics).toContain('tsync_jobs_upserted_total{kind="pre-recorded"} 40');
-    expect(metrics).toContain('tsync_jobs_upserted_total{kind="live"} 30');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="pre-recorded"} 25');
+    expect(metrics).toContain('tsync_jobs_upserted_total{kind="live"} 12');
     expect(metrics).toMatch(/tsync_requests_total\{kind="live"\} [1-9]/);
     expect(metrics).toMatch(/tsync_last_success_timestamp_seconds\{kind="live"\} \d{10}/);
     const health = await get(running, '/healthz');
@@ -50,7 +54,7 @@ describe('worker', () => {
   });
 
   it('two starts register one schedule per kind and mode; the second start with new intervals updates them', async () => {
-    const { sim, prefix, db } = await setup();
+    const { sim, prefix, db } = await setup({ preRecorded: 3, live: 3, ...SHORT });
     const first = await start(options(sim, db, prefix));
     await first.stop();
     const second = await start(
@@ -74,7 +78,7 @@ describe('worker', () => {
   });
 
   it('enqueue --wait runs a sync now through the queue and prints its summary', async () => {
-    const { sim, prefix, db } = await setup();
+    const { sim, prefix, db } = await setup({ preRecorded: 3, live: 6, ...SHORT });
     const running = await start(options(sim, db, prefix, { kinds: ['live'] }));
     await eventually(succeeded(running, ['live']), 'the first live run');
     const added = sim.data.add({ kind: 'live', status: 'done' });
@@ -105,7 +109,11 @@ describe('worker', () => {
   });
 
   it('enqueue --recent reconciles only the recent window; the whole-history reconcile finds the older deletion', async () => {
+    // A live job about every two days over 30 days: some inside the 7-day window, most before it.
     const { sim, prefix, db } = await setup({
+      preRecorded: 3,
+      live: 16,
+      ...SHORT,
       from: new Date(Date.now() - 30 * 24 * HOUR),
       to: new Date(Date.now() - HOUR),
     });
@@ -149,7 +157,7 @@ describe('worker', () => {
   });
 
   it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
-    const { sim, prefix, db } = await setup();
+    const { sim, prefix, db } = await setup({ preRecorded: 3, live: 3, ...SHORT });
     const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });
     const running = await start({ ...opts, settings: { ...opts.settings, apiKey: 'not-the-key' } });
     const queue = createSyncQueue(redisUrl(), prefix);
@@ -177,7 +185,7 @@ describe('worker', () => {
     expect(existsSync(join(dirname(db), 'reports'))).toBe(false);
   });
   it('a stop during the publish after a run keeps the dataset as it was and hands the job back; the next start publishes', async () => {
-    const { sim, prefix, db } = await setup();
+    const { sim, prefix, db } = await setup({ preRecorded: 3, live: 8, ...SHORT });
     const dir = join(dirname(db), 'published');
     const manifest = join(dir, '_manifest.json');
     // The stop comes as the publish starts, from the log line that announces it.
@@ -218,6 +226,6 @@ describe('worker', () => {
     const tables = (
       JSON.parse(readFileSync(manifest, 'utf8')) as { tables: Record<string, { rows: number }> }
     ).tables;
-    expect(tables['jobs']?.rows).toBe(30);
+    expect(tables['jobs']?.rows).toBe(8);
   });
 });
