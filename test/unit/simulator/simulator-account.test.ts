@@ -45,39 +45,41 @@ const SMALL = { utterancesPerJob: 1, wordsPerUtterance: 2 } as const;
 
 describe('a generated account', () => {
   it('serves the jobs of a shorter history as the oldest of a longer one, byte for byte', async () => {
-    const timeline = { start: new Date('2025-03-01T00:00:00.000Z'), jobsPerDay: 400 };
+    // Both histories span several days: 120 and 400 jobs at 100 a day.
+    const timeline = { start: new Date('2025-03-01T00:00:00.000Z'), jobsPerDay: 100 };
     const options = { seed: 12, timeline, utterancesPerJob: 4, wordsPerUtterance: 5, limitCap: 50 };
-    const short = await simulator({ ...options, jobs: 300 });
-    const long = await simulator({ ...options, jobs: 1_000 });
-    for (let offset = 0; offset < 300; offset += 50) {
-      const mine = await body(short, `/v2/transcription?offset=${offset}&limit=50`);
-      const theirs = await body(long, `/v2/transcription?offset=${700 + offset}&limit=50`);
+    const short = await simulator({ ...options, jobs: 120 });
+    const long = await simulator({ ...options, jobs: 400 });
+    for (let offset = 0; offset < 120; offset += 40) {
+      const mine = await body(short, `/v2/transcription?offset=${offset}&limit=40`);
+      const theirs = await body(long, `/v2/transcription?offset=${280 + offset}&limit=40`);
       expect(itemBytes(theirs)).toBe(itemBytes(mine));
     }
     const newer = await listAll(long, '/v2/transcription', '', 50);
     const oldestShort = String((await listAll(short, '/v2/transcription', '', 50)).at(0)?.['created_at']);
-    expect(newer.slice(0, 700).every((r) => String(r['created_at']) > oldestShort)).toBe(true);
+    expect(newer.slice(0, 280).every((r) => String(r['created_at']) > oldestShort)).toBe(true);
   });
 
   it('lists by index arithmetic exactly what filtering and sorting every record gives, across blocks and ties', async () => {
-    // 3,000 jobs in ten seconds: slots under 1 ms, so many created_at ties, broken by id.
+    // 1,200 jobs (five blocks of the index) in one second: slots under 1 ms, so many created_at
+    // ties, broken by id.
     const options = {
       seed: 4,
-      preRecorded: 2_800,
-      live: 200,
+      preRecorded: 1_120,
+      live: 80,
       ...SMALL,
       from: new Date('2026-05-01T00:00:00.000Z'),
-      to: new Date('2026-05-01T00:00:10.000Z'),
+      to: new Date('2026-05-01T00:00:01.000Z'),
     };
     const sim = await simulator({ ...options, limitCap: 1_000 });
     const records = generateDataset(options);
     expect(new Set(records.map((r) => r['created_at'])).size).toBeLessThan(records.length);
     const want = (keep: (r: JobRecord) => boolean) => ids(records.filter(keep));
-    const at = String(records[1_234]!['created_at']);
+    const at = String(records[567]!['created_at']);
     const cases: [string, string, (r: JobRecord) => boolean][] = [
       ['/v2/transcription', '', () => true],
       ['/v2/live', '', (r) => r['kind'] === 'live'],
-      // A dozen jobs hundreds of indexes apart: found through the block counts, not a scan.
+      // A few jobs hundreds of indexes apart: found through the block counts, not a scan.
       ['/v2/live', 'status=queued', (r) => r['kind'] === 'live' && r['status'] === 'queued'],
       ['/v2/pre-recorded', 'status=queued', (r) => r['kind'] === 'pre-recorded' && r['status'] === 'queued'],
       [
@@ -110,17 +112,17 @@ describe('a generated account', () => {
   });
 
   it('merges added, edited and deleted jobs into the generated list at their places', async () => {
-    const options = { seed: 8, preRecorded: 400, live: 400, ...SMALL };
+    const options = { seed: 8, preRecorded: 250, live: 250, ...SMALL };
     const sim = await simulator(options);
     const records = generateDataset(options);
     const expected = new Map(records.map((r) => [String(r['id']), r]));
-    for (const n of [0, 17, 399, 799]) {
+    for (const n of [0, 17, 249, 499]) {
       const id = String(records[n]!['id']);
       expect(sim.data.delete(id)).toBe(true);
       expect(sim.data.delete(id)).toBe(false);
       expected.delete(id);
     }
-    for (const n of [5, 300, 700]) {
+    for (const n of [5, 187, 437]) {
       const id = String(records[n]!['id']);
       const edited = sim.data.edit(id, (r) => {
         r['custom_metadata'] = { edited: n };
@@ -133,8 +135,8 @@ describe('a generated account', () => {
     });
     expected.set(String(moved['id']), moved);
     for (const createdAt of [
-      records[250]!['created_at'],
-      records[600]!['created_at'],
+      records[156]!['created_at'],
+      records[375]!['created_at'],
       '2026-11-02T00:00:00.000Z',
     ]) {
       const added = sim.data.add({ kind: 'live', status: 'done', createdAt: new Date(String(createdAt)) });
@@ -147,7 +149,7 @@ describe('a generated account', () => {
       ids(want.filter((r) => r['kind'] === 'live' && r['status'] === 'done')),
     );
     expect(sim.data.count()).toBe(want.length);
-    expect(ids(sim.data.slice(795, 1_000))).toEqual(ids(want.slice(795)));
+    expect(ids(sim.data.slice(495, 1_000))).toEqual(ids(want.slice(495)));
     expect(sim.data.get(String(records[1]!['id']))).toEqual(JSON.parse(JSON.stringify(records[1])));
     expect(sim.data.get(String(records[0]!['id']))).toBeUndefined();
   });
