@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withReader } from '../../../src/analytics/read/open-reader.js';
 import { withReadingMemory } from '../../../src/load/file/reading-memory.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
@@ -9,7 +9,7 @@ import { generateDataset } from '../../../src/simulator/index.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { writeBigRawFile } from '../../helpers/big-raw-file.js';
 import { runMain } from '../../helpers/cli.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 
 const records = generateDataset({
   seed: 31,
@@ -19,9 +19,15 @@ const records = generateDataset({
   wordsPerUtterance: 3,
 });
 
-async function loadedFile(): Promise<string> {
+/** The records loaded once for the file; each test reads a copy of its own. */
+const template = fileTempDir('tsync-reader-memory-');
+const templateDb = join(template.dir, 'template.duckdb');
+beforeAll(() => loadRecords(templateDb, records));
+afterAll(() => template.remove());
+
+function loadedFile(): string {
   const path = join(tempDir(), 'read.duckdb');
-  await loadRecords(path, records);
+  copyFileSync(templateDb, path);
   return path;
 }
 
@@ -30,7 +36,7 @@ const SPILLING = 'SELECT count(*) AS n FROM (SELECT DISTINCT i FROM range(600000
 
 describe('a reading within the memory budget', () => {
   it('gives DuckDB a memory_limit that follows --memory, and TSYNC_MEMORY without it', async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const limit = async (args: string[], env: Record<string, string> = {}) => {
       const sql = "SELECT current_setting('memory_limit') AS m";
       const result = await runMain(['query', sql, '--format', 'csv', '--db', path, ...args], env);
@@ -58,7 +64,7 @@ describe('a reading within the memory budget', () => {
   });
 
   it('verify --hashes reads raw in a reading of its own and lists every check in order', async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const result = await runMain(['verify', '--hashes', '--json', '--db', path, '--memory', '256MB']);
     expect(result.code, result.stderr).toBe(0);
     const names = (JSON.parse(result.stdout) as { name: string }[]).map((r) => r.name);
@@ -67,7 +73,7 @@ describe('a reading within the memory budget', () => {
   });
 
   it('spills into <file>.tmp-<pid> beside the file and removes it on close', async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const temp = `${path}.tmp-${process.pid}`;
     const db = await openReadOnly(path, { memory: 192e6 });
     try {
@@ -83,7 +89,7 @@ describe('a reading within the memory budget', () => {
   });
 
   it('removes its spill folder when the reading fails', async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const temp = `${path}.tmp-${process.pid}`;
     const failing = withReader(path, { lockWaitMs: 0, memory: 192e6 }, async (reader) => {
       await reader.all(SPILLING);
@@ -95,7 +101,7 @@ describe('a reading within the memory budget', () => {
   });
 
   it('removes the spill folders of readers that died, never a living one', async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const dead = `${path}.tmp-999999999`;
     const living = `${path}.tmp-${process.ppid}`;
     mkdirSync(dead);
@@ -124,7 +130,7 @@ describe('verify --hashes within the budget', () => {
 
 describe("a writer's reading of the whole history (the publish after a sync)", () => {
   it("runs within a reader's memory_limit and gives the writer its own back after, even on failure", async () => {
-    const path = await loadedFile();
+    const path = loadedFile();
     const db = await openWriter(path);
     const limit = async () =>
       (await db.all<{ m: string }>("SELECT current_setting('memory_limit') AS m"))[0]?.m;
