@@ -38,7 +38,7 @@ const VIEWS = [
 const SUMMARIES = ['report-status', 'report-latency', 'report-errors', 'report-pending'] as const;
 const BEFORE_102 = [1, 2, 4, 100, 101];
 
-const generated = smallDataset(31, 80);
+const generated = smallDataset(31, 30);
 const records: JobRecord[] = [
   ...generated,
   craftJob(generated, {
