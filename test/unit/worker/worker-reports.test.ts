@@ -7,12 +7,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
+import { billingFileSettings } from '../../../src/config/report-files.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { createSyncQueue, REPORT_JOB } from '../../../src/worker/queue.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
 import { collect, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
+
+/** Worker options whose report runs (re)write the complete days and months `window` back (--report-window). */
+function reportingWithin(window: string, opts: ReturnType<typeof options>): ReturnType<typeof options> {
+  const reportFiles = billingFileSettings({}, { TSYNC_REPORT_WINDOW: window });
+  return { ...opts, settings: { ...opts.settings, reportFiles } };
+}
 
 describe('worker billing reports', () => {
   it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {
@@ -25,7 +32,8 @@ describe('worker billing reports', () => {
       from: new Date(Date.now() - 80 * 86_400_000),
       to: new Date(),
     });
-    const running = await start(options(sim, db, prefix));
+    // The shortest window: the last complete day and month are written whatever the window.
+    const running = await start(reportingWithin('1d', options(sim, db, prefix)));
     const reports = join(dirname(db), 'reports');
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
@@ -84,7 +92,11 @@ describe('worker billing reports', () => {
       createdAt: new Date(`${dayOf(1)}T12:00:00.000Z`),
     });
     // The report schedule fires once a year: this test runs the report job itself.
-    const running = await start(options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } }));
+    // Each report run rewrites what changed in the eight days before it: day 6 is inside the window
+    // of every run.
+    const running = await start(
+      reportingWithin('8d', options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } })),
+    );
     await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
     const queue = createSyncQueue(redisUrl(), prefix);
     onCleanup(() => queue.close());

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
+import { billingFileSettings } from '../../../src/config/report-files.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { writerLockPath } from '../../../src/load/file/writer-lock.js';
 import { createLogger, silentLogger } from '../../../src/log.js';
@@ -19,10 +20,28 @@ import { onCleanup } from '../../helpers/cleanup.js';
 import { actualFacts, expectedFacts } from '../../helpers/mirror.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
-import { collect, get, HOUR, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
+import {
+  collect,
+  get,
+  HOUR,
+  setup,
+  start,
+  succeeded,
+  options as workerOptions,
+} from '../../helpers/worker-in-process.js';
 
 /** Records of a few words: what the worker does with a job does not depend on its length. */
 const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
+
+/**
+ * The helper's worker options, with the billing report each start runs covering the last complete
+ * day and month only (--report-window 1d): the report's periods are worker-reports.test.ts's.
+ */
+function options(...args: Parameters<typeof workerOptions>): ReturnType<typeof workerOptions> {
+  const base = workerOptions(...args);
+  const reportFiles = billingFileSettings({}, { TSYNC_REPORT_WINDOW: '1d' });
+  return { ...base, settings: { ...base.settings, reportFiles } };
+}
 
 describe('worker', () => {
   it('a scheduled run syncs every job from the simulator, writes the Redis checkpoints and reports the figures', async () => {
