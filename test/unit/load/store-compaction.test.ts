@@ -32,10 +32,10 @@ async function rowGroups(db: Database, table: string): Promise<Group[]> {
 
 const records = generateDataset({
   seed: 8,
-  preRecorded: 60,
-  live: 40,
-  utterancesPerJob: 4,
-  wordsPerUtterance: 4,
+  preRecorded: 30,
+  live: 20,
+  utterancesPerJob: 2,
+  wordsPerUtterance: 2,
 });
 
 describe('what a run writes', () => {
@@ -52,26 +52,26 @@ describe('what a run writes', () => {
     const after = await rowGroups(db, 'jobs');
     await db.close();
     expect(before).toHaveLength(1);
-    // The 99 stored jobs stay where they were; the new one is a row group of its own.
+    // The 49 stored jobs stay where they were; the new one is a row group of its own.
     expect(after[0]).toEqual(before[0]);
-    expect(after.map((g) => g.rows)).toEqual([99, 1]);
+    expect(after.map((g) => g.rows)).toEqual([49, 1]);
   });
 
   it('merges the small row groups of many runs once enough piled up, every row kept', async () => {
     const path = join(tempDir(), 'merge.duckdb');
     const compactAfter = 3;
     let db = await openWriter(path, { compactAfter });
-    await loadRecords(db, records.slice(7), new Date());
+    await loadRecords(db, records.slice(6), new Date());
     await db.close();
     const counts: number[] = [];
-    for (let i = 6; i >= 0; i--) {
+    for (let i = 5; i >= 0; i--) {
       db = await openWriter(path, { compactAfter });
       await loadRecords(db, [records[i]], new Date());
       counts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
     }
-    // Grows by one a run until `compactAfter` small ones exist beside the first group (of 93 jobs:
-    // not small), then the close merges them: twice in these seven runs.
+    // Grows by one a run until `compactAfter` small ones exist beside the first group (of 44 jobs:
+    // not small), then the close merges them: twice in these six runs.
     expect(Math.max(...counts)).toBe(compactAfter + 1);
     expect(counts.filter((c, i) => i > 0 && c < (counts[i - 1] ?? 0)).length).toBeGreaterThanOrEqual(2);
     db = await openReadOnly(path);
@@ -79,10 +79,10 @@ describe('what a run writes', () => {
     const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
     await db.close();
     expect(groups.length).toBeLessThanOrEqual(compactAfter + 1);
-    expect(n?.n).toBe(100);
+    expect(n?.n).toBe(50);
     const whole = join(tempDir(), 'whole.duckdb');
     const one = await openWriter(whole);
-    await loadRecords(one, [...records.slice(7), ...records.slice(0, 7).reverse()], new Date());
+    await loadRecords(one, [...records.slice(6), ...records.slice(0, 6).reverse()], new Date());
     await one.close();
     const a = await fingerprint(path);
     const b = await fingerprint(whole);
