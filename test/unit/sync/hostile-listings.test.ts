@@ -17,20 +17,20 @@ import { syncOnce } from '../../helpers/sync.js';
 
 describe('huge records', () => {
   it('never asks for more than the byte budget allows, from the first request on', async () => {
-    // 40 records of ~200 kB: a first page of --page-size 20 would be 4 MB; the budget is 512 KiB.
-    const s = await start({ preRecorded: 40, live: 0, recordPadding: { bytes: 200_000 } });
+    // 12 records of ~100 kB: a first page of --page-size 20 would be 1.2 MB; the budget is 256 KiB.
+    const s = await start({ preRecorded: 12, live: 0, recordPadding: { bytes: 100_000 } });
     const db = await migratedDb('huge.duckdb');
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 512 * 2 ** 10 });
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 256 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const limits = listQueries(s).map((q) => Number(q.get('limit')));
-    // 512 KiB at an assumed 1 MiB a record: one item first, then what 512 KiB fits (2, plus the overlap).
+    // 256 KiB at an assumed 1 MiB a record: one item first, then what 256 KiB fits (2, plus the overlap).
     expect(limits[0]).toBe(1);
     expect(Math.max(...limits)).toBeLessThanOrEqual(3);
     await expectMirror(db, s.data.all());
   });
 
   it('asks a small first page again at the size learned: a window of small jobs needs no probes', async () => {
-    const s = await start({ preRecorded: 30, live: 0 });
+    const s = await start({ preRecorded: 12, live: 0 });
     const db = await migratedDb('small.duckdb');
     // 8 MiB pages (the default budget's are smaller): 8 items assumed at 1 MiB each, then 100.
     await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100, pageBytes: 8 * 2 ** 20 });
@@ -39,18 +39,18 @@ describe('huge records', () => {
   });
 
   it('stops reading an answer past the budget and asks again with a smaller limit', async () => {
-    // Small records first teach the sizer 100 fit; then the huge ones come.
+    // Small records first teach the sizer a whole page of 20 fits; then the huge ones come.
     const s = await start({ preRecorded: 0, live: 0 });
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < 20; i++) {
       const record = s.data.add({
         kind: 'pre-recorded',
         status: 'done',
         createdAt: new Date(Date.now() - 7_200_000 - i * 1_000),
       });
-      if (i >= 10) s.data.edit(String(record['id']), (r) => (r['annotations'] = 'x'.repeat(150_000)));
+      if (i >= 10) s.data.edit(String(record['id']), (r) => (r['annotations'] = 'x'.repeat(40_000)));
     }
     const db = await migratedDb('abandoned.duckdb');
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, pageBytes: 1024 * 2 ** 10 });
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, pageBytes: 256 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
     const asked = listQueries(s).map((q) => [Number(q.get('offset')), Number(q.get('limit'))] as const);
     // Some offset was asked twice, the second time for fewer items.
@@ -134,10 +134,11 @@ describe('huge records', () => {
 
 describe('timestamp ties', () => {
   it('re-checks every pending job of a timestamp shared by more jobs than a page holds', async () => {
-    const s = await start({ preRecorded: 0, live: 0, limitCap: 50 });
+    // 25 jobs of one instant, pages of at most 10: the instant's window takes three pages.
+    const s = await start({ preRecorded: 0, live: 0, limitCap: 10 });
     const createdAt = new Date(Date.now() - 3_600_000);
-    for (let i = 0; i < 120; i++) {
-      s.data.add({ kind: 'pre-recorded', status: i < 30 ? 'processing' : 'done', createdAt });
+    for (let i = 0; i < 25; i++) {
+      s.data.add({ kind: 'pre-recorded', status: i < 6 ? 'processing' : 'done', createdAt });
     }
     const db = await migratedDb('ties.duckdb');
     expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
@@ -151,8 +152,8 @@ describe('timestamp ties', () => {
 
   it('asks for pending jobs a page apart one by one, and for close ones in one window', async () => {
     const s = await start({ preRecorded: 0, live: 0 });
-    // Older than the window: four queued jobs with 30 done ones between each two (more than a page
-    // of 10), then six queued ones a second apart with nothing between.
+    // Older than the window: four queued jobs with 10 done ones between each two (a page of 10
+    // apart), then six queued ones a second apart with nothing between.
     let at = Date.now() - 3_600_000;
     const add = (status: 'queued' | 'done') => {
       at -= 1_000;
@@ -160,7 +161,7 @@ describe('timestamp ties', () => {
     };
     for (let lone = 0; lone < 4; lone++) {
       add('queued');
-      for (let i = 0; i < 30; i++) add('done');
+      for (let i = 0; i < 10; i++) add('done');
     }
     for (let close = 0; close < 6; close++) add('queued');
     const db = await migratedDb('pending-windows.duckdb');
@@ -187,18 +188,20 @@ describe('timestamp ties', () => {
 
 describe('the deletion guard of --full', () => {
   it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
-    const s = await start({ preRecorded: 150, live: 0 });
+    // 110 jobs: the default share (0.1) allows 11, more than the floor of 10; 12 go.
+    const s = await start({ preRecorded: 110, live: 0 });
     const db = await migratedDb('guard.duckdb');
-    await syncOnce(s, db, preRecordedOnly);
-    for (const record of s.data.all().slice(0, 30)) s.data.delete(String(record['id']));
-    const refused = await syncOnce(s, db, { ...preRecordedOnly, full: true }).catch(
+    const paging = { ...preRecordedOnly, pageSize: 100 };
+    await syncOnce(s, db, paging);
+    for (const record of s.data.all().slice(0, 12)) s.data.delete(String(record['id']));
+    const refused = await syncOnce(s, db, { ...paging, full: true }).catch(
       (error: unknown) => error as Error,
     );
     expect(refused).toBeInstanceOf(Error);
-    expect((refused as Error).message).toMatch(/would mark 30 of 150 stored jobs deleted/);
+    expect((refused as Error).message).toMatch(/would mark 12 of 110 stored jobs deleted/);
     expect(await deletedCount(db)).toBe(0);
-    const allowed = await syncOnce(s, db, { ...preRecordedOnly, full: true, maxDeleteShare: 1 });
-    expect(allowed.kinds[0]?.deleted).toBe(30);
+    const allowed = await syncOnce(s, db, { ...paging, full: true, maxDeleteShare: 1 });
+    expect(allowed.kinds[0]?.deleted).toBe(12);
     await expectMirror(db, s.data.all());
   });
 
@@ -214,18 +217,18 @@ describe('the deletion guard of --full', () => {
 
 describe('offset caps', () => {
   it('plans slices below a cap on offsets and mirrors everything', async () => {
-    const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
+    const s = await start({ preRecorded: 40, live: 0, offsetCap: 16 });
     const db = await migratedDb('capped.duckdb');
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 40 });
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 5, sliceJobs: 10 });
     expect(summary.outcome).toBe('ok');
     expect(s.log.some((e) => e.status === 400)).toBe(true);
     await expectMirror(db, s.data.all());
   });
 
   it('names the cap and --slice-jobs when even one slice goes deeper', async () => {
-    const s = await start({ preRecorded: 150, live: 0, offsetCap: 60 });
+    const s = await start({ preRecorded: 40, live: 0, offsetCap: 16 });
     const db = await migratedDb('too-deep.duckdb');
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 20, sliceJobs: 100 });
+    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 5, sliceJobs: 25 });
     expect(summary.outcome).toBe('failed');
     expect(summary.kinds[0]?.error).toMatch(/caps offsets/);
     expect(summary.kinds[0]?.error).toMatch(/--slice-jobs/);
