@@ -28,16 +28,17 @@ import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 
 type Json = Record<string, unknown>;
 
-/** Small pages and slices: a back-fill of a hundred jobs walks many slices in parallel. */
-const plan: SyncPlan = { ...syncDefaults(), pageSize: 10, sliceJobs: 20, concurrency: 3 };
+/** Small pages and slices: a back-fill of 50 jobs walks several slices of a few pages in parallel. */
+const plan: SyncPlan = { ...syncDefaults(), pageSize: 5, sliceJobs: 10, concurrency: 3 };
 
-function dataset(seed = 3): Json[] {
+/** 30 pre-recorded jobs and 20 live ones unless told, of two utterances of two words. */
+function dataset(seed = 3, preRecorded = 30, live = 20): Json[] {
   return generateDataset({
     seed,
-    preRecorded: 60,
-    live: 40,
-    utterancesPerJob: 4,
-    wordsPerUtterance: 4,
+    preRecorded,
+    live,
+    utterancesPerJob: 2,
+    wordsPerUtterance: 2,
   }) as Json[];
 }
 
@@ -119,8 +120,8 @@ describe('the engine over an in-memory listing', () => {
     const summary = await runSync(plan, resources(db, source));
     expect(summary.outcome).toBe('ok');
     expect(summary.kinds.map((k) => [k.kind, k.inserted])).toEqual([
-      ['pre-recorded', 60],
-      ['live', 40],
+      ['pre-recorded', 30],
+      ['live', 20],
     ]);
     // Each kind counts its own requests; the one before the file is created checks the service.
     expect(summary.kinds.reduce((n, k) => n + k.requests, 0)).toBe(source.stats.requests - 1);
@@ -170,7 +171,8 @@ describe('the engine over an in-memory listing', () => {
   });
 
   it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
-    const records = dataset(5);
+    // Two slices of three pages: the walk's every kind of request, in as few as it takes.
+    const records = dataset(5, 20, 0);
     const preRecorded = records.filter((r) => r['kind'] === 'pre-recorded');
     const whole = await kindContext(new FakeListing(records));
     await syncKind(whole.ctx, 'pre-recorded', EMPTY_CHECKPOINT);
