@@ -1,13 +1,20 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { listRequestsSince, syncOnce } from '../../helpers/sync.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 let sim: Simulator | undefined;
-// History of the last three days, so queued/processing jobs are young enough to be re-checked.
-const recent = () => ({ from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 3_600_000) });
+// History of the last three days, so queued/processing jobs are young enough to be re-checked, of
+// small jobs (three utterances of four words).
+const recent = () => ({
+  from: new Date(Date.now() - 3 * 86_400_000),
+  to: new Date(Date.now() - 3_600_000),
+  utterancesPerJob: 3,
+  wordsPerUtterance: 4,
+});
 afterEach(async () => {
   await sim?.close();
   sim = undefined;
@@ -15,17 +22,18 @@ afterEach(async () => {
 
 describe('sync engine', () => {
   it('mirrors every job, status, utterance, word and billing second of a fresh backfill', async () => {
-    sim = await startSimulator({ preRecorded: 60, live: 40, seed: 11, limitCap: 15, ...recent() });
+    // Pages of at most 5 and slices of 10: each kind walks several slices in parallel.
+    sim = await startSimulator({ preRecorded: 24, live: 16, seed: 11, limitCap: 5, ...recent() });
     const db = join(tempDir(), 'mirror.duckdb');
-    const summary = await syncOnce(sim, db, { sliceJobs: 25, concurrency: 3 });
+    const summary = await syncOnce(sim, db, { sliceJobs: 10, concurrency: 3 });
     expect(summary.outcome).toBe('ok');
-    expect(summary.kinds.map((k) => k.inserted).reduce((a, b) => a + b)).toBe(100);
+    expect(summary.kinds.map((k) => k.inserted).reduce((a, b) => a + b)).toBe(40);
     await expectMirror(db, sim.data.all());
   });
 
   it('converges after new jobs, status transitions and edits upstream', async () => {
-    sim = await startSimulator({ preRecorded: 30, live: 30, seed: 12, ...recent() });
-    const db = join(tempDir(), 'incremental.duckdb');
+    sim = await startSimulator({ preRecorded: 15, live: 15, seed: 12, ...recent() });
+    const db = await migratedDb('incremental.duckdb');
     await syncOnce(sim, db);
     const pending = sim.data.all().filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
     expect(pending.length).toBeGreaterThan(0);
@@ -44,25 +52,26 @@ describe('sync engine', () => {
   });
 
   it('picks up a late-visible job created inside the lookback', async () => {
-    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 13, ...recent() });
-    const db = join(tempDir(), 'late.duckdb');
+    sim = await startSimulator({ preRecorded: 10, live: 0, seed: 13, ...recent() });
+    const db = await migratedDb('late.duckdb');
+    const preRecorded = { kinds: ['pre-recorded'] as const };
     const late = sim.data.add({
       kind: 'pre-recorded',
       status: 'done',
       createdAt: new Date(Date.now() - 60_000),
       hidden: true,
     });
-    await syncOnce(sim, db);
+    await syncOnce(sim, db, preRecorded);
     expect((await actualFacts(db)).jobs[String(late['id'])]).toBeUndefined();
     sim.data.reveal(String(late['id']));
-    await syncOnce(sim, db);
+    await syncOnce(sim, db, preRecorded);
     await expectMirror(db, sim.data.all());
   });
 
   it('skips no surviving job when jobs are deleted while a window is walked', async () => {
     sim = await startSimulator({ preRecorded: 80, live: 2, seed: 14, latencyMs: 30, ...recent() });
     const simulator = sim;
-    const db = join(tempDir(), 'deletions.duckdb');
+    const db = await migratedDb('deletions.duckdb');
     const newest = simulator.data
       .all()
       .filter((r) => r['kind'] === 'pre-recorded')
@@ -94,36 +103,36 @@ describe('sync engine', () => {
   });
 
   it('marks jobs the service no longer lists on --full, and restores one that comes back', async () => {
-    sim = await startSimulator({ preRecorded: 20, live: 20, seed: 15, ...recent() });
+    sim = await startSimulator({ preRecorded: 0, live: 10, seed: 15, ...recent() });
     const records = sim.data.all().map((r) => structuredClone(r));
-    const db = join(tempDir(), 'full.duckdb');
-    await syncOnce(sim, db);
-    const gone = records
-      .filter((r) => r['kind'] === 'live')
-      .slice(0, 3)
-      .map((r) => String(r['id']));
+    const db = await migratedDb('full.duckdb');
+    const live = { kinds: ['live'] as const };
+    await syncOnce(sim, db, live);
+    const gone = records.slice(0, 3).map((r) => String(r['id']));
     for (const id of gone) sim.data.delete(id);
-    const incremental = await syncOnce(sim, db);
+    const incremental = await syncOnce(sim, db, live);
     expect(incremental.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(0);
-    const full = await syncOnce(sim, db, { full: true });
+    const full = await syncOnce(sim, db, { ...live, full: true });
     expect(full.kinds.find((k) => k.kind === 'live')?.deleted).toBe(3);
     await expectMirror(db, sim.data.all());
     await sim.close();
     sim = await startSimulator({ records });
-    const restored = await syncOnce(sim, db, { full: true });
+    const restored = await syncOnce(sim, db, { ...live, full: true });
     expect(restored.kinds.reduce((n, k) => n + k.restored, 0)).toBe(3);
     await expectMirror(db, sim.data.all());
   });
 
   it('makes about one request per kind when nothing changed', async () => {
-    sim = await startSimulator({ preRecorded: 50, live: 50, seed: 16, ...recent() });
-    const db = join(tempDir(), 'idle.duckdb');
-    await syncOnce(sim, db);
+    // Pages of 5: a walk of every job would take three pages a kind.
+    sim = await startSimulator({ preRecorded: 15, live: 15, seed: 16, ...recent() });
+    const db = await migratedDb('idle.duckdb');
+    const paging = { pageSize: 5 };
+    await syncOnce(sim, db, paging);
     const pendingJobs = sim.data
       .all()
       .filter((r) => r['status'] === 'queued' || r['status'] === 'processing').length;
     const before = sim.log.length;
-    const summary = await syncOnce(sim, db);
+    const summary = await syncOnce(sim, db, paging);
     expect(summary.kinds.every((k) => k.inserted === 0 && k.updated === 0)).toBe(true);
     // One window request per kind, plus one re-check per pending job (fewer when timestamps repeat).
     expect(listRequestsSince(sim, before)).toBeLessThanOrEqual(2 + pendingJobs);
