@@ -1,6 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  watch,
+} from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { PUBLISHED_TABLES } from '../../../src/analytics/publish/publish.js';
 import { runLines } from '../../../src/cli/sync-summary.js';
 import { syncDefaults } from '../../../src/config/sync-defaults.js';
@@ -8,13 +17,19 @@ import { UpstreamError } from '../../../src/errors.js';
 import { openReadOnly } from '../../../src/load/open-file.js';
 import { copyDataset } from '../../../src/load/statements/datasets.js';
 import { createLogger } from '../../../src/log.js';
-import { runPipeline } from '../../../src/pipeline.js';
-import { generateDataset, type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { type PipelineSummary, runPipeline } from '../../../src/pipeline.js';
+import {
+  generateDataset,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../../src/simulator/index.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
 import { FakeListing } from '../../helpers/listing-fake.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { syncOnce } from '../../helpers/sync.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -44,23 +59,57 @@ function files(dir: string): Map<string, string> {
   return out;
 }
 
+/** 24 jobs over six weeks, the same records at every start: (kind, month) partitions of two months a kind. */
+const ACCOUNT: SimulatorOptions = {
+  seed: 1818,
+  preRecorded: 12,
+  live: 12,
+  utterancesPerJob: 2,
+  wordsPerUtterance: 3,
+  from: new Date('2026-09-20T00:00:00.000Z'),
+  to: new Date('2026-11-01T00:00:00.000Z'),
+};
+
 async function startSim(): Promise<Simulator> {
-  sim = await startSimulator({
-    seed: 1818,
-    preRecorded: 40,
-    live: 40,
-    utterancesPerJob: 3,
-    wordsPerUtterance: 4,
-  });
+  sim = await startSimulator(ACCOUNT);
   return sim;
+}
+
+/**
+ * The account's first sync with --publish (not raw), run once for the file by the first test that
+ * asks: the first test reads its file and folder, the others publish again into copies of them.
+ */
+const shared = fileTempDir('tsync-publish-');
+afterAll(() => shared.remove());
+let firstPublish: Promise<{ db: string; dir: string; summary: PipelineSummary }> | undefined;
+
+async function publishFirst(): Promise<{ db: string; dir: string; summary: PipelineSummary }> {
+  const simulator = await startSimulator(ACCOUNT);
+  try {
+    const db = join(shared.dir, 'pub.duckdb');
+    const dir = join(shared.dir, "team's dataset");
+    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    return { db, dir, summary };
+  } finally {
+    await simulator.close();
+  }
+}
+
+/** A simulator of the account, and copies of the file and the folder its first publish left. */
+async function published(): Promise<{ simulator: Simulator; db: string; dir: string }> {
+  firstPublish ??= publishFirst();
+  const first = await firstPublish;
+  const db = join(tempDir(), 'pub.duckdb');
+  copyFileSync(first.db, db);
+  const dir = join(tempDir(), 'dataset');
+  cpSync(first.dir, dir, { recursive: true });
+  return { simulator: await startSim(), db, dir };
 }
 
 describe('sync --publish', () => {
   test('writes every table as Parquet by kind and month that reads back equal to the database, with a manifest', async () => {
-    const simulator = await startSim();
-    const db = join(tempDir(), 'pub.duckdb');
-    const dir = join(tempDir(), "team's dataset");
-    const summary = await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    firstPublish ??= publishFirst();
+    const { db, dir, summary } = await firstPublish;
     expect(summary.outcome).toBe('ok');
     expect(summary.published?.written).toBeGreaterThan(0);
     expect(summary.published?.unchanged).toBe(0);
@@ -98,10 +147,7 @@ describe('sync --publish', () => {
   }, 60_000);
 
   test('a publish after one new job rewrites only that job’s partitions and the manifest', async () => {
-    const simulator = await startSim();
-    const db = join(tempDir(), 'pub.duckdb');
-    const dir = tempDir();
-    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const { simulator, db, dir } = await published();
     const before = files(dir);
 
     const job = simulator.data.add({
@@ -136,10 +182,7 @@ describe('sync --publish', () => {
   }, 60_000);
 
   test('--publish-raw keeps jobs.raw; switching it rewrites the jobs partitions', async () => {
-    const simulator = await startSim();
-    const db = join(tempDir(), 'pub.duckdb');
-    const dir = tempDir();
-    await syncOnce(simulator, db, { publish: { dir, raw: false } });
+    const { simulator, db, dir } = await published();
     const summary = await syncOnce(simulator, db, { publish: { dir, raw: true } });
     const manifest = JSON.parse(readFileSync(join(dir, '_manifest.json'), 'utf8')) as Manifest;
     expect(manifest.raw).toBe(true);
@@ -186,12 +229,14 @@ describe('sync --publish', () => {
   test('a run where no kind synced, or that was stopped, says the dataset was not refreshed', async () => {
     const records = generateDataset({
       seed: 4,
-      preRecorded: 10,
-      live: 10,
+      preRecorded: 4,
+      live: 4,
       utterancesPerJob: 1,
       wordsPerUtterance: 2,
+      from: new Date('2026-10-05T00:00:00.000Z'),
+      to: new Date('2026-11-01T00:00:00.000Z'),
     });
-    const db = join(tempDir(), 'pub.duckdb');
+    const db = await migratedDb('pub.duckdb');
     const dir = tempDir();
     const plan = { ...syncDefaults(), pageSize: 10, publish: { dir, raw: false } };
     const resources = (source: FakeListing, signal?: AbortSignal) => ({
