@@ -59,21 +59,21 @@ describe('a sync of big records', () => {
   });
 
   it('asks for smaller pages than --page-size and still mirrors every job and word', async () => {
-    // Records padded to over half a MB of JSON a job (as huge translated transcripts are), so fewer
-    // than 20 fit in PAGE_TARGET_BYTES (and ~2 in the default budget's page bytes); a slice of each
-    // kind walks several pages. Padding makes the bytes without the cost of generating words.
+    // Records padded to over 100 kB of JSON a job (as huge translated transcripts are, at a smaller
+    // scale), so ~2 fit in pages of 256 KiB; a slice of each kind walks several pages. Padding makes
+    // the bytes without the cost of generating words.
     sim = await startSimulator({
       preRecorded: 20,
       live: 10,
       seed: 5,
       utterancesPerJob: 6,
       wordsPerUtterance: 5,
-      recordPadding: { bytes: 600_000 },
+      recordPadding: { bytes: 120_000 },
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),
     });
     const db = join(tempDir(), 'big.duckdb');
-    const summary = await syncOnce(sim, db, { pageSize: 20, sliceJobs: 20 });
+    const summary = await syncOnce(sim, db, { pageSize: 20, sliceJobs: 20, pageBytes: 256 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
 
     const limits = sim.log
@@ -85,7 +85,7 @@ describe('a sync of big records', () => {
     expect(Math.max(...walkLimits)).toBeLessThan(20);
     // The sizer, not the fallback, keeps pages small: few answers were abandoned past the byte
     // budget and asked again at the same offset with a smaller limit.
-    // (4 of 33 requests here; 97 of 125 when the sizer always asks for --page-size.)
+    // (0 of 35 requests here; 137 of 172 when the sizer always asks for --page-size.)
     expect(reasked(sim.log).length).toBeLessThanOrEqual(limits.length / 4);
 
     await expectMirror(db, sim.data.all());
