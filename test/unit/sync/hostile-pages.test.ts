@@ -44,9 +44,11 @@ describe('what counts as a contradiction', () => {
 });
 
 describe('pages that contradict themselves', () => {
-  // The account of the walks below: 110 jobs in one window for the whole file, so every test's
-  // simulator serves the same records. Their back-fill runs once; each test gets a copy of its file.
-  const account = { preRecorded: 110, live: 0, limitCap: 20, ...recent() };
+  // The account of the walks below: 30 jobs in one window for the whole file, so every test's
+  // simulator serves the same records, walked in pages of 5 (slices of 20). Their back-fill runs
+  // once; each test gets a copy of its file.
+  const account = { preRecorded: 30, live: 0, limitCap: 5, ...recent() };
+  const paging = { ...preRecordedOnly, pageSize: 5 };
   const folder = fileTempDir('tsync-glitch-');
   afterAll(() => folder.remove());
   let backfilled: Promise<string> | undefined;
@@ -55,7 +57,7 @@ describe('pages that contradict themselves', () => {
     const s = await start(account);
     const db = join(folder.dir, 'backfilled.duckdb');
     copyFileSync(await migratedDb('template.duckdb'), db);
-    expect((await syncOnce(s, db, preRecordedOnly)).outcome).toBe('ok');
+    expect((await syncOnce(s, db, paging)).outcome).toBe('ok');
     expect(existsSync(`${db}.wal`)).toBe(false);
     return db;
   }
@@ -75,11 +77,11 @@ describe('pages that contradict themselves', () => {
   for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
     it(`a ${fault} met once is asked again and a --full run stays exact`, async () => {
       const { s, db } = await mirrored();
-      // Planning takes 4 requests (the first page at one item, again at 20, two probes); the 5th
-      // opens the oldest slice (the 30 jobs past the probe at 80) at offset 0, the 6th goes on from
-      // offset 19. 110 jobs are the fewest that keep this walk (a shrink-total needs that 2nd page).
+      // Planning takes 4 requests (the first page at one item, again at 5, two probes); the 5th
+      // opens the oldest slice (the 10 jobs past the probe at 20) at offset 0, the 6th goes on from
+      // offset 4. 30 jobs are the fewest that keep this walk (a shrink-total needs that 2nd page).
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, fault);
-      const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+      const summary = await syncOnce(s, db, { ...paging, full: true });
       expect(summary.outcome).toBe('ok');
       // It hit a page of the walk (not a one-item probe), and that page was asked again.
       const hit = s.log.findIndex((e) => e.fault === fault);
@@ -93,7 +95,7 @@ describe('pages that contradict themselves', () => {
       const { s, db } = await mirrored();
       const before = await actualFacts(db);
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
-      const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+      const summary = await syncOnce(s, db, { ...paging, full: true });
       expect(summary.outcome).toBe('failed');
       expect(summary.kinds[0]?.error).toMatch(/contradicted itself/);
       expect(await deletedCount(db)).toBe(0);
@@ -130,17 +132,17 @@ describe('pages that contradict themselves', () => {
     const { s, db } = await mirrored();
     for (const record of s.data.all().slice(0, 3)) s.data.delete(String(record['id']));
     injectAfter(s, 4, 'empty-page');
-    const glitched = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+    const glitched = await syncOnce(s, db, { ...paging, full: true });
     expect(glitched.outcome).toBe('ok');
     expect(glitched.kinds[0]?.deleted).toBe(0);
     expect(await deletedCount(db)).toBe(0);
-    const clean = await syncOnce(s, db, { ...preRecordedOnly, full: true });
+    const clean = await syncOnce(s, db, { ...paging, full: true });
     expect(clean.kinds[0]?.deleted).toBe(3);
     await expectMirror(db, s.data.all());
   });
 
   it('a first back-fill whose first page is empty with a next link fails, and the next run stores everything', async () => {
-    const s = await start({ preRecorded: 60, live: 0, limitCap: 20 });
+    const s = await start({ preRecorded: 25, live: 0, limitCap: 20 });
     const db = await migratedDb('backfill.duckdb');
     s.faults.inject('empty-page', 'empty-page', 'empty-page');
     const failed = await syncOnce(s, db, preRecordedOnly);
