@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { runMain } from '../../helpers/cli.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { syncOnce } from '../../helpers/sync.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -19,11 +20,12 @@ afterEach(async () => {
   sim = undefined;
 });
 
+/** 30 jobs over the last 30 days: about 7 in the last week. */
 async function history(): Promise<Simulator> {
   sim = await startSimulator({
     seed: 17,
-    preRecorded: 60,
-    live: 40,
+    preRecorded: 18,
+    live: 12,
     utterancesPerJob: 2,
     wordsPerUtterance: 3,
     from: new Date(Date.now() - 30 * DAY),
@@ -51,7 +53,7 @@ async function deletedIds(db: string): Promise<string[]> {
 describe('reconcile of the recent window', () => {
   it('walks and marks deleted only jobs created in the window; the whole-history run finds the older deletion', async () => {
     const s = await history();
-    const db = join(tempDir(), 'window.duckdb');
+    const db = await migratedDb('window.duckdb');
     await syncOnce(s, db);
     const all = s.data.all() as unknown as Record<string, unknown>[];
     const recent = all.filter((r) => createdMs(r) > Date.now() - WEEK + DAY);
@@ -66,7 +68,7 @@ describe('reconcile of the recent window', () => {
     const windowed = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
     expect(windowed.outcome).toBe('ok');
     const fetched = windowed.kinds.reduce((n, k) => n + k.jobsFetched, 0);
-    // Only the window was walked (plus the boundary job a slice may repeat), not the 98 jobs.
+    // Only the window was walked (plus the boundary job a slice may repeat), not the 28 jobs.
     expect(fetched).toBeGreaterThanOrEqual(inWindow.length);
     expect(fetched).toBeLessThan(inWindow.length + 5);
     expect(windowed.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(1);
@@ -125,7 +127,7 @@ describe('reconcile of the recent window', () => {
 
   it('also covers the gap since the last run when that is older than the window', async () => {
     const s = await history();
-    const db = join(tempDir(), 'gap.duckdb');
+    const db = await migratedDb('gap.duckdb');
     await syncOnce(s, db);
     // The last run was 10 days ago: its watermark says so.
     const file = await openWriter(db);
