@@ -9,8 +9,8 @@ import { tempDir } from '../../helpers/tmp.js';
 
 const records = generateDataset({
   seed: 64,
-  preRecorded: 150,
-  live: 150,
+  preRecorded: 66,
+  live: 66,
   utterancesPerJob: 1,
   wordsPerUtterance: 2,
 });
@@ -26,10 +26,15 @@ describe('a first publish of a long history', () => {
   it('writes every partition, each one file, at most 64 partitions per COPY', async () => {
     const path = join(tempDir(), 'long.duckdb');
     await loadRecords(path, records);
-    // Spread the jobs over 90 months: up to 180 (kind, month) partitions, more than DuckDB keeps open.
+    // A month of its own for each job with words (52 of each kind): more than 100 (kind, month)
+    // partitions with words, more than DuckDB keeps open. Jobs without words share the first.
     await writeSql(
       path,
-      "UPDATE jobs SET created_at = TIMESTAMPTZ '2015-01-01 00:00:00+00' + to_months(CAST(hash(id) % 90 AS INTEGER))",
+      `UPDATE jobs SET created_at = TIMESTAMPTZ '2015-01-01 00:00:00+00' + to_months(CAST(r.month AS INTEGER))
+       FROM (SELECT id AS rid,
+                    CASE WHEN has_words THEN row_number() OVER (PARTITION BY kind, has_words ORDER BY id) ELSE 0 END AS month
+             FROM (SELECT id, kind, id IN (SELECT job_id FROM words) AS has_words FROM jobs)) AS r
+       WHERE jobs.id = r.rid`,
     );
     const dir = join(tempDir(), 'published');
     const db = await openWriter(path);
