@@ -60,8 +60,9 @@ afterEach(async () => {
 });
 
 /**
- * An empty file with the schema, made once and copied for each context: the failure test below
- * needs a fresh file for each of its ~20 requests, and the migrations are not what it tests.
+ * An empty file with the schema, made once and copied for each context and run: the failure test
+ * below needs a fresh file for each of its 10 requests, and the migrations are what none of the
+ * tests but the back-fill's (which makes its file) is about.
  */
 const schemaDir = fileTempDir('tsync-engine-');
 afterAll(() => schemaDir.remove());
@@ -206,7 +207,7 @@ describe('the engine over an in-memory listing', () => {
   it('runs the other kind when one kind fails, and reports both', async () => {
     const records = dataset(7);
     const source = new FakeListing(records, failingAt(3, 'pre-recorded'));
-    const db = join(tempDir(), 'one-fails.duckdb');
+    const db = await freshFile();
     const summary = await runSync(plan, resources(db, source));
     expect(summary.outcome).toBe('failed');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([
@@ -228,7 +229,7 @@ describe('the engine over an in-memory listing', () => {
         if (list === 'pre-recorded') Atomics.wait(pause, 0, 0, 20);
       },
     });
-    const db = join(tempDir(), 'timed.duckdb');
+    const db = await freshFile();
     const progress: SyncProgress[] = [];
     const summary = await runSync(plan, resources(db, source, { onProgress: (p) => progress.push(p) }));
     const [pre, live] = summary.kinds;
@@ -257,11 +258,11 @@ describe('the engine over an in-memory listing', () => {
     const stop = new AbortController();
     const source = new FakeListing(records, {
       beforePage: (_list, _params, request) => {
-        // The sixth request of the walk (the first checks the service before the file is created).
+        // The seventh request of the walk.
         if (request === 7) stop.abort(new Error('SIGTERM'));
       },
     });
-    const db = join(tempDir(), 'stopped.duckdb');
+    const db = await freshFile();
     const summary = await runSync(plan, resources(db, source, { signal: stop.signal }));
     expect(summary.outcome).toBe('interrupted');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
