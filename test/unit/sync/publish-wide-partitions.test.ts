@@ -5,7 +5,7 @@ import { publishDataset } from '../../../src/analytics/publish/publish.js';
 import { withReadingMemory } from '../../../src/load/file/reading-memory.js';
 import { openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/index.js';
-import { loadRecords, writeSql } from '../../helpers/analytics-data.js';
+import { loadRecords } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const MiB = 2 ** 20;
@@ -30,20 +30,23 @@ describe('a publish of wide rows in several partitions', () => {
     );
     // One job of each kind in each of 3 months: 6 (kind, month) partitions, each ~12 MB of rows
     // more than DuckDB's vector of 2,048 rows, all written by the first publish.
-    await writeSql(
-      path,
-      `UPDATE jobs SET created_at = TIMESTAMPTZ '2025-01-15 00:00:00+00'
-         - to_months(CAST(rank - 1 AS INTEGER))
-       FROM (SELECT id AS rid, row_number() OVER (PARTITION BY kind ORDER BY id) AS rank FROM jobs) AS r
-       WHERE jobs.id = r.rid`,
-    );
-    for (let from = 0; from < ROWS_PER_JOB; from += 2_000) {
-      await writeSql(
-        path,
-        `INSERT INTO module_results (job_id, module, success, results)
-         SELECT j.id, 'wide_' || i, true, to_json(repeat(md5(j.id || CAST(i AS VARCHAR)), ${RESULT_CHARS / 32}))
-         FROM jobs AS j, range(${from}, ${from + 2_000}) AS t(i)`,
+    const writer = await openWriter(path);
+    try {
+      await writer.run(
+        `UPDATE jobs SET created_at = TIMESTAMPTZ '2025-01-15 00:00:00+00'
+           - to_months(CAST(rank - 1 AS INTEGER))
+         FROM (SELECT id AS rid, row_number() OVER (PARTITION BY kind ORDER BY id) AS rank FROM jobs) AS r
+         WHERE jobs.id = r.rid`,
       );
+      for (let from = 0; from < ROWS_PER_JOB; from += 2_000) {
+        await writer.run(
+          `INSERT INTO module_results (job_id, module, success, results)
+           SELECT j.id, 'wide_' || i, true, to_json(repeat(md5(j.id || CAST(i AS VARCHAR)), ${RESULT_CHARS / 32}))
+           FROM jobs AS j, range(${from}, ${from + 2_000}) AS t(i)`,
+        );
+      }
+    } finally {
+      await writer.close();
     }
     const dir = join(tempDir(), 'published');
     const db = await openWriter(path);
