@@ -134,11 +134,11 @@ describe('huge records', () => {
 
 describe('timestamp ties', () => {
   it('re-checks every pending job of a timestamp shared by more jobs than a page holds', async () => {
-    // 25 jobs of one instant, pages of at most 10: the instant's window takes three pages.
-    const s = await start({ preRecorded: 0, live: 0, limitCap: 10 });
+    // 13 jobs of one instant, pages of at most 5: the instant's window takes three pages.
+    const s = await start({ preRecorded: 0, live: 0, limitCap: 5 });
     const createdAt = new Date(Date.now() - 3_600_000);
-    for (let i = 0; i < 25; i++) {
-      s.data.add({ kind: 'pre-recorded', status: i < 6 ? 'processing' : 'done', createdAt });
+    for (let i = 0; i < 13; i++) {
+      s.data.add({ kind: 'pre-recorded', status: i < 4 ? 'processing' : 'done', createdAt });
     }
     const db = await migratedDb('ties.duckdb');
     expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
