@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { serveReads } from '../../src/analytics/read/read-server.js';
 import type { Command } from '../../src/cli/command.js';
 import { command as exportCommand } from '../../src/cli/commands/export.js';
@@ -14,24 +14,23 @@ import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { runCommand } from '../helpers/analytics-data.js';
 import { type StartedCli, startCli } from '../helpers/cli.js';
 import { syncOnce } from '../helpers/sync.js';
-import { tempDir } from '../helpers/tmp.js';
+import { fileTempDir, tempDir } from '../helpers/tmp.js';
 
 let sim: Simulator | undefined;
-let sync: StartedCli | undefined;
 afterEach(async () => {
-  sync?.child.kill('SIGKILL');
-  await sync?.done;
-  sync = undefined;
   await sim?.close();
   sim = undefined;
 });
 
-const JOBS_PER_KIND = 120;
+const JOBS_PER_KIND = 60;
 const SECRET = 'reads-during-sync-key-7c1e';
 
-/** A back-fill that takes many seconds: small pages, each answered after `latencyMs`. */
-async function slowBackfill(db: string, latencyMs: number): Promise<StartedCli> {
-  sim = await startSimulator({
+/**
+ * A back-fill that takes many seconds: small pages, each answered after `latencyMs`. Resolves once
+ * the sync holds the file (its read socket is there) and has committed a first page.
+ */
+async function slowBackfill(db: string, latencyMs: number): Promise<{ sim: Simulator; sync: StartedCli }> {
+  const sim = await startSimulator({
     seed: 18,
     preRecorded: JOBS_PER_KIND,
     live: JOBS_PER_KIND,
@@ -40,14 +39,13 @@ async function slowBackfill(db: string, latencyMs: number): Promise<StartedCli> 
     apiKey: SECRET,
     latencyMs,
   });
-  const started = startCli(['sync', '--db', db, '--page-size', '10', '--concurrency', '1'], {
+  const sync = startCli(['sync', '--db', db, '--page-size', '5', '--concurrency', '1'], {
     TSYNC_BASE_URL: sim.url,
     TSYNC_API_KEY: SECRET,
   });
-  // The socket appears once the sync holds the file; wait for a first commit too.
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && (await countNow(db)) === undefined) await sleep(50);
-  return started;
+  return { sim, sync };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,9 +77,22 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 }
 
 describe('reads while a sync holds the file', () => {
+  // One back-fill for the tests that read while it runs (none of them writes): at 24 pages of 300 ms
+  // it holds the file for seconds; the last test ends it at full speed.
+  const folder = fileTempDir('tsync-reads-');
+  const db = join(folder.dir, 'live.duckdb');
+  let backfill: { sim: Simulator; sync: StartedCli };
+  beforeAll(async () => {
+    backfill = await slowBackfill(db, 300);
+  });
+  afterAll(async () => {
+    backfill.sync.child.kill('SIGKILL');
+    await backfill.sync.done;
+    await backfill.sim.close();
+    folder.remove();
+  });
+
   test('query answers within 2 s with the last committed count while a back-fill runs', async () => {
-    const db = join(tempDir(), 'live.duckdb');
-    sync = await slowBackfill(db, 120);
     const seen: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const { value, ms } = await timed(() =>
@@ -93,25 +104,12 @@ describe('reads while a sync holds the file', () => {
       await sleep(150);
     }
     // The sync still runs: the counts are commits in progress, never going back.
-    expect(sync.child.exitCode).toBeNull();
+    expect(backfill.sync.child.exitCode).toBeNull();
     expect(seen.every((n, i) => n > 0 && n < 2 * JOBS_PER_KIND && n >= (seen[i - 1] ?? 0))).toBe(true);
     expect(statSync(`${db}.sock`).mode & 0o777).toBe(0o600);
-
-    // The slow pages only had to keep the back-fill going while it was read: end it at full speed.
-    sim?.setLatency(0);
-    const result = await sync.done;
-    expect(result.code).toBe(0);
-    expect(existsSync(`${db}.sock`)).toBe(false);
-    expect(
-      await runCommand(queryCommand, ['SELECT count(*) AS n FROM jobs', '--db', db, '--format', 'csv']),
-    ).toMatchObject({
-      stdout: `n\n${2 * JOBS_PER_KIND}\n`,
-    });
-  }, 60_000);
+  });
 
   test('status, report and export answer too, each from one commit', async () => {
-    const db = join(tempDir(), 'live.duckdb');
-    sync = await slowBackfill(db, 120);
     const status = await whileHeld(statusCommand, db, ['--json']);
     expect(status.error).toBeUndefined();
     const kinds = JSON.parse(status.stdout) as { kind: string; jobs: number }[];
@@ -128,15 +126,10 @@ describe('reads while a sync holds the file', () => {
     const exportedJobs = Number(/^jobs\s+(\d+) rows/m.exec(exported.stdout)?.[1]);
     expect(exportedJobs).toBeGreaterThan(0);
     expect(existsSync(join(out, 'jobs'))).toBe(true);
-    expect(sync.child.exitCode).toBeNull();
-    sim?.setLatency(0);
-    expect((await sync.done).code).toBe(0);
-    expect(existsSync(`${db}.tmp`)).toBe(false);
-  }, 60_000);
+    expect(backfill.sync.child.exitCode).toBeNull();
+  });
 
   test('the writer refuses writes, file access, settings and its environment to a reader', async () => {
-    const db = join(tempDir(), 'live.duckdb');
-    sync = await slowBackfill(db, 120);
     const leak = join(tempDir(), 'leak.csv');
     for (const [statement, refusal] of [
       ['DELETE FROM jobs', /would change the database/],
@@ -162,11 +155,24 @@ describe('reads while a sync holds the file', () => {
       expect(outcome.error?.message).not.toContain(SECRET);
     }
     expect(existsSync(leak)).toBe(false);
-    expect(sync.child.exitCode).toBeNull();
-    sim?.setLatency(0);
-    expect((await sync.done).code).toBe(0);
-  }, 60_000);
+    expect(backfill.sync.child.exitCode).toBeNull();
+  });
 
+  test('the back-fill ends with every job, its read socket and temporary files removed', async () => {
+    // The slow pages only had to keep the back-fill going while it was read: end it at full speed.
+    backfill.sim.setLatency(0);
+    expect((await backfill.sync.done).code).toBe(0);
+    expect(existsSync(`${db}.sock`)).toBe(false);
+    expect(existsSync(`${db}.tmp`)).toBe(false);
+    expect(
+      await runCommand(queryCommand, ['SELECT count(*) AS n FROM jobs', '--db', db, '--format', 'csv']),
+    ).toMatchObject({
+      stdout: `n\n${2 * JOBS_PER_KIND}\n`,
+    });
+  });
+});
+
+describe('the read socket', () => {
   test('a socket left by a killed sync is replaced, and removed when the run ends', async () => {
     const db = join(tempDir(), 'stale.duckdb');
     // A process listening on the path, killed: the socket file stays with nobody behind it.
