@@ -77,13 +77,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 }
 
 describe('reads while a sync holds the file', () => {
-  // One back-fill for the tests that read while it runs (none of them writes): at 24 pages of 300 ms
+  // One back-fill for the tests that read while it runs (none of them writes): at 24 pages of 500 ms
   // it holds the file for seconds; the last test ends it at full speed.
   const folder = fileTempDir('tsync-reads-');
   const db = join(folder.dir, 'live.duckdb');
   let backfill: { sim: Simulator; sync: StartedCli };
   beforeAll(async () => {
-    backfill = await slowBackfill(db, 300);
+    backfill = await slowBackfill(db, 500);
   });
   afterAll(async () => {
     backfill.sync.child.kill('SIGKILL');
