@@ -10,7 +10,7 @@ import { RateLimitedError } from '../../src/errors.js';
 import { openWriter } from '../../src/load/open-file.js';
 import { createLogger } from '../../src/log.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, runCli, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
 import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
@@ -162,7 +162,7 @@ describe('logs', () => {
     sim.faults.inject('429', '503');
     const dir = tempDir();
     const run = (args: string[]) =>
-      runCli(['sync', '--db', join(dir, 'fields.duckdb'), '--page-size', '2', ...args], {
+      runMain(['sync', '--db', join(dir, 'fields.duckdb'), '--page-size', '2', ...args], {
         TSYNC_BASE_URL: sim.url,
         TSYNC_API_KEY: sim.apiKey,
         TSYNC_LOG_LEVEL: 'debug',
