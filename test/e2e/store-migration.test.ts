@@ -7,13 +7,13 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import { ALL_MIGRATIONS, LEGACY_MIGRATIONS, writeLegacyFile } from '../helpers/legacy-file.js';
 import { loadRecords } from '../helpers/load.js';
-import { tempDir } from '../helpers/tmp.js';
+import { fileTempDir, tempDir } from '../helpers/tmp.js';
 
 interface Shape {
   /** Versions in schema_migrations. */
@@ -48,10 +48,24 @@ const LEGACY_KEYED = ['checkpoints', 'jobs', 'quarantine', 'schema_migrations', 
 const KEYED_NOW = ['checkpoints', 'quarantine', 'schema_migrations'];
 
 describe('migration 002: no key on tables that grow with the history', () => {
-  it('upgrades a file of the previous release in place: every table holds the same rows, views still read', async () => {
+  // One file of the previous release, written once and copied fresh for each test that opens it.
+  const template = fileTempDir('tsync-legacy-');
+  const legacy = join(template.dir, 'legacy.duckdb');
+  let legacyPrint: Record<string, string>;
+  beforeAll(async () => {
+    await writeLegacyFile(legacy, { jobs: 40 });
+    legacyPrint = await fingerprint(legacy);
+  });
+  afterAll(() => template.remove());
+  const legacyCopy = (): string => {
     const path = join(tempDir(), 'legacy.duckdb');
-    await writeLegacyFile(path, { jobs: 40 });
-    const before = await fingerprint(path);
+    copyFileSync(legacy, path);
+    return path;
+  };
+
+  it('upgrades a file of the previous release in place: every table holds the same rows, views still read', async () => {
+    const path = legacyCopy();
+    const before = legacyPrint;
     expect(await shape(path)).toEqual({ versions: [...LEGACY_MIGRATIONS], keyed: LEGACY_KEYED });
     for (const table of Object.keys(before)) expect(before[table], table).not.toMatch(/^0:/);
 
@@ -73,8 +87,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
   });
 
   it('runs once: a second open applies nothing and changes nothing', async () => {
-    const path = join(tempDir(), 'legacy.duckdb');
-    await writeLegacyFile(path, { jobs: 10 });
+    const path = legacyCopy();
     await (await openWriter(path)).close();
     const migrated = await fingerprint(path);
     const db = await openWriter(path);
@@ -85,8 +98,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
   });
 
   it('keeps jobs.id unique after the upgrade: a changed record still replaces its row', async () => {
-    const path = join(tempDir(), 'legacy.duckdb');
-    await writeLegacyFile(path, { jobs: 6 });
+    const path = legacyCopy();
     const db = await openWriter(path);
     try {
       const [row] = await db.all<{ raw: string }>(
@@ -110,7 +122,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
     const dir = tempDir();
     const original = join(dir, 'legacy.duckdb');
     // Big enough that copying `jobs` takes a while: the kill lands inside the transaction.
-    await writeLegacyFile(original, { jobs: 200, utterancesPerJob: 40 });
+    await writeLegacyFile(original, { jobs: 100, utterancesPerJob: 16 });
     const before = await fingerprint(original);
     const outcomes: string[] = [];
     for (const delayMs of [0, 50]) {
