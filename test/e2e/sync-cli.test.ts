@@ -106,7 +106,7 @@ describe('transcript-sync sync', () => {
   });
 
   it('loses and duplicates nothing when killed with SIGKILL at random points and restarted', async () => {
-    sim = await startSimulator({ preRecorded: 120, live: 60, seed: 21, latencyMs: 15, ...recent() });
+    sim = await startSimulator({ preRecorded: 60, live: 30, seed: 21, latencyMs: 15, ...recent() });
     const db = join(tempDir(), 'crash.duckdb');
     const env = {
       TSYNC_BASE_URL: sim.url,
