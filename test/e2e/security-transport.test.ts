@@ -16,6 +16,7 @@ import { SETTINGS } from '../../src/config/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { BIN, type CliResult, childEnv, runCli, runMain } from '../helpers/cli.js';
+import { migratedDb } from '../helpers/migrated-db.js';
 import { actualFacts, expectedFacts } from '../helpers/mirror.js';
 import {
   NEXT_SPELLINGS,
@@ -56,7 +57,7 @@ describe('the key goes only to the configured origin', () => {
       opened.push(foreign);
       const proxy = await startRelinkingProxy(sim.url, foreign.url, NEXT_SPELLINGS[spelling]!);
       opened.push(proxy);
-      const db = join(tempDir(), 'origin.duckdb');
+      const db = await migratedDb('origin.duckdb');
       const result = await runMain(['sync', '--db', db, '--page-size', '10'], {
         TSYNC_BASE_URL: proxy.url,
         TSYNC_API_KEY: sim.apiKey,
@@ -73,7 +74,7 @@ describe('the key goes only to the configured origin', () => {
   it("follows only the offset of the simulator's foreign-origin links and mirrors every job", async () => {
     const sim = await simulator();
     sim.faults.setRandom({ rate: 1, kinds: ['next-foreign-origin'] });
-    const db = join(tempDir(), 'evil.duckdb');
+    const db = await migratedDb('evil.duckdb');
     const result = await runMain(['sync', '--db', db, '--page-size', '10'], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,
@@ -97,7 +98,9 @@ describe('TLS certificate checks stay on', () => {
         'req',
         '-x509',
         '-newkey',
-        'rsa:2048',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
         '-nodes',
         '-days',
         '2',
@@ -128,8 +131,8 @@ describe('TLS certificate checks stay on', () => {
     certs.remove();
   });
 
-  const sync = (env: Record<string, string> = {}): Promise<CliResult> =>
-    runCli(['sync', '--db', join(tempDir(), 'tls.duckdb')], {
+  const sync = async (env: Record<string, string> = {}): Promise<CliResult> =>
+    runCli(['sync', '--db', await migratedDb('tls.duckdb')], {
       TSYNC_BASE_URL: url,
       TSYNC_API_KEY: 'k',
       ...env,
