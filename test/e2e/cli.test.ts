@@ -50,7 +50,7 @@ describe('transcript-sync', () => {
   });
 
   it('an unknown command or flag is a one-line error with exit 2 that points at --help', async () => {
-    const unknown = await runCli(['synk']);
+    const unknown = await runMain(['synk']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--help');
     const badFlag = await runCli(['status', '--colour']);
@@ -92,7 +92,7 @@ describe('transcript-sync', () => {
 
   it("the demo's closing hint is a command that runs from the clone as printed", async () => {
     const db = join(tempDir(), 'demo.duckdb');
-    const demo = await runCli(['demo', '--jobs', '20', '--db', db]);
+    const demo = await runMain(['demo', '--jobs', '20', '--db', db]);
     expect(demo.code, demo.stderr).toBe(0);
     const hint = /^Explore it: (.+)$/m.exec(demo.stdout)?.[1];
     expect(hint).toMatch(/^bin\/transcript-sync query --db /);
