@@ -10,7 +10,7 @@ import { expectOneLine, NO_SERVICE, syncedTemplate } from '../helpers/bad-input.
 import { giveToChild, grantRead, runCliUnprivileged } from '../helpers/cli-unprivileged.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 
-const { copy: syncedDb } = syncedTemplate();
+const { copy: syncedDb, fingerprint: templatePrint } = syncedTemplate();
 
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('a database file that is read-only for the user', async () => {
@@ -19,7 +19,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     grantRead(join(dir, '..'));
     giveToChild(dir, 0o700);
     giveToChild(db, 0o400);
-    const before = await fingerprint(db);
+    const before = templatePrint();
     const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
     expectOneLine(result, 1, db, 'permission denied', '--db');
     expect(await fingerprint(db)).toEqual(before);
@@ -32,7 +32,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     giveToChild(db, 0o600);
     giveToChild(dir, 0o500);
     try {
-      const before = await fingerprint(db);
+      const before = templatePrint();
       const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
       expectOneLine(result, 1, dir, 'writable', '--db');
       expect(await fingerprint(db)).toEqual(before);
