@@ -1,6 +1,7 @@
 /**
  * The program itself, as a user runs it: bin/transcript-sync from the built dist/ (each command's
- * --help, and what the settings say, run in-process, through the same main()).
+ * --help, an unknown command, what the settings say and the demo whose hint is run, in-process,
+ * through the same main()).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
