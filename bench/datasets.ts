@@ -39,7 +39,10 @@ export interface Datasets {
   /** 10x the jobs with a tenth of the utterances (memory scaling). */
   readonly tenfold: SimChildOptions;
   readonly latency: LatencyDataset;
-  /** Hour-long transcripts: ~600 utterances of 15 words, ~1.3 MB of JSON a job (the memory budget). */
+  /**
+   * Hour-long transcripts: ~600 utterances of 15 words, ~1.3 MB of JSON a job (the memory budget);
+   * 240 jobs at `--scale 1`, at least one of each kind at any scale.
+   */
   readonly hourLong: SimChildOptions;
   /** Jobs the naive loader inserts row by row before extrapolating. */
   readonly naiveJobs: number;
@@ -106,7 +109,7 @@ export function datasets(scale: number, now = new Date()): Datasets {
       },
     ],
     tenfold: dataset(jobs * 10, 6, 15, now, 8),
-    hourLong: dataset(Math.max(4, Math.round(240 * scale)), 600, 15, now, 10),
+    hourLong: dataset(Math.max(2, Math.round(240 * scale)), 600, 15, now, 10),
     latency: {
       sim: dataset(latencyJobs, 3, 5, now, 9),
       pageSize: Math.max(1, Math.ceil(sliceJobs / PAGES_PER_SLICE)),
