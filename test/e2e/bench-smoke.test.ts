@@ -1,27 +1,41 @@
 /**
  * The benchmark at a tiny scale: it runs end to end and prints every figure, ratio and target, and
  * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
- * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. The whole
- * runs use `--in-process` (no child per measured task: ~30 node start-ups saved); one small run
- * keeps the children, whose JSON line carries every figure. The scale phase always runs the CLI in
- * children: it has a small run of its own.
+ * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. Two runs,
+ * started together before the tests, which read their output: every phase with `--in-process` (no
+ * child per measured task: ~40 node start-ups saved; the scale phase always runs the CLI in
+ * children), and one small run that keeps the children, whose JSON line carries every figure.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/util/paths.js';
-import { tempDir } from '../helpers/tmp.js';
+import { fileTempDir } from '../helpers/tmp.js';
 
 const RUN = join(projectRoot(), 'dist', 'bench', 'run.js');
 
-function bench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface BenchRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const started = new Set<ChildProcess>();
+
+function bench(args: readonly string[]): Promise<BenchRun> {
   const child = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      started.delete(child);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 const SHAPES = ['bench', 'S600', 'S60'] as const;
@@ -95,33 +109,48 @@ function figuresJson(out: string): Record<string, unknown> {
 }
 
 describe('npm run bench', () => {
+  let out: { dir: string; remove: () => void };
+  /** Every phase but scale, the tasks and simulators in the bench's own process. */
+  let inProcess: Promise<BenchRun>;
+  /** One shape's backfill, floors and naive loader, each task in a child, then the scale phase. */
+  let inChildren: Promise<BenchRun>;
+  const inProcessOut = () => join(out.dir, 'in-process');
+  const inChildrenOut = () => join(out.dir, 'in-children');
+
   beforeAll(() => {
     if (!existsSync(RUN)) throw new Error(`${RUN} is missing: run \`npm run build\` first`);
+    out = fileTempDir('tsync-bench-smoke-');
+    // Started together, not awaited here: the tests wait for the run they read.
+    inProcess = bench(['--scale', '0.0025', '--latency-ms', '5', '--out', inProcessOut(), '--in-process']);
+    inChildren = bench([
+      '--scale',
+      '0.001',
+      '--only',
+      'floor-b,backfill,floor-a,naive,scale',
+      '--shapes',
+      'S60',
+      '--scale-jobs',
+      '20',
+      '--out',
+      inChildrenOut(),
+    ]);
+  });
+
+  afterAll(() => {
+    for (const child of started) child.kill();
+    out.remove();
   });
 
   it('prints every figure, ratio and target of a tiny run and writes them as JSON', {
     timeout: 300_000,
   }, async () => {
-    const out = tempDir('tsync-bench-smoke-');
-    // Every phase but `incremental`, which has its own small run below (two histories, 12 syncs).
-    const phases = 'floor-b,backfill,idle,floor-a,naive,memory,latency,budget';
-    const { code, stdout, stderr } = await bench([
-      '--scale',
-      '0.005',
-      '--latency-ms',
-      '5',
-      '--only',
-      phases,
-      '--out',
-      out,
-      '--in-process',
-    ]);
+    const { code, stdout, stderr } = await inProcess;
     expect(code, stderr).toBe(0);
     for (const label of FIGURES) expect(stdout).toContain(`  ${label}  `);
     for (const name of TARGETS) expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| figure | value |');
     expect(stdout).toContain('| account shape |');
-    const figures = figuresJson(out);
+    const figures = figuresJson(inProcessOut());
     for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget'])
       expect(figures).toHaveProperty(key);
     // Each shape's backfill loaded its own account, every job of it; the shapes' jobs differ in size.
@@ -135,7 +164,7 @@ describe('npm run bench', () => {
       roundRatios: number[];
     }[];
     expect(shapes.map((shape) => shape.name)).toEqual([...SHAPES]);
-    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([10, 50, 50]);
+    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([5, 25, 25]);
     for (const shape of shapes) {
       expect(shape.backfill.jobs).toBe(shape.dataset.jobs);
       expect(shape.floorA.transactions).toBe(1);
@@ -151,21 +180,12 @@ describe('npm run bench', () => {
     expect(wordsPerJob[2]).toBeLessThan(120);
   });
 
-  it('runs the incremental phase alone, at two histories, with bytes written and its targets', {
-    timeout: 180_000,
+  it('runs the incremental phase at two histories, with bytes written and its targets', {
+    timeout: 300_000,
   }, async () => {
-    const out = tempDir('tsync-bench-smoke-');
-    const { code, stdout, stderr } = await bench([
-      '--phase',
-      'incremental',
-      '--scale',
-      '0.004',
-      '--out',
-      out,
-      '--in-process',
-    ]);
+    const { code, stdout, stderr } = await inProcess;
     expect(code, stderr).toBe(0);
-    for (const history of [4, 40]) {
+    for (const history of [4, 25]) {
       for (const step of [
         'file',
         'idle',
@@ -180,23 +200,13 @@ describe('npm run bench', () => {
     for (const name of ['one new job writes', 'one new job, larger history', 'file per JSON byte'])
       expect(stdout).toMatch(targetLine(name));
     // The whole-history reconcile found the job deleted upstream; the recent window did not reach it.
-    expect(stdout).toMatch(/H=40: reconcile, whole history +.* 1 deleted/);
+    expect(stdout).toMatch(/H=25: reconcile, whole history +.* 1 deleted/);
   });
 
   it('measures each task in a child process of its own: every task kind, its figures read back', {
-    timeout: 180_000,
+    timeout: 300_000,
   }, async () => {
-    const out = tempDir('tsync-bench-smoke-');
-    const { code, stdout, stderr } = await bench([
-      '--scale',
-      '0.005',
-      '--only',
-      'floor-b,backfill,floor-a,naive',
-      '--shapes',
-      'S60',
-      '--out',
-      out,
-    ]);
+    const { code, stdout, stderr } = await inChildren;
     expect(code, stderr).toBe(0);
     for (const label of [
       'S60: backfill wall time',
@@ -208,7 +218,7 @@ describe('npm run bench', () => {
     ])
       expect(stdout).toContain(`  ${label}  `);
     expect(stdout).not.toContain('  bench: ');
-    const figures = figuresJson(out) as {
+    const figures = figuresJson(inChildrenOut()) as {
       shapes?: {
         backfill?: { peakRssMb: number; peakHeapMb: number; cpuMs: number; simCpuMs: number };
         floorA?: { peakRssMb: number };
@@ -235,10 +245,9 @@ describe('npm run bench', () => {
   });
 
   it('runs the scale phase: every command of the built CLI in a process of its own, measured', {
-    timeout: 180_000,
+    timeout: 300_000,
   }, async () => {
-    const out = tempDir('tsync-bench-smoke-');
-    const { code, stdout, stderr } = await bench(['--only', 'scale', '--scale-jobs', '20', '--out', out]);
+    const { code, stdout, stderr } = await inChildren;
     expect(code, stderr).toBe(0);
     for (const step of SCALE_STEPS) expect(stdout).toContain(`  scale 20: ${step}  `);
     expect(stdout).toMatch(/met {3}scale: every command succeeded/);
@@ -250,7 +259,7 @@ describe('npm run bench', () => {
     ])
       expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| step | jobs | wall time |');
-    const figures = figuresJson(out) as {
+    const figures = figuresJson(inChildrenOut()) as {
       scale: {
         runs: {
           jobs: number;
