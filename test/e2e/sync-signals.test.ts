@@ -18,7 +18,15 @@ afterEach(async () => {
 
 async function slowSync(): Promise<{ db: string; cli: ReturnType<typeof startCli> }> {
   // Slow answers keep the run busy long after the signal: a clean stop waits for none of them.
-  sim = await startSimulator({ preRecorded: 200, live: 100, seed: 9, latencyMs: 400 });
+  // One short utterance a job: the test looks at the stop, not at the words loaded before it.
+  sim = await startSimulator({
+    preRecorded: 200,
+    live: 100,
+    utterancesPerJob: 1,
+    wordsPerUtterance: 2,
+    seed: 9,
+    latencyMs: 400,
+  });
   const db = join(tempDir(), 'interrupted.duckdb');
   const cli = startCli(['sync', '--db', db, '--page-size', '10', '--json'], {
     TSYNC_BASE_URL: sim.url,
