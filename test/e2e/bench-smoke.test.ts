@@ -109,19 +109,19 @@ function figuresJson(out: string): Record<string, unknown> {
 }
 
 describe('npm run bench', () => {
-  let out: { dir: string; remove: () => void };
+  const out = fileTempDir('tsync-bench-smoke-');
+  /** Where each run writes its JSON figures. */
+  const inProcessOut = join(out.dir, 'in-process');
+  const inChildrenOut = join(out.dir, 'in-children');
   /** Every phase but scale, the tasks and simulators in the bench's own process. */
   let inProcess: Promise<BenchRun>;
   /** One shape's backfill, floors and naive loader, each task in a child, then the scale phase. */
   let inChildren: Promise<BenchRun>;
-  const inProcessOut = () => join(out.dir, 'in-process');
-  const inChildrenOut = () => join(out.dir, 'in-children');
 
   beforeAll(() => {
     if (!existsSync(RUN)) throw new Error(`${RUN} is missing: run \`npm run build\` first`);
-    out = fileTempDir('tsync-bench-smoke-');
     // Started together, not awaited here: the tests wait for the run they read.
-    inProcess = bench(['--scale', '0.0025', '--latency-ms', '5', '--out', inProcessOut(), '--in-process']);
+    inProcess = bench(['--scale', '0.0025', '--latency-ms', '5', '--out', inProcessOut, '--in-process']);
     inChildren = bench([
       '--scale',
       '0.001',
@@ -132,7 +132,7 @@ describe('npm run bench', () => {
       '--scale-jobs',
       '20',
       '--out',
-      inChildrenOut(),
+      inChildrenOut,
     ]);
   });
 
@@ -150,7 +150,7 @@ describe('npm run bench', () => {
     for (const name of TARGETS) expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| figure | value |');
     expect(stdout).toContain('| account shape |');
-    const figures = figuresJson(inProcessOut());
+    const figures = figuresJson(inProcessOut);
     for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget'])
       expect(figures).toHaveProperty(key);
     // Each shape's backfill loaded its own account, every job of it; the shapes' jobs differ in size.
@@ -218,7 +218,7 @@ describe('npm run bench', () => {
     ])
       expect(stdout).toContain(`  ${label}  `);
     expect(stdout).not.toContain('  bench: ');
-    const figures = figuresJson(inChildrenOut()) as {
+    const figures = figuresJson(inChildrenOut) as {
       shapes?: {
         backfill?: { peakRssMb: number; peakHeapMb: number; cpuMs: number; simCpuMs: number };
         floorA?: { peakRssMb: number };
@@ -259,7 +259,7 @@ describe('npm run bench', () => {
     ])
       expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| step | jobs | wall time |');
-    const figures = figuresJson(inChildrenOut()) as {
+    const figures = figuresJson(inChildrenOut) as {
       scale: {
         runs: {
           jobs: number;
