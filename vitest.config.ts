@@ -8,9 +8,11 @@ import { defineConfig } from 'vitest/config';
  *
  * Budget on the team's 2-core machine: `npm test` (the build, then both tiers) within 90 s wall,
  * the unit tier alone (`npx vitest run --project unit`) within 30 s. The suite is CPU-bound (about
- * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 2: ~240 CPU-s
- * for both tiers, ~110 of them the unit tier's, on a day a 3e8-step loop of `x += i % 7` takes
- * 0.75 s. Less work per test is what shortens it; compare CPU-s, side by side.
+ * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 2: ~310 CPU-s
+ * for both tiers, ~150 of them the unit tier's, on a day a 3e8-step loop of `x += i % 7` takes
+ * 0.84 s: over the budget. What is left is mostly fixed costs (a DuckDB instance, a file's
+ * migrations, a flush's statements, a process start) times the syncs, files and processes the
+ * tests need. Less work per test is what shortens it; compare CPU-s, side by side.
  */
 export default defineConfig({
   test: {
