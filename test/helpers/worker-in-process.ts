@@ -79,6 +79,12 @@ export function options(
   };
 }
 
+/** `opts` with report runs that (re)write the complete days and months `window` back (--report-window). */
+export function reportingWithin(window: string, opts: WorkerOptions): WorkerOptions {
+  const reportFiles = billingFileSettings({}, { TSYNC_REPORT_WINDOW: window });
+  return { ...opts, settings: { ...opts.settings, reportFiles } };
+}
+
 export async function start(opts: WorkerOptions): Promise<RunningWorker> {
   const running = await startWorker(opts);
   onCleanup(() => running.stop());

@@ -7,19 +7,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
-import { billingFileSettings } from '../../../src/config/report-files.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { createSyncQueue, REPORT_JOB } from '../../../src/worker/queue.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
-import { collect, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
-
-/** Worker options whose report runs (re)write the complete days and months `window` back (--report-window). */
-function reportingWithin(window: string, opts: ReturnType<typeof options>): ReturnType<typeof options> {
-  const reportFiles = billingFileSettings({}, { TSYNC_REPORT_WINDOW: window });
-  return { ...opts, settings: { ...opts.settings, reportFiles } };
-}
+import {
+  collect,
+  options,
+  reportingWithin,
+  setup,
+  start,
+  succeeded,
+} from '../../helpers/worker-in-process.js';
 
 describe('worker billing reports', () => {
   it("the scheduled billing report writes last month's and yesterday's CSV and HTML after the syncs", async () => {

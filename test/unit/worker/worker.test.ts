@@ -8,7 +8,6 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
-import { billingFileSettings } from '../../../src/config/report-files.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { writerLockPath } from '../../../src/load/file/writer-lock.js';
 import { createLogger, silentLogger } from '../../../src/log.js';
@@ -24,6 +23,7 @@ import {
   collect,
   get,
   HOUR,
+  reportingWithin,
   setup,
   start,
   succeeded,
@@ -38,9 +38,7 @@ const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
  * day and month only (--report-window 1d): the report's periods are worker-reports.test.ts's.
  */
 function options(...args: Parameters<typeof workerOptions>): ReturnType<typeof workerOptions> {
-  const base = workerOptions(...args);
-  const reportFiles = billingFileSettings({}, { TSYNC_REPORT_WINDOW: '1d' });
-  return { ...base, settings: { ...base.settings, reportFiles } };
+  return reportingWithin('1d', workerOptions(...args));
 }
 
 describe('worker', () => {
