@@ -18,8 +18,8 @@
  *
  * Probe a copy: it adds three commits to the file it opens.
  */
-import { readFileSync } from 'node:fs';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { writeBytes } from './tasks.js';
 
 type Layout = 'inline' | 'split';
 
@@ -97,14 +97,11 @@ async function scalar(db: DuckDBConnection, sql: string): Promise<number> {
   return Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
 }
 
-/** MiB of a /proc/self/status field (VmRSS, VmHWM). */
-function statusMiB(field: string): number {
-  const match = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'));
-  return Math.round(Number(match?.[1] ?? 0) / 1024);
-}
+const MiB = 2 ** 20;
 
-function writtenBytes(): number {
-  return Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+/** The process's peak resident set so far (VmHWM), MiB. */
+function peakMiB(): number {
+  return Math.round((process.resourceUsage().maxRSS * 1024) / MiB);
 }
 
 async function withFile<T>(
@@ -146,7 +143,7 @@ async function merge(file: string, layout: Layout): Promise<void> {
 }
 
 async function probe(file: string, layout: Layout): Promise<void> {
-  const atStart = statusMiB('VmHWM');
+  const atStart = peakMiB();
   await withFile(file, WRITER, async (db) => {
     const jobs = await scalar(db, 'SELECT count(*) FROM jobs');
     const rowGroups: Record<string, number> = {};
@@ -158,12 +155,12 @@ async function probe(file: string, layout: Layout): Promise<void> {
     }
     const commits = [];
     for (let k = 0; k < PROBE_COMMITS; k++) {
-      const before = writtenBytes();
+      const before = writeBytes();
       await commit(db, layout, jobs / JOBS_PER_COMMIT + k);
       commits.push({
-        peakMiB: statusMiB('VmHWM'),
-        rssMiB: statusMiB('VmRSS'),
-        writtenMB: (writtenBytes() - before) / 1e6,
+        peakMiB: peakMiB(),
+        rssMiB: Math.round(process.memoryUsage().rss / MiB),
+        writtenMB: (writeBytes() - before) / 1e6,
       });
     }
     process.stdout.write(`${JSON.stringify({ layout, jobs, rowGroups, startMiB: atStart, commits })}\n`);
