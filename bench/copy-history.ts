@@ -2,7 +2,7 @@
  * A history of H x N jobs made from a stored history of H, for measuring commands at a history a
  * back-fill on this machine takes hours to build: the file's jobs and their children copied N - 1
  * times with DuckDB (ids suffixed `~k`, created_at and completed_at moved back k times the history's
- * span, the rest as stored, `raw` and its hash included). Same bytes a job as the original; the
+ * span, the rest as stored, the records as received and their hashes included). Same bytes a job as the original; the
  * copies are written by one INSERT each, so their row groups are full, not a back-fill's.
  *
  *   node dist/bench/copy-history.js FROM.duckdb TO.duckdb N
@@ -10,7 +10,8 @@
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const CHILDREN = ['utterances', 'words', 'module_results'] as const;
+/** The tables of a job's rows, each keyed by (job_id, job_created_at). */
+const CHILDREN = ['job_records', 'utterances', 'words', 'module_results'] as const;
 
 async function main(): Promise<void> {
   const [from, to, timesText] = process.argv.slice(2);
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
       );
       for (const table of CHILDREN) {
         await db.run(
-          `INSERT INTO ${table} SELECT * REPLACE (job_id || '~${k}' AS job_id) FROM ${table} WHERE NOT contains(job_id, '~')`,
+          `INSERT INTO ${table} SELECT * REPLACE (job_id || '~${k}' AS job_id, job_created_at - ${shift} AS job_created_at)
+           FROM ${table} WHERE NOT contains(job_id, '~')`,
         );
       }
       await db.run('COMMIT');

@@ -7,8 +7,9 @@
  * 114 MiB, one thread, no merging of row groups) and commits three more such batches, each
  * checkpointed: its peak RSS (VmHWM) and the bytes each commit wrote.
  *
- * Layouts: `inline` (the record's text, `raw`, a column of `jobs`, as now) and `split` (`raw` in a
- * table of its own, `jobs_raw(job_id, raw)`). `merge` rewrites the tables whose rows are small
+ * Layouts: `inline` (the record's text, `raw`, a column of `jobs`, as before
+ * docs/decisions/0055) and `split` (`raw` in a table of its own, `jobs_raw(job_id, raw)`, as the
+ * product's `job_records` now). `merge` rewrites the tables whose rows are small
  * (utterances, words, module_results; `jobs` too when split) into full row groups, as a merge of
  * a back-fill's groups would.
  *

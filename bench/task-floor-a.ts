@@ -64,7 +64,7 @@ async function ingest(
   });
   const connection = await instance.connect();
   try {
-    await migrate(connection, db);
+    await migrate(connection, db, { walThreshold: settings['wal_autocheckpoint'] ?? '16MiB' });
     const steps: Record<string, number> = {};
     const started = performance.now();
     let last = started;

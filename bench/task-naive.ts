@@ -63,7 +63,10 @@ export async function runNaive(options: NaiveOptions): Promise<NaiveResult> {
     let inserted = 0;
     await db.transaction(async () => {
       const job = await prepare(
-        'INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at) VALUES ($1, $2, $3, $4::TIMESTAMPTZ, $5, $6, now())',
+        'INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at) VALUES ($1, $2, $3, $4::TIMESTAMPTZ, $5, now())',
+      );
+      const record = await prepare(
+        'INSERT INTO job_records (job_id, job_created_at, raw) VALUES ($1, $2::TIMESTAMPTZ, $3)',
       );
       const utterance = await prepare(
         'INSERT INTO utterances (job_id, source, utterance_idx, start, "end", text) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -78,8 +81,10 @@ export async function runNaive(options: NaiveOptions): Promise<NaiveResult> {
         if (!checked.ok)
           throw new Error(`record ${checked.id ?? '?'} is invalid: ${checked.errors[0]?.message}`);
         const { id, kind, status, created_at } = checked.record;
-        job.bind([id, kind, status, created_at, line, contentHash(line)]);
+        job.bind([id, kind, status, created_at, contentHash(line)]);
         await job.run();
+        record.bind([id, created_at, line]);
+        await record.run();
         inserted += 1;
         for (const [l, list] of utteranceLists(raw as Json).entries()) {
           const source = `list:${l}`;

@@ -1,4 +1,4 @@
--- Stored jobs whose record changed: their row and all their children go, the loader writes
+-- Stored jobs whose record changed: their row, their record and all their children go, the loader writes
 -- them anew in the same transaction.
 -- A job's rows are found by (id, created_at) and their rows by (job_id, job_created_at): the
 -- created_at values let DuckDB skip every row group whose min/max excludes them, where ids are
@@ -6,6 +6,8 @@
 CREATE OR REPLACE TEMP TABLE _tsync_replaced AS
 SELECT k.id, j.created_at FROM _tsync_keys k JOIN jobs j USING (id) WHERE j.content_hash <> k.content_hash;
 DELETE FROM jobs USING _tsync_replaced r WHERE jobs.id = r.id AND jobs.created_at = r.created_at;
+DELETE FROM job_records USING _tsync_replaced r
+WHERE job_records.job_id = r.id AND job_records.job_created_at = r.created_at;
 DELETE FROM utterances USING _tsync_replaced r
 WHERE utterances.job_id = r.id AND utterances.job_created_at = r.created_at;
 DELETE FROM words USING _tsync_replaced r WHERE words.job_id = r.id AND words.job_created_at = r.created_at;

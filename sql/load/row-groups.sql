@@ -1,21 +1,28 @@
 -- The row groups of every table that grows with the history, with their rows and the size under
--- which a group is small: what an incremental run of a few jobs leaves, not what a back-fill's
+-- which a group is small. Under 32 rows of `job_records` (a row holds a record as received, the
+-- costliest to rewrite): what an incremental run of a few jobs leaves, not what a back-fill's
 -- commit does (each writes at least a batch, ~30 jobs of ~80 kB, straight into row groups of its
--- own: docs/decisions/0034). Under 32 rows of `jobs` (a row holds the record's `raw`, the costliest
--- to rewrite), under 128 of `module_results` (~3-8 a job), under 2,048 (one vector) of the others.
+-- own: docs/decisions/0034). For the narrow tables, what a back-fill's commit leaves too, and not
+-- what a merge of a gigabyte of JSON's commits makes, so that a merged group is not moved again
+-- (docs/decisions/0055): under 2,048 rows of `jobs` and `sync_runs` (a commit: ~300 jobs; a
+-- merge: ~11,000), 8,192 of `module_results` (~1,500; ~57,000), 30,720 of `utterances` and
+-- `words` (~12,000 utterances and a part-filled last group of words; full groups).
 -- Read by compact-small-row-groups.sql and merge-small-row-groups.sql
 -- (src/load/file/merge-row-groups.ts), which makes the view just before: binding it reads the
 -- segments of every column (pragma_storage_info), 0.7 s of CPU at 100,000 jobs.
 CREATE OR REPLACE TEMP VIEW _tsync_row_groups AS
 WITH segments AS (
   SELECT 'jobs' AS t, row_group_id, count FROM pragma_storage_info('jobs') WHERE column_path = '[0]'
+  UNION ALL SELECT 'job_records', row_group_id, count FROM pragma_storage_info('job_records') WHERE column_path = '[0]'
   UNION ALL SELECT 'utterances', row_group_id, count FROM pragma_storage_info('utterances') WHERE column_path = '[0]'
   UNION ALL SELECT 'words', row_group_id, count FROM pragma_storage_info('words') WHERE column_path = '[0]'
   UNION ALL SELECT 'module_results', row_group_id, count FROM pragma_storage_info('module_results') WHERE column_path = '[0]'
   UNION ALL SELECT 'sync_runs', row_group_id, count FROM pragma_storage_info('sync_runs') WHERE column_path = '[0]'
 ),
 groups AS (
-  SELECT t, row_group_id, sum(count) AS n, CASE t WHEN 'jobs' THEN 32 WHEN 'module_results' THEN 128 ELSE 2048 END AS small_rows
+  SELECT t, row_group_id, sum(count) AS n,
+         CASE t WHEN 'job_records' THEN 32 WHEN 'jobs' THEN 2048 WHEN 'sync_runs' THEN 2048
+                WHEN 'module_results' THEN 8192 ELSE 30720 END AS small_rows
   FROM segments GROUP BY t, row_group_id
 )
 SELECT t, row_group_id, n, small_rows FROM groups;

@@ -1,7 +1,8 @@
--- Every table but `jobs` appended whole, in stored order, to the copy `compact` writes (attached as
--- tsync_compacted, src/load/file/rewrite-file.ts; jobs go a run at a time, compact-copy-jobs.sql).
--- The tables are those compact-counts.sql compares; test/unit/load/store-compact.test.ts checks
--- that they are every table of the schema.
+-- Every table but `job_records` appended whole, in stored order, to the copy `compact` writes
+-- (attached as tsync_compacted, src/load/file/rewrite-file.ts; records go a run at a time,
+-- compact-copy-records.sql). The tables are those compact-counts.sql compares;
+-- test/unit/load/store-compact.test.ts checks that they are every table of the schema.
+INSERT INTO tsync_compacted.jobs SELECT * FROM jobs;
 INSERT INTO tsync_compacted.utterances SELECT * FROM utterances;
 INSERT INTO tsync_compacted.words SELECT * FROM words;
 INSERT INTO tsync_compacted.module_results SELECT * FROM module_results;

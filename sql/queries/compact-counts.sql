@@ -1,5 +1,6 @@
 -- Rows per table, to compare a file with its compacted copy (src/load/file/rewrite-file.ts).
 SELECT 'jobs' AS t, count(*) AS n FROM jobs
+UNION ALL SELECT 'job_records', count(*) FROM job_records
 UNION ALL SELECT 'utterances', count(*) FROM utterances
 UNION ALL SELECT 'words', count(*) FROM words
 UNION ALL SELECT 'module_results', count(*) FROM module_results

@@ -1,4 +1,5 @@
--- Child rows of no stored job or utterance.
+-- Records and child rows of no stored job or utterance.
+DELETE FROM job_records WHERE job_id NOT IN (SELECT id FROM jobs);
 DELETE FROM utterances WHERE job_id NOT IN (SELECT id FROM jobs);
 DELETE FROM module_results WHERE job_id NOT IN (SELECT id FROM jobs);
 DELETE FROM words w WHERE NOT EXISTS (

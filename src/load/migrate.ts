@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { sqlDir } from '../util/paths.js';
+import { copyRecordsApart } from './records-apart.js';
 
 export interface Migration {
   readonly version: number;
@@ -55,13 +56,22 @@ export interface MigrateOptions {
   readonly versions?: readonly number[] | undefined;
   /** Called before a migration runs on a file that already holds tables (an upgrade, not a creation). */
   readonly onUpgrade?: ((migration: Migration) => void) | undefined;
+  /** The writer's WAL threshold (open-instance.ts), for the commits of a migration's copy. */
+  readonly walThreshold: string;
 }
+
+/**
+ * Work a migration needs done before its transaction, in transactions of its own: each must be
+ * idempotent, as a kill before the migration commits runs it again at the next open.
+ */
+const BEFORE: ReadonlyMap<number, (connection: DuckDBConnection, walThreshold: string) => Promise<void>> =
+  new Map([[6, copyRecordsApart]]);
 
 /** Applies every shipped migration the file lacks. Returns the versions applied now. */
 export async function migrate(
   connection: DuckDBConnection,
   path: string,
-  options: MigrateOptions = {},
+  options: MigrateOptions,
 ): Promise<number[]> {
   await connection.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
@@ -74,6 +84,11 @@ export async function migrate(
     if (applied.has(migration.version)) continue;
     if (options.versions && !options.versions.includes(migration.version)) continue;
     if (upgrade) options.onUpgrade?.(migration);
+    try {
+      await BEFORE.get(migration.version)?.(connection, options.walThreshold);
+    } catch (error) {
+      throw migrationFailed(migration, path, error);
+    }
     await connection.run('BEGIN TRANSACTION');
     try {
       await connection.run(migration.sql);
@@ -83,16 +98,20 @@ export async function migrate(
       ]);
       await connection.run('COMMIT');
     } catch (error) {
-      await connection.run('ROLLBACK');
-      throw new DatabaseError(`migration ${migration.version}_${migration.name} failed on ${path}`, {
-        path,
-        hint: 'the file was left as it was before the migration; report this with the message below',
-        cause: error,
-      });
+      await connection.run('ROLLBACK').catch(() => {});
+      throw migrationFailed(migration, path, error);
     }
     done.push(migration.version);
   }
   return done;
+}
+
+function migrationFailed(migration: Migration, path: string, cause: unknown): DatabaseError {
+  return new DatabaseError(`migration ${migration.version}_${migration.name} failed on ${path}`, {
+    path,
+    hint: 'the file was left as it was before the migration; report this with the message below',
+    cause,
+  });
 }
 
 /** For a read-only open: the file must already carry every shipped migration. */

@@ -71,7 +71,8 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
     options.memory,
   );
   return withConnection(full, shared, async (connection) => {
-    if (migrating) await migrateLogged(connection, full, options.migrations, logger);
+    const walThreshold = walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb);
+    if (migrating) await migrateLogged(connection, full, options.migrations, walThreshold, logger);
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
     await connection.run(loadSql('stage-create'));
@@ -88,7 +89,7 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
       connection,
       connect: () => shared.instance.connect(),
       staging,
-      walThreshold: walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb),
+      walThreshold,
       beforeClose: (db) => closeWriter(db, shared, options.compactAfter, logger),
       release: () => releaseInstance(full, shared),
       reopen: () => writerParts(full, options, false),
@@ -147,17 +148,19 @@ async function migrateLogged(
   connection: DuckDBConnection,
   full: string,
   versions: readonly number[] | undefined,
+  walThreshold: string,
   logger: Logger,
 ): Promise<void> {
   const started = Date.now();
   const applied = await migrate(connection, full, {
     versions,
+    walThreshold,
     // A rebuild of a big file takes a while, once: say so before it starts.
     onUpgrade: (m) => {
       const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
       logger.info(
         { db: full, migration: name },
-        'upgrading %s: migration %s runs once, in one transaction (a big file takes a while; interrupted, it runs again at the next open)',
+        'upgrading %s: migration %s runs once (a big file takes a while; interrupted, it runs again at the next open)',
         full,
         name,
       );

@@ -23,6 +23,7 @@ const LIST_OF_NAMES = LIST(VARCHAR);
 /** The tables the parsed rows go to, each with its query on the staging connection. */
 const ROWS = [
   ['jobs', 'rows-jobs'],
+  ['job_records', 'rows-job-records'],
   ['utterances', 'rows-utterances'],
   ['words', 'rows-words'],
   ['module_results', 'rows-module-results'],

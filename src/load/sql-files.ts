@@ -7,6 +7,7 @@ export const LOAD_SQL = [
   'stage-create',
   'row-groups',
   'row-groups-runs',
+  'row-groups-narrow',
   'parse-create',
   'classify',
   'classify-anywhere',
@@ -17,10 +18,14 @@ export const LOAD_SQL = [
   'finish',
   'parse',
   'rows-jobs',
+  'rows-job-records',
   'rows-utterances',
   'rows-words',
   'rows-module-results',
   'parse-reset',
+  'records-apart-reset',
+  'records-apart-batches',
+  'records-apart-copy',
 ] as const;
 export type LoadSqlName = (typeof LOAD_SQL)[number];
 

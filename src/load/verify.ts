@@ -24,8 +24,10 @@ import {
   hashMismatchJobs,
   markBrokenJobs,
   orphanModuleJobs,
+  orphanRecordJobs,
   orphanUtteranceJobs,
   orphanWordJobs,
+  recordlessJobs,
 } from './statements/verify.js';
 
 /** How a broken invariant is repaired. */
@@ -48,7 +50,13 @@ export interface Check {
 
 export const CHECKS: readonly Check[] = Object.freeze([
   { name: 'jobs.id is unique', find: duplicateJobIds, repair: 'drop-jobs' },
-  { name: 'jobs.content_hash is the sha1 of raw', find: hashMismatchJobs, repair: 'drop-jobs', reads: 'raw' },
+  { name: 'job_records holds one record per job', find: recordlessJobs, repair: 'drop-jobs' },
+  {
+    name: 'jobs.content_hash is the sha1 of job_records.raw',
+    find: hashMismatchJobs,
+    repair: 'drop-jobs',
+    reads: 'raw',
+  },
   {
     name: 'utterances unique on (job_id, source, utterance_idx)',
     find: duplicateUtteranceJobs,
@@ -62,6 +70,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   { name: 'utterances belong to a job', find: orphanUtteranceJobs, repair: 'delete-orphans' },
   { name: 'words belong to an utterance', find: orphanWordJobs, repair: 'delete-orphans' },
   { name: 'module_results belong to a job', find: orphanModuleJobs, repair: 'delete-orphans' },
+  { name: 'job_records belong to a job', find: orphanRecordJobs, repair: 'delete-orphans' },
   { name: 'sync_runs unique on (run_id, kind)', find: duplicateRuns, repair: 'dedupe-runs' },
 ]);
 

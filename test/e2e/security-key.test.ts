@@ -120,7 +120,7 @@ describe('the API key stays secret end to end', () => {
     expect(inRedis.hits, 'the key in Redis').toEqual([]);
     expect(wrongInRedis.hits, 'the refused key in Redis').toEqual([]);
     // The searches looked at real data: the canary is found, job data and failures are in Redis.
-    expect((await searchDatabase(db, CANARY)).hits).toContain('jobs.raw');
+    expect((await searchDatabase(db, CANARY)).hits).toContain('job_records.raw');
     expect(stored.columnsSearched).toBeGreaterThan(50);
     expect(inRedis.keysSearched).toBeGreaterThan(5);
     expect(inRedis.everything).toContain(`${prefix}:checkpoint:live`);

@@ -1,8 +1,8 @@
 /**
- * Migration 002 upgrades a file written by the release before it (`jobs` and `sync_runs` with a
- * key) in place: nothing lost, idempotent, and a SIGKILL mid-way leaves the file as it was or
- * migrated, never half. The old file is built by the real runner (only the migrations that release
- * shipped) and filled by the real loader.
+ * Migrations 002, 005 and 006 upgrade a file written by the release before them (`jobs` and `sync_runs`
+ * with a key, each record's `raw` in `jobs`) in place: nothing lost, idempotent, and a SIGKILL
+ * mid-way leaves each migration undone or done, never half. The old file is built by the real
+ * runner (only the migrations that release shipped) and filled with what the real loader wrote.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
@@ -11,7 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
-import { ALL_MIGRATIONS, LEGACY_MIGRATIONS, writeLegacyFile } from '../helpers/legacy-file.js';
+import {
+  ALL_MIGRATIONS,
+  LEGACY_MIGRATIONS,
+  UPGRADE_MIGRATIONS,
+  writeLegacyFile,
+} from '../helpers/legacy-file.js';
 import { loadRecords } from '../helpers/load.js';
 import { fileTempDir, tempDir } from '../helpers/tmp.js';
 
@@ -47,7 +52,7 @@ async function shape(path: string): Promise<Shape> {
 const LEGACY_KEYED = ['checkpoints', 'jobs', 'quarantine', 'schema_migrations', 'sync_runs'];
 const KEYED_NOW = ['checkpoints', 'quarantine', 'schema_migrations'];
 
-describe('migration 002: no key on tables that grow with the history', () => {
+describe('migrations 002, 005 and 006: no key on the history tables, records in a table of their own', () => {
   // One file of the previous release, written once and copied fresh for each test that opens it.
   const template = fileTempDir('tsync-legacy-');
   const legacy = join(template.dir, 'legacy.duckdb');
@@ -84,6 +89,16 @@ describe('migration 002: no key on tables that grow with the history', () => {
     }
     expect(await fingerprint(path)).toEqual(before);
     expect(await shape(path)).toEqual({ versions: [...ALL_MIGRATIONS], keyed: KEYED_NOW });
+    const reader = await openWriter(path);
+    try {
+      const [records] = await reader.all<{ n: number; raw_columns: number }>(
+        `SELECT (SELECT count(*) FROM job_records)::INTEGER AS n,
+                (SELECT count(*) FROM duckdb_columns() WHERE table_name = 'jobs' AND column_name = 'raw')::INTEGER AS raw_columns`,
+      );
+      expect(records).toEqual({ n: 40, raw_columns: 0 });
+    } finally {
+      await reader.close();
+    }
   });
 
   it('runs once: a second open applies nothing and changes nothing', async () => {
@@ -102,7 +117,7 @@ describe('migration 002: no key on tables that grow with the history', () => {
     const db = await openWriter(path);
     try {
       const [row] = await db.all<{ raw: string }>(
-        "SELECT raw FROM jobs WHERE deleted_at IS NULL AND id <> 'x' LIMIT 1",
+        "SELECT raw FROM jobs JOIN job_records ON job_id = id WHERE deleted_at IS NULL AND id <> 'x' LIMIT 1",
       );
       const record = JSON.parse(String(row?.raw)) as Record<string, unknown>;
       const result = await loadRecords(db, [{ ...record, custom_metadata: { again: 1 } }], new Date());
@@ -130,10 +145,20 @@ describe('migration 002: no key on tables that grow with the history', () => {
       copyFileSync(original, path);
       await openAndKill(path, delayMs);
       const after = await shape(path);
-      // Either untouched (the legacy shape) or complete (the new one); nothing in between.
-      if (after.versions.includes(2)) {
+      // Each migration untouched or complete, in order, nothing in between: the legacy shape, or
+      // the first one, two or three upgrade migrations done (records copied into job_records before
+      // 006 commits stay in jobs.raw until it does).
+      const done = UPGRADE_MIGRATIONS.filter((v) => after.versions.includes(v));
+      expect(done).toEqual(UPGRADE_MIGRATIONS.slice(0, done.length));
+      if (done.length === UPGRADE_MIGRATIONS.length) {
         expect(after).toEqual({ versions: [...ALL_MIGRATIONS], keyed: KEYED_NOW });
         outcomes.push('migrated');
+      } else if (done.length > 0) {
+        expect(after).toEqual({
+          versions: [...LEGACY_MIGRATIONS, ...done].sort((a, b) => a - b),
+          keyed: KEYED_NOW,
+        });
+        outcomes.push(`${done.length} of ${UPGRADE_MIGRATIONS.length} done`);
       } else {
         expect(after).toEqual({ versions: [...LEGACY_MIGRATIONS], keyed: LEGACY_KEYED });
         outcomes.push('as it was');

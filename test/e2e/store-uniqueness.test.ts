@@ -134,7 +134,8 @@ describe('jobs.id unique without a key', () => {
         });
       }
       const [row] = await file.all<{ n: number; v: string }>(
-        "SELECT count(*)::INTEGER AS n, any_value(json_extract_string(raw, '$.custom_metadata.version')) AS v FROM jobs WHERE id = $id",
+        `SELECT count(*)::INTEGER AS n, any_value(json_extract_string(raw, '$.custom_metadata.version')) AS v
+         FROM jobs JOIN job_records ON job_id = id WHERE id = $id`,
         { id: String(record['id']) },
       );
       expect(row).toEqual({ n: 1, v: '2' });
@@ -159,16 +160,19 @@ describe('transcript-sync verify', () => {
     expect(checks.length).toBeGreaterThanOrEqual(7);
     expect(checks.every((c) => c.ok)).toBe(true);
 
-    // What a second writer could do: a job twice, an orphan word, a tampered raw, a run twice.
+    // What a second writer could do: a job twice, an orphan word, a tampered raw, a job without
+    // its record, a record of no job, a run twice.
     const file = await openWriter(db);
-    const [job] = await file.all<{ id: string }>('SELECT id FROM jobs ORDER BY id LIMIT 1');
+    const [job, recordless] = await file.all<{ id: string }>('SELECT id FROM jobs ORDER BY id LIMIT 2');
     await file.run('INSERT INTO jobs SELECT * FROM jobs WHERE id = $id', { id: String(job?.id) });
     await file.run(
       "INSERT INTO words (job_id, source, utterance_idx, word_idx, word) VALUES ('nobody', 'transcription', 0, 0, 'x')",
     );
     await file.run(
-      "UPDATE jobs SET raw = json_object('tampered', true) WHERE id = (SELECT max(id) FROM jobs)",
+      "UPDATE job_records SET raw = json_object('tampered', true) WHERE job_id = (SELECT max(id) FROM jobs)",
     );
+    await file.run('DELETE FROM job_records WHERE job_id = $id', { id: String(recordless?.id) });
+    await file.run("INSERT INTO job_records VALUES ('nobody', now(), '{}')");
     await file.run('INSERT INTO sync_runs SELECT * FROM sync_runs LIMIT 1');
     await file.close();
 
@@ -181,7 +185,9 @@ describe('transcript-sync verify', () => {
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toContain('jobs.id is unique: 1 broken');
     expect(line).toContain('words belong to an utterance: 1 broken');
-    expect(line).toContain('jobs.content_hash is the sha1 of raw: 1 broken');
+    expect(line).toContain('jobs.content_hash is the sha1 of job_records.raw: 1 broken');
+    expect(line).toContain('job_records holds one record per job: 1 broken');
+    expect(line).toContain('job_records belong to a job: 1 broken');
     expect(line).toContain('sync_runs unique on (run_id, kind): 1 broken');
     expect(line).toContain(
       'fix: run `transcript-sync verify --repair --hashes`, then `transcript-sync sync --full`',
@@ -196,7 +202,7 @@ describe('transcript-sync verify', () => {
 
     const repaired = await runMain(['verify', '--db', db, '--repair', '--hashes']);
     expect(repaired.code, repaired.stderr).toBe(0);
-    expect(repaired.stderr).toContain('dropped 2 jobs');
+    expect(repaired.stderr).toContain('dropped 3 jobs');
     await syncOnce(s, db, { full: true });
     expect((await runMain(['verify', '--db', db, '--hashes'])).code).toBe(0);
     const after = await runMain(['status', '--db', db]);

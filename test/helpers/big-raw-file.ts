@@ -1,7 +1,8 @@
 /**
- * A transcript-sync file whose `jobs` are one row group of big records, as a file rewritten whole
- * leaves them (a `compact` of an earlier release, a copy of a history): DuckDB reads such a row
- * group's `raw` a vector of up to 2,048 records at a time, decompressed whole.
+ * A transcript-sync file whose `job_records` are one row group of big records, as a file rewritten
+ * whole leaves them (a `compact` of an earlier release, an upgrade that moved `raw` out of `jobs`):
+ * DuckDB reads such a row group's `raw` a vector of up to 2,048 records at a time, decompressed
+ * whole.
  */
 import { openWriter } from '../../src/load/open-file.js';
 
@@ -15,12 +16,17 @@ export async function writeBigRawFile(path: string, records: number): Promise<vo
     await db.transaction(async () => {
       for (let from = 0; from < records; from += 200) {
         await db.run(
-          `INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
-           SELECT 'j' || lpad(i::VARCHAR, 5, '0'), 'pre-recorded', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), r, sha1(r), now()
-           FROM (SELECT i, '{"id":"j' || lpad(i::VARCHAR, 5, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 936) || '"}' AS r
-                 FROM range($from, least($from + 200, $records)) t(i))`,
+          `CREATE OR REPLACE TEMP TABLE big AS
+           SELECT 'j' || lpad(i::VARCHAR, 5, '0') AS id, TIMESTAMPTZ '2025-01-01' + to_seconds(i) AS created_at,
+                  '{"id":"j' || lpad(i::VARCHAR, 5, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 936) || '"}' AS r
+           FROM range($from, least($from + 200, $records)) t(i)`,
           { from, records },
         );
+        await db.run(
+          `INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
+           SELECT id, 'pre-recorded', 'done', created_at, sha1(r), now() FROM big`,
+        );
+        await db.run('INSERT INTO job_records SELECT id, created_at, r FROM big');
       }
     });
   } finally {

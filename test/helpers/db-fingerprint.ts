@@ -1,6 +1,6 @@
 /**
  * A fingerprint of everything a DuckDB file of transcript-sync holds: per table, the row count and
- * a hash of its rows in a stable order. Two equal fingerprints mean the data was left untouched
+ * a hash of its rows in a stable order (`jobs` with each job's record as received). Two equal fingerprints mean the data was left untouched
  * (the file's bytes may still differ: DuckDB rewrites its header on a checkpoint).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -20,10 +20,24 @@ export async function fingerprint(dbPath: string): Promise<Record<string, string
   const conn = await instance.connect();
   try {
     const out: Record<string, string> = {};
+    const rawInJobs =
+      (
+        await conn.runAndReadAll(
+          "SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'jobs' AND column_name = 'raw'",
+        )
+      ).currentRowCount > 0;
     for (const table of TABLES) {
+      // `jobs` with each job's record last, wherever the file keeps it: in the `raw` column of a
+      // file written before job_records took it (or whose upgrade has not dropped it yet), or there.
+      const source =
+        table !== 'jobs'
+          ? table
+          : rawInJobs
+            ? '(SELECT * EXCLUDE (raw), raw FROM jobs)'
+            : '(SELECT j.*, r.raw FROM jobs j LEFT JOIN job_records r ON r.job_id = j.id)';
       // `t::VARCHAR` is the whole row as text; ordering by it makes the hash independent of storage order.
       const reader = await conn.runAndReadAll(
-        `SELECT count(*) AS n, md5(coalesce(string_agg(t::VARCHAR, '|' ORDER BY t::VARCHAR), '')) AS h FROM ${table} t`,
+        `SELECT count(*) AS n, md5(coalesce(string_agg(t::VARCHAR, '|' ORDER BY t::VARCHAR), '')) AS h FROM ${source} t`,
       );
       const row = reader.getRowObjectsJS()[0];
       out[table] = `${String(row?.['n'])}:${String(row?.['h'])}`;

@@ -1,8 +1,10 @@
 /**
- * A DuckDB file as the release before 0.2 left it: only the migrations it shipped (001 and
- * 100, `jobs` with its PRIMARY KEY) applied by the real runner, then filled by the real loader, run
- * log and checkpoint store, with a quarantined record and a deleted job, so every table holds rows.
+ * A DuckDB file as the release before 0.2 left it: `jobs` with its PRIMARY KEY and each record's
+ * `raw` in it, made by the real runner with every shipped migration but 002, 005 and 006, and filled
+ * with what the real loader, run log and checkpoint store wrote into a current file beside it,
+ * with a quarantined record and a deleted job, so every table holds rows.
  */
+import { rmSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { shippedMigrations } from '../../src/load/migrate.js';
 import { openWriter } from '../../src/load/open-file.js';
@@ -12,10 +14,12 @@ import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';
 import { loadRecords } from './load.js';
 
-/** A release without migration 002: `jobs` with its key, every other migration shipped applied. */
+/** Migrations the release before 0.2 lacked: no key on the history tables, the records apart. */
+export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6];
+/** That release: `jobs` with its key and its `raw`, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
   .map((m) => m.version)
-  .filter((v) => v !== 2);
+  .filter((v) => !UPGRADE_MIGRATIONS.includes(v));
 /** Every shipped migration: what an upgraded file carries. */
 export const ALL_MIGRATIONS: readonly number[] = shippedMigrations().map((m) => m.version);
 
@@ -26,10 +30,42 @@ export interface LegacyFileOptions {
 }
 
 export async function writeLegacyFile(path: string, options: LegacyFileOptions): Promise<void> {
+  const current = `${path}.current.duckdb`;
+  await writeCurrentFile(current, options);
   // That release created files in DuckDB's default storage format; a file keeps its format.
   const created = await DuckDBInstance.create(path);
   created.closeSync();
   const db = await openWriter(path, { migrations: LEGACY_MIGRATIONS });
+  try {
+    await db.run(`ATTACH '${current}' AS current_file (READ_ONLY)`);
+    await db.transaction(async () => {
+      await db.run(
+        `INSERT INTO jobs BY NAME
+         SELECT j.*, r.raw FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
+         ORDER BY j.rowid`,
+      );
+      for (const table of [
+        'utterances',
+        'words',
+        'module_results',
+        'quarantine',
+        'sync_runs',
+        'checkpoints',
+      ]) {
+        await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM current_file.${table}`);
+      }
+    });
+    await db.run('DETACH current_file');
+  } finally {
+    await db.close();
+    rmSync(current, { force: true });
+    rmSync(`${current}.wal`, { force: true });
+  }
+}
+
+/** The rows of the legacy file, written by the real loader, run log and checkpoint store. */
+async function writeCurrentFile(path: string, options: LegacyFileOptions): Promise<void> {
+  const db = await openWriter(path);
   try {
     const records = generateDataset({
       seed: options.seed ?? 13,

@@ -19,11 +19,12 @@ export const command: Command = {
     'uncompressed (the file is 1.3-2.1x the JSON received). New files use v1.2.0 (about 0.45x),',
     'which DuckDB 1.2.0 and newer open. This copies every table, view and macro into a new file in',
     'that format, checks the row counts and replaces the file. It needs free space for the copy and',
-    'the file to itself: stop the worker first. Run `verify` after, if you like. Jobs are copied',
-    'about 16 MiB of JSON at a time, each a row group of its own, as a sync writes them, so the',
-    'new file reads `raw` within the budget. The copy runs within --memory, logging its progress;',
-    'a file whose jobs were written whole (compacted by an earlier release) it copies again with',
-    'one thread and a pool of 1 GiB, up to about 1.5 GB of memory in all, once.',
+    'the file to itself: stop the worker first. Run `verify` after, if you like. The records as',
+    'received (job_records) are copied about 16 MiB of JSON at a time, each a row group of its',
+    'own, as a sync writes them, so the new file reads `raw` within the budget. The copy runs within',
+    '--memory, logging its progress; a file whose records were written whole (compacted by an',
+    'earlier release) it copies again with one thread and a pool of 1 GiB, up to about 1.5 GB of',
+    'memory in all, once.',
   ].join('\n'),
   logs: true,
   settings: ['json', 'db', 'lockWait', 'logLevel', 'memory'],
@@ -72,13 +73,13 @@ async function compactWith(
 /** ms between two progress lines of a long copy. */
 const PROGRESS_EVERY_MS = 5_000;
 
-/** A log line about the copy of `jobs` every PROGRESS_EVERY_MS, and at its last batch. */
+/** A log line about the copy of `job_records` every PROGRESS_EVERY_MS, and at its last batch. */
 function progressLog(logger: Logger): (progress: CompactProgress) => void {
   let last = Date.now();
   return ({ batches, copied }) => {
     const now = Date.now();
     if (copied < batches && now - last < PROGRESS_EVERY_MS) return;
     last = now;
-    logger.info({ batches, copied }, `copied ${copied} of ${batches} batches of jobs`);
+    logger.info({ batches, copied }, `copied ${copied} of ${batches} batches of records`);
   };
 }

@@ -1,7 +1,7 @@
 /**
- * `transcript-sync verify`: checks the invariants no index enforces (jobs.id unique, children
- * unique on their natural keys and attached to a job, content_hash matching raw, one run row per
- * run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
+ * `transcript-sync verify`: checks the invariants no index enforces (jobs.id unique, one record
+ * per job, children unique on their natural keys and attached to a job, content_hash matching the
+ * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
@@ -18,12 +18,12 @@ export const command: Command = {
   summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
   usage: 'verify [--db PATH] [--json] [--hashes] [--repair]',
   description: [
-    'Read-only unless --repair. Checks: jobs.id unique; utterances and words unique on their',
-    'natural keys; utterances, words and module_results',
+    'Read-only unless --repair. Checks: jobs.id unique; one job_records row per job; utterances',
+    'and words unique on their natural keys; job_records, utterances, words and module_results',
     'attached to a stored job (or utterance); sync_runs unique on (run_id, kind). The file has no',
     'key on these tables (a key makes every run rewrite the history): the loader keeps them.',
-    '--hashes also checks that each raw is byte for byte what was received (its sha1 is',
-    'content_hash); it reads every raw, so it takes about as long as reading all the JSON.',
+    '--hashes also checks that each job_records.raw is byte for byte what was received (its sha1',
+    'is content_hash); it reads every raw, so it takes about as long as reading all the JSON.',
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),

@@ -8,23 +8,28 @@
  *
  * Instead, when a table holds COMPACT_AFTER small row groups, the close moves the rows of the small
  * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql) in one
- * transaction; its checkpoint drops the emptied groups. `jobs` follows in batches of about
+ * transaction; its checkpoint drops the emptied groups. `job_records` follows in batches of about
  * JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and a row group of its own
- * (sql/queries/merge-jobs-batches.sql). Scans see at most about COMPACT_AFTER small row groups per
- * table, and a merge writes the rows of the runs since the last one, once.
+ * (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
+ * per table, and a merge writes the rows of the runs since the last one, about once.
+ *
+ * A back-fill's commits each leave a small row group in jobs, utterances and module_results, and a
+ * commit holds and writes in proportion to the row groups the history holds (docs/decisions/0055):
+ * its writer merges those three tables' small groups each time before it opens its file again
+ * (every reopenBytes of JSON, src/sync/writer/writer.ts).
  */
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';
 import {
   mergeSmallRowGroups,
-  moveJobBatch,
+  moveRecordBatch,
   recordedRuns,
-  smallJobBatches,
+  smallRecordBatches,
   smallRowGroups,
 } from '../statements/file-upkeep.js';
 
 /**
- * Bytes of `raw` a row group of `jobs` that a merge or `compact` writes holds, about (plus one
+ * Bytes of `raw` a row group of `job_records` that a merge or `compact` writes holds, about (plus one
  * record): DuckDB decompresses `raw` a vector of a row group (up to 2,048 records) at once, into
  * one allocation of up to twice this, which a reading at the default budget (a 180 MiB pool, two
  * threads; src/memory/reader-memory.ts) holds with room, and one at 320 MB (88 MiB, one thread)
@@ -56,12 +61,27 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   await db.run(loadSql(view));
   if ((await smallRowGroups(db)) < after) return false;
   await db.transaction(() => mergeSmallRowGroups(db));
-  for (const ids of await smallJobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
+  for (const ids of await smallRecordBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
     await db.transaction(async () => {
       db.checkpointAtCommit();
-      await moveJobBatch(db, ids);
+      await moveRecordBatch(db, ids);
     });
   }
+  return true;
+}
+
+/**
+ * Merges the small row groups of jobs, utterances and module_results when one of them holds two
+ * or more (sql/load/row-groups-narrow.sql): a back-fill's writer, between two commits, before it
+ * opens its file again. True when it did.
+ */
+export async function mergeNarrowRowGroups(db: Database): Promise<boolean> {
+  await db.run(loadSql('row-groups-narrow'));
+  if ((await smallRowGroups(db)) < 2) return false;
+  await db.transaction(async () => {
+    db.checkpointAtCommit();
+    await mergeSmallRowGroups(db);
+  });
   return true;
 }
 

@@ -2,9 +2,9 @@
  * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT):
  * files created before it keep DuckDB's old format, where `raw` is stored uncompressed, and a
  * rebuild (migration 002, 004) leaves the blocks of the old tables free inside the file. The
- * schema (tables, views, macros) is copied by COPY FROM DATABASE, then the rows: `jobs` in runs of
- * about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group of its
- * own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
+ * schema (tables, views, macros) is copied by COPY FROM DATABASE, then the rows: `job_records` in
+ * runs of about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group
+ * of its own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
  * records) at a time, decompressed whole: such a row group reads within the default budget, a full
  * one (122,880 rows) needs ~256 MiB at once for records of 80 KB. Row counts are compared, and the
  * copy replaces the file by a rename while the original is still held, so no writer can slip in
@@ -15,7 +15,12 @@ import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
 import { openReadOnly } from '../open-file.js';
-import { copyJobBatch, copyOtherTables, jobBatches, tableRowCounts } from '../statements/file-upkeep.js';
+import {
+  copyOtherTables,
+  copyRecordBatch,
+  recordBatches,
+  tableRowCounts,
+} from '../statements/file-upkeep.js';
 import { JOBS_GROUP_RAW_BYTES } from './merge-row-groups.js';
 import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
@@ -25,7 +30,7 @@ export interface CompactResult {
   readonly format: string;
 }
 
-/** How far a copy has come: batches of `jobs` copied, of how many (the other tables follow the last). */
+/** How far a copy has come: batches of `job_records` copied, of how many (the other tables follow the last). */
 export interface CompactProgress {
   readonly batches: number;
   readonly copied: number;
@@ -33,7 +38,7 @@ export interface CompactProgress {
 
 /**
  * `db` must be open for writing; it is left open on the original inode (the caller closes it).
- * `onProgress` hears of each batch of `jobs` copied.
+ * `onProgress` hears of each batch of `job_records` copied.
  */
 export async function compactFile(
   db: Database,
@@ -50,11 +55,11 @@ export async function compactFile(
       `ATTACH ${sqlPathLiteral(target, '--db')} AS tsync_compacted (STORAGE_VERSION '${STORAGE_FORMAT}')`,
     );
     await db.run(`COPY FROM DATABASE ${sqlIdentifier(String(row?.name))} TO tsync_compacted (SCHEMA)`);
-    const batches = await jobBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES });
+    const batches = await recordBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES });
     for (const [index, batch] of batches.entries()) {
       await db.transaction(async () => {
         db.checkpointAtCommit();
-        await copyJobBatch(db, batch);
+        await copyRecordBatch(db, batch);
       });
       onProgress({ batches: batches.length, copied: index + 1 });
     }

@@ -7,20 +7,20 @@ export function tableRowCounts(db: RowSource): Promise<{ t: string; n: number }[
   return db.all(queryText('compact-counts'));
 }
 
-/** A run of consecutive row ids of `jobs`, both ends included. */
-export interface JobBatch {
+/** A run of consecutive row ids of `job_records`, both ends included. */
+export interface RecordBatch {
   readonly first: number;
   readonly last: number;
 }
 
-/** The rows of `jobs` in runs of about `batchBytes` of raw each, in stored order (reads every raw once). */
-export function jobBatches(db: RowSource, params: { batchBytes: number }): Promise<JobBatch[]> {
+/** The rows of `job_records` in runs of about `batchBytes` of raw each, in stored order (reads every raw once). */
+export function recordBatches(db: RowSource, params: { batchBytes: number }): Promise<RecordBatch[]> {
   return db.all(queryText('compact-job-batches'), { batch_bytes: params.batchBytes });
 }
 
-/** Appends one run of `jobs` to the copy attached as tsync_compacted. */
-export async function copyJobBatch(db: Database, batch: JobBatch): Promise<void> {
-  await db.run(queryText('compact-copy-jobs'), { first: batch.first, last: batch.last });
+/** Appends one run of `job_records` to the copy attached as tsync_compacted. */
+export async function copyRecordBatch(db: Database, batch: RecordBatch): Promise<void> {
+  await db.run(queryText('compact-copy-records'), { first: batch.first, last: batch.last });
 }
 
 /** Appends every other table whole to the copy attached as tsync_compacted. */
@@ -48,31 +48,31 @@ export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
   };
 }
 
-/** The most row groups of under 2,048 rows any table that grows with the history holds. */
+/** The most small row groups (sql/load/row-groups.sql) any table that grows with the history holds. */
 export async function smallRowGroups(db: RowSource): Promise<number> {
   const [row] = await db.all<{ small: number }>(queryText('compact-small-row-groups'));
   return Number(row?.small ?? 0);
 }
 
 /**
- * Moves the rows of the small row groups of every history table but `jobs` into new ones (see the
- * SQL file); run it in a transaction. The checkpoint after the commit drops the emptied groups.
- * It leaves the row ids of the small groups of `jobs` for smallJobBatches.
+ * Moves the rows of the small row groups of every history table but `job_records` into new ones
+ * (see the SQL file); run it in a transaction. The checkpoint after the commit drops the emptied
+ * groups. It leaves the row ids of the small groups of `job_records` for smallRecordBatches.
  */
 export async function mergeSmallRowGroups(db: Database): Promise<void> {
   await db.run(queryText('merge-small-row-groups'));
 }
 
-/** The row ids of the small row groups of `jobs`, in batches of about `batchBytes` of raw, the highest first. */
-export async function smallJobBatches(db: RowSource, params: { batchBytes: number }): Promise<number[][]> {
-  const rows = await db.all<{ ids: number[] }>(queryText('merge-jobs-batches'), {
+/** The row ids of the small row groups of `job_records`, in batches of about `batchBytes` of raw, the highest first. */
+export async function smallRecordBatches(db: RowSource, params: { batchBytes: number }): Promise<number[][]> {
+  const rows = await db.all<{ ids: number[] }>(queryText('merge-records-batches'), {
     batch_bytes: params.batchBytes,
   });
   return rows.map((row) => row.ids);
 }
 
-/** Moves one batch of smallJobBatches past the end of `jobs`; run it in a transaction of its own. */
-export async function moveJobBatch(db: Database, ids: readonly number[]): Promise<void> {
-  await db.run(queryText('merge-jobs-copy'), { ids: [...ids] });
-  await db.run(queryText('merge-jobs-delete'), { ids: [...ids] });
+/** Moves one batch of smallRecordBatches past the end of `job_records`; run it in a transaction of its own. */
+export async function moveRecordBatch(db: Database, ids: readonly number[]): Promise<void> {
+  await db.run(queryText('merge-records-copy'), { ids: [...ids] });
+  await db.run(queryText('merge-records-delete'), { ids: [...ids] });
 }

@@ -13,8 +13,12 @@ export type BrokenCheck = (db: RowSource) => Promise<BrokenRow[]>;
 
 /** Ids stored more than once in `jobs`. */
 export const duplicateJobIds: BrokenCheck = (db) => db.all(queryText('verify-jobs-duplicate-ids'));
-/** Jobs whose `raw` is not the text its content_hash was taken of (reads every `raw`). */
-export const hashMismatchJobs: BrokenCheck = (db) => db.all(queryText('verify-jobs-hash-mismatch'));
+/** Jobs whose record's `raw` is not the text its content_hash was taken of (reads every `raw`). */
+export const hashMismatchJobs: BrokenCheck = (db) => db.all(queryText('verify-records-hash-mismatch'));
+/** Jobs without exactly one record in job_records (reads its ids only). */
+export const recordlessJobs: BrokenCheck = (db) => db.all(queryText('verify-records-per-job'));
+/** Job ids of records of no stored job. */
+export const orphanRecordJobs: BrokenCheck = (db) => db.all(queryText('verify-records-orphans'));
 /** Jobs with an utterance stored twice on its natural key (grouped a list of utterances at a time). */
 export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-duplicates'));
 
@@ -48,12 +52,12 @@ export async function markBrokenJobs(db: Database, params: { ids: readonly strin
   await db.run(queryText('verify-repair-broken'), { ids: listValue([...params.ids]) });
 }
 
-/** Drops the jobs markBrokenJobs named, with every row of their children. */
+/** Drops the jobs markBrokenJobs named, with their records and every row of their children. */
 export async function dropBrokenJobs(db: Database): Promise<void> {
   await db.run(queryText('verify-repair-drop-jobs'));
 }
 
-/** Deletes child rows of no stored job or utterance. */
+/** Deletes records and child rows of no stored job or utterance. */
 export async function deleteOrphans(db: Database): Promise<void> {
   await db.run(queryText('verify-repair-orphans'));
 }

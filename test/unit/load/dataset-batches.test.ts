@@ -51,12 +51,12 @@ describe('a partitioned copy of words under a small memory_limit', () => {
     const writer = await openWriter(path);
     try {
       await writer.run(`
-        INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
+        INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
         SELECT 'job-' || i,
                CASE WHEN i % 2 = 0 THEN 'live' ELSE 'pre-recorded' END,
                'done',
                TIMESTAMPTZ '2025-01-01 00:00:00+00' + to_days(CAST((i // 2) % 3 AS INTEGER) * 31),
-               '{}', 'h', now()
+               'h', now()
         FROM range(36000) AS t(i)`);
       await writer.run(`
         INSERT INTO words (job_id, source, utterance_idx, word_idx, word)

@@ -1,12 +1,19 @@
 /**
  * A run writes its own rows, not the history: the row groups already in the file are left as they
- * are when a later run appends (no key on `jobs`, no merging of row groups at each checkpoint), and
- * the small row groups runs leave behind are merged once enough have piled up, nothing lost.
+ * are when a later run appends (no key on the history tables, no merging of row groups at each
+ * checkpoint), and the small row groups runs leave behind are merged once enough have piled up,
+ * nothing lost: those of `job_records` (the records as received, the costliest to rewrite) under
+ * 32 rows, those of the narrow tables under 30,720, as a back-fill's writer does before it opens
+ * its file again.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
-import { COUNT_EVERY_RUNS, JOBS_GROUP_RAW_BYTES } from '../../../src/load/file/merge-row-groups.js';
+import {
+  COUNT_EVERY_RUNS,
+  JOBS_GROUP_RAW_BYTES,
+  mergeNarrowRowGroups,
+} from '../../../src/load/file/merge-row-groups.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
@@ -39,17 +46,17 @@ const records = generateDataset({
 });
 
 describe('what a run writes', () => {
-  it('leaves the stored row groups of jobs untouched when a run appends one job', async () => {
+  it('leaves the stored row groups of job_records untouched when a run appends one job', async () => {
     const path = join(tempDir(), 'append.duckdb');
     let db = await openWriter(path);
     await loadRecords(db, records.slice(1), new Date());
     await db.close();
     db = await openWriter(path);
-    const before = await rowGroups(db, 'jobs');
+    const before = await rowGroups(db, 'job_records');
     await loadRecords(db, records.slice(0, 1), new Date());
     await db.close();
     db = await openReadOnly(path);
-    const after = await rowGroups(db, 'jobs');
+    const after = await rowGroups(db, 'job_records');
     await db.close();
     expect(before).toHaveLength(1);
     // The 49 stored jobs stay where they were; the new one is a row group of its own.
@@ -64,21 +71,28 @@ describe('what a run writes', () => {
     await loadRecords(db, records.slice(6), new Date());
     await db.close();
     const counts: number[] = [];
+    const narrowCounts: number[] = [];
     for (let i = 5; i >= 0; i--) {
       db = await openWriter(path, { compactAfter });
       await loadRecords(db, [records[i]], new Date());
-      counts.push((await rowGroups(db, 'jobs')).length);
+      counts.push((await rowGroups(db, 'job_records')).length);
+      narrowCounts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
     }
-    // Grows by one a run until `compactAfter` small ones exist beside the first group (of 44 jobs:
-    // not small), then the close merges them: twice in these six runs.
-    expect(Math.max(...counts)).toBe(compactAfter + 1);
-    expect(counts.filter((c, i) => i > 0 && c < (counts[i - 1] ?? 0)).length).toBeGreaterThanOrEqual(2);
+    // Each run adds a group to each table, counted before its close. A close merges every table
+    // once one holds `compactAfter` small groups: `jobs` first (its first group, of 44 jobs, is
+    // small too), at the close of every second run; each merge also moves the small groups of job_records
+    // (beside its first group, not small), which become one, still small, group.
+    expect(narrowCounts).toEqual([2, 3, 2, 3, 2, 3]);
+    expect(counts).toEqual([2, 3, 3, 4, 3, 4]);
     db = await openReadOnly(path);
-    const groups = await rowGroups(db, 'jobs');
+    const groups = await rowGroups(db, 'job_records');
+    const narrow = await rowGroups(db, 'jobs');
     const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
     await db.close();
     expect(groups.length).toBeLessThanOrEqual(compactAfter + 1);
+    // The narrow table's groups, all small (under 30,720 rows), are merged into one at each merge.
+    expect(narrow.length).toBeLessThanOrEqual(compactAfter);
     expect(n?.n).toBe(50);
     const whole = join(tempDir(), 'whole.duckdb');
     const one = await openWriter(whole);
@@ -90,6 +104,7 @@ describe('what a run writes', () => {
     expect(a['utterances']).toBe(b['utterances']);
     expect(a['words']).toBe(b['words']);
     expect(a['module_results']).toBe(b['module_results']);
+    expect(a['job_records']).toBe(b['job_records']);
   });
 
   it('counts the history tables after every COUNT_EVERY_RUNS-th run that wrote, sync_runs after every COUNT_EVERY_RUNS-th run', async () => {
@@ -144,15 +159,15 @@ describe('what a run writes', () => {
       utterancesPerJob: 1,
       wordsPerUtterance: 1,
     });
-    // A back-fill's checkpoints leave row groups of at least a batch of jobs, over the 32 rows under
-    // which a group of jobs is small (sql/load/row-groups.sql): three of 40 here.
+    // A back-fill's checkpoints leave row groups of at least a batch of records, over the 32 rows
+    // under which a group of job_records is small (sql/load/row-groups.sql): three of 40 here.
     for (let part = 0; part < 3; part++) {
       const db = await openWriter(path, { compactAfter });
       await loadRecords(db, many.slice(compactAfter + 40 * part, compactAfter + 40 * (part + 1)), new Date());
       await db.close();
     }
     let db = await openReadOnly(path);
-    const backFilled = await rowGroups(db, 'jobs');
+    const backFilled = await rowGroups(db, 'job_records');
     await db.close();
     for (let i = compactAfter - 1; i >= 0; i--) {
       db = await openWriter(path, { compactAfter });
@@ -160,7 +175,7 @@ describe('what a run writes', () => {
       await db.close();
     }
     db = await openReadOnly(path);
-    const after = await rowGroups(db, 'jobs');
+    const after = await rowGroups(db, 'job_records');
     const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
     await db.close();
     // The back-fill's groups keep their rows and their blocks (DuckDB's own merging rewrote them
@@ -171,7 +186,46 @@ describe('what a run writes', () => {
     expect(n?.n).toBe(124);
   });
 
-  it('merges the small row groups of jobs in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
+  it("merges a back-fill's small groups of the narrow tables, leaving its records' groups where they were", async () => {
+    const path = join(tempDir(), 'narrow.duckdb');
+    const db = await openWriter(path, { compactAfter: 1_000 });
+    try {
+      // Three commits written straight into the file, as a back-fill's: a row group each in every table.
+      for (let part = 0; part < 3; part++) {
+        await db.transaction(async () => {
+          db.checkpointAtCommit();
+          await loadRecords(db, records.slice(part * 10, part * 10 + 10), new Date());
+        });
+      }
+      const counts = () =>
+        db.all<{ jobs: number; utterances: number; words: number; modules: number }>(
+          `SELECT (SELECT count(DISTINCT id) FROM jobs)::INTEGER AS jobs,
+                  (SELECT count(*) FROM utterances)::INTEGER AS utterances,
+                  (SELECT count(*) FROM words)::INTEGER AS words,
+                  (SELECT count(*) FROM module_results)::INTEGER AS modules`,
+        );
+      const before = { records: await rowGroups(db, 'job_records'), rows: await counts() };
+      expect(before.records.map((g) => g.rows)).toEqual([10, 10, 10]);
+      for (const table of ['jobs', 'utterances', 'module_results']) {
+        expect((await rowGroups(db, table)).length, table).toBe(3);
+      }
+
+      expect(await mergeNarrowRowGroups(db)).toBe(true);
+      for (const table of ['jobs', 'utterances', 'module_results']) {
+        expect((await rowGroups(db, table)).length, table).toBe(1);
+      }
+      expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([30]);
+      // The records are not moved: their row groups keep their rows and blocks.
+      expect(await rowGroups(db, 'job_records')).toEqual(before.records);
+      expect(await counts()).toEqual(before.rows);
+      // Nothing small is left to merge.
+      expect(await mergeNarrowRowGroups(db)).toBe(false);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('merges the small row groups of job_records in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
     // Four runs of 18 records of ~250 KB: 18 MB of raw, more than one batch, in four small row groups.
     const path = join(tempDir(), 'big-jobs.duckdb');
     const recordBytes = 249_622;
@@ -179,17 +233,17 @@ describe('what a run writes', () => {
     for (let run = 0; run < 4; run++) {
       await db.transaction(() =>
         db.run(
-          `INSERT INTO jobs (id, kind, status, created_at, raw, content_hash, synced_at)
-           SELECT 'j' || lpad(i::VARCHAR, 3, '0'), 'pre-recorded', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), r, sha1(r), now()
-           FROM (SELECT i, '{"id":"j' || lpad(i::VARCHAR, 3, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 7800) || '"}' AS r
-                 FROM range($from, $from + 18) t(i))`,
+          `INSERT INTO job_records (job_id, job_created_at, raw)
+           SELECT 'j' || lpad(i::VARCHAR, 3, '0'), TIMESTAMPTZ '2025-01-01' + to_seconds(i),
+                  '{"id":"j' || lpad(i::VARCHAR, 3, '0') || '","pad":"' || repeat(md5(i::VARCHAR), 7800) || '"}'
+           FROM range($from, $from + 18) t(i)`,
           { from: run * 18 },
         ),
       );
       await db.run('CHECKPOINT');
     }
-    expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([18, 18, 18, 18]);
-    const [size] = await db.all<{ n: number }>('SELECT max(strlen(raw))::INTEGER AS n FROM jobs');
+    expect((await rowGroups(db, 'job_records')).map((g) => g.rows)).toEqual([18, 18, 18, 18]);
+    const [size] = await db.all<{ n: number }>('SELECT max(strlen(raw))::INTEGER AS n FROM job_records');
     expect(size?.n).toBe(recordBytes);
     await db.close();
     const before = await fingerprint(path);
@@ -197,13 +251,13 @@ describe('what a run writes', () => {
     db = await openWriter(path, { compactAfter: 4 });
     await db.close();
     db = await openReadOnly(path);
-    const groups = await rowGroups(db, 'jobs');
-    const [hashes] = await db.all<{ bad: number }>(
-      'SELECT count(*) FILTER (WHERE content_hash <> sha1(raw))::INTEGER AS bad FROM jobs',
+    const groups = await rowGroups(db, 'job_records');
+    const [pad] = await db.all<{ bad: number }>(
+      "SELECT count(*) FILTER (WHERE raw->>'pad' <> repeat(md5(substr(job_id, 2)::INTEGER::VARCHAR), 7800))::INTEGER AS bad FROM job_records",
     );
     await db.close();
     expect(await fingerprint(path)).toEqual(before);
-    expect(hashes?.bad).toBe(0);
+    expect(pad?.bad).toBe(0);
     // 72 records of 250 KB in batches of about 16 MiB: two row groups, none over a batch and a record.
     const perGroup = Math.floor(JOBS_GROUP_RAW_BYTES / recordBytes) + 1;
     expect(groups.length).toBe(2);

@@ -76,11 +76,12 @@ describe('the loader: round trip', () => {
     expect(again.unchanged).toBe(records.length);
   });
 
-  it('maps the file, metadata and transcription of a record onto the jobs row', async () => {
+  it('maps the file, metadata and transcription of a record onto the jobs row, its text onto job_records', async () => {
     const db = await freshDb();
     await loadRecords(db, [fixture('done-pre-recorded-all-modules')], syncedAt);
     const [job] = await db.all<Record<string, unknown>>(
-      "SELECT * EXCLUDE (raw), raw::VARCHAR AS raw FROM jobs WHERE id = 'a3f2b1c0-1111-4222-8333-944455556603'",
+      `SELECT j.*, r.raw::VARCHAR AS raw, r.job_created_at
+       FROM jobs j JOIN job_records r ON r.job_id = j.id WHERE j.id = 'a3f2b1c0-1111-4222-8333-944455556603'`,
     );
     expect(job).toMatchObject({
       kind: 'pre-recorded',
@@ -103,6 +104,7 @@ describe('the loader: round trip', () => {
     });
     expect(job?.['created_at']).toEqual(new Date('2025-03-05T14:00:00.000Z'));
     expect(job?.['completed_at']).toEqual(new Date('2025-03-05T14:02:31.250Z'));
+    expect(job?.['job_created_at']).toEqual(job?.['created_at']);
     expect(JSON.parse(String(job?.['custom_metadata']))).toEqual({ customer: 'acme', tier: 2 });
     expect(JSON.parse(String(job?.['raw']))).toEqual(fixture('done-pre-recorded-all-modules'));
     expect(JSON.parse(String(job?.['request_params']))).toMatchObject({

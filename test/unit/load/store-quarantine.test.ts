@@ -108,7 +108,9 @@ describe('quarantine', () => {
     await loadRecords(db, [badRecord()], syncedAt);
     const outcome = await quarantineRetry(db, { now: new Date('2025-04-05T00:00:00.000Z') });
     expect(outcome).toEqual({ loaded: 1, stillFailing: 1 });
-    const jobs = await db.all<{ id: string; raw: string }>('SELECT id, raw::VARCHAR AS raw FROM jobs');
+    const jobs = await db.all<{ id: string; raw: string }>(
+      'SELECT id, raw::VARCHAR AS raw FROM jobs JOIN job_records ON job_id = id',
+    );
     expect(jobs.map((j) => j.id)).toEqual([valid['id']]);
     expect(JSON.parse(jobs[0]?.raw ?? 'null')).toEqual(valid);
     const remaining = await quarantineList(db);

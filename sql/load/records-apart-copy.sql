@@ -1,0 +1,3 @@
+-- One run of `jobs` (row ids $first to $last, from records-apart-batches.sql): its records appended
+-- to job_records, in stored order.
+INSERT INTO job_records SELECT id, created_at, raw FROM jobs WHERE rowid BETWEEN $first AND $last

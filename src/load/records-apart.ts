@@ -1,0 +1,31 @@
+/**
+ * The copy of the stored records from jobs.raw into job_records that migration 006 needs before it
+ * drops the column (sql/006_records_apart.sql): a batch of about JOBS_GROUP_RAW_BYTES of `raw` a
+ * transaction, each committed straight into the file as a row group of its own, as `compact`
+ * copies them (docs/decisions/0052). One statement over every record would hold vectors of 2,048
+ * of them at once, more than the writer's memory_limit at a few thousand jobs, and leave row
+ * groups that a reading of `raw` cannot hold within the budget. An interrupted copy is emptied and
+ * done again: until 006 commits, jobs.raw is the records' only home.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { commitWithCheckpoint } from './file/commit-checkpoint.js';
+import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
+import { loadSql } from './sql-files.js';
+
+/** Copies every record of jobs.raw into job_records; `walThreshold` is the writer's (open-instance.ts). */
+export async function copyRecordsApart(connection: DuckDBConnection, walThreshold: string): Promise<void> {
+  await connection.run(loadSql('records-apart-reset'));
+  const batches = (
+    await connection.runAndReadAll(loadSql('records-apart-batches'), { batch_bytes: JOBS_GROUP_RAW_BYTES })
+  ).getRowObjectsJS();
+  for (const { first, last } of batches) {
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      await connection.run(loadSql('records-apart-copy'), { first: Number(first), last: Number(last) });
+      await commitWithCheckpoint(connection, walThreshold);
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+}
