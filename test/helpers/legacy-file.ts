@@ -12,6 +12,7 @@ import { generateDataset } from '../../src/simulator/records/generate.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints/duckdb-store.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';
+import { TABLES } from './db-fingerprint.js';
 import { loadRecords } from './load.js';
 
 /** Migrations the release before 0.2 lacked: no key on the history tables, the records apart. */
@@ -44,14 +45,7 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
          SELECT j.*, r.raw FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
          ORDER BY j.rowid`,
       );
-      for (const table of [
-        'utterances',
-        'words',
-        'module_results',
-        'quarantine',
-        'sync_runs',
-        'checkpoints',
-      ]) {
+      for (const table of TABLES.filter((t) => t !== 'jobs')) {
         await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM current_file.${table}`);
       }
     });
