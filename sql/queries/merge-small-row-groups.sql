@@ -1,19 +1,19 @@
--- Merges the small row groups of every table that grows with the history but `job_records` (the
--- small groups of _tsync_row_groups, sql/load/row-groups.sql) by moving their rows, in the caller's
--- transaction (src/load/file/merge-row-groups.ts): each table's rows in small groups are appended
--- again (into row groups of up to 122,880 rows), then deleted where they were. A row group whose
--- rows are all deleted is dropped at the next checkpoint and no other is touched, so the merge
--- writes the small groups' rows and nothing else. A table with one small row group keeps it
--- (moving it alone merges nothing). At most 2,000,000 rows of a table move in one merge, the
--- oldest groups first (until a group passes that mark): DuckDB holds a transaction's deletions in
--- memory, 8 bytes a row, until it commits, and a file upgraded from one layout to another may hold
--- tens of millions of rows in small groups; the next merge takes the rest. `job_records` is merged
--- after, a batch of `raw` at a time (merge-records-batches.sql), from the row ids this leaves in
--- _tsync_small_groups (a temp table: it goes with the writer's connection).
+-- The rows of the small row groups of every table that grows with the history (the small groups of
+-- _tsync_row_groups, sql/load/row-groups.sql), by row id, each with the batch `b` it moves in
+-- (src/load/file/merge-row-groups.ts): a table's rows in small groups, in stored order, cut into
+-- batches of at most 4,096 rows of `jobs`, 8,192 of `module_results`, 61,440 of `utterances` and
+-- `words`, 2,048 of `sync_runs`, so that a batch's appended rows fit a writer's memory_limit at
+-- the smallest budget (a back-fill's gigabyte of module_results, ~140 MB, failed at 96 MiB in one
+-- transaction) and each batch becomes a row group no longer small. merge-batch-pick.sql and
+-- merge-batch-move.sql move one batch of every table a transaction, the highest batches first.
+-- `job_records` is moved a batch of `raw` at a time (merge-records-batches.sql) from the row ids
+-- this leaves here. A table with one small row group keeps it (moving it alone merges nothing).
+-- A temp table: it goes with the writer's connection.
 --
 -- Row ids are positions: a row group's first row id is the rows of the groups before it (deleted
 -- rows included, as pragma_storage_info counts them). Appended rows take row ids past the table's
--- end, so the DELETE's ranges never reach them.
+-- end, and the checkpoint at each batch's commit drops the groups it emptied, which renumbers only
+-- the row ids above them: the batches still to move lie below.
 CREATE OR REPLACE TEMP TABLE _tsync_small_groups AS
 WITH placed AS (
   SELECT t, n, small_rows, sum(n) OVER (PARTITION BY t ORDER BY row_group_id) - n AS first,
@@ -21,19 +21,13 @@ WITH placed AS (
   FROM _tsync_row_groups
 ),
 small AS (
-  SELECT t, n, first, sum(n) OVER (PARTITION BY t ORDER BY first) - n AS moved_before
+  SELECT t, n, first, sum(n) OVER (PARTITION BY t ORDER BY first) - n AS moved_before,
+         CASE t WHEN 'jobs' THEN 4096 WHEN 'module_results' THEN 8192 WHEN 'sync_runs' THEN 2048
+                ELSE 61440 END AS batch_rows
   FROM placed WHERE n < small_rows AND small_in_table >= 2
+),
+rows AS (
+  SELECT t, first, moved_before, batch_rows, unnest(range(first::BIGINT, (first + n)::BIGINT)) AS row_id
+  FROM small
 )
-SELECT t, unnest(range(first::BIGINT, (first + n)::BIGINT)) AS row_id
-FROM small WHERE moved_before < 2000000;
-
-INSERT INTO jobs SELECT * FROM jobs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'jobs');
-DELETE FROM jobs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'jobs');
-INSERT INTO utterances SELECT * FROM utterances WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'utterances');
-DELETE FROM utterances WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'utterances');
-INSERT INTO words SELECT * FROM words WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'words');
-DELETE FROM words WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'words');
-INSERT INTO module_results SELECT * FROM module_results WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'module_results');
-DELETE FROM module_results WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'module_results');
-INSERT INTO sync_runs SELECT * FROM sync_runs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'sync_runs');
-DELETE FROM sync_runs WHERE rowid IN (SELECT row_id FROM _tsync_small_groups WHERE t = 'sync_runs');
+SELECT t, row_id, ((moved_before + row_id - first) // batch_rows)::INTEGER AS b FROM rows;

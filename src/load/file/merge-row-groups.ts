@@ -7,8 +7,8 @@
  * open-instance.ts).
  *
  * Instead, when a table holds COMPACT_AFTER small row groups, the close moves the rows of the small
- * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql) in one
- * transaction; its checkpoint drops the emptied groups. `job_records` follows in batches of about
+ * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql), a batch
+ * that fits the smallest budget a transaction; each checkpoint drops the emptied groups. `job_records` follows in batches of about
  * JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and a row group of its own
  * (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
  * per table, and a merge writes the rows of the runs since the last one, about once.
@@ -21,8 +21,9 @@
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';
 import {
-  mergeSmallRowGroups,
   moveRecordBatch,
+  moveSmallRowGroupBatch,
+  planSmallRowGroups,
   recordedRuns,
   smallRecordBatches,
   smallRowGroups,
@@ -60,7 +61,7 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   if (view === undefined) return false;
   await db.run(loadSql(view));
   if ((await smallRowGroups(db)) < after) return false;
-  await db.transaction(() => mergeSmallRowGroups(db));
+  await moveSmallGroups(db);
   for (const ids of await smallRecordBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
     await db.transaction(async () => {
       db.checkpointAtCommit();
@@ -78,11 +79,21 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
 export async function mergeNarrowRowGroups(db: Database): Promise<boolean> {
   await db.run(loadSql('row-groups-narrow'));
   if ((await smallRowGroups(db)) < 2) return false;
-  await db.transaction(async () => {
-    db.checkpointAtCommit();
-    await mergeSmallRowGroups(db);
-  });
+  await moveSmallGroups(db);
   return true;
+}
+
+/**
+ * Moves the small row groups' rows of every table but `job_records` a batch of each table a
+ * transaction, the highest batches first, each written straight into the file.
+ */
+async function moveSmallGroups(db: Database): Promise<void> {
+  for (let b = await planSmallRowGroups(db); b >= 0; b--) {
+    await db.transaction(async () => {
+      db.checkpointAtCommit();
+      await moveSmallRowGroupBatch(db, { b });
+    });
+  }
 }
 
 /** The view of the row groups a close counts (see COUNT_EVERY_RUNS), or none. */

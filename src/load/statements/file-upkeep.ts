@@ -55,12 +55,19 @@ export async function smallRowGroups(db: RowSource): Promise<number> {
 }
 
 /**
- * Moves the rows of the small row groups of every history table but `job_records` into new ones
- * (see the SQL file); run it in a transaction. The checkpoint after the commit drops the emptied
- * groups. It leaves the row ids of the small groups of `job_records` for smallRecordBatches.
+ * Lists the rows of the small row groups of every history table in batches (see the SQL file) and
+ * returns the highest batch, -1 when none; `job_records`' row ids stay for smallRecordBatches.
  */
-export async function mergeSmallRowGroups(db: Database): Promise<void> {
+export async function planSmallRowGroups(db: Database): Promise<number> {
   await db.run(queryText('merge-small-row-groups'));
+  const [row] = await db.all<{ last: number }>(queryText('merge-batch-last'));
+  return Number(row?.last ?? -1);
+}
+
+/** Moves batch `b` of planSmallRowGroups of every table but `job_records`; run it in a transaction. */
+export async function moveSmallRowGroupBatch(db: Database, params: { b: number }): Promise<void> {
+  await db.run(queryText('merge-batch-pick'), { b: params.b });
+  await db.run(queryText('merge-batch-move'));
 }
 
 /** The row ids of the small row groups of `job_records`, in batches of about `batchBytes` of raw, the highest first. */

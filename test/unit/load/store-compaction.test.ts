@@ -225,6 +225,36 @@ describe('what a run writes', () => {
     }
   });
 
+  it('moves small row groups a batch that fits the smallest budget at a time: 4,096 rows of jobs', async () => {
+    const path = join(tempDir(), 'batches.duckdb');
+    const db = await openWriter(path, { compactAfter: 1_000 });
+    try {
+      // Three commits of 2,000 jobs each, under the 2,048 rows under which a group of jobs is small.
+      for (let part = 0; part < 3; part++) {
+        await db.transaction(async () => {
+          db.checkpointAtCommit();
+          await db.run(
+            `INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
+             SELECT 'j' || i, 'live', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), md5(i::VARCHAR), now()
+             FROM range($from, $from + 2000) t(i)`,
+            { from: part * 2000 },
+          );
+        });
+      }
+      const digest = () =>
+        db.all(
+          'SELECT count(*)::INTEGER AS n, sum(hash(id, content_hash, created_at))::VARCHAR AS h FROM jobs',
+        );
+      const before = await digest();
+      expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([2000, 2000, 2000]);
+      expect(await mergeNarrowRowGroups(db)).toBe(true);
+      expect((await rowGroups(db, 'jobs')).map((g) => g.rows).sort((a, b) => a - b)).toEqual([1904, 4096]);
+      expect(await digest()).toEqual(before);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('merges the small row groups of job_records in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
     // Four runs of 18 records of ~250 KB: 18 MB of raw, more than one batch, in four small row groups.
     const path = join(tempDir(), 'big-jobs.duckdb');
