@@ -58,14 +58,22 @@ export interface MigrateOptions {
   readonly onUpgrade?: ((migration: Migration) => void) | undefined;
   /** The writer's WAL threshold (open-instance.ts), for the commits of a migration's copy. */
   readonly walThreshold: string;
+  /** Hears of each batch a migration's copy has done, of how many (the records of 006). */
+  readonly onBatch?: ((copied: number, batches: number) => void) | undefined;
 }
 
 /**
  * Work a migration needs done before its transaction, in transactions of its own: each must be
  * idempotent, as a kill before the migration commits runs it again at the next open.
  */
-const BEFORE: ReadonlyMap<number, (connection: DuckDBConnection, walThreshold: string) => Promise<void>> =
-  new Map([[6, copyRecordsApart]]);
+const BEFORE: ReadonlyMap<
+  number,
+  (
+    connection: DuckDBConnection,
+    walThreshold: string,
+    onBatch: (copied: number, batches: number) => void,
+  ) => Promise<void>
+> = new Map([[6, copyRecordsApart]]);
 
 /** Applies every shipped migration the file lacks. Returns the versions applied now. */
 export async function migrate(
@@ -85,7 +93,7 @@ export async function migrate(
     if (options.versions && !options.versions.includes(migration.version)) continue;
     if (upgrade) options.onUpgrade?.(migration);
     try {
-      await BEFORE.get(migration.version)?.(connection, options.walThreshold);
+      await BEFORE.get(migration.version)?.(connection, options.walThreshold, options.onBatch ?? (() => {}));
     } catch (error) {
       throw migrationFailed(migration, path, error);
     }

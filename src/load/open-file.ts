@@ -144,6 +144,9 @@ async function withConnection(
   }
 }
 
+/** How often a migration's long copy logs its progress, ms. */
+const PROGRESS_EVERY_MS = 5_000;
+
 async function migrateLogged(
   connection: DuckDBConnection,
   full: string,
@@ -152,9 +155,19 @@ async function migrateLogged(
   logger: Logger,
 ): Promise<void> {
   const started = Date.now();
+  let logged = started;
   const applied = await migrate(connection, full, {
     versions,
     walThreshold,
+    // A long copy says how far it got, every PROGRESS_EVERY_MS and at its last batch.
+    onBatch: (copied, batches) => {
+      if (copied < batches && Date.now() - logged < PROGRESS_EVERY_MS) return;
+      logged = Date.now();
+      logger.info(
+        { db: full, copied, batches },
+        `upgrading ${full}: copied ${copied} of ${batches} batches of records`,
+      );
+    },
     // A rebuild of a big file takes a while, once: say so before it starts.
     onUpgrade: (m) => {
       const name = `${String(m.version).padStart(3, '0')}_${m.name}`;

@@ -12,13 +12,20 @@ import { commitWithCheckpoint } from './file/commit-checkpoint.js';
 import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
 import { loadSql } from './sql-files.js';
 
-/** Copies every record of jobs.raw into job_records; `walThreshold` is the writer's (open-instance.ts). */
-export async function copyRecordsApart(connection: DuckDBConnection, walThreshold: string): Promise<void> {
+/**
+ * Copies every record of jobs.raw into job_records; `walThreshold` is the writer's (open-instance.ts).
+ * `onBatch` hears of each batch copied, and of how many there are.
+ */
+export async function copyRecordsApart(
+  connection: DuckDBConnection,
+  walThreshold: string,
+  onBatch: (copied: number, batches: number) => void,
+): Promise<void> {
   await connection.run(loadSql('records-apart-reset'));
   const batches = (
     await connection.runAndReadAll(loadSql('records-apart-batches'), { batch_bytes: JOBS_GROUP_RAW_BYTES })
   ).getRowObjectsJS();
-  for (const { first, last } of batches) {
+  for (const [index, { first, last }] of batches.entries()) {
     await connection.run('BEGIN TRANSACTION');
     try {
       await connection.run(loadSql('records-apart-copy'), { first: Number(first), last: Number(last) });
@@ -27,5 +34,6 @@ export async function copyRecordsApart(connection: DuckDBConnection, walThreshol
       await connection.run('ROLLBACK').catch(() => {});
       throw error;
     }
+    onBatch(index + 1, batches.length);
   }
 }

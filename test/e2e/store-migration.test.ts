@@ -7,8 +7,10 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
+import { createLogger } from '../../src/log.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import {
@@ -74,8 +76,18 @@ describe('migrations 002, 005 and 006: no key on the history tables, records in 
     expect(await shape(path)).toEqual({ versions: [...LEGACY_MIGRATIONS], keyed: LEGACY_KEYED });
     for (const table of Object.keys(before)) expect(before[table], table).not.toMatch(/^0:/);
 
-    const db = await openWriter(path);
+    let logged = '';
+    const lines = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const db = await openWriter(path, { logger: createLogger('info', {}, { stream: lines }) });
     try {
+      // The upgrade says what runs, and how far the copy of the records got.
+      expect(logged).toContain('migration 006_records_apart runs once');
+      expect(logged).toMatch(/copied (\d+) of \1 batches of records/);
       const facts = await db.all<{ n: number; deleted: number }>(
         'SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE is_deleted)::INTEGER AS deleted FROM job_facts',
       );
