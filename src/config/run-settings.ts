@@ -207,6 +207,6 @@ export const RUN_SETTINGS = {
     switch: true,
     schema: onOff,
     default: 'false',
-    help: 'with --publish: keep jobs.raw (the record as received)',
+    help: "with --publish: add each job's raw (the record as received, job_records) to the published jobs",
   },
 } as const satisfies Record<string, Setting>;

@@ -55,7 +55,7 @@ export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
 export interface PublishOptions {
   readonly db: RowSource;
   readonly dir: string;
-  /** Keep jobs.raw (the record as received) in the jobs files; default false. */
+  /** Add each job's `raw` (the record as received, job_records) to the jobs files; default false. */
   readonly raw?: boolean;
   /** The instant the data is as of; default now. */
   readonly now?: Date;
@@ -86,7 +86,7 @@ interface Totals {
 export interface PublishTarget {
   /** Absolute folder of the dataset. */
   readonly dir: string;
-  /** Keep jobs.raw in the published jobs. */
+  /** Add each job's `raw` to the published jobs. */
   readonly raw: boolean;
 }
 

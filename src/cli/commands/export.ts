@@ -16,8 +16,9 @@ export const command: Command = {
     "module_results (month: UTC month of the job's created_at). kind and month are in the folder names",
     'only: read with hive partitioning, e.g. in DuckDB',
     "  SELECT kind, month, count(*) FROM read_parquet('DIR/jobs/**/*.parquet', hive_partitioning = true) GROUP BY ALL",
-    'jobs leave out raw (the record as received) and content_hash. Tables are written to a staging folder',
-    'in DIR and moved into place at the end, so a failed export changes nothing.',
+    'jobs leave out content_hash; the records as received (job_records) are not exported. Tables',
+    'are written to a staging folder in DIR and moved into place at the end, so a failed export',
+    'changes nothing.',
   ].join('\n'),
   settings: ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {

@@ -1,16 +1,16 @@
 /**
  * When and how the small row groups of the history tables are merged. DuckDB appends a run's rows
  * to new row groups (no index on the history tables), so every run that writes leaves about one
- * small row group per table (the bounds: sql/load/stage-create.sql). DuckDB's own merging (vacuum, at checkpoints) packs
- * consecutive row groups into fewer: it rewrites every group of a mergeable run, so it rewrote
- * whole back-filled tails, `raw` included. Writers open with it off (`max_vacuum_tasks = 0`,
- * open-instance.ts).
+ * small row group per table (the bounds: sql/load/stage-create.sql). DuckDB's own merging (vacuum,
+ * at checkpoints) packs consecutive row groups into fewer: it rewrites every group of a mergeable
+ * run, so it rewrote whole back-filled tails, `raw` included. Writers open with it off
+ * (`max_vacuum_tasks = 0`, open-instance.ts).
  *
  * Instead, when a table holds COMPACT_AFTER small row groups, the close moves the rows of the small
  * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql), a batch
- * that fits the smallest budget a transaction; each checkpoint drops the emptied groups. `job_records` follows in batches of about
- * JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and a row group of its own
- * (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
+ * that fits the smallest budget a transaction; each checkpoint drops the emptied groups.
+ * `job_records` follows in batches of about JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and
+ * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
  * per table, and a merge writes the rows of the runs since the last one, about once.
  *
  * A back-fill's commits each leave a small row group in jobs, utterances and module_results, and a
