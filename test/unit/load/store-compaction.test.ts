@@ -37,6 +37,20 @@ async function rowGroups(db: Database, table: string): Promise<Group[]> {
   );
 }
 
+/** `commits` transactions, each `fill(part)` written straight into the file, as a back-fill's commits. */
+async function commitsStraightIntoFile(
+  db: Database,
+  commits: number,
+  fill: (part: number) => Promise<void>,
+): Promise<void> {
+  for (let part = 0; part < commits; part++) {
+    await db.transaction(async () => {
+      db.checkpointAtCommit();
+      await fill(part);
+    });
+  }
+}
+
 const records = generateDataset({
   seed: 8,
   preRecorded: 30,
@@ -191,12 +205,9 @@ describe('what a run writes', () => {
     const db = await openWriter(path, { compactAfter: 1_000 });
     try {
       // Three commits written straight into the file, as a back-fill's: a row group each in every table.
-      for (let part = 0; part < 3; part++) {
-        await db.transaction(async () => {
-          db.checkpointAtCommit();
-          await loadRecords(db, records.slice(part * 10, part * 10 + 10), new Date());
-        });
-      }
+      await commitsStraightIntoFile(db, 3, async (part) => {
+        await loadRecords(db, records.slice(part * 10, part * 10 + 10), new Date());
+      });
       const counts = () =>
         db.all<{ jobs: number; utterances: number; words: number; modules: number }>(
           `SELECT (SELECT count(DISTINCT id) FROM jobs)::INTEGER AS jobs,
@@ -230,17 +241,14 @@ describe('what a run writes', () => {
     const db = await openWriter(path, { compactAfter: 1_000 });
     try {
       // Three commits of 2,000 jobs each, under the 2,048 rows under which a group of jobs is small.
-      for (let part = 0; part < 3; part++) {
-        await db.transaction(async () => {
-          db.checkpointAtCommit();
-          await db.run(
-            `INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
+      await commitsStraightIntoFile(db, 3, async (part) => {
+        await db.run(
+          `INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
              SELECT 'j' || i, 'live', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), md5(i::VARCHAR), now()
              FROM range($from, $from + 2000) t(i)`,
-            { from: part * 2000 },
-          );
-        });
-      }
+          { from: part * 2000 },
+        );
+      });
       const digest = () =>
         db.all(
           'SELECT count(*)::INTEGER AS n, sum(hash(id, content_hash, created_at))::VARCHAR AS h FROM jobs',
