@@ -1,12 +1,10 @@
 -- The row groups of every table that grows with the history, with their rows and the size under
--- which a group is small. Under 32 rows of `job_records` (a row holds a record as received, the
--- costliest to rewrite): what an incremental run of a few jobs leaves, not what a back-fill's
+-- which a group is small: what an incremental run of a few jobs leaves, not what a back-fill's
 -- commit does (each writes at least a batch, ~30 jobs of ~80 kB, straight into row groups of its
--- own: docs/decisions/0034). For the narrow tables, what a back-fill's commit leaves too, and not
--- what a merge of a gigabyte of JSON's commits makes, so that a merged group is not moved again
--- (docs/decisions/0055): under 2,048 rows of `jobs` and `sync_runs` (a commit: ~300 jobs; a
--- merge: ~11,000), 8,192 of `module_results` (~1,500; ~57,000), 30,720 of `utterances` and
--- `words` (~12,000 utterances and a part-filled last group of words; full groups).
+-- own: docs/decisions/0034), so that a back-fill's groups are never moved (docs/decisions/0056).
+-- Under 32 rows of `job_records` (a row holds a record as received, the costliest to rewrite) and
+-- of `jobs` (one row per record), under 128 of `module_results` (~3-8 a job), under 2,048 (one
+-- vector) of the others.
 -- Read by compact-small-row-groups.sql and merge-small-row-groups.sql
 -- (src/load/file/merge-row-groups.ts), which makes the view just before: binding it reads the
 -- segments of every column (pragma_storage_info), 0.7 s of CPU at 100,000 jobs.
@@ -21,8 +19,8 @@ WITH segments AS (
 ),
 groups AS (
   SELECT t, row_group_id, sum(count) AS n,
-         CASE t WHEN 'job_records' THEN 32 WHEN 'jobs' THEN 2048 WHEN 'sync_runs' THEN 2048
-                WHEN 'module_results' THEN 8192 ELSE 30720 END AS small_rows
+         CASE t WHEN 'job_records' THEN 32 WHEN 'jobs' THEN 32 WHEN 'module_results' THEN 128
+                ELSE 2048 END AS small_rows
   FROM segments GROUP BY t, row_group_id
 )
 SELECT t, row_group_id, n, small_rows FROM groups;

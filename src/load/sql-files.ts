@@ -7,7 +7,6 @@ export const LOAD_SQL = [
   'stage-create',
   'row-groups',
   'row-groups-runs',
-  'row-groups-narrow',
   'parse-create',
   'classify',
   'classify-anywhere',

@@ -11,12 +11,8 @@
  * that fits the smallest budget a transaction; each checkpoint drops the emptied groups.
  * `job_records` follows in batches of about JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and
  * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
- * per table, and a merge writes the rows of the runs since the last one, about once.
- *
- * A back-fill's commits each leave a small row group in jobs, utterances and module_results, and a
- * commit holds and writes in proportion to the row groups the history holds (docs/decisions/0055):
- * its writer merges those three tables' small groups each time before it opens its file again
- * (every reopenBytes of JSON, src/sync/writer/writer.ts).
+ * per table, and a merge writes the rows of the runs since the last one, about once. A back-fill's
+ * commits leave groups too big to be small, which stay where they are (docs/decisions/0056).
  */
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';
@@ -68,18 +64,6 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
       await moveRecordBatch(db, ids);
     });
   }
-  return true;
-}
-
-/**
- * Merges the small row groups of jobs, utterances and module_results when one of them holds two
- * or more (sql/load/row-groups-narrow.sql): a back-fill's writer, between two commits, before it
- * opens its file again. True when it did.
- */
-export async function mergeNarrowRowGroups(db: Database): Promise<boolean> {
-  await db.run(loadSql('row-groups-narrow'));
-  if ((await smallRowGroups(db)) < 2) return false;
-  await moveSmallGroups(db);
   return true;
 }
 

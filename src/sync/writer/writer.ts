@@ -3,10 +3,9 @@
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
- * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it merges
- * the small row groups its commits left in jobs, utterances and module_results and opens the file
- * again, between two transactions (mergeNarrowRowGroups, Database.reopen). New records are parsed `parseBytes` at a time,
- * the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
+ * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it opens
+ * the file again, between two transactions (Database.reopen). New records are parsed `parseBytes`
+ * at a time, the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
@@ -14,7 +13,6 @@ import type { Page } from '../../extract/listing.js';
 import type { Paging } from '../../extract/walk/plan-window.js';
 import type { Slice } from '../../extract/walk/slices.js';
 import type { JobKind } from '../../kinds.js';
-import { mergeNarrowRowGroups } from '../../load/file/merge-row-groups.js';
 import type { LoadResult } from '../../load/loader.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';
@@ -117,11 +115,6 @@ async function writePages(
     loadedSinceOpen += batch.bytes;
     if (!ended && loadedSinceOpen >= ctx.memory.reopenBytes) {
       const started = Date.now();
-      const merged = await mergeNarrowRowGroups(ctx.db).catch((error: unknown) => {
-        ctx.logger.warn({ kind, err: error }, 'could not merge small row groups; the next close merges them');
-        return false;
-      });
-      if (merged) ctx.logger.debug({ kind, ms: Date.now() - started }, 'small row groups merged');
       if (await ctx.db.reopen()) {
         ctx.logger.debug(
           { kind, json_bytes: loadedSinceOpen, ms: Date.now() - started },

@@ -2,17 +2,16 @@
  * A run writes its own rows, not the history: the row groups already in the file are left as they
  * are when a later run appends (no key on the history tables, no merging of row groups at each
  * checkpoint), and the small row groups runs leave behind are merged once enough have piled up,
- * nothing lost: those of `job_records` (the records as received, the costliest to rewrite) under
- * 32 rows, those of the narrow tables under 30,720, as a back-fill's writer does before it opens
- * its file again.
+ * nothing lost: those of `job_records` (the records as received, the costliest to rewrite) a batch
+ * of `raw` at a time, the others a batch that fits the smallest budget at a time.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
 import {
   COUNT_EVERY_RUNS,
+  compactIfFragmented,
   JOBS_GROUP_RAW_BYTES,
-  mergeNarrowRowGroups,
 } from '../../../src/load/file/merge-row-groups.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
@@ -93,20 +92,18 @@ describe('what a run writes', () => {
       narrowCounts.push((await rowGroups(db, 'jobs')).length);
       await db.close();
     }
-    // Each run adds a group to each table, counted before its close. A close merges every table
-    // once one holds `compactAfter` small groups: `jobs` first (its first group, of 44 jobs, is
-    // small too), at the close of every second run; each merge also moves the small groups of job_records
-    // (beside its first group, not small), which become one, still small, group.
-    expect(narrowCounts).toEqual([2, 3, 2, 3, 2, 3]);
-    expect(counts).toEqual([2, 3, 3, 4, 3, 4]);
+    // Each run adds a group to each table, counted before its close. The groups of job_records and
+    // jobs grow by one a run until `compactAfter` small ones lie beside the first group (of 44 jobs:
+    // not small); then the close merges them into one, still small, group.
+    expect(counts).toEqual([2, 3, 4, 3, 4, 3]);
+    expect(narrowCounts).toEqual(counts);
     db = await openReadOnly(path);
     const groups = await rowGroups(db, 'job_records');
     const narrow = await rowGroups(db, 'jobs');
     const [n] = await db.all<{ n: number }>('SELECT count(DISTINCT id)::INTEGER AS n FROM jobs');
     await db.close();
     expect(groups.length).toBeLessThanOrEqual(compactAfter + 1);
-    // The narrow table's groups, all small (under 30,720 rows), are merged into one at each merge.
-    expect(narrow.length).toBeLessThanOrEqual(compactAfter);
+    expect(narrow.length).toBeLessThanOrEqual(compactAfter + 1);
     expect(n?.n).toBe(50);
     const whole = join(tempDir(), 'whole.duckdb');
     const one = await openWriter(whole);
@@ -200,63 +197,27 @@ describe('what a run writes', () => {
     expect(n?.n).toBe(124);
   });
 
-  it("merges a back-fill's small groups of the narrow tables, leaving its records' groups where they were", async () => {
-    const path = join(tempDir(), 'narrow.duckdb');
-    const db = await openWriter(path, { compactAfter: 1_000 });
-    try {
-      // Three commits written straight into the file, as a back-fill's: a row group each in every table.
-      await commitsStraightIntoFile(db, 3, async (part) => {
-        await loadRecords(db, records.slice(part * 10, part * 10 + 10), new Date());
-      });
-      const counts = () =>
-        db.all<{ jobs: number; utterances: number; words: number; modules: number }>(
-          `SELECT (SELECT count(DISTINCT id) FROM jobs)::INTEGER AS jobs,
-                  (SELECT count(*) FROM utterances)::INTEGER AS utterances,
-                  (SELECT count(*) FROM words)::INTEGER AS words,
-                  (SELECT count(*) FROM module_results)::INTEGER AS modules`,
-        );
-      const before = { records: await rowGroups(db, 'job_records'), rows: await counts() };
-      expect(before.records.map((g) => g.rows)).toEqual([10, 10, 10]);
-      for (const table of ['jobs', 'utterances', 'module_results']) {
-        expect((await rowGroups(db, table)).length, table).toBe(3);
-      }
-
-      expect(await mergeNarrowRowGroups(db)).toBe(true);
-      for (const table of ['jobs', 'utterances', 'module_results']) {
-        expect((await rowGroups(db, table)).length, table).toBe(1);
-      }
-      expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([30]);
-      // The records are not moved: their row groups keep their rows and blocks.
-      expect(await rowGroups(db, 'job_records')).toEqual(before.records);
-      expect(await counts()).toEqual(before.rows);
-      // Nothing small is left to merge.
-      expect(await mergeNarrowRowGroups(db)).toBe(false);
-    } finally {
-      await db.close();
-    }
-  });
-
-  it('moves small row groups a batch that fits the smallest budget at a time: 4,096 rows of jobs', async () => {
+  it('moves small row groups a batch that fits the smallest budget at a time: 2,048 rows of sync_runs', async () => {
     const path = join(tempDir(), 'batches.duckdb');
     const db = await openWriter(path, { compactAfter: 1_000 });
     try {
-      // Three commits of 2,000 jobs each, under the 2,048 rows under which a group of jobs is small.
+      // Three commits of 2,000 runs each, under the 2,048 rows under which a group of sync_runs is small.
       await commitsStraightIntoFile(db, 3, async (part) => {
         await db.run(
-          `INSERT INTO jobs (id, kind, status, created_at, content_hash, synced_at)
-             SELECT 'j' || i, 'live', 'done', TIMESTAMPTZ '2025-01-01' + to_seconds(i), md5(i::VARCHAR), now()
+          `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome)
+             SELECT 'r' || i, 'live', 'incremental', now(), TIMESTAMPTZ '2025-01-01' + to_seconds(i), 'ok'
              FROM range($from, $from + 2000) t(i)`,
           { from: part * 2000 },
         );
       });
       const digest = () =>
-        db.all(
-          'SELECT count(*)::INTEGER AS n, sum(hash(id, content_hash, created_at))::VARCHAR AS h FROM jobs',
-        );
+        db.all('SELECT count(*)::INTEGER AS n, sum(hash(run_id, started_at))::VARCHAR AS h FROM sync_runs');
       const before = await digest();
-      expect((await rowGroups(db, 'jobs')).map((g) => g.rows)).toEqual([2000, 2000, 2000]);
-      expect(await mergeNarrowRowGroups(db)).toBe(true);
-      expect((await rowGroups(db, 'jobs')).map((g) => g.rows).sort((a, b) => a - b)).toEqual([1904, 4096]);
+      expect((await rowGroups(db, 'sync_runs')).map((g) => g.rows)).toEqual([2000, 2000, 2000]);
+      expect(await compactIfFragmented(db, 2)).toBe(true);
+      expect((await rowGroups(db, 'sync_runs')).map((g) => g.rows).sort((a, b) => a - b)).toEqual([
+        1904, 2048, 2048,
+      ]);
       expect(await digest()).toEqual(before);
     } finally {
       await db.close();
