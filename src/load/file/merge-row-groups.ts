@@ -10,9 +10,10 @@
  * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql), a batch
  * that fits the smallest budget a transaction; each checkpoint drops the emptied groups.
  * `job_records` follows in batches of about JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and
- * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about COMPACT_AFTER small row groups
- * per table, and a merge writes the rows of the runs since the last one, about once. A back-fill's
- * commits leave groups too big to be small, which stay where they are (docs/decisions/0056).
+ * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about
+ * COMPACT_AFTER small row groups per table, and a merge writes the rows of the runs since the last
+ * one, about once. A back-fill's commits leave groups too big to be small, which stay where they
+ * are (docs/decisions/0056).
  */
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';

@@ -5,8 +5,9 @@
  * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
  * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it opens
  * the file again, between two transactions (Database.reopen). New records are parsed `parseBytes`
- * at a time, the last of a transaction before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
- * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
+ * at a time, the last of a transaction before its commit (src/load/parse-batch.ts). Each commit
+ * carries a checkpoint, saved in two phases: inside the transaction (DuckDB) and after its commit
+ * (Redis); the slice ledger says what it may claim.
  */
 
 import type { Page } from '../../extract/listing.js';
