@@ -16,8 +16,14 @@ COPY jobs ./jobs
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-slim
+# glibc's malloc: one arena instead of one per thread, and freed blocks of 256 KiB and more handed
+# back to the system, which keeps a back-fill of a million jobs within the default budget
+# (docs/decisions/0057). glibc reads them as the process starts, so the image sets them, as
+# docker-compose.yml does; the program cannot.
 ENV NODE_ENV=production \
-    TSYNC_DB=/data/transcripts.duckdb
+    TSYNC_DB=/data/transcripts.duckdb \
+    MALLOC_ARENA_MAX=1 \
+    MALLOC_MMAP_THRESHOLD_=262144
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

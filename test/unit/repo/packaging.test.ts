@@ -48,4 +48,15 @@ describe('packaging', () => {
     );
     expect(compose).not.toMatch(/^\s*- "9464:9464"/m);
   });
+
+  it("the image and compose run the program with the same settings of glibc's malloc", () => {
+    const dockerfile = readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8');
+    const compose = readFileSync(join(projectRoot(), 'docker-compose.yml'), 'utf8');
+    for (const name of ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']) {
+      const inImage = new RegExp(`\\b${name}=(\\d+)`).exec(dockerfile)?.[1];
+      const inCompose = new RegExp(`\\b${name}: "(\\d+)"`).exec(compose)?.[1];
+      expect(inImage, `${name} in the Dockerfile`).toBeDefined();
+      expect(inImage, `${name} in the Dockerfile and docker-compose.yml`).toBe(inCompose);
+    }
+  });
 });
