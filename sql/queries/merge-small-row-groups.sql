@@ -3,8 +3,9 @@
 -- (src/load/file/merge-row-groups.ts): a table's rows in small groups, in stored order, cut into
 -- batches of at most 4,096 rows of `jobs`, 8,192 of `module_results`, 61,440 of `utterances` and
 -- `words`, 2,048 of `sync_runs`, so that a batch's appended rows fit a writer's memory_limit at
--- the smallest budget (96 MiB) and each batch becomes a row group no longer small. merge-batch-pick.sql and
--- merge-batch-move.sql move one batch of every table a transaction, the highest batches first.
+-- the smallest budget (96 MiB) and each batch becomes a row group no longer small.
+-- merge-batch-pick.sql and merge-batch-move.sql move one batch of every table a transaction, the
+-- highest batches first.
 -- `job_records` is moved a batch of `raw` at a time (merge-records-batches.sql) from the row ids
 -- this leaves here. A table with one small row group keeps it (moving it alone merges nothing).
 -- A temp table: it goes with the writer's connection.
