@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from '../helpers/bad-input.js';
 import { giveToChild, grantRead, runCliUnprivileged } from '../helpers/cli-unprivileged.js';
-import { fingerprint } from '../helpers/db-fingerprint.js';
 
-const { copy: syncedDb, fingerprint: templatePrint } = syncedTemplate();
+const { copy: syncedDb, expectUntouched } = syncedTemplate();
 
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('a database file that is read-only for the user', async () => {
@@ -19,10 +18,9 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     grantRead(join(dir, '..'));
     giveToChild(dir, 0o700);
     giveToChild(db, 0o400);
-    const before = templatePrint();
     const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
     expectOneLine(result, 1, db, 'permission denied', '--db');
-    expect(await fingerprint(db)).toEqual(before);
+    await expectUntouched(db);
   });
 
   it('a database in a directory that is read-only for the user (no room for the write-ahead log)', async () => {
@@ -32,10 +30,9 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     giveToChild(db, 0o600);
     giveToChild(dir, 0o500);
     try {
-      const before = templatePrint();
       const result = await runCliUnprivileged(['sync', '--db', db], NO_SERVICE, dir);
       expectOneLine(result, 1, dir, 'writable', '--db');
-      expect(await fingerprint(db)).toEqual(before);
+      await expectUntouched(db);
       // A new file there is refused the same way, before anything is created.
       const fresh = await runCliUnprivileged(['sync', '--db', join(dir, 'new.duckdb')], NO_SERVICE, dir);
       expectOneLine(fresh, 1, '--db');

@@ -1,9 +1,9 @@
 /**
- * What the bad-input tests share: a synced database copied fresh for each test, and the check that
- * a failure is one line on stderr naming the fix (as text, or as the one JSON log line of a command
- * that logs), with the expected exit code.
+ * What the bad-input tests share: a synced database copied fresh for each test, the check that a
+ * copy's data was left untouched, and the check that a failure is one line on stderr naming the fix
+ * (as text, or as the one JSON log line of a command that logs), with the expected exit code.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
@@ -19,17 +19,20 @@ export interface SyncedTemplate {
   /** A fresh copy of the template, byte for byte, removed after the test. */
   readonly copy: () => string;
   /**
-   * The template's fingerprint, taken once: what every fresh copy holds before a test runs a command
-   * on it (a copy's own fingerprint would be the same, at the cost of a DuckDB open per test).
+   * Asserts that a copy holds the template's data: the same bytes and no WAL beside it (nothing
+   * was written: no DuckDB open needed), else the same fingerprint as the template (DuckDB may
+   * rewrite a header without changing any data).
    */
-  readonly fingerprint: () => Record<string, string>;
+  readonly expectUntouched: (db: string) => Promise<void>;
 }
 
 /** Syncs a small template database once for the file, to be copied fresh for each test. */
 export function syncedTemplate(): SyncedTemplate {
   const template = fileTempDir('tsync-bad-input-');
   const templateDb = join(template.dir, 'template.duckdb');
-  let templatePrint: Record<string, string> | undefined;
+  let templateBytes: Buffer | undefined;
+  /** The template's fingerprint, taken once, when a copy's bytes first differ from it. */
+  let templatePrint: Promise<Record<string, string>> | undefined;
   beforeAll(async () => {
     const sim = await startSimulator({
       preRecorded: 15,
@@ -43,7 +46,7 @@ export function syncedTemplate(): SyncedTemplate {
     } finally {
       await sim.close();
     }
-    templatePrint = await fingerprint(templateDb);
+    templateBytes = readFileSync(templateDb);
   });
   afterAll(() => template.remove());
   return {
@@ -52,9 +55,11 @@ export function syncedTemplate(): SyncedTemplate {
       copyFileSync(templateDb, db);
       return db;
     },
-    fingerprint: () => {
-      if (!templatePrint) throw new Error('the template is synced in beforeAll; ask for it in a test');
-      return templatePrint;
+    expectUntouched: async (db) => {
+      if (!templateBytes) throw new Error('the template is synced in beforeAll; ask for it in a test');
+      if (!existsSync(`${db}.wal`) && templateBytes.equals(readFileSync(db))) return;
+      templatePrint ??= fingerprint(templateDb);
+      expect(await fingerprint(db)).toEqual(await templatePrint);
     },
   };
 }

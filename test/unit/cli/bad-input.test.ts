@@ -1,8 +1,9 @@
 /**
  * Bad input at the command line and in the environment: each is one clear line on stderr naming
  * what to fix, exit code 2 (usage or configuration) or 1 (runtime), and the data already in the
- * database untouched (same fingerprint before and after). The commands run in-process (runMain);
- * those that need another user's file permissions run the binary, in bad-input-permissions.test.ts.
+ * database untouched (the same bytes, or else the same fingerprint, before and after). The commands
+ * run in-process (runMain); those that need another user's file permissions run the binary, in
+ * bad-input-permissions.test.ts.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,6 @@ import { startSimulator } from '../../../src/simulator/index.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from '../../helpers/bad-input.js';
 import { runMain } from '../../helpers/cli.js';
-import { fingerprint } from '../../helpers/db-fingerprint.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const template = syncedTemplate();
@@ -155,7 +155,7 @@ describe('bad flags, dates, URLs and settings', () => {
       // enqueue talks to Redis only and has no --db.
       const result = await runMain(args[0] === 'enqueue' ? args : [...args, '--db', db], env);
       expectOneLine(result, 2, mentions);
-      expect(await fingerprint(db)).toEqual(template.fingerprint());
+      await template.expectUntouched(db);
     },
   );
 
@@ -167,7 +167,6 @@ describe('bad flags, dates, URLs and settings', () => {
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('Redis down with --checkpoints redis', async () => {
     const db = syncedDb();
-    const before = template.fingerprint();
     const env = { ...NO_SERVICE, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
     expectOneLine(
       await runMain(['sync', '--db', db, '--checkpoints', 'redis'], env),
@@ -175,12 +174,11 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       'Redis',
       'REDIS_URL',
     );
-    expect(await fingerprint(db)).toEqual(before);
+    await template.expectUntouched(db);
   });
 
   it('a database file held by another process: waits --lock-wait, then names the holder', async () => {
     const db = syncedDb();
-    const before = template.fingerprint();
     const holder = await holdDatabase(db);
     try {
       const sync = await runMain(['sync', '--db', db, '--lock-wait', '300ms'], NO_SERVICE);
@@ -191,7 +189,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       holder.kill('SIGKILL');
       await new Promise((resolve) => holder.once('exit', resolve));
     }
-    expect(await fingerprint(db)).toEqual(before);
+    await template.expectUntouched(db);
   });
 
   it('a file that is not a DuckDB database is left byte for byte as it was', async () => {
