@@ -39,13 +39,29 @@ export function shippedMigrations(): readonly Migration[] {
   return cached;
 }
 
-async function appliedVersions(connection: DuckDBConnection): Promise<number[] | undefined> {
-  const tables = await connection.runAndReadAll(
-    "SELECT 1 FROM information_schema.tables WHERE table_name = 'schema_migrations' AND table_schema = 'main'",
-  );
-  if (tables.currentRowCount === 0) return undefined;
+/** The versions recorded in `schema_migrations`, which must exist. */
+async function appliedVersions(connection: DuckDBConnection): Promise<number[]> {
   const reader = await connection.runAndReadAll('SELECT version FROM schema_migrations ORDER BY version');
   return reader.getRowsJS().map((row) => Number(row[0]));
+}
+
+/**
+ * The versions recorded in the file, or undefined when it has no `schema_migrations` (not a file
+ * of transcript-sync yet). The table is read at once: the catalog is asked whether it exists only
+ * when that read fails, and any other failure is the read's own error.
+ */
+async function recordedVersions(connection: DuckDBConnection): Promise<number[] | undefined> {
+  try {
+    return await appliedVersions(connection);
+  } catch (error) {
+    const tables = await connection
+      .runAndReadAll(
+        "SELECT 1 FROM information_schema.tables WHERE table_name = 'schema_migrations' AND table_schema = 'main'",
+      )
+      .catch(() => undefined);
+    if (tables?.currentRowCount === 0) return undefined;
+    throw error;
+  }
 }
 
 export interface MigrateOptions {
@@ -124,7 +140,7 @@ function migrationFailed(migration: Migration, path: string, cause: unknown): Da
 
 /** For a read-only open: the file must already carry every shipped migration. */
 export async function assertMigrated(connection: DuckDBConnection, path: string): Promise<void> {
-  const versions = await appliedVersions(connection);
+  const versions = await recordedVersions(connection);
   if (versions === undefined) {
     throw new DatabaseError(`${path} has no transcript-sync tables yet`, {
       path,
