@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Command } from '../../src/cli/command.js';
@@ -6,11 +7,18 @@ import { TsyncError } from '../../src/errors.js';
 import { openWriter } from '../../src/load/open-file.js';
 import { generateDataset, type JobRecord } from '../../src/simulator/index.js';
 import { loadRecords as loadInto } from './load.js';
+import { copyMigrated } from './migrated-db.js';
 import { fileTempDir } from './tmp.js';
 
 type Json = Record<string, unknown>;
 
+/**
+ * Loads `records` into the file at `path` through the loader; a file not there yet starts as a copy
+ * of a migrated, empty one (./migrated-db.ts): these files are about what reads them, not about
+ * their creation.
+ */
 export async function loadRecords(path: string, records: readonly JobRecord[]): Promise<void> {
+  if (!existsSync(path)) await copyMigrated(path);
   const db = await openWriter(path);
   try {
     await loadInto(db, records);
