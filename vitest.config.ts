@@ -8,11 +8,14 @@ import { defineConfig } from 'vitest/config';
  *
  * Budget on the team's 2-core machine: `npm test` (the build, then both tiers) within 90 s wall,
  * the unit tier alone (`npx vitest run --project unit`) within 30 s. The suite is CPU-bound (about
- * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 2: ~310 CPU-s
- * for both tiers, ~150 of them the unit tier's, on a day a 3e8-step loop of `x += i % 7` takes
- * 0.84 s: over the budget. What is left is mostly fixed costs (a DuckDB instance, a file's
- * migrations, a flush's statements, a process start) times the syncs, files and processes the
- * tests need. Less work per test is what shortens it; compare CPU-s, side by side.
+ * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 1.9: ~145
+ * CPU-s for both tiers, ~63 of them the unit tier's, on a day a 3e8-step loop of `x += i % 7` takes
+ * 0.35 s (machines of this kind have taken 0.84 s, and CPU-s scale with it; so does a core shared
+ * with another process): `npm test` within its budget (79 s), the unit tier alone a few seconds
+ * over its own. What is left is mostly fixed costs (a DuckDB instance, ~10 ms of CPU to create and
+ * close; a file's migrations; a flush's statements; a process start, ~0.3 CPU-s for a sync) times
+ * the syncs, files and processes the tests need. Less work per test is what shortens it; compare
+ * CPU-s, side by side.
  */
 export default defineConfig({
   test: {
