@@ -50,7 +50,7 @@ const DUCKDB_SHARE = 0.5;
 
 /**
  * The WAL threshold as a share of DuckDB's: 0.25. Only commits under a batch go through the WAL (a
- * back-fill's slice ends, an incremental run's few jobs); a bigger one is written into the file at
+ * walk's last commit, an incremental run's few jobs); a bigger one is written into the file at
  * its commit. A commit that finds the WAL past the threshold checkpoints, itself included.
  */
 const WAL_SHARE = 0.25;

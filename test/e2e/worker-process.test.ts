@@ -2,8 +2,10 @@
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { command as queryCommand } from '../../src/cli/commands/query.js';
@@ -123,10 +125,12 @@ describe('worker process', () => {
   it('SIGTERM mid-run commits, checkpoints, hands the job back and exits 0; the next start finishes the sync', async () => {
     const s = await setup();
     const worker = startWorkerProcess(s, ['--kind', 'pre-recorded']);
-    await until(
-      async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
-      'a first checkpoint',
-    );
+    // Mid-walk: a few of the slow pages served, the rest still to come.
+    const pagesServed = () =>
+      s.sim.log.filter((r) => r.status === 200 && new URLSearchParams(r.query).get('limit') === '10').length;
+    await until(async () => pagesServed() >= 2, 'two pages served');
+    // Time for the worker to receive them; the next pages take the simulator's 400 ms.
+    await delay(150);
 
     worker.process.kill('SIGTERM');
     expect(await worker.exited, worker.stderr()).toBe(0);

@@ -2,7 +2,8 @@
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
- * JSON bytes (src/memory/budget.ts) and whenever a slice completes; a transaction of at least a batch
+ * JSON bytes (src/memory/budget.ts) and when the queue is drained, not when a slice completes (a
+ * slice's end is claimed by the open transaction's checkpoint); a transaction of at least a batch
  * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it opens
  * the file again, between two transactions (Database.reopen). New records are parsed `parseBytes`
  * at a time, the last of a transaction before its commit (src/load/parse-batch.ts). Each commit
@@ -77,8 +78,8 @@ export async function walkAndLoad(
 
 /**
  * Loads pages as they come (from any slice), commits every `commitRows` child rows or `commitBytes`
- * JSON bytes and whenever a slice completes, and checkpoints the watermark of the oldest-first
- * prefix of complete slices.
+ * JSON bytes and at the end, and checkpoints the watermark of the oldest-first prefix of complete
+ * slices.
  */
 async function writePages(
   ctx: KindRunContext,
@@ -128,8 +129,8 @@ async function writePages(
 }
 
 /**
- * Loads pages into the open transaction until it is to commit (`size`), a slice ends or the queue
- * is drained (then true). The new records are staged and parsed `parseBytes` of JSON at a time;
+ * Loads pages into the open transaction until it is to commit (`size`) or the queue is drained
+ * (then true); a slice that ends is marked complete in the ledger. The new records are staged and parsed `parseBytes` of JSON at a time;
  * the caller flushes the last of them.
  */
 async function loadPages(
@@ -142,12 +143,9 @@ async function loadPages(
     const message = await queue.take();
     if (message === undefined) return true;
     if (message.type === 'done') {
+      // The open transaction's checkpoint claims it; its commit waits for the size or the drain.
       ledger.complete(message.slice);
-      // Slices walked in parallel tend to end together: one commit covers every end already queued.
-      for (let next = queue.takeIf(isDone); next?.type === 'done'; next = queue.takeIf(isDone)) {
-        ledger.complete(next.slice);
-      }
-      return false;
+      continue;
     }
     const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
     counters.addPages(records.pages, records.count);
@@ -170,7 +168,3 @@ const NOTHING_LOADED: LoadResult = {
   words: 0,
   storedBytes: 0,
 };
-
-function isDone(message: QueueMessage): boolean {
-  return message.type === 'done';
-}

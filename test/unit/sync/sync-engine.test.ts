@@ -21,7 +21,14 @@ import type { KindRunContext } from '../../../src/sync/kind-context.js';
 import { syncKind } from '../../../src/sync/kind-run.js';
 import { runSync } from '../../../src/sync/run.js';
 import { KindRunFailed } from '../../../src/sync/run-failures.js';
-import type { RunHooks, SyncPlan, SyncProgress, SyncResources } from '../../../src/sync/types.js';
+import type {
+  Checkpoint,
+  CheckpointStore,
+  RunHooks,
+  SyncPlan,
+  SyncProgress,
+  SyncResources,
+} from '../../../src/sync/types.js';
 import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { fileTempDir, tempDir } from '../../helpers/tmp.js';
@@ -134,6 +141,39 @@ describe('the engine over an in-memory listing', () => {
     const again = await runSync(plan, resources(db, source));
     expect(again.kinds.map((k) => k.inserted + k.updated)).toEqual([0, 0]);
     expect(source.stats.requests - before).toBeLessThan(10);
+  });
+
+  it('commits by size, not at each slice end: one commit carries every slice a small back-fill walks', async () => {
+    const records = dataset(5);
+    const { ctx } = await kindContext(new FakeListing(records));
+    // A store saved after each commit: what the run's commits claimed, in order.
+    const saved: Checkpoint[] = [];
+    const counting: CheckpointStore = {
+      name: 'redis',
+      phase: 'after-commit',
+      load: async () => null,
+      save: async (_kind, checkpoint) => {
+        saved.push(checkpoint);
+      },
+      close: async () => {},
+    };
+    const run = await syncKind(
+      { ...ctx, stores: [...ctx.stores, counting] },
+      'pre-recorded',
+      EMPTY_CHECKPOINT,
+    );
+    // 30 jobs, 10 a slice: three slices walked in parallel, far under a commit's size.
+    expect(run.inserted).toBe(30);
+    // The walk's commits, then the run's end (its summary, lastRun).
+    const walk = saved.filter((checkpoint) => checkpoint.lastRun === null);
+    expect(walk).toHaveLength(1);
+    expect(walk[0]?.slice).toBeNull();
+    expect(walk[0]?.watermark).toBe(saved.at(-1)?.lastRun?.windowBefore);
+    await ctx.db.close();
+    await expectMirror(
+      ctx.db.path,
+      records.filter((r) => r['kind'] === 'pre-recorded'),
+    );
   });
 
   it('a writer that opens its file again after every commit leaves the same mirror', async () => {
