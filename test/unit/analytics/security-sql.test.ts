@@ -18,6 +18,7 @@ import {
 import { projectRoot } from '../../../src/util/paths.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint, TABLES } from '../../helpers/db-fingerprint.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectedFacts } from '../../helpers/mirror.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -91,7 +92,7 @@ describe('hostile text in records and arguments', () => {
     const records = hostileRecords();
     const sim = await startSimulator({ records });
     sims.push(sim);
-    const db = join(tempDir(), 'hostile.duckdb');
+    const db = await migratedDb('hostile.duckdb');
     const result = await runMain(['sync', '--db', db], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,

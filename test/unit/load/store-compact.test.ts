@@ -16,6 +16,7 @@ import { BIG_RAW_BYTES, writeBigRawFile } from '../../helpers/big-raw-file.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
 import { writeLegacyFile } from '../../helpers/legacy-file.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 async function storageVersion(path: string): Promise<string> {
@@ -116,7 +117,7 @@ describe('the records compact writes', () => {
   });
 
   it('come with every table of the schema, each compared by its row count', async () => {
-    const path = join(tempDir(), 'tables.duckdb');
+    const path = await migratedDb('tables.duckdb');
     const db = await openWriter(path);
     try {
       const tables = await db.all<{ name: string }>(

@@ -5,7 +5,6 @@
  * nothing lost: those of `job_records` (the records as received, the costliest to rewrite) a batch
  * of `raw` at a time, the others a batch that fits the smallest budget at a time.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/load/database.js';
 import {
@@ -17,7 +16,7 @@ import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
 import { loadRecords } from '../../helpers/load.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 
 interface Group {
   row_group_id: number;
@@ -60,7 +59,7 @@ const records = generateDataset({
 
 describe('what a run writes', () => {
   it('leaves the stored row groups of job_records untouched when a run appends one job', async () => {
-    const path = join(tempDir(), 'append.duckdb');
+    const path = await migratedDb('append.duckdb');
     let db = await openWriter(path);
     await loadRecords(db, records.slice(1), new Date());
     await db.close();
@@ -78,7 +77,7 @@ describe('what a run writes', () => {
   });
 
   it('merges the small row groups of many runs once enough piled up, every row kept', async () => {
-    const path = join(tempDir(), 'merge.duckdb');
+    const path = await migratedDb('merge.duckdb');
     const compactAfter = 3;
     let db = await openWriter(path, { compactAfter });
     await loadRecords(db, records.slice(6), new Date());
@@ -105,7 +104,7 @@ describe('what a run writes', () => {
     expect(groups.length).toBeLessThanOrEqual(compactAfter + 1);
     expect(narrow.length).toBeLessThanOrEqual(compactAfter + 1);
     expect(n?.n).toBe(50);
-    const whole = join(tempDir(), 'whole.duckdb');
+    const whole = await migratedDb('whole.duckdb');
     const one = await openWriter(whole);
     await loadRecords(one, [...records.slice(6), ...records.slice(0, 6).reverse()], new Date());
     await one.close();
@@ -119,7 +118,7 @@ describe('what a run writes', () => {
   });
 
   it('counts the history tables after every COUNT_EVERY_RUNS-th run that wrote, sync_runs after every COUNT_EVERY_RUNS-th run', async () => {
-    const path = join(tempDir(), 'runs.duckdb');
+    const path = await migratedDb('runs.duckdb');
     const compactAfter = 2;
     for (let i = 0; i < compactAfter; i++) {
       const db = await openWriter(path, { compactAfter: 1_000 });
@@ -161,7 +160,7 @@ describe('what a run writes', () => {
   });
 
   it('merges only the small row groups, leaving the groups of a back-fill where they were', async () => {
-    const path = join(tempDir(), 'only-small.duckdb');
+    const path = await migratedDb('only-small.duckdb');
     const compactAfter = 4;
     const many = generateDataset({
       seed: 9,
@@ -198,7 +197,7 @@ describe('what a run writes', () => {
   });
 
   it('moves small row groups a batch that fits the smallest budget at a time: 2,048 rows of sync_runs', async () => {
-    const path = join(tempDir(), 'batches.duckdb');
+    const path = await migratedDb('batches.duckdb');
     const db = await openWriter(path, { compactAfter: 1_000 });
     try {
       // Three commits of 2,000 runs each, under the 2,048 rows under which a group of sync_runs is small.
@@ -226,7 +225,7 @@ describe('what a run writes', () => {
 
   it('merges the small row groups of job_records in batches of about JOBS_GROUP_RAW_BYTES of raw, every row kept', async () => {
     // Four runs of 18 records of ~250 KB: 18 MB of raw, more than one batch, in four small row groups.
-    const path = join(tempDir(), 'big-jobs.duckdb');
+    const path = await migratedDb('big-jobs.duckdb');
     const recordBytes = 249_622;
     let db = await openWriter(path, { compactAfter: 1_000 });
     for (let run = 0; run < 4; run++) {

@@ -10,6 +10,7 @@ import { openWriter } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
 import { loadRecords } from '../../helpers/load.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 let sim: Simulator | undefined;
@@ -37,7 +38,7 @@ describe('hostile listings at the command line', () => {
       ...recent(),
       recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
     });
-    const db = join(tempDir(), 'ceiling.duckdb');
+    const db = await migratedDb('ceiling.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     const result = await runMain(
       ['sync', '--db', db, '--max-record-bytes', '1MiB', '--page-bytes', '256KiB'],
@@ -74,7 +75,7 @@ describe('hostile listings at the command line', () => {
       createdAt: new Date(Date.now() - 10 * 86_400_000),
     });
     sim.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 3_600_000) });
-    const db = join(tempDir(), 'status.duckdb');
+    const db = await migratedDb('status.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
     // A record of a kind this version does not know, as a newer service might list it.
@@ -108,7 +109,7 @@ describe('hostile listings at the command line', () => {
     sim = await startSimulator({ preRecorded: 0, live: 0 });
     const createdAt = Date.now() - 10 * 86_400_000;
     sim.data.add({ kind: 'live', status: 'processing', createdAt: new Date(createdAt) });
-    const db = join(tempDir(), 'stale.duckdb');
+    const db = await migratedDb('stale.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     expect((await runMain(['sync', '--db', db], env)).code).toBe(0);
     // A max age that the job passed only after that sync had listed it: no run has re-checked it since.

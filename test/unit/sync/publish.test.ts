@@ -207,7 +207,7 @@ describe('sync --publish', () => {
       to: new Date(Date.now() - 3_600_000),
       recordPadding: { kind: 'pre-recorded', bytes: 1_200_000 },
     });
-    const db = join(tempDir(), 'pub.duckdb');
+    const db = await migratedDb('pub.duckdb');
     const dir = tempDir();
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     const limits = ['--max-record-bytes', '1MiB', '--page-bytes', '256KiB'];
@@ -296,7 +296,7 @@ describe('sync --publish', () => {
 
   test('sync stopped by a signal during its publish exits 130 and says the dataset was not refreshed', async () => {
     const simulator = await startSim();
-    const db = join(tempDir(), 'stopped.duckdb');
+    const db = await migratedDb('stopped.duckdb');
     const dir = join(tempDir(), 'stopped');
     mkdirSync(dir);
     // The publish makes its staging folder first: the signal comes while it copies the tables.

@@ -4,6 +4,7 @@ import { resolveSettings } from '../../../src/config/resolve.js';
 import { MEMORY_FLOOR, planMemory } from '../../../src/memory/budget.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { runMain } from '../../helpers/cli.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -91,7 +92,7 @@ describe('transcript-sync sync --memory', () => {
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),
     });
-    const db = join(tempDir(), 'small-budget.duckdb');
+    const db = await migratedDb('small-budget.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
     const first = await runMain(['sync', '--memory', '256MB', '--db', db, '--page-size', '10'], env);
     expect(first.code, first.stderr).toBe(0);
@@ -116,7 +117,7 @@ describe('transcript-sync sync --memory', () => {
         from: new Date(Date.now() - 10 * 86_400_000),
         to: new Date(Date.now() - 3_600_000),
       });
-    const db = join(tempDir(), 'history.duckdb');
+    const db = await migratedDb('history.duckdb');
     sim = await account(21);
     const history = sim.data.all();
     const first = await runMain(['sync', '--db', db], { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey });
@@ -148,7 +149,7 @@ describe('transcript-sync sync --memory', () => {
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),
     });
-    const db = join(tempDir(), 'big-records.duckdb');
+    const db = await migratedDb('big-records.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_LOG_LEVEL: 'debug' };
     const first = await runMain(['sync', '--db', db, '--memory', '192MB'], env);
     expect(first.code, first.stderr).toBe(0);
