@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../../../src/cli/command.js';
@@ -12,7 +11,6 @@ import { contentHash } from '../../../src/normalize/content-hash.js';
 import { fixture } from '../../fixtures/fixtures.js';
 import { loadRecords } from '../../helpers/load.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
-import { tempDir } from '../../helpers/tmp.js';
 
 const open: Database[] = [];
 afterEach(async () => {
@@ -121,7 +119,7 @@ describe('quarantine', () => {
 
 describe('transcript-sync quarantine', () => {
   it('lists unresolved records as a table and as JSON, and --all adds resolved ones', async () => {
-    const path = join(tempDir(), 'cli.duckdb');
+    const path = await migratedDb('cli.duckdb');
     const db = await freshDb(path);
     await loadRecords(db, [badRecord(), { ...fixture('error-pre-recorded'), kind: 'batch' }], syncedAt);
     await loadRecords(db, [fixture('queued-pre-recorded')], syncedAt);
@@ -143,7 +141,7 @@ describe('transcript-sync quarantine', () => {
   });
 
   it('retry prints how many records loaded and how many still fail', async () => {
-    const path = join(tempDir(), 'cli.duckdb');
+    const path = await migratedDb('cli.duckdb');
     const db = await freshDb(path);
     await loadRecords(db, [badRecord()], syncedAt);
     await db.close();

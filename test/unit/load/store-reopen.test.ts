@@ -4,7 +4,6 @@
  * sandbox is applied again, and nothing reopens under a transaction, a lent connection or another
  * handle of the same instance.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
@@ -15,7 +14,7 @@ import { addSeenIds, createSeenSet, dropSeenSet } from '../../../src/load/statem
 import { silentLogger } from '../../../src/log.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { smallDataset } from '../../helpers/analytics-data.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 
 const opened: Database[] = [];
 afterEach(async () => {
@@ -23,7 +22,7 @@ afterEach(async () => {
 });
 
 async function writer(): Promise<Database> {
-  const db = await openWriter(join(tempDir(), 'reopen.duckdb'));
+  const db = await openWriter(await migratedDb('reopen.duckdb'));
   opened.push(db);
   return db;
 }

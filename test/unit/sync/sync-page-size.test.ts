@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PageSizer } from '../../../src/extract/walk/page-sizer.js';
 import { type RequestLogEntry, type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { syncOnce } from '../../helpers/sync.js';
-import { tempDir } from '../../helpers/tmp.js';
 
 describe('PageSizer', () => {
   it('asks for what the byte budget fits at 1 MiB a record before it has seen a page', () => {
@@ -72,7 +71,7 @@ describe('a sync of big records', () => {
       from: new Date(Date.now() - 10 * 86_400_000),
       to: new Date(Date.now() - 3_600_000),
     });
-    const db = join(tempDir(), 'big.duckdb');
+    const db = await migratedDb('big.duckdb');
     const summary = await syncOnce(sim, db, { pageSize: 20, sliceJobs: 20, pageBytes: 256 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
 
