@@ -130,8 +130,8 @@ async function writePages(
 
 /**
  * Loads pages into the open transaction until it is to commit (`size`) or the queue is drained
- * (then true); a slice that ends is marked complete in the ledger. The new records are staged and parsed `parseBytes` of JSON at a time;
- * the caller flushes the last of them.
+ * (then true); a slice that ends is marked complete in the ledger. The new records are staged and
+ * parsed `parseBytes` of JSON at a time; the caller flushes the last of them.
  */
 async function loadPages(
   ctx: KindRunContext,
