@@ -18,8 +18,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:22-slim
 # glibc's malloc: one arena instead of one per thread, and freed blocks of 256 KiB and more handed
 # back to the system, which keeps a back-fill of a million jobs within the default budget
-# (docs/decisions/0057). glibc reads them as the process starts, so the image sets them, as
-# docker-compose.yml does; the program cannot.
+# (docs/decisions/0057). The entry point, bin/transcript-sync, sets the same two (0059); the image
+# sets them for whatever else starts node in it.
 ENV NODE_ENV=production \
     TSYNC_DB=/data/transcripts.duckdb \
     MALLOC_ARENA_MAX=1 \

@@ -4,7 +4,7 @@
  * through the same main()).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
@@ -149,5 +149,34 @@ describe('transcript-sync', () => {
       before: false,
       conf: 'dirty_decay_ms:1000',
     });
+  });
+
+  it("starts node with glibc's malloc settings, in the same process, and keeps the environment's own", async () => {
+    // Run as a shell or an image runs it: the file itself, not `node bin/transcript-sync`.
+    const dir = tempDir('tsync-launch-');
+    const probe = join(dir, 'probe.mjs');
+    writeFileSync(
+      probe,
+      `process.stderr.write(JSON.stringify({ pid: process.pid, arenas: process.env.MALLOC_ARENA_MAX ?? null, ` +
+        `mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null }));`,
+    );
+    const run = async (env: Record<string, string>) => {
+      const child = spawn(BIN, ['--version'], {
+        env: childEnv({ NODE_OPTIONS: `--import=${probe}`, ...env }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(0);
+      return {
+        started: child.pid,
+        ...(JSON.parse(stderr) as { pid: number; arenas: string | null; mmap: string | null }),
+      };
+    };
+    const plain = await run({});
+    expect(plain).toEqual({ started: plain.pid, pid: plain.pid, arenas: '1', mmap: '262144' });
+    const own = await run({ MALLOC_ARENA_MAX: '4' });
+    expect(own).toMatchObject({ arenas: '4', mmap: '262144' });
   });
 });

@@ -49,14 +49,14 @@ describe('packaging', () => {
     expect(compose).not.toMatch(/^\s*- "9464:9464"/m);
   });
 
-  it("the image and compose run the program with the same settings of glibc's malloc", () => {
+  it("the image and the launcher run the program with the same settings of glibc's malloc", () => {
     const dockerfile = readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8');
-    const compose = readFileSync(join(projectRoot(), 'docker-compose.yml'), 'utf8');
+    const launcher = readFileSync(join(projectRoot(), 'bin', 'transcript-sync'), 'utf8');
     for (const name of ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']) {
       const inImage = new RegExp(`\\b${name}=(\\d+)`).exec(dockerfile)?.[1];
-      const inCompose = new RegExp(`\\b${name}: "(\\d+)"`).exec(compose)?.[1];
+      const inLauncher = new RegExp(`\\b${name}="\\$\\{${name}:-(\\d+)\\}"`).exec(launcher)?.[1];
       expect(inImage, `${name} in the Dockerfile`).toBeDefined();
-      expect(inImage, `${name} in the Dockerfile and docker-compose.yml`).toBe(inCompose);
+      expect(inImage, `${name} in the Dockerfile and bin/transcript-sync`).toBe(inLauncher);
     }
   });
 });
