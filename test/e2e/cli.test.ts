@@ -4,7 +4,7 @@
  * through the same main()).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/load/open-file.js';
@@ -152,7 +152,8 @@ describe('transcript-sync', () => {
   });
 
   it("starts node with glibc's malloc settings, in the same process, and keeps the environment's own", async () => {
-    // Run as a shell or an image runs it: the file itself, not `node bin/transcript-sync`.
+    // Run as a shell, an image or npm's link in node_modules/.bin runs it: the file itself, not
+    // `node bin/transcript-sync`.
     const dir = tempDir('tsync-launch-');
     const probe = join(dir, 'probe.mjs');
     writeFileSync(
@@ -160,23 +161,29 @@ describe('transcript-sync', () => {
       `process.stderr.write(JSON.stringify({ pid: process.pid, arenas: process.env.MALLOC_ARENA_MAX ?? null, ` +
         `mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null }));`,
     );
-    const run = async (env: Record<string, string>) => {
-      const child = spawn(BIN, ['--version'], {
+    const link = join(dir, 'transcript-sync');
+    symlinkSync(BIN, link);
+    const run = async (file: string, env: Record<string, string>) => {
+      const child = spawn(file, ['--version'], {
         env: childEnv({ NODE_OPTIONS: `--import=${probe}`, ...env }),
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let stdout = '';
       let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
       return {
         started: child.pid,
         ...(JSON.parse(stderr) as { pid: number; arenas: string | null; mmap: string | null }),
       };
     };
-    const plain = await run({});
+    const plain = await run(BIN, {});
     expect(plain).toEqual({ started: plain.pid, pid: plain.pid, arenas: '1', mmap: '262144' });
-    const own = await run({ MALLOC_ARENA_MAX: '4' });
+    expect(await run(link, {})).toMatchObject({ arenas: '1', mmap: '262144' });
+    const own = await run(BIN, { MALLOC_ARENA_MAX: '4' });
     expect(own).toMatchObject({ arenas: '4', mmap: '262144' });
   });
 });
