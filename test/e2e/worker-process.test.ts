@@ -2,7 +2,6 @@
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
  */
-
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';

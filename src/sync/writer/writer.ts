@@ -2,13 +2,13 @@
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
- * JSON bytes (src/memory/budget.ts) and when the queue is drained, not when a slice completes (a
- * slice's end is claimed by the open transaction's checkpoint); a transaction of at least a batch
- * is written straight into the file at its commit. Every `reopenBytes` of JSON loaded, it opens
- * the file again, between two transactions (Database.reopen). New records are parsed `parseBytes`
- * at a time, the last of a transaction before its commit (src/load/parse-batch.ts). Each commit
- * carries a checkpoint, saved in two phases: inside the transaction (DuckDB) and after its commit
- * (Redis); the slice ledger says what it may claim.
+ * JSON bytes (src/memory/budget.ts) and when the walk ends (its queue closed and drained), not when
+ * a slice completes (a slice's end is claimed by the open transaction's checkpoint); a transaction
+ * of at least a batch is written straight into the file at its commit. Every `reopenBytes` of JSON
+ * loaded, it opens the file again, between two transactions (Database.reopen). New records are
+ * parsed `parseBytes` at a time, the last of a transaction before its commit
+ * (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
+ * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
  */
 
 import type { Page } from '../../extract/listing.js';
@@ -78,8 +78,8 @@ export async function walkAndLoad(
 
 /**
  * Loads pages as they come (from any slice), commits every `commitRows` child rows or `commitBytes`
- * JSON bytes and at the end, and checkpoints the watermark of the oldest-first prefix of complete
- * slices.
+ * JSON bytes and at the walk's end, and checkpoints the watermark of the oldest-first prefix of
+ * complete slices.
  */
 async function writePages(
   ctx: KindRunContext,
@@ -129,9 +129,9 @@ async function writePages(
 }
 
 /**
- * Loads pages into the open transaction until it is to commit (`size`) or the queue is drained
- * (then true); a slice that ends is marked complete in the ledger. The new records are staged and
- * parsed `parseBytes` of JSON at a time; the caller flushes the last of them.
+ * Loads pages into the open transaction until it is to commit (`size`) or the queue is closed and
+ * drained (then true); a slice that ends is marked complete in the ledger. The new records are
+ * staged and parsed `parseBytes` of JSON at a time; the caller flushes the last of them.
  */
 async function loadPages(
   ctx: KindRunContext,
