@@ -5,8 +5,12 @@
  */
 import { isRetryable } from '../errors.js';
 
-/** Statuses worth another try: rate limiting and the gateway/overload family. 501 and 505 are not. */
-export const RETRY_STATUSES: readonly number[] = Object.freeze([429, 500, 502, 503, 504]);
+/**
+ * Statuses worth another try: a request the server or a proxy in front of it gave up waiting for
+ * (408: a client paused mid-request, a stalled connection), rate limiting, and the gateway/overload
+ * family. 501 and 505 are not.
+ */
+export const RETRY_STATUSES: readonly number[] = Object.freeze([408, 429, 500, 502, 503, 504]);
 
 /**
  * Transport failures worth another try (node's socket errors and undici's codes). ENOTFOUND is

@@ -228,7 +228,7 @@ class SimulatorServer implements Simulator {
     if (fault === '429') {
       const body = errorBody(429, base.path, 'Too Many Requests');
       this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
-    } else if (fault === '500' || fault === '502' || fault === '503' || fault === '504') {
+    } else if (fault === '408' || fault === '500' || fault === '502' || fault === '503' || fault === '504') {
       this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault);
     } else if (fault === 'reset') {
       this.record({ ...base, status: 0, fault });

@@ -16,6 +16,7 @@ export const JOB_KINDS = ['pre-recorded', 'live'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const FAULT_KINDS = [
+  '408',
   '429',
   '500',
   '502',

@@ -61,6 +61,7 @@ describe('transient faults are retried and the walk completes', () => {
       options: { retryAfterCapMs: 50 },
       delay: (ms) => ms === 50,
     },
+    { what: '408', fault: '408', error: UpstreamError },
     { what: '500', fault: '500', error: UpstreamError },
     { what: '502', fault: '502', error: UpstreamError },
     { what: '503', fault: '503', error: UpstreamError },
