@@ -52,6 +52,7 @@ const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
+  408: 'Request Timeout',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
