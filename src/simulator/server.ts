@@ -18,6 +18,9 @@ import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
 import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
 
+/** Faults answered with that HTTP status and an error body in place of the page. */
+const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(['408', '500', '502', '503', '504']);
+
 export interface SimulatorOptions extends GenerateOptions {
   /** Default 127.0.0.1. */
   host?: string;
@@ -218,7 +221,7 @@ class SimulatorServer implements Simulator {
     else sendJson(res, 200, body);
   }
 
-  /** Faults that replace the page: 429, 5xx, a reset connection. True when one was served. */
+  /** Faults that replace the page: 429, STATUS_FAULTS, a reset connection. True when one was served. */
   private answerWithoutPage(
     req: IncomingMessage,
     res: ServerResponse,
@@ -228,7 +231,7 @@ class SimulatorServer implements Simulator {
     if (fault === '429') {
       const body = errorBody(429, base.path, 'Too Many Requests');
       this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
-    } else if (fault === '408' || fault === '500' || fault === '502' || fault === '503' || fault === '504') {
+    } else if (STATUS_FAULTS.has(fault)) {
       this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault);
     } else if (fault === 'reset') {
       this.record({ ...base, status: 0, fault });
