@@ -20,8 +20,7 @@ import {
   datasetFingerprints,
   fingerprintTag,
 } from '../../load/statements/datasets.js';
-import { jobPartitionPrints, kindFreshness } from '../../load/statements/publish.js';
-import { sqlPathLiteral } from '../../util/sql-literal.js';
+import { jobPartitionPrints, kindFreshness, parquetFileRows } from '../../load/statements/publish.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import {
   MANIFEST_FILE,
@@ -172,17 +171,26 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
       { path: staged, partitionBy: PARTITION_COLUMNS, setting: '--out' },
     );
   }
-  const partitions: PublishedPartition[] = [];
-  for (const key of [...prints.keys()].sort()) {
+  const rewritten = new Set(changed);
+  const kept: PublishedPartition[] = [];
+  const swapped: SwappedPartition[] = [];
+  for (const key of prints.keys()) {
     const old = before.get(key);
-    if (old && !changed.includes(key)) {
-      partitions.push(old);
+    if (old && !rewritten.has(key)) {
+      kept.push(old);
       totals.unchanged += 1;
-      continue;
+    } else {
+      swapped.push(await swapPartition(run, key));
+      totals.written += 1;
     }
-    partitions.push(await swapPartition(db, run, key));
-    totals.written += 1;
   }
+  // The rows of the files just written, read back from them, in one statement for the table.
+  const files = swapped.flatMap((p) => (p.file === null ? [] : [join(dir, p.file)]));
+  const rows = await parquetFileRows(db, files);
+  const partitions = [
+    ...kept,
+    ...swapped.map((p) => ({ ...p, rows: p.file === null ? 0 : (rows.get(join(dir, p.file)) ?? 0) })),
+  ].sort((a, b) => (partitionKey(a) < partitionKey(b) ? -1 : 1));
   for (const [key, old] of before) {
     if (prints.has(key)) continue;
     await rm(join(dir, spec.table, partitionPath(old.kind, old.month)), { recursive: true, force: true });
@@ -191,12 +199,14 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
   return { rows: partitions.reduce((sum, p) => sum + p.rows, 0), partitions };
 }
 
-/** Moves the staged file of one partition over the published one (or removes it: no rows now). */
-async function swapPartition(
-  db: PublishOptions['db'],
-  run: TableRun,
-  key: string,
-): Promise<PublishedPartition> {
+/** A partition whose file a publish replaced or removed, before its rows are read back. */
+type SwappedPartition = Omit<PublishedPartition, 'rows'>;
+
+/**
+ * Moves the staged file of one partition over the published one (or removes it: no rows now). Its
+ * rows are counted by the caller, from the file, with the table's other new files.
+ */
+async function swapPartition(run: TableRun, key: string): Promise<SwappedPartition> {
   const [kind = '', month = ''] = key.split('|');
   const fingerprint = run.prints.get(key) ?? '';
   const relativeDir = join(run.spec.table, partitionPath(kind, month));
@@ -204,7 +214,7 @@ async function swapPartition(
   const files = existsSync(stagedDir) ? (await readdir(stagedDir)).filter((f) => f.endsWith('.parquet')) : [];
   if (files.length === 0) {
     await rm(join(run.dir, relativeDir), { recursive: true, force: true });
-    return { kind, month, rows: 0, file: null, fingerprint };
+    return { kind, month, file: null, fingerprint };
   }
   if (files.length > 1)
     throw new Error(`DuckDB wrote ${files.length} files for one partition in ${stagedDir}`);
@@ -215,10 +225,11 @@ async function swapPartition(
   const size = (await stat(source)).size;
   await rename(source, target);
   run.totals.bytes += size;
-  const [counted] = await db.all<{ n: number }>(
-    `SELECT count(*) AS n FROM read_parquet(${sqlPathLiteral(target, '--publish')})`,
-  );
-  return { kind, month, rows: Number(counted?.n ?? 0), file, fingerprint };
+  return { kind, month, file, fingerprint };
+}
+
+function partitionKey(p: { readonly kind: string; readonly month: string }): string {
+  return `${p.kind}|${p.month}`;
 }
 
 function partitionPath(kind: string, month: string): string {
@@ -227,12 +238,12 @@ function partitionPath(kind: string, month: string): string {
 
 async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, string>> {
   const rows = await jobPartitionPrints(db);
-  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${r.jobs}:${r.synced}:${r.hash}`]));
+  return new Map(rows.map((r) => [partitionKey(r), `${r.jobs}:${r.synced}:${r.hash}`]));
 }
 
 async function contentFingerprints(db: PublishOptions['db'], dataset: Dataset): Promise<Map<string, string>> {
   const rows = await datasetFingerprints(db, dataset);
-  return new Map(rows.map((r) => [`${r.kind}|${r.month}`, `${fingerprintTag(dataset)}:${r.n}:${r.hash}`]));
+  return new Map(rows.map((r) => [partitionKey(r), `${fingerprintTag(dataset)}:${r.n}:${r.hash}`]));
 }
 
 /** Staging folders of a publish that crashed; only the file's writer publishes here. */

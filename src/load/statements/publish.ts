@@ -1,4 +1,7 @@
-/** What a publish reads besides the datasets: each kind's freshness, each partition's fingerprint. */
+/**
+ * What a publish reads besides the datasets: each kind's freshness, each partition's fingerprint,
+ * the rows of the files it wrote.
+ */
 import type { RowSource } from '../database.js';
 import { queryText } from './queries.js';
 
@@ -29,4 +32,13 @@ export function kindFreshness(db: RowSource): Promise<KindFreshness[]> {
 
 export function jobPartitionPrints(db: RowSource): Promise<JobPartitionPrint[]> {
   return db.all<JobPartitionPrint>(queryText('publish-fingerprints'));
+}
+
+/** Rows of each Parquet file of `files` (absolute paths), read from their footers. */
+export async function parquetFileRows(db: RowSource, files: readonly string[]): Promise<Map<string, number>> {
+  if (files.length === 0) return new Map();
+  const rows = await db.all<{ file: string; rows: number | bigint }>(queryText('publish-file-rows'), {
+    files: [...files],
+  });
+  return new Map(rows.map((r) => [r.file, Number(r.rows)]));
 }

@@ -35,6 +35,7 @@ export const QUERIES = [
   'merge-small-row-groups',
   'publish-billing-daily',
   'publish-billing-monthly',
+  'publish-file-rows',
   'publish-fingerprints',
   'publish-jobs-raw',
   'publish-kinds',
