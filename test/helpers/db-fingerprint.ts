@@ -1,7 +1,8 @@
 /**
  * A fingerprint of everything a DuckDB file of transcript-sync holds: per table, the row count and
- * a hash of its rows in a stable order (`jobs` with each job's record as received). Two equal fingerprints mean the data was left untouched
- * (the file's bytes may still differ: DuckDB rewrites its header on a checkpoint).
+ * the sum of its rows' hashes, whatever order the file keeps them in (`jobs` with each job's record
+ * as received). Two equal fingerprints mean the data was left untouched (the file's bytes may still
+ * differ: DuckDB rewrites its header on a checkpoint).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 
@@ -35,9 +36,10 @@ export async function fingerprint(dbPath: string): Promise<Record<string, string
           : rawInJobs
             ? '(SELECT * EXCLUDE (raw), raw FROM jobs)'
             : '(SELECT j.*, r.raw FROM jobs j LEFT JOIN job_records r ON r.job_id = j.id)';
-      // `t::VARCHAR` is the whole row as text; ordering by it makes the hash independent of storage order.
+      // `hash(t)` hashes the whole row; their sum is independent of storage order, and counts
+      // a repeated row each time it repeats.
       const reader = await conn.runAndReadAll(
-        `SELECT count(*) AS n, md5(coalesce(string_agg(t::VARCHAR, '|' ORDER BY t::VARCHAR), '')) AS h FROM ${source} t`,
+        `SELECT count(*) AS n, coalesce(sum(hash(t)), 0)::VARCHAR AS h FROM ${source} t`,
       );
       const row = reader.getRowObjectsJS()[0];
       out[table] = `${String(row?.['n'])}:${String(row?.['h'])}`;
