@@ -189,7 +189,7 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
   const rows = await parquetFileRows(db, files);
   const partitions = [
     ...kept,
-    ...swapped.map((p) => ({ ...p, rows: p.file === null ? 0 : (rows.get(join(dir, p.file)) ?? 0) })),
+    ...swapped.map((p) => ({ ...p, rows: p.file === null ? 0 : rowsOf(rows, join(dir, p.file)) })),
   ].sort((a, b) => (partitionKey(a) < partitionKey(b) ? -1 : 1));
   for (const [key, old] of before) {
     if (prints.has(key)) continue;
@@ -226,6 +226,13 @@ async function swapPartition(run: TableRun, key: string): Promise<SwappedPartiti
   await rename(source, target);
   run.totals.bytes += size;
   return { kind, month, file, fingerprint };
+}
+
+/** The rows DuckDB read from `file`'s footer; a file it did not name is an error, not 0 rows. */
+function rowsOf(rows: ReadonlyMap<string, number>, file: string): number {
+  const n = rows.get(file);
+  if (n === undefined) throw new Error(`DuckDB read no footer of ${file}, which the publish just wrote`);
+  return n;
 }
 
 function partitionKey(p: { readonly kind: string; readonly month: string }): string {
