@@ -9,6 +9,8 @@ import { connect } from 'node:net';
 const DEADLINE_MS = 10_000;
 /** ms between tries while nothing answers. */
 const RETRY_MS = 20;
+/** ms one try waits for its answer: a server that accepts and stays silent cannot outlast the deadline. */
+const ANSWER_MS = 1_000;
 
 export async function waitForPing(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
@@ -20,7 +22,7 @@ export async function waitForPing(port: number, child: ChildProcess): Promise<vo
   throw new Error(`redis-server did not answer PING within ${DEADLINE_MS / 1000} s`);
 }
 
-/** Whether 127.0.0.1:`port` answers an inline PING with +PONG. */
+/** Whether 127.0.0.1:`port` answers an inline PING with +PONG within ANSWER_MS. */
 function pongs(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     let answer = '';
@@ -29,6 +31,7 @@ function pongs(port: number): Promise<boolean> {
       socket.destroy();
       resolve(ok);
     };
+    socket.setTimeout(ANSWER_MS, () => done(false));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       answer += chunk;
