@@ -18,7 +18,7 @@ import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import { nextPendingWindow } from './pending-windows.js';
 import type { Checkpoint } from './types.js';
-import { TransactionSize } from './writer/commit-policy.js';
+import { flushStaged, TransactionSize } from './writer/commit-policy.js';
 import { PageQueue } from './writer/page-queue.js';
 
 /** Pending jobs of a kind created in [since, before). */
@@ -86,9 +86,9 @@ export async function* fetchPending(
 
 /**
  * Re-checks the kind's pending jobs created in [now - pendingMaxAge, windowAfter) (younger ones the
- * window walks anyway). Its windows bring their neighbours too, so it commits as the writer does
- * (writer/commit-policy.ts); the last transaction also saves the unchanged checkpoint. A run
- * stopped in between re-checks what is still pending next time.
+ * window walks anyway). Its windows bring their neighbours too, so it stages, parses and commits as
+ * the writer does (writer/commit-policy.ts); the last transaction also saves the unchanged
+ * checkpoint. A run stopped in between re-checks what is still pending next time.
  */
 export async function recheckPending(
   ctx: KindRunContext,
@@ -107,17 +107,16 @@ export async function recheckPending(
     for (let drained = false; !drained; ) {
       drained = await ctx.db.transaction(async () => {
         const size = new TransactionSize(ctx.memory);
-        for (let next = await pages.next(); !next.done; next = await pages.next()) {
-          const records = normalizePage(next.value);
-          counters.addPages(records.pages, records.count);
-          const result = await ctx.loader.load(records, new Date());
-          counters.addLoad(result);
-          if (size.add(result, records.bytes)) {
-            size.beforeCommit(ctx.db);
-            return false;
-          }
+        let all: boolean;
+        try {
+          all = await stagePages(ctx, pages, counters, size);
+          await flushStaged(ctx.loader, counters, size);
+        } catch (error) {
+          await ctx.loader.discard();
+          throw error;
         }
         size.beforeCommit(ctx.db);
+        if (!all) return false;
         counters.pendingRechecked = pending.length;
         await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
         return true;
@@ -126,4 +125,24 @@ export async function recheckPending(
   } finally {
     await pages.return(undefined);
   }
+}
+
+/**
+ * Stages the re-checked pages into the open transaction until it is to commit (`size`; then false)
+ * or the pages end (true). New records are parsed `parseBytes` of JSON at a time, as the writer's.
+ */
+async function stagePages(
+  ctx: KindRunContext,
+  pages: AsyncGenerator<Page>,
+  counters: RunCounters,
+  size: TransactionSize,
+): Promise<boolean> {
+  for (let next = await pages.next(); !next.done; next = await pages.next()) {
+    const records = normalizePage(next.value);
+    counters.addPages(records.pages, records.count);
+    const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
+    counters.addLoad(result);
+    if (size.add(result, records.bytes)) return false;
+  }
+  return true;
 }

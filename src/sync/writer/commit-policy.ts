@@ -8,8 +8,9 @@
  * however much it reads. The walk's writer and the re-check of pending jobs both commit by it.
  */
 import type { Database } from '../../load/database.js';
-import type { LoadResult } from '../../load/loader.js';
+import type { LoadResult, RecordLoader } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
+import type { RunCounters } from '../counters.js';
 
 /** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */
 export class TransactionSize {
@@ -31,4 +32,29 @@ export class TransactionSize {
   beforeCommit(db: Database): void {
     if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
   }
+}
+
+const NOTHING_LOADED: LoadResult = {
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  restored: 0,
+  quarantined: 0,
+  utterances: 0,
+  words: 0,
+  storedBytes: 0,
+};
+
+/**
+ * Before a commit: the records `loader` still holds staged are parsed into the open transaction,
+ * their rows counted in `counters` and `size`. A transaction that fails instead `discard`s them.
+ */
+export async function flushStaged(
+  loader: RecordLoader,
+  counters: RunCounters,
+  size: TransactionSize,
+): Promise<void> {
+  const flushed: LoadResult = { ...NOTHING_LOADED, ...(await loader.flush()) };
+  counters.addLoad(flushed);
+  size.add(flushed, 0);
 }

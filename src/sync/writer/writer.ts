@@ -15,14 +15,13 @@ import type { Page } from '../../extract/listing.js';
 import type { Paging } from '../../extract/walk/plan-window.js';
 import type { Slice } from '../../extract/walk/slices.js';
 import type { JobKind } from '../../kinds.js';
-import type { LoadResult } from '../../load/loader.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';
 import type { KindRunContext } from '../kind-context.js';
 import type { KindProgress } from '../kind-summary.js';
 import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
-import { TransactionSize } from './commit-policy.js';
+import { flushStaged, TransactionSize } from './commit-policy.js';
 import { fetchSlices } from './fetch-slices.js';
 import type { QueueMessage } from './page-queue.js';
 import { PageQueue, withWaitingPages } from './page-queue.js';
@@ -94,10 +93,7 @@ async function writePages(
       let drained: boolean;
       try {
         drained = await loadPages(ctx, queue, { counters, progress, ledger }, size);
-        // The records still staged go in before the commit.
-        const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
-        counters.addLoad(flushed);
-        size.add(flushed, 0);
+        await flushStaged(ctx.loader, counters, size);
       } catch (error) {
         await ctx.loader.discard();
         throw error;
@@ -157,14 +153,3 @@ async function loadPages(
     if (size.add(result, records.bytes)) return false;
   }
 }
-
-const NOTHING_LOADED: LoadResult = {
-  inserted: 0,
-  updated: 0,
-  unchanged: 0,
-  restored: 0,
-  quarantined: 0,
-  utterances: 0,
-  words: 0,
-  storedBytes: 0,
-};

@@ -14,7 +14,7 @@ import { RecordLoader } from '../../../src/load/loader.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { planMemory } from '../../../src/memory/budget.js';
 import { HeapGuard } from '../../../src/memory/heap-guard.js';
-import { generateDataset } from '../../../src/simulator/index.js';
+import { generateDataset, startSimulator } from '../../../src/simulator/index.js';
 import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
 import { EMPTY_CHECKPOINT } from '../../../src/sync/checkpoints/schema.js';
 import type { KindRunContext } from '../../../src/sync/kind-context.js';
@@ -209,6 +209,53 @@ describe('the engine over an in-memory listing', () => {
       ctx.db.path,
       records.filter((r) => r !== gone),
     );
+  });
+
+  it('commits what the re-check of pending jobs brought before the walk after it, which may fail', async () => {
+    // Three days of history: its queued and processing jobs are young enough to be re-checked.
+    const sim = await startSimulator({
+      seed: 6,
+      preRecorded: 20,
+      live: 0,
+      utterancesPerJob: 2,
+      wordsPerUtterance: 2,
+      from: new Date(Date.now() - 3 * 86_400_000),
+      // Older than the window a run walks again: every pending job is the re-check's.
+      to: new Date(Date.now() - 3_600_000),
+    });
+    let settled: Json[];
+    let stored: Json[];
+    try {
+      stored = structuredClone(sim.data.all()) as Json[];
+      const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
+      expect(pending.length).toBeGreaterThan(1);
+      // Upstream they end with their results: records the loader replaces whole.
+      for (const job of pending) sim.data.advance(String(job['id']), 'done');
+      settled = structuredClone(sim.data.all()) as Json[];
+    } finally {
+      await sim.close();
+    }
+    const { ctx, store } = await kindContext(new FakeListing(stored));
+    await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
+    const checkpoint = await store.load('pre-recorded');
+    const watermark = Date.parse(String(checkpoint?.watermark));
+    // The re-check's windows end before the watermark; the walk after it asks up to it, and fails.
+    const failing = new FakeListing(settled, {
+      beforePage: (_list, params) => {
+        if (params.beforeDate === undefined || new Date(params.beforeDate).getTime() >= watermark) {
+          throw new UpstreamError('the service answered 503', { retryable: true, status: 503 });
+        }
+      },
+    });
+    const failure = await syncKind(
+      { ...ctx, client: failing },
+      'pre-recorded',
+      checkpoint ?? EMPTY_CHECKPOINT,
+    ).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(KindRunFailed);
+    expect((failure as KindRunFailed).summary.pendingRechecked).toBeGreaterThan(1);
+    await ctx.db.close();
+    await expectMirror(ctx.db.path, settled);
   });
 
   it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
