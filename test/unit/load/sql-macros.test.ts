@@ -118,8 +118,10 @@ async function readAll(db: Database, report: ReadReport): Promise<Map<string, Ro
     for (const filter of FILTERS) {
       for (const by of ['day', 'month']) {
         for (const date of ['created', 'completed']) {
+          // A report that takes neither `by` nor `date` is asked once per filter.
           const params = paramsOf(name, filter, by, date);
-          out.set(`${name} ${JSON.stringify(params)}`, await report(name, params));
+          const key = `${name} ${JSON.stringify(params)}`;
+          if (!out.has(key)) out.set(key, await report(name, params));
         }
       }
     }

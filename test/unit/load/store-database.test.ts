@@ -110,8 +110,7 @@ describe('opening a database file', () => {
   });
 
   it('waits for a file held by another process, then fails busy naming the file', async () => {
-    const path = join(tempDir(), 'held.duckdb');
-    await (await openWriter(path)).close();
+    const path = await migratedDb('held.duckdb');
     const holder = await holdFile(path);
     try {
       const error = await openWriter(path, { lockWaitMs: 300 }).catch((e: unknown) => e);
@@ -128,9 +127,10 @@ describe('opening a database file', () => {
   });
 });
 
+// Files that start as a copy of a migrated, empty one: these tests are not about its creation.
 describe('Database queries and transactions', () => {
   it('binds named and positional values, and returns JSON-friendly rows', async () => {
-    const db = await openWriter(join(tempDir(), 'q.duckdb'));
+    const db = await openWriter(await migratedDb('q.duckdb'));
     try {
       const rows = await db.all<{ n: number; t: Date; l: string[]; j: string }>(
         'SELECT count(*) AS n, $t::TIMESTAMPTZ AS t, $l::VARCHAR[] AS l, $j::JSON AS j FROM jobs',
@@ -166,7 +166,7 @@ describe('Database queries and transactions', () => {
   });
 
   it('rolls back everything written inside a transaction that throws', async () => {
-    const db = await openWriter(join(tempDir(), 't.duckdb'));
+    const db = await openWriter(await migratedDb('t.duckdb'));
     try {
       const failing = db.transaction(async () => {
         await db.run("INSERT INTO checkpoints VALUES ('live', '{}', now())");
@@ -184,7 +184,7 @@ describe('Database queries and transactions', () => {
   });
 
   it('runs a text with bound values again and again, and two callers of one text at once, each with its own values', async () => {
-    const db = await openWriter(join(tempDir(), 'p.duckdb'));
+    const db = await openWriter(await migratedDb('p.duckdb'));
     try {
       const sql = 'SELECT $n::INTEGER * 2 AS twice, range AS i FROM range(3000)';
       // 3,000 rows: two result chunks, both read.
@@ -207,7 +207,7 @@ describe('Database queries and transactions', () => {
   });
 
   it('runs a kept query against a temp table that a statement with values made anew', async () => {
-    const db = await openWriter(join(tempDir(), 'r.duckdb'));
+    const db = await openWriter(await migratedDb('r.duckdb'));
     try {
       for (const ids of [['a', 'b'], ['c']]) {
         await db.run('CREATE OR REPLACE TEMP TABLE _replaced_ids AS SELECT unnest($ids::VARCHAR[]) AS id', {
@@ -223,7 +223,7 @@ describe('Database queries and transactions', () => {
   });
 
   it("has the loader's staging table from the open; after a rollback the loader still stores a job's words", async () => {
-    const db = await openWriter(join(tempDir(), 's.duckdb'));
+    const db = await openWriter(await migratedDb('s.duckdb'));
     try {
       const staging =
         "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '_tsync_%' ORDER BY 1";

@@ -10,10 +10,22 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from '../../../src/errors.js';
 import { ListingClient } from '../../../src/extract/index.js';
-import { deletedCount, listQueries, preRecordedOnly, start } from '../../helpers/hostile.js';
+import { backfilledCopies } from '../../helpers/backfilled.js';
+import { deletedCount, listQueries, preRecordedOnly, recent, start } from '../../helpers/hostile.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { syncOnce } from '../../helpers/sync.js';
+
+/**
+ * 20 pre-recorded jobs in one window for the whole file, so every simulator of it serves the same
+ * records: the account of the tests that begin with its back-fill, made once for them
+ * (test/helpers/backfilled.ts).
+ */
+const SMALL = { preRecorded: 20, live: 0, ...recent() };
+const backfilledSmall = backfilledCopies(
+  () => start(SMALL),
+  (simulator, db) => syncOnce(simulator, db, preRecordedOnly),
+);
 
 describe('huge records', () => {
   it('never asks for more than the byte budget allows, from the first request on', async () => {
@@ -206,9 +218,7 @@ describe('the deletion guard of --full', () => {
   });
 
   it('lets a few deletions through in a small mirror (at least 10 jobs)', async () => {
-    const s = await start({ preRecorded: 20, live: 0 });
-    const db = await migratedDb('small.duckdb');
-    await syncOnce(s, db, preRecordedOnly);
+    const { simulator: s, db } = await backfilledSmall('small.duckdb');
     for (const record of s.data.all().slice(0, 6)) s.data.delete(String(record['id']));
     const summary = await syncOnce(s, db, { ...preRecordedOnly, full: true });
     expect(summary.kinds[0]?.deleted).toBe(6);
@@ -238,9 +248,7 @@ describe('offset caps', () => {
 
 describe('--since on a file with data', () => {
   it('moves the window back to it, never forward', async () => {
-    const s = await start({ preRecorded: 20, live: 0 });
-    const db = await migratedDb('since.duckdb');
-    await syncOnce(s, db, preRecordedOnly);
+    const { simulator: s, db } = await backfilledSmall('since.duckdb');
     const since = new Date(Date.now() - 2 * 86_400_000);
     let from = s.log.length;
     await syncOnce(s, db, { ...preRecordedOnly, since });

@@ -4,11 +4,11 @@
  * mirror exact) and persisting (the walk fails by name, nothing marked deleted), over HTTP against
  * the simulator. The other hostile listings are hostile-listings.test.ts.
  */
-import { copyFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { anomalyOf } from '../../../src/extract/walk/page-anomalies.js';
 import type { FaultKind, Simulator } from '../../../src/simulator/index.js';
+import { backfilledCopies } from '../../helpers/backfilled.js';
 import {
   deletedCount,
   injectAfter,
@@ -18,9 +18,8 @@ import {
   start,
 } from '../../helpers/hostile.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
-import { actualFacts, expectMirror } from '../../helpers/mirror.js';
+import { actualFacts, expectMirror, type MirrorFacts } from '../../helpers/mirror.js';
 import { syncOnce } from '../../helpers/sync.js';
-import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 
 describe('what counts as a contradiction', () => {
   const page = (offset: number, limit: number, items: number, next: number | null, nextLimit?: number) => ({
@@ -49,29 +48,23 @@ describe('pages that contradict themselves', () => {
   // once; each test gets a copy of its file.
   const account = { preRecorded: 30, live: 0, limitCap: 5, ...recent() };
   const paging = { ...preRecordedOnly, pageSize: 5 };
-  const folder = fileTempDir('tsync-glitch-');
-  afterAll(() => folder.remove());
-  let backfilled: Promise<string> | undefined;
+  const backfilled = backfilledCopies(
+    () => start(account),
+    async (s, db) => {
+      const summary = await syncOnce(s, db, paging);
+      expect(existsSync(`${db}.wal`)).toBe(false);
+      await expectMirror(db, s.data.all());
+      return summary;
+    },
+  );
+  let facts: Promise<MirrorFacts> | undefined;
 
-  async function backfill(): Promise<string> {
-    const s = await start(account);
-    const db = join(folder.dir, 'backfilled.duckdb');
-    copyFileSync(await migratedDb('template.duckdb'), db);
-    expect((await syncOnce(s, db, paging)).outcome).toBe('ok');
-    expect(existsSync(`${db}.wal`)).toBe(false);
-    return db;
-  }
-
-  /** A simulator of `account` and a copy of the file its back-fill left. */
-  async function mirrored(): Promise<{ s: Simulator; db: string }> {
-    backfilled ??= backfill();
-    const template = await backfilled;
-    const s = await start(account);
-    const db = join(tempDir(), 'glitch.duckdb');
-    copyFileSync(template, db);
-    // The copy mirrors this simulator as the back-fill left it mirroring its own.
-    await expectMirror(db, s.data.all());
-    return { s, db };
+  /** A simulator of `account`, a copy of the file its back-fill left, and what that holds. */
+  async function mirrored(): Promise<{ s: Simulator; db: string; facts: MirrorFacts }> {
+    const { simulator: s, db } = await backfilled('glitch.duckdb');
+    // Every copy holds what the back-fill left: read from the first, before its test changes it.
+    facts ??= actualFacts(db);
+    return { s, db, facts: await facts };
   }
 
   for (const fault of ['empty-page', 'short-page', 'shrink-total'] as const) {
@@ -92,8 +85,7 @@ describe('pages that contradict themselves', () => {
     });
 
     it(`a ${fault} that persists fails the walk by name and marks nothing deleted`, async () => {
-      const { s, db } = await mirrored();
-      const before = await actualFacts(db);
+      const { s, db, facts: before } = await mirrored();
       injectAfter(s, fault === 'shrink-total' ? 5 : 4, ...Array<FaultKind>(8).fill(fault));
       const summary = await syncOnce(s, db, { ...paging, full: true });
       expect(summary.outcome).toBe('failed');

@@ -8,10 +8,14 @@ import { generateDataset } from '../../../src/simulator/index.js';
 import { loadRecords, writeSql } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 
+/**
+ * 84 jobs, 66 of them with words: given a month each (below), more (kind, month) partitions with
+ * words than 4 × PARTITIONS_PER_COPY (64), and no more than it takes.
+ */
 const records = generateDataset({
   seed: 64,
-  preRecorded: 48,
-  live: 48,
+  preRecorded: 42,
+  live: 42,
   utterancesPerJob: 1,
   wordsPerUtterance: 2,
 });

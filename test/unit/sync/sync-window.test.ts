@@ -3,36 +3,38 @@
  * it; the whole-history reconcile still finds a deletion outside it.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { backfilledCopies } from '../../helpers/backfilled.js';
+import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
-import { migratedDb } from '../../helpers/migrated-db.js';
 import { syncOnce } from '../../helpers/sync.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+/** 30 jobs over the 30 days before the file started: about 7 in the last week. */
+const HISTORY = {
+  seed: 17,
+  preRecorded: 18,
+  live: 12,
+  utterancesPerJob: 2,
+  wordsPerUtterance: 3,
+  from: new Date(Date.now() - 30 * DAY),
+  to: new Date(Date.now() - 60_000),
+};
 
-/** 30 jobs over the last 30 days: about 7 in the last week. */
+/** A simulator of HISTORY, closed after the test. */
 async function history(): Promise<Simulator> {
-  sim = await startSimulator({
-    seed: 17,
-    preRecorded: 18,
-    live: 12,
-    utterancesPerJob: 2,
-    wordsPerUtterance: 3,
-    from: new Date(Date.now() - 30 * DAY),
-    to: new Date(Date.now() - 60_000),
-  });
-  return sim;
+  const simulator = await startSimulator(HISTORY);
+  onCleanup(() => simulator.close());
+  return simulator;
 }
+
+/** The first (incremental) run over HISTORY, made once for the tests that begin with it. */
+const backfilledHistory = backfilledCopies(history, (simulator, db) => syncOnce(simulator, db));
 
 function createdMs(record: Record<string, unknown>): number {
   return Date.parse(String(record['created_at']));
@@ -52,9 +54,7 @@ async function deletedIds(db: string): Promise<string[]> {
 
 describe('reconcile of the recent window', () => {
   it('walks and marks deleted only jobs created in the window; the whole-history run finds the older deletion', async () => {
-    const s = await history();
-    const db = await migratedDb('window.duckdb');
-    await syncOnce(s, db);
+    const { simulator: s, db } = await backfilledHistory('window.duckdb');
     const all = s.data.all() as unknown as Record<string, unknown>[];
     const recent = all.filter((r) => createdMs(r) > Date.now() - WEEK + DAY);
     const old = all.filter((r) => createdMs(r) < Date.now() - 2 * WEEK);
@@ -126,9 +126,7 @@ describe('reconcile of the recent window', () => {
   });
 
   it('also covers the gap since the last run when that is older than the window', async () => {
-    const s = await history();
-    const db = await migratedDb('gap.duckdb');
-    await syncOnce(s, db);
+    const { simulator: s, db } = await backfilledHistory('gap.duckdb');
     // The last run was 10 days ago: its watermark says so.
     const file = await openWriter(db);
     const tenDaysAgo = new Date(Date.now() - 10 * DAY).toISOString();

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { backfilledCopies } from '../../helpers/backfilled.js';
+import { onCleanup } from '../../helpers/cleanup.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { listRequestsSince, syncOnce } from '../../helpers/sync.js';
@@ -20,6 +22,21 @@ afterEach(async () => {
   sim = undefined;
 });
 
+/**
+ * 15 jobs of each kind, the same records at every start (the dates are fixed when the file loads):
+ * the account of the tests that begin with its back-fill, made once for them
+ * (test/helpers/backfilled.ts).
+ */
+const ACCOUNT = { preRecorded: 15, live: 15, seed: 12, ...recent() };
+const backfilledAccount = backfilledCopies(
+  async () => {
+    const simulator = await startSimulator(ACCOUNT);
+    onCleanup(() => simulator.close());
+    return simulator;
+  },
+  (simulator, db) => syncOnce(simulator, db),
+);
+
 describe('sync engine', () => {
   it('mirrors every job, status, utterance, word and billing second of a fresh backfill', async () => {
     // Pages of at most 5 and slices of 10: each kind walks several slices in parallel.
@@ -32,21 +49,21 @@ describe('sync engine', () => {
   });
 
   it('converges after new jobs, status transitions and edits upstream', async () => {
-    sim = await startSimulator({ preRecorded: 15, live: 15, seed: 12, ...recent() });
-    const db = await migratedDb('incremental.duckdb');
-    await syncOnce(sim, db);
-    const pending = sim.data.all().filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
+    const { simulator, db } = await backfilledAccount('incremental.duckdb');
+    const pending = simulator.data
+      .all()
+      .filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
     expect(pending.length).toBeGreaterThan(0);
-    for (const job of pending) sim.data.advance(String(job['id']), 'done');
-    const done = sim.data.all().find((r) => r['status'] === 'done')!;
-    sim.data.edit(String(done['id']), (r) => {
+    for (const job of pending) simulator.data.advance(String(job['id']), 'done');
+    const done = simulator.data.all().find((r) => r['status'] === 'done')!;
+    simulator.data.edit(String(done['id']), (r) => {
       r['custom_metadata'] = { team: 'edited' };
     });
-    sim.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 1_000) });
-    sim.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 1_000) });
-    const summary = await syncOnce(sim, db);
+    simulator.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 1_000) });
+    simulator.data.add({ kind: 'pre-recorded', status: 'queued', createdAt: new Date(Date.now() - 1_000) });
+    const summary = await syncOnce(simulator, db);
     expect(summary.outcome).toBe('ok');
-    await expectMirror(db, sim.data.all());
+    await expectMirror(db, simulator.data.all());
     const rechecked = summary.kinds.reduce((n, k) => n + k.pendingRechecked, 0);
     expect(rechecked).toBeGreaterThan(0);
   });
@@ -123,18 +140,15 @@ describe('sync engine', () => {
   });
 
   it('makes about one request per kind when nothing changed', async () => {
-    // Pages of 5: a walk of every job would take three pages a kind.
-    sim = await startSimulator({ preRecorded: 15, live: 15, seed: 16, ...recent() });
-    const db = await migratedDb('idle.duckdb');
-    const paging = { pageSize: 5 };
-    await syncOnce(sim, db, paging);
-    const pendingJobs = sim.data
+    const { simulator, db } = await backfilledAccount('idle.duckdb');
+    const pendingJobs = simulator.data
       .all()
       .filter((r) => r['status'] === 'queued' || r['status'] === 'processing').length;
-    const before = sim.log.length;
-    const summary = await syncOnce(sim, db, paging);
+    const before = simulator.log.length;
+    // Pages of 5: a walk of every job would take three pages a kind.
+    const summary = await syncOnce(simulator, db, { pageSize: 5 });
     expect(summary.kinds.every((k) => k.inserted === 0 && k.updated === 0)).toBe(true);
     // One window request per kind, plus one re-check per pending job (fewer when timestamps repeat).
-    expect(listRequestsSince(sim, before)).toBeLessThanOrEqual(2 + pendingJobs);
+    expect(listRequestsSince(simulator, before)).toBeLessThanOrEqual(2 + pendingJobs);
   });
 });
