@@ -9,8 +9,8 @@ import { loadRecords, writeSql } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 /**
- * 84 jobs, 66 of them with words: given a month each (below), more (kind, month) partitions with
- * words than 4 × PARTITIONS_PER_COPY (64), and no more than it takes.
+ * 84 jobs, 66 of them with words: given a month each (below), 66 (kind, month) partitions with
+ * words, more than four COPYs of PARTITIONS_PER_COPY (16) write.
  */
 const records = generateDataset({
   seed: 64,

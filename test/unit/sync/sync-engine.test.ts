@@ -29,6 +29,7 @@ import type {
   SyncProgress,
   SyncResources,
 } from '../../../src/sync/types.js';
+import { onCleanup } from '../../helpers/cleanup.js';
 import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { fileTempDir, tempDir } from '../../helpers/tmp.js';
@@ -223,18 +224,13 @@ describe('the engine over an in-memory listing', () => {
       // Older than the window a run walks again: every pending job is the re-check's.
       to: new Date(Date.now() - 3_600_000),
     });
-    let settled: Json[];
-    let stored: Json[];
-    try {
-      stored = structuredClone(sim.data.all()) as Json[];
-      const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
-      expect(pending.length).toBeGreaterThan(1);
-      // Upstream they end with their results: records the loader replaces whole.
-      for (const job of pending) sim.data.advance(String(job['id']), 'done');
-      settled = structuredClone(sim.data.all()) as Json[];
-    } finally {
-      await sim.close();
-    }
+    onCleanup(() => sim.close());
+    const stored = structuredClone(sim.data.all()) as Json[];
+    const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
+    expect(pending.length).toBeGreaterThan(1);
+    // Upstream they end with their results: records the loader replaces whole.
+    for (const job of pending) sim.data.advance(String(job['id']), 'done');
+    const settled = structuredClone(sim.data.all()) as Json[];
     const { ctx, store } = await kindContext(new FakeListing(stored));
     await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
     const checkpoint = await store.load('pre-recorded');
