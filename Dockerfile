@@ -3,7 +3,7 @@
 #   docker run --rm --env-file .env -v tsync-data:/data transcript-sync status
 
 # Node 22 LTS: Node 20 reached its end of life in April 2026 (package.json engines still allow
-# 20.19+ for development machines; see docs/decisions/0029).
+# 20.19+ for development machines; see docs/decisions/0017-node-engines-every-dependency-accepts.md).
 FROM node:22-slim AS build
 WORKDIR /app
 # Dependencies first, so a source change does not reinstall them. Scripts are skipped here
@@ -18,7 +18,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:22-slim
 # glibc's malloc: one arena instead of one per thread, and freed blocks of 256 KiB and more handed
 # back to the system, which keeps a back-fill of a million jobs within the default budget
-# (docs/decisions/0057). The entry point, bin/transcript-sync, sets the same two (0059); the image
+# (docs/decisions/0005-one-memory-budget.md). The entry point, bin/transcript-sync, sets the same two (0059); the image
 # sets them for whatever else starts node in it.
 ENV NODE_ENV=production \
     TSYNC_DB=/data/transcripts.duckdb \

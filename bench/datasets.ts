@@ -15,11 +15,11 @@ export interface Shape {
   /** What the account is, for the report. */
   readonly about: string;
   readonly sim: SimChildOptions;
-  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0053). */
+  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). */
   readonly goal: number;
   /**
    * Floor A bounded's settings: the fastest measured that kept DuckDB's ingest of this shape within
-   * the default budget, or, where none did, the fastest that completed (docs/decisions/0053).
+   * the default budget, or, where none did, the fastest that completed (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
    */
   readonly floorBounds: FloorABounds;
 }

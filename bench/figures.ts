@@ -51,7 +51,7 @@ export interface FloorBFigures {
 export interface ShapeFigures {
   readonly name: ShapeName;
   readonly about: string;
-  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0053). */
+  /** The goal of backfill / max(floor A bounded, floor B) (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). */
   readonly goal: number;
   /** Floor A bounded's settings. */
   readonly floorBounds: FloorABounds;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak RSS and wall time of the reading commands, two builds side by side, each command on a fresh
-# copy of FILE (docs/decisions/0031-readers-spill-within-the-budget.md, BENCHMARKS.md).
+# copy of FILE (docs/decisions/0016-readers-within-the-budget.md, BENCHMARKS.md).
 #   BEFORE=/path/to/other/bin/transcript-sync bench/reading-memory.sh FILE LABEL [COMMANDS]
 # The publish step syncs first: TSYNC_BASE_URL must serve the file's history (a simulator with the
 # seed and sizes it was built from). Rows go to stdout as label,command,build,peak KiB,seconds,exit.

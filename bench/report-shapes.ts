@@ -1,7 +1,7 @@
 /**
  * The account shapes in the report: each shape's backfill against its floors, its memory and CPU,
  * as rows, as targets, and side by side in one Markdown table. The goal is a ratio to floor A
- * bounded (DuckDB's ingest held to the budget where it can be, docs/decisions/0053); the ratio to
+ * bounded (DuckDB's ingest held to the budget where it can be, docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md); the ratio to
  * floor A with DuckDB's defaults is printed beside it.
  */
 import type { FloorAFigures, ShapeFigures } from './figures.js';

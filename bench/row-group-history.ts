@@ -8,7 +8,7 @@
  * checkpointed: its peak RSS (VmHWM) and the bytes each commit wrote.
  *
  * Layouts: `inline` (the record's text, `raw`, a column of `jobs`, as before
- * docs/decisions/0055) and `split` (`raw` in a table of its own, `jobs_raw(job_id, raw)`, as the
+ * docs/decisions/0006-the-files-tables.md) and `split` (`raw` in a table of its own, `jobs_raw(job_id, raw)`, as the
  * product's `job_records` now). `merge` rewrites the tables whose rows are small
  * (utterances, words, module_results; `jobs` too when split) into full row groups, as a merge of
  * a back-fill's groups would.

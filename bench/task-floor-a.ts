@@ -6,7 +6,7 @@
  * - `floor-a`: DuckDB's defaults (both threads, no memory limit) and one transaction: the fastest
  *   DuckDB loads these records, whatever memory that takes (GiBs on the larger shapes).
  * - `floor-a-bounded`: the same statements with the shape's `floorBounds` (bench/datasets.ts,
- *   docs/decisions/0053): a transaction for each file of `batchBytes` of NDJSON (cut by the bench
+ *   docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md): a transaction for each file of `batchBytes` of NDJSON (cut by the bench
  *   beforehand, bench/ndjson-batches.ts, so the measured process never holds the records), DuckDB's
  *   `memory_limit` and threads as given, the program's allocator setting (bench/child.ts).
  */

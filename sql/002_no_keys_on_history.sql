@@ -1,4 +1,4 @@
--- Tables that grow with the history carry no index (docs/decisions/0008): `jobs` loses its PRIMARY KEY and
+-- Tables that grow with the history carry no index (docs/decisions/0006-the-files-tables.md): `jobs` loses its PRIMARY KEY and
 -- `sync_runs` its (run_id, kind) key. DuckDB appends rows inserted into a table already written to
 -- the file as a new row group, so a checkpoint writes only the new rows; a table with an index
 -- (PRIMARY KEY, UNIQUE) instead gets its whole last row group (up to 122,880 rows, every job's

@@ -4,7 +4,7 @@
 -- rows are appended job after job, in the order jobs are loaded, so a row group holds the jobs of
 -- a short span of created_at, while job_id (random ids) spans every value in every row group. The
 -- loader deletes a changed job's rows by (job_id, job_created_at): at 100,000 jobs one job's words
--- went from a scan of the whole table to a few row groups (docs/decisions/0050).
+-- went from a scan of the whole table to a few row groups (docs/decisions/0006-the-files-tables.md).
 --
 -- Each table is rebuilt as 002_no_keys_on_history.sql rebuilt jobs: a new table with the columns
 -- of the old one and job_created_at last, the rows copied in their stored order (the join keeps

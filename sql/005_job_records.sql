@@ -1,7 +1,7 @@
--- The record exactly as received gets a table of its own, `job_records` (docs/decisions/0055): one
+-- The record exactly as received gets a table of its own, `job_records` (docs/decisions/0006-the-files-tables.md): one
 -- row per job. A writer's commit holds and writes in proportion to the row groups the history
 -- tables hold, and `jobs` kept one small row group per back-fill commit for its `raw` (a vector of
--- a row group's `raw` is decompressed at once, so those groups stay small: docs/decisions/0052).
+-- a row group's `raw` is decompressed at once, so those groups stay small: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
 -- Apart, `jobs` is narrow and its row groups merge like the other tables'
 -- (src/load/file/merge-row-groups.ts), and only `job_records` keeps a group per commit, of three
 -- columns instead of twenty-six.

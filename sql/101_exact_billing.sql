@@ -1,4 +1,4 @@
--- Exact billing figures (docs/decisions/0023). sql/100 summed seconds exactly but divided a DECIMAL by 3600,
+-- Exact billing figures (docs/decisions/0012-exact-billing-and-exact-json.md). sql/100 summed seconds exactly but divided a DECIMAL by 3600,
 -- which DuckDB computes in DOUBLE, so billed_hours came out as a DOUBLE rounded per row. Here:
 --
 --   * each job's seconds are taken as DECIMAL(18,6): exact for what the service sends (at most

@@ -75,9 +75,9 @@ export function pipelineSummaryOf(error: unknown): PipelineSummary | undefined {
 
 /**
  * After the kinds ran, what they committed is published, even when a kind failed: the manifest
- * names that kind stale, with the end of its last successful sync (docs/decisions/
- * 0001-publish-what-committed.md). Not published when the run was stopped, or when no kind
- * synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
+ * names that kind stale, with the end of its last successful sync
+ * (docs/decisions/0014-published-dataset.md). Not published when the run was stopped, or when no
+ * kind synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
  * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
  */
 async function publishAfter(

@@ -5,7 +5,7 @@
 -- made and dropped for each batch.
 -- The stored jobs are read within the batch's created_at window ($from, $until: its records'
 -- earliest and latest created_at): the min/max of each row group's created_at skip the rest of the
--- history, so a batch costs about the same at any history (docs/decisions/0039). A record stored
+-- history, so a batch costs about the same at any history (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). A record stored
 -- under another created_at is not found here: the loader asks classify-anywhere.sql for those that
 -- src/load/stored-ids.ts says may be stored.
 SELECT k.id,

@@ -1,7 +1,7 @@
 -- The row groups of every table that grows with the history, with their rows and the size under
 -- which a group is small: what an incremental run of a few jobs leaves, not what a back-fill's
 -- commit does (each writes at least a batch, ~30 jobs of ~80 kB, straight into row groups of its
--- own: docs/decisions/0034), so that a back-fill's groups are never moved (docs/decisions/0056).
+-- own: docs/decisions/0009-a-commit-written-into-the-file-once.md), so that a back-fill's groups are never moved (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
 -- Under 32 rows of `job_records` (a row holds a record as received, the costliest to rewrite) and
 -- of `jobs` (one row per record), under 128 of `module_results` (~3-8 a job), under 2,048 (one
 -- vector) of the others.

@@ -161,7 +161,7 @@ export class Database {
   /**
    * A writer's instance given back and opened again, between transactions: DuckDB keeps in memory
    * a description of every row group its instance wrote, and a new instance reads those of the file
-   * only as a statement needs them (docs/decisions/0043). The loader's staging is made again;
+   * only as a statement needs them (docs/decisions/0009-a-commit-written-into-the-file-once.md). The loader's staging is made again;
    * hooks (onReopen) run before any other statement. False, and nothing done, inside a
    * transaction, while a statement runs or a connection is lent, or when another handle shares
    * the instance: the caller asks again later. A failure to open again closes this Database and

@@ -197,7 +197,7 @@ async function closeWriter(
   if (shared.refs !== 1) return;
   // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
   // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
-  // DuckDB's threads first, leaving closeSync ~20% of it (docs/decisions/0019). Should it fail,
+  // DuckDB's threads first, leaving closeSync ~20% of it (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should it fail,
   // closeSync checkpoints as before.
   await db
     .run('CHECKPOINT')

@@ -1,7 +1,7 @@
 /**
  * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and everything
  * that holds memory derived from it, so that a sync's peak RSS stays under the budget whatever the
- * size of the records and of the history already stored. docs/decisions/0032 has the measurements
+ * size of the records and of the history already stored. docs/decisions/0005-one-memory-budget.md has the measurements
  * behind the DuckDB figures; BENCHMARKS.md those behind the page figures.
  *
  * Where a sync's memory goes:
@@ -60,7 +60,7 @@ const WAL_SHARE = 0.25;
  * parsed on the staging connection (parseBytes of JSON), query state, a checkpoint's write
  * buffers. Anything else the limit leaves room for is the file's blocks DuckDB keeps cached (a
  * checkpoint's among them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
- * written; at 14 MiB DuckDB spilled (docs/decisions/0034).
+ * written; at 14 MiB DuckDB spilled (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;
 
@@ -109,7 +109,7 @@ const BYTES_PER_PENDING_ROW = 64;
 /**
  * DuckDB memory an uncommitted JSON byte costs until the commit writes it: `raw` as received, the
  * rows parsed out of it and the last row group of words, measured at 2.4-3.3 (duckdb_memory() at
- * the commits of a back-fill of jobs of ~800 words, docs/decisions/0034).
+ * the commits of a back-fill of jobs of ~800 words, docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
@@ -126,7 +126,7 @@ const REOPEN_JSON_BYTES = 1e9;
  * freed memory back: pages freed 200 ms ago go back to the system (DuckDB's build keeps them
  * 1 s), and one arena instead of one per thread group. A writer frees and takes buffer blocks
  * all the time; what jemalloc keeps of them counts in the peak. Set by the process entry
- * (src/cli/main.ts) before DuckDB loads, unless the environment sets it (docs/decisions/0045).
+ * (src/cli/main.ts) before DuckDB loads, unless the environment sets it (docs/decisions/0005-one-memory-budget.md).
  */
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narenas:1';
 

@@ -3,7 +3,7 @@
  * same budget as a sync's (--memory, TSYNC_MEMORY; budget.ts). A reading holds no pages, so the
  * budget is the fixed part and DuckDB's buffer pool; what a query needs beyond its `memory_limit`
  * (a big aggregate, a join, a sort) spills to a folder beside the file, `<file>.tmp-<pid>`,
- * instead of growing the process. docs/decisions/0031-readers-spill-within-the-budget.md has the
+ * instead of growing the process. docs/decisions/0016-readers-within-the-budget.md has the
  * figures behind the constants.
  */
 import { availableParallelism } from 'node:os';
@@ -25,9 +25,9 @@ const LIMIT_SHARE = 0.5;
  * publish after a sync). Such a reading scans every table once, and the buffer pool fills to its
  * limit with the blocks it read whatever the limit, so the peak follows the limit: at the 512 MB
  * budget, 90 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs 105-128 MiB
- * lower, no slower (docs/decisions/0035-parquet-copies-in-a-smaller-pool.md). Small row
+ * lower, no slower (docs/decisions/0014-published-dataset.md). Small row
  * groups (parquet-copy.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it, and the wide
- * tables are copied a partition at a time on one thread (docs/decisions/0037).
+ * tables are copied a partition at a time on one thread (docs/decisions/0014-published-dataset.md).
  */
 const PARQUET_LIMIT_SHARE = 0.25;
 
@@ -43,7 +43,7 @@ const BYTES_PER_THREAD = 48 * MiB;
  * vector of up to 2,048 records of a row group at once, ~256 MiB for records of 80 KB in a full row
  * group (a file compacted by an earlier release, or copied whole), and fails rather than spill
  * below it. A back-fill's row groups hold a commit's records, and those `compact` and the merge of
- * small row groups write about 16 MiB: they fit the budget (docs/decisions/0052). One thread reads
+ * small row groups write about 16 MiB: they fit the budget (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). One thread reads
  * one vector.
  */
 export const RAW_LIMIT_BYTES = 1024 * MiB;

@@ -1,6 +1,6 @@
 /**
  * What a `--full` run adds: every id the walk saw goes into a table that lives as long as the walk
- * (docs/decisions/0044), and once the whole list has been walked, jobs of the kind created before
+ * (docs/decisions/0010-reconcile-recent-often-history-weekly-with-a-guard.md), and once the whole list has been walked, jobs of the kind created before
  * the run started that were not seen are marked `deleted_at`. Ids are taken from every record
  * listed (PageRecords.listedIds), so a job that upstream still lists but that failed validation
  * (quarantined) is not mistaken for a deleted one. A deleted job seen again is restored by the

@@ -13,7 +13,7 @@
  * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about
  * COMPACT_AFTER small row groups per table, and a merge writes the rows of the runs since the last
  * one, about once. A back-fill's commits leave groups too big to be small, which stay where they
- * are (docs/decisions/0056).
+ * are (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
  */
 import type { Database } from '../database.js';
 import { loadSql } from '../sql-files.js';
@@ -32,7 +32,7 @@ import {
  * one allocation of up to twice this, which a reading at the default budget (a 180 MiB pool, two
  * threads; src/memory/reader-memory.ts) holds with room, and one at 320 MB (88 MiB, one thread)
  * too. A back-fill's row groups hold a commit's JSON, 26 MiB at the default budget
- * (src/memory/budget.ts). Smaller compresses worse: docs/decisions/0052.
+ * (src/memory/budget.ts). Smaller compresses worse: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md.
  */
 export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 
@@ -42,7 +42,7 @@ export const COMPACT_AFTER = 64;
 /**
  * Runs between two counts of the small row groups. Counting those of the history tables reads the
  * segments of every column (pragma_storage_info, sql/load/row-groups.sql): 3.6-4.4 s of CPU and
- * 322-333 MiB at 100,000 jobs (docs/decisions/0047), too much for every close. So a close counts
+ * 322-333 MiB at 100,000 jobs (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every close. So a close counts
  * them after every COUNT_EVERY_RUNS-th run that wrote rows (inserted or replaced a job: only
  * appends make row groups), when that run is the latest; only sync_runs' groups after every
  * COUNT_EVERY_RUNS-th run (an idle run appends its sync_runs rows and nothing else:

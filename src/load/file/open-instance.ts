@@ -38,7 +38,7 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
  * - A commit that checkpoints writes its changes into the file only, not into the WAL first
  *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits that stored at least a batch
  *   checkpoint (src/load/database.ts checkpointAtCommit, src/sync/writer/commit-policy.ts), so a back-fill writes each row once, compressed,
- *   instead of into the WAL and again at a checkpoint (docs/decisions/0034).
+ *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
  *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for

@@ -56,7 +56,7 @@ export interface DatasetFilter {
  * 300-400 bytes a job; past the pool it spills every row of the other side, or fails (a million
  * jobs did not fit 90 MiB). So such a COPY takes a batch of partitions holding at most
  * memory_limit / JOB_JOIN_BYTES jobs, and scans the child table once per batch
- * (docs/decisions/0046-job-rows-copied-a-batch-of-jobs-at-a-time.md).
+ * (docs/decisions/0014-published-dataset.md).
  */
 export const JOB_JOIN_BYTES = 1024;
 

@@ -1,7 +1,7 @@
 /**
  * COPY ... TO Parquet, the one place that spells it: a statement's rows into a file or a folder of
  * Hive partitions (`kind`, `month`), in batches of partitions or a partition per COPY, with the
- * session settings that bound what DuckDB holds while it writes (docs/decisions/0035, 0037).
+ * session settings that bound what DuckDB holds while it writes (docs/decisions/0014-published-dataset.md, 0037).
  */
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ export interface ParquetTarget {
  * them all at once; past
  * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
  * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
- * and took less time than 64 in the 180 MiB before (docs/decisions/0035).
+ * and took less time than 64 in the 180 MiB before (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 
@@ -47,7 +47,7 @@ export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
  * Rows a thread gathers across a COPY's partitions before it hands them to their writers
  * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's.
  * A bound in rows, not bytes: ~7 MB of words a thread, but 250-600 MB of module results or jobs,
- * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0037).
+ * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONED_FLUSH_ROWS = 122_880;
 
@@ -159,7 +159,7 @@ export async function copyPartitionFiles(
  * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
  * after. A thread writing wide rows holds ~25 MiB the pool cannot evict (its row group's Parquet
  * pages, uncompressed and compressed, and the long strings it scans); two such threads and the
- * join's hash table did not fit 75 MiB (docs/decisions/0037).
+ * join's hash table did not fit 75 MiB (docs/decisions/0014-published-dataset.md).
  */
 async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
