@@ -6,15 +6,8 @@ import { defineConfig } from 'vitest/config';
  * permissions, or the benches. test/unit/: in-process (the CLI through runMain), no build step;
  * test/unit/repo/test-tiers.test.ts fails when a file there starts the build.
  *
- * Budget on the team's 2-core machine: `npm test` (the build, then both tiers) within 90 s wall,
- * the unit tier alone (`npx vitest run --project unit`) within 30 s. The suite is CPU-bound (about
- * 1.9 of the 2 cores busy), so its wall time is about its CPU time (user + sys) over 1.9. Where a
- * 3e8-step loop of `x += i % 7` takes 0.33 s, the unit tier takes ~58 CPU-s (29.5-30.4 s); where
- * it takes 0.49 s, ~70 CPU-s (35-39 s) and `npm test` 86-95 s; a core shared with another process
- * costs more still. What is left is mostly fixed costs (a DuckDB instance, ~11 ms of CPU to create
- * and close; a file's migrations; a parse of staged records, ~30 ms whatever their number; a
- * process start, ~0.3 CPU-s for a sync) times the syncs, files and processes the tests need. Less
- * work per test is what shortens it; compare CPU-s, side by side.
+ * The suite is CPU-bound on two cores: less work per test shortens it, more workers do not
+ * (docs/decisions/0018-two-test-tiers.md).
  */
 export default defineConfig({
   test: {
