@@ -7,7 +7,7 @@
 -- vector) of the others.
 -- Read by compact-small-row-groups.sql and merge-small-row-groups.sql
 -- (src/load/file/merge-row-groups.ts), which makes the view just before: binding it reads the
--- segments of every column (pragma_storage_info), 0.7 s of CPU at 100,000 jobs.
+-- segments of every column (pragma_storage_info): costly at a large history.
 CREATE OR REPLACE TEMP VIEW _tsync_row_groups AS
 WITH segments AS (
   SELECT 'jobs' AS t, row_group_id, count FROM pragma_storage_info('jobs') WHERE column_path = '[0]'

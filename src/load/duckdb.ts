@@ -1,8 +1,8 @@
 /**
  * The values of @duckdb/node-api the program uses, loaded with `require`. The package is CommonJS:
  * imported as an ES module, Node first scans the source of each of its ~40 re-exported files for
- * export names (cjs-module-lexer), about 0.2 s of CPU at every start of a command that opens a
- * file, a third of an idle sync's own CPU (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the package
+ * export names (cjs-module-lexer) at every start of a command that opens a file
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the package
  * itself (`import type`); each class and enum below is exported as a value and as a type.
  */
 import { createRequire } from 'node:module';

@@ -258,9 +258,9 @@ function addRows(result: LoadResult, rows: RowCounts): void {
 
 /**
  * Batches whose missed records a run looks up in the whole table before it reads the filter of
- * stored ids: reading it costs about six such lookups (0.24 s of CPU against 39-43 ms for a scan
- * of the stored ids at 100,000 jobs, docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md), so a run that misses in fewer batches
- * never pays it, and one that keeps missing pays it once.
+ * stored ids: reading it costs about six such lookups
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md), so a run that misses
+ * in fewer batches never pays it, and one that keeps missing pays it once.
  */
 const LOOKUPS_BEFORE_FILTER = 6;
 

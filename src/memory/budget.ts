@@ -41,7 +41,7 @@ const FIXED_BYTES = 112 * MiB;
 /**
  * Share of the rest (budget minus FIXED_BYTES) that the plan hands out: 0.35. The peaks overshoot
  * what the shares aim at (the allocator keeps freed pages, V8 keeps garbage between collections);
- * planned on the whole rest, a 512 MB budget peaked at 744 MB on a back-fill (BENCHMARKS.md).
+ * planned on the whole rest, a back-fill passed its budget (docs/decisions/0005-one-memory-budget.md).
  */
 const PLANNED_SHARE = 0.35;
 
@@ -59,15 +59,15 @@ const WAL_SHARE = 0.25;
  * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the records staged and
  * parsed on the staging connection (parseBytes of JSON), query state, a checkpoint's write
  * buffers. Anything else the limit leaves room for is the file's blocks DuckDB keeps cached (a
- * checkpoint's among them), which add to the peak: 32 MiB peaked 30-40 MiB lower than 64 MiB with the same bytes
- * written; at 14 MiB DuckDB spilled (docs/decisions/0009-a-commit-written-into-the-file-once.md).
+ * checkpoint's among them), which add to the peak: the least that does not make DuckDB spill
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;
 
 /**
  * Smallest `memory_limit`, bytes: at small budgets the sum above leaves too little to parse big
- * records (hour-long transcripts of ~1.3 MB failed at 60 and 76 MiB with `--memory 256MB`; a
- * record of 8 MB needs a 32 MiB allocation of its own). 96 MiB held both.
+ * records (a record of 8 MB needs a 32 MiB allocation of its own; hour-long transcripts at
+ * `--memory 256MB` need this floor too: docs/decisions/0005-one-memory-budget.md).
  */
 const MIN_DUCKDB_LIMIT_BYTES = 96 * MiB;
 
@@ -86,8 +86,8 @@ const BATCH_PAGES = 2;
 /**
  * Batches whose new records are parsed together (src/load/parse-batch.ts): parsing costs a fixed
  * part a statement, which a batch of ~20 long jobs paid at a third of its parse. The texts wait in
- * DuckDB (its work), not in the V8 heap. Three spilled at 512 MB (a back-fill wrote 1.35x the
- * file's growth instead of 1.06x); two did not.
+ * DuckDB (its work), not in the V8 heap; more than two spill at 512 MB
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 const PARSE_BATCHES = 2;
 
@@ -108,16 +108,16 @@ const BYTES_PER_PENDING_ROW = 64;
 
 /**
  * DuckDB memory an uncommitted JSON byte costs until the commit writes it: `raw` as received, the
- * rows parsed out of it and the last row group of words, measured at 2.4-3.3 (duckdb_memory() at
- * the commits of a back-fill of jobs of ~800 words, docs/decisions/0009-a-commit-written-into-the-file-once.md).
+ * rows parsed out of it and the last row group of words (duckdb_memory() at the commits of a
+ * back-fill, docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
 /**
  * JSON bytes a writer loads between two opens of its file (src/load/database.ts reopen): 1 GB.
- * DuckDB keeps in memory a description of every row group its instance wrote, which grew a
- * back-fill's peak by about 15 MiB a GB written (about 2.3 GB of JSON); an instance opened again
- * knows only the file's, read as statements need them.
+ * DuckDB keeps in memory a description of every row group its instance wrote, which grows a
+ * back-fill's peak with what it wrote; an instance opened again knows only the file's, read as
+ * statements need them (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const REOPEN_JSON_BYTES = 1e9;
 

@@ -23,9 +23,8 @@ const LIMIT_SHARE = 0.5;
 /**
  * Share of the rest that becomes `memory_limit` of a reading that writes Parquet (export, the
  * publish after a sync). Such a reading scans every table once, and the buffer pool fills to its
- * limit with the blocks it read whatever the limit, so the peak follows the limit: at the 512 MB
- * budget, 90 MiB instead of 180 MiB took a first publish and an export of 10,000 jobs 105-128 MiB
- * lower, no slower (docs/decisions/0014-published-dataset.md). Small row
+ * limit with the blocks it read whatever the limit, so the peak follows the limit, and a smaller
+ * one is no slower (docs/decisions/0014-published-dataset.md). Small row
  * groups (parquet-copy.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it, and the wide
  * tables are copied a partition at a time on one thread (docs/decisions/0014-published-dataset.md).
  */

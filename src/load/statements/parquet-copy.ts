@@ -21,9 +21,8 @@ export interface ParquetTarget {
  * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
  * row group in the making) open per partition of a COPY, so a history of many months would hold
  * them all at once; past
- * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 64 of
- * them did not fit the 90 MiB of a Parquet reading at 512 MB (a history of 120 partitions); 16 did,
- * and took less time than 64 in the 180 MiB before (docs/decisions/0014-published-dataset.md).
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 16 is
+ * what a Parquet reading's pool holds at 512 MB (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 
@@ -31,7 +30,7 @@ export const PARTITIONS_PER_COPY = 16;
  * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
  * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
  * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
- * allocates in one piece (57 MiB for 22,000 module results) and cannot spill. It also cuts words
+ * allocates in one piece and cannot spill. It also cuts words
  * into row groups of ~65,000 rows and utterances of ~35,000 (DuckDB checks it every 2,048 rows).
  */
 export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
@@ -157,9 +156,9 @@ export async function copyPartitionFiles(
 
 /**
  * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
- * after. A thread writing wide rows holds ~25 MiB the pool cannot evict (its row group's Parquet
- * pages, uncompressed and compressed, and the long strings it scans); two such threads and the
- * join's hash table did not fit 75 MiB (docs/decisions/0014-published-dataset.md).
+ * after. A thread writing wide rows holds memory the pool cannot evict (its row group's Parquet
+ * pages, uncompressed and compressed, and the long strings it scans), so one thread is what a
+ * Parquet reading's pool holds (docs/decisions/0014-published-dataset.md).
  */
 async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
