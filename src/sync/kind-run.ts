@@ -1,6 +1,6 @@
 /**
  * One kind's run, start to end: record the start in sync_runs, re-check pending jobs, plan the
- * window into slices, walk and load them (kind-writer.ts), mark deletions on a --full run, then
+ * window into slices, walk and load them (writer/writer.ts), mark deletions on a --full run, then
  * save the final checkpoint with the run's summary. A failure keeps what was committed: the
  * checkpoint saved is the slice ledger's last committed watermark, and the kind's run throws
  * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
@@ -21,7 +21,8 @@ import { reconcileStart } from './reconcile-window.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import type { Checkpoint, KindSummary, SyncMode, SyncPlan } from './types.js';
-import { SliceLedger } from './writer/slice-ledger.js';
+import { sliceList } from './writer/fetch-slices.js';
+import { SliceLedger, windowClaims } from './writer/slice-ledger.js';
 import { walkAndLoad } from './writer/writer.js';
 
 export type { KindRunContext } from './kind-context.js';
@@ -55,7 +56,7 @@ export async function syncKind(
       anomalyPauseMs: plan.anomalyPauseMs,
     };
     if (plan.full) await startSeenSet(ctx.db);
-    else if (after) await recheckPending(ctx, kind, after, counters, checkpoint, paging);
+    else if (after) await recheckPending(ctx, kind, after, paging, { counters, progress, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
       // Derived when unset: four pages' worth (extract/walk/slices.ts).
@@ -71,7 +72,10 @@ export async function syncKind(
     ledger = new SliceLedger(slices, checkpoint.watermark);
     const fetchedBefore = counters.jobsFetched;
     const firstCount = firstPage.ids.length;
-    await walkAndLoad(ctx, kind, slices, firstPage, paging, { counters, checkpoint, progress, ledger });
+    // The window's first page is the first page of its only slice.
+    const reuse = slices.length === 1 ? firstPage : undefined;
+    const claims = windowClaims(ledger, checkpoint);
+    await walkAndLoad(ctx, kind, sliceList(slices), reuse, paging, { counters, progress, claims });
     if (firstCount > 0 && counters.jobsFetched === fetchedBefore) {
       throw new ListingAnomalyError(
         `the first page of the ${kind} list held ${firstCount} jobs but the walk brought none`,

@@ -1,7 +1,8 @@
 /**
  * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
  * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
- * handed out oldest first, so the writer's watermark can advance early. The client's rate limit
+ * handed out oldest first, so the writer's watermark can advance early: a window's planned slices,
+ * or the windows around pending jobs, each cut when a fetcher takes it. The client's rate limit
  * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
  * arrives, while the writer waits on DuckDB, and only its records are queued.
  */
@@ -27,14 +28,28 @@ export interface FetchOptions {
   readonly onAnomaly?: () => void;
 }
 
+/** The slices to walk, oldest first: at most `count`; `next` cuts one, undefined once none is left. */
+export interface SliceSource {
+  readonly count: number;
+  next(): Slice | undefined;
+}
+
+/** A window's planned slices as a source. */
+export function sliceList(slices: readonly Slice[]): SliceSource {
+  let next = 0;
+  return { count: slices.length, next: () => slices[next++] };
+}
+
 /**
  * Resolves when every slice was walked, or rejects with the first fetch error (after the others
- * stopped). Closes the queue either way, so the writer drains it and ends.
+ * stopped). Closes the queue either way, so the writer drains it and ends. Slice numbers in the
+ * queue's messages count from 0 in the order the slices were taken. `firstPage`, when given, is
+ * the first slice's first page, already fetched.
  */
 export async function fetchSlices(
   client: Listing,
   list: ListName,
-  slices: readonly Slice[],
+  slices: SliceSource,
   firstPage: Page | undefined,
   queue: PageQueue<QueueMessage>,
   options: FetchOptions,
@@ -53,8 +68,8 @@ export async function fetchSlices(
     onRestart: options.onRestart,
     ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
   };
-  // The window's first page is the first page of its only slice: reused once, then let go.
-  let reuse = slices.length === 1 ? firstPage : undefined;
+  // Reused once, then let go.
+  let reuse = firstPage;
   const walk = async (index: number, slice: Slice): Promise<void> => {
     const first = reuse;
     reuse = undefined;
@@ -64,10 +79,12 @@ export async function fetchSlices(
     await queue.push({ type: 'done', slice: index });
   };
   const fetcher = async (): Promise<void> => {
-    while (nextSlice < slices.length && !stop.signal.aborted) {
+    while (!stop.signal.aborted) {
+      const slice = slices.next();
+      if (slice === undefined) return;
       const index = nextSlice++;
       try {
-        await walk(index, slices[index]!);
+        await walk(index, slice);
       } catch (error) {
         firstError ??= { error };
         stop.abort(error);
@@ -76,7 +93,7 @@ export async function fetchSlices(
     }
   };
   try {
-    const workers = Array.from({ length: Math.min(options.concurrency, slices.length) }, fetcher);
+    const workers = Array.from({ length: Math.min(options.concurrency, slices.count) }, fetcher);
     await Promise.all(workers);
     if (firstError) throw firstError.error;
   } finally {

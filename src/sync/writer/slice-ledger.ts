@@ -11,6 +11,8 @@
  * saves that, not what the open transaction was about to claim.
  */
 import type { Slice } from '../../extract/walk/slices.js';
+import type { Checkpoint } from '../types.js';
+import type { Claims } from './writer.js';
 
 /** A checkpoint's view of the slice a run stopped inside (ISO 8601 instants). */
 export interface SliceBounds {
@@ -66,4 +68,16 @@ export class SliceLedger {
 /** The later of two ISO 8601 instants; `b` when `a` is null. */
 export function laterOf(a: string | null, b: string): string {
   return a !== null && Date.parse(a) > Date.parse(b) ? a : b;
+}
+
+/**
+ * What a window's commits claim: the run's starting checkpoint with the ledger's watermark and the
+ * slice in progress.
+ */
+export function windowClaims(ledger: SliceLedger, start: Checkpoint): Claims {
+  return {
+    complete: (index) => ledger.complete(index),
+    checkpoint: () => ({ ...start, watermark: ledger.watermark, slice: ledger.inProgress }),
+    committed: (cp) => ledger.commit(cp.watermark),
+  };
 }

@@ -8,12 +8,12 @@
  * loaded, it opens the file again, between two transactions (Database.reopen). New records are
  * parsed `parseBytes` at a time, the last of a transaction before its commit
  * (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
- * transaction (DuckDB) and after its commit (Redis); the slice ledger says what it may claim.
+ * transaction (DuckDB) and after its commit (Redis); its claims say what it may claim. The walk of
+ * a window and the re-check of pending jobs both load through it.
  */
 
 import type { Page } from '../../extract/listing.js';
 import type { Paging } from '../../extract/walk/plan-window.js';
-import type { Slice } from '../../extract/walk/slices.js';
 import type { JobKind } from '../../kinds.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';
@@ -22,26 +22,32 @@ import type { KindProgress } from '../kind-summary.js';
 import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
 import { flushStaged, TransactionSize } from './commit-policy.js';
-import { fetchSlices } from './fetch-slices.js';
+import { fetchSlices, type SliceSource } from './fetch-slices.js';
 import type { QueueMessage } from './page-queue.js';
 import { PageQueue, withWaitingPages } from './page-queue.js';
-import type { SliceLedger } from './slice-ledger.js';
+
+/** What the writer's commits claim (slice-ledger.ts windowClaims, pending.ts). */
+export interface Claims {
+  /** Every page of slice `index` was loaded, in the open transaction or an earlier one. */
+  complete(index: number): void;
+  /** The checkpoint the open transaction saves. */
+  checkpoint(): Checkpoint;
+  /** The open transaction committed `cp`, what `checkpoint` returned inside it. */
+  committed(cp: Checkpoint): void;
+}
 
 export interface WriteState {
   readonly counters: RunCounters;
-  /** The run's starting checkpoint: what each saved checkpoint keeps besides watermark and slice. */
-  readonly checkpoint: Checkpoint;
   readonly progress: KindProgress;
-  /** The window's slices; its `committed` watermark is what a failure saves. */
-  readonly ledger: SliceLedger;
+  readonly claims: Claims;
 }
 
 /** Runs the fetchers and the writer together; a writer failure stops the fetchers. */
 export async function walkAndLoad(
   ctx: KindRunContext,
   kind: JobKind,
-  slices: readonly Slice[],
-  firstPage: Page,
+  slices: SliceSource,
+  firstPage: Page | undefined,
   paging: Paging,
   state: WriteState,
 ): Promise<void> {
@@ -84,7 +90,7 @@ async function writePages(
   ctx: KindRunContext,
   kind: JobKind,
   queue: PageQueue<QueueMessage>,
-  { counters, checkpoint, progress, ledger }: WriteState,
+  { counters, progress, claims }: WriteState,
 ): Promise<void> {
   let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
@@ -92,14 +98,14 @@ async function writePages(
       const size = new TransactionSize(ctx.memory);
       let drained: boolean;
       try {
-        drained = await loadPages(ctx, queue, { counters, progress, ledger }, size);
+        drained = await loadPages(ctx, queue, { counters, progress, claims }, size);
         await flushStaged(ctx.loader, counters, size);
       } catch (error) {
         await ctx.loader.discard();
         throw error;
       }
       size.beforeCommit(ctx.db);
-      const cp: Checkpoint = { ...checkpoint, watermark: ledger.watermark, slice: ledger.inProgress };
+      const cp = claims.checkpoint();
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
       return { cp, drained, rows: size.rows, bytes: size.bytes, stored: size.storedBytes };
     });
@@ -107,7 +113,7 @@ async function writePages(
       { kind, child_rows: batch.rows, json_bytes: batch.bytes, stored_json_bytes: batch.stored },
       'transaction committed',
     );
-    ledger.commit(batch.cp.watermark);
+    claims.committed(batch.cp);
     await saveCheckpoint(ctx.stores, kind, batch.cp, 'after-commit');
     ended = batch.drained;
     loadedSinceOpen += batch.bytes;
@@ -126,13 +132,13 @@ async function writePages(
 
 /**
  * Loads pages into the open transaction until it is to commit (`size`) or the queue is closed and
- * drained (then true); a slice that ends is marked complete in the ledger. The new records are
+ * drained (then true); a slice that ends is marked complete in the claims. The new records are
  * staged and parsed `parseBytes` of JSON at a time; the caller flushes the last of them.
  */
 async function loadPages(
   ctx: KindRunContext,
   queue: PageQueue<QueueMessage>,
-  { counters, progress, ledger }: Pick<WriteState, 'counters' | 'progress' | 'ledger'>,
+  { counters, progress, claims }: WriteState,
   size: TransactionSize,
 ): Promise<boolean> {
   for (;;) {
@@ -140,7 +146,7 @@ async function loadPages(
     if (message === undefined) return true;
     if (message.type === 'done') {
       // The open transaction's checkpoint claims it; its commit waits for the size or the drain.
-      ledger.complete(message.slice);
+      claims.complete(message.slice);
       continue;
     }
     const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
