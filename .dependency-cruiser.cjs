@@ -2,8 +2,9 @@
  * The import rules of src/ (dependency-cruiser; `npm run lint` runs it, test/unit/repo/architecture.test.ts
  * too). The folders form a pipeline ranked from the bottom up (architecture.json): a module may
  * import its own folder and folders ranked below it, never above, never a sibling of its rank,
- * and no import may close a cycle. The simulator stands apart: it imports nothing of the product, and only the CLI (its
- * `simulate` and `demo` commands) imports it.
+ * and no import may close a cycle. The stages' folders are contracts: another folder enters one
+ * only through its `index.ts`. The simulator stands apart: it imports nothing of the product, and
+ * only the CLI (its `simulate` and `demo` commands) imports it.
  */
 
 const { ranks } = require('./architecture.json');
@@ -29,6 +30,17 @@ const upward = ranks
   })
   .filter((rule) => rule.to.path.length > 0);
 
+/** Stages whose folder another folder enters only through its index.ts. */
+const STAGES = ['extract', 'normalize'];
+
+const doors = STAGES.map((stage) => ({
+  name: `${stage}-entered-by-its-index`,
+  comment: `another folder imports src/${stage}/ only through src/${stage}/index.ts, its contract`,
+  severity: 'error',
+  from: { path: '^src/', pathNot: [`^src/${stage}/`, '^src/simulator/'] },
+  to: { path: `^src/${stage}/`, pathNot: `^src/${stage}/index\\.ts$` },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -39,6 +51,7 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
+    ...doors,
     {
       name: 'simulator-imports-no-product',
       comment: 'the simulator stands for the real service: it imports nothing of the code it tests',

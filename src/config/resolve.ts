@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { defaultSliceJobs } from '../extract/walk/slices.js';
+import { defaultSliceJobs } from '../extract/index.js';
 import { planMemory } from '../memory/budget.js';
 import { formatBytes } from '../util/bytes.js';
 import {

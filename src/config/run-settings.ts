@@ -6,8 +6,7 @@
  * layer's constant, shown here as text.
  */
 import { z } from 'zod';
-import { DEFAULT_METADATA_ENCODING, METADATA_ENCODINGS } from '../extract/query.js';
-import { DEFAULT_RATE_LIMIT } from '../extract/rate-limiter.js';
+import { DEFAULT_METADATA_ENCODING, DEFAULT_RATE_LIMIT, METADATA_ENCODINGS } from '../extract/index.js';
 import { DEFAULT_LOCK_WAIT_MS } from '../load/defaults.js';
 import { DEFAULT_MEMORY } from '../memory/budget.js';
 import { formatDurationSetting } from '../util/duration.js';

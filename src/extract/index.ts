@@ -1,5 +1,6 @@
 /**
- * The listing service client: what the sync engine imports. See ./client.ts for the behaviour and
+ * EXTRACT's only door (dependency-cruiser enforces it): the listing service client, the walk of a
+ * window's pages and the byte scan of a page. See ./client.ts for the behaviour and
  * ./retry-policy.ts for what retries.
  */
 
@@ -12,9 +13,29 @@ export {
   type ListName,
 } from '../kinds.js';
 export { ListingClient } from './client.js';
+export { scanListBody } from './json-scan.js';
+export {
+  ANY,
+  both,
+  either,
+  HEAD_NAMES,
+  type HeadName,
+  NEVER,
+  objectRule,
+  type Shape,
+  shape,
+} from './json-shape.js';
+export type { Listing } from './listing.js';
 export { parseNextLink } from './next-link.js';
-export { buildQuery, DEFAULT_LIMIT, type MetadataEncoding, validateListParams } from './query.js';
-export { RateLimiter } from './rate-limiter.js';
+export {
+  buildQuery,
+  DEFAULT_LIMIT,
+  DEFAULT_METADATA_ENCODING,
+  METADATA_ENCODINGS,
+  type MetadataEncoding,
+  validateListParams,
+} from './query.js';
+export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -23,3 +44,9 @@ export {
   type RetryPolicy,
 } from './retry-policy.js';
 export type { ClientOptions, ClientStats, ListParams, NextLink, Page, RequestOptions } from './types.js';
+export type { PageBudget } from './walk/bounded-page.js';
+export { DEFAULT_ANOMALY_PAUSE_MS } from './walk/page-anomalies.js';
+export { PAGE_TARGET_BYTES, PageSizer } from './walk/page-sizer.js';
+export { type Paging, planWindow } from './walk/plan-window.js';
+export { defaultSliceJobs, type Slice } from './walk/slices.js';
+export { walkSlice } from './walk/walk-slice.js';

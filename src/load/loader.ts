@@ -13,7 +13,7 @@
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
 import { type Logger, silentLogger } from '../log.js';
-import type { JobText, QuarantinedText } from '../normalize/page-records.js';
+import type { JobText, QuarantinedText } from '../normalize/index.js';
 import type { Database } from './database.js';
 import { DuckDBTimestampTZValue } from './duckdb.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';

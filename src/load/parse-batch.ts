@@ -7,7 +7,7 @@
  * flush (at most `parseBytes` of JSON); the caller flushes before its transaction commits.
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
-import type { JobText } from '../normalize/page-records.js';
+import type { JobText } from '../normalize/index.js';
 import type { Database } from './database.js';
 import { DuckDBTimestampTZValue, LIST, VARCHAR } from './duckdb.js';
 import { loadSql } from './sql-files.js';

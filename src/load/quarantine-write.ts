@@ -2,9 +2,9 @@
  * Writes records that failed validation into `quarantine`, whole, keyed by the hash of their JSON
  * text. Bad records are rare, so one statement each is fine here (the bulk path is the appender).
  */
-import { contentHash } from '../normalize/content-hash.js';
-import type { QuarantinedText } from '../normalize/page-records.js';
-import type { RecordProblem } from '../normalize/records/validate.js';
+
+import type { QuarantinedText, RecordProblem } from '../normalize/index.js';
+import { contentHash } from '../normalize/index.js';
 import type { Database } from './database.js';
 import { upsertQuarantined } from './statements/quarantine.js';
 

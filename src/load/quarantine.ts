@@ -3,8 +3,7 @@
  * validation may pass; `quarantineRetry` loads those from their stored text and marks them resolved.
  */
 import type { Logger } from '../log.js';
-import { normalizeTexts } from '../normalize/page-records.js';
-import { type RecordProblem, validateJobRecord } from '../normalize/records/validate.js';
+import { normalizeTexts, type RecordProblem, validateJobRecord } from '../normalize/index.js';
 import type { Database } from './database.js';
 import { RecordLoader } from './loader.js';
 import { cappedErrors } from './quarantine-write.js';

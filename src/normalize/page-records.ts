@@ -6,8 +6,8 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { scanListBody } from '../extract/json-scan.js';
-import type { Page } from '../extract/listing.js';
+import type { Page } from '../extract/index.js';
+import { scanListBody } from '../extract/index.js';
 import { RECORD_SHAPE } from './record-shape.js';
 import { type RecordProblem, validateJobRecord } from './records/validate.js';
 

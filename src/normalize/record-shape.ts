@@ -15,7 +15,7 @@ import {
   objectRule,
   type Shape,
   shape,
-} from '../extract/json-shape.js';
+} from '../extract/index.js';
 import { jobRecordSchema } from './records/job-record.js';
 import { wordSchema, wordsSchema } from './records/words.js';
 

@@ -1,6 +1,6 @@
 /** What one kind's run works with: the run's plan and the resources runSync opened for it. */
 
-import type { Listing } from '../extract/listing.js';
+import type { Listing } from '../extract/index.js';
 import type { Database } from '../load/database.js';
 import type { RecordLoader } from '../load/loader.js';
 import type { Logger } from '../log.js';

@@ -6,10 +6,8 @@
  * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
  */
 import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
-import type { PageBudget } from '../extract/walk/bounded-page.js';
-import { PageSizer } from '../extract/walk/page-sizer.js';
-import { type Paging, planWindow } from '../extract/walk/plan-window.js';
-import { defaultSliceJobs, type Slice } from '../extract/walk/slices.js';
+import type { PageBudget } from '../extract/index.js';
+import { defaultSliceJobs, PageSizer, type Paging, planWindow, type Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import { RunCounters } from './counters.js';

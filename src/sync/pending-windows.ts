@@ -5,7 +5,7 @@
  * each would cost one); a lone one gets ±1 ms around its instant. Jobs sharing an instant always
  * share a window, however many: its walk follows `next` links.
  */
-import type { Slice } from '../extract/walk/slices.js';
+import type { Slice } from '../extract/index.js';
 import type { PendingJob } from '../load/statements/jobs.js';
 
 /**

@@ -5,7 +5,7 @@
  * (pending-windows.ts: neighbours within a page share one). Each window is walked like a slice and
  * loaded by the window's writer (writer/writer.ts): the same transactions, flush and commits.
  */
-import type { Paging } from '../extract/walk/plan-window.js';
+import type { Paging } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
 import { listPendingJobs, type PendingJob } from '../load/statements/jobs.js';

@@ -15,8 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, toError } from '../errors.js';
+import type { Listing } from '../extract/index.js';
 import { ListingClient } from '../extract/index.js';
-import type { Listing } from '../extract/listing.js';
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
 import { RecordLoader } from '../load/loader.js';
@@ -24,7 +24,7 @@ import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
 import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
-import { RECORD_SHAPE } from '../normalize/record-shape.js';
+import { RECORD_SHAPE } from '../normalize/index.js';
 import { resolveCheckpoint } from './checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
 import type { KindRunContext } from './kind-context.js';

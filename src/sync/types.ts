@@ -2,7 +2,7 @@
  * The sync engine's public shapes: what a run is asked to do, what it reports, and what it
  * remembers between runs (the checkpoint) behind one interface with two stores (DuckDB, Redis).
  */
-import type { Listing } from '../extract/listing.js';
+import type { Listing } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 

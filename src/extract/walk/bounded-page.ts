@@ -9,9 +9,10 @@
  */
 
 import { ResponseTooLargeError } from '../../errors.js';
+import type { ListName } from '../../kinds.js';
 import { formatBytes } from '../../util/bytes.js';
-import type { ListName, ListParams } from '../index.js';
 import type { Listing, Page } from '../listing.js';
+import type { ListParams } from '../types.js';
 import type { PageSizer } from './page-sizer.js';
 
 export interface PageBudget {

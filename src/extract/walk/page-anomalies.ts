@@ -14,8 +14,8 @@
  */
 
 import { ListingAnomalyError, ProtocolError, UpstreamError } from '../../errors.js';
+import type { ListName } from '../../kinds.js';
 import { sleep } from '../../util/sleep.js';
-import type { ListName } from '../index.js';
 import type { Page } from '../listing.js';
 
 /** What the checks read of a page: its position, its count and its next link. */

@@ -3,7 +3,7 @@
  * contradicts itself) and its slices (slices.ts), probed with one-item pages. A service that refuses
  * even the probes below the last boundary caps offsets under `--slice-jobs`: that is named.
  */
-import type { ListName } from '../index.js';
+import type { ListName } from '../../kinds.js';
 import type { Listing, Page } from '../listing.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
 import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';

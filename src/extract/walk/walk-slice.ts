@@ -15,7 +15,7 @@
  */
 
 import { ProtocolError } from '../../errors.js';
-import type { ListName } from '../index.js';
+import type { ListName } from '../../kinds.js';
 import { type Listing, type Page, pageOf } from '../listing.js';
 import { getBoundedPage, type PageBudget } from './bounded-page.js';
 import {

@@ -6,13 +6,9 @@
  * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
  * arrives, while the writer waits on DuckDB, and only its records are queued.
  */
-import type { ListName } from '../../extract/index.js';
-import type { Listing, Page } from '../../extract/listing.js';
-import type { PageBudget } from '../../extract/walk/bounded-page.js';
-import type { PageSizer } from '../../extract/walk/page-sizer.js';
-import type { Slice } from '../../extract/walk/slices.js';
-import { walkSlice } from '../../extract/walk/walk-slice.js';
-import { normalizePage } from '../../normalize/page-records.js';
+import type { Listing, ListName, Page, PageBudget, PageSizer, Slice } from '../../extract/index.js';
+import { walkSlice } from '../../extract/index.js';
+import { normalizePage } from '../../normalize/index.js';
 import type { PageQueue, QueueMessage } from './page-queue.js';
 
 export interface FetchOptions {

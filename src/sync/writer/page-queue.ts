@@ -4,8 +4,8 @@
  * fetcher), then a `done` marker per slice. `push` waits while the queue is full, so memory holds
  * at most `capacity` pages however far the fetchers could run ahead.
  */
-import { PAGE_TARGET_BYTES } from '../../extract/walk/page-sizer.js';
-import { mergePageRecords, type PageRecords } from '../../normalize/page-records.js';
+import { PAGE_TARGET_BYTES } from '../../extract/index.js';
+import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
 
 export type QueueMessage =
   | {

@@ -10,7 +10,7 @@
  * never run ahead of committed rows. `committed` is what the last commit made true: a failure
  * saves that, not what the open transaction was about to claim.
  */
-import type { Slice } from '../../extract/walk/slices.js';
+import type { Slice } from '../../extract/index.js';
 import type { Checkpoint } from '../types.js';
 import type { Claims } from './writer.js';
 

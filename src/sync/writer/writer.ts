@@ -12,8 +12,7 @@
  * a window and the re-check of pending jobs both load through it.
  */
 
-import type { Page } from '../../extract/listing.js';
-import type { Paging } from '../../extract/walk/plan-window.js';
+import type { Page, Paging } from '../../extract/index.js';
 import type { JobKind } from '../../kinds.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';

@@ -76,7 +76,7 @@ describe('the arrows of the layout', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the rules catch an upward import, a sideways one, a cycle and the simulator importing the product', async () => {
+  it('the rules catch an upward import, a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
     const tree = tempDir();
     const write = (file: string, text: string) => {
       mkdirSync(dirname(join(tree, file)), { recursive: true });
@@ -100,7 +100,10 @@ describe('the arrows of the layout', () => {
     );
     write('src/cli/a.ts', "import { b } from './b.js';\nexport const a = b;\n");
     write('src/cli/b.ts', "import { a } from './a.js';\nexport const b = a;\n");
+    write('src/sync/plan.ts', "import { walk } from '../extract/index.js';\nexport const plan = walk;\n");
+    write('src/extract/index.ts', "export { walk } from './walk.js';\n");
     expect((await violationsIn(tree)).sort()).toEqual([
+      'extract-entered-by-its-index: src/load/store.ts -> src/extract/walk.ts',
       'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
       'no-circular: src/cli/a.ts -> src/cli/b.ts',
       'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
