@@ -2,16 +2,20 @@
  * A query's result as a Parquet file, for `query --out FILE.parquet`: the rows are appended, with
  * the result's own column types, to a table of a private in-memory DuckDB, which writes the file.
  * The reading side (a sandboxed file, or the writer serving a socket) never writes where a reader
- * says: the private instance reads nothing but the values it is handed.
+ * says: the private instance reads nothing but the values it is handed. Types are kept exactly,
+ * HUGEINT as DECIMAL(38,0); a value Parquet cannot hold refuses the file (./parquet-types.ts).
  */
 import type { DuckDBResultReader } from '@duckdb/node-api';
+import { ConfigError } from '../../errors.js';
 import { DuckDBInstance } from '../../load/duckdb.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
+import { needsCheck, parquetCast, unwritable } from './parquet-types.js';
 
 /** Writes `reader`'s rows to `file` (absolute); returns the row count. */
 export async function resultToParquet(reader: DuckDBResultReader, file: string): Promise<number> {
   const names = reader.columnNames();
   const types = reader.columnTypes();
+  const checked = types.flatMap((type, i) => (needsCheck(type) ? [i] : []));
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
@@ -24,6 +28,15 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     const appender = await connection.createAppender('result');
     try {
       for (const row of reader.getRows()) {
+        for (const i of checked) {
+          const [value, type] = [row[i] ?? null, types[i]];
+          const why = type === undefined ? undefined : unwritable(value, type);
+          if (why !== undefined) {
+            throw new ConfigError('--out', `column "${names[i]}" holds ${why}, so it cannot be written`, {
+              hint: `write it as text (CAST(${sqlIdentifier(names[i] ?? '')} AS VARCHAR)), or use --format csv or json`,
+            });
+          }
+        }
         for (const [i, value] of row.entries()) appender.appendValue(value, types[i]);
         appender.endRow();
       }
@@ -31,7 +44,13 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     } finally {
       appender.closeSync();
     }
-    await connection.run(`COPY result TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
+    const select = names.map((name, i) => {
+      const cast = types[i] === undefined ? undefined : parquetCast(types[i]);
+      const column = sqlIdentifier(name);
+      return cast === undefined ? column : `CAST(${column} AS ${cast}) AS ${column}`;
+    });
+    const source = `SELECT ${select.join(', ')} FROM result`;
+    await connection.run(`COPY (${source}) TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
     return reader.currentRowCount;
   } finally {
     connection.closeSync();
