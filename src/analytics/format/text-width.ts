@@ -29,13 +29,19 @@ const WIDE = new RegExp(
   'u',
 );
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Made on the first text that needs it: most tables are ASCII, and a command starts faster without. */
+let segmenter: Intl.Segmenter | undefined;
+
+function clusters(text: string): Iterable<Intl.SegmentData> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+}
 
 /** Terminal columns `text` takes (no tabs or line breaks expected: the table replaces them). */
 export function displayWidth(text: string): number {
   if (PLAIN.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += clusterWidth(segment);
+  for (const { segment } of clusters(text)) width += clusterWidth(segment);
   return width;
 }
 
@@ -44,7 +50,7 @@ export function cutToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let kept = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of clusters(text)) {
     const next = clusterWidth(segment);
     if (used + next > width - 1) break;
     kept += segment;
