@@ -25,7 +25,7 @@ const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
 const HUGE_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
 
-/** The type to cast a column to before writing it, or undefined when it is written as it is. */
+/** The type a column is written as, or undefined when it is written as it is. */
 export function parquetCast(type: DuckDBType): string | undefined {
   return holds(type, (id) => HUGE_TYPES.has(id)) ? castText(type) : undefined;
 }

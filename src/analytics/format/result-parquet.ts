@@ -22,8 +22,13 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
   });
   const connection = await instance.connect();
   try {
-    // Names quoted by the one identifier helper; types as DuckDB spells them (DECIMAL(38,2), ...).
-    const columns = names.map((name, i) => `${sqlIdentifier(name)} ${types[i]?.toString() ?? 'VARCHAR'}`);
+    // Names quoted by the one identifier helper; types as DuckDB spells them (DECIMAL(38,2), ...),
+    // those Parquet has no type for as the exact type it is written in (HUGEINT as DECIMAL(38,0)),
+    // into which the appender casts the values.
+    const columns = names.map((name, i) => {
+      const type = types[i];
+      return `${sqlIdentifier(name)} ${type === undefined ? 'VARCHAR' : (parquetCast(type) ?? type.toString())}`;
+    });
     await connection.run(`CREATE TABLE result (${columns.join(', ')})`);
     const appender = await connection.createAppender('result');
     try {
@@ -44,13 +49,7 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     } finally {
       appender.closeSync();
     }
-    const select = names.map((name, i) => {
-      const cast = types[i] === undefined ? undefined : parquetCast(types[i]);
-      const column = sqlIdentifier(name);
-      return cast === undefined ? column : `CAST(${column} AS ${cast}) AS ${column}`;
-    });
-    const source = `SELECT ${select.join(', ')} FROM result`;
-    await connection.run(`COPY (${source}) TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
+    await connection.run(`COPY result TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
     return reader.currentRowCount;
   } finally {
     connection.closeSync();
