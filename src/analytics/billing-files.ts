@@ -79,6 +79,8 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
     kind,
     includeDeleted: false,
     groupBy: settings.groupBy,
+    // One period per file: its every group is listed, zeros included, as a file finance compares.
+    includeEmpty: true,
     prices: settings.prices,
   };
   const report = await billingReport(db, query, now);

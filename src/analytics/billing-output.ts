@@ -1,7 +1,8 @@
 /**
  * The billing report in each output format, all with the same figures, total and trust markers
  * (among the warnings, the note that the rows do not add up to the total, when they do not):
- *   json   one object {as_of, rows, total, not_counted: {quarantined, pending}, warnings}
+ *   json   one object {as_of, rows, total, not_counted: {quarantined, pending},
+ *          empty_rows: {listed, left_out}, warnings}
  *   table  the rows, a total row, then the markers as lines under the table
  *   csv    header, rows, a `total` row; the markers as `# ` comment lines only when asked (many
  *          CSV readers take a comment line for data), text cells guarded against formulas
@@ -85,18 +86,26 @@ export function billingJson(report: BillingReport): string {
     rows: report.rows.map((row) => rowObject(report, row)),
     total: figureObject(report, report.total),
     not_counted: report.not_counted,
+    empty_rows: report.empty_rows,
     warnings: report.warnings,
   };
   return `${writeJson(object, { indent: 2 })}\n`;
 }
 
-/** The trust markers in words, one line each: as of, what was not counted, then the warnings. */
+/**
+ * The trust markers in words, one line each: as of, what was not counted, the empty rows left out
+ * (when there were any), then the warnings.
+ */
 export function markerLines(report: BillingReport, alert?: string): string[] {
   const { quarantined, pending } = report.not_counted;
+  const leftOut = report.empty_rows.left_out;
   return [
     ...(alert ? [alert] : []),
     `as of ${report.as_of ?? 'never (no successful sync recorded)'}`,
     `not counted: ${quarantined} quarantined (transcript-sync quarantine list), ${pending} pending (queued or processing)`,
+    ...(leftOut > 0
+      ? [`left out: ${leftOut} empty row(s), periods and groups without jobs (--include-empty lists them)`]
+      : []),
     ...report.warnings.map((warning) => `warning: ${warning}`),
   ];
 }
@@ -138,7 +147,7 @@ export function billingChartHtml(report: BillingReport, label: string): string {
   });
   const unit = currency ?? 'billed hours';
   const shown = limitSeries(points);
-  return `${chartLegend(shown)}\n${barChartSvg(shown, { unit, label })}`;
+  return `${chartLegend(shown)}\n${barChartSvg(shown, { unit, label, periods: report.periods })}`;
 }
 
 export function renderBilling(

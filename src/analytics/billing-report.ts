@@ -1,9 +1,10 @@
 /**
- * The billing report as finance reads it: exact figures per period and group (every period of the
- * range present, zeros included), a total summed from the jobs, and the trust markers: `as_of` (the
- * last successful sync of the kinds reported), what could not be counted (quarantined records,
- * jobs still pending) and warnings in words. Every output format (table, CSV, JSON, HTML, the
- * scheduled files) renders this one object.
+ * The billing report as finance reads it: exact figures per period and group (the periods and
+ * groups with jobs, or with includeEmpty every period of the range and every group, zeros
+ * included), a total summed from the jobs, and the trust markers: `as_of` (the last successful
+ * sync of the kinds reported), what could not be counted (quarantined records, jobs still pending),
+ * how many empty rows were left out, and warnings in words. Every output format (table, CSV, JSON,
+ * HTML, the scheduled files) renders this one object.
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
@@ -30,6 +31,8 @@ export interface BillingQuery {
   readonly kind?: JobKind | undefined;
   readonly includeDeleted: boolean;
   readonly groupBy: readonly GroupKey[];
+  /** List every period of the range with every group, zeros included; else only rows with jobs. */
+  readonly includeEmpty: boolean;
   readonly prices?: Prices | undefined;
 }
 
@@ -65,8 +68,15 @@ export interface BillingReport {
   /** ISO instant of the oldest last successful sync among the kinds reported; null when none. */
   readonly as_of: string | null;
   readonly rows: readonly BillingRow[];
+  /** Every period of the range, in order, rows or not: the chart's axis. */
+  readonly periods: readonly string[];
   readonly total: Figures;
   readonly not_counted: { readonly quarantined: number; readonly pending: number };
+  /**
+   * The rows of zeros (a period and group without jobs): listed (includeEmpty) or left out, and
+   * how many were left out. They change no figure and no total.
+   */
+  readonly empty_rows: { readonly listed: boolean; readonly left_out: number };
   /** Warnings in words; the last is `rounding` when there is one. */
   readonly warnings: readonly string[];
   /**
@@ -99,7 +109,7 @@ export async function billingReport(
   const totalRow = found.find((row) => row['is_total'] === true);
   assertPriced(totalRow, query.prices);
   const data = found.filter((row) => row['is_total'] !== true).map((row) => dataRow(row, query));
-  const rows = withEmptyPeriods(data, query, now);
+  const { rows, periods, leftOut } = shownRows(data, query, now);
   const open = await uncountedJobs(db, { ...filter, include_deleted: query.includeDeleted });
   const quarantined = await quarantinedInRange(db, filter);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : JOB_KINDS);
@@ -110,8 +120,10 @@ export async function billingReport(
     query,
     as_of: asOf.at?.toISOString() ?? null,
     rows,
+    periods,
     total,
     not_counted: notCounted,
+    empty_rows: { listed: query.includeEmpty, left_out: leftOut },
     warnings: [...warnings(query, asOf, notCounted, open.undated), ...(rounding ? [rounding] : [])],
     ...(rounding ? { rounding } : {}),
   };
@@ -167,13 +179,24 @@ function assertPriced(total: Record<string, unknown> | undefined, prices: Prices
   });
 }
 
-/** Every period of the range, each with every group seen in it or elsewhere in the range. */
-function withEmptyPeriods(data: readonly BillingRow[], query: BillingQuery, now: Date): BillingRow[] {
+interface Shown {
+  readonly rows: BillingRow[];
+  readonly periods: string[];
+  /** Rows of zeros left out: every period times every group, less the rows with jobs. */
+  readonly leftOut: number;
+}
+
+/**
+ * The rows shown: with includeEmpty every period of the range, each with every group seen in it or
+ * elsewhere in the range (zeros where it had no jobs); else only the rows with jobs, in the same
+ * order. The range runs from --from (or the first billed job) to --to (or now).
+ */
+function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date): Shown {
   const starts = data.map((row) => parsePeriod(row.period)?.start.getTime() ?? Number.NaN);
   const ends = data.map((row) => parsePeriod(row.period)?.end.getTime() ?? Number.NaN);
   const from = query.range.from ?? (starts.length > 0 ? new Date(Math.min(...starts)) : undefined);
   const before = query.range.before ?? new Date(Math.max(now.getTime() + 1, ...ends.filter((e) => e > 0)));
-  if (!from) return [...data];
+  if (!from) return { rows: [...data], periods: [], leftOut: 0 };
   const periods = periodsBetween(query.by, from, before);
   if (periods.length > MAX_PERIODS) {
     throw new ConfigError(
@@ -182,11 +205,19 @@ function withEmptyPeriods(data: readonly BillingRow[], query: BillingQuery, now:
     );
   }
   const combos = groupCombos(data, query);
+  const leftOut = query.includeEmpty ? 0 : periods.length * combos.length - data.length;
+  if (!query.includeEmpty) {
+    const rows = [...data].sort((a, b) =>
+      a.period < b.period ? -1 : a.period > b.period ? 1 : compareGroups(a.groups, b.groups),
+    );
+    return { rows, periods, leftOut };
+  }
   const byKey = new Map(data.map((row) => [rowKey(row.period, row.groups), row]));
   const zero: Figures = figures({}, query);
-  return periods.flatMap((period) =>
+  const rows = periods.flatMap((period) =>
     combos.map((groups) => byKey.get(rowKey(period, groups)) ?? { period, groups, ...zero }),
   );
+  return { rows, periods, leftOut };
 }
 
 function groupCombos(data: readonly BillingRow[], query: BillingQuery): (readonly string[])[] {

@@ -92,7 +92,7 @@ export const COMMAND_SETTINGS = {
     flag: 'by',
     value: 'UNIT',
     schema: oneOf(PERIOD_UNITS),
-    default: 'day',
+    default: 'month',
     help: 'period of billing and latency rows: day, week (ISO), month, quarter or year',
   },
   from: {
@@ -118,6 +118,11 @@ export const COMMAND_SETTINGS = {
     flag: 'include-deleted',
     ...off,
     help: 'also take jobs no longer listed upstream (deleted_at set)',
+  },
+  includeEmpty: {
+    flag: 'include-empty',
+    ...off,
+    help: 'billing: also list the periods and groups without jobs, as rows of zeros',
   },
   date: {
     flag: 'date',

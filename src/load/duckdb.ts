@@ -20,6 +20,9 @@ export const {
   DuckDBListValue,
   DuckDBMapValue,
   DuckDBStructValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTypeId,
@@ -42,6 +45,9 @@ export type DuckDBIntervalValue = Api.DuckDBIntervalValue;
 export type DuckDBListValue = Api.DuckDBListValue;
 export type DuckDBMapValue = Api.DuckDBMapValue;
 export type DuckDBStructValue = Api.DuckDBStructValue;
+export type DuckDBTimestampMillisecondsValue = Api.DuckDBTimestampMillisecondsValue;
+export type DuckDBTimestampNanosecondsValue = Api.DuckDBTimestampNanosecondsValue;
+export type DuckDBTimestampSecondsValue = Api.DuckDBTimestampSecondsValue;
 export type DuckDBTimestampTZValue = Api.DuckDBTimestampTZValue;
 export type DuckDBTimestampValue = Api.DuckDBTimestampValue;
 export type DuckDBTypeId = Api.DuckDBTypeId;

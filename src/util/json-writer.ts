@@ -7,8 +7,10 @@
  *     that literal: DECIMAL(38,2) 12345678901234567.89 prints as 12345678901234567.89;
  *   - a JsonText, JSON text DuckDB made (a JSON column), is embedded as it is, so the numbers in it
  *     keep their digits too.
- * Date is written as ISO 8601 UTC; a number that is not finite as null, undefined members are
- * left out, as JSON.stringify does. With an indent the layout is JSON.stringify's.
+ * JSON has no NaN or infinity: a number that is not finite is written as the string "NaN",
+ * "Infinity" or "-Infinity" (never a silent null), as the table and CSV spell it. Date is written as
+ * ISO 8601 UTC; undefined members are left out, as JSON.stringify does. With an indent the layout
+ * is JSON.stringify's.
  */
 
 /** A JSON number literal: optional minus, digits, optional fraction and exponent. */
@@ -59,7 +61,7 @@ function write(value: unknown, unit: string, at: string): string | undefined {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      return Number.isFinite(value) ? JSON.stringify(value) : `"${String(value)}"`;
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':

@@ -24,6 +24,8 @@ export interface BarChartOptions {
   readonly unit: string;
   /** Accessible name of the chart. */
   readonly label: string;
+  /** Every period of the axis, in order, those without a point included; default the points'. */
+  readonly periods?: readonly string[];
 }
 
 /** Tableau 10: ten colours that stay apart; the last, grey, is the one "other" takes. */
@@ -58,7 +60,9 @@ const MAX_PLOT_WIDTH = 1100;
 const LABEL_SPACING = 80;
 
 export function barChartSvg(points: readonly BarPoint[], options: BarChartOptions): string {
-  const periods = [...new Set(points.map((p) => p.period))].sort();
+  const periods = options.periods?.length
+    ? [...options.periods]
+    : [...new Set(points.map((p) => p.period))].sort();
   const series = seriesOf(points);
   const plotWidth = Math.min(
     MAX_PLOT_WIDTH,

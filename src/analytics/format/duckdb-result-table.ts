@@ -3,8 +3,8 @@
  *   - integers as numbers, or as ExactNumbers of their digits past 2^53 (BIGINT, HUGEINT, UBIGINT);
  *     DECIMAL always as an ExactNumber of DuckDB's own text (123456789012345.123); FLOAT and DOUBLE as
  *     numbers: one JSON type per column, a number, and no digit lost to a double;
- *   - TIMESTAMPTZ as ISO 8601 UTC (microseconds kept when there are any), INTERVAL as an ISO 8601
- *     duration (P1DT2H3.5S);
+ *   - timestamps as ISO 8601 (2026-10-31T23:11:39.512, with Z for TIMESTAMPTZ; micro- and
+ *     nanoseconds kept when there are any), INTERVAL as an ISO 8601 duration (P1DT2H3.5S): ./iso-text.ts;
  *   - JSON, lists, structs, maps and unions as `json` columns of JSON text written with the same
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
@@ -17,11 +17,16 @@ import {
   DuckDBListValue,
   DuckDBMapValue,
   DuckDBStructValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
   DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
   DuckDBTypeId,
   DuckDBUnionValue,
 } from '../../load/duckdb.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
+import { isoDuration, isoTimestamp } from './iso-text.js';
 import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';
 
 const INTEGER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
@@ -69,12 +74,13 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
 /**
  * A DuckDB value as what the JSON writer writes: numbers and booleans as they are, bigints as
  * bigints, DECIMAL as an ExactNumber, nested values as arrays and objects (a map as DuckDB's JSON
- * shape, [{key, value}]), TIMESTAMPTZ and INTERVAL as ISO 8601, every other value as DuckDB's text.
+ * shape, [{key, value}]), timestamps and INTERVAL as ISO 8601, every other value as DuckDB's text.
  */
 function plainValue(value: DuckDBValue): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof DuckDBDecimalValue) return new ExactNumber(value.toString());
-  if (value instanceof DuckDBTimestampTZValue) return isoInstant(value);
+  const timestamp = timestampText(value);
+  if (timestamp !== undefined) return timestamp;
   if (value instanceof DuckDBIntervalValue) return isoDuration(value);
   if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue)
     return value.items.map(plainValue);
@@ -86,60 +92,23 @@ function plainValue(value: DuckDBValue): unknown {
   return value.toString();
 }
 
+/** Any of DuckDB's timestamps as ISO 8601 (./iso-text.ts); undefined for another value. */
+function timestampText(value: object): string | undefined {
+  if (value instanceof DuckDBTimestampTZValue)
+    return value.isFinite ? isoTimestamp(value.micros, 'us', 'Z') : value.toString();
+  if (value instanceof DuckDBTimestampValue)
+    return value.isFinite ? isoTimestamp(value.micros, 'us', '') : value.toString();
+  if (value instanceof DuckDBTimestampNanosecondsValue)
+    return value.isFinite ? isoTimestamp(value.nanos, 'ns', '') : value.toString();
+  if (value instanceof DuckDBTimestampMillisecondsValue)
+    return value.isFinite ? isoTimestamp(value.millis, 'ms', '') : value.toString();
+  if (value instanceof DuckDBTimestampSecondsValue)
+    return value.isFinite ? isoTimestamp(value.seconds, 's', '') : value.toString();
+  return undefined;
+}
+
 function exactInteger(value: bigint): Cell {
   return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
-}
-
-/** ISO 8601 UTC, with milliseconds, or microseconds when the instant has them; infinity as DuckDB spells it. */
-function isoInstant(value: DuckDBTimestampTZValue): string {
-  if (!value.isFinite) return value.toString();
-  const micros = value.micros;
-  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const date = new Date(Number(millis));
-  if (Number.isNaN(date.getTime())) return value.toString();
-  const iso = date.toISOString();
-  const extra = micros - millis * 1000n;
-  return extra === 0n ? iso : `${iso.slice(0, -1)}${String(extra).padStart(3, '0')}Z`;
-}
-
-const MICROS_PER = { hour: 3_600_000_000n, minute: 60_000_000n, second: 1_000_000n } as const;
-
-/**
- * An INTERVAL as an ISO 8601 duration: P1Y2M3DT4H5M6.5S, PT0S for none. DuckDB keeps months, days
- * and microseconds apart, each with its own sign, so each part is written with its own sign (as
- * PostgreSQL's iso_8601 interval style does: P-1Y-2M3DT-4H).
- */
-export function isoDuration(value: {
-  readonly months: number;
-  readonly days: number;
-  readonly micros: bigint;
-}): string {
-  const years = Math.trunc(value.months / 12);
-  const months = value.months % 12;
-  const date = [part(years, 'Y'), part(months, 'M'), part(value.days, 'D')].join('');
-  let rest = value.micros;
-  const hours = rest / MICROS_PER.hour;
-  rest -= hours * MICROS_PER.hour;
-  const minutes = rest / MICROS_PER.minute;
-  rest -= minutes * MICROS_PER.minute;
-  const time = [part(hours, 'H'), part(minutes, 'M'), seconds(rest)].join('');
-  if (date === '' && time === '') return 'PT0S';
-  return `P${date}${time === '' ? '' : `T${time}`}`;
-}
-
-function part(n: number | bigint, unit: string): string {
-  return n === 0 || n === 0n ? '' : `${n}${unit}`;
-}
-
-function seconds(micros: bigint): string {
-  if (micros === 0n) return '';
-  const sign = micros < 0n ? '-' : '';
-  const abs = micros < 0n ? -micros : micros;
-  const whole = abs / MICROS_PER.second;
-  const fraction = String(abs % MICROS_PER.second)
-    .padStart(6, '0')
-    .replace(/0+$/, '');
-  return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}S`;
 }
 
 function columnType(typeId: DuckDBTypeId | undefined): ColumnType {

@@ -1,30 +1,43 @@
 /**
- * The terminal format: aligned columns under a header, numbers right-aligned with the column's
- * fixed decimals, NULL spelled out, and a row count. Long or multi-line text is cut so that a row
- * stays on one line; CSV and JSON carry the full values. An EXPLAIN's plan is printed whole, never
- * cut. A footer row (a total) follows a rule, and notes (the billing report's as-of and what it
- * could not count) follow the row count.
+ * The terminal format: aligned columns under a header, numbers right-aligned, NULL spelled out, and
+ * a row count. Columns are padded by display width (./text-width.ts: a CJK character takes two
+ * terminal columns, a combining mark none). The numbers of one column show the same number of
+ * decimals: the column's fixed decimals when it has them, else as many as its longest fraction
+ * (130.470 above 130.449), so that their points line up. Long or multi-line text is cut so that a
+ * row stays on one line; CSV and JSON carry the full values. An EXPLAIN's plan is printed whole,
+ * never cut. A footer row (a total) follows a rule, and notes (the billing report's as-of and what
+ * it could not count) follow the row count.
  */
 import { ExactNumber } from '../../util/json-writer.js';
 import { fixedDecimals } from './decimal-text.js';
 import type { Cell, Column, ResultTable } from './result-table.js';
+import { cutToWidth, displayWidth, padToWidth } from './text-width.js';
 
-/** Longest cell shown, in characters; longer text ends with an ellipsis. */
+/** Widest cell shown, in terminal columns; longer text ends with an ellipsis. */
 const MAX_CELL_WIDTH = 60;
+
+/** A plain decimal's text (no exponent, not NaN): the one shape whose fraction can be padded. */
+const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
 
 export function formatTextTable(table: ResultTable, notes: readonly string[] = []): string {
   if (table.plan) return planText(table);
   const header = table.columns.map((column) => column.name);
-  const cells = (row: readonly Cell[]) => table.columns.map((column, i) => showCell(row[i] ?? null, column));
+  const all = [...table.rows, ...(table.footer ? [table.footer] : [])];
+  const decimals = table.columns.map((column, i) => column.decimals ?? longestFraction(column, all, i));
+  const cells = (row: readonly Cell[]) =>
+    table.columns.map((column, i) => showCell(row[i] ?? null, column, decimals[i]));
   const body = table.rows.map(cells);
   const footer = table.footer ? cells(table.footer) : undefined;
   const widths = header.map((name, i) =>
-    Math.max(name.length, ...[...body, ...(footer ? [footer] : [])].map((row) => row[i]?.length ?? 0)),
+    Math.max(
+      displayWidth(name),
+      ...[...body, ...(footer ? [footer] : [])].map((row) => displayWidth(row[i] ?? '')),
+    ),
   );
   const right = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, i) => (right[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .map((cell, i) => padToWidth(cell, widths[i] ?? 0, right[i] ?? false))
       .join('  ')
       .trimEnd();
   const count = table.rows.length === 1 ? '(1 row)' : `(${table.rows.length} rows)`;
@@ -33,15 +46,37 @@ export function formatTextTable(table: ResultTable, notes: readonly string[] = [
   return [line(header), rule, ...body.map(line), ...foot, count, ...notes, ''].join('\n');
 }
 
-function showCell(cell: Cell, column: Column): string {
+/** The most digits after the point among a `number` column's plain decimals; undefined for others. */
+function longestFraction(column: Column, rows: readonly (readonly Cell[])[], i: number): number | undefined {
+  if (column.type !== 'number') return undefined;
+  let longest: number | undefined;
+  for (const row of rows) {
+    const cell = row[i];
+    if (typeof cell !== 'number' && !(cell instanceof ExactNumber)) continue;
+    const match = PLAIN_DECIMAL.exec(String(cell));
+    if (match) longest = Math.max(longest ?? 0, match[1]?.length ?? 0);
+  }
+  return longest;
+}
+
+function showCell(cell: Cell, column: Column, decimals: number | undefined): string {
   if (cell === null) return 'NULL';
   if (typeof cell === 'number' || cell instanceof ExactNumber) {
-    return column.decimals === undefined ? String(cell) : fixedDecimals(cell, column.decimals);
+    if (column.decimals !== undefined) return fixedDecimals(cell, column.decimals);
+    return decimals === undefined ? String(cell) : padFraction(String(cell), decimals);
   }
   const text = String(cell)
     .replace(/\r?\n|\r/g, ' ')
     .replace(/\t/g, ' ');
-  return text.length > MAX_CELL_WIDTH ? `${text.slice(0, MAX_CELL_WIDTH - 1)}…` : text;
+  return cutToWidth(text, MAX_CELL_WIDTH);
+}
+
+/** A plain decimal's text with zeros added to reach `decimals` digits after the point; other text as it is. */
+function padFraction(text: string, decimals: number): string {
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match || decimals === 0) return text;
+  const fraction = match[1] ?? '';
+  return `${text}${fraction === '' ? '.' : ''}${'0'.repeat(decimals - fraction.length)}`;
 }
 
 /** An EXPLAIN's result as the DuckDB CLI prints it: each row's plan (its last column) whole. */

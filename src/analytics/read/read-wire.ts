@@ -2,7 +2,7 @@
  * The read socket's protocol (src/analytics/read/read-server.ts ↔ read-client.ts): one request per
  * connection, each message one line of JSON. Values JSON lacks travel tagged: Date as
  * {"$date": ISO}, bigint as {"$bigint": digits}, an exact number (a DECIMAL's cell) as
- * {"$number": its text}, bytes as {"$bytes": base64}. The server validates
+ * {"$number": its text}, bytes as {"$bytes": base64}, NaN and the infinities as {"$float": "NaN"}. The server validates
  * every request with zod: anyone who can open the socket (its owner only, mode 0600) is still
  * untrusted input.
  */
@@ -66,6 +66,7 @@ export function encodeWire(value: unknown): string {
     if (typeof raw === 'bigint') return { $bigint: raw.toString() };
     if (raw instanceof ExactNumber) return { $number: raw.text };
     if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
+    if (typeof raw === 'number' && !Number.isFinite(raw)) return { $float: String(raw) };
     return plain;
   });
 }
@@ -80,6 +81,7 @@ export function decodeWire(text: string): unknown {
     if (typeof tagged['$bigint'] === 'string') return BigInt(tagged['$bigint']);
     if (typeof tagged['$number'] === 'string') return new ExactNumber(tagged['$number']);
     if (typeof tagged['$bytes'] === 'string') return new Uint8Array(Buffer.from(tagged['$bytes'], 'base64'));
+    if (typeof tagged['$float'] === 'string') return Number(tagged['$float']);
     return value;
   });
 }

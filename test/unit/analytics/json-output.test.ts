@@ -183,7 +183,7 @@ describe('the JSON writer', () => {
     );
   });
 
-  test('bigints and exact numbers as literals, JSON text embedded, Date as ISO', () => {
+  test('bigints and exact numbers as literals, JSON text embedded, Date as ISO, NaN as a string', () => {
     const value = {
       big: 2n ** 70n,
       exact: new ExactNumber('-0.50'),
@@ -191,9 +191,10 @@ describe('the JSON writer', () => {
       at: new Date('2026-11-21T10:00:00.000Z'),
       skipped: undefined,
       nan: Number.NaN,
+      inf: [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
     };
     expect(writeJson(value)).toBe(
-      '{"big":1180591620717411303424,"exact":-0.50,"json":{"a":[1,2.50]},"at":"2026-11-21T10:00:00.000Z","nan":null}',
+      '{"big":1180591620717411303424,"exact":-0.50,"json":{"a":[1,2.50]},"at":"2026-11-21T10:00:00.000Z","nan":"NaN","inf":["Infinity","-Infinity"]}',
     );
     expect(() => new ExactNumber('1,5')).toThrow(/not a JSON number/);
     expect(() => new JsonText('{')).toThrow();

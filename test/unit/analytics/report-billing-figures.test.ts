@@ -1,8 +1,9 @@
 /**
  * Every figure of `report billing` against sums computed independently from the records (see
  * helpers/billing-expected.ts): per day, ISO week, month, quarter and year, per customer key and
- * model, with prices, by creation or completion date; zero rows for empty periods; the JSON
- * object's trust markers; and the same totals and markers in table, CSV and HTML.
+ * model, with prices, by creation or completion date; empty periods and groups left out by default
+ * (with the same totals) and listed as zero rows with --include-empty; the JSON object's trust
+ * markers; and the same totals and markers in table, CSV and HTML.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ interface ReportJson {
   rows: Row[];
   total: Row;
   not_counted: { quarantined: number; pending: number };
+  empty_rows: { listed: boolean; left_out: number };
   warnings: string[];
 }
 
@@ -151,30 +153,62 @@ const RANGE = { from: '2026-08-03T00:00:00.000Z', before: '2026-11-01T00:00:00.0
 
 describe('billing figures against the records', () => {
   test.each(['day', 'week', 'month', 'quarter', 'year'] as const)(
-    'per %s: every period of the range is listed and every figure equals the sums of the records',
+    'per %s: with --include-empty every period of the range is listed, and every figure equals the sums of the records',
     async (by: Unit) => {
-      const result = await billing('--by', by, '--from', '2026-08-03', '--to', '2026-10-31');
+      const range = ['--by', by, '--from', '2026-08-03', '--to', '2026-10-31'];
+      const result = await billing(...range, '--include-empty');
       expectRows(result.rows, { by, ...RANGE });
       const periods = [...new Set(result.rows.map((r) => r['period']))];
       expect(periods).toEqual(labelsBetween(by, RANGE.from, RANGE.before));
       // Both kinds in every period, zeros included.
       expect(result.rows).toHaveLength(periods.length * 2);
+      expect(result.empty_rows).toEqual({ listed: true, left_out: 0 });
       const all = total(expectedSums(records, { by, ...RANGE }).values());
       expect(result.total).toMatchObject({
         jobs: all.jobs,
         billed_seconds: secondsFigure(all.micro),
         billed_hours: hoursFigure(all.micro),
       });
+      // Without it: the same rows less the zeros, the same total, and how many were left out.
+      const shown = await billing(...range);
+      expect(shown.rows).toEqual(result.rows.filter((row) => row['jobs'] !== 0));
+      expect(shown.total).toEqual(result.total);
+      expect(shown.empty_rows).toEqual({ listed: false, left_out: result.rows.length - shown.rows.length });
     },
   );
 
-  test('ten days without jobs are ten zero rows per kind, not a hole', async () => {
-    const { rows } = await billing('--from', '2026-08-31', '--to', '2026-09-11');
-    const quiet = rows.filter(
-      (r) => String(r['period']) >= '2026-09-01' && String(r['period']) <= '2026-09-10',
-    );
+  test('by default one row per month and kind with jobs, the same total as every day listed', async () => {
+    const byDefault = await billing();
+    expect(byDefault.rows.length).toBeGreaterThan(0);
+    for (const row of byDefault.rows) {
+      expect(String(row['period'])).toMatch(/^\d{4}-\d{2}$/);
+      expect(row['jobs']).not.toBe(0);
+    }
+    expect(byDefault.empty_rows.listed).toBe(false);
+    expect(byDefault.total).toEqual((await billing('--by', 'day', '--include-empty')).total);
+  });
+
+  test('ten days without jobs are left out and counted, or with --include-empty ten zero rows per kind', async () => {
+    const range = ['--by', 'day', '--from', '2026-08-31', '--to', '2026-09-11'];
+    const inQuiet = (r: Row) => String(r['period']) >= '2026-09-01' && String(r['period']) <= '2026-09-10';
+    const listed = await billing(...range, '--include-empty');
+    const quiet = listed.rows.filter(inQuiet);
     expect(quiet).toHaveLength(20);
     for (const row of quiet) expect([row['jobs'], row['billed_hours']]).toEqual([0, 0]);
+    const shown = await billing(...range);
+    expect(shown.rows.filter(inQuiet)).toEqual([]);
+    expect(shown.empty_rows.left_out).toBeGreaterThanOrEqual(20);
+    expect(shown.total).toEqual(listed.total);
+    const table = await run(...range);
+    expect(table).toContain(
+      `left out: ${shown.empty_rows.left_out} empty row(s), periods and groups without jobs (--include-empty lists them)`,
+    );
+    expect(await run(...range, '--include-empty')).not.toContain('left out:');
+    const csv = await run(...range, '--format', 'csv', '--csv-comments');
+    expect(csv).toContain(`# left out: ${shown.empty_rows.left_out} empty row(s)`);
+    // The chart's axis still has a slot for each quiet day (labels every other day here).
+    const html = await run(...range, '--format', 'html');
+    expect(html).toMatch(/>2026-09-04<\/text>/);
   });
 
   test('day rows add up to their month: seconds to the rounding of each row, hours to the micro-hour per row', async () => {
@@ -314,7 +348,8 @@ describe('billing figures against the records', () => {
     const created = await billing(...args);
     const completed = await billing(...args, '--date', 'completed');
     const acme = (r: ReportJson, period: string) =>
-      r.rows.find((row) => row['period'] === period && row['metadata.customer'] === 'Acme')?.['jobs'];
+      // No row: no jobs (a row of zeros only with --include-empty).
+      r.rows.find((row) => row['period'] === period && row['metadata.customer'] === 'Acme')?.['jobs'] ?? 0;
     expect([acme(created, '2026-10'), acme(created, '2026-11')]).toEqual([1, 0]);
     // The done job without completed_at cannot be placed by completion date, and says so.
     expect(created.warnings.join('\n')).not.toContain('no completed_at');
@@ -395,9 +430,9 @@ describe('trust markers', () => {
   const october = ['--by', 'month', '--from', '2026-10', '--to', '2026-10'];
   const inOctober = (r: JobRecord) => String(r['created_at']).startsWith('2026-10');
 
-  test('JSON is one object: as_of, rows, total, not_counted (quarantined, pending) and warnings', async () => {
+  test('JSON is one object: as_of, rows, total, not_counted (quarantined, pending), empty_rows and warnings', async () => {
     const result = await billing(...october);
-    expect(Object.keys(result)).toEqual(['as_of', 'rows', 'total', 'not_counted', 'warnings']);
+    expect(Object.keys(result)).toEqual(['as_of', 'rows', 'total', 'not_counted', 'empty_rows', 'warnings']);
     expect(result.as_of).toBe(AS_OF.toISOString());
     const pending = records.filter(
       (r) => inOctober(r) && (r['status'] === 'queued' || r['status'] === 'processing'),

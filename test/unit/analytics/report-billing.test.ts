@@ -110,7 +110,16 @@ describe('report billing', () => {
   });
 
   test('a job created at 23:59:59.999Z counts in its own day, the next millisecond in the next day', async () => {
-    const oct31 = await billingJson('--from', '2026-10-31', '--to', '2026-10-31', '--kind', 'live');
+    const oct31 = await billingJson(
+      '--by',
+      'day',
+      '--from',
+      '2026-10-31',
+      '--to',
+      '2026-10-31',
+      '--kind',
+      'live',
+    );
     expectFigures(
       oct31,
       expectedBilling(visible, 'day', {
@@ -120,7 +129,7 @@ describe('report billing', () => {
       }),
     );
     expect(oct31).toHaveLength(1);
-    const nov1 = await billingJson('--from', '2026-11-01', '--kind', 'live');
+    const nov1 = await billingJson('--by', 'day', '--from', '2026-11-01', '--kind', 'live');
     expect(nov1.filter((r) => Number(r['jobs']) > 0)).toEqual([
       {
         period: '2026-11-01',
@@ -158,7 +167,16 @@ describe('report billing', () => {
   });
 
   test('--to a day includes that whole day', async () => {
-    const rows = await billingJson('--from', '2026-09-30', '--to', '2026-10-01', '--kind', 'pre-recorded');
+    const rows = await billingJson(
+      '--by',
+      'day',
+      '--from',
+      '2026-09-30',
+      '--to',
+      '2026-10-01',
+      '--kind',
+      'pre-recorded',
+    );
     expectFigures(
       rows,
       expectedBilling(visible, 'day', {
@@ -177,7 +195,7 @@ describe('report billing', () => {
   });
 
   test('jobs deleted upstream are left out unless --include-deleted', async () => {
-    const day = ['--from', '2026-10-15', '--to', '2026-10-15', '--kind', 'live'];
+    const day = ['--by', 'day', '--from', '2026-10-15', '--to', '2026-10-15', '--kind', 'live'];
     const without = await billingJson(...day);
     const withDeleted = await billingJson(...day, '--include-deleted');
     expectFigures(

@@ -166,11 +166,17 @@ describe('report formats', () => {
     expect(hours).toMatch(/<p class="total" id="total">Total: [\d.]+ billed hours, \d+ jobs<\/p>/);
   });
 
-  test('HTML with no billed jobs in range is still a whole page: zero rows, and a chart saying so', async () => {
+  test('HTML with no billed jobs in range is still a whole page: no rows, the rows left out counted, and a chart saying so', async () => {
     const html = await billing('html', '--from', '2030-01', '--to', '2030-01');
     assertWellFormed(html);
     expect(html).toContain('No data in this range');
-    expect(html).toMatch(/<td>2030-01<\/td><td>live<\/td><td class="n">0<\/td>/);
+    expect(html).not.toMatch(/<td>2030-01<\/td>/);
+    expect(html).toContain(
+      'left out: 2 empty row(s), periods and groups without jobs (--include-empty lists them)',
+    );
+    const listed = await billing('html', '--from', '2030-01', '--to', '2030-01', '--include-empty');
+    expect(listed).toContain('No data in this range');
+    expect(listed).toMatch(/<td>2030-01<\/td><td>live<\/td><td class="n">0<\/td>/);
   });
 
   test('status, latency and errors render in every format', async () => {

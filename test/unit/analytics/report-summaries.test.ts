@@ -91,7 +91,7 @@ describe('summary reports', () => {
   });
 
   test('latency percentiles per day equal those computed from created_at and completed_at', async () => {
-    const rows = await reportJson('latency', '--from', '2026-12-05', '--to', '2026-12-05');
+    const rows = await reportJson('latency', '--by', 'day', '--from', '2026-12-05', '--to', '2026-12-05');
     expect(rows).toEqual([
       {
         period: '2026-12-05',
