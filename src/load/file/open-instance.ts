@@ -4,12 +4,13 @@
  * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
  * we create is 0700 and the database file 0600 (set before anything is written to it).
  */
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
+import { makeFolderSync } from '../../util/make-folder.js';
 import { DuckDBInstance } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
@@ -180,7 +181,7 @@ function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
 export function makePrivateDir(dir: string): string | undefined {
   if (existsSync(dir)) return undefined;
   try {
-    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const created = makeFolderSync(dir, 0o700);
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
     return created;
   } catch (error) {
