@@ -16,7 +16,7 @@ import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { assertNotPseudoFs, fileInTheWay } from '../../load/file/path-checks.js';
+import { assertOutputFolder } from '../../load/file/path-checks.js';
 import type { Command } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */
@@ -100,15 +100,12 @@ function formatOfOut(out: string | undefined): QueryFormat {
   return found;
 }
 
-/** --out as an absolute path into a folder that exists (created by no one but the user). */
+/** --out as an absolute path into a writable folder that exists (created by no one but the user). */
 function outPath(text: string): string {
   if (text.trim() === '') throw new ConfigError('--out', 'needs a file name');
   const path = resolve(text);
-  assertNotPseudoFs(path, '--out');
-  const file = fileInTheWay(path);
-  if (file)
-    throw new ConfigError('--out', `${file} is a file, not a folder, so ${text} cannot be written there`);
   const dir = dirname(path);
+  assertOutputFolder(dir, '--out', 'a file in a writable folder');
   if (!existsSync(dir)) throw new ConfigError('--out', `folder ${dir} does not exist; create it first`);
   if (existsSync(path) && statSync(path).isDirectory())
     throw new ConfigError('--out', `${text} is a folder; give the name of a file in it`);
