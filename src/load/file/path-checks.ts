@@ -133,3 +133,34 @@ export function assertOutputFolder(dir: string, flag: string, wanted = 'a writab
     );
   }
 }
+
+/**
+ * A ConfigError (exit 2) naming `flag` unless `dir` is a folder that exists, off the
+ * pseudo-filesystems: a folder the SQL may read files from (`query --read`).
+ */
+export function assertInputFolder(dir: string, flag: string): void {
+  assertNotPseudoFs(dir, flag);
+  const shown = dir.replace(/(.)\/+$/, '$1');
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(shown).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new ConfigError(
+        flag,
+        `${shown} does not exist; give a folder that holds the files to read, e.g. one export --out or --publish wrote`,
+      );
+    }
+    throw new ConfigError(
+      flag,
+      `cannot read ${shown} (${code ?? String(error)}); make it readable for this user`,
+    );
+  }
+  if (!isFolder) {
+    throw new ConfigError(
+      flag,
+      `${shown} is a file, not a folder; give the folder that holds it (SQL reads the files below ${flag} folders)`,
+    );
+  }
+}

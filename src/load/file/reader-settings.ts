@@ -1,5 +1,9 @@
-/** The DuckDB settings every open takes, and a read-only open's (open-instance.ts). */
+/**
+ * The DuckDB settings every open takes, and a reader's: the file's read-only opens
+ * (open-instance.ts) and the empty database in memory that SQL over files alone runs on.
+ */
 import type { ReaderMemory } from '../../memory/reader-memory.js';
+import { DuckDBInstance } from '../duckdb.js';
 
 /** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
 export const BASE_OPTIONS = {
@@ -19,4 +23,12 @@ export function readerSettings(memory: ReaderMemory): Record<string, string> {
     temp_directory: memory.tempDirectory,
     allocator_background_threads: 'true',
   };
+}
+
+/**
+ * An instance of an empty database in memory, with a reader's settings: SQL over files alone. Not
+ * shared, and the caller closes it and removes `reader.tempDirectory` (where DuckDB may spill).
+ */
+export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
+  return DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
 }

@@ -226,6 +226,25 @@ describe('a server that cannot listen where it is told', () => {
   });
 });
 
+describe('query --read takes existing folders only', () => {
+  it('a --read that does not exist, or is a file, is a usage error naming it', async () => {
+    const dir = tempDir('tsync-bad-');
+    const prices = join(dir, 'prices.json');
+    writeFileSync(prices, '{}');
+    const missing = join(dir, 'nonexistent');
+    const cases: [string, string][] = [
+      [missing, `--read: ${missing} does not exist`],
+      [prices, `--read: ${prices} is a file, not a folder`],
+      ['/proc/self', 'pseudo-filesystem'],
+    ];
+    for (const [read, mention] of cases) {
+      const result = await runMain(['query', '--read', read, 'SELECT 1', '--db', syncedDb()]);
+      expectOneLine(result, 2, mention);
+      expect(result.stdout).toBe('');
+    }
+  });
+});
+
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('Redis down with --checkpoints redis', async () => {
     const db = syncedDb();
