@@ -9,6 +9,7 @@
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
+import { assertOutputFolder } from '../load/file/path-checks.js';
 import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { given, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName, Settings } from './settings.js';
@@ -111,6 +112,9 @@ export function resolveRunOptions(
   if (settings.publishRaw && settings.publish === undefined) {
     throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
   }
+  // Before any lock or fetch: a folder that cannot hold the dataset fails the run at once.
+  if (settings.publish !== undefined)
+    assertOutputFolder(settings.publish, given('publish', flags, env).where);
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }

@@ -6,7 +6,9 @@
  * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
  * with a reader's memory (src/memory/reader-memory.ts) and a check that the schema is current.
  */
-import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
@@ -22,6 +24,7 @@ import {
   type SharedInstance,
   walThresholdSetting,
 } from './file/open-instance.js';
+import { createMemoryInstance } from './file/reader-settings.js';
 import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { loadSql } from './sql-files.js';
@@ -122,6 +125,27 @@ export async function openReadOnly(path: string, options: ReadOnlyOptions = {}):
     };
   });
   return new Database(parts);
+}
+
+/**
+ * An empty database in memory, with a reader's memory within `memory`: for SQL over files alone
+ * (`query --read` with no database file). `label` names it in messages; its spill folder, in the
+ * system's temporary folder, goes when it closes.
+ */
+export async function openInMemory(label: string, options: ReadOnlyOptions = {}): Promise<Database> {
+  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, join(tmpdir(), 'tsync-files'));
+  const instance = await createMemoryInstance(reader);
+  const release = () => {
+    instance.closeSync();
+    rmSync(reader.tempDirectory, { recursive: true, force: true });
+  };
+  try {
+    const connection = await instance.connect();
+    return new Database({ path: label, connection, connect: () => instance.connect(), release });
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** `setup` on a new connection of `shared`; a failure gives the instance back (and a file just made goes). */

@@ -9,6 +9,7 @@ import type { Processor, Queue } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
+import { assertOutputFolder } from '../load/file/path-checks.js';
 import { acquireWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
 import { createBullWorker } from './bull-worker.js';
@@ -22,7 +23,6 @@ import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
 import { registerSchedules, scheduleFields } from './schedule.js';
-import { assertWritableDir } from './startup-checks.js';
 
 export interface WorkerOptions {
   readonly settings: SyncSettings;
@@ -83,7 +83,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       logger,
     });
     cleanups.push(() => server.close());
-    assertWritableDir(settings.reportDir, '--report-dir');
+    assertOutputFolder(settings.reportDir, '--report-dir');
 
     const lock = acquireWriterLock({ db: settings.db, command: 'worker', logger, onLost: reportFatal });
     cleanups.push(async () => lock.release());

@@ -1,9 +1,10 @@
 /**
  * Bad input that only file permissions make: the binary runs as a user they apply to (not root;
- * see helpers/cli-unprivileged.ts), and each failure is one line on stderr naming the fix, exit 1,
- * with the data untouched. The other bad input runs in-process, in bad-input.test.ts.
+ * see helpers/cli-unprivileged.ts), and each failure is one line on stderr naming the fix, exit 1
+ * (exit 2 for an output folder the user may not write, a setting to change), with the data
+ * untouched. The other bad input runs in-process, in bad-input.test.ts.
  */
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOneLine, NO_SERVICE, syncedTemplate } from '../helpers/bad-input.js';
@@ -50,5 +51,33 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     const result = await runCliUnprivileged(['status', '--db', db], {}, dir);
     expectOneLine(result, 1, db, 'permission denied', 'readable');
     expect(result.stderr).not.toContain('writable');
+  });
+});
+
+describe('an output folder the user may not write is a configuration mistake (exit 2) naming it', () => {
+  it('export --out, query --out and sync --publish into it, or into a folder to make in it', async () => {
+    const db = syncedDb();
+    const dir = join(db, '..');
+    grantRead(join(dir, '..'));
+    giveToChild(dir, 0o700);
+    giveToChild(db, 0o600);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked);
+    giveToChild(locked, 0o500);
+    try {
+      for (const args of [
+        ['export', '--out', locked],
+        ['export', '--out', join(locked, 'export')],
+        ['query', 'SELECT 1', '--out', join(locked, 'r.csv')],
+        ['sync', '--publish', join(locked, 'published')],
+      ]) {
+        const result = await runCliUnprivileged([...args, '--db', db], NO_SERVICE, dir);
+        expectOneLine(result, 2, `cannot write to ${locked}`, args.includes('sync') ? '--publish' : '--out');
+      }
+      expect(readdirSync(locked)).toEqual([]);
+      await expectUntouched(db);
+    } finally {
+      chmodSync(locked, 0o700);
+    }
   });
 });

@@ -5,8 +5,9 @@
  * its mtime keeps saying when its figures last changed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { makeFolder } from '../../util/make-folder.js';
 
 export interface IfChangedOptions {
   /** Whether the file's current text counts as the same as `content`; default: equal strings. */
@@ -27,7 +28,7 @@ export async function writeFileIfChanged(
 }
 
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path));
   await replaceFileAtomic(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
     try {

@@ -8,9 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { makeFolder } from '../../util/make-folder.js';
 import type { Reader } from '../read/reader.js';
 
 export const EXPORT_TABLES = [
@@ -48,7 +49,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
     });
   }
   const staging = join(out, `.export-${process.pid}-${randomBytes(4).toString('hex')}`);
-  await mkdir(staging, { recursive: true });
+  await makeFolder(staging);
   try {
     const exported: ExportedTable[] = [];
     for (const { table, dataset } of EXPORT_TABLES) {
@@ -60,7 +61,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
         partitionBy: PARTITION_COLUMNS,
       });
       // COPY writes no folder for an empty table; an empty folder still says "exported, no rows".
-      await mkdir(target, { recursive: true });
+      await makeFolder(target);
       exported.push({ table, rows, dir: join(out, table) });
     }
     for (const { table } of EXPORT_TABLES) {

@@ -11,7 +11,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RowSource } from '../../load/database.js';
 import {
@@ -21,6 +21,7 @@ import {
   fingerprintTag,
 } from '../../load/statements/datasets.js';
 import { jobPartitionPrints, kindFreshness, parquetFileRows } from '../../load/statements/publish.js';
+import { makeFolder } from '../../util/make-folder.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import {
   MANIFEST_FILE,
@@ -91,7 +92,7 @@ export interface PublishTarget {
 
 export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
   const dir = resolve(options.dir);
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   await removeStaleStaging(dir);
   const previous = await readManifest(dir);
   const raw = options.raw ?? false;
@@ -100,7 +101,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const jobPrints = await jobFingerprints(options.db);
   const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
   const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };
-  await mkdir(staging, { recursive: true });
+  await makeFolder(staging);
   const tables: Record<string, PublishedTable> = {};
   try {
     for (const spec of PUBLISHED_TABLES) {
@@ -161,7 +162,7 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
     if (!old) return true;
     return old.fingerprint !== prints.get(key) || (old.file !== null && !existsSync(join(dir, old.file)));
   });
-  await mkdir(join(dir, spec.table), { recursive: true });
+  await makeFolder(join(dir, spec.table));
   const staged = join(run.staging, spec.table);
   if (changed.length > 0) {
     await copyDataset(
@@ -220,7 +221,7 @@ async function swapPartition(run: TableRun, key: string): Promise<SwappedPartiti
     throw new Error(`DuckDB wrote ${files.length} files for one partition in ${stagedDir}`);
   const file = join(relativeDir, 'data_0.parquet');
   const target = join(run.dir, file);
-  await mkdir(join(run.dir, relativeDir), { recursive: true });
+  await makeFolder(join(run.dir, relativeDir));
   const source = join(stagedDir, files[0] ?? '');
   const size = (await stat(source)).size;
   await rename(source, target);

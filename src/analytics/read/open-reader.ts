@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import type { Database } from '../../load/database.js';
-import { openReadOnly } from '../../load/open-file.js';
+import { openInMemory, openReadOnly } from '../../load/open-file.js';
 import { FileReader } from './file-reader.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
 import type { Reader } from './reader.js';
@@ -70,6 +70,24 @@ export async function withReader<T>(
     } finally {
       await db.close();
     }
+  }
+}
+
+/**
+ * `fn` with a Reader of no database, for SQL over the files of `readableDirs` alone (`query --read`
+ * when no database file exists): an empty database in memory, sandboxed as a file's reader is.
+ * `label` names it in messages.
+ */
+export async function withFilesReader<T>(
+  label: string,
+  options: ReaderOptions,
+  fn: (reader: Reader) => Promise<T>,
+): Promise<T> {
+  const db = await openInMemory(label, options.memory === undefined ? {} : { memory: options.memory });
+  try {
+    return await fn(new FileReader(db, options.readableDirs));
+  } finally {
+    await db.close();
   }
 }
 

@@ -11,7 +11,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, rmdirSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { connectionRows, type Database } from '../../load/database.js';
 import { copyDataset, type ExportedDataset } from '../../load/statements/datasets.js';
 import { plainRow } from '../../load/values.js';
 import type { Logger } from '../../log.js';
+import { makeFolderSync } from '../../util/make-folder.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
@@ -256,7 +257,7 @@ class Request {
   /** A new file name in DuckDB's own temp folder (`<db>.tmp`), removed when the request ends. */
   private tempFile(temp: string[]): string {
     const dir = `${this.db.path}.tmp`;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolderSync(dir, 0o700);
     const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
     temp.push(file);
     return file;

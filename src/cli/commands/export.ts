@@ -5,6 +5,7 @@
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
+import { assertOutputFolder } from '../../load/file/path-checks.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {
@@ -28,6 +29,7 @@ export const command: Command = {
       flags,
       env,
     );
+    assertOutputFolder(settings.exportOut, '--out');
     const reading = { ...readerOptions(settings), writesParquet: true };
     const tables = await withReader(settings.db, reading, (database) =>
       exportParquet({

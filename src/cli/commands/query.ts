@@ -4,7 +4,8 @@
  * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements,
  * file access outside the --read folders (COPY, ATTACH, read_csv) and setting changes are refused
  * with a message saying so (exit 2). While a sync holds the file, the sync answers
- * (src/analytics/read/read-server.ts).
+ * (src/analytics/read/read-server.ts). With --read and no database file, the SQL runs on an empty
+ * database in memory: the files of the --read folders alone.
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -12,11 +13,12 @@ import { dirname, extname, resolve } from 'node:path';
 import { render } from '../../analytics/format/output-format.js';
 import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
-import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
+import { readerOptions, withFilesReader, withReader } from '../../analytics/read/open-reader.js';
+import type { Reader } from '../../analytics/read/reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { assertNotPseudoFs, fileInTheWay } from '../../load/file/path-checks.js';
+import { assertInputFolder, assertOutputFolder } from '../../load/file/path-checks.js';
 import type { Command } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */
@@ -44,8 +46,9 @@ export const command: Command = {
     'spells them; NaN and Infinity as strings); timestamps ISO 8601 (Z only for TIMESTAMPTZ). --out',
     'FILE without --format takes the format from the extension: .json, .csv, or .parquet (one',
     'statement, its own column types, HUGEINT as DECIMAL(38,0); what Parquet cannot hold, such as a',
-    'negative INTERVAL, is refused). EXPLAIN prints its plan whole. Statements that',
-    'write, change settings, or read files outside the --read folders are refused. While a sync',
+    'negative INTERVAL, is refused). EXPLAIN prints its plan whole. Statements that write, change',
+    'settings, or read files outside the --read folders are refused. With --read and no file at',
+    '--db, the SQL reads those files alone (a published dataset needs no database). While a sync',
     'runs, it answers with the data of its last commit. Examples:',
     '  transcript-sync query "SELECT * FROM billing_monthly ORDER BY month" --format csv',
     '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
@@ -65,12 +68,22 @@ export const command: Command = {
     const out = outText === undefined ? undefined : outPath(outText);
     const format = settings.queryFormat ?? formatOfOut(outText);
     const { db } = settings;
-    const options = { ...readerOptions(settings), readableDirs: settings.readableDirs ?? [] };
+    const readableDirs = settings.readableDirs ?? [];
+    for (const dir of readableDirs) assertInputFolder(dir, '--read');
+    const options = { ...readerOptions(settings), readableDirs };
+    // Files alone need no database: with --read and no file at --db, the SQL runs on an empty one.
+    const filesOnly = readableDirs.length > 0 && !existsSync(db);
+    const withReading = <T>(fn: (reader: Reader) => Promise<T>): Promise<T> =>
+      (filesOnly ? withFilesReader(FILES_ONLY, options, fn) : withReader(db, options, fn)).catch(
+        (error: unknown) => {
+          throw filesOnly ? noDatabaseHint(error, db) : error;
+        },
+      );
     if (format === 'parquet') {
       if (out === undefined)
         throw new ConfigError('--format', 'parquet is written to a file: add --out FILE');
       await replaceFileAtomic(out, async (temp) => {
-        await withReader(db, options, (reader) => reader.userQueryParquet(sql, temp));
+        await withReading((reader) => reader.userQueryParquet(sql, temp));
       });
       return 0;
     }
@@ -82,11 +95,23 @@ export const command: Command = {
       texts.push(text);
       if (out === undefined) stdout.write(text);
     };
-    await withReader(db, options, (reader) => reader.userQuery(sql, print));
+    await withReading((reader) => reader.userQuery(sql, print));
     if (out !== undefined) await writeFileAtomic(out, texts.join(''));
     return 0;
   },
 };
+
+/** What names the empty database of a query over --read files alone, in messages. */
+const FILES_ONLY = 'the --read files (no database file)';
+
+/** A table the SQL names that an empty database has not: say why it is empty. */
+function noDatabaseHint(error: unknown, db: string): unknown {
+  if (!(error instanceof ConfigError) || !/Catalog Error/.test(error.message)) return error;
+  return new ConfigError('query', error.message.replace(/^query: /, ''), {
+    hint: `${db} does not exist, so only files below --read can be read (read_parquet(...)); run \`transcript-sync sync\` first to query its tables`,
+    cause: error,
+  });
+}
 
 /** Without --format: table, or the format of --out's extension; an extension it cannot tell is refused. */
 function formatOfOut(out: string | undefined): QueryFormat {
@@ -102,15 +127,12 @@ function formatOfOut(out: string | undefined): QueryFormat {
   return found;
 }
 
-/** --out as an absolute path into a folder that exists (created by no one but the user). */
+/** --out as an absolute path into a writable folder that exists (created by no one but the user). */
 function outPath(text: string): string {
   if (text.trim() === '') throw new ConfigError('--out', 'needs a file name');
   const path = resolve(text);
-  assertNotPseudoFs(path, '--out');
-  const file = fileInTheWay(path);
-  if (file)
-    throw new ConfigError('--out', `${file} is a file, not a folder, so ${text} cannot be written there`);
   const dir = dirname(path);
+  assertOutputFolder(dir, '--out', 'a file in a writable folder');
   if (!existsSync(dir)) throw new ConfigError('--out', `folder ${dir} does not exist; create it first`);
   if (existsSync(path) && statSync(path).isDirectory())
     throw new ConfigError('--out', `${text} is a folder; give the name of a file in it`);

@@ -7,6 +7,7 @@ import { SIMULATED_FAULTS } from '../../config/simulator-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { startSimulator } from '../../simulator/index.js';
+import { listenError } from '../../util/listen-error.js';
 import type { Command } from '../command.js';
 
 const DAY_MS = 86_400_000;
@@ -94,6 +95,14 @@ export const command: Command = {
       ...(faultRate > 0 ? { faults: { rate: faultRate, kinds: SIMULATED_FAULTS, seed } } : {}),
       keepLog: false,
       onRequest: (entry) => logger.debug(entry, 'request'),
+    }).catch((error: unknown) => {
+      const at = { host: settings.simHost, port: settings.simPort };
+      throw listenError(error, {
+        ...at,
+        portFlag: '--port',
+        hostFlag: '--host',
+        holder: 'another simulator?',
+      });
     });
     const growing = grow === undefined ? '' : `, growing ${flags['grow']}`;
     stdout.write(`simulator listening on ${sim.url} (${jobs} jobs, seed ${seed}${growing})\n`);

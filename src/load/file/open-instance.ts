@@ -4,15 +4,17 @@
  * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
  * we create is 0700 and the database file 0600 (set before anything is written to it).
  */
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
+import { makeFolderSync } from '../../util/make-folder.js';
 import { DuckDBInstance } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
 import { assertDatabasePath, isSqliteFile } from './path-checks.js';
+import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -25,9 +27,6 @@ export interface SharedInstance {
 }
 
 const instances = new Map<string, SharedInstance>();
-
-/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
-const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
 
 /**
  * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
@@ -66,20 +65,6 @@ function writerSettings(memory: DuckDbMemory): Record<string, string> {
     allocator_background_threads: 'true',
     max_vacuum_tasks: '0',
     storage_compatibility_version: STORAGE_FORMAT,
-  };
-}
-
-/**
- * Settings of a read-only open, from the reader's memory (src/memory/reader-memory.ts): a buffer pool
- * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
- * allocator's background threads, which hand freed memory back to the system.
- */
-function readerSettings(memory: ReaderMemory): Record<string, string> {
-  return {
-    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
-    threads: String(memory.threads),
-    temp_directory: memory.tempDirectory,
-    allocator_background_threads: 'true',
   };
 }
 
@@ -196,7 +181,7 @@ function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
 export function makePrivateDir(dir: string): string | undefined {
   if (existsSync(dir)) return undefined;
   try {
-    const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const created = makeFolderSync(dir, 0o700);
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
     return created;
   } catch (error) {

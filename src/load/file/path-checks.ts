@@ -1,12 +1,23 @@
 /**
- * Checks on a path given for a file the CLI writes or reads (--db, --report-dir), run before
- * anything opens it, so a wrong path fails at once with the fix instead of deep inside DuckDB:
+ * Checks on a path given for a file or folder the CLI writes or reads (--db, and every output
+ * folder: --publish, export's and query's --out, --report-dir), run before anything opens or makes
+ * it, so a wrong path fails at once with the fix instead of deep inside DuckDB or a sync:
  * - kernel pseudo-filesystems (/proc, /sys, /dev) hold no real files; a read there can block
  *   (/proc/kmsg) or never end, so they are refused outright; /dev/shm, the tmpfs of shared memory,
  *   holds ordinary files (in RAM, gone at reboot) and is allowed;
- * - a parent that is a file (`notes.txt/db.duckdb`) is named as such, not as a permission problem.
+ * - a parent that is a file (`notes.txt/db.duckdb`) is named as such, not as a permission problem;
+ * - an output folder must be writable, or be one the user can make.
  */
-import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { ConfigError, DatabaseError } from '../../errors.js';
 
@@ -97,4 +108,59 @@ export function assertFileExists(path: string, nothing: string): void {
     path,
     hint: `${nothing}; check --db (TSYNC_DB)`,
   });
+}
+
+/**
+ * A ConfigError (exit 2) naming `flag` unless `dir` can hold the files a command writes there: not
+ * on a pseudo-filesystem, not a file nor under one, and a folder this user may write, or one it may
+ * make (its nearest existing ancestor is a folder it may write). Nothing is made here: the command
+ * makes the folder when it first writes. `wanted` completes "point FLAG at ...".
+ */
+export function assertOutputFolder(dir: string, flag: string, wanted = 'a writable directory'): void {
+  assertNotPseudoFs(dir, flag);
+  const full = resolve(dir);
+  const file = fileInTheWay(resolve(full, 'x'));
+  if (file) throw new ConfigError(flag, `${file} is a file, not a directory; point ${flag} at ${wanted}`);
+  let existing = full;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    accessSync(existing, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(
+      flag,
+      `cannot write to ${existing} (${code}); make it writable for this user or point ${flag} at ${wanted}`,
+    );
+  }
+}
+
+/**
+ * A ConfigError (exit 2) naming `flag` unless `dir` is a folder that exists, off the
+ * pseudo-filesystems: a folder the SQL may read files from (`query --read`).
+ */
+export function assertInputFolder(dir: string, flag: string): void {
+  assertNotPseudoFs(dir, flag);
+  const shown = dir.replace(/(.)\/+$/, '$1');
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(shown).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new ConfigError(
+        flag,
+        `${shown} does not exist; give a folder that holds the files to read, e.g. one export --out or --publish wrote`,
+      );
+    }
+    throw new ConfigError(
+      flag,
+      `cannot read ${shown} (${code ?? String(error)}); make it readable for this user`,
+    );
+  }
+  if (!isFolder) {
+    throw new ConfigError(
+      flag,
+      `${shown} is a file, not a folder; give the folder that holds it (SQL reads the files below ${flag} folders)`,
+    );
+  }
 }

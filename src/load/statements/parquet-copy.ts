@@ -3,8 +3,9 @@
  * Hive partitions (`kind`, `month`), in batches of partitions or a partition per COPY, with the
  * session settings that bound what DuckDB holds while it writes (docs/decisions/0014-published-dataset.md, 0037).
  */
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 
@@ -143,7 +144,7 @@ export async function copyPartitionFiles(
       const month = key.slice(cut + 1);
       const kindFolder = join(target.path, `kind=${kind}`);
       const folder = join(kindFolder, `month=${month}`);
-      await mkdir(folder, { recursive: true });
+      await makeFolder(folder);
       const file = join(folder, 'data_0.parquet');
       const into = { path: file, partitionBy: [], setting: target.setting };
       const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, WIDE_ROW_GROUP_BYTES);

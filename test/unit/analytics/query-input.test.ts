@@ -124,6 +124,42 @@ describe('query takes SQL as DuckDB does', () => {
   });
 });
 
+describe('query --read reads a published dataset or an export without a database file', () => {
+  test('with no file at --db the SQL reads the --read files alone; a table of the database is named missing, with why', async () => {
+    const out = join(tempDir(), 'exported');
+    expect((await runCommand(exportCommand, ['--out', out, '--db', db])).code).toBe(0);
+    const noFile = join(tempDir(), 'none.duckdb');
+    const parquet = `read_parquet('${join(out, 'jobs', '**', '*.parquet')}', hive_partitioning = true)`;
+    const counted = await runMain([
+      'query',
+      `SELECT count(*) AS n FROM ${parquet}`,
+      '--read',
+      out,
+      '--format',
+      'csv',
+      '--db',
+      noFile,
+    ]);
+    expect(counted.stderr).toBe('');
+    expect(counted.stdout).toBe(`n\n${jobs}\n`);
+    const table = await runMain(['query', 'SELECT count(*) FROM jobs', '--read', out, '--db', noFile]);
+    expect(table.code).toBe(2);
+    expect(table.stderr).toContain(`${noFile} does not exist, so only files below --read can be read`);
+    // The sandbox holds as on a file: nothing outside --read, no file made at --db.
+    const outside = await runMain([
+      'query',
+      "SELECT * FROM read_csv('/etc/hostname')",
+      '--read',
+      out,
+      '--db',
+      noFile,
+    ]);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/reads or writes files/);
+    expect(existsSync(noFile)).toBe(false);
+  });
+});
+
 describe('query writes where and how it is told, as the DuckDB CLI does', () => {
   test("--out takes its format from the extension: .json, .csv and .parquet with the result's types", async () => {
     const dir = tempDir();

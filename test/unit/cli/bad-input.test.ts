@@ -9,8 +9,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writerLockPath } from '../../../src/load/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { startSimulator } from '../../../src/simulator/index.js';
 import { projectRoot } from '../../../src/util/paths.js';
@@ -161,6 +162,86 @@ describe('bad flags, dates, URLs and settings', () => {
 
   it('an empty --db is a usage error naming --db', async () => {
     expectOneLine(await runMain(['sync', '--db', ''], NO_SERVICE), 2, '--db');
+  });
+});
+
+/** Stands for a file `notes.txt` beside the database in OUTPUT_FOLDERS' arguments. */
+const NOTES = '<notes.txt>';
+const WORKER_ENV = { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' };
+
+/** [args (the database is appended as --db), environment, what the line must name] */
+const OUTPUT_FOLDERS: readonly [readonly string[], Record<string, string>, readonly string[]][] = [
+  [['sync', '--publish', '/proc/tsync-published'], NO_SERVICE, ['--publish', 'pseudo-filesystem']],
+  [
+    ['sync'],
+    { ...NO_SERVICE, TSYNC_PUBLISH: '/sys/tsync-published' },
+    ['TSYNC_PUBLISH', 'pseudo-filesystem'],
+  ],
+  [['sync', '--publish', NOTES], NO_SERVICE, ['--publish', 'notes.txt is a file, not a directory']],
+  [['worker', '--publish', '/proc/tsync-published'], WORKER_ENV, ['--publish', 'pseudo-filesystem']],
+  [['worker', '--publish', join(NOTES, 'published')], WORKER_ENV, ['--publish', 'notes.txt is a file']],
+  [['export', '--out', '/proc/tsync-export'], {}, ['--out', 'pseudo-filesystem']],
+  [['export', '--out', NOTES], {}, ['--out', 'notes.txt is a file, not a directory']],
+  [['export', '--out', join(NOTES, 'export')], {}, ['--out', 'notes.txt is a file, not a directory']],
+  [['query', 'SELECT 1', '--out', '/proc/tsync.csv'], {}, ['--out', 'pseudo-filesystem']],
+  [
+    ['query', 'SELECT 1', '--out', join(NOTES, 'r.csv')],
+    {},
+    ['--out', 'notes.txt is a file, not a directory'],
+  ],
+];
+
+describe('output folders that cannot hold files', () => {
+  it.each(OUTPUT_FOLDERS)(
+    '%j is refused before anything starts (exit 2): no lock, socket or WAL left, the data untouched',
+    async (args, env, mentions) => {
+      const db = syncedDb();
+      const notes = join(dirname(db), 'notes.txt');
+      writeFileSync(notes, 'my notes\n');
+      const given = args.map((arg) => arg.replace(NOTES, notes));
+      const result = await runMain([...given, '--db', db], env);
+      expectOneLine(result, 2, ...mentions);
+      for (const beside of [writerLockPath(db), `${db}.sock`, `${db}.wal`])
+        expect(existsSync(beside), beside).toBe(false);
+      expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
+      await template.expectUntouched(db);
+    },
+  );
+});
+
+describe('a server that cannot listen where it is told', () => {
+  it('simulate on a busy port names --port, on a host that is no address here names --host (exit 2)', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const busy = await runMain(['simulate', '--port', String(port)]);
+      expectOneLine(busy, 2, `--port: 127.0.0.1:${port} is already in use`, '0 for any free one');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const host = await runMain(['simulate', '--host', '999.1.1.1', '--port', '0']);
+    expectOneLine(host, 2, '--host: 999.1.1.1 is not an address of this machine');
+  });
+});
+
+describe('query --read takes existing folders only', () => {
+  it('a --read that does not exist, or is a file, is a usage error naming it', async () => {
+    const dir = tempDir('tsync-bad-');
+    const prices = join(dir, 'prices.json');
+    writeFileSync(prices, '{}');
+    const missing = join(dir, 'nonexistent');
+    const cases: [string, string][] = [
+      [missing, `--read: ${missing} does not exist`],
+      [prices, `--read: ${prices} is a file, not a folder`],
+      ['/proc/self', 'pseudo-filesystem'],
+    ];
+    for (const [read, mention] of cases) {
+      const result = await runMain(['query', '--read', read, 'SELECT 1', '--db', syncedDb()]);
+      expectOneLine(result, 2, mention);
+      expect(result.stdout).toBe('');
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { PUBLISHED_TABLES } from '../../../src/analytics/publish/publish.js';
+import { PUBLISHED_TABLES, publishDataset } from '../../../src/analytics/publish/publish.js';
 import { runLines } from '../../../src/cli/sync-summary.js';
 import { syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
@@ -322,6 +322,18 @@ describe('sync --publish', () => {
       expect(existsSync(join(dir, '_manifest.json'))).toBe(false);
     } finally {
       watcher.close();
+    }
+  });
+
+  test("a folder that cannot hold files fails the publish with mkdir's error, once, instead of retrying it", async () => {
+    const db = await openReadOnly(await migratedDb('proc.duckdb'));
+    try {
+      // On /proc a mkdir says ENOENT with its parent there: `mkdir -p` as node does it retries forever.
+      await expect(publishDataset({ db, dir: '/proc/tsync-published/x' })).rejects.toMatchObject({
+        code: 'ENOENT',
+      });
+    } finally {
+      await db.close();
     }
   });
 

@@ -1,0 +1,34 @@
+/**
+ * The DuckDB settings every open takes, and a reader's: the file's read-only opens
+ * (open-instance.ts) and the empty database in memory that SQL over files alone runs on.
+ */
+import type { ReaderMemory } from '../../memory/reader-memory.js';
+import { DuckDBInstance } from '../duckdb.js';
+
+/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
+export const BASE_OPTIONS = {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+} as const;
+
+/**
+ * Settings of a read-only open, from the reader's memory (src/memory/reader-memory.ts): a buffer pool
+ * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
+ * allocator's background threads, which hand freed memory back to the system.
+ */
+export function readerSettings(memory: ReaderMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    threads: String(memory.threads),
+    temp_directory: memory.tempDirectory,
+    allocator_background_threads: 'true',
+  };
+}
+
+/**
+ * An instance of an empty database in memory, with a reader's settings: SQL over files alone. Not
+ * shared, and the caller closes it and removes `reader.tempDirectory` (where DuckDB may spill).
+ */
+export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
+  return DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
+}

@@ -1,0 +1,69 @@
+/**
+ * Making a folder and its missing parents, as `mkdir -p` does, one `mkdir` per missing folder from
+ * the top down. Node's own `mkdir(path, { recursive: true })` retries a parent that exists when the
+ * child's `mkdir` says ENOENT, and on a kernel pseudo-filesystem (`/proc`, `/sys`) that answer never
+ * changes: it spins forever. Here each `mkdir` runs once, and its error is the caller's.
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+/** The folders of `path` that do not exist yet, outermost first. */
+function missingFolders(path: string): string[] {
+  const missing: string[] = [];
+  let dir = resolve(path);
+  while (!existsSync(dir)) {
+    missing.unshift(dir);
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return missing;
+}
+
+/** The error `mkdir -p` gives for a path that exists and is not a folder. */
+function notAFolder(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), {
+    code: 'EEXIST',
+    syscall: 'mkdir',
+    path,
+  });
+}
+
+function isExisting(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'EEXIST';
+}
+
+/**
+ * Makes `path` and its missing parents (each with `mode`, which the umask filters); a folder that
+ * is there already is fine, as one another process makes meanwhile. Returns the outermost folder it
+ * made, undefined when `path` was there. Throws the first `mkdir` error, once.
+ */
+export function makeFolderSync(path: string, mode?: number): string | undefined {
+  const missing = missingFolders(path);
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      if (!isExisting(error) || !statSync(dir).isDirectory()) throw error;
+    }
+  }
+  const full = resolve(path);
+  if (!statSync(full).isDirectory()) throw notAFolder(full);
+  return missing[0];
+}
+
+/** makeFolderSync without blocking: the same folders, the same errors. */
+export async function makeFolder(path: string, mode?: number): Promise<string | undefined> {
+  const missing = missingFolders(path);
+  for (const dir of missing) {
+    try {
+      await mkdir(dir, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      if (!isExisting(error) || !(await stat(dir)).isDirectory()) throw error;
+    }
+  }
+  const full = resolve(path);
+  if (!(await stat(full)).isDirectory()) throw notAFolder(full);
+  return missing[0];
+}
