@@ -33,7 +33,6 @@ const RUN_RESOLVED = [
   'lookback',
   'pendingMaxAge',
   'lockWait',
-  'metadataEncoding',
   'publishRaw',
 ] as const satisfies readonly SettingName[];
 
@@ -62,7 +61,6 @@ export const RUN_FLAGS = [
   'lookback',
   'pendingMaxAge',
   'lockWait',
-  'metadataEncoding',
   'logLevel',
   'notify',
   'publish',
@@ -137,7 +135,6 @@ function runPlan(
     lookback: s.lookback,
     pendingMaxAge: s.pendingMaxAge,
     rateLimit: s.rateLimit,
-    metadataEncoding: s.metadataEncoding,
     lockWait: s.lockWait,
     checkpoints: s.checkpoints,
     redisUrl: s.redisUrl ?? null,

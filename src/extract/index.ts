@@ -13,7 +13,7 @@ export {
 } from '../kinds.js';
 export { ListingClient } from './client.js';
 export { parseNextLink } from './next-link.js';
-export { buildQuery, DEFAULT_LIMIT, type MetadataEncoding, validateListParams } from './query.js';
+export { buildQuery, DEFAULT_LIMIT, validateListParams } from './query.js';
 export { RateLimiter } from './rate-limiter.js';
 export {
   DEFAULT_RETRY_POLICY,

@@ -82,7 +82,6 @@ export async function runSync(
       rateLimit: resources.rateLimit,
       // Parallel slices start together; the rate still holds over time.
       burst: plan.concurrency,
-      metadataEncoding: resources.metadataEncoding,
       // Each record is checked against the schema's shape as the body is scanned (src/normalize).
       itemShape: RECORD_SHAPE,
       logger,
