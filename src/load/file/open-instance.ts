@@ -7,7 +7,7 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DatabaseError } from '../../errors.js';
+import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { DuckDBInstance } from '../duckdb.js';
@@ -161,14 +161,16 @@ export function restrictFile(path: string): void {
   }
 }
 
-/** What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). */
+/**
+ * What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). A path
+ * that can hold no file (a directory, a pipe) is a ConfigError (exit 2): the setting is wrong.
+ */
 function checkPath(path: string): void {
   assertDatabasePath(path);
   const kind = fileKind(path);
   if (kind === 'directory' || kind === 'other') {
     const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
-    throw new DatabaseError(`${path} is ${what}`, {
-      path,
+    throw new ConfigError('--db', `${path} is ${what}`, {
       hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
     });
   }
