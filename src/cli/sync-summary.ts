@@ -35,11 +35,14 @@ export interface RunLine {
 /** A kind's summary line off a terminal; a failure's one error line is the run's closing line. */
 const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
 
-/** A run's lines: each kind asked for, then what became of the dataset with --publish. */
+/** What an interrupted kind's line of `sync` adds: the run to make next. */
+const RESUME = 'what was fetched is committed; run `transcript-sync sync` again to resume from there';
+
+/** A run's lines of `sync`: each kind asked for, then what became of the dataset with --publish. */
 export function runLines(summary: PipelineSummary): RunLine[] {
   const kinds = summary.kinds.map((kind) => ({
     level: LEVEL_OF[kind.outcome],
-    text: summaryLine(kind),
+    text: kind.outcome === 'interrupted' ? `${summaryLine(kind)}; ${RESUME}` : summaryLine(kind),
     fields: snakeKeys(kind) as Record<string, unknown>,
   }));
   const notStarted = summary.notStarted.map((kind) => ({
