@@ -22,7 +22,7 @@ export function summaryLine(k: KindSummary): string {
 
 /** The line of a kind asked for that the run was stopped before. */
 function notStartedLine(kind: JobKind): string {
-  return `${kind}: not started (the run was stopped before it)`;
+  return `${kind}: not started (the run stopped before it)`;
 }
 
 /** One line of a run's outcome: its text, the level it is logged at off a terminal, its fields. */
