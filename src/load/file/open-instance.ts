@@ -161,10 +161,7 @@ export function restrictFile(path: string): void {
   }
 }
 
-/**
- * What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). A path
- * that can hold no file (a directory, a pipe) is a ConfigError (exit 2): the setting is wrong.
- */
+/** What can be told of a path before DuckDB sees it; one that can hold no file is a ConfigError. */
 function checkPath(path: string): void {
   assertDatabasePath(path);
   const kind = fileKind(path);

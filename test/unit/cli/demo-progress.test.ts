@@ -25,6 +25,11 @@ describe('demo off a terminal', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ kind: expect.any(String), jobs: expect.any(Number) });
     // Nothing but log lines on stderr, as sync's.
-    expect(demo.stderr.trim().split('\n').every((line) => line.startsWith('{'))).toBe(true);
+    expect(
+      demo.stderr
+        .trim()
+        .split('\n')
+        .every((line) => line.startsWith('{')),
+    ).toBe(true);
   });
 });
