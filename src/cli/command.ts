@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { flagUsage, settingHelp } from '../config/describe.js';
+import { retiredFlag } from '../config/retired.js';
 import { type Env, type FlagValues, type SettingName, settingOf } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { JobRegistry } from '../worker/job-definition.js';
@@ -120,7 +121,7 @@ function usageProblem(
     const spec = options[token.name];
     // A group of short flags (`-hx`) is named whole, as it was typed.
     const typed = token.rawName.startsWith('--') ? token.rawName : (args[token.index] ?? token.rawName);
-    if (!spec) return `unknown flag ${typed}`;
+    if (!spec) return retiredFlag(typed) ?? `unknown flag ${typed}`;
     if (spec.type === 'boolean' && token.value !== undefined) {
       return `${token.rawName} takes no value (got ${token.rawName}=${token.value})`;
     }

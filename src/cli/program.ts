@@ -2,6 +2,7 @@
  * The `transcript-sync` program: finds the subcommand, parses its flags, runs it, and turns errors
  * into one line on stderr and an exit code (2: usage or configuration, 1: runtime failure).
  */
+import { retiredWarnings } from '../config/retired.js';
 import { TsyncError } from '../errors.js';
 import { type Command, type CommandIo, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
 
@@ -131,9 +132,22 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       stdout.write(commandHelp(command));
       return 0;
     }
+    await warnRetired(command, io);
     return await command.run({ ...io, flags, positionals });
   } catch (error) {
     return await reportError(error, stderr, command?.logs === true);
+  }
+}
+
+/** A warning per retired setting the environment still sets; like reportError's line in format. */
+async function warnRetired(command: Command, { env, stderr }: CommandIo): Promise<void> {
+  const warnings = retiredWarnings(command.name, env);
+  if (warnings.length === 0) return;
+  const { outcomeWriter } = await import('../log.js');
+  const say = command.logs === true ? outcomeWriter(stderr) : undefined;
+  for (const text of warnings) {
+    if (say) say('warn', `${PROGRAM}: ${text}`);
+    else stderr.write(`${PROGRAM}: ${text}\n`);
   }
 }
 

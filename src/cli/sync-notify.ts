@@ -51,9 +51,10 @@ export async function notifyThrown(
 ): Promise<void> {
   const error = toError(thrown);
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
-  // A failure of one kind that no retry fixes is thrown after every kind ran, with the run's summary.
+  // A failure no retry fixes carries the run's summary: every kind it reached, each as it ended.
   const run = summaryOf(error);
-  if (run) return notifySummary(notifier, run, error.message);
+  // A kind's summary holds the error as toLine() gives it (src/sync/kind-run.ts).
+  if (run) return notifySummary(notifier, run, error instanceof TsyncError ? error.toLine() : error.message);
   const summary = kindSummaryOf(error);
   const kind = summary?.kind ?? options.kinds[0];
   if (kind === undefined) return;

@@ -22,7 +22,7 @@ export function summaryLine(k: KindSummary): string {
 
 /** The line of a kind asked for that the run was stopped before. */
 function notStartedLine(kind: JobKind): string {
-  return `${kind}: not started (the run was stopped before it)`;
+  return `${kind}: not started (the run stopped before it)`;
 }
 
 /** One line of a run's outcome: its text, the level it is logged at off a terminal, its fields. */
@@ -35,11 +35,14 @@ export interface RunLine {
 /** A kind's summary line off a terminal; a failure's one error line is the run's closing line. */
 const LEVEL_OF = { ok: 'info', interrupted: 'warn', failed: 'warn' } as const;
 
-/** A run's lines: each kind asked for, then what became of the dataset with --publish. */
+/** What an interrupted kind's line of `sync` adds: the run to make next. */
+const RESUME = 'what was fetched is committed; run `transcript-sync sync` again to resume from there';
+
+/** A run's lines of `sync`: each kind asked for, then what became of the dataset with --publish. */
 export function runLines(summary: PipelineSummary): RunLine[] {
   const kinds = summary.kinds.map((kind) => ({
     level: LEVEL_OF[kind.outcome],
-    text: summaryLine(kind),
+    text: kind.outcome === 'interrupted' ? `${summaryLine(kind)}; ${RESUME}` : summaryLine(kind),
     fields: snakeKeys(kind) as Record<string, unknown>,
   }));
   const notStarted = summary.notStarted.map((kind) => ({

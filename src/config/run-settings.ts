@@ -6,7 +6,7 @@
  * layer's constant, shown here as text.
  */
 import { z } from 'zod';
-import { DEFAULT_METADATA_ENCODING, DEFAULT_RATE_LIMIT, METADATA_ENCODINGS } from '../extract/index.js';
+import { DEFAULT_RATE_LIMIT } from '../extract/index.js';
 import { DEFAULT_LOCK_WAIT_MS } from '../load/defaults.js';
 import { DEFAULT_MEMORY } from '../memory/budget.js';
 import { formatDurationSetting } from '../util/duration.js';
@@ -177,14 +177,6 @@ export const RUN_SETTINGS = {
     schema: durationOf({ allowZero: true }),
     default: formatDurationSetting(DEFAULT_LOCK_WAIT_MS),
     help: 'how long to wait for a database file held by a running sync',
-  },
-  metadataEncoding: {
-    env: 'TSYNC_METADATA_ENCODING',
-    flag: 'metadata-encoding',
-    value: 'ENCODING',
-    schema: oneOf(METADATA_ENCODINGS),
-    default: DEFAULT_METADATA_ENCODING,
-    help: 'custom_metadata filter encoding: json (custom_metadata={"k":"v"}) or brackets (custom_metadata[k]=v)',
   },
   notify: {
     env: 'TSYNC_NOTIFY',

@@ -34,7 +34,6 @@ const RUN_RESOLVED = [
   'lookback',
   'pendingMaxAge',
   'lockWait',
-  'metadataEncoding',
   'publishRaw',
 ] as const satisfies readonly SettingName[];
 
@@ -63,7 +62,6 @@ export const RUN_FLAGS = [
   'lookback',
   'pendingMaxAge',
   'lockWait',
-  'metadataEncoding',
   'logLevel',
   'notify',
   'publish',
@@ -141,7 +139,6 @@ function runPlan(
     lookback: s.lookback,
     pendingMaxAge: s.pendingMaxAge,
     rateLimit: s.rateLimit,
-    metadataEncoding: s.metadataEncoding,
     lockWait: s.lockWait,
     checkpoints: s.checkpoints,
     redisUrl: s.redisUrl ?? null,

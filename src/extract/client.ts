@@ -16,13 +16,7 @@ import { HEADS_ONLY, type Shape } from './json-shape.js';
 import { type BodyProblem, type BodyRead, readListBody } from './list-page.js';
 import { type Listing, pageOf } from './listing.js';
 import { parseNextLink } from './next-link.js';
-import {
-  buildQuery,
-  DEFAULT_LIMIT,
-  DEFAULT_METADATA_ENCODING,
-  listPath,
-  type MetadataEncoding,
-} from './query.js';
+import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
@@ -74,7 +68,6 @@ export class ListingClient implements Listing {
   readonly #basePath: string;
   readonly #limiter: RateLimiter;
   readonly #policy: RetryPolicy;
-  readonly #encoding: MetadataEncoding;
   readonly #logger: Logger;
   readonly #onRetry: ClientOptions['onRetry'];
   readonly #redact: Redact;
@@ -106,7 +99,6 @@ export class ListingClient implements Listing {
       options.rateLimit ?? DEFAULT_RATE_LIMIT,
       Math.max(1, positive('burst', options.burst, 1, true)),
     );
-    this.#encoding = options.metadataEncoding ?? DEFAULT_METADATA_ENCODING;
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#itemShape = options.itemShape ?? HEADS_ONLY;
@@ -128,7 +120,7 @@ export class ListingClient implements Listing {
    * are checked before anything is sent.
    */
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
-    const query = buildQuery(list, params, this.#encoding);
+    const query = buildQuery(list, params);
     const path = listPath(this.#basePath, list);
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
     const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);

@@ -27,14 +27,7 @@ export {
 } from './json-shape.js';
 export type { Listing } from './listing.js';
 export { parseNextLink } from './next-link.js';
-export {
-  buildQuery,
-  DEFAULT_LIMIT,
-  DEFAULT_METADATA_ENCODING,
-  METADATA_ENCODINGS,
-  type MetadataEncoding,
-  validateListParams,
-} from './query.js';
+export { buildQuery, DEFAULT_LIMIT, validateListParams } from './query.js';
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export {
   DEFAULT_RETRY_POLICY,

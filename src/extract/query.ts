@@ -2,10 +2,9 @@
  * Turns list filters into a query string, after checking them, so a bad filter is a ConfigError
  * before any request leaves (the service's own 400 bodies are not specified).
  *
- * The spec does not say how arrays and objects travel. Arrays go as repeated keys
- * (`status=done&status=error`), as the official SDK sends them. custom_metadata goes as one JSON
- * value by default (the documented form) or as `custom_metadata[key]=value` pairs (the newer SDK);
- * which one the real server accepts is not public, so both are offered.
+ * The spec does not say how arrays travel; they go as repeated keys (`status=done&status=error`),
+ * as the official SDK sends them. The service's custom_metadata filter is not sent: a sync mirrors
+ * every job, and the mirror's `jobs.custom_metadata` is filtered in SQL instead.
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, JOB_STATUSES, LIST_NAMES, type ListName } from '../kinds.js';
@@ -13,12 +12,6 @@ import type { ListParams } from './types.js';
 
 /** The spec's default page size. */
 export const DEFAULT_LIMIT = 20;
-
-/** How custom_metadata filters travel: one JSON value, or `custom_metadata[key]=value` pairs. */
-export const METADATA_ENCODINGS = ['json', 'brackets'] as const;
-export type MetadataEncoding = (typeof METADATA_ENCODINGS)[number];
-/** The documented form; a client or query given no encoding uses it. */
-export const DEFAULT_METADATA_ENCODING: MetadataEncoding = 'json';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // An instant must say its offset: a local time without one would depend on the machine's zone.
@@ -65,30 +58,8 @@ function checkMembers(
   }
 }
 
-function checkMetadata(metadata: ListParams['customMetadata'], encoding: MetadataEncoding): void {
-  for (const [key, value] of Object.entries(metadata ?? {})) {
-    if (key === '') throw new ConfigError('custom_metadata', 'keys must not be empty');
-    if (encoding === 'brackets' && /[[\]]/.test(key)) {
-      throw new ConfigError(
-        'custom_metadata',
-        `key "${key}" holds [ or ], which the bracket encoding cannot carry`,
-      );
-    }
-    const ok = typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value);
-    if (!ok)
-      throw new ConfigError(
-        'custom_metadata',
-        `value of "${key}" must be a string, finite number or boolean`,
-      );
-  }
-}
-
 /** Throws a ConfigError naming the first bad filter. */
-export function validateListParams(
-  list: ListName,
-  params: ListParams,
-  encoding: MetadataEncoding = DEFAULT_METADATA_ENCODING,
-): void {
+export function validateListParams(list: ListName, params: ListParams): void {
   if (!LIST_NAMES.includes(list)) {
     throw new ConfigError('list', `unknown list "${String(list)}"; allowed: ${LIST_NAMES.join(', ')}`);
   }
@@ -107,19 +78,14 @@ export function validateListParams(
     }
     checkMembers('kind', params.kind, JOB_KINDS);
   }
-  checkMetadata(params.customMetadata, encoding);
 }
 
 /**
  * The query of one list request. offset and limit are always sent (defaults 0 and 20) so the
  * request says exactly which page it is, whatever the server's defaults are.
  */
-export function buildQuery(
-  list: ListName,
-  params: ListParams,
-  encoding: MetadataEncoding = DEFAULT_METADATA_ENCODING,
-): URLSearchParams {
-  validateListParams(list, params, encoding);
+export function buildQuery(list: ListName, params: ListParams): URLSearchParams {
+  validateListParams(list, params);
   const query = new URLSearchParams();
   query.set('offset', String(params.offset ?? 0));
   query.set('limit', String(params.limit ?? DEFAULT_LIMIT));
@@ -129,12 +95,6 @@ export function buildQuery(
     query.set('before_date', toInstant('before_date', params.beforeDate).toISOString());
   if (params.afterDate !== undefined)
     query.set('after_date', toInstant('after_date', params.afterDate).toISOString());
-  const metadata = Object.entries(params.customMetadata ?? {});
-  if (metadata.length > 0 && encoding === 'json') {
-    query.set('custom_metadata', JSON.stringify(Object.fromEntries(metadata)));
-  } else {
-    for (const [key, value] of metadata) query.append(`custom_metadata[${key}]`, String(value));
-  }
   for (const kind of params.kind ?? []) query.append('kind', kind);
   return query;
 }

@@ -20,7 +20,6 @@ export interface ListParams {
   beforeDate?: Date | string;
   afterDate?: Date | string;
   status?: readonly JobStatus[];
-  customMetadata?: Readonly<Record<string, string | number | boolean>>;
   /** Only on 'transcription'; a ConfigError elsewhere. */
   kind?: readonly JobKind[];
 }
@@ -80,8 +79,6 @@ export interface ClientOptions {
   bodyTimeoutMs?: number;
   /** Keep-alive pool size; default 8. */
   connections?: number;
-  /** custom_metadata as one JSON value (default) or as `custom_metadata[key]=value` pairs. */
-  metadataEncoding?: 'json' | 'brackets';
   logger?: Logger;
   /**
    * What each item of a page is checked against while the body is scanned (the sync passes the job

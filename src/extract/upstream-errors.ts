@@ -126,7 +126,7 @@ export function statusError(status: number, context: StatusContext): Error {
     return new UpstreamError(`the service rejected ${where} (HTTP ${status})${said ? `: ${said}` : ''}`, {
       retryable: false,
       status,
-      hint: 'check the filters (dates, status, custom_metadata and --metadata-encoding)',
+      hint: 'check the filters (dates, status)',
     });
   }
   const retryable = isRetryStatus(status);

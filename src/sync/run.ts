@@ -3,9 +3,10 @@
  * checkpoint stores, syncs each kind in turn, and closes everything it opened. A failure of one
  * kind's listing is recorded and the next kind still runs (a huge record or a refused deletion in
  * one list must not starve the other); a failure every kind would meet (a refused key, a bad
- * setting, an untrusted certificate) stops the run and is thrown. A non-retryable failure of one
- * kind is thrown once every kind ran, carrying the run's summary (`syncSummary`), so the CLI can
- * report each kind and the worker does not retry it.
+ * setting, an untrusted certificate) stops the run and is thrown, carrying the run's summary
+ * (`syncSummary`: the kinds that ran, the failed one last, and those never reached). A
+ * non-retryable failure of one kind is thrown once every kind ran, carrying the run's summary too,
+ * so the CLI can report each kind and the worker does not retry it.
  *
  * `runSync(plan, resources, around)`: the plan says what to do (kinds, window, paging, budget), the
  * resources what to do it with (the file, the listing, the checkpoint stores, logger, signal,
@@ -82,7 +83,6 @@ export async function runSync(
       rateLimit: resources.rateLimit,
       // Parallel slices start together; the rate still holds over time.
       burst: plan.concurrency,
-      metadataEncoding: resources.metadataEncoding,
       // Each record is checked against the schema's shape as the body is scanned (src/normalize).
       itemShape: RECORD_SHAPE,
       logger,
@@ -128,7 +128,18 @@ export async function runSync(
         } catch (thrown) {
           if (!(thrown instanceof KindRunFailed)) throw toError(thrown);
           const { cause, summary } = thrown;
-          if (!ofOneKind(cause)) throw withSummaries(cause, { summary });
+          if (!ofOneKind(cause)) {
+            // The run stops here; its summary lists the kinds that ran and those it never reached.
+            const rest = plan.kinds.slice(plan.kinds.indexOf(kind) + 1);
+            const ran = [...kinds, summary];
+            const syncSummary = {
+              runId,
+              outcome: 'failed',
+              kinds: ran,
+              notStarted: [...notStarted, ...rest],
+            } as const;
+            throw withSummaries(cause, { summary, syncSummary });
+          }
           // Not logged as an error here: the summary carries it, and the caller reports it once
           // (the sync command's summary line, the worker's "job failed" line).
           logger.debug({ kind, err: { name: cause.name, message: cause.message } }, 'sync of a kind failed');

@@ -62,7 +62,6 @@ export interface ServiceSettings {
   readonly apiKey: string;
   /** Requests per second. */
   readonly rateLimit: number;
-  readonly metadataEncoding: 'json' | 'brackets';
 }
 
 /** Where a run keeps its rows and checkpoints. */

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { projectRoot } from '../../src/util/paths.js';
-import { BIN, type CliResult, childEnv, runCli, runMain } from '../helpers/cli.js';
+import { BIN, type CliResult, childEnv, runCli, runMain, shownLines } from '../helpers/cli.js';
 import { migratedDb } from '../helpers/migrated-db.js';
 import { actualFacts, expectedFacts } from '../helpers/mirror.js';
 import {
@@ -141,9 +141,14 @@ describe('TLS certificate checks stay on', () => {
   it('refuses a self-signed certificate with a clear error, before any request is sent', async () => {
     const result = await sync();
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/certificate .*not trusted|not trusted.*certificate/i);
-    expect(result.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    // Each kind's summary line (the first FAILED, the other not started), then the one error line.
+    const lines = shownLines(result.stderr);
+    expect(lines.slice(0, -1)).toEqual([
+      expect.stringMatching(/^pre-recorded: FAILED \(.*not trusted/),
+      'live: not started (the run stopped before it)',
+    ]);
+    expect(lines.at(-1)).toMatch(/^transcript-sync: .*(certificate .*not trusted|not trusted.*certificate)/i);
+    expect(lines.at(-1)).toContain('NODE_EXTRA_CA_CERTS');
     expect(requests).toBe(0);
   });
 

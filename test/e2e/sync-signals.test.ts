@@ -1,7 +1,8 @@
 /**
  * Ctrl-C on the real process (bin over dist/): the first SIGINT commits what was fetched, records
- * the run as interrupted and exits 130; a second one quits at once where it can (main.ts binds the
- * command's `exit` to process.exit), still 130. The handlers are the process's: spawned, e2e.
+ * the run as interrupted, says that a sync again resumes, and exits 130; a second one quits at once
+ * where it can (main.ts binds the command's `exit` to process.exit), still 130. SIGTERM stops it
+ * alike, exiting 143 (128 + 15, as a shell reports it). The handlers are the process's: spawned, e2e.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ describe('sync and Ctrl-C', () => {
     expect(result.stderr).toContain('SIGINT: committing what was fetched, then stopping');
     // The signal came during pre-recorded: live, asked for too, is named in the summary.
     const shown = shownLines(result.stderr).join('\n');
-    expect(shown).toMatch(/^pre-recorded: INTERRUPTED/m);
+    expect(shown).toMatch(/^pre-recorded: INTERRUPTED.*; run `transcript-sync sync` again to resume/m);
     expect(shown).toMatch(/^live: not started/m);
     const summary = JSON.parse(result.stdout) as { kinds: { kind: string }[]; not_started: string[] };
     expect(summary.kinds.map((k) => k.kind)).toEqual(['pre-recorded']);
@@ -57,6 +58,23 @@ describe('sync and Ctrl-C', () => {
       const runs = await file.all<{ outcome: string }>('SELECT outcome FROM sync_runs');
       expect(runs.length).toBeGreaterThan(0);
       expect(runs.every((run) => run.outcome === 'interrupted')).toBe(true);
+    } finally {
+      await file.close();
+    }
+  });
+
+  it('a SIGTERM stops it the same way and exits 143', async () => {
+    const { db, cli } = await slowSync();
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    expect(result.signal, result.stderr).toBeNull();
+    expect(result.code, result.stderr).toBe(143);
+    expect(result.stderr).toContain('SIGTERM: committing what was fetched, then stopping');
+    expect(shownLines(result.stderr).join('\n')).toMatch(/^pre-recorded: INTERRUPTED/m);
+    const file = await openReadOnly(db);
+    try {
+      const runs = await file.all<{ outcome: string }>('SELECT outcome FROM sync_runs');
+      expect(runs.map((run) => run.outcome)).toContain('interrupted');
     } finally {
       await file.close();
     }

@@ -26,7 +26,10 @@ export const command: Command = {
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['demoJobs', 'demoDb', 'logLevel'], [], flags, env);
     const { demoJobs: jobs, demoDb: dbPath, logLevel } = settings;
-    const { view, logger } = ProgressView.open(stderr, logLevel === 'info' ? 'warn' : logLevel);
+    // On a terminal the progress lines say enough: the run's info lines stay out of the demo's way.
+    // Off one the log is all there is, so it logs as sync does (progress every few seconds).
+    const quiet = stderr.isTTY === true && logLevel === 'info';
+    const { view, logger } = ProgressView.open(stderr, quiet ? 'warn' : logLevel);
     const sim = await startSimulator({
       preRecorded: Math.ceil(jobs / 2),
       live: Math.floor(jobs / 2),

@@ -23,10 +23,12 @@ export const command: Command = {
     'Adds one sync job per kind to the queue of a running `transcript-sync worker` with the same',
     '--redis-prefix. Without --wait it prints the job ids and returns. With --wait it waits until',
     'every job has finished and exits 0 when all succeeded, 1 when one failed or the wait timed out.',
+    'With --wait and no worker listening on that --redis-prefix it queues nothing and exits 1 at',
+    'once; a job still waiting when --timeout ends is taken off the queue again.',
     '--json prints one JSON line per job.',
   ].join('\n'),
   settings: ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
-  async run({ flags, env, stdout }) {
+  async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(
       ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
       [],
@@ -48,6 +50,13 @@ export const command: Command = {
       : undefined;
     try {
       await events?.waitUntilReady();
+      // A job nobody takes would only wait out --timeout: say so now, before queuing anything.
+      if (events && (await queue.getWorkers()).length === 0) {
+        stderr.write(
+          `no worker is listening on the sync queue under --redis-prefix ${redisPrefix} in this Redis; start \`transcript-sync worker\` with the same --redis-prefix and REDIS_URL, or enqueue without --wait to leave the job for a later worker\n`,
+        );
+        return 1;
+      }
       const jobs = await queue.addBulk(
         kinds.map((kind) => ({ name: SYNC_JOB, data: { kind, mode } satisfies ScheduledSyncData })),
       );
@@ -91,7 +100,19 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
   } catch (error) {
     const state = await job.getState().catch(() => 'unknown');
     if (state !== 'failed') {
-      const line = `job ${job.id} (${data.kind} ${data.mode}) did not finish within ${formatDuration(timeoutMs)} and is still ${state}; is a worker running with this --redis-prefix?`;
+      const within = `job ${job.id} (${data.kind} ${data.mode}) did not finish within ${formatDuration(timeoutMs)}`;
+      // A job no worker took yet is taken back, so it does not run long after its caller gave up.
+      if (state === 'waiting' || state === 'prioritized' || state === 'delayed') {
+        const removed = await job.remove().then(
+          () => true,
+          () => false,
+        );
+        if (removed) {
+          const line = `${within}: no worker took it, so it was removed from the queue; is the worker with this --redis-prefix busy or stopped?`;
+          return { ok: false, line, json: { ...head, state: 'removed', reason: 'timeout' } };
+        }
+      }
+      const line = `${within} and is still ${state}; is a worker running with this --redis-prefix?`;
       return { ok: false, line, json: { ...head, state, reason: 'timeout' } };
     }
     const reason = error instanceof Error ? error.message : String(error);

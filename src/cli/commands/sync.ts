@@ -1,4 +1,5 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
+import { constants } from 'node:os';
 import { resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
@@ -33,7 +34,8 @@ export const command: Command = {
     'nothing and exits 1 (--max-delete-share 1 once, if the service really dropped them).',
     '',
     'Exit codes: 0 the run completed (even with quarantined records), 1 it failed,',
-    '2 usage or configuration error, 130 interrupted (what was fetched is committed).',
+    '2 usage or configuration error, 130 interrupted by SIGINT (Ctrl-C) and 143 by SIGTERM (what',
+    'was fetched is committed; run sync again to resume).',
   ].join('\n'),
   settings: ['kind', 'full', 'reconcileWindow', 'since', 'checkpoints', 'json', ...RUN_FLAGS],
   logs: true,
@@ -45,10 +47,13 @@ export const command: Command = {
     // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
     const say = outcomeWriter(stderr);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
-    // Signals are the process's: handled while this command runs, removed when it ends.
+    // Signals are the process's: handled while this command runs, removed when it ends. The exit
+    // code of a stop is the shell's for the signal: 130 for SIGINT, 143 for SIGTERM.
+    let stoppedBy: NodeJS.Signals = 'SIGINT';
     const stopOn = (signal: NodeJS.Signals) => {
       // A second signal quits at once where main.ts binds `exit`; in-process the clean stop goes on.
-      if (controller.signal.aborted) return exit?.(130);
+      if (controller.signal.aborted) return exit?.(signalExitCode(signal));
+      stoppedBy = signal;
       logger.info(`${signal}: committing what was fetched, then stopping (again to quit at once)`);
       controller.abort(new Error(signal));
     };
@@ -89,9 +94,15 @@ export const command: Command = {
           `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it`,
         );
       }
-      return summary.outcome === 'ok' ? 0 : summary.outcome === 'interrupted' ? 130 : 1;
+      if (summary.outcome === 'interrupted') return signalExitCode(stoppedBy);
+      return summary.outcome === 'ok' ? 0 : 1;
     } finally {
       process.off('SIGINT', stopOn).off('SIGTERM', stopOn);
     }
   },
 };
+
+/** 128 plus the signal's number, as a shell reports a command a signal ended. */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}

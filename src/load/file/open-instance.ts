@@ -7,7 +7,7 @@
 import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DatabaseError } from '../../errors.js';
+import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
@@ -146,14 +146,13 @@ export function restrictFile(path: string): void {
   }
 }
 
-/** What can be told about a path before DuckDB sees it (DuckDB's own messages mislead there). */
+/** What can be told of a path before DuckDB sees it; one that can hold no file is a ConfigError. */
 function checkPath(path: string): void {
   assertDatabasePath(path);
   const kind = fileKind(path);
   if (kind === 'directory' || kind === 'other') {
     const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
-    throw new DatabaseError(`${path} is ${what}`, {
-      path,
+    throw new ConfigError('--db', `${path} is ${what}`, {
       hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
     });
   }

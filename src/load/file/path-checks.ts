@@ -83,15 +83,14 @@ export function isSqliteFile(path: string): boolean {
 }
 
 /**
- * The checks every open or lock of a database path runs first: not on a pseudo-filesystem (a
- * ConfigError, exit 2), no file where a parent directory should be (a DatabaseError naming it).
+ * The checks every open or lock of a database path runs first, each a ConfigError (exit 2): not on
+ * a pseudo-filesystem, no file where a parent directory should be.
  */
 export function assertDatabasePath(path: string): void {
   assertNotPseudoFs(path, '--db');
   const file = fileInTheWay(path);
   if (file) {
-    throw new DatabaseError(`${file} is a file, not a directory, so ${path} cannot be created there`, {
-      path,
+    throw new ConfigError('--db', `${file} is a file, not a directory, so ${path} cannot be created there`, {
       hint: 'point --db (TSYNC_DB) at a path inside a directory',
     });
   }

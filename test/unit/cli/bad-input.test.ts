@@ -163,6 +163,19 @@ describe('bad flags, dates, URLs and settings', () => {
   it('an empty --db is a usage error naming --db', async () => {
     expectOneLine(await runMain(['sync', '--db', ''], NO_SERVICE), 2, '--db');
   });
+
+  it('a directory, or a path through a file, given as the database', async () => {
+    const dir = join(tempDir('tsync-bad-'), 'a-folder');
+    mkdirSync(dir);
+    expectOneLine(await runMain(['sync', '--db', dir], NO_SERVICE), 2, `${dir} is a directory`, '--db');
+    expectOneLine(await runMain(['status', '--db', dir]), 2, `${dir} is a directory`, '--db');
+    const file = join(dir, 'file.txt');
+    writeFileSync(file, 'x');
+    const through = await runMain(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
+    expectOneLine(through, 2, `${file} is a file, not a directory`, '--db');
+    expect(through.stderr).not.toContain('writable');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
 });
 
 /** Stands for a file `notes.txt` beside the database in OUTPUT_FOLDERS' arguments. */
@@ -287,18 +300,6 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     expect(readFileSync(path, 'utf8')).toBe('my notes, not a database\n');
   });
 
-  it('a directory, or a path through a file, given as the database', async () => {
-    const dir = join(tempDir('tsync-bad-'), 'a-folder');
-    mkdirSync(dir);
-    expectOneLine(await runMain(['sync', '--db', dir], NO_SERVICE), 1, dir, '--db');
-    const file = join(dir, 'file.txt');
-    writeFileSync(file, 'x');
-    const through = await runMain(['sync', '--db', join(file, 'x.duckdb')], NO_SERVICE);
-    expectOneLine(through, 1, `${file} is a file, not a directory`, '--db');
-    expect(through.stderr).not.toContain('writable');
-    expect(readFileSync(file, 'utf8')).toBe('x');
-  });
-
   it('a command that changes a file refuses a path with no file instead of creating one', async () => {
     const path = join(tempDir('tsync-bad-'), 'typo.duckdb');
     for (const args of [['compact'], ['verify', '--repair'], ['state', 'reset', '--kind', 'all', '--yes']]) {
@@ -333,7 +334,10 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
         for (const args of commands) {
           const db = syncedDb();
           await damageAt(db, await storedAt(db, block));
-          const result = await runMain([...args, '--db', db], service);
+          const ran = await runMain([...args, '--db', db], service);
+          // A sync the damage stops mid-run reports each kind first (src/cli/sync-summary.ts).
+          const closing = ran.stderr.trim().split('\n').at(-1) ?? '';
+          const result = args[0] === 'sync' ? { ...ran, stderr: closing } : ran;
           expectOneLine(result, 1, `${db} is damaged or not a DuckDB database`, 'move it aside');
           expect(result.stderr).not.toContain('check the path');
         }
@@ -353,14 +357,14 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     }
   });
 
-  it('a named pipe given as the database fails at once instead of waiting for a writer', async () => {
+  it('a named pipe given as the database fails at once (exit 2) instead of waiting for a writer', async () => {
     const fifo = join(tempDir('tsync-bad-'), 'pipe.duckdb');
     execFileSync('mkfifo', [fifo]);
     for (const args of [['status'], ['sync']]) {
       const started = Date.now();
       expectOneLine(
         await runMain([...args, '--db', fifo], NO_SERVICE),
-        1,
+        2,
         `${fifo} is not a regular file`,
         '--db',
       );

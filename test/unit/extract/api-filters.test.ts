@@ -34,8 +34,6 @@ function expected(list: ListName, keep: (record: JobRecord) => boolean): string[
 }
 
 const createdMs = (record: JobRecord): number => Date.parse(record['created_at'] as string);
-const metadataOf = (record: JobRecord): Record<string, unknown> =>
-  (record['custom_metadata'] as Record<string, unknown> | null) ?? {};
 
 describe('filters reach the service', () => {
   it('filters by several statuses and a before/after range', async () => {
@@ -72,28 +70,6 @@ describe('filters reach the service', () => {
     expect(ids).toEqual(expected('transcription', (r) => (r['created_at'] as string).startsWith(day)));
     expect(ids.length).toBeGreaterThan(0);
     expect(queriesSince(from)[0]?.get('date')).toBe(day);
-  });
-
-  it('filters by custom_metadata sent as a JSON value', async () => {
-    const from = sim.log.length;
-    const ids = await walkIds(client(), 'live', { customMetadata: { team: 'sales' } });
-    expect(ids).toEqual(expected('live', (r) => metadataOf(r)['team'] === 'sales'));
-    expect(ids.length).toBeGreaterThan(0);
-    expect(JSON.parse(queriesSince(from)[0]?.get('custom_metadata') ?? 'null')).toEqual({ team: 'sales' });
-  });
-
-  it('filters by custom_metadata sent as bracket pairs, numbers as text', async () => {
-    const withPriority = sim.data.all().find((r) => typeof metadataOf(r)['priority'] === 'number')!;
-    const priority = metadataOf(withPriority)['priority'] as number;
-    const from = sim.log.length;
-    const ids = await walkIds(client({ metadataEncoding: 'brackets' }), 'transcription', {
-      customMetadata: { priority },
-    });
-    expect(ids).toEqual(expected('transcription', (r) => metadataOf(r)['priority'] === priority));
-    expect(ids).toContain(withPriority['id']);
-    const query = queriesSince(from)[0]!;
-    expect(query.get('custom_metadata[priority]')).toBe(String(priority));
-    expect(query.has('custom_metadata')).toBe(false);
   });
 
   it('filters /v2/transcription by kind', async () => {

@@ -28,23 +28,10 @@ describe('list query encoding', () => {
     expect(query.get('before_date')).toBe('2024-03-01T00:00:00.000Z');
     expect(query.get('after_date')).toBe('2024-02-01T00:00:00.000Z');
   });
-
-  it('sends custom_metadata as one JSON value by default', () => {
-    const query = buildQuery('pre-recorded', { customMetadata: { team: 'sales', tier: 2, vip: true } });
-    expect(JSON.parse(query.get('custom_metadata') ?? '')).toEqual({ team: 'sales', tier: 2, vip: true });
-    expect(query.toString()).not.toContain('custom_metadata%5B');
-  });
-
-  it('sends custom_metadata as bracket pairs when asked', () => {
-    const query = buildQuery('pre-recorded', { customMetadata: { team: 'sales', tier: 2 } }, 'brackets');
-    expect(query.get('custom_metadata[team]')).toBe('sales');
-    expect(query.get('custom_metadata[tier]')).toBe('2');
-    expect(query.has('custom_metadata')).toBe(false);
-  });
 });
 
 describe('list query validation', () => {
-  const bad: [string, string, ListParams, ('json' | 'brackets')?][] = [
+  const bad: [string, string, ListParams][] = [
     ['a negative offset', 'offset', { offset: -1 }],
     ['a fractional offset', 'offset', { offset: 1.5 }],
     ['a zero limit', 'limit', { limit: 0 }],
@@ -55,17 +42,10 @@ describe('list query validation', () => {
     ['an instant without a zone', 'after_date', { afterDate: '2024-01-01T10:00:00' }],
     ['an invalid Date object', 'before_date', { beforeDate: new Date(Number.NaN) }],
     ['an unknown status', 'status', { status: ['finished' as 'done'] }],
-    ['a non-finite metadata value', 'custom_metadata', { customMetadata: { n: Number.NaN } }],
-    [
-      'a bracket in a bracket-encoded key',
-      'custom_metadata',
-      { customMetadata: { 'a[b]': 'x' } },
-      'brackets',
-    ],
   ];
-  for (const [what, setting, params, encoding] of bad) {
+  for (const [what, setting, params] of bad) {
     it(`rejects ${what}, naming ${setting}`, () => {
-      const error = catchError(() => buildQuery('pre-recorded', params, encoding));
+      const error = catchError(() => buildQuery('pre-recorded', params));
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).setting).toBe(setting);
     });

@@ -7,7 +7,8 @@
  * reads them, which refuses any other shell; bash itself checks that reading (it runs the block
  * with the program replaced by a function that reports its arguments). A process per line would
  * cost the suite several times the CPU. A block that needs a key, Redis or a running sync is not marked
- * runnable; its commands are covered by the tests of their features.
+ * runnable; its commands are covered by the tests of their features. Every word the pages search
+ * transcripts for (`transcript_search('…')`, in any block) finds utterances in the demo file.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,5 +139,25 @@ describe('the runnable blocks of docs/', () => {
         expect(result.code, `${where}: ${line}\n${result.stderr}`).toBe(0);
       }
     }
+  });
+});
+
+describe('the transcript searches of docs/', () => {
+  const words = new Set(
+    docPages().flatMap((page) =>
+      [...readDoc(page).matchAll(/transcript_search\('([^']+)'\)/g)].map((m) => m[1]!),
+    ),
+  );
+
+  test('are found on the pages', () => {
+    expect(words.size).toBeGreaterThan(0);
+  });
+
+  // The demo file is enough to try every example: a word its transcripts lack would show nothing.
+  test.each([...words])('transcript_search(%j) finds utterances in the demo file', async (word) => {
+    const sql = `SELECT count(*) AS hits FROM transcript_search('${word}') WHERE source = 'transcription'`;
+    const result = await runMain(['query', '--db', db, '--format', 'csv', sql]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(Number(result.stdout.split('\n')[1])).toBeGreaterThan(0);
   });
 });
