@@ -78,7 +78,10 @@ const FOREIGN_ORIGIN = 'http://evil.example.test';
 /** Appended to half a page for 'bad-json': what a proxy's error page glued to a body looks like. */
 const BAD_TAIL = Buffer.from('\n<html>upstream hiccup');
 
-type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
+type LogBase = Omit<RequestLogEntry, 'status' | 'fault' | 'answeredMs'>;
+
+/** Now, ms since the epoch, on the monotonic clock: arrival times compare exactly within a process. */
+const nowMs = (): number => performance.timeOrigin + performance.now();
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? GENERATE_DEFAULTS.seed;
@@ -123,6 +126,8 @@ class SimulatorServer implements Simulator {
   private readonly limitCap: number;
   private readonly server: Server;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Requests whose answer is not sent yet. */
+  private inFlight = 0;
 
   constructor(
     readonly data: JobStore,
@@ -163,6 +168,9 @@ class SimulatorServer implements Simulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedMs = nowMs();
+    this.inFlight += 1;
+    res.once('close', () => (this.inFlight -= 1));
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const method = req.method ?? 'GET';
     const key = req.headers['x-service-key'];
@@ -171,6 +179,8 @@ class SimulatorServer implements Simulator {
       path: url.pathname,
       query: url.search.slice(1),
       hadKey: key !== undefined,
+      arrivedMs,
+      inFlight: this.inFlight,
     };
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const list = method === 'GET' ? LIST_PATHS[url.pathname as keyof typeof LIST_PATHS] : undefined;
@@ -190,7 +200,7 @@ class SimulatorServer implements Simulator {
       const errors = [`offset must not be greater than ${offsetCap}`];
       return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', errors));
     }
-    this.serveList(req, res, base, parsed.query, this.faults.take());
+    this.serveList(req, res, base, parsed.query, this.faults.take(base));
   }
 
   private serveList(
@@ -213,7 +223,7 @@ class SimulatorServer implements Simulator {
     // 'short-page': half the items of a page that still links onward.
     if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
     const body = envelopeBody(links, this.itemsOf(page, fault));
-    this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
+    this.record({ ...base, status: 200, ...(fault ? { fault } : {}), answeredMs: nowMs() });
     if (fault === 'slow') sendSlowly(res, body, this.faults.slowMs, this.timers);
     else if (fault === 'truncate') sendTruncated(res, body);
     else if (fault === 'bad-json')
@@ -232,9 +242,11 @@ class SimulatorServer implements Simulator {
       const body = errorBody(429, base.path, 'Too Many Requests');
       this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
     } else if (STATUS_FAULTS.has(fault)) {
-      this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault);
+      const retryAfter = fault === '503' ? this.faults.retryAfterOn503 : null;
+      const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': retryAfter };
+      this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault, headers);
     } else if (fault === 'reset') {
-      this.record({ ...base, status: 0, fault });
+      this.record({ ...base, status: 0, fault, answeredMs: nowMs() });
       req.socket.resetAndDestroy();
     } else {
       return false;
@@ -273,7 +285,7 @@ class SimulatorServer implements Simulator {
     fault?: FaultKind,
     headers?: Record<string, string>,
   ): void {
-    this.record({ ...base, status, ...(fault ? { fault } : {}) });
+    this.record({ ...base, status, ...(fault ? { fault } : {}), answeredMs: nowMs() });
     sendJson(res, status, body, headers);
   }
 
@@ -289,7 +301,17 @@ class SimulatorServer implements Simulator {
       res.destroy();
       return;
     }
-    this.record({ method: req.method ?? 'GET', path: req.url ?? '/', query: '', status: 500, hadKey: false });
+    const at = nowMs();
+    this.record({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      query: '',
+      status: 500,
+      hadKey: false,
+      arrivedMs: at,
+      answeredMs: at,
+      inFlight: this.inFlight,
+    });
     sendJson(res, 500, errorBody(500, req.url ?? '/', `simulator bug: ${message}`));
   }
 }
