@@ -1,6 +1,8 @@
 /**
  * The listing service client: one keep-alive pool to the configured origin, a rate limit shared by
- * every call, retries by the table in ./retry-policy.ts, and typed errors that never carry the key.
+ * every call, the account's throttle (./throttle.ts: a 429's Retry-After pauses every call, and
+ * repeated ones halve the calls in flight), retries by the table in ./retry-policy.ts, and typed
+ * errors that never carry the key.
  *
  * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
@@ -24,7 +26,14 @@ import {
   type MetadataEncoding,
 } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import {
+  accountSignal,
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  retryDelayMs,
+  shouldRetry,
+} from './retry-policy.js';
+import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
 import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
 
@@ -33,6 +42,9 @@ import { type Redact, redactor, statusError, transportError } from './upstream-e
  * characters, ~512 Mi), which a body decoded as latin1 would otherwise overrun and crash on.
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
+
+/** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
+const DEFAULT_CONCURRENCY = 8;
 
 function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
   const result = value ?? fallback;
@@ -68,11 +80,12 @@ interface Read {
 
 export class ListingClient implements Listing {
   /** Live counters; read them, do not write them. */
-  readonly stats: ClientStats = { requests: 0, retries: 0, bytes: 0 };
+  readonly stats: ClientStats = { requests: 0, retries: 0, pauses: 0, bytes: 0 };
   readonly #pool: Pool;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #basePath: string;
   readonly #limiter: RateLimiter;
+  readonly #throttle: Throttle;
   readonly #policy: RetryPolicy;
   readonly #encoding: MetadataEncoding;
   readonly #logger: Logger;
@@ -106,12 +119,18 @@ export class ListingClient implements Listing {
       options.rateLimit ?? DEFAULT_RATE_LIMIT,
       Math.max(1, positive('burst', options.burst, 1, true)),
     );
+    const concurrency = Math.max(1, positive('concurrency', options.concurrency, DEFAULT_CONCURRENCY, true));
+    this.#throttle = new Throttle(concurrency);
     this.#encoding = options.metadataEncoding ?? DEFAULT_METADATA_ENCODING;
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#itemShape = options.itemShape ?? HEADS_ONLY;
     this.#pool = new Pool(base.origin, {
-      connections: Math.max(1, positive('connections', options.connections, 8, true)),
+      // Never fewer than the requests let in flight: one queued in the pool could leave in a pause.
+      connections: Math.max(
+        concurrency,
+        positive('connections', options.connections, DEFAULT_CONCURRENCY, true),
+      ),
       connect: {
         timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
         // Stated, not inherited: node's NODE_TLS_REJECT_UNAUTHORIZED=0 would otherwise switch
@@ -192,7 +211,27 @@ export class ListingClient implements Listing {
     signal: AbortSignal | undefined,
     maxBytes: number,
   ): Promise<Read> {
-    await this.#limiter.acquire(signal);
+    const ticket = await this.#throttle.enter(signal);
+    try {
+      return await this.#attemptInTurn(ticket, pathAndQuery, where, signal, maxBytes);
+    } finally {
+      this.#throttle.leave(ticket);
+    }
+  }
+
+  async #attemptInTurn(
+    ticket: Ticket,
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ): Promise<Read> {
+    // A pause can begin while this request waits for its turn of the rate: it waits that out too.
+    do {
+      await this.#throttle.pauseOver(signal);
+      await this.#limiter.acquire(signal);
+    } while (this.#throttle.pauseLeftMs() > 0);
+    this.#throttle.sent(ticket);
     this.stats.requests++;
     const started = performance.now();
     const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal, maxBytes);
@@ -200,12 +239,42 @@ export class ListingClient implements Listing {
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
     );
-    if (status < 200 || status > 299)
-      throw statusError(status, { where, body: body.toString('utf8'), retryAfter, redact: this.#redact });
+    if (status < 200 || status > 299) {
+      const error = statusError(status, {
+        where,
+        body: body.toString('utf8'),
+        retryAfter,
+        redact: this.#redact,
+      });
+      this.#throttled(ticket, status, error, where);
+      throw error;
+    }
+    this.#throttle.answered();
     const bytes = body.length;
     const read = readListBody(body, this.#itemShape);
     if (!read.ok) throw this.#bodyError(read, where, bytes);
     return { value: read.value, next: read.next, bytes };
+  }
+
+  /** An answer that speaks for the account (a 429, a 503 with Retry-After) acts on every request. */
+  #throttled(ticket: Ticket, status: number, error: Error, where: string): void {
+    const account = accountSignal(this.#policy, status, error);
+    if (!account) return;
+    const { pauseBegun, loweredTo } = this.#throttle.signal(ticket, account.pauseMs);
+    if (pauseBegun) {
+      this.stats.pauses++;
+      this.#logger.warn(
+        { where, status, pause_ms: account.pauseMs },
+        'the service asked to wait: no request goes out until then',
+      );
+    }
+    if (loweredTo !== undefined) {
+      this.#logger.warn(
+        { where, status, in_flight: loweredTo },
+        'throttled again within %d s: fewer requests in flight',
+        REPEAT_SPAN_MS / 1_000,
+      );
+    }
   }
 
   #bodyError(problem: BodyProblem, where: string, bytes: number): ProtocolError {
