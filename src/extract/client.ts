@@ -9,13 +9,14 @@
  */
 import pRetry from 'p-retry';
 import { Pool } from 'undici';
-import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
+import { ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
 import { sleep } from '../util/sleep.js';
+import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
 import { HEADS_ONLY, type Shape } from './json-shape.js';
-import { type BodyProblem, type BodyRead, readListBody } from './list-page.js';
+import { type BodyRead, readListBody } from './list-page.js';
 import { type Listing, pageOf } from './listing.js';
 import { parseNextLink } from './next-link.js';
 import {
@@ -26,16 +27,17 @@ import {
   type MetadataEncoding,
 } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
-import {
-  accountSignal,
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
-  retryDelayMs,
-  shouldRetry,
-} from './retry-policy.js';
+import { accountSignal, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
-import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
+import {
+  bodyError,
+  describeError,
+  type Redact,
+  redactor,
+  statusError,
+  transportError,
+} from './upstream-errors.js';
 
 /**
  * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
@@ -45,31 +47,6 @@ export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
 /** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
 const DEFAULT_CONCURRENCY = 8;
-
-function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
-  const result = value ?? fallback;
-  const ok = Number.isFinite(result) && result >= 0 && (!integer || Number.isInteger(result));
-  if (!ok)
-    throw new ConfigError(setting, `must be a ${integer ? 'whole ' : ''}number >= 0 (got ${String(value)})`);
-  return result;
-}
-
-function hasControlCharacter(text: string): boolean {
-  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-}
-
-function parseBaseUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !/^https?:$/.test(url.protocol)) {
-    throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
-  }
-  return url;
-}
 
 /** A 2xx answer read as a list, before its next link is read. */
 interface Read {
@@ -95,26 +72,11 @@ export class ListingClient implements Listing {
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
-    // Control characters would make undici reject the header later, with a less useful error.
-    if (options.apiKey.trim() === '' || hasControlCharacter(options.apiKey)) {
-      throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
-    }
+    checkApiKey(options.apiKey);
     this.#redact = redactor(options.apiKey);
     this.#headers = Object.freeze({ 'x-service-key': options.apiKey, accept: 'application/json' });
     this.#basePath = base.pathname;
-    this.#policy = Object.freeze({
-      maxAttempts: Math.max(
-        1,
-        positive('maxAttempts', options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, true),
-      ),
-      baseMs: positive('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_POLICY.baseMs),
-      maxMs: positive('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_POLICY.maxMs),
-      retryAfterCapMs: positive(
-        'retryAfterCapMs',
-        options.retryAfterCapMs,
-        DEFAULT_RETRY_POLICY.retryAfterCapMs,
-      ),
-    });
+    this.#policy = retryPolicyOf(options);
     this.#limiter = new RateLimiter(
       options.rateLimit ?? DEFAULT_RATE_LIMIT,
       Math.max(1, positive('burst', options.burst, 1, true)),
@@ -189,7 +151,7 @@ export class ListingClient implements Listing {
               attempt: attemptNumber,
               of: this.#policy.maxAttempts,
               delay_ms: delayMs,
-              err: describe(error),
+              err: describeError(error),
             },
             'request failed, retrying',
           );
@@ -252,7 +214,7 @@ export class ListingClient implements Listing {
     this.#throttle.answered();
     const bytes = body.length;
     const read = readListBody(body, this.#itemShape);
-    if (!read.ok) throw this.#bodyError(read, where, bytes);
+    if (!read.ok) throw bodyError(read, where, bytes, this.#redact);
     return { value: read.value, next: read.next, bytes };
   }
 
@@ -275,23 +237,6 @@ export class ListingClient implements Listing {
         REPEAT_SPAN_MS / 1_000,
       );
     }
-  }
-
-  #bodyError(problem: BodyProblem, where: string, bytes: number): ProtocolError {
-    if (problem.problem === 'not-json') {
-      return new ProtocolError(`${where} answered with a body that is not JSON (${bytes} bytes)`, {
-        retryable: true,
-        cause: new Error(this.#redact(problem.message)),
-        hint: 'the service sent a broken answer; retried automatically',
-      });
-    }
-    return new ProtocolError(
-      `${where} answered with a body that is not a list envelope (${problem.detail})`,
-      {
-        retryable: true,
-        hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
-      },
-    );
   }
 
   /**
@@ -344,12 +289,4 @@ export class ListingClient implements Listing {
     this.stats.bytes += body.length;
     return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
   }
-}
-
-/** A log-safe summary of an error (our messages never hold the key). */
-function describe(error: Error): Record<string, unknown> {
-  const { name, message } = error;
-  const code = (error as { code?: unknown }).code;
-  const status = (error as { status?: unknown }).status;
-  return { name, message, code, status };
 }

@@ -26,6 +26,16 @@ export interface FaultController {
   clear(): void;
 }
 
+/** Faults answered with their HTTP status and an error body in place of the page (not 'reset'). */
+export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  '408',
+  '429',
+  '500',
+  '502',
+  '503',
+  '504',
+]);
+
 export class Faults implements FaultController {
   retryAfter = '1';
   retryAfterOn503: string | null = null;
@@ -63,6 +73,12 @@ export class Faults implements FaultController {
     this.queue.length = 0;
     this.random = null;
     this.picker = null;
+  }
+
+  /** The headers of a status fault's answer: a 429's Retry-After, a 503's when it is set. */
+  headersOf(fault: FaultKind): Record<string, string> {
+    const retryAfter = fault === '429' ? this.retryAfter : fault === '503' ? this.retryAfterOn503 : null;
+    return retryAfter === null ? {} : { 'retry-after': retryAfter };
   }
 
   /** The fault of the request in hand, if any: the picker's first, an injected one next, else a random draw. */

@@ -10,16 +10,13 @@ import { Account, type Lifecycle } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
-import { breakRecord, type FaultController, Faults } from './faults.js';
+import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
 import { accountSpec, type GenerateOptions } from './records/generate.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
 import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
-
-/** Faults answered with that HTTP status and an error body in place of the page. */
-const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(['408', '500', '502', '503', '504']);
 
 export interface SimulatorOptions extends GenerateOptions {
   /** Default 127.0.0.1. */
@@ -80,7 +77,7 @@ const BAD_TAIL = Buffer.from('\n<html>upstream hiccup');
 
 type LogBase = Omit<RequestLogEntry, 'status' | 'fault' | 'answeredMs'>;
 
-/** Now, ms since the epoch, on the monotonic clock: arrival times compare exactly within a process. */
+/** Now, ms since the epoch, on the monotonic clock: the log's times compare exactly in a process. */
 const nowMs = (): number => performance.timeOrigin + performance.now();
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -126,8 +123,7 @@ class SimulatorServer implements Simulator {
   private readonly limitCap: number;
   private readonly server: Server;
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Requests whose answer is not sent yet. */
-  private inFlight = 0;
+  private inFlight = 0; // requests whose answer is not sent yet
 
   constructor(
     readonly data: JobStore,
@@ -168,7 +164,6 @@ class SimulatorServer implements Simulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const arrivedMs = nowMs();
     this.inFlight += 1;
     res.once('close', () => (this.inFlight -= 1));
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
@@ -179,7 +174,7 @@ class SimulatorServer implements Simulator {
       path: url.pathname,
       query: url.search.slice(1),
       hadKey: key !== undefined,
-      arrivedMs,
+      arrivedMs: nowMs(),
       inFlight: this.inFlight,
     };
     if (this.latencyMs > 0) await sleep(this.latencyMs);
@@ -223,7 +218,7 @@ class SimulatorServer implements Simulator {
     // 'short-page': half the items of a page that still links onward.
     if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
     const body = envelopeBody(links, this.itemsOf(page, fault));
-    this.record({ ...base, status: 200, ...(fault ? { fault } : {}), answeredMs: nowMs() });
+    this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
     if (fault === 'slow') sendSlowly(res, body, this.faults.slowMs, this.timers);
     else if (fault === 'truncate') sendTruncated(res, body);
     else if (fault === 'bad-json')
@@ -231,22 +226,18 @@ class SimulatorServer implements Simulator {
     else sendJson(res, 200, body);
   }
 
-  /** Faults that replace the page: 429, STATUS_FAULTS, a reset connection. True when one was served. */
+  /** Faults that replace the page: STATUS_FAULTS, a reset connection. True when one was served. */
   private answerWithoutPage(
     req: IncomingMessage,
     res: ServerResponse,
     base: LogBase,
     fault: FaultKind,
   ): boolean {
-    if (fault === '429') {
-      const body = errorBody(429, base.path, 'Too Many Requests');
-      this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
-    } else if (STATUS_FAULTS.has(fault)) {
-      const retryAfter = fault === '503' ? this.faults.retryAfterOn503 : null;
-      const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': retryAfter };
-      this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault, headers);
+    if (STATUS_FAULTS.has(fault)) {
+      const body = errorBody(Number(fault), base.path, fault === '429' ? 'Too Many Requests' : '');
+      this.reply(res, base, Number(fault), body, fault, this.faults.headersOf(fault));
     } else if (fault === 'reset') {
-      this.record({ ...base, status: 0, fault, answeredMs: nowMs() });
+      this.record({ ...base, status: 0, fault });
       req.socket.resetAndDestroy();
     } else {
       return false;
@@ -285,11 +276,12 @@ class SimulatorServer implements Simulator {
     fault?: FaultKind,
     headers?: Record<string, string>,
   ): void {
-    this.record({ ...base, status, ...(fault ? { fault } : {}), answeredMs: nowMs() });
+    this.record({ ...base, status, ...(fault ? { fault } : {}) });
     sendJson(res, status, body, headers);
   }
 
-  private record(entry: RequestLogEntry): void {
+  private record(answered: Omit<RequestLogEntry, 'answeredMs'>): void {
+    const entry = { ...answered, answeredMs: nowMs() };
     if (this.options.keepLog !== false) this.log.push(entry);
     this.options.onRequest?.(entry);
   }
@@ -301,17 +293,8 @@ class SimulatorServer implements Simulator {
       res.destroy();
       return;
     }
-    const at = nowMs();
-    this.record({
-      method: req.method ?? 'GET',
-      path: req.url ?? '/',
-      query: '',
-      status: 500,
-      hadKey: false,
-      arrivedMs: at,
-      answeredMs: at,
-      inFlight: this.inFlight,
-    });
+    const [method, path, arrivedMs] = [req.method ?? 'GET', req.url ?? '/', nowMs()];
+    this.record({ method, path, query: '', status: 500, hadKey: false, arrivedMs, inFlight: this.inFlight });
     sendJson(res, 500, errorBody(500, req.url ?? '/', `simulator bug: ${message}`));
   }
 }

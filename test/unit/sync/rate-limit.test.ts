@@ -69,10 +69,13 @@ describe('a 429 holds back every request of the run', () => {
       return '429';
     });
     const db = await migratedDb('rate-limit.duckdb');
-    expect((await run(sim, db)).outcome).toBe('ok');
+    const first = await run(sim, db);
+    expect(first.outcome).toBe('ok');
     stage = 'next run';
     const second = await run(sim, db);
     expect(second.outcome).toBe('ok');
+    // Each 429 began a pause, counted in its run's summary (and the worker's metrics).
+    expect([first.kinds[0]?.pauses, second.kinds[0]?.pauses]).toEqual([2, 1]);
     expect(second.kinds[0]?.pendingRechecked).toBeGreaterThan(CONCURRENCY);
     expect([...throttled.keys()]).toEqual(['a probe', 'a slice page', 'a pending re-check']);
 
