@@ -103,10 +103,10 @@ describe('repeated 429s lower the requests in flight', () => {
     sim.faults.retryAfter = '1';
     sim.faults.pick((request) => {
       if (isProbe(request)) return undefined;
-      // The sixth page of the walk, then the first request the client sent after that pause: a
-      // second 429 it had heard of the first when it sent.
+      // The tenth page of the walk (its slices under way), then the first request the client sent
+      // after that pause: a second 429, sent when the client had heard of the first.
       const second = throttled.length === 1 && request.arrivedMs > throttled[0]! + 950;
-      if (!((throttled.length === 0 && ++pages === 6) || second)) return undefined;
+      if (!((throttled.length === 0 && ++pages === 10) || second)) return undefined;
       throttled.push(request.arrivedMs);
       return '429';
     });
