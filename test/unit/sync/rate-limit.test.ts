@@ -18,9 +18,11 @@ const TOLERANCE_MS = 10;
 
 /**
  * 400 small jobs over the last three days, so that its queued and processing jobs (some fifty,
- * spread over the list) are young enough to be re-checked by the run after the back-fill.
+ * spread over the list) are young enough to be re-checked by the run after the back-fill. Each
+ * answer takes `latencyMs`: the fetchers' requests overlap at the service, and a request sent just
+ * before the client read a 429 cannot be answered before the client has read it.
  */
-async function account(latencyMs = 0): Promise<Simulator> {
+async function account(latencyMs: number): Promise<Simulator> {
   return fixtures.simulator({
     preRecorded: 400,
     live: 0,
@@ -51,7 +53,7 @@ function arrivedDuring(sim: Simulator, throttled: RequestLogEntry, retryAfterMs:
 
 describe('a 429 holds back every request of the run', () => {
   it('sends nothing while its Retry-After runs: not a probe, a slice page or a pending re-check', async () => {
-    const sim = await account();
+    const sim = await account(20);
     /** Arrival times of the requests answered 429 with Retry-After: 1, by what they were. */
     const throttled = new Map<string, number>();
     let stage: 'back-fill' | 'next run' = 'back-fill';
@@ -96,7 +98,6 @@ describe('a 429 holds back every request of the run', () => {
 
 describe('repeated 429s lower the requests in flight', () => {
   it('halves them after a second 429 within the span, as the service sees it', async () => {
-    // Each answer takes 30 ms: the fetchers' requests overlap at the service.
     const sim = await account(30);
     const throttled: number[] = [];
     let pages = 0;
