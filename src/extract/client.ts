@@ -1,26 +1,37 @@
 /**
  * The listing service client: one keep-alive pool to the configured origin, a rate limit shared by
- * every call, retries by the table in ./retry-policy.ts, and typed errors that never carry the key.
+ * every call, the account's throttle (./throttle.ts: a 429's Retry-After pauses every call, and
+ * repeated ones halve the calls in flight), retries by the table in ./retry-policy.ts, and typed
+ * errors that never carry the key.
  *
  * The key lives in private fields only (`#headers`), so util.inspect(client) and JSON of the
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
 import pRetry from 'p-retry';
 import { Pool } from 'undici';
-import { ConfigError, ProtocolError, ResponseTooLargeError } from '../errors.js';
+import { ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
 import { sleep } from '../util/sleep.js';
+import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
 import { HEADS_ONLY, type Shape } from './json-shape.js';
-import { type BodyProblem, type BodyRead, readListBody } from './list-page.js';
+import { type BodyRead, readListBody } from './list-page.js';
 import { type Listing, pageOf } from './listing.js';
 import { parseNextLink } from './next-link.js';
 import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import { accountSignal, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
-import { type Redact, redactor, statusError, transportError } from './upstream-errors.js';
+import {
+  bodyError,
+  describeError,
+  type Redact,
+  redactor,
+  statusError,
+  transportError,
+} from './upstream-errors.js';
 
 /**
  * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
@@ -28,30 +39,8 @@ import { type Redact, redactor, statusError, transportError } from './upstream-e
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
-function positive(setting: string, value: number | undefined, fallback: number, integer = false): number {
-  const result = value ?? fallback;
-  const ok = Number.isFinite(result) && result >= 0 && (!integer || Number.isInteger(result));
-  if (!ok)
-    throw new ConfigError(setting, `must be a ${integer ? 'whole ' : ''}number >= 0 (got ${String(value)})`);
-  return result;
-}
-
-function hasControlCharacter(text: string): boolean {
-  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-}
-
-function parseBaseUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !/^https?:$/.test(url.protocol)) {
-    throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
-  }
-  return url;
-}
+/** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
+const DEFAULT_CONCURRENCY = 8;
 
 /** A 2xx answer read as a list, before its next link is read. */
 interface Read {
@@ -62,11 +51,12 @@ interface Read {
 
 export class ListingClient implements Listing {
   /** Live counters; read them, do not write them. */
-  readonly stats: ClientStats = { requests: 0, retries: 0, bytes: 0 };
+  readonly stats: ClientStats = { requests: 0, retries: 0, pauses: 0, bytes: 0 };
   readonly #pool: Pool;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #basePath: string;
   readonly #limiter: RateLimiter;
+  readonly #throttle: Throttle;
   readonly #policy: RetryPolicy;
   readonly #logger: Logger;
   readonly #onRetry: ClientOptions['onRetry'];
@@ -75,35 +65,26 @@ export class ListingClient implements Listing {
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
-    // Control characters would make undici reject the header later, with a less useful error.
-    if (options.apiKey.trim() === '' || hasControlCharacter(options.apiKey)) {
-      throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
-    }
+    checkApiKey(options.apiKey);
     this.#redact = redactor(options.apiKey);
     this.#headers = Object.freeze({ 'x-service-key': options.apiKey, accept: 'application/json' });
     this.#basePath = base.pathname;
-    this.#policy = Object.freeze({
-      maxAttempts: Math.max(
-        1,
-        positive('maxAttempts', options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, true),
-      ),
-      baseMs: positive('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_POLICY.baseMs),
-      maxMs: positive('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_POLICY.maxMs),
-      retryAfterCapMs: positive(
-        'retryAfterCapMs',
-        options.retryAfterCapMs,
-        DEFAULT_RETRY_POLICY.retryAfterCapMs,
-      ),
-    });
+    this.#policy = retryPolicyOf(options);
     this.#limiter = new RateLimiter(
       options.rateLimit ?? DEFAULT_RATE_LIMIT,
       Math.max(1, positive('burst', options.burst, 1, true)),
     );
+    const concurrency = Math.max(1, positive('concurrency', options.concurrency, DEFAULT_CONCURRENCY, true));
+    this.#throttle = new Throttle(concurrency);
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#itemShape = options.itemShape ?? HEADS_ONLY;
     this.#pool = new Pool(base.origin, {
-      connections: Math.max(1, positive('connections', options.connections, 8, true)),
+      // Never fewer than the requests let in flight: one queued in the pool could leave in a pause.
+      connections: Math.max(
+        concurrency,
+        positive('connections', options.connections, DEFAULT_CONCURRENCY, true),
+      ),
       connect: {
         timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
         // Stated, not inherited: node's NODE_TLS_REJECT_UNAUTHORIZED=0 would otherwise switch
@@ -162,7 +143,7 @@ export class ListingClient implements Listing {
               attempt: attemptNumber,
               of: this.#policy.maxAttempts,
               delay_ms: delayMs,
-              err: describe(error),
+              err: describeError(error),
             },
             'request failed, retrying',
           );
@@ -184,7 +165,27 @@ export class ListingClient implements Listing {
     signal: AbortSignal | undefined,
     maxBytes: number,
   ): Promise<Read> {
-    await this.#limiter.acquire(signal);
+    const ticket = await this.#throttle.enter(signal);
+    try {
+      return await this.#attemptInTurn(ticket, pathAndQuery, where, signal, maxBytes);
+    } finally {
+      this.#throttle.leave(ticket);
+    }
+  }
+
+  async #attemptInTurn(
+    ticket: Ticket,
+    pathAndQuery: string,
+    where: string,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ): Promise<Read> {
+    // A pause can begin while this request waits for its turn of the rate: it waits that out too.
+    do {
+      await this.#throttle.pauseOver(signal);
+      await this.#limiter.acquire(signal);
+    } while (this.#throttle.pauseLeftMs() > 0);
+    this.#throttle.sent(ticket);
     this.stats.requests++;
     const started = performance.now();
     const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal, maxBytes);
@@ -192,29 +193,42 @@ export class ListingClient implements Listing {
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
     );
-    if (status < 200 || status > 299)
-      throw statusError(status, { where, body: body.toString('utf8'), retryAfter, redact: this.#redact });
+    if (status < 200 || status > 299) {
+      const error = statusError(status, {
+        where,
+        body: body.toString('utf8'),
+        retryAfter,
+        redact: this.#redact,
+      });
+      this.#throttled(ticket, status, error, where);
+      throw error;
+    }
+    this.#throttle.answered();
     const bytes = body.length;
     const read = readListBody(body, this.#itemShape);
-    if (!read.ok) throw this.#bodyError(read, where, bytes);
+    if (!read.ok) throw bodyError(read, where, bytes, this.#redact);
     return { value: read.value, next: read.next, bytes };
   }
 
-  #bodyError(problem: BodyProblem, where: string, bytes: number): ProtocolError {
-    if (problem.problem === 'not-json') {
-      return new ProtocolError(`${where} answered with a body that is not JSON (${bytes} bytes)`, {
-        retryable: true,
-        cause: new Error(this.#redact(problem.message)),
-        hint: 'the service sent a broken answer; retried automatically',
-      });
+  /** An answer that speaks for the account (a 429, a 503 with Retry-After) acts on every request. */
+  #throttled(ticket: Ticket, status: number, error: Error, where: string): void {
+    const account = accountSignal(this.#policy, status, error);
+    if (!account) return;
+    const { pauseBegun, loweredTo } = this.#throttle.signal(ticket, account.pauseMs);
+    if (pauseBegun) {
+      this.stats.pauses++;
+      this.#logger.warn(
+        { where, status, pause_ms: account.pauseMs },
+        'the service asked to wait: no request goes out until then',
+      );
     }
-    return new ProtocolError(
-      `${where} answered with a body that is not a list envelope (${problem.detail})`,
-      {
-        retryable: true,
-        hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
-      },
-    );
+    if (loweredTo !== undefined) {
+      this.#logger.warn(
+        { where, status, in_flight: loweredTo },
+        'throttled again within %d s: fewer requests in flight',
+        REPEAT_SPAN_MS / 1_000,
+      );
+    }
   }
 
   /**
@@ -267,12 +281,4 @@ export class ListingClient implements Listing {
     this.stats.bytes += body.length;
     return { status: response.statusCode, retryAfter: response.headers['retry-after'], body };
   }
-}
-
-/** A log-safe summary of an error (our messages never hold the key). */
-function describe(error: Error): Record<string, unknown> {
-  const { name, message } = error;
-  const code = (error as { code?: unknown }).code;
-  const status = (error as { status?: unknown }).status;
-  return { name, message, code, status };
 }

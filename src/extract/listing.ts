@@ -13,7 +13,7 @@ export interface Listing {
   /** One page; a body past `options.maxBytes` fails with ResponseTooLargeError. */
   getPage(list: ListName, params: ListParams, options?: RequestOptions): Promise<Page>;
   /** Running totals since the listing was made; a kind's summary reports the difference. */
-  readonly stats: Readonly<Pick<ClientStats, 'requests' | 'retries'>>;
+  readonly stats: Readonly<Pick<ClientStats, 'requests' | 'retries' | 'pauses'>>;
   close(): Promise<void>;
 }
 

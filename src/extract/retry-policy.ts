@@ -105,6 +105,24 @@ export function retryDelayMs(
   return backoffMs(policy, retry, random);
 }
 
+/**
+ * Whether an answer speaks for the whole account rather than for one request, and how long every
+ * request is then to wait (ms): a 429 (a rate limit is the account's), and a 503 that says when to
+ * come back (the service as a whole is unavailable or shedding load until then). The wait is the
+ * Retry-After, up to its cap; 0 without one (a 429 that does not say). Any other answer, a 503
+ * without Retry-After included, is one request's failure: undefined. The client pauses and lowers
+ * its requests in flight on these (throttle.ts).
+ */
+export function accountSignal(
+  policy: RetryPolicy,
+  status: number,
+  error: unknown,
+): { readonly pauseMs: number } | undefined {
+  const retryAfter = retryAfterOf(error);
+  if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return undefined;
+  return { pauseMs: Math.min(retryAfter ?? 0, policy.retryAfterCapMs) };
+}
+
 /** Whether another attempt may help; the typed errors carry the answer. */
 export function shouldRetry(error: unknown): boolean {
   return isRetryable(error);

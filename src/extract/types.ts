@@ -77,7 +77,12 @@ export interface ClientOptions {
   headersTimeoutMs?: number;
   /** ms of silence allowed between body chunks; default 30_000. undici checks it on a ~1 s clock. */
   bodyTimeoutMs?: number;
-  /** Keep-alive pool size; default 8. */
+  /**
+   * Requests in flight at once, at most; default 8. The throttle (throttle.ts) lowers it after
+   * repeated 429s and raises it back. The sync engine passes its concurrency.
+   */
+  concurrency?: number;
+  /** Keep-alive pool size; default 8, never fewer than `concurrency`. */
   connections?: number;
   logger?: Logger;
   /**
@@ -104,6 +109,8 @@ export interface ClientStats {
   requests: number;
   /** Attempts after a failed one. */
   retries: number;
+  /** Pauses of every request begun on the service's word (a 429 or 503 with Retry-After). */
+  pauses: number;
   /** Response body bytes received. */
   bytes: number;
 }

@@ -13,6 +13,7 @@ import {
   RateLimitedError,
   UpstreamError,
 } from '../errors.js';
+import type { BodyProblem } from './list-page.js';
 import { isRetryErrorCode, isRetryStatus, parseRetryAfter } from './retry-policy.js';
 
 export type Redact = (text: string) => string;
@@ -138,4 +139,27 @@ export function statusError(status: number, context: StatusContext): Error {
       ? 'the service is failing or overloaded; retried automatically, try again later'
       : 'unexpected answer from the service; check TSYNC_BASE_URL / --base-url',
   });
+}
+
+/** The typed error of a 2xx answer whose body is not JSON, or not a list envelope. */
+export function bodyError(problem: BodyProblem, where: string, bytes: number, redact: Redact): ProtocolError {
+  if (problem.problem === 'not-json') {
+    return new ProtocolError(`${where} answered with a body that is not JSON (${bytes} bytes)`, {
+      retryable: true,
+      cause: new Error(redact(problem.message)),
+      hint: 'the service sent a broken answer; retried automatically',
+    });
+  }
+  return new ProtocolError(`${where} answered with a body that is not a list envelope (${problem.detail})`, {
+    retryable: true,
+    hint: 'check TSYNC_BASE_URL / --base-url points at the listing service',
+  });
+}
+
+/** A log-safe summary of an error (our messages never hold the key). */
+export function describeError(error: Error): Record<string, unknown> {
+  const { name, message } = error;
+  const code = (error as { code?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  return { name, message, code, status };
 }

@@ -1,28 +1,47 @@
 /**
- * Fault scheduling: faults injected for the next requests (in order, one each) and seeded random
- * faults. A fault applies to one list request that would otherwise have been answered 200 (after
+ * Fault scheduling: faults for chosen requests (a picker), faults injected for the next requests
+ * (in order, one each) and seeded random faults. A fault applies to one list request that would otherwise have been answered 200 (after
  * the key and the parameters were accepted), so probes of 401/400/404 never consume one.
  */
 import { Rng } from './rng.js';
-import { FAULT_KINDS, type FaultKind, type FaultRule } from './types.js';
+import { FAULT_KINDS, type FaultKind, type FaultPicker, type FaultRequest, type FaultRule } from './types.js';
 
 export interface FaultController {
   /** The next list requests get these faults, in order, one each. */
   inject(...kinds: FaultKind[]): void;
   /** Seeded random faults on every list request; null stops them. */
   setRandom(rule: FaultRule | null): void;
+  /**
+   * Faults for chosen requests: `picker` sees each list request first, and the fault it names
+   * (checked here) is served instead of an injected or random one. null removes it.
+   */
+  pick(picker: FaultPicker | null): void;
   /** Retry-After header of a 429, default '1' (seconds); may be set to an HTTP date. */
   retryAfter: string;
+  /** Retry-After header of a 503, default null: none. */
+  retryAfterOn503: string | null;
   /** Total delay of a 'slow' body, ms, default 2000; the body is sent in pieces over it. */
   slowMs: number;
   /** Drops injected faults and random faults. */
   clear(): void;
 }
 
+/** Faults answered with their HTTP status and an error body in place of the page (not 'reset'). */
+export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  '408',
+  '429',
+  '500',
+  '502',
+  '503',
+  '504',
+]);
+
 export class Faults implements FaultController {
   retryAfter = '1';
+  retryAfterOn503: string | null = null;
   slowMs = 2_000;
   private readonly queue: FaultKind[] = [];
+  private picker: FaultPicker | null = null;
   private random: { readonly rule: FaultRule; readonly rng: Rng } | null = null;
   /** Draws that shape a fault (which record to break, and how), seeded so runs replay. */
   readonly shapeRng: Rng;
@@ -46,13 +65,29 @@ export class Faults implements FaultController {
     this.random = rule && rule.kinds.length > 0 ? { rule, rng: new Rng(rule.seed ?? 1) } : null;
   }
 
+  pick(picker: FaultPicker | null): void {
+    this.picker = picker;
+  }
+
   clear(): void {
     this.queue.length = 0;
     this.random = null;
+    this.picker = null;
   }
 
-  /** The fault of the request in hand, if any: an injected one first, else a random draw. */
-  take(): FaultKind | undefined {
+  /** The headers of a status fault's answer: a 429's Retry-After, a 503's when it is set. */
+  headersOf(fault: FaultKind): Record<string, string> {
+    const retryAfter = fault === '429' ? this.retryAfter : fault === '503' ? this.retryAfterOn503 : null;
+    return retryAfter === null ? {} : { 'retry-after': retryAfter };
+  }
+
+  /** The fault of the request in hand, if any: the picker's first, an injected one next, else a random draw. */
+  take(request: FaultRequest): FaultKind | undefined {
+    const picked = this.picker?.(request);
+    if (picked !== undefined) {
+      assertKind(picked);
+      return picked;
+    }
     const injected = this.queue.shift();
     if (injected) return injected;
     if (!this.random) return undefined;

@@ -19,6 +19,8 @@ export {
 export {
   FAULT_KINDS,
   type FaultKind,
+  type FaultPicker,
+  type FaultRequest,
   type FaultRule,
   JOB_KINDS,
   JOB_STATUSES,

@@ -10,16 +10,13 @@ import { Account, type Lifecycle } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
-import { breakRecord, type FaultController, Faults } from './faults.js';
+import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
 import { accountSpec, type GenerateOptions } from './records/generate.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
 import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
-
-/** Faults answered with that HTTP status and an error body in place of the page. */
-const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(['408', '500', '502', '503', '504']);
 
 export interface SimulatorOptions extends GenerateOptions {
   /** Default 127.0.0.1. */
@@ -78,7 +75,10 @@ const FOREIGN_ORIGIN = 'http://evil.example.test';
 /** Appended to half a page for 'bad-json': what a proxy's error page glued to a body looks like. */
 const BAD_TAIL = Buffer.from('\n<html>upstream hiccup');
 
-type LogBase = Omit<RequestLogEntry, 'status' | 'fault'>;
+type LogBase = Omit<RequestLogEntry, 'status' | 'fault' | 'answeredMs'>;
+
+/** Now, ms since the epoch, on the monotonic clock: the log's times compare exactly in a process. */
+const nowMs = (): number => performance.timeOrigin + performance.now();
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? GENERATE_DEFAULTS.seed;
@@ -123,6 +123,7 @@ class SimulatorServer implements Simulator {
   private readonly limitCap: number;
   private readonly server: Server;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private inFlight = 0; // requests whose answer is not sent yet
 
   constructor(
     readonly data: JobStore,
@@ -163,6 +164,8 @@ class SimulatorServer implements Simulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight += 1;
+    res.once('close', () => (this.inFlight -= 1));
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const method = req.method ?? 'GET';
     const key = req.headers['x-service-key'];
@@ -171,6 +174,8 @@ class SimulatorServer implements Simulator {
       path: url.pathname,
       query: url.search.slice(1),
       hadKey: key !== undefined,
+      arrivedMs: nowMs(),
+      inFlight: this.inFlight,
     };
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const list = method === 'GET' ? LIST_PATHS[url.pathname as keyof typeof LIST_PATHS] : undefined;
@@ -190,7 +195,7 @@ class SimulatorServer implements Simulator {
       const errors = [`offset must not be greater than ${offsetCap}`];
       return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', errors));
     }
-    this.serveList(req, res, base, parsed.query, this.faults.take());
+    this.serveList(req, res, base, parsed.query, this.faults.take(base));
   }
 
   private serveList(
@@ -221,18 +226,16 @@ class SimulatorServer implements Simulator {
     else sendJson(res, 200, body);
   }
 
-  /** Faults that replace the page: 429, STATUS_FAULTS, a reset connection. True when one was served. */
+  /** Faults that replace the page: STATUS_FAULTS, a reset connection. True when one was served. */
   private answerWithoutPage(
     req: IncomingMessage,
     res: ServerResponse,
     base: LogBase,
     fault: FaultKind,
   ): boolean {
-    if (fault === '429') {
-      const body = errorBody(429, base.path, 'Too Many Requests');
-      this.reply(res, base, 429, body, fault, { 'retry-after': this.faults.retryAfter });
-    } else if (STATUS_FAULTS.has(fault)) {
-      this.reply(res, base, Number(fault), errorBody(Number(fault), base.path, ''), fault);
+    if (STATUS_FAULTS.has(fault)) {
+      const body = errorBody(Number(fault), base.path, fault === '429' ? 'Too Many Requests' : '');
+      this.reply(res, base, Number(fault), body, fault, this.faults.headersOf(fault));
     } else if (fault === 'reset') {
       this.record({ ...base, status: 0, fault });
       req.socket.resetAndDestroy();
@@ -277,7 +280,8 @@ class SimulatorServer implements Simulator {
     sendJson(res, status, body, headers);
   }
 
-  private record(entry: RequestLogEntry): void {
+  private record(answered: Omit<RequestLogEntry, 'answeredMs'>): void {
+    const entry = { ...answered, answeredMs: nowMs() };
     if (this.options.keepLog !== false) this.log.push(entry);
     this.options.onRequest?.(entry);
   }
@@ -289,7 +293,8 @@ class SimulatorServer implements Simulator {
       res.destroy();
       return;
     }
-    this.record({ method: req.method ?? 'GET', path: req.url ?? '/', query: '', status: 500, hadKey: false });
+    const [method, path, arrivedMs] = [req.method ?? 'GET', req.url ?? '/', nowMs()];
+    this.record({ method, path, query: '', status: 500, hadKey: false, arrivedMs, inFlight: this.inFlight });
     sendJson(res, 500, errorBody(500, req.url ?? '/', `simulator bug: ${message}`));
   }
 }

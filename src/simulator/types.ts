@@ -56,7 +56,24 @@ export interface RequestLogEntry {
   readonly fault?: FaultKind;
   /** Whether an x-service-key header was present (its value is never recorded). */
   readonly hadKey: boolean;
+  /** When the request arrived, ms since the epoch (the process's monotonic clock, fractional). */
+  readonly arrivedMs: number;
+  /** When its answer was sent (or its socket reset), ms since the epoch, same clock. */
+  readonly answeredMs: number;
+  /** Requests being handled when it arrived, itself included: its connection's answer not yet sent. */
+  readonly inFlight: number;
 }
+
+/** What a fault picker (FaultController.pick) sees of a list request. */
+export interface FaultRequest {
+  readonly path: string;
+  /** The query string without `?`, as received. */
+  readonly query: string;
+  readonly arrivedMs: number;
+}
+
+/** Names the fault of a chosen request, or undefined to leave it to the injected and random ones. */
+export type FaultPicker = (request: FaultRequest) => FaultKind | undefined;
 
 /** What a generated job should look like; the rest is drawn from the random generator. */
 export interface JobSpec {

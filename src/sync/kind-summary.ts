@@ -14,6 +14,7 @@ export class KindSummaryBuilder {
   readonly startedAt = new Date();
   readonly #requestsBefore: number;
   readonly #retriesBefore: number;
+  readonly #pausesBefore: number;
 
   constructor(
     private readonly ctx: KindRunContext,
@@ -23,6 +24,7 @@ export class KindSummaryBuilder {
   ) {
     this.#requestsBefore = ctx.client.stats.requests;
     this.#retriesBefore = ctx.client.stats.retries;
+    this.#pausesBefore = ctx.client.stats.pauses;
   }
 
   /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */
@@ -37,6 +39,7 @@ export class KindSummaryBuilder {
       pages: counters.pages,
       requests: ctx.client.stats.requests - this.#requestsBefore,
       retries: ctx.client.stats.retries - this.#retriesBefore,
+      pauses: ctx.client.stats.pauses - this.#pausesBefore,
       jobsFetched: counters.jobsFetched,
       inserted: counters.inserted,
       updated: counters.updated,

@@ -83,6 +83,9 @@ export async function runSync(
       rateLimit: resources.rateLimit,
       // Parallel slices start together; the rate still holds over time.
       burst: plan.concurrency,
+      // Every request of the run (slices, probes, pending re-checks) shares these places in
+      // flight, which the service's 429s lower (src/extract/throttle.ts).
+      concurrency: plan.concurrency,
       // Each record is checked against the schema's shape as the body is scanned (src/normalize).
       itemShape: RECORD_SHAPE,
       logger,

@@ -124,6 +124,8 @@ export interface KindSummary {
   readonly pages: number;
   readonly requests: number;
   readonly retries: number;
+  /** Times every request waited out the service's Retry-After (a 429, a 503 with Retry-After). */
+  readonly pauses: number;
   readonly jobsFetched: number;
   readonly inserted: number;
   readonly updated: number;

@@ -77,6 +77,10 @@ export function createWorkerMetrics(
   );
   const requests = counter('tsync_requests_total', 'HTTP requests made to the listing service');
   const retries = counter('tsync_request_retries_total', 'HTTP requests retried within a run');
+  const pauses = counter(
+    'tsync_rate_limit_pauses_total',
+    "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
+  );
   const duration = new Histogram({
     name: 'tsync_run_duration_seconds',
     help: 'Wall time of sync runs',
@@ -129,6 +133,7 @@ export function createWorkerMetrics(
       quarantined.inc({ kind }, summary.quarantined);
       requests.inc({ kind }, summary.requests);
       retries.inc({ kind }, summary.retries);
+      pauses.inc({ kind }, summary.pauses);
       const started = Date.parse(summary.startedAt);
       const finished = Date.parse(summary.finishedAt);
       if (Number.isFinite(started) && Number.isFinite(finished)) {

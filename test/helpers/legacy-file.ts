@@ -97,6 +97,7 @@ function runSummary(): KindSummary {
     pages: 1,
     requests: 1,
     retries: 0,
+    pauses: 0,
     jobsFetched: 0,
     inserted: 0,
     updated: 0,

@@ -25,7 +25,7 @@ export interface FakeListingOptions {
 }
 
 export class FakeListing implements Listing {
-  readonly stats = { requests: 0, retries: 0 };
+  readonly stats = { requests: 0, retries: 0, pauses: 0 };
   /** Pages asked for, in order. */
   readonly asked: { list: ListName; params: ListParams }[] = [];
   closed = false;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError, RateLimitedError, UpstreamError } from '../../../src/errors.js';
 import { parseNextLink } from '../../../src/extract/next-link.js';
 import {
+  accountSignal,
   backoffMs,
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -83,5 +84,23 @@ describe('retry timing', () => {
     expect(retryDelayMs(policy, new UpstreamError('502', { retryable: true, status: 502 }), 2, () => 1)).toBe(
       200,
     );
+  });
+
+  it('pauses every request on a 429 or a 503 with Retry-After, up to its cap; other answers are one request’s', () => {
+    const error = (status: number, retryAfterMs?: number) =>
+      status === 429
+        ? new RateLimitedError({ retryAfterMs })
+        : new UpstreamError(String(status), {
+            retryable: true,
+            status,
+            ...(retryAfterMs ? { retryAfterMs } : {}),
+          });
+    expect(accountSignal(policy, 429, error(429, 1_000))).toEqual({ pauseMs: 1_000 });
+    expect(accountSignal(policy, 429, error(429, 600_000))).toEqual({ pauseMs: 5_000 });
+    expect(accountSignal(policy, 429, error(429))).toEqual({ pauseMs: 0 });
+    expect(accountSignal(policy, 503, error(503, 2_000))).toEqual({ pauseMs: 2_000 });
+    expect(accountSignal(policy, 503, error(503))).toBeUndefined();
+    expect(accountSignal(policy, 502, error(502, 2_000))).toBeUndefined();
+    expect(accountSignal(policy, 500, error(500))).toBeUndefined();
   });
 });

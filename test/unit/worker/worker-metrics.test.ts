@@ -21,6 +21,7 @@ function summary(kind: JobKind, outcome: KindSummary['outcome'], finishedAt: str
     pages: 3,
     requests: 4,
     retries: 1,
+    pauses: 1,
     jobsFetched: 50,
     inserted: 30,
     updated: 12,
@@ -77,7 +78,7 @@ function setup() {
 }
 
 describe('worker metrics and health endpoints', () => {
-  it('/metrics reports per kind the last success, runs by outcome, upserts, quarantine, requests, retries and queue counts', async () => {
+  it('/metrics reports per kind the last success, runs by outcome, upserts, quarantine, requests, retries, rate-limit pauses and queue counts', async () => {
     const { redis, queue, metrics } = setup();
     metrics.recordRun(summary('pre-recorded', 'ok', '2026-11-20T10:00:00.000Z'));
     metrics.recordRun(summary('pre-recorded', 'interrupted', '2026-11-20T10:05:00.000Z'));
@@ -99,6 +100,7 @@ describe('worker metrics and health endpoints', () => {
     expect(body).toContain('tsync_records_quarantined_total{kind="pre-recorded"} 4');
     expect(body).toContain('tsync_requests_total{kind="pre-recorded"} 8');
     expect(body).toContain('tsync_request_retries_total{kind="pre-recorded"} 2');
+    expect(body).toContain('tsync_rate_limit_pauses_total{kind="pre-recorded"} 2');
     expect(body).toContain('tsync_queue_jobs{state="waiting"} 2');
     expect(body).toContain('tsync_queue_jobs{state="failed"} 0');
     expect(body).toContain('tsync_process_cpu_seconds_total');
