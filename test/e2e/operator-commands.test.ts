@@ -150,14 +150,14 @@ describe('config show', () => {
     const rows = Object.fromEntries(
       (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
     );
-    expect(rows['apiKey']).toMatchObject({
+    expect(rows['api_key']).toMatchObject({
       env: 'TSYNC_API_KEY',
       flag: null,
       source: 'env',
       value: '***** (set)',
     });
     expect(rows['db']).toMatchObject({ flag: '--db', source: 'flag', value: '/tmp/x.duckdb' });
-    expect(rows['pageSize']).toMatchObject({ source: 'env', value: '50', problem: null });
+    expect(rows['page_size']).toMatchObject({ source: 'env', value: '50', problem: null });
     expect(rows['redisPrefix']).toMatchObject({ source: 'default', value: 'tsync' });
     expect(rows['baseUrl']).toMatchObject({ source: 'unset', value: null });
     expect(rows['redisUrl']).toMatchObject({ source: 'env', value: 'redis://user:*****@127.0.0.1:6390' });

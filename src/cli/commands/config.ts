@@ -5,7 +5,7 @@
  * override the environment exactly as they would for any other command. A setting that would be
  * refused makes the exit code 2, with one line on stderr per such setting.
  */
-import { describeSettings } from '../../config/describe.js';
+import { describeSettings, settingKey } from '../../config/describe.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { CONFIGURATION } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
@@ -37,7 +37,8 @@ export const command: Command = {
     }
     const { json } = resolveSettings(['json'], [], flags, env);
     const rows = describeSettings(flags, env);
-    writeRows(stdout, json, rows, (r) => ({
+    const shown = rows.map((r) => ({ ...r, setting: settingKey(r.setting) }));
+    writeRows(stdout, json, shown, (r) => ({
       setting: [r.flag, r.env].filter(Boolean).join(' / '),
       value: r.value ?? '',
       source: r.source,
