@@ -12,11 +12,27 @@ import { OUTPUT_FORMATS } from '../analytics/format/output-format.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
+import { ConfigError } from '../errors.js';
 import type { Setting } from './setting.js';
-import { duration, intBetween, kinds, oneOf, onOff, parsedBy, pastInstant, text } from './values.js';
+import {
+  duration,
+  intBetween,
+  kinds,
+  oneOf,
+  onOff,
+  parseDateText,
+  parsedBy,
+  pastInstant,
+  text,
+} from './values.js';
 
-/** A period's text as --from or --to takes it (analytics/periods.ts), checked. */
+/**
+ * A period's text as --from or --to takes it (analytics/periods.ts), checked; a day is read as every
+ * date a person gives is (parseDateText), so an impossible one is refused in the same words.
+ */
 function period(date: string, end: 'from' | 'to'): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? parseDateText(date) : undefined;
+  if (day && !day.ok) throw new ConfigError(`--${end}`, day.problem);
   rangeFromFlags(end === 'from' ? date : undefined, end === 'to' ? date : undefined);
   return date;
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
 import type { Setting } from './setting.js';
-import { intBetween, text, wholeFrom } from './values.js';
+import { intBetween, parseDateText, text, wholeFrom } from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -24,15 +24,18 @@ const jobsPerDay = z.string().transform((value, ctx) => {
   return count * UNIT_PER_DAY[match[2] as keyof typeof UNIT_PER_DAY];
 });
 
-/** An ISO 8601 date as ms since the epoch; `now` too where `now` is allowed. */
+/** A date or instant (values.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
 const instantMs = (options: { now?: boolean } = {}) =>
   z.string().transform((value, ctx) => {
-    const ms = options.now && value === 'now' ? Date.now() : Date.parse(value);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 date${options.now ? ' or now' : ''}` });
-      return z.NEVER;
-    }
-    return ms;
+    if (options.now && value === 'now') return Date.now();
+    const parsed = parseDateText(value);
+    if (parsed.ok) return parsed.date.getTime();
+    // A calendar's refusal says why; text that is no date at all may also be `now` where allowed.
+    const calendar = parsed.problem.includes('is not a date:');
+    const message =
+      options.now && !calendar ? `"${value}" is neither an ISO 8601 date or instant nor now` : parsed.problem;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
   });
 
 export const SIMULATOR_SETTINGS = {
