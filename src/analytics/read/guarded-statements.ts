@@ -77,7 +77,15 @@ export async function runGuarded(
     );
   const readers: DuckDBResultReader[] = [];
   try {
-    const extracted = await connection.extractStatements(sql);
+    const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
+      // DuckDB's extraction fails without a message on a text of comments alone.
+      if (error instanceof Error && error.message === 'Error in native callback')
+        throw new ConfigError(
+          'query',
+          'the SQL holds no statement, only comments; pass a statement after them',
+        );
+      throw error;
+    });
     if (params !== undefined && extracted.count !== 1)
       throw new Error('parameters bind to exactly one statement');
     if (single !== undefined && extracted.count !== 1)

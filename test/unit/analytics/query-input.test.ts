@@ -66,6 +66,26 @@ describe('query takes SQL as DuckDB does', () => {
     expect((await runCommand(query, ['SELECT 1', '-f', file, '--db', db])).code).toBe(2);
   });
 
+  test('takes SQL that opens with a comment as SQL, not as a flag', async () => {
+    for (const sql of ['-- how many\nSELECT 1 AS one', '--how many\nSELECT 1 AS one']) {
+      const outcome = await runCommand(query, [sql, '--db', db, '--format', 'csv']);
+      expect(outcome.error, JSON.stringify(sql)).toBeUndefined();
+      expect(outcome.stdout).toBe('one\n1\n');
+    }
+    const comments = await runCommand(query, ['-- only\t-- comments', '--db', db]);
+    expect(comments.code).toBe(2);
+    expect(comments.error?.message).toMatch(/holds no statement, only comments/);
+    const after = await runCommand(query, ['--db', db, '--format', 'csv', '-- comment\nSELECT 2 AS two']);
+    expect(after.stdout).toBe('two\n2\n');
+    // A flag is still a flag, and a flag's value still its value.
+    expect((await runCommand(query, ['--bogus', 'SELECT 1', '--db', db])).error?.message).toMatch(
+      /unknown flag --bogus/,
+    );
+    expect((await runCommand(query, ['SELECT 1', '--db', '-- x y'])).error?.message).toMatch(
+      /--db needs a value, not the flag -- x y/,
+    );
+  });
+
   test('reads the SQL from stdin with -', async () => {
     const { code, stdout } = await runMain(
       ['query', '-', '--db', db, '--format', 'csv'],
