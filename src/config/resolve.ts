@@ -16,6 +16,7 @@ import {
   type SettingValue,
   settingOf,
 } from './settings.js';
+import { settingIssue } from './values.js';
 
 /** `derived`: unset, and taken from other settings. */
 export type SettingSource = 'flag' | 'env' | 'default' | 'derived' | 'unset';
@@ -57,7 +58,7 @@ export function parseGiven(
   { input, text }: Given,
 ): { ok: true; value: unknown } | { ok: false; problem: string } {
   const setting = settingOf(name);
-  const parsed = setting.schema.safeParse(input);
+  const parsed = setting.schema.safeParse(input, { error: settingIssue });
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]?.message ?? 'is invalid';
   // A secret is never echoed, even when it is malformed; a message that quotes the value says it once.
@@ -134,5 +135,6 @@ function missing(name: SettingName): ConfigError {
   const setting = settingOf(name);
   const flag = setting.flag === undefined ? undefined : `--${setting.flag}`;
   const where = [flag, setting.env].filter(Boolean).join(' or ');
-  return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} (${setting.help})`);
+  // The help follows as what to set it to, not in parentheses: it may hold some of its own.
+  return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} to the ${setting.help}`);
 }

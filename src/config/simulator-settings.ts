@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
 import type { Setting } from './setting.js';
-import { intBetween, parseDateText, text, wholeFrom } from './values.js';
+import { intBetween, numberBetween, numberFrom, parseDateText, text, wholeFrom } from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -63,7 +63,7 @@ export const SIMULATOR_SETTINGS = {
   simSeed: {
     flag: 'seed',
     value: 'N',
-    schema: z.coerce.number().int('must be a whole number'),
+    schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number'),
     default: String(GENERATE_DEFAULTS.seed),
     help: 'seed of the generated data and faults',
   },
@@ -84,7 +84,7 @@ export const SIMULATOR_SETTINGS = {
   simLatency: {
     flag: 'latency',
     value: 'N',
-    schema: z.coerce.number().min(0, 'must be 0 or more'),
+    schema: numberFrom(0),
     default: String(SERVER_DEFAULTS.latencyMs),
     help: 'ms added before every response',
   },
@@ -119,7 +119,7 @@ export const SIMULATOR_SETTINGS = {
   simFaultRate: {
     flag: 'fault-rate',
     value: 'N',
-    schema: z.coerce.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1'),
+    schema: numberBetween(0, 1),
     default: '0',
     help: `share of list requests (0..1) answered with a random fault (${SIMULATED_FAULTS.join(', ')})`,
   },

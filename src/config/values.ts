@@ -13,6 +13,31 @@ import { parseBytes } from '../util/bytes.js';
 import { parseDurationStrict } from '../util/duration.js';
 import { parseSchedule } from './schedule.js';
 
+/**
+ * A sentence, read after the setting's name, for an issue its schema left in zod's own words
+ * (`Too small: expected number to be >0`): what a value of the setting must be.
+ */
+export function settingIssue(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'must be a number' : `must be ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at least' : 'above'} ${issue.minimum}`
+        : 'is too short';
+    case 'too_big':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}`
+        : 'is too long';
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'is not a URL' : 'is not in the form it takes';
+    default:
+      return 'is not a value it takes';
+  }
+}
+
 /** Text that must not be blank. */
 export const text = z.string().trim().min(1, 'is empty');
 
@@ -38,7 +63,7 @@ export const memoryBudget = z.string().transform((value, ctx) => {
   if (bytes < MEMORY_FLOOR) {
     ctx.addIssue({
       code: 'custom',
-      message: `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`,
+      message: `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`,
     });
     return z.NEVER;
   }
@@ -55,7 +80,24 @@ export const bytesBetween = (min: number, max: number, range: string) =>
     return bytes;
   });
 
-export const positiveNumber = z.coerce.number().positive();
+/** A number above `min` (a fraction allowed). */
+export const numberAbove = (min: number) => {
+  const message = `must be a number above ${min}`;
+  return z.coerce.number({ error: message }).gt(min, message);
+};
+
+/** A number from `min` to `max`, both included (a fraction allowed). */
+export const numberBetween = (min: number, max: number) => {
+  const message = `must be a number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).min(min, message).max(max, message);
+};
+
+/** A number of at least `min` (a fraction allowed). */
+export const numberFrom = (min: number) => {
+  const message = `must be a number of ${min} or more`;
+  return z.coerce.number({ error: message }).min(min, message);
+};
+
 /** A whole number from `min` to `max`. */
 export const intBetween = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
@@ -72,11 +114,34 @@ export const wholeFrom = (min: number) => {
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
 
-export const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
-  .transform((u) => u.replace(/\/+$/, ''));
+/**
+ * A URL of one of `schemes`, as given; text without a scheme that names a host (`127.0.0.1:8787`,
+ * `localhost:8787/x`) is refused with the URL it most likely means.
+ */
+const urlOf = (schemes: readonly [string, ...string[]], example: string) =>
+  z.string().transform((value, ctx) => {
+    const given = value.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(given);
+    } catch {
+      // refused below
+    }
+    if (url && schemes.includes(url.protocol.slice(0, -1)) && url.host !== '') return given;
+    const names = schemes.map((scheme) => `${scheme}://`).join(' or ');
+    const bare = /^(localhost|[\w-]+(\.[\w-]+)+|\[[\da-f:]+\])(:\d+)?(\/\S*)?$/i.test(given);
+    const message = bare
+      ? `has no scheme; write ${schemes[0]}://${given}`
+      : url
+        ? `must start with ${names} (e.g. ${example})`
+        : `is not a URL (e.g. ${example})`;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+export const httpUrl = urlOf(['http', 'https'], 'https://api.example.com').transform((u) =>
+  u.replace(/\/+$/, ''),
+);
 
 /** An http(s) URL kept as given (normalized by URL), e.g. a webhook's. */
 export const postUrl = z.string().transform((value, ctx) => {
@@ -90,10 +155,7 @@ export const postUrl = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
-export const redisUrl = z
-  .string()
-  .url()
-  .refine((u) => /^rediss?:\/\//i.test(u), 'must be a redis:// or rediss:// URL');
+export const redisUrl = urlOf(['redis', 'rediss'], 'redis://127.0.0.1:6379');
 
 /** A TCP port; 0 asks the system for a free one. */
 export const port = z

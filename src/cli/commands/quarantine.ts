@@ -5,6 +5,7 @@ import type { Database } from '../../load/database.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
+import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
@@ -97,7 +98,7 @@ async function list(
 
 async function retry(db: Database, stdout: NodeJS.WritableStream): Promise<number> {
   const { loaded, stillFailing } = await quarantineRetry(db);
-  stdout.write(`loaded ${loaded} record(s); ${stillFailing} still failing\n`);
+  stdout.write(`loaded ${counted(loaded, 'record')}; ${stillFailing} still failing\n`);
   return 0;
 }
 

@@ -9,6 +9,7 @@ import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
+import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { renderTable } from '../table.js';
@@ -94,7 +95,7 @@ function brokenLine(db: string, broken: readonly CheckResult[]): string {
   const what = broken.map((r) => `${r.name}: ${r.count} broken`).join('; ');
   const refetch = broken.some((r) => r.repair === 'drop-jobs');
   const hashes = broken.some((r) => r.name.includes('sha1')) ? ' --hashes' : '';
-  return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
+  return `${counted(broken.length, 'invariant')} broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
     refetch ? `, then \`${PROGRAM} sync --full\` to load the dropped jobs again` : ''
   }`;
 }

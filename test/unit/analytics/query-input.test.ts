@@ -265,3 +265,43 @@ describe('query writes where and how it is told, as the DuckDB CLI does', () => 
     }
   });
 });
+
+describe('query names what it refuses, and runs what only reads', () => {
+  test('a refused statement is named with its article, INSTALL as itself', async () => {
+    for (const [statement, named] of [
+      ["INSERT INTO jobs (id) VALUES ('x')", 'an INSERT statement'],
+      ["UPDATE jobs SET status = 'done'", 'an UPDATE statement'],
+      ['DELETE FROM jobs', 'a DELETE statement'],
+      [`ATTACH '${join(tempDir(), 'other.duckdb')}' AS other`, 'an ATTACH statement'],
+      ['INSTALL httpfs', 'an INSTALL or LOAD statement'],
+      ['LOAD httpfs', 'an INSTALL or LOAD statement'],
+    ] as const) {
+      const outcome = await runCommand(query, [statement, '--db', db]);
+      expect(outcome.code, statement).toBe(2);
+      expect(outcome.error?.message, statement).toContain(`(${named})`);
+    }
+  });
+
+  test('CALL of a table function reads, on the file and through the read socket of a sync', async () => {
+    const version = 'SELECT * FROM pragma_version()';
+    const expected = (await runCommand(query, [version, '--db', db, '--format', 'csv'])).stdout;
+    const called = await runCommand(query, ['CALL pragma_version()', '--db', db, '--format', 'csv']);
+    expect(called.error).toBeUndefined();
+    expect(called.stdout).toBe(expected);
+    const held = await openWriter(join(tempDir(), 'held.duckdb'));
+    const reads = await serveReads(held, { logger: silentLogger });
+    try {
+      const reader = await connectWriter(held.path);
+      const tables: ResultTable[] = [];
+      await reader?.userQuery("CALL pragma_table_info('jobs')", (table) => {
+        tables.push(table);
+      });
+      expect(tables[0]?.rows.length).toBeGreaterThan(5);
+      // A table function that would write meets the read-only transaction, as a SELECT of it does.
+      await expect(reader?.userQuery('CALL force_checkpoint()', () => {})).rejects.toThrow();
+    } finally {
+      await reads.close();
+      await held.close();
+    }
+  });
+});
