@@ -1,5 +1,5 @@
 /**
- * What one command line asks for: the output (`--json`, `--format`, `--out`), a report's periods
+ * What one command line asks for: the output (`--format`, `--json`, `--out`), a report's periods
  * and groups, a reconcile's window, a confirmation (`--yes`). These are flags only, without an
  * environment variable: they configure no process, and `--yes` from the environment would confirm
  * what nobody typed. Two commands may give one flag different settings (`query --out FILE`,
@@ -41,7 +41,15 @@ function period(date: string, end: 'from' | 'to'): string {
 const off = { switch: true, schema: onOff, default: 'false' } as const;
 
 export const COMMAND_SETTINGS = {
-  json: { flag: 'json', ...off, help: 'print the result as JSON on stdout (snake_case keys)' },
+  // The output format (output-format.ts): `--format`, one of these per command, and --json beside it.
+  format: {
+    flag: 'format',
+    value: 'FORMAT',
+    schema: oneOf(['table', 'json']),
+    default: 'table',
+    help: 'table, or json on stdout (snake_case keys)',
+  },
+  json: { flag: 'json', ...off, help: 'the same as --format json' },
   full: {
     flag: 'full',
     ...off,

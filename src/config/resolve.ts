@@ -126,6 +126,23 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
   return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
 }
 
+/**
+ * Refuses the first of `names` given on the command line (a switch: given on): it does nothing
+ * here. `applies` says where it does (`the billing report`), `here` what was asked (`errors`).
+ */
+export function refuseGiven(
+  flags: FlagValues,
+  names: readonly SettingName[],
+  applies: string,
+  here: string,
+): void {
+  for (const name of names) {
+    const flag = settingOf(name).flag;
+    if (flag === undefined || flags[flag] === undefined || flags[flag] === false) continue;
+    throw new ConfigError(`--${flag}`, `applies to ${applies}, not to ${here}`);
+  }
+}
+
 /** One setting that has a default or a derivation. */
 export function resolveSetting<K extends SettingName>(name: K, flags: FlagValues, env: Env): SettingValue<K> {
   return resolveSettings([name], [], flags, env)[name] as SettingValue<K>;

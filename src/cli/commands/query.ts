@@ -13,6 +13,7 @@ import { render } from '../../analytics/format/output-format.js';
 import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
@@ -32,7 +33,7 @@ export const command: Command = {
   name: 'query',
   summary: 'run read-only SQL against the DuckDB file',
   usage:
-    'query "SQL" | -f FILE | - [--format table|csv|json|parquet] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
+    'query "SQL" | -f FILE | - [--format table|csv|json|parquet | --json] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [
     'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
@@ -49,19 +50,19 @@ export const command: Command = {
     '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
     '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
-  settings: ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
+  settings: ['sqlFile', 'queryFormat', 'json', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
     const settings = resolveSettings(
       ['db', 'lockWait', 'memory'],
-      ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs'],
+      ['sqlFile', 'queryOut', 'readableDirs'],
       flags,
       env,
     );
     const sql = await sqlText(positionals, settings.sqlFile, stdin);
     const outText = settings.queryOut;
     const out = outText === undefined ? undefined : outPath(outText);
-    const format = settings.queryFormat ?? formatOfOut(outText);
+    const format = resolveFormat('queryFormat', flags, env) ?? formatOfOut(outText);
     const { db } = settings;
     const options = { ...readerOptions(settings), readableDirs: settings.readableDirs ?? [] };
     if (format === 'parquet') {

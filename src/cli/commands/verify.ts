@@ -4,6 +4,7 @@
  * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
@@ -17,7 +18,7 @@ import { renderTable } from '../table.js';
 export const command: Command = {
   name: 'verify',
   summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
-  usage: 'verify [--db PATH] [--json] [--hashes] [--repair]',
+  usage: 'verify [--db PATH] [--format table|json | --json] [--hashes] [--repair]',
   description: [
     'Read-only unless --repair. Checks: jobs.id unique; one job_records row per job; utterances',
     'and words unique on their natural keys; job_records, utterances, words and module_results',
@@ -28,14 +29,9 @@ export const command: Command = {
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
-  settings: ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
+  settings: ['format', 'json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(
-      ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
-      [],
-      flags,
-      env,
-    );
+    const settings = resolveSettings(['hashes', 'repair', 'db', 'lockWait', 'memory'], [], flags, env);
     const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
@@ -73,7 +69,7 @@ export const command: Command = {
         results = inCheckOrder([...results, ...raw]);
       }
     }
-    if (settings.json) stdout.write(jsonLine(results));
+    if (resolveFormat('format', flags, env) === 'json') stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(
