@@ -73,7 +73,7 @@ export const command: Command = {
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(
-        `${PROGRAM}: verify --repair dropped ${dropped} jobs; run \`${PROGRAM} sync --full\` to load them again\n`,
+        `${PROGRAM}: verify --repair dropped ${counted(dropped, 'job')}; run \`${PROGRAM} sync --full\` to load them again\n`,
       );
     }
     const broken = results.filter((r) => !r.ok);
