@@ -18,7 +18,7 @@ import { sqlPathLiteral } from '../../util/sql-literal.js';
 /**
  * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
  * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
- * of it does.
+ * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
  */
 const READING: ReadonlySet<StatementType> = new Set([
   StatementType.SELECT,
@@ -85,6 +85,12 @@ export async function runGuarded(
       'query',
       'the SQL is empty; pass a statement, e.g. "SELECT * FROM billing_monthly"',
     );
+  if (runsCheckpoint(sql))
+    throw new ConfigError(
+      'query',
+      'refused: the statement would change the database, and query is read-only (a CHECKPOINT)',
+      { hint: READ_ONLY_HINT },
+    );
   const readers: DuckDBResultReader[] = [];
   try {
     const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
@@ -145,6 +151,16 @@ function assertReading(type: StatementType): void {
     `refused: the statement would change the database, and query is read-only (${kind})`,
     { hint: READ_ONLY_HINT },
   );
+}
+
+/**
+ * Whether the text runs a checkpoint, strings and comments aside: CHECKPOINT, which DuckDB makes a
+ * CALL of checkpoint(), or checkpoint() in a query, which a READ ONLY transaction does not stop on
+ * the writer's instance.
+ */
+function runsCheckpoint(sql: string): boolean {
+  const code = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
+  return /(?:^|;)\s*(?:force\s+)?checkpoint\b|\b(?:force_)?checkpoint\s*\(/i.test(code);
 }
 
 /** The statements DuckDB files under a type whose name is not theirs. */

@@ -297,8 +297,27 @@ describe('query names what it refuses, and runs what only reads', () => {
         tables.push(table);
       });
       expect(tables[0]?.rows.length).toBeGreaterThan(5);
-      // A table function that would write meets the read-only transaction, as a SELECT of it does.
-      await expect(reader?.userQuery('CALL force_checkpoint()', () => {})).rejects.toThrow();
+      // A checkpoint, which a READ ONLY transaction lets through on the writer, is refused by name.
+      for (const statement of [
+        'CHECKPOINT',
+        'FORCE CHECKPOINT',
+        'CALL checkpoint()',
+        'SELECT * FROM force_checkpoint()',
+        "SELECT 1; select * from CHECKPOINT ('memory')",
+      ]) {
+        await expect(
+          reader?.userQuery(statement, () => {}),
+          statement,
+        ).rejects.toThrow(/would change the database, and query is read-only \(a CHECKPOINT\)/);
+      }
+      const named: ResultTable[] = [];
+      await reader?.userQuery(
+        "SELECT count(*) AS n, 'checkpoint()' AS s FROM checkpoints -- CHECKPOINT",
+        (table) => {
+          named.push(table);
+        },
+      );
+      expect(named[0]?.rows).toEqual([[0, 'checkpoint()']]);
     } finally {
       await reads.close();
       await held.close();
