@@ -32,6 +32,7 @@ export const command: Command = {
   settings: ['kindShown', 'limit', 'format', 'json', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(['kindShown', 'limit', 'db', 'lockWait', 'memory'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     // Both kinds: no filter.
     const kind = onlyKind(settings.kindShown) ?? null;
     const { limit } = settings;
@@ -39,7 +40,7 @@ export const command: Command = {
       listRuns(db, { kind: kind ?? null, limit }),
     );
     // JSON: every column; the table: the columns a person scans.
-    writeRows(stdout, resolveFormat('format', flags, env) === 'json', rows, (row) =>
+    writeRows(stdout, json, rows, (row) =>
       Object.fromEntries(TABLE_COLUMNS.map((c) => [c, c === 'error' ? (row[c] ?? '') : row[c]])),
     );
     return 0;

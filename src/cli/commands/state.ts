@@ -6,7 +6,7 @@
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
 import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
@@ -58,6 +58,7 @@ function settingsOf(flags: FlagValues, env: Env) {
 
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
+  const json = resolveFormat('format', flags, env) === 'json';
   const kinds = settings.kindShown;
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
@@ -77,7 +78,7 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
         redis: remote ? redis : 'not configured',
       });
     }
-    writeRows(stdout, resolveFormat('format', flags, env) === 'json', rows, (r) => ({
+    writeRows(stdout, json, rows, (r) => ({
       kind: r.kind,
       next_run_from: r.next_run_from ?? '(beginning)',
       duckdb_watermark: describe(r.duckdb),
@@ -99,6 +100,7 @@ function describe(checkpoint: Checkpoint | null): string {
 
 async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
+  refuseGiven(flags, ['format', 'json'], '`state show`', 'reset');
   // Named on the command line, never taken from a default: a reset of the wrong kind loses work.
   if (flags['kind'] === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');

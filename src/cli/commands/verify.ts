@@ -32,6 +32,7 @@ export const command: Command = {
   settings: ['format', 'json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(['hashes', 'repair', 'db', 'lockWait', 'memory'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
@@ -69,7 +70,7 @@ export const command: Command = {
         results = inCheckOrder([...results, ...raw]);
       }
     }
-    if (resolveFormat('format', flags, env) === 'json') stdout.write(jsonLine(results));
+    if (json) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(

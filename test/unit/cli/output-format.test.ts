@@ -38,9 +38,12 @@ describe('--format', () => {
 
   it('takes only the formats the command writes, and --json with no other format', async () => {
     const db = await migratedDb('format.duckdb');
-    const csv = await runMain(['runs', '--format', 'csv', '--db', db]);
-    expect(csv.code).toBe(2);
-    expect(csv.stderr).toBe('transcript-sync: --format: must be one of table, json (got "csv")\n');
+    // Refused before the file is opened.
+    for (const command of [['runs'], ['verify'], ['state', 'show'], ['status']]) {
+      const csv = await runMain([...command, '--format', 'csv', '--db', '/nonexistent/x.duckdb']);
+      expect(csv.code, command.join(' ')).toBe(2);
+      expect(csv.stderr).toBe('transcript-sync: --format: must be one of table, json (got "csv")\n');
+    }
     const both = await runMain(['status', '--json', '--format', 'table', '--db', db]);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe(
@@ -79,5 +82,7 @@ describe('--format', () => {
     expect(csv.stdout.startsWith('\uFEFF#')).toBe(true);
     const retry = await runMain(['quarantine', 'retry', '--format', 'json', '--db', db]);
     expect(retry.stderr).toBe('transcript-sync: --format: applies to `quarantine list`, not to retry\n');
+    const reset = await runMain(['state', 'reset', '--kind', 'all', '--yes', '--json', '--db', db]);
+    expect(reset.stderr).toBe('transcript-sync: --json: applies to `state show`, not to reset\n');
   });
 });
