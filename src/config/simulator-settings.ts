@@ -31,9 +31,10 @@ const instantMs = (options: { now?: boolean } = {}) =>
     const parsed = parseDateText(value);
     if (parsed.ok) return parsed.date.getTime();
     // A calendar's refusal says why; text that is no date at all may also be `now` where allowed.
-    const calendar = parsed.problem.includes('is not a date:');
     const message =
-      options.now && !calendar ? `"${value}" is neither an ISO 8601 date or instant nor now` : parsed.problem;
+      options.now && !parsed.dated
+        ? `"${value}" is neither an ISO 8601 date or instant nor now`
+        : parsed.problem;
     ctx.addIssue({ code: 'custom', message });
     return z.NEVER;
   });

@@ -206,7 +206,8 @@ const DATE_TEXT =
 
 export type DateParse =
   | { readonly ok: true; readonly date: Date }
-  | { readonly ok: false; readonly problem: string };
+  /** `dated`: the text has a date's shape, and the calendar refuses it (2026-02-30). */
+  | { readonly ok: false; readonly problem: string; readonly dated: boolean };
 
 /**
  * The one reading of a date or instant a person gives, for every flag that takes one (--since,
@@ -218,7 +219,11 @@ export type DateParse =
 export function parseDateText(text: string): DateParse {
   const match = DATE_TEXT.exec(text.trim());
   if (!match)
-    return { ok: false, problem: `"${text}" is not an ISO 8601 date or instant (${DATE_EXAMPLES})` };
+    return {
+      ok: false,
+      problem: `"${text}" is not an ISO 8601 date or instant (${DATE_EXAMPLES})`,
+      dated: false,
+    };
   const [y, mo, d, h, mi, sec] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
     number,
     number,
@@ -227,7 +232,11 @@ export function parseDateText(text: string): DateParse {
     number,
     number,
   ];
-  const notADate = (why: string): DateParse => ({ ok: false, problem: `"${text}" is not a date: ${why}` });
+  const notADate = (why: string): DateParse => ({
+    ok: false,
+    problem: `"${text}" is not a date: ${why}`,
+    dated: true,
+  });
   const month = MONTHS[mo - 1];
   if (month === undefined) return notADate(`there is no month ${mo}`);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
