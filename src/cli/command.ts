@@ -157,7 +157,8 @@ function joinNegativeValues(
 /**
  * An argument that starts with a dash but holds whitespace is text, not a flag: SQL that opens with
  * a comment (`query "-- per kind\nSELECT ..."`). Where it stands as an argument of its own (not a
- * flag's value) it is set aside behind a stand-in no flag can spell, and `texts` gives it back.
+ * flag's value, nor a flag with its value, `--out=my file.csv`) it is set aside behind a stand-in no
+ * flag can spell, and `texts` gives it back.
  */
 function setTextsAside(
   argv: readonly string[],
@@ -165,7 +166,8 @@ function setTextsAside(
 ): { args: string[]; texts: Map<string, string> } {
   const texts = new Map<string, string>();
   const args = argv.map((arg, i) => {
-    if (!/^-.*\s/s.test(arg) || takesValue(argv[i - 1], options)) return arg;
+    const inline = /^--([^=\s]+)=/.exec(arg)?.[1];
+    if (!/^-.*\s/s.test(arg) || takesValue(argv[i - 1], options) || (inline && inline in options)) return arg;
     const standIn = `\u0000text-${texts.size}`;
     texts.set(standIn, arg);
     return standIn;

@@ -81,6 +81,10 @@ describe('query takes SQL as DuckDB does', () => {
     expect((await runCommand(query, ['--bogus', 'SELECT 1', '--db', db])).error?.message).toMatch(
       /unknown flag --bogus/,
     );
+    const out = join(tempDir(), 'with space.csv');
+    const inline = await runCommand(query, ['SELECT 3 AS three', `--db=${db}`, `--out=${out}`]);
+    expect(inline.error).toBeUndefined();
+    expect(readFileSync(out, 'utf8')).toBe('three\n3\n');
     expect((await runCommand(query, ['SELECT 1', '--db', '-- x y'])).error?.message).toMatch(
       /--db needs a value, not the flag -- x y/,
     );
