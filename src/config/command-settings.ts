@@ -47,7 +47,7 @@ export const COMMAND_SETTINGS = {
     value: 'FORMAT',
     schema: oneOf(['table', 'json']),
     default: 'table',
-    help: 'table, or json on stdout (snake_case keys)',
+    help: 'table, or json on stdout with snake_case keys',
   },
   json: { flag: 'json', ...off, help: 'the same as --format json' },
   full: {
