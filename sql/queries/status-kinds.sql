@@ -27,7 +27,7 @@ w AS (
   GROUP BY j.kind
 ),
 r AS (
-  SELECT kind, outcome, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at,
+  SELECT kind, outcome, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS started_at,
          inserted, updated, unchanged, quarantined, error,
          row_number() OVER (PARTITION BY kind ORDER BY started_at DESC) AS n
   FROM sync_runs

@@ -23,7 +23,7 @@ SELECT kind,
        (count(*) FILTER (WHERE NOT rechecked))::INTEGER AS not_rechecked,
        (count(*) FILTER (WHERE rechecked))::INTEGER AS upstream,
        strftime(min(created_at) FILTER (WHERE rechecked) AT TIME ZONE 'UTC', '%Y-%m-%d') AS upstream_since,
-       strftime(min(listed_at) FILTER (WHERE rechecked) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS listed_at
+       strftime(min(listed_at) FILTER (WHERE rechecked) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS listed_at
 FROM judged
 GROUP BY kind
 ORDER BY CASE kind WHEN 'pre-recorded' THEN 0 WHEN 'live' THEN 1 ELSE 2 END

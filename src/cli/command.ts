@@ -90,16 +90,17 @@ export function parseCommandArgs(
 ): Pick<CommandContext, 'flags' | 'positionals'> {
   const options = commandFlags(command);
   const seeHelp = `see \`${PROGRAM} ${command.name} --help\``;
-  const args = joinNegativeValues(argv, options);
+  const { args, texts } = setTextsAside(joinNegativeValues(argv, options), options);
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
   const problem = usageProblem(tokens, options, args);
   if (problem) throw new ConfigError(command.name, `${problem}; ${seeHelp}`);
   try {
     const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
-    if (!command.positionals && parsed.positionals.length > 0) {
-      throw new ConfigError(command.name, `unexpected argument "${parsed.positionals[0]}"; ${seeHelp}`);
+    const positionals = parsed.positionals.map((arg) => texts.get(arg) ?? arg);
+    if (!command.positionals && positionals.length > 0) {
+      throw new ConfigError(command.name, `unexpected argument "${positionals[0]}"; ${seeHelp}`);
     }
-    return { flags: parsed.values as FlagValues, positionals: parsed.positionals };
+    return { flags: parsed.values as FlagValues, positionals };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     // A case usageProblem does not name: node's first line, still pointing at --help.
@@ -152,6 +153,36 @@ function joinNegativeValues(
     } else out.push(arg);
   }
   return out;
+}
+
+/**
+ * An argument that starts with a dash but holds whitespace is text, not a flag: SQL that opens with
+ * a comment (`query "-- per kind\nSELECT ..."`). Where it stands as an argument of its own (not a
+ * flag's value, nor a flag with its value, `--out=my file.csv`) it is set aside behind a stand-in no
+ * flag can spell, and `texts` gives it back.
+ */
+function setTextsAside(
+  argv: readonly string[],
+  options: Readonly<Record<string, FlagSpec>>,
+): { args: string[]; texts: Map<string, string> } {
+  const texts = new Map<string, string>();
+  const args = argv.map((arg, i) => {
+    const inline = /^--([^=\s]+)=/.exec(arg)?.[1];
+    if (!/^-.*\s/s.test(arg) || takesValue(argv[i - 1], options) || (inline && inline in options)) return arg;
+    const standIn = `\u0000text-${texts.size}`;
+    texts.set(standIn, arg);
+    return standIn;
+  });
+  return { args, texts };
+}
+
+/** Whether `arg` is a flag whose value is the next argument (`--format`, `-f`; not `--format=csv`). */
+function takesValue(arg: string | undefined, options: Readonly<Record<string, FlagSpec>>): boolean {
+  if (arg === undefined || arg.includes('=') || !arg.startsWith('-')) return false;
+  const name = arg.startsWith('--')
+    ? arg.slice(2)
+    : Object.entries(options).find(([, spec]) => spec.short === arg.slice(-1))?.[0];
+  return name !== undefined && options[name]?.type === 'string';
 }
 
 export function commandHelp(command: Command): string {

@@ -8,6 +8,7 @@
 import type { RowSource } from '../analytics/read/reader.js';
 import { type StalePendingRow as StalePending, stalePendingJobs } from '../load/statements/status.js';
 import { formatDurationSetting } from '../util/duration.js';
+import { counted } from '../util/plural.js';
 
 /** Per kind, the stale pending jobs split as above, judged at `now`. */
 export function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date): Promise<StalePending[]> {
@@ -24,12 +25,12 @@ export function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: nu
   for (const row of rows) {
     if (row.not_rechecked > 0) {
       lines.push(
-        `${row.kind}: ${row.not_rechecked} pending job(s) older than --pending-max-age (${maxAge}) not re-checked lately; run \`sync --full\` to bring them up to date, or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)`,
+        `${row.kind}: ${counted(row.not_rechecked, 'pending job')} older than --pending-max-age (${maxAge}) not re-checked lately; run \`sync --full\` to bring them up to date, or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)`,
       );
     }
     if (row.upstream > 0) {
       lines.push(
-        `${row.kind}: ${row.upstream} job(s) still queued or processing upstream since ${row.upstream_since} (as last listed at ${row.listed_at}); nothing to do here: if they never finish, contact the service`,
+        `${row.kind}: ${counted(row.upstream, 'job')} still queued or processing upstream since ${row.upstream_since} (as last listed at ${row.listed_at}); nothing to do here: if they never finish, contact the service`,
       );
     }
   }

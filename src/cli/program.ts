@@ -90,7 +90,8 @@ export function programHelp(): string {
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),
     '',
-    `Run \`${PROGRAM} <command> --help\` for a command's options.`,
+    `Run \`${PROGRAM} <command> --help\` (or \`${PROGRAM} help <command>\`) for a command's options;`,
+    `\`${PROGRAM} --version\` (-V) prints the version.`,
     '',
   ].join('\n');
 }
@@ -106,11 +107,13 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     stderr.write(programHelp());
     return 2;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h') {
     stdout.write(programHelp());
     return 0;
   }
-  if (name === '--version' || name === '-v') {
+  // `help sync` is `sync --help`; `help` alone, the program's.
+  if (name === 'help') return rest.length === 0 ? main(['--help'], io) : main([...rest, '--help'], io);
+  if (name === '--version' || name === '-v' || name === '-V') {
     // From the project root, not a path relative to this file: src/ (in-process) and dist/src/ differ.
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');

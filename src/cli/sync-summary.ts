@@ -5,6 +5,7 @@ import type { OutcomeLevel } from '../log.js';
 import type { PipelineSummary } from '../pipeline.js';
 import type { KindSummary } from '../sync/types.js';
 import { formatDuration } from '../util/duration.js';
+import { counted } from '../util/plural.js';
 import { snakeKeys } from '../util/snake-case.js';
 
 export function summaryLine(k: KindSummary): string {
@@ -17,7 +18,8 @@ export function summaryLine(k: KindSummary): string {
   ].filter(Boolean);
   const tail = extra.length ? `, ${extra.join(', ')}` : '';
   const outcome = k.outcome === 'ok' ? 'ok' : `${k.outcome.toUpperCase()}${k.error ? ` (${k.error})` : ''}`;
-  return `${k.kind}: ${outcome}: ${k.jobsFetched} jobs in ${k.pages} pages (${k.requests} requests, ${k.retries} retries): ${counts}${tail}; ${took}`;
+  const fetched = `${counted(k.jobsFetched, 'job')} in ${counted(k.pages, 'page')} (${counted(k.requests, 'request')}, ${counted(k.retries, 'retry', 'retries')})`;
+  return `${k.kind}: ${outcome}: ${fetched}: ${counts}${tail}; ${took}`;
 }
 
 /** The line of a kind asked for that the run was stopped before. */
@@ -68,7 +70,8 @@ export function runLines(summary: PipelineSummary): RunLine[] {
 export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {
   const count = kinds.reduce((n, k) => n + k.quarantined, 0);
   if (count === 0) return undefined;
-  return `${count} record(s) failed validation and were quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
+  const were = count === 1 ? 'was' : 'were';
+  return `${counted(count, 'record')} failed validation and ${were} quarantined (the rest loaded); inspect them with \`transcript-sync quarantine list --db ${db}\``;
 }
 
 /** One line saying what the publish after the run wrote, and which kinds in it are stale. */

@@ -1,5 +1,5 @@
 /**
- * What one command line asks for: the output (`--json`, `--format`, `--out`), a report's periods
+ * What one command line asks for: the output (`--format`, `--json`, `--out`), a report's periods
  * and groups, a reconcile's window, a confirmation (`--yes`). These are flags only, without an
  * environment variable: they configure no process, and `--yes` from the environment would confirm
  * what nobody typed. Two commands may give one flag different settings (`query --out FILE`,
@@ -12,11 +12,27 @@ import { OUTPUT_FORMATS } from '../analytics/format/output-format.js';
 import { parseGroupBy } from '../analytics/group-by.js';
 import { PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
+import { ConfigError } from '../errors.js';
 import type { Setting } from './setting.js';
-import { duration, intBetween, kinds, oneOf, onOff, parsedBy, pastInstant, text } from './values.js';
+import {
+  duration,
+  intBetween,
+  kinds,
+  oneOf,
+  onOff,
+  parseDateText,
+  parsedBy,
+  pastInstant,
+  text,
+} from './values.js';
 
-/** A period's text as --from or --to takes it (analytics/periods.ts), checked. */
+/**
+ * A period's text as --from or --to takes it (analytics/periods.ts), checked; a day is read as every
+ * date a person gives is (parseDateText), so an impossible one is refused in the same words.
+ */
 function period(date: string, end: 'from' | 'to'): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? parseDateText(date) : undefined;
+  if (day && !day.ok) throw new ConfigError(`--${end}`, day.problem);
   rangeFromFlags(end === 'from' ? date : undefined, end === 'to' ? date : undefined);
   return date;
 }
@@ -25,7 +41,15 @@ function period(date: string, end: 'from' | 'to'): string {
 const off = { switch: true, schema: onOff, default: 'false' } as const;
 
 export const COMMAND_SETTINGS = {
-  json: { flag: 'json', ...off, help: 'print the result as JSON on stdout (snake_case keys)' },
+  // The output format (output-format.ts): `--format`, one of these per command, and --json beside it.
+  format: {
+    flag: 'format',
+    value: 'FORMAT',
+    schema: oneOf(['table', 'json']),
+    default: 'table',
+    help: 'table, or json on stdout with snake_case keys',
+  },
+  json: { flag: 'json', ...off, help: 'the same as --format json' },
   full: {
     flag: 'full',
     ...off,

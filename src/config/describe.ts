@@ -3,6 +3,7 @@
  * of the configuration (every one with an environment variable), with the value in effect, where it
  * came from, and why it would be refused.
  */
+import { snakeCase } from '../util/snake-case.js';
 import { DERIVED, given, parseGiven, type SettingSource } from './resolve.js';
 import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
 
@@ -21,6 +22,14 @@ export function flagUsage(name: SettingName): string {
   const short = setting.short ? `-${setting.short}, ` : '';
   const value = setting.switch ? '' : ` ${setting.value ?? 'VALUE'}`;
   return `${short}--${setting.flag}${value}`;
+}
+
+/**
+ * A setting's name where a program reads it (`config show --json`): its flag in snake_case, as the
+ * other commands' JSON keys are (`page_bytes`, `lock_wait`); a setting without a flag, its name so.
+ */
+export function settingKey(name: SettingName): string {
+  return settingOf(name).flag?.replaceAll('-', '_') ?? snakeCase(name);
 }
 
 export interface SettingRow {

@@ -16,6 +16,7 @@ import {
   type SettingValue,
   settingOf,
 } from './settings.js';
+import { settingIssue } from './values.js';
 
 /** `derived`: unset, and taken from other settings. */
 export type SettingSource = 'flag' | 'env' | 'default' | 'derived' | 'unset';
@@ -57,7 +58,7 @@ export function parseGiven(
   { input, text }: Given,
 ): { ok: true; value: unknown } | { ok: false; problem: string } {
   const setting = settingOf(name);
-  const parsed = setting.schema.safeParse(input);
+  const parsed = setting.schema.safeParse(input, { error: settingIssue });
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]?.message ?? 'is invalid';
   // A secret is never echoed, even when it is malformed; a message that quotes the value says it once.
@@ -125,6 +126,23 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
   return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
 }
 
+/**
+ * Refuses the first of `names` given on the command line (a switch: given on): it does nothing
+ * here. `applies` says where it does (`the billing report`), `here` what was asked (`errors`).
+ */
+export function refuseGiven(
+  flags: FlagValues,
+  names: readonly SettingName[],
+  applies: string,
+  here: string,
+): void {
+  for (const name of names) {
+    const flag = settingOf(name).flag;
+    if (flag === undefined || flags[flag] === undefined || flags[flag] === false) continue;
+    throw new ConfigError(`--${flag}`, `applies to ${applies}, not to ${here}`);
+  }
+}
+
 /** One setting that has a default or a derivation. */
 export function resolveSetting<K extends SettingName>(name: K, flags: FlagValues, env: Env): SettingValue<K> {
   return resolveSettings([name], [], flags, env)[name] as SettingValue<K>;
@@ -134,5 +152,6 @@ function missing(name: SettingName): ConfigError {
   const setting = settingOf(name);
   const flag = setting.flag === undefined ? undefined : `--${setting.flag}`;
   const where = [flag, setting.env].filter(Boolean).join(' or ');
-  return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} (${setting.help})`);
+  // The help follows as what to set it to, not in parentheses: it may hold some of its own.
+  return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} to the ${setting.help}`);
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
 import type { Setting } from './setting.js';
-import { intBetween, text, wholeFrom } from './values.js';
+import { intBetween, numberBetween, numberFrom, parseDateText, text, wholeFrom } from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -24,15 +24,19 @@ const jobsPerDay = z.string().transform((value, ctx) => {
   return count * UNIT_PER_DAY[match[2] as keyof typeof UNIT_PER_DAY];
 });
 
-/** An ISO 8601 date as ms since the epoch; `now` too where `now` is allowed. */
+/** A date or instant (values.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
 const instantMs = (options: { now?: boolean } = {}) =>
   z.string().transform((value, ctx) => {
-    const ms = options.now && value === 'now' ? Date.now() : Date.parse(value);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 date${options.now ? ' or now' : ''}` });
-      return z.NEVER;
-    }
-    return ms;
+    if (options.now && value === 'now') return Date.now();
+    const parsed = parseDateText(value);
+    if (parsed.ok) return parsed.date.getTime();
+    // A calendar's refusal says why; text that is no date at all may also be `now` where allowed.
+    const message =
+      options.now && !parsed.dated
+        ? `"${value}" is neither an ISO 8601 date or instant nor now`
+        : parsed.problem;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
   });
 
 export const SIMULATOR_SETTINGS = {
@@ -60,7 +64,7 @@ export const SIMULATOR_SETTINGS = {
   simSeed: {
     flag: 'seed',
     value: 'N',
-    schema: z.coerce.number().int('must be a whole number'),
+    schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number'),
     default: String(GENERATE_DEFAULTS.seed),
     help: 'seed of the generated data and faults',
   },
@@ -81,7 +85,7 @@ export const SIMULATOR_SETTINGS = {
   simLatency: {
     flag: 'latency',
     value: 'N',
-    schema: z.coerce.number().min(0, 'must be 0 or more'),
+    schema: numberFrom(0),
     default: String(SERVER_DEFAULTS.latencyMs),
     help: 'ms added before every response',
   },
@@ -116,7 +120,7 @@ export const SIMULATOR_SETTINGS = {
   simFaultRate: {
     flag: 'fault-rate',
     value: 'N',
-    schema: z.coerce.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1'),
+    schema: numberBetween(0, 1),
     default: '0',
     help: `share of list requests (0..1) answered with a random fault (${SIMULATED_FAULTS.join(', ')})`,
   },

@@ -13,6 +13,31 @@ import { parseBytes } from '../util/bytes.js';
 import { parseDurationStrict } from '../util/duration.js';
 import { parseSchedule } from './schedule.js';
 
+/**
+ * A sentence, read after the setting's name, for an issue its schema left in zod's own words
+ * (`Too small: expected number to be >0`): what a value of the setting must be.
+ */
+export function settingIssue(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'must be a number' : `must be ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at least' : 'above'} ${issue.minimum}`
+        : 'is too short';
+    case 'too_big':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}`
+        : 'is too long';
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'is not a URL' : 'is not in the form it takes';
+    default:
+      return 'is not a value it takes';
+  }
+}
+
 /** Text that must not be blank. */
 export const text = z.string().trim().min(1, 'is empty');
 
@@ -38,7 +63,7 @@ export const memoryBudget = z.string().transform((value, ctx) => {
   if (bytes < MEMORY_FLOOR) {
     ctx.addIssue({
       code: 'custom',
-      message: `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`,
+      message: `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`,
     });
     return z.NEVER;
   }
@@ -55,7 +80,24 @@ export const bytesBetween = (min: number, max: number, range: string) =>
     return bytes;
   });
 
-export const positiveNumber = z.coerce.number().positive();
+/** A number above `min` (a fraction allowed). */
+export const numberAbove = (min: number) => {
+  const message = `must be a number above ${min}`;
+  return z.coerce.number({ error: message }).gt(min, message);
+};
+
+/** A number from `min` to `max`, both included (a fraction allowed). */
+export const numberBetween = (min: number, max: number) => {
+  const message = `must be a number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).min(min, message).max(max, message);
+};
+
+/** A number of at least `min` (a fraction allowed). */
+export const numberFrom = (min: number) => {
+  const message = `must be a number of ${min} or more`;
+  return z.coerce.number({ error: message }).min(min, message);
+};
+
 /** A whole number from `min` to `max`. */
 export const intBetween = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
@@ -72,11 +114,34 @@ export const wholeFrom = (min: number) => {
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
 
-export const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
-  .transform((u) => u.replace(/\/+$/, ''));
+/**
+ * A URL of one of `schemes`, as given; text without a scheme that names a host (`127.0.0.1:8787`,
+ * `localhost:8787/x`) is refused with the URL it most likely means.
+ */
+const urlOf = (schemes: readonly [string, ...string[]], example: string) =>
+  z.string().transform((value, ctx) => {
+    const given = value.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(given);
+    } catch {
+      // refused below
+    }
+    if (url && schemes.includes(url.protocol.slice(0, -1)) && url.host !== '') return given;
+    const names = schemes.map((scheme) => `${scheme}://`).join(' or ');
+    const bare = /^(localhost|[\w-]+(\.[\w-]+)+|\[[\da-f:]+\])(:\d+)?(\/\S*)?$/i.test(given);
+    const message = bare
+      ? `has no scheme; write ${schemes[0]}://${given}`
+      : url
+        ? `must start with ${names} (e.g. ${example})`
+        : `is not a URL (e.g. ${example})`;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+export const httpUrl = urlOf(['http', 'https'], 'https://api.example.com').transform((u) =>
+  u.replace(/\/+$/, ''),
+);
 
 /** An http(s) URL kept as given (normalized by URL), e.g. a webhook's. */
 export const postUrl = z.string().transform((value, ctx) => {
@@ -90,10 +155,7 @@ export const postUrl = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
-export const redisUrl = z
-  .string()
-  .url()
-  .refine((u) => /^rediss?:\/\//i.test(u), 'must be a redis:// or rediss:// URL');
+export const redisUrl = urlOf(['redis', 'rediss'], 'redis://127.0.0.1:6379');
 
 /** A TCP port; 0 asks the system for a free one. */
 export const port = z
@@ -123,18 +185,90 @@ export const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) =
 /** A schedule: a duration or a 5-field cron expression (schedule.ts). */
 export const schedule = parsedBy((value) => parseSchedule(value, ''));
 
-/** An ISO 8601 date or instant, not in the future (a window that starts later than now holds nothing). */
-export const pastInstant = z.string().transform((value, ctx) => {
-  const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'is not an ISO 8601 date or instant' });
-    return z.NEVER;
-  }
-  if (date.getTime() > Date.now()) {
-    ctx.addIssue({ code: 'custom', message: 'is in the future; give a past date, e.g. 2026-01-01' });
-    return z.NEVER;
-  }
-  return date;
+const DATE_EXAMPLES = 'e.g. 2026-01-31 or 2026-01-31T08:00:00Z';
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+/** YYYY-MM-DD, then optionally a time (T or a space) to the minute, second or fraction, and a zone. */
+const DATE_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
+
+export type DateParse =
+  | { readonly ok: true; readonly date: Date }
+  /** `dated`: the text has a date's shape, and the calendar refuses it (2026-02-30). */
+  | { readonly ok: false; readonly problem: string; readonly dated: boolean };
+
+/**
+ * The one reading of a date or instant a person gives, for every flag that takes one (--since,
+ * simulate's --start and --end, the days of report's --from and --to): ISO 8601, a day
+ * (`2026-01-31`: its midnight, UTC) or an instant (`2026-01-31T08:00:00Z`, `...T08:00+02:00`; one
+ * without a zone is UTC). A day or time the calendar does not have (2026-02-30, month 13, 24:00) is
+ * refused with the reason, never rolled over into the next month as JavaScript's Date does.
+ */
+export function parseDateText(text: string): DateParse {
+  const match = DATE_TEXT.exec(text.trim());
+  if (!match)
+    return {
+      ok: false,
+      problem: `"${text}" is not an ISO 8601 date or instant (${DATE_EXAMPLES})`,
+      dated: false,
+    };
+  const [y, mo, d, h, mi, sec] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const notADate = (why: string): DateParse => ({
+    ok: false,
+    problem: `"${text}" is not a date: ${why}`,
+    dated: true,
+  });
+  const month = MONTHS[mo - 1];
+  if (month === undefined) return notADate(`there is no month ${mo}`);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
+  if (d < 1 || d > days) return notADate(`${month} ${y} has ${days} days`);
+  if (h > 23 || mi > 59 || sec > 59)
+    return notADate(`${match[4]}:${match[5]}${match[6] ? `:${match[6]}` : ''} is not a time of day`);
+  const [sign, offsetH, offsetM] = [match[9], Number(match[10] ?? 0), Number(match[11] ?? 0)];
+  if (offsetH > 23 || offsetM > 59) return notADate(`${match[8]} is not a time zone offset`);
+  const offsetMs = (sign === '-' ? -1 : 1) * (offsetH * 60 + offsetM) * 60_000;
+  const ms = Number((match[7]?.slice(1) ?? '').padEnd(3, '0').slice(0, 3));
+  // setUTCFullYear, not Date.UTC, which reads the years 0-99 as 1900-1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(y, mo - 1, d);
+  utc.setUTCHours(h, mi, sec, ms);
+  utc.setTime(utc.getTime() - offsetMs);
+  return { ok: true, date: utc };
+}
+
+/** A date or instant (parseDateText), as a Date. */
+const instant = z.string().transform((value, ctx) => {
+  const parsed = parseDateText(value);
+  if (parsed.ok) return parsed.date;
+  ctx.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
+
+/** A date or instant (parseDateText), not in the future (a window that starts later than now holds nothing). */
+export const pastInstant = instant.transform((date, ctx) => {
+  if (date.getTime() <= Date.now()) return date;
+  ctx.addIssue({ code: 'custom', message: 'is in the future; give a past date, e.g. 2026-01-01' });
+  return z.NEVER;
 });
 
 /** A folder, as an absolute path. */

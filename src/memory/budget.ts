@@ -170,7 +170,7 @@ export interface MemoryPlan {
  */
 export function planMemory(budget: number, concurrency: number): MemoryPlan {
   if (!(budget >= MEMORY_FLOOR)) {
-    throw new ConfigError('--memory', `is too little for a sync: give it at least ${MEMORY_FLOOR / 1e6}MB`);
+    throw new ConfigError('--memory', `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`);
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);

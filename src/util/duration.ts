@@ -1,6 +1,7 @@
 /**
  * Parses a duration with a unit (`500ms`, `30s`, `15m`, `2h`, `7d`, `1w`) into ms. A bare number is
- * refused: `--full-every 5` meaning five seconds reconciled every 5 s for a user who meant minutes.
+ * refused (`--full-every 5` meaning five seconds reconciled every 5 s for a user who meant minutes),
+ * but for 0, which is zero in any unit.
  */
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
@@ -15,7 +16,8 @@ export function parseDurationStrict(text: string, options: { allowZero?: boolean
   const match = /^\s*(-?\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/.exec(text);
   if (!match) return { ok: false, problem: `"${text}" is not a duration (${DURATION_EXAMPLES})` };
   const value = Number(match[1]);
-  if (match[2] === undefined) {
+  // Zero is zero in any unit: a bare 0 needs none.
+  if (match[2] === undefined && value !== 0) {
     return { ok: false, problem: `"${text}" has no unit; write it with one (${DURATION_EXAMPLES})` };
   }
   if (value < 0 || (value === 0 && !options.allowZero)) {
@@ -24,7 +26,7 @@ export function parseDurationStrict(text: string, options: { allowZero?: boolean
       problem: `"${text}" must be ${options.allowZero ? 'zero or more' : 'more than zero'}`,
     };
   }
-  return { ok: true, ms: Math.round(value * UNIT_MS[match[2] as keyof typeof UNIT_MS]) };
+  return { ok: true, ms: Math.round(value * UNIT_MS[(match[2] ?? 'ms') as keyof typeof UNIT_MS]) };
 }
 
 /** ms of a positive duration with a unit, else undefined. */

@@ -150,17 +150,17 @@ describe('config show', () => {
     const rows = Object.fromEntries(
       (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
     );
-    expect(rows['apiKey']).toMatchObject({
+    expect(rows['api_key']).toMatchObject({
       env: 'TSYNC_API_KEY',
       flag: null,
       source: 'env',
       value: '***** (set)',
     });
     expect(rows['db']).toMatchObject({ flag: '--db', source: 'flag', value: '/tmp/x.duckdb' });
-    expect(rows['pageSize']).toMatchObject({ source: 'env', value: '50', problem: null });
-    expect(rows['redisPrefix']).toMatchObject({ source: 'default', value: 'tsync' });
-    expect(rows['baseUrl']).toMatchObject({ source: 'unset', value: null });
-    expect(rows['redisUrl']).toMatchObject({ source: 'env', value: 'redis://user:*****@127.0.0.1:6390' });
+    expect(rows['page_size']).toMatchObject({ source: 'env', value: '50', problem: null });
+    expect(rows['redis_prefix']).toMatchObject({ source: 'default', value: 'tsync' });
+    expect(rows['base_url']).toMatchObject({ source: 'unset', value: null });
+    expect(rows['redis_url']).toMatchObject({ source: 'env', value: 'redis://user:*****@127.0.0.1:6390' });
     expect(rows['lookback']).toMatchObject({
       source: 'env',
       problem: expect.stringContaining('has no unit'),
@@ -179,16 +179,16 @@ describe('config show', () => {
     const rows = Object.fromEntries(
       (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
     );
-    expect(rows['sliceJobs']).toMatchObject({ source: 'derived', value: '200 (from --page-size 50)' });
-    expect(rows['pageBytes']).toMatchObject({
+    expect(rows['slice_jobs']).toMatchObject({ source: 'derived', value: '200 (from --page-size 50)' });
+    expect(rows['page_bytes']).toMatchObject({
       source: 'derived',
       value: expect.stringMatching(/^\d+(\.\d)? [KM]iB \(from --memory 1GB, --concurrency 2\)$/),
     });
-    expect(rows['pendingMaxAge']).toMatchObject({ source: 'default', value: '7d' });
+    expect(rows['pending_max_age']).toMatchObject({ source: 'default', value: '7d' });
 
     const given = ok(await runMain(['config', 'show', '--json', '--slice-jobs', '1000'], {}));
     const sliceJobs = (JSON.parse(given.stdout) as { setting: string }[]).find(
-      (r) => r.setting === 'sliceJobs',
+      (r) => r.setting === 'slice_jobs',
     );
     expect(sliceJobs).toMatchObject({ source: 'flag', value: '1000' });
   });

@@ -2,7 +2,8 @@
  * The one gate every reader's SQL passes, whether it runs on a file opened read-only or on the
  * writer's own instance over its socket (src/analytics/read/read-server.ts): the text is split into
  * statements, each is prepared, and only reading statement types run (SELECT in all its spellings:
- * WITH, FROM-first, VALUES, DESCRIBE, SHOW, SUMMARIZE, PRAGMA of a table function; and EXPLAIN).
+ * WITH, FROM-first, VALUES, DESCRIBE, SHOW, SUMMARIZE, PRAGMA of a table function; CALL of a table
+ * function; and EXPLAIN).
  * File access is refused by the instance's sandbox (see sandboxInstance), writes by the statement
  * type and, on the writer, by the READ ONLY transaction each request runs in. Refusals become
  * ConfigErrors (exit 2) that say why and what to do instead.
@@ -14,7 +15,16 @@ import { damagedFileError } from '../../load/file/damaged-file.js';
 import { type SqlParams, toDuckParams } from '../../load/values.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
+/**
+ * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
+ * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
+ * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
+ */
+const READING: ReadonlySet<StatementType> = new Set([
+  StatementType.SELECT,
+  StatementType.EXPLAIN,
+  StatementType.CALL,
+]);
 const SETTING: ReadonlySet<StatementType> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
 const FILES: ReadonlySet<StatementType> = new Set([
   StatementType.COPY,
@@ -29,7 +39,7 @@ const FILES: ReadonlySet<StatementType> = new Set([
  * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
  * files), no getenv (the writer's environment holds the API key). `lockSettings` also locks the
  * configuration; the writer leaves it open for its own housekeeping (the statement gate refuses
- * SET, PRAGMA and CALL from readers either way).
+ * SET and PRAGMA from readers either way).
  */
 export async function sandboxInstance(
   connection: DuckDBConnection,
@@ -75,9 +85,23 @@ export async function runGuarded(
       'query',
       'the SQL is empty; pass a statement, e.g. "SELECT * FROM billing_monthly"',
     );
+  if (runsCheckpoint(sql))
+    throw new ConfigError(
+      'query',
+      'refused: the statement would change the database, and query is read-only (a CHECKPOINT)',
+      { hint: READ_ONLY_HINT },
+    );
   const readers: DuckDBResultReader[] = [];
   try {
-    const extracted = await connection.extractStatements(sql);
+    const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
+      // DuckDB's extraction fails without a message on a text of comments alone.
+      if (error instanceof Error && error.message === 'Error in native callback')
+        throw new ConfigError(
+          'query',
+          'the SQL holds no statement, only comments; pass a statement after them',
+        );
+      throw error;
+    });
     if (params !== undefined && extracted.count !== 1)
       throw new Error('parameters bind to exactly one statement');
     if (single !== undefined && extracted.count !== 1)
@@ -115,24 +139,44 @@ export async function runGuarded(
 
 function assertReading(type: StatementType): void {
   if (READING.has(type)) return;
+  const kind = statementKind(type);
   if (SETTING.has(type))
-    throw new ConfigError(
-      'query',
-      `refused: settings cannot be changed by query (a ${StatementType[type]} statement)`,
-    );
+    throw new ConfigError('query', `refused: settings cannot be changed by query (${kind})`);
   if (FILES.has(type))
-    throw new ConfigError(
-      'query',
-      `refused: the statement reads or writes files (a ${StatementType[type]} statement)`,
-      {
-        hint: FILES_HINT,
-      },
-    );
+    throw new ConfigError('query', `refused: the statement reads or writes files (${kind})`, {
+      hint: FILES_HINT,
+    });
   throw new ConfigError(
     'query',
-    `refused: the statement would change the database, and query is read-only (a ${StatementType[type]} statement)`,
+    `refused: the statement would change the database, and query is read-only (${kind})`,
     { hint: READ_ONLY_HINT },
   );
+}
+
+/**
+ * Whether the text runs a checkpoint, strings and comments aside: CHECKPOINT, which DuckDB makes a
+ * CALL of checkpoint(), or checkpoint() in a query, which a READ ONLY transaction does not stop on
+ * the writer's instance.
+ */
+function runsCheckpoint(sql: string): boolean {
+  const code = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
+  return /(?:^|;)\s*(?:force\s+)?checkpoint\b|\b(?:force_)?checkpoint\s*\(/i.test(code);
+}
+
+/** The statements DuckDB files under a type whose name is not theirs. */
+const STATEMENT_WORDS: Partial<Record<StatementType, string>> = {
+  [StatementType.LOAD]: 'INSTALL or LOAD',
+  [StatementType.EXTENSION]: 'extension',
+  [StatementType.VARIABLE_SET]: 'SET VARIABLE',
+  [StatementType.CREATE_FUNC]: 'CREATE MACRO or FUNCTION',
+  [StatementType.COPY_DATABASE]: 'COPY FROM DATABASE',
+  [StatementType.TRANSACTION]: 'transaction (BEGIN, COMMIT or ROLLBACK)',
+};
+
+/** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
+export function statementKind(type: StatementType): string {
+  const words = STATEMENT_WORDS[type] ?? String(StatementType[type]).replaceAll('_', ' ');
+  return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
 }
 
 /** Why a Parquet result takes one statement, for runGuarded's `single`. */

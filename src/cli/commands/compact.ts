@@ -1,4 +1,5 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
@@ -13,7 +14,7 @@ import { type Command, PROGRAM } from '../command.js';
 export const command: Command = {
   name: 'compact',
   summary: 'rewrite the DuckDB file in the current storage format (long strings compressed)',
-  usage: 'compact [--db PATH] [--json]',
+  usage: 'compact [--db PATH] [--format table|json | --json]',
   description: [
     'Files created by transcript-sync before 0.2 use DuckDB storage format v1.0, where `raw` is stored',
     'uncompressed (the file is 1.3-2.1x the JSON received). New files use v1.2.0 (about 0.45x),',
@@ -27,9 +28,10 @@ export const command: Command = {
     'memory in all, once.',
   ].join('\n'),
   logs: true,
-  settings: ['json', 'db', 'lockWait', 'logLevel', 'memory'],
+  settings: ['format', 'json', 'db', 'lockWait', 'logLevel', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'db', 'lockWait', 'logLevel', 'memory'], [], flags, env);
+    const settings = resolveSettings(['db', 'lockWait', 'logLevel', 'memory'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     assertFileExists(settings.db, 'nothing to compact: `transcript-sync sync` creates and fills it');
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
     outcomeWriter(stderr)(
@@ -46,7 +48,7 @@ export const command: Command = {
       },
     );
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (settings.json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);
+    if (json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);
     else
       stdout.write(
         `${result.path}: ${mb(result.compacted.bytesBefore)} -> ${mb(result.compacted.bytesAfter)} (storage format ${result.compacted.format})\n`,

@@ -5,8 +5,8 @@
  * override the environment exactly as they would for any other command. A setting that would be
  * refused makes the exit code 2, with one line on stderr per such setting.
  */
-import { describeSettings } from '../../config/describe.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { describeSettings, settingKey } from '../../config/describe.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { CONFIGURATION } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { type Command, PROGRAM } from '../command.js';
@@ -15,7 +15,7 @@ import { writeRows } from '../table.js';
 export const command: Command = {
   name: 'config',
   summary: 'show each setting, its value (secrets masked) and where it came from',
-  usage: 'config show [--json] [--SETTING VALUE ...]',
+  usage: 'config show [--format table|json | --json] [--SETTING VALUE ...]',
   description: [
     'Lists every setting that has an environment variable (those of sync, worker and the other',
     'commands alike): its flag and variable, the value in effect (the API key is only reported as',
@@ -23,21 +23,22 @@ export const command: Command = {
     'Derived: a setting left unset takes a value from others (--page-bytes from --memory and',
     '--concurrency, --slice-jobs from --page-size, --report-dir from --db); it is shown with what it',
     'comes from. A value that would be refused is shown with the reason, repeated on stderr, and the',
-    'exit code is 2. Flags that only ask something of one command line (--json, --full, --yes, ...)',
+    'exit code is 2. Flags that only ask something of one command line (--format, --full, --yes, ...)',
     "are in each command's --help.",
   ].join('\n'),
   positionals: true,
   // `config show --memory 1GB` shows what a sync would run with.
-  settings: ['json', ...CONFIGURATION],
+  settings: ['format', 'json', ...CONFIGURATION],
   async run({ flags, env, positionals, stdout, stderr }) {
     const [action, extra] = positionals;
     if (action !== 'show' || extra !== undefined) {
       const got = action === undefined ? 'no action' : `"${[action, extra].filter(Boolean).join(' ')}"`;
       throw new ConfigError('config', `expected \`show\`, got ${got}; see \`${PROGRAM} config --help\``);
     }
-    const { json } = resolveSettings(['json'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     const rows = describeSettings(flags, env);
-    writeRows(stdout, json, rows, (r) => ({
+    const shown = rows.map((r) => ({ ...r, setting: settingKey(r.setting) }));
+    writeRows(stdout, json, shown, (r) => ({
       setting: [r.flag, r.env].filter(Boolean).join(' / '),
       value: r.value ?? '',
       source: r.source,

@@ -4,6 +4,7 @@
  * runs the jobs holds the settings.
  */
 import { type Job, QueueEvents } from 'bullmq';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { KindSummary, SyncSummary } from '../../sync/types.js';
@@ -18,24 +19,26 @@ import { summaryLine } from '../sync-summary.js';
 export const command: Command = {
   name: 'enqueue',
   summary: 'queue a sync run now for the worker (needs REDIS_URL)',
-  usage: 'enqueue [--kind pre-recorded|live|all] [--full|--recent] [--wait [--timeout 1h]] [--json]',
+  usage:
+    'enqueue [--kind pre-recorded|live|all] [--full|--recent] [--wait [--timeout 1h]] [--format table|json | --json]',
   description: [
     'Adds one sync job per kind to the queue of a running `transcript-sync worker` with the same',
     '--redis-prefix. Without --wait it prints the job ids and returns. With --wait it waits until',
     'every job has finished and exits 0 when all succeeded, 1 when one failed or the wait timed out.',
     'With --wait and no worker listening on that --redis-prefix it queues nothing and exits 1 at',
     'once; a job still waiting when --timeout ends is taken off the queue again.',
-    '--json prints one JSON line per job.',
+    '--format json (--json) prints one JSON line per job.',
   ].join('\n'),
-  settings: ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
+  settings: ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'format', 'json', 'redisUrl', 'redisPrefix'],
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveSettings(
-      ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'json', 'redisUrl', 'redisPrefix'],
+      ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'redisUrl', 'redisPrefix'],
       [],
       flags,
       env,
     );
-    const { redisUrl, redisPrefix, kind: kinds, wait, json } = settings;
+    const { redisUrl, redisPrefix, kind: kinds, wait } = settings;
+    const json = resolveFormat('format', flags, env) === 'json';
     if (settings.full && settings.recent)
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';

@@ -1,10 +1,12 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat } from '../../config/output-format.js';
+import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { Database } from '../../load/database.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../load/open-file.js';
 import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
+import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
@@ -12,32 +14,30 @@ import { renderTable } from '../table.js';
 
 const ACTIONS = ['list', 'retry'] as const;
 
-/** Longest first error shown in the table view; --json prints everything. */
+/** Longest first error shown in the table view; JSON holds everything. */
 const ERROR_WIDTH = 80;
 
 export const command: Command = {
   name: 'quarantine',
   summary: 'list records that failed validation, or retry loading them',
-  usage: 'quarantine list [--db PATH] [--json] [--all]\n       transcript-sync quarantine retry [--db PATH]',
+  usage:
+    'quarantine list [--db PATH] [--format table|json | --json] [--all]\n       transcript-sync quarantine retry [--db PATH]',
   description: [
-    'list   unresolved quarantined records (newest first); --all adds resolved ones; --json prints',
-    '       each with its record and all its errors.',
+    'list   unresolved quarantined records (newest first); --all adds resolved ones; --format json',
+    '       (--json) prints each with its record and all its errors.',
     'retry  loads the unresolved records that now validate (e.g. after an upgrade) and prints counts.',
   ].join('\n'),
   positionals: true,
-  settings: ['json', 'includeResolved', 'db', 'lockWait'],
+  settings: ['format', 'json', 'includeResolved', 'db', 'lockWait'],
   async run(context) {
     const action = parseAction(context.positionals);
-    const settings = resolveSettings(
-      ['json', 'includeResolved', 'db', 'lockWait'],
-      [],
-      context.flags,
-      context.env,
-    );
+    const settings = {
+      ...resolveSettings(['includeResolved', 'db', 'lockWait'], [], context.flags, context.env),
+      json: resolveFormat('format', context.flags, context.env) === 'json',
+    };
     const readOnly = action === 'list';
-    if (!readOnly && (settings.json || settings.includeResolved)) {
-      throw new ConfigError('quarantine', '--json and --all apply to `list` only');
-    }
+    if (!readOnly)
+      refuseGiven(context.flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
     const work = async () => {
       const open = readOnly ? openReadOnly : openWriter;
       const db = await open(settings.db, { lockWaitMs: settings.lockWait });
@@ -97,7 +97,7 @@ async function list(
 
 async function retry(db: Database, stdout: NodeJS.WritableStream): Promise<number> {
   const { loaded, stillFailing } = await quarantineRetry(db);
-  stdout.write(`loaded ${loaded} record(s); ${stillFailing} still failing\n`);
+  stdout.write(`loaded ${counted(loaded, 'record')}; ${stillFailing} still failing\n`);
   return 0;
 }
 

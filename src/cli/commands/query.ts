@@ -15,6 +15,7 @@ import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
 import { readerOptions, withFilesReader, withReader } from '../../analytics/read/open-reader.js';
 import type { Reader } from '../../analytics/read/reader.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
@@ -34,14 +35,15 @@ export const command: Command = {
   name: 'query',
   summary: 'run read-only SQL against the DuckDB file',
   usage:
-    'query "SQL" | -f FILE | - [--format table|csv|json|parquet] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
+    'query "SQL" | -f FILE | - [--format table|csv|json|parquet | --json] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [
     'Runs SQL on the database read-only: tables (jobs, utterances, words, module_results, ...) and',
     'analytics views (billing_daily, billing_monthly, jobs_by_status, latency_daily, errors_by_code,',
     "languages, job_facts) and transcript_search('text') (docs/schema.md). Several",
     'statements separated by ; each print their result as soon as it is complete (JSON: one array per',
     'statement, one after the other); a failing statement stops the text after the results before it.',
-    'SQL comes from the argument, from a file (-f FILE) or from stdin (-). JSON, list and struct',
+    'SQL comes from the argument (one that opens with a -- comment too), from a file (-f FILE) or',
+    'from stdin (-). CALL of a table function reads like a SELECT of it. JSON, list and struct',
     'columns are nested values in --format json; numbers are exact (DECIMAL and BIGINT as DuckDB',
     'spells them; NaN and Infinity as strings); timestamps ISO 8601 (Z only for TIMESTAMPTZ). --out',
     'FILE without --format takes the format from the extension: .json, .csv, or .parquet (one',
@@ -54,19 +56,19 @@ export const command: Command = {
     '  transcript-sync query "SELECT * FROM jobs WHERE kind = \'live\'" --out live-jobs.parquet',
     '  transcript-sync query --read ./published "SELECT count(*) FROM read_parquet(\'./published/words/**/*.parquet\')"',
   ].join('\n'),
-  settings: ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
+  settings: ['sqlFile', 'queryFormat', 'json', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
     const settings = resolveSettings(
       ['db', 'lockWait', 'memory'],
-      ['sqlFile', 'queryFormat', 'queryOut', 'readableDirs'],
+      ['sqlFile', 'queryOut', 'readableDirs'],
       flags,
       env,
     );
     const sql = await sqlText(positionals, settings.sqlFile, stdin);
     const outText = settings.queryOut;
     const out = outText === undefined ? undefined : outPath(outText);
-    const format = settings.queryFormat ?? formatOfOut(outText);
+    const format = resolveFormat('queryFormat', flags, env) ?? formatOfOut(outText);
     const { db } = settings;
     const readableDirs = settings.readableDirs ?? [];
     for (const dir of readableDirs) assertInputFolder(dir, '--read');

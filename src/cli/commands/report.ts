@@ -18,7 +18,8 @@ import {
   type ReportName,
   runReport,
 } from '../../analytics/reports.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat } from '../../config/output-format.js';
+import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import type { FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';
@@ -52,7 +53,7 @@ export const command: Command = {
   summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
   usage:
     'report billing|status|latency|errors [--by day|week|month|quarter|year] [--from DATE] [--to DATE] ' +
-    '[--kind pre-recorded|live|all] [--format table|csv|json|html] [--include-deleted] ' +
+    '[--kind pre-recorded|live|all] [--format table|csv|json|html | --json] [--include-deleted] ' +
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--include-empty] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: DESCRIPTION,
@@ -62,6 +63,7 @@ export const command: Command = {
     'to',
     'kindShown',
     'reportFormat',
+    'json',
     'includeDeleted',
     'date',
     'groupBy',
@@ -77,11 +79,13 @@ export const command: Command = {
   async run({ flags, env, positionals, stdout }) {
     const name = reportName(positionals);
     refuseBillingOnly(name, flags);
+    const format = resolveFormat('reportFormat', flags, env);
+    if (format !== 'csv')
+      refuseGiven(flags, ['bom', 'csvComments'], 'CSV (--format csv)', `--format ${format}`);
     const settings = resolveSettings(
       [
         'by',
         'kindShown',
-        'reportFormat',
         'includeDeleted',
         'date',
         'groupBy',
@@ -103,7 +107,6 @@ export const command: Command = {
       kind: onlyKind(settings.kindShown),
       includeDeleted: settings.includeDeleted,
     };
-    const format = settings.reportFormat;
     const text = await withReader(settings.db, readerOptions(settings), (database) =>
       name === 'billing'
         ? renderBillingReport(
@@ -167,8 +170,10 @@ function refuseBillingOnly(name: ReportName, flags: FlagValues): void {
     throw new ConfigError('--by', `applies to the billing and latency reports, not to ${name}`);
   }
   if (name === 'billing') return;
-  for (const only of ['date', 'group-by', 'include-empty', 'prices', 'bom', 'csv-comments']) {
-    if (flags[only] !== undefined && flags[only] !== false)
-      throw new ConfigError(`--${only}`, `applies to the billing report, not to ${name}`);
-  }
+  refuseGiven(
+    flags,
+    ['date', 'groupBy', 'includeEmpty', 'prices', 'bom', 'csvComments'],
+    'the billing report',
+    name,
+  );
 }

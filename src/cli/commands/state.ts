@@ -5,7 +5,8 @@
  * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat } from '../../config/output-format.js';
+import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
@@ -24,7 +25,7 @@ import { writeRows } from '../table.js';
 export const command: Command = {
   name: 'state',
   summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
-  usage: 'state show [--kind K] [--json] | state reset --kind K [--since ISO] --yes',
+  usage: 'state show [--kind K] [--format table|json | --json] | state reset --kind K [--since ISO] --yes',
   description: [
     'show   per kind: the watermark and pending jobs in the DuckDB file and (with REDIS_URL) in Redis,',
     '       and the watermark the next run starts from (the earlier of the two).',
@@ -32,7 +33,7 @@ export const command: Command = {
     '       in the file and in Redis. Needs --yes. Refused while a sync or worker writes the file.',
   ].join('\n'),
   positionals: true,
-  settings: ['kindShown', 'resetSince', 'yes', 'json', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
+  settings: ['kindShown', 'resetSince', 'yes', 'format', 'json', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
   async run(context) {
     const [action, extra] = context.positionals;
     if (extra !== undefined) throw new ConfigError('state', `unexpected argument "${extra}"`);
@@ -48,7 +49,7 @@ export const command: Command = {
 
 function settingsOf(flags: FlagValues, env: Env) {
   return resolveSettings(
-    ['kindShown', 'yes', 'json', 'db', 'lockWait', 'redisPrefix'],
+    ['kindShown', 'yes', 'db', 'lockWait', 'redisPrefix'],
     ['resetSince', 'redisUrl'],
     flags,
     env,
@@ -57,6 +58,7 @@ function settingsOf(flags: FlagValues, env: Env) {
 
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
+  const json = resolveFormat('format', flags, env) === 'json';
   const kinds = settings.kindShown;
   const remote = settings.redisUrl
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
@@ -76,7 +78,7 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
         redis: remote ? redis : 'not configured',
       });
     }
-    writeRows(stdout, settings.json, rows, (r) => ({
+    writeRows(stdout, json, rows, (r) => ({
       kind: r.kind,
       next_run_from: r.next_run_from ?? '(beginning)',
       duckdb_watermark: describe(r.duckdb),
@@ -98,6 +100,7 @@ function describe(checkpoint: Checkpoint | null): string {
 
 async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
+  refuseGiven(flags, ['format', 'json'], '`state show`', 'reset');
   // Named on the command line, never taken from a default: a reset of the wrong kind loses work.
   if (flags['kind'] === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');

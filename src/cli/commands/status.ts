@@ -1,5 +1,6 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { kindStatus } from '../../load/statements/status.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -10,7 +11,7 @@ import { renderTable } from '../table.js';
 export const command: Command = {
   name: 'status',
   summary: 'show per kind the watermark, pending jobs, last run and row counts',
-  usage: 'status [--db PATH] [--pending-max-age DURATION] [--json]',
+  usage: 'status [--db PATH] [--pending-max-age DURATION] [--format table|json | --json]',
   description: [
     'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',
     '--pending-max-age, no longer re-checked. On stderr, per kind: those no run has listed since they',
@@ -19,12 +20,12 @@ export const command: Command = {
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',
     'pre-recorded nor live.',
   ].join('\n'),
-  settings: ['json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
+  settings: ['format', 'json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['json', 'db', 'lockWait', 'memory', 'pendingMaxAge'], [], flags, env);
+    const settings = resolveSettings(['db', 'lockWait', 'memory', 'pendingMaxAge'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     const now = new Date();
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
-    const { json } = settings;
     const [kinds, stale] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
       json ? [] : await stalePending(db, settings.pendingMaxAge, now),

@@ -1,5 +1,6 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { constants } from 'node:os';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { withWriterLock } from '../../load/file/writer-lock.js';
@@ -16,7 +17,7 @@ export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
-    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--json] [--notify URL]',
+    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--format table|json | --json] [--notify URL]',
   description: [
     "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
@@ -37,10 +38,11 @@ export const command: Command = {
     '2 usage or configuration error, 130 interrupted by SIGINT (Ctrl-C) and 143 by SIGTERM (what',
     'was fetched is committed; run sync again to resume).',
   ].join('\n'),
-  settings: ['kind', 'full', 'reconcileWindow', 'since', 'checkpoints', 'json', ...RUN_FLAGS],
+  settings: ['kind', 'full', 'reconcileWindow', 'since', 'checkpoints', 'format', 'json', ...RUN_FLAGS],
   logs: true,
   async run({ flags, env, stdout, stderr, exit }) {
-    const { json, notify } = resolveSettings(['json'], ['notify'], flags, env);
+    const { notify } = resolveSettings([], ['notify'], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     const base = resolveRunOptions(flags, env);
     const controller = new AbortController();
     const { view, logger } = ProgressView.open(stderr, base.logLevel);

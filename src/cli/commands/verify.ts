@@ -4,11 +4,13 @@
  * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
+import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
+import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { renderTable } from '../table.js';
@@ -16,7 +18,7 @@ import { renderTable } from '../table.js';
 export const command: Command = {
   name: 'verify',
   summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
-  usage: 'verify [--db PATH] [--json] [--hashes] [--repair]',
+  usage: 'verify [--db PATH] [--format table|json | --json] [--hashes] [--repair]',
   description: [
     'Read-only unless --repair. Checks: jobs.id unique; one job_records row per job; utterances',
     'and words unique on their natural keys; job_records, utterances, words and module_results',
@@ -27,14 +29,10 @@ export const command: Command = {
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
   ].join('\n'),
-  settings: ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
+  settings: ['format', 'json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(
-      ['json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
-      [],
-      flags,
-      env,
-    );
+    const settings = resolveSettings(['hashes', 'repair', 'db', 'lockWait', 'memory'], [], flags, env);
+    const json = resolveFormat('format', flags, env) === 'json';
     const options = { hashes: settings.hashes };
     let results: CheckResult[];
     let dropped = 0;
@@ -72,11 +70,11 @@ export const command: Command = {
         results = inCheckOrder([...results, ...raw]);
       }
     }
-    if (settings.json) stdout.write(jsonLine(results));
+    if (json) stdout.write(jsonLine(results));
     else stdout.write(renderTable(results.map(row)));
     if (dropped > 0) {
       stderr.write(
-        `${PROGRAM}: verify --repair dropped ${dropped} jobs; run \`${PROGRAM} sync --full\` to load them again\n`,
+        `${PROGRAM}: verify --repair dropped ${counted(dropped, 'job')}; run \`${PROGRAM} sync --full\` to load them again\n`,
       );
     }
     const broken = results.filter((r) => !r.ok);
@@ -94,7 +92,7 @@ function brokenLine(db: string, broken: readonly CheckResult[]): string {
   const what = broken.map((r) => `${r.name}: ${r.count} broken`).join('; ');
   const refetch = broken.some((r) => r.repair === 'drop-jobs');
   const hashes = broken.some((r) => r.name.includes('sha1')) ? ' --hashes' : '';
-  return `${broken.length} invariant(s) broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
+  return `${counted(broken.length, 'invariant')} broken in ${db} (${what}); fix: run \`${PROGRAM} verify --repair${hashes}\`${
     refetch ? `, then \`${PROGRAM} sync --full\` to load the dropped jobs again` : ''
   }`;
 }

@@ -172,6 +172,18 @@ describe('exact numbers in JSON output', () => {
     const runsOut = await runCommand(runs, ['--db', db, '--json']);
     expect(runsOut.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
+
+  test('status --json writes the last run as every instant is written: UTC with milliseconds', async () => {
+    await recordSyncs(db, new Date('2026-11-02T03:04:05.678Z'));
+    const kinds = JSON.parse((await runCommand(status, ['--db', db, '--json'])).stdout) as {
+      last_run_at: string;
+    }[];
+    expect(kinds.map((k) => k.last_run_at)).toEqual(['2026-11-02T03:04:05.678Z', '2026-11-02T03:04:05.678Z']);
+    const [last] = JSON.parse((await runCommand(runs, ['--db', db, '--json'])).stdout) as {
+      started_at: string;
+    }[];
+    expect(last?.started_at).toBe('2026-11-02T03:04:05.678Z');
+  });
 });
 
 describe('the JSON writer', () => {

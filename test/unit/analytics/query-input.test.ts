@@ -66,6 +66,30 @@ describe('query takes SQL as DuckDB does', () => {
     expect((await runCommand(query, ['SELECT 1', '-f', file, '--db', db])).code).toBe(2);
   });
 
+  test('takes SQL that opens with a comment as SQL, not as a flag', async () => {
+    for (const sql of ['-- how many\nSELECT 1 AS one', '--how many\nSELECT 1 AS one']) {
+      const outcome = await runCommand(query, [sql, '--db', db, '--format', 'csv']);
+      expect(outcome.error, JSON.stringify(sql)).toBeUndefined();
+      expect(outcome.stdout).toBe('one\n1\n');
+    }
+    const comments = await runCommand(query, ['-- only\t-- comments', '--db', db]);
+    expect(comments.code).toBe(2);
+    expect(comments.error?.message).toMatch(/holds no statement, only comments/);
+    const after = await runCommand(query, ['--db', db, '--format', 'csv', '-- comment\nSELECT 2 AS two']);
+    expect(after.stdout).toBe('two\n2\n');
+    // A flag is still a flag, and a flag's value still its value.
+    expect((await runCommand(query, ['--bogus', 'SELECT 1', '--db', db])).error?.message).toMatch(
+      /unknown flag --bogus/,
+    );
+    const out = join(tempDir(), 'with space.csv');
+    const inline = await runCommand(query, ['SELECT 3 AS three', `--db=${db}`, `--out=${out}`]);
+    expect(inline.error).toBeUndefined();
+    expect(readFileSync(out, 'utf8')).toBe('three\n3\n');
+    expect((await runCommand(query, ['SELECT 1', '--db', '-- x y'])).error?.message).toMatch(
+      /--db needs a value, not the flag -- x y/,
+    );
+  });
+
   test('reads the SQL from stdin with -', async () => {
     const { code, stdout } = await runMain(
       ['query', '-', '--db', db, '--format', 'csv'],
@@ -275,6 +299,65 @@ describe('query writes where and how it is told, as the DuckDB CLI does', () => 
       connection.closeSync();
       check.closeSync();
       expect(read.getRowObjectsJS()).toEqual([{ t: 'DECIMAL(18,6)', n: 3 }]);
+    } finally {
+      await reads.close();
+      await held.close();
+    }
+  });
+});
+
+describe('query names what it refuses, and runs what only reads', () => {
+  test('a refused statement is named with its article, INSTALL as itself', async () => {
+    for (const [statement, named] of [
+      ["INSERT INTO jobs (id) VALUES ('x')", 'an INSERT statement'],
+      ["UPDATE jobs SET status = 'done'", 'an UPDATE statement'],
+      ['DELETE FROM jobs', 'a DELETE statement'],
+      [`ATTACH '${join(tempDir(), 'other.duckdb')}' AS other`, 'an ATTACH statement'],
+      ['INSTALL httpfs', 'an INSTALL or LOAD statement'],
+      ['LOAD httpfs', 'an INSTALL or LOAD statement'],
+    ] as const) {
+      const outcome = await runCommand(query, [statement, '--db', db]);
+      expect(outcome.code, statement).toBe(2);
+      expect(outcome.error?.message, statement).toContain(`(${named})`);
+    }
+  });
+
+  test('CALL of a table function reads, on the file and through the read socket of a sync', async () => {
+    const version = 'SELECT * FROM pragma_version()';
+    const expected = (await runCommand(query, [version, '--db', db, '--format', 'csv'])).stdout;
+    const called = await runCommand(query, ['CALL pragma_version()', '--db', db, '--format', 'csv']);
+    expect(called.error).toBeUndefined();
+    expect(called.stdout).toBe(expected);
+    const held = await openWriter(join(tempDir(), 'held.duckdb'));
+    const reads = await serveReads(held, { logger: silentLogger });
+    try {
+      const reader = await connectWriter(held.path);
+      const tables: ResultTable[] = [];
+      await reader?.userQuery("CALL pragma_table_info('jobs')", (table) => {
+        tables.push(table);
+      });
+      expect(tables[0]?.rows.length).toBeGreaterThan(5);
+      // A checkpoint, which a READ ONLY transaction lets through on the writer, is refused by name.
+      for (const statement of [
+        'CHECKPOINT',
+        'FORCE CHECKPOINT',
+        'CALL checkpoint()',
+        'SELECT * FROM force_checkpoint()',
+        "SELECT 1; select * from CHECKPOINT ('memory')",
+      ]) {
+        await expect(
+          reader?.userQuery(statement, () => {}),
+          statement,
+        ).rejects.toThrow(/would change the database, and query is read-only \(a CHECKPOINT\)/);
+      }
+      const named: ResultTable[] = [];
+      await reader?.userQuery(
+        "SELECT count(*) AS n, 'checkpoint()' AS s FROM checkpoints -- CHECKPOINT",
+        (table) => {
+          named.push(table);
+        },
+      );
+      expect(named[0]?.rows).toEqual([[0, 'checkpoint()']]);
     } finally {
       await reads.close();
       await held.close();

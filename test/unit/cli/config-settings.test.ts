@@ -130,14 +130,25 @@ describe('config show', () => {
       (JSON.parse(result.stdout) as { setting: string }[]).map((row) => [row.setting, row]),
     );
     expect(rows['every']).toMatchObject({ env: 'TSYNC_EVERY', source: 'env', value: '10m', problem: null });
-    expect(rows['jobLock']).toMatchObject({ flag: '--job-lock', source: 'default', value: '30s' });
-    expect(rows['reportDir']).toMatchObject({
+    expect(rows['job_lock']).toMatchObject({ flag: '--job-lock', source: 'default', value: '30s' });
+    expect(rows['report_dir']).toMatchObject({
       source: 'derived',
       value: '/srv/mirror/reports (from TSYNC_DB /srv/mirror/t.duckdb)',
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'transcript-sync: TSYNC_METRICS_PORT: is not a port (0-65535; 0 picks a free one) (got "x")\n',
+    );
+  });
+
+  it('names each setting in snake_case, as the keys of every JSON the program prints', async () => {
+    const result = await runMain(['config', 'show', '--json'], {});
+    const rows = JSON.parse(result.stdout) as { setting: string; flag: string | null }[];
+    expect(rows.map((row) => row.setting)).toEqual(expect.arrayContaining(['api_key', 'page_bytes']));
+    expect(rows.filter((row) => !/^[a-z]+(_[a-z]+)*$/.test(row.setting))).toEqual([]);
+    // The flag's own words: what a person types, what a program reads.
+    expect(rows.filter((row) => row.flag && row.flag !== `--${row.setting.replaceAll('_', '-')}`)).toEqual(
+      [],
     );
   });
 });

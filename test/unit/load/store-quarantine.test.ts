@@ -146,7 +146,7 @@ describe('transcript-sync quarantine', () => {
     await loadRecords(db, [badRecord()], syncedAt);
     await db.close();
     const result = await runCli(['retry', '--db', path]);
-    expect(result).toEqual({ code: 0, out: 'loaded 0 record(s); 1 still failing\n' });
+    expect(result).toEqual({ code: 0, out: 'loaded 0 records; 1 still failing\n' });
   });
 
   it('refuses a missing or unknown action as a usage error', async () => {

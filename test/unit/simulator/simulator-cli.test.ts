@@ -129,7 +129,9 @@ describe('transcript-sync simulate', () => {
     await expect(run(['--fault-rate', '2'])).rejects.toThrow(/--fault-rate/);
     await expect(run(['--grow', '60'])).rejects.toThrow(/--grow: must be jobs per unit like 60\/m/);
     await expect(run(['--rate', '0/d'])).rejects.toThrow(/--rate/);
-    await expect(run(['--start', 'last tuesday'])).rejects.toThrow(/--start: must be an ISO 8601 date/);
+    await expect(run(['--start', 'last tuesday'])).rejects.toThrow(
+      /--start: "last tuesday" is not an ISO 8601 date/,
+    );
     await expect(run(['--start', '2026-01-01', '--end', 'now'])).rejects.toThrow(/--start or --end/);
     expect(() => parseCommandArgs(command, ['--jobz', '3'])).toThrow(ConfigError);
   });

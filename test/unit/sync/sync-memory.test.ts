@@ -24,7 +24,7 @@ describe('the memory budget', () => {
     // A bare number is bytes (as --page-bytes reads it): far too little.
     expect(() => resolveSettings(['memory'], [], { memory: '512' }, {})).toThrow(/too little/);
     expect(() => resolveSettings(['memory'], [], {}, { TSYNC_MEMORY: '128MB' })).toThrow(
-      /TSYNC_MEMORY: is too little for a sync: give it at least 192MB/,
+      /TSYNC_MEMORY: is too little: every command needs at least 192MB/,
     );
   });
 
