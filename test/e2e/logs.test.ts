@@ -208,7 +208,7 @@ describe('logs', () => {
       expect.objectContaining({ msg: expect.stringMatching(/^published to /), written: expect.any(Number) }),
     );
     expect(entries).toContainEqual(
-      expect.objectContaining({ level: 40, msg: expect.stringMatching(/record\(s\) failed validation/) }),
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/records? failed validation/) }),
     );
 
     sim.faults.clear();

@@ -300,7 +300,7 @@ describe('sync --publish', () => {
     expect(readFileSync(join(dir, '_manifest.json'), 'utf8')).toBe(manifest);
   }, 60_000);
 
-  test('sync stopped by a signal during its publish exits 130 and says the dataset was not refreshed', async () => {
+  test('sync stopped by SIGTERM during its publish exits 143 and says the dataset was not refreshed', async () => {
     // A file that holds the account: the run finds nothing new, and its publish, to a folder of
     // its own, writes every partition.
     const { simulator, db } = await published();
@@ -315,7 +315,7 @@ describe('sync --publish', () => {
     try {
       const env = { TSYNC_BASE_URL: simulator.url, TSYNC_API_KEY: simulator.apiKey };
       const result = await runMain(['sync', '--db', db, '--publish', dir], env);
-      expect(result.code).toBe(130);
+      expect(result.code).toBe(143);
       expect(shownLines(result.stderr)).toContain(
         `not published to ${dir}: the run was interrupted; the dataset keeps its previous refresh`,
       );
