@@ -38,6 +38,12 @@ export interface SyncPlan {
   readonly anomalyPauseMs: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (at least 10 jobs). */
   readonly maxDeleteShare: number;
+  /**
+   * The account's data retention, ms (`--service-retention`): the service no longer lists jobs
+   * older than it. A --full run walks no further back, and marks the older jobs it no longer finds
+   * expired, never deleted (src/sync/retention.ts).
+   */
+  readonly serviceRetention: number;
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
   /**
@@ -131,6 +137,8 @@ export interface KindSummary {
   readonly unchanged: number;
   readonly quarantined: number;
   readonly deleted: number;
+  /** Jobs marked expired: gone from the list by the service's retention, kept (src/sync/retention.ts). */
+  readonly expired: number;
   readonly restored: number;
   readonly words: number;
   readonly pendingRechecked: number;

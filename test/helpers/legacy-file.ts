@@ -103,6 +103,7 @@ function runSummary(): KindSummary {
     unchanged: 0,
     quarantined: 1,
     deleted: 0,
+    expired: 0,
     restored: 0,
     words: 0,
     pendingRechecked: 0,

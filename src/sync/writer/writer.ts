@@ -92,7 +92,7 @@ async function writePages(
       const size = new TransactionSize(ctx.memory);
       let drained: boolean;
       try {
-        drained = await loadPages(ctx, queue, { counters, progress, ledger }, size);
+        drained = await loadPages(ctx, kind, queue, { counters, progress, ledger }, size);
         await flushStaged(ctx.loader, counters, size);
       } catch (error) {
         await ctx.loader.discard();
@@ -131,6 +131,7 @@ async function writePages(
  */
 async function loadPages(
   ctx: KindRunContext,
+  kind: JobKind,
   queue: PageQueue<QueueMessage>,
   { counters, progress, ledger }: Pick<WriteState, 'counters' | 'progress' | 'ledger'>,
   size: TransactionSize,
@@ -146,6 +147,7 @@ async function loadPages(
     const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
     counters.addPages(records.pages, records.count);
     if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
+    ctx.retention.check(kind, records.jobs);
     const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
     counters.addLoad(result);
     ctx.heap.check();
