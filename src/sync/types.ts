@@ -17,7 +17,7 @@ export interface SyncPlan {
   readonly full: boolean;
   /**
    * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
-   * (`--window`; src/sync/reconcile-window.ts); null: the whole history.
+   * (`--window`; src/sync/reconcile-window.ts); null: the whole history the service lists.
    */
   readonly reconcileWindow: number | null;
   /** Lower bound of a first run (no watermark yet); null: all history. */
@@ -106,7 +106,8 @@ export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, R
 /**
  * What a kind's run walks: `incremental` from the watermark; `recent` a reconcile of the jobs created
  * in the last `reconcileWindow` (`sync --full --window`, the worker's recent reconcile); `full` a
- * reconcile of the whole history (also a windowed one on a file never synced: it has no window yet).
+ * reconcile of the whole history the service lists, from the retention horizon (also a windowed one
+ * on a file never synced: it has no window yet, and walks everything).
  */
 export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
