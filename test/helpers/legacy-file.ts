@@ -20,6 +20,8 @@ import { loadRecords } from './load.js';
  * every later one of the tables (expired jobs).
  */
 export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6, 7];
+/** The columns of UPGRADE_MIGRATIONS after 006 (empty in an upgraded file): a fingerprint leaves them out. */
+export const ADDED_COLUMNS: readonly string[] = ['expired_at', 'expired'];
 /** That release: `jobs` with its key and its `raw`, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
   .map((m) => m.version)
