@@ -100,6 +100,7 @@ describe('expiry is not deletion', () => {
 
     const full = await runMain(['sync', '--full', '--db', db], env(sim));
     expect(full.code, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/\d+ expired \(past the retention, kept\)/);
     expect(await marks(db)).toEqual({ expired: dropped, deleted: 0 });
     expect(await billing(db)).toEqual(before);
 
