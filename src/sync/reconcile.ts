@@ -47,7 +47,9 @@ export interface UnseenJudged {
 
 /**
  * Judges the kind's stored jobs the walk did not see. Call inside the transaction of the final
- * checkpoint. `walk`: the walk's bounds (its start, null for the whole history; the run's start).
+ * checkpoint. Expired: older than the expiry line, walked or below the horizon (the service lists
+ * nothing older); one of neither, between the horizon and a `--window` walk's start, may still be
+ * listed and waits for a whole-history reconcile. `walk`: the walk's bounds (its start, null for the whole history; the run's start).
  * Marks nothing and throws when more than `maxDeleteShare` of the judged range would be deleted
  * (deletion-guard.ts); expired jobs never count there.
  */
@@ -63,7 +65,9 @@ export async function judgeUnseen(
   await guardDeletions(db, kind, vanished.before, guard.maxDeleteShare, vanished.after);
   const expired = await markUnseenJobsExpired(db, {
     kind,
+    after: walk.after?.toISOString() ?? null,
     before: edges.expiredBefore.toISOString(),
+    horizon: edges.horizon.toISOString(),
     now: now.toISOString(),
   });
   const deleted = await markVanished(db, kind, vanished, now);

@@ -39,16 +39,18 @@ export async function countUnseen(
 }
 
 /**
- * Marks the kind's unseen jobs created before `before` (the retention edge) expired at `now` (ISO);
- * returns how many.
+ * Marks the kind's unseen jobs created before `before` (the retention's expiry line) expired at
+ * `now`, of the walked range (from `after`) and below `horizon`; returns how many. Instants as ISO.
  */
 export async function markUnseenJobsExpired(
   db: Database,
-  params: { kind: JobKind; before: string; now: string },
+  params: WalkedRange & { horizon: string; now: string },
 ): Promise<number> {
   const [row] = await db.all<{ Count: number }>(queryText('seen-mark-expired'), {
     kind: params.kind,
+    after: params.after,
     before: params.before,
+    horizon: params.horizon,
     now: params.now,
   });
   return Number(row?.Count ?? 0);
