@@ -11,6 +11,8 @@
  * - the expiry line (edge plus the margin): a stored job the run did not see and created before it
  *   is expired (`expired_at`, kept in every view and report), one created after it was deleted
  *   upstream (`deleted_at`, behind the deletion guard) (reconcile.ts).
+ *
+ * Why: docs/decisions/0060.
  */
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
