@@ -46,12 +46,13 @@ export interface UnseenJudged {
 }
 
 /**
- * Judges the kind's stored jobs the walk did not see. Call inside the transaction of the final
- * checkpoint. Expired: older than the expiry line, walked or below the horizon (the service lists
- * nothing older); one of neither, between the horizon and a `--window` walk's start, may still be
- * listed and waits for a whole-history reconcile. `walk`: the walk's bounds (its start, null for the whole history; the run's start).
- * Marks nothing and throws when more than `maxDeleteShare` of the judged range would be deleted
- * (deletion-guard.ts); expired jobs never count there.
+ * Judges the kind's stored jobs the walk did not see; call inside the transaction of the final
+ * checkpoint. `walk`: the walk's bounds (its start, null for no lower bound; the run's start).
+ * Expired: older than the expiry line, and walked or below the horizon (the service lists nothing
+ * older); one between the horizon and a `--window` walk's start may still be listed, and waits for
+ * a whole-history reconcile. Deleted: the rest (markVanished), unless more than `maxDeleteShare` of
+ * the judged range would go: then it marks nothing and throws (deletion-guard.ts), expired jobs
+ * counting on neither side.
  */
 export async function judgeUnseen(
   db: Database,
