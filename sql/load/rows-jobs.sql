@@ -5,5 +5,5 @@ SELECT id, kind, status, version, request_id, created_at, completed_at, error_co
        file.id, file.filename, file.source, file.audio_duration, file.number_of_channels,
        metadata.audio_duration, metadata.billing_time, metadata.transcription_time,
        metadata.number_of_distinct_channels, transcription.full_transcript, transcription.languages,
-       content_hash, synced_at, NULL::TIMESTAMPTZ
+       content_hash, synced_at, NULL::TIMESTAMPTZ, NULL::TIMESTAMPTZ
 FROM _tsync_src;

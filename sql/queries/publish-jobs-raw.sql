@@ -2,7 +2,7 @@
 -- received, from job_records) after its columns.
 -- $include_deleted: boolean. JSON columns as VARCHAR, as there.
 SELECT
-  j.* EXCLUDE (content_hash) REPLACE (
+  j.* EXCLUDE (content_hash, expired_at) REPLACE (
     CAST(j.custom_metadata AS VARCHAR) AS custom_metadata,
     CAST(j.post_session_metadata AS VARCHAR) AS post_session_metadata,
     CAST(j.request_params AS VARCHAR) AS request_params

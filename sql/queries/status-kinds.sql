@@ -11,6 +11,7 @@ kinds(kind) AS (VALUES ('pre-recorded'), ('live') UNION SELECT kind FROM q),
 j AS (
   SELECT kind, count(*) FILTER (WHERE deleted_at IS NULL) AS jobs,
          count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
+         count(*) FILTER (WHERE expired_at IS NOT NULL AND deleted_at IS NULL) AS expired,
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
                           AND created_at >= $pending_since::TIMESTAMPTZ) AS pending,
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
@@ -38,6 +39,7 @@ SELECT k.kind,
        coalesce(j.pending, 0)::INTEGER AS pending,
        coalesce(j.pending_stale, 0)::INTEGER AS pending_stale,
        coalesce(j.deleted, 0)::INTEGER AS deleted,
+       coalesce(j.expired, 0)::INTEGER AS expired,
        coalesce(j.duplicate_ids, 0)::INTEGER AS duplicate_ids,
        coalesce(w.words, 0)::BIGINT AS words,
        coalesce(q.quarantined, 0)::INTEGER AS quarantined,

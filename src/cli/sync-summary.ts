@@ -13,6 +13,7 @@ export function summaryLine(k: KindSummary): string {
   const counts = `${k.inserted} new, ${k.updated} updated, ${k.unchanged} unchanged`;
   const extra = [
     k.deleted ? `${k.deleted} marked deleted` : '',
+    k.expired ? `${k.expired} expired (past the retention, kept)` : '',
     k.restored ? `${k.restored} restored` : '',
     k.pendingRechecked ? `${k.pendingRechecked} pending re-checked` : '',
   ].filter(Boolean);

@@ -53,7 +53,7 @@ export const COMMAND_SETTINGS = {
   full: {
     flag: 'full',
     ...off,
-    help: 'a reconcile of the whole history: walk everything, update what changed, mark jobs no longer listed as deleted',
+    help: 'a reconcile of the whole history the service lists (back to --service-retention): walk it, update what changed, mark jobs no longer listed deleted (expired when older than the retention)',
   },
   reconcileWindow: {
     flag: 'window',

@@ -14,6 +14,7 @@ import type { Setting } from './setting.js';
 import {
   bytesBetween,
   duration,
+  durationBetween,
   durationOf,
   folder,
   httpUrl,
@@ -28,6 +29,8 @@ import {
   redisUrl,
   text,
 } from './values.js';
+
+const DAY_MS = 86_400_000;
 
 export const RUN_SETTINGS = {
   apiKey: {
@@ -136,6 +139,15 @@ export const RUN_SETTINGS = {
     schema: numberBetween(0, 1),
     default: '0.1',
     help: "share (0..1) of a kind's stored jobs one --full run may mark deleted (always at least 10 jobs); 1 lets any share through",
+  },
+  serviceRetention: {
+    env: 'TSYNC_SERVICE_RETENTION',
+    flag: 'service-retention',
+    value: 'DURATION',
+    schema: durationBetween(2 * DAY_MS, 366 * DAY_MS, '2d to 366d'),
+    // The service keeps a job 12 months by default and at most; an account can set less.
+    default: '365d',
+    help: "the account's data retention (set it to the account's setting): a --full run walks no further back than it, and keeps the older jobs the service no longer lists as expired, never deleted",
   },
   concurrency: {
     env: 'TSYNC_CONCURRENCY',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
 import type { Setting } from './setting.js';
-import { intBetween, numberBetween, numberFrom, parseDateText, text, wholeFrom } from './values.js';
+import { duration, intBetween, numberBetween, numberFrom, parseDateText, text, wholeFrom } from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -152,5 +152,11 @@ export const SIMULATOR_SETTINGS = {
       'a live account: new jobs at this rate (e.g. 60/m) from now on, born queued and done or failed ' +
       `within ${GROW_DEFAULTS.settleMs / 60_000} minutes; jobs pending at start settle too; each arrival ` +
       `deletes an older job with probability ${GROW_DEFAULTS.deleteShare} (default: no growth)`,
+  },
+  simRetention: {
+    flag: 'retention',
+    value: 'DURATION',
+    schema: duration,
+    help: "the account's data retention, e.g. 365d: jobs created longer ago are no longer listed, as of each request (default: kept forever)",
   },
 } as const satisfies Record<string, Setting>;

@@ -53,6 +53,10 @@ export const durationOf = (options: { allowZero?: boolean } = {}) =>
   });
 export const duration = durationOf();
 
+/** A duration from `min` to `max` ms; `range` says them in the refusal (`2d to 366d`). */
+export const durationBetween = (min: number, max: number, range: string) =>
+  durationOf().refine((ms) => ms >= min && ms <= max, { message: `must be a duration from ${range}` });
+
 /** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory/budget.ts). */
 export const memoryBudget = z.string().transform((value, ctx) => {
   const bytes = parseBytes(value);

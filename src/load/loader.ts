@@ -35,7 +35,7 @@ export interface LoadResult {
   updated: number;
   /** Stored jobs whose record is identical: nothing written. */
   unchanged: number;
-  /** Jobs marked deleted (by a --full run) seen again; also counted as updated or unchanged. */
+  /** Jobs marked deleted or expired (by a --full run) seen again; also counted as updated or unchanged. */
   restored: number;
   quarantined: number;
   /** Child rows written (by `stage`: of the records it parsed, which may be earlier calls'). */
@@ -51,6 +51,7 @@ interface Classified {
   readonly stored: boolean;
   /** Stored with the same content hash. */
   readonly same: boolean;
+  /** Marked deleted or expired. */
   readonly was_deleted: boolean;
 }
 

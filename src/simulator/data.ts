@@ -3,7 +3,9 @@
  * (job-index.ts), an overlay of the records changed or added through the data API (overlay.ts),
  * and, for a growing account, its clock (growth.ts). Pages are built per request from index
  * arithmetic (listing.ts); the JSON of recently served generated jobs is kept in a small LRU cache
- * bounded in bytes, so memory does not grow with the number of jobs.
+ * bounded in bytes, so memory does not grow with the number of jobs. An account with a retention
+ * lists no job older than it, as of the clock at each request (the job is kept: shorten the
+ * retention and it is listed again).
  */
 import type { Account } from './account.js';
 import { Growth } from './growth.js';
@@ -42,6 +44,13 @@ export interface SimulatorData {
   /** Changes a record in place (custom_metadata, result, ...); its cached JSON is dropped. */
   edit(id: string, change: (record: JobRecord) => void): JobRecord;
   delete(id: string): boolean;
+  /**
+   * Deletes a job of one of `kinds` that the account still holds (not past the retention), as
+   * `DELETE /v2/{kind}/{id}` does; false when there is none.
+   */
+  deleteOf(id: string, kinds: readonly JobKind[]): boolean;
+  /** The retention, ms: jobs created longer ago than this are no longer listed; null: kept forever. */
+  setRetention(ms: number | null): void;
 }
 
 export interface StoreOptions {
@@ -57,6 +66,8 @@ export interface StoreOptions {
   readonly clock: () => number;
   /** Most bytes of generated JSON kept for the next request. */
   readonly cacheBytes: number;
+  /** Jobs created longer ago than this (ms) are not listed; default null: kept forever. */
+  readonly retentionMs?: number | null;
 }
 
 /** Every job, no filter: what count(), slice() and all() list. */
@@ -83,11 +94,13 @@ export class JobStore implements SimulatorData {
   /** Map order is use order: the first key is the least recently served. */
   private readonly cache = new Map<number, Cached>();
   private cachedBytes = 0;
+  private retentionMs: number | null;
 
   constructor(
     readonly account: Account,
     private readonly options: StoreOptions,
   ) {
+    this.retentionMs = options.retentionMs ?? null;
     this.index = new JobIndex(options.jobs);
     this.growth = account.spec.lifecycle ? new Growth(account, this.index, options.deleteShare) : undefined;
     for (let i = 0; i < options.jobs; i++) {
@@ -103,7 +116,7 @@ export class JobStore implements SimulatorData {
   /** The list a query selects, as of now. */
   list(query: ListQuery): ListView {
     this.tick();
-    return new ListView(this.account, this.index, this.overlay.visible(), query);
+    return new ListView(this.account, this.index, this.overlay.visible(), this.retained(query));
   }
 
   /** The JSON bytes of a listed item, exactly as served. */
@@ -194,6 +207,33 @@ export class JobStore implements SimulatorData {
     if (i === undefined) return false;
     this.forget(i);
     return true;
+  }
+
+  deleteOf(id: string, kinds: readonly JobKind[]): boolean {
+    const record = this.get(id);
+    if (record === undefined || !kinds.includes(record['kind'] as JobKind)) return false;
+    const created = Date.parse(String(record['created_at']));
+    const oldest = this.oldestListedMs();
+    if (oldest !== null && !(created >= oldest)) return false;
+    return this.delete(id);
+  }
+
+  setRetention(ms: number | null): void {
+    if (ms !== null && !(ms > 0)) throw new RangeError(`retention must be above 0 ms (got ${ms})`);
+    this.retentionMs = ms;
+  }
+
+  /** The earliest created_at listed now, ms; null: no retention. */
+  private oldestListedMs(): number | null {
+    return this.retentionMs === null ? null : this.options.clock() - this.retentionMs;
+  }
+
+  /** The query with the retention's lower bound (`after` is exclusive: a job exactly at it is kept). */
+  private retained(query: ListQuery): ListQuery {
+    const oldest = this.oldestListedMs();
+    if (oldest === null) return query;
+    const after = Math.ceil(oldest) - 1;
+    return query.after !== null && query.after >= after ? query : { ...query, after };
   }
 
   private tick(): void {

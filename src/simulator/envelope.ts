@@ -79,3 +79,8 @@ export function errorBody(
 export function reasonOf(status: number): string {
   return REASONS[status] ?? 'Error';
 }
+
+/** The body of a 401: the key missing or not the one the simulator takes. */
+export function keyRefused(key: string | string[] | undefined, path: string): string {
+  return errorBody(401, path, key === undefined ? 'missing x-service-key header' : 'invalid x-service-key');
+}

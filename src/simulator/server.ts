@@ -1,7 +1,7 @@
 /**
- * The simulator's HTTP server (node:http): GET /v2/transcription, /v2/pre-recorded and /v2/live
- * behind the x-service-key header, with the query, order, envelope and error bodies of the real
- * service, and faults on demand. Listens on 127.0.0.1 and a free port unless told otherwise.
+ * The simulator's HTTP server (node:http): GET /v2/transcription, /v2/pre-recorded and /v2/live,
+ * and DELETE of one job (delete-job.ts), behind the x-service-key header, with the query, order,
+ * envelope and error bodies of the real service, and faults on demand.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Account, type Lifecycle } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
-import { envelopeBody, errorBody, type PageLinks, pageLinks } from './envelope.js';
+import { deleteJob, isJobPath } from './delete-job.js';
+import { envelopeBody, errorBody, keyRefused, type PageLinks, pageLinks } from './envelope.js';
 import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
@@ -41,6 +42,8 @@ export interface SimulatorOptions extends GenerateOptions {
   cacheBytes?: number;
   /** Initial random faults. */
   faults?: FaultRule;
+  /** Jobs created longer ago (ms, by `clock`) are not listed; default none (data.setRetention). */
+  retentionMs?: number | null;
   /** Called with each request's log entry (the CLI logs them). */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Keep entries in `log`; default true (a long-running CLI turns it off). */
@@ -94,6 +97,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
     clock,
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
+    retentionMs: options.retentionMs ?? null,
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
@@ -179,12 +183,13 @@ class SimulatorServer implements Simulator {
     };
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const list = method === 'GET' ? LIST_PATHS[url.pathname as keyof typeof LIST_PATHS] : undefined;
-    if (list === undefined) {
+    if (list === undefined && !(method === 'DELETE' && isJobPath(url.pathname))) {
       return this.reply(res, base, 404, errorBody(404, url.pathname, `Cannot ${method} ${url.pathname}`));
     }
-    if (key !== this.apiKey) {
-      const message = key === undefined ? 'missing x-service-key header' : 'invalid x-service-key';
-      return this.reply(res, base, 401, errorBody(401, url.pathname, message));
+    if (key !== this.apiKey) return this.reply(res, base, 401, keyRefused(key, url.pathname));
+    if (list === undefined) {
+      const answer = deleteJob(this.data, url.pathname);
+      return this.reply(res, base, answer.status, answer.body);
     }
     const parsed = parseListQuery(url.searchParams, list, this.limitCap);
     if (!parsed.ok) {

@@ -10,6 +10,7 @@ export class RunCounters {
   quarantined = 0;
   restored = 0;
   deleted = 0;
+  expired = 0;
   words = 0;
   pendingRechecked = 0;
   restarts = 0;

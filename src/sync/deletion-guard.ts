@@ -4,6 +4,8 @@
  * marks at most `maxShare` of the kind's stored jobs deleted (`--max-delete-share`),
  * and always up to DELETE_FLOOR jobs (a small mirror may lose a few for real); above that it marks
  * nothing and fails, saying how many and how to proceed. `--max-delete-share 1` lets any share through.
+ * The share is of the range reconcile.ts judges (vanishedRange): jobs older than the retention,
+ * which leave the list by expiring, are on neither side of it.
  */
 
 import { DeletionGuardError } from '../errors.js';
@@ -20,7 +22,7 @@ export async function guardDeletions(
   kind: JobKind,
   before: Date,
   maxShare: number,
-  /** A `--window` reconcile's lower bound: the share is of the jobs in the window. */
+  /** The judged range's lower bound (a `--window` reconcile's, or the retention's expiry line). */
   after: Date | null = null,
 ): Promise<void> {
   const { unseen, stored } = await countUnseen(db, {

@@ -6,6 +6,7 @@ import type { RecordLoader } from '../load/loader.js';
 import type { Logger } from '../log.js';
 import type { MemoryPlan } from '../memory/budget.js';
 import type { HeapGuard } from '../memory/heap-guard.js';
+import type { RetentionWatch } from './retention.js';
 import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
 
 export interface KindRunContext {
@@ -22,6 +23,8 @@ export interface KindRunContext {
   readonly runId: string;
   /** The run's start: every window's fixed `before_date`. */
   readonly startedAt: Date;
+  /** The retention's edges as of `startedAt`, and the run's one warning of a setting too short. */
+  readonly retention: RetentionWatch;
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly onProgress?: ((progress: SyncProgress) => void) | undefined;

@@ -14,7 +14,7 @@ import { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
-import { endSeenSet, markUnseenDeleted, startSeenSet } from './reconcile.js';
+import { endSeenSet, judgeUnseen, startSeenSet } from './reconcile.js';
 import { reconcileStart } from './reconcile-window.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
@@ -31,9 +31,17 @@ export async function syncKind(
   checkpoint: Checkpoint,
 ): Promise<KindSummary> {
   const { plan, startedAt } = ctx;
-  const after = plan.full ? reconcileStart(checkpoint, plan, startedAt) : windowStart(checkpoint, plan);
-  // A reconcile with a window start walks the recent window; without one, the whole history.
-  const mode: SyncMode = !plan.full ? 'incremental' : after === null ? 'full' : 'recent';
+  const { edges } = ctx.retention;
+  const after = plan.full
+    ? reconcileStart(checkpoint, plan, startedAt, edges.horizon)
+    : windowStart(checkpoint, plan);
+  // A reconcile with --window walks the recent window; without one (or on a file never synced),
+  // the whole history the service lists.
+  const mode: SyncMode = !plan.full
+    ? 'incremental'
+    : plan.reconcileWindow === null || after === null
+      ? 'full'
+      : 'recent';
   const window: Slice = { after, before: startedAt };
   const counters = new RunCounters();
   const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
@@ -86,19 +94,16 @@ export async function syncKind(
         // The walk went through, but the listing glitched on the way: do not trust it to delete.
         ctx.logger.warn(
           { kind, anomalies: counters.anomalies },
-          '%s: %d page(s) contradicted themselves during the --full walk (cleared on asking again); no job is marked deleted this run, the next --full run marks them',
+          '%s: %d page(s) contradicted themselves during the --full walk (cleared on asking again); no job is marked deleted or expired this run, the next --full run marks them',
           kind,
           counters.anomalies,
         );
       } else if (plan.full) {
-        counters.deleted = await markUnseenDeleted(
-          ctx.db,
-          kind,
-          startedAt,
-          new Date(),
-          { maxDeleteShare: plan.maxDeleteShare },
-          after,
-        );
+        const judged = await judgeUnseen(ctx.db, kind, { after, before: startedAt }, edges, new Date(), {
+          maxDeleteShare: plan.maxDeleteShare,
+        });
+        counters.deleted = judged.deleted;
+        counters.expired = judged.expired;
       }
       if (plan.full) await endSeenSet(ctx.db);
       const result = summaries.summary('ok');

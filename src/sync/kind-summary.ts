@@ -46,6 +46,7 @@ export class KindSummaryBuilder {
       unchanged: counters.unchanged,
       quarantined: counters.quarantined,
       deleted: counters.deleted,
+      expired: counters.expired,
       restored: counters.restored,
       words: counters.words,
       pendingRechecked: counters.pendingRechecked,

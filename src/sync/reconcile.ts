@@ -1,15 +1,23 @@
 /**
  * What a `--full` run adds: every id the walk saw goes into a table that lives as long as the walk
- * (docs/decisions/0010-reconcile-recent-often-history-weekly-with-a-guard.md), and once the whole list has been walked, jobs of the kind created before
- * the run started that were not seen are marked `deleted_at`. Ids are taken from every record
- * listed (PageRecords.listedIds), so a job that upstream still lists but that failed validation
- * (quarantined) is not mistaken for a deleted one. A deleted job seen again is restored by the
- * loader.
+ * (docs/decisions/0010-reconcile-recent-often-history-weekly-with-a-guard.md), and once the whole list has been walked, the kind's stored jobs created
+ * before the run started that were not seen are judged (judgeUnseen): older than the retention's
+ * expiry line they are expired, newer they vanished upstream and are marked `deleted_at`
+ * (retention.ts). Ids are taken from every record listed (PageRecords.listedIds), so a job that
+ * upstream still lists but that failed validation (quarantined) is not mistaken for a gone one. A
+ * deleted or expired job seen again is restored by the loader.
  */
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
-import { addSeenIds, createSeenSet, dropSeenSet, markUnseenJobsDeleted } from '../load/statements/seen.js';
+import {
+  addSeenIds,
+  createSeenSet,
+  dropSeenSet,
+  markUnseenJobsDeleted,
+  markUnseenJobsExpired,
+} from '../load/statements/seen.js';
 import { guardDeletions } from './deletion-guard.js';
+import type { RetentionEdges } from './retention.js';
 
 export async function startSeenSet(db: Database): Promise<void> {
   await createSeenSet(db);
@@ -25,24 +33,63 @@ export async function addSeen(db: Database, ids: readonly string[]): Promise<voi
   if (ids.length > 0) await addSeenIds(db, { ids });
 }
 
+/** A range of created_at: `after` inclusive (null: no lower bound), `before` exclusive. */
+export interface CreatedRange {
+  readonly after: Date | null;
+  readonly before: Date;
+}
+
+/** How many unseen jobs a --full run marked each way. */
+export interface UnseenJudged {
+  readonly deleted: number;
+  readonly expired: number;
+}
+
 /**
- * Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint.
- * Marks nothing and throws when more than `maxDeleteShare` of the kind would go (deletion-guard.ts).
- * `after`: the walk's lower bound (a `--window` reconcile); older jobs were not walked, so not judged.
+ * Judges the kind's stored jobs the walk did not see; call inside the transaction of the final
+ * checkpoint. `walk`: the walk's bounds (its start, null for no lower bound; the run's start).
+ * Expired: older than the expiry line, and walked or below the horizon (the service lists nothing
+ * older); one between the horizon and a `--window` walk's start may still be listed, and waits for
+ * a whole-history reconcile. Deleted: the rest (markVanished), unless more than `maxDeleteShare` of
+ * the judged range would go: then it marks nothing and throws (deletion-guard.ts), expired jobs
+ * counting on neither side.
  */
-export async function markUnseenDeleted(
+export async function judgeUnseen(
   db: Database,
   kind: JobKind,
-  before: Date,
+  walk: CreatedRange,
+  edges: RetentionEdges,
   now: Date,
   guard: { readonly maxDeleteShare: number },
-  after: Date | null = null,
-): Promise<number> {
-  await guardDeletions(db, kind, before, guard.maxDeleteShare, after);
+): Promise<UnseenJudged> {
+  const vanished = vanishedRange(walk, edges);
+  await guardDeletions(db, kind, vanished.before, guard.maxDeleteShare, vanished.after);
+  const expired = await markUnseenJobsExpired(db, {
+    kind,
+    after: walk.after?.toISOString() ?? null,
+    before: edges.expiredBefore.toISOString(),
+    horizon: edges.horizon.toISOString(),
+    now: now.toISOString(),
+  });
+  const deleted = await markVanished(db, kind, vanished, now);
+  return { deleted, expired };
+}
+
+/**
+ * Where an unseen job was deleted upstream: created in the walked range and after the expiry line
+ * (older ones aged out of the list). Never without a lower bound.
+ */
+export function vanishedRange(walk: CreatedRange, edges: RetentionEdges): CreatedRange & { after: Date } {
+  const line = edges.expiredBefore;
+  return { after: walk.after === null || walk.after < line ? line : walk.after, before: walk.before };
+}
+
+/** The jobs of `range` the walk did not see, deleted upstream: marked `deleted_at`; returns how many. */
+export function markVanished(db: Database, kind: JobKind, range: CreatedRange, now: Date): Promise<number> {
   return markUnseenJobsDeleted(db, {
     kind,
-    after: after?.toISOString() ?? null,
-    before: before.toISOString(),
+    after: range.after?.toISOString() ?? null,
+    before: range.before.toISOString(),
     now: now.toISOString(),
   });
 }

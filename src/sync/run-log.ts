@@ -28,6 +28,7 @@ export async function recordRunFinish(db: Database, run: KindSummary): Promise<v
     unchanged: run.unchanged,
     quarantined: run.quarantined,
     deleted: run.deleted,
+    expired: run.expired,
     restored: run.restored,
     finished_at: run.finishedAt,
     outcome: run.outcome,

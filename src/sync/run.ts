@@ -30,6 +30,7 @@ import { resolveCheckpoint } from './checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
 import type { KindRunContext } from './kind-context.js';
 import { syncKind } from './kind-run.js';
+import { RetentionWatch, retentionEdges } from './retention.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
 import type {
   CheckpointStore,
@@ -112,6 +113,11 @@ export async function runSync(
       heap: new HeapGuard(memory.heapBytes),
       runId,
       startedAt,
+      retention: new RetentionWatch(
+        retentionEdges(startedAt, plan.serviceRetention),
+        plan.serviceRetention,
+        logger,
+      ),
       logger,
       signal,
       onProgress: resources.onProgress,

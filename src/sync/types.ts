@@ -17,7 +17,7 @@ export interface SyncPlan {
   readonly full: boolean;
   /**
    * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
-   * (`--window`; src/sync/reconcile-window.ts); null: the whole history.
+   * (`--window`; src/sync/reconcile-window.ts); null: the whole history the service lists.
    */
   readonly reconcileWindow: number | null;
   /** Lower bound of a first run (no watermark yet); null: all history. */
@@ -38,6 +38,12 @@ export interface SyncPlan {
   readonly anomalyPauseMs: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (at least 10 jobs). */
   readonly maxDeleteShare: number;
+  /**
+   * The account's data retention, ms (`--service-retention`): the service no longer lists jobs
+   * older than it. A --full run walks no further back, and marks the older jobs it no longer finds
+   * expired, never deleted (src/sync/retention.ts).
+   */
+  readonly serviceRetention: number;
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
   /**
@@ -99,7 +105,8 @@ export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, R
 /**
  * What a kind's run walks: `incremental` from the watermark; `recent` a reconcile of the jobs created
  * in the last `reconcileWindow` (`sync --full --window`, the worker's recent reconcile); `full` a
- * reconcile of the whole history (also a windowed one on a file never synced: it has no window yet).
+ * reconcile of the whole history the service lists, from the retention horizon (also a windowed one
+ * on a file never synced: it has no window yet, and walks everything).
  */
 export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
@@ -132,6 +139,8 @@ export interface KindSummary {
   readonly unchanged: number;
   readonly quarantined: number;
   readonly deleted: number;
+  /** Jobs marked expired: gone from the list by the service's retention, kept (src/sync/retention.ts). */
+  readonly expired: number;
   readonly restored: number;
   readonly words: number;
   readonly pendingRechecked: number;

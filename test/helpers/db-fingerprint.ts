@@ -16,7 +16,15 @@ export const TABLES = [
   'checkpoints',
 ] as const;
 
-export async function fingerprint(dbPath: string): Promise<Record<string, string>> {
+/**
+ * `omit`: columns left out of every table's rows (those a later migration adds, to compare a file
+ * with its upgrade).
+ */
+export async function fingerprint(
+  dbPath: string,
+  options: { readonly omit?: readonly string[] } = {},
+): Promise<Record<string, string>> {
+  const omit = (options.omit ?? []).map((c) => `'${c}'`).join(', ');
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   try {
@@ -38,8 +46,10 @@ export async function fingerprint(dbPath: string): Promise<Record<string, string
             : '(SELECT j.*, r.raw FROM jobs j LEFT JOIN job_records r ON r.job_id = j.id)';
       // `hash(t)` hashes the whole row; their sum is independent of storage order, and counts
       // a repeated row each time it repeats.
+      const rows =
+        omit === '' ? source : `(SELECT COLUMNS(c -> NOT list_contains([${omit}], c)) FROM ${source})`;
       const reader = await conn.runAndReadAll(
-        `SELECT count(*) AS n, coalesce(sum(hash(t)), 0)::VARCHAR AS h FROM ${source} t`,
+        `SELECT count(*) AS n, coalesce(sum(hash(t)), 0)::VARCHAR AS h FROM ${rows} t`,
       );
       const row = reader.getRowObjectsJS()[0];
       out[table] = `${String(row?.['n'])}:${String(row?.['h'])}`;

@@ -15,8 +15,13 @@ import type { KindSummary } from '../../src/sync/types.js';
 import { TABLES } from './db-fingerprint.js';
 import { loadRecords } from './load.js';
 
-/** Migrations the release before 0.2 lacked: no key on the history tables, the records apart. */
-export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6];
+/**
+ * Migrations the release before 0.2 lacked: no key on the history tables, the records apart, and
+ * every later one of the tables (expired jobs).
+ */
+export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6, 7];
+/** The columns of UPGRADE_MIGRATIONS after 006 (empty in an upgraded file): a fingerprint leaves them out. */
+export const ADDED_COLUMNS: readonly string[] = ['expired_at', 'expired'];
 /** That release: `jobs` with its key and its `raw`, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
   .map((m) => m.version)
@@ -40,13 +45,25 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
   try {
     await db.run(`ATTACH '${current}' AS current_file (READ_ONLY)`);
     await db.transaction(async () => {
+      // The columns that release had: later migrations add the others.
+      const columns = async (table: string) => {
+        const rows = await db.all<{ name: string }>(
+          `SELECT column_name AS name FROM duckdb_columns()
+           WHERE database_name = current_database() AND table_name = $table ORDER BY column_index`,
+          { table },
+        );
+        return rows.map((r) => `"${r.name}"`);
+      };
+      const jobColumns = (await columns('jobs')).filter((c) => c !== '"raw"');
       await db.run(
         `INSERT INTO jobs BY NAME
-         SELECT j.*, r.raw FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
+         SELECT ${jobColumns.map((c) => `j.${c}`).join(', ')}, r.raw
+         FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
          ORDER BY j.rowid`,
       );
       for (const table of TABLES.filter((t) => t !== 'jobs')) {
-        await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM current_file.${table}`);
+        const names = (await columns(table)).join(', ');
+        await db.run(`INSERT INTO ${table} BY NAME SELECT ${names} FROM current_file.${table}`);
       }
     });
     await db.run('DETACH current_file');
@@ -104,6 +121,7 @@ function runSummary(): KindSummary {
     unchanged: 0,
     quarantined: 1,
     deleted: 0,
+    expired: 0,
     restored: 0,
     words: 0,
     pendingRechecked: 0,

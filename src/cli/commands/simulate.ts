@@ -36,13 +36,14 @@ export const command: Command = {
   summary: 'serve a local simulator of the listing service',
   usage:
     'simulate [--port 8787] [--host 127.0.0.1] [--jobs 1000] [--start ISO | --end ISO|now] [--rate 2000/d] ' +
-    '[--grow 60/m] [--seed 7] [--key sim-key] [--limit-cap 100] [--latency MS] [--utterances N] [--words N] ' +
+    '[--grow 60/m] [--retention 365d] [--seed 7] [--key sim-key] [--limit-cap 100] [--latency MS] [--utterances N] [--words N] ' +
     '[--offset-cap N] [--record-bytes N] [--fault-rate R]',
   description:
     'Serves a seeded account on GET /v2/transcription, /v2/pre-recorded and /v2/live like the real service\n' +
-    '(x-service-key, filters, paging, error bodies). Records are built per request from (seed, job), so\n' +
-    'a million jobs take tens of MB. The history starts at --start with --rate jobs a day: with one\n' +
-    'seed, --jobs 1000 is the oldest 1000 jobs of --jobs 5000, byte for byte (--end places the history\n' +
+    '(x-service-key, filters, paging, error bodies), and DELETE /v2/pre-recorded/{id} and /v2/live/{id}.\n' +
+    '--retention lists no job older than it, as the service forgets jobs past an account retention.\n' +
+    'Records are built per request from (seed, job), so a million jobs take tens of MB. The history\n' +
+    'starts at --start with --rate jobs a day: with one seed, --jobs 1000 is the oldest 1000 jobs of --jobs 5000, byte for byte (--end places the history\n' +
     'to end there instead). --grow makes the account move: e.g. `simulate --jobs 10000 --end now\n' +
     '--grow 60/m`. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
     'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
@@ -54,6 +55,7 @@ export const command: Command = {
     'simEnd',
     'simRate',
     'simGrow',
+    'simRetention',
     'simSeed',
     'simKey',
     'simLimitCap',
@@ -66,7 +68,7 @@ export const command: Command = {
     'logLevel',
   ],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(RESOLVED, ['simEnd', 'simGrow'], flags, env);
+    const settings = resolveSettings(RESOLVED, ['simEnd', 'simGrow', 'simRetention'], flags, env);
     const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
     const faultRate = settings.simFaultRate;
     const nowMs = Date.now();
@@ -77,6 +79,7 @@ export const command: Command = {
     const startMs =
       settings.simEnd === undefined ? settings.simStart : settings.simEnd - (jobs * DAY_MS) / jobsPerDay;
     const grow = settings.simGrow;
+    const retention = settings.simRetention;
     const logger = createLogger(settings.logLevel, { component: 'simulator' }, { stream: stderr });
     const sim = await startSimulator({
       host: settings.simHost,
@@ -86,6 +89,7 @@ export const command: Command = {
       jobs,
       timeline: { start: new Date(startMs), jobsPerDay },
       ...(grow === undefined ? {} : { grow: { jobsPerMinute: grow / 1_440, startMs: nowMs } }),
+      ...(retention === undefined ? {} : { retentionMs: retention }),
       limitCap: settings.simLimitCap,
       latencyMs: settings.simLatency,
       utterancesPerJob: settings.simUtterances,

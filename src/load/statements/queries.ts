@@ -60,6 +60,7 @@ export const QUERIES = [
   'seen-create',
   'seen-drop',
   'seen-mark-deleted',
+  'seen-mark-expired',
   'status-kinds',
   'status-pending-stale',
   'sync-last-ok-run',

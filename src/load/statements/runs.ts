@@ -27,6 +27,7 @@ export type RunFinish = {
   readonly unchanged: number;
   readonly quarantined: number;
   readonly deleted: number;
+  readonly expired: number;
   readonly restored: number;
   readonly finished_at: string;
   readonly outcome: string;
@@ -51,6 +52,7 @@ export type RunRow = {
   readonly unchanged: number | null;
   readonly quarantined: number | null;
   readonly deleted: number | null;
+  readonly expired: number | null;
   readonly restored: number | null;
   readonly window_after: string | null;
   readonly window_before: string | null;

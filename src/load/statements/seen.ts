@@ -25,7 +25,7 @@ export async function addSeenIds(db: Database, params: { ids: readonly string[] 
   await db.run(queryText('seen-add'), { ids: listValue([...params.ids]) });
 }
 
-/** Jobs of the range created before `before` and not seen, and the kind's stored (not deleted) jobs. */
+/** Jobs of the range created before `before` and not seen, and the range's stored jobs (neither deleted nor expired). */
 export async function countUnseen(
   db: Database,
   params: WalkedRange,
@@ -36,6 +36,24 @@ export async function countUnseen(
     before: params.before,
   });
   return { unseen: Number(row?.unseen ?? 0), stored: Number(row?.stored ?? 0) };
+}
+
+/**
+ * Marks the kind's unseen jobs created before `before` (the retention's expiry line) expired at
+ * `now`, of the walked range (from `after`) and below `horizon`; returns how many. Instants as ISO.
+ */
+export async function markUnseenJobsExpired(
+  db: Database,
+  params: WalkedRange & { horizon: string; now: string },
+): Promise<number> {
+  const [row] = await db.all<{ Count: number }>(queryText('seen-mark-expired'), {
+    kind: params.kind,
+    after: params.after,
+    before: params.before,
+    horizon: params.horizon,
+    now: params.now,
+  });
+  return Number(row?.Count ?? 0);
 }
 
 /** Marks the range's unseen jobs deleted at `now` (ISO); returns how many. */

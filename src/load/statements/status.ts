@@ -12,6 +12,8 @@ export type KindStatusRow = {
   /** queued/processing jobs created before $pending_since: no longer re-checked. */
   readonly pending_stale: number;
   readonly deleted: number;
+  /** Jobs past the service's retention, no longer listed: kept, and counted in `jobs` too. */
+  readonly expired: number;
   /** Rows of `jobs` beyond one per id: 0 unless something other than the loader wrote the file. */
   readonly duplicate_ids: number;
   /** A BIGINT: a bigint past 2^53. */

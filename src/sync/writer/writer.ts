@@ -97,7 +97,7 @@ async function writePages(
       const size = new TransactionSize(ctx.memory);
       let drained: boolean;
       try {
-        drained = await loadPages(ctx, queue, { counters, progress, claims }, size);
+        drained = await loadPages(ctx, kind, queue, { counters, progress, claims }, size);
         await flushStaged(ctx.loader, counters, size);
       } catch (error) {
         await ctx.loader.discard();
@@ -136,6 +136,7 @@ async function writePages(
  */
 async function loadPages(
   ctx: KindRunContext,
+  kind: JobKind,
   queue: PageQueue<QueueMessage>,
   { counters, progress, claims }: WriteState,
   size: TransactionSize,
@@ -151,6 +152,7 @@ async function loadPages(
     const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
     counters.addPages(records.pages, records.count);
     if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
+    ctx.retention.check(kind, records.jobs);
     const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
     counters.addLoad(result);
     ctx.heap.check();

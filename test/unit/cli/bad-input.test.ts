@@ -146,6 +146,13 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
   [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
   [['sync', '--lock-wait', '-1s'], NO_SERVICE, '--lock-wait'],
   [['sync', '--pending-max-age', '0d'], NO_SERVICE, '--pending-max-age'],
+  // The service keeps a job 12 months at most.
+  [
+    ['sync', '--service-retention', '400d'],
+    NO_SERVICE,
+    '--service-retention: must be a duration from 2d to 366d',
+  ],
+  [['sync'], { ...NO_SERVICE, TSYNC_SERVICE_RETENTION: '12' }, 'TSYNC_SERVICE_RETENTION'],
 ];
 
 describe('bad flags, dates, URLs and settings', () => {

@@ -147,6 +147,7 @@ describe("a run's summary line", () => {
     unchanged: 0,
     quarantined: 0,
     deleted: 0,
+    expired: 0,
     restored: 0,
     words: 3,
     pendingRechecked: 0,

@@ -54,6 +54,44 @@ describe('transcript-sync simulate', () => {
     await expect(fetch(`${line?.[1]}/v2/live`)).rejects.toThrow();
   });
 
+  it('lists no job older than --retention', async () => {
+    // 10 jobs a day ending now: 20 jobs over two days, of which --retention 1d keeps about half.
+    const cli = await startCli(['--port', '0', '--jobs', '20', '--end', 'now', '--rate', '10/d']);
+    const base = /TSYNC_BASE_URL=(\S+)/.exec(cli.output())?.[1];
+    const count = async (): Promise<number> => {
+      const res = await fetch(`${base}/v2/transcription?limit=100`, {
+        headers: { 'x-service-key': 'sim-key' },
+      });
+      return ((await res.json()) as { items: unknown[] }).items.length;
+    };
+    expect(await count()).toBe(20);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await cli.done).toBe(0);
+    const kept = await startCli([
+      '--port',
+      '0',
+      '--jobs',
+      '20',
+      '--end',
+      'now',
+      '--rate',
+      '10/d',
+      '--retention',
+      '1d',
+    ]);
+    const keptBase = /TSYNC_BASE_URL=(\S+)/.exec(kept.output())?.[1];
+    const res = await fetch(`${keptBase}/v2/transcription?limit=100`, {
+      headers: { 'x-service-key': 'sim-key' },
+    });
+    const items = ((await res.json()) as { items: { created_at: string }[] }).items;
+    expect(items.length).toBeGreaterThan(5);
+    expect(items.length).toBeLessThan(15);
+    for (const item of items)
+      expect(Date.parse(item.created_at)).toBeGreaterThan(Date.now() - 86_400_000 - 60_000);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await kept.done).toBe(0);
+  });
+
   it('serves the jobs of --jobs N as the oldest N of --jobs M with the same seed, byte for byte', async () => {
     const items = async (jobs: number, offset: number) => {
       const cli = await startCli([

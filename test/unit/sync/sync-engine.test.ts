@@ -12,6 +12,7 @@ import { defaultSliceJobs } from '../../../src/extract/walk/slices.js';
 import type { Database } from '../../../src/load/database.js';
 import { RecordLoader } from '../../../src/load/loader.js';
 import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { silentLogger } from '../../../src/log.js';
 import { planMemory } from '../../../src/memory/budget.js';
 import { HeapGuard } from '../../../src/memory/heap-guard.js';
 import { generateDataset, startSimulator } from '../../../src/simulator/index.js';
@@ -19,6 +20,7 @@ import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-stor
 import { EMPTY_CHECKPOINT } from '../../../src/sync/checkpoints/schema.js';
 import type { KindRunContext } from '../../../src/sync/kind-context.js';
 import { syncKind } from '../../../src/sync/kind-run.js';
+import { RetentionWatch, retentionEdges } from '../../../src/sync/retention.js';
 import { runSync } from '../../../src/sync/run.js';
 import { KindRunFailed } from '../../../src/sync/run-failures.js';
 import type {
@@ -94,6 +96,7 @@ async function kindContext(
   opened.push(db);
   const memory = planMemory(plan.memory, plan.concurrency);
   const store = new DuckDbCheckpointStore(db);
+  const startedAt = new Date();
   const ctx: KindRunContext = {
     db,
     loader: new RecordLoader(db),
@@ -103,8 +106,13 @@ async function kindContext(
     memory,
     heap: new HeapGuard(memory.heapBytes),
     runId: 'engine-test',
-    startedAt: new Date(),
-    logger: (await import('../../../src/log.js')).silentLogger,
+    startedAt,
+    retention: new RetentionWatch(
+      retentionEdges(startedAt, plan.serviceRetention),
+      plan.serviceRetention,
+      silentLogger,
+    ),
+    logger: silentLogger,
     signal: new AbortController().signal,
   };
   return { ctx, store };

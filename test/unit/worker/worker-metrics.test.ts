@@ -28,6 +28,7 @@ function summary(kind: JobKind, outcome: KindSummary['outcome'], finishedAt: str
     unchanged: 8,
     quarantined: 2,
     deleted: 0,
+    expired: 0,
     restored: 0,
     words: 1000,
     pendingRechecked: 0,
