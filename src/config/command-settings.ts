@@ -13,7 +13,17 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
 import type { Setting } from './setting.js';
-import { duration, intBetween, kinds, oneOf, onOff, parsedBy, pastInstant, text } from './values.js';
+import {
+  duration,
+  intBetween,
+  kinds,
+  metadataMatch,
+  oneOf,
+  onOff,
+  parsedBy,
+  pastInstant,
+  text,
+} from './values.js';
 
 /** A period's text as --from or --to takes it (analytics/periods.ts), checked. */
 function period(date: string, end: 'from' | 'to'): string {
@@ -76,7 +86,26 @@ export const COMMAND_SETTINGS = {
     schema: pastInstant,
     help: 'reset: re-sync jobs created from this instant on',
   },
-  yes: { flag: 'yes', ...off, help: 'reset: confirm the reset' },
+  yes: { flag: 'yes', ...off, help: 'confirm: state reset resets, erase erases' },
+  eraseJobs: {
+    flag: 'job',
+    value: 'ID',
+    multiple: true,
+    schema: z.array(text),
+    help: 'erase: the job with this id (repeatable)',
+  },
+  eraseMetadata: {
+    flag: 'metadata',
+    value: 'KEY=VALUE',
+    schema: metadataMatch,
+    help: 'erase: jobs whose custom_metadata holds VALUE for KEY (compared as text)',
+  },
+  eraseBefore: {
+    flag: 'before',
+    value: 'DATE',
+    schema: pastInstant,
+    help: 'erase: jobs created before this past ISO 8601 date or instant',
+  },
   includeResolved: { flag: 'all', ...off, help: 'list: include records already resolved' },
   hashes: {
     flag: 'hashes',

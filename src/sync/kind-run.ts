@@ -89,14 +89,7 @@ export async function syncKind(
           counters.anomalies,
         );
       } else if (plan.full) {
-        counters.deleted = await markUnseenDeleted(
-          ctx.db,
-          kind,
-          startedAt,
-          new Date(),
-          { maxDeleteShare: plan.maxDeleteShare },
-          after,
-        );
+        counters.deleted = await markUnseenDeleted(ctx.db, kind, startedAt, new Date(), plan, after);
       }
       if (plan.full) await endSeenSet(ctx.db);
       const result = summaries.summary('ok');

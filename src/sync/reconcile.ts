@@ -8,6 +8,7 @@
  */
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
+import { eraseJobs } from '../load/erase.js';
 import { addSeenIds, createSeenSet, dropSeenSet, markUnseenJobsDeleted } from '../load/statements/seen.js';
 import { guardDeletions } from './deletion-guard.js';
 
@@ -25,24 +26,44 @@ export async function addSeen(db: Database, ids: readonly string[]): Promise<voi
   if (ids.length > 0) await addSeenIds(db, { ids });
 }
 
+/** What a reconcile does with the jobs the service no longer lists. */
+export interface DeletionPolicy {
+  readonly maxDeleteShare: number;
+  /** `erase`: the range's jobs marked deleted (now or by an earlier run) are erased too. */
+  readonly onDelete?: 'mark' | 'erase';
+  /** Keys of custom_metadata an erased job keeps. */
+  readonly eraseKeepMetadata?: readonly string[];
+}
+
 /**
  * Returns how many jobs were marked deleted. Call inside the transaction of the final checkpoint.
  * Marks nothing and throws when more than `maxDeleteShare` of the kind would go (deletion-guard.ts).
  * `after`: the walk's lower bound (a `--window` reconcile); older jobs were not walked, so not judged.
+ * With `onDelete: 'erase'`, the marked jobs are erased in the same transaction (src/load/erase.ts);
+ * the file is rewritten without their bytes after the run (src/pipeline.ts).
  */
 export async function markUnseenDeleted(
   db: Database,
   kind: JobKind,
   before: Date,
   now: Date,
-  guard: { readonly maxDeleteShare: number },
+  policy: DeletionPolicy,
   after: Date | null = null,
 ): Promise<number> {
-  await guardDeletions(db, kind, before, guard.maxDeleteShare, after);
-  return markUnseenJobsDeleted(db, {
+  await guardDeletions(db, kind, before, policy.maxDeleteShare, after);
+  const marked = await markUnseenJobsDeleted(db, {
     kind,
     after: after?.toISOString() ?? null,
     before: before.toISOString(),
     now: now.toISOString(),
   });
+  if (policy.onDelete === 'erase') {
+    await eraseJobs(db, {
+      selection: { kind, deleted: true, before, ...(after ? { after } : {}) },
+      selector: 'deleted-upstream',
+      keep: policy.eraseKeepMetadata ?? [],
+      now,
+    });
+  }
+  return marked;
 }

@@ -38,6 +38,10 @@ export interface SyncPlan {
   readonly anomalyPauseMs: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (at least 10 jobs). */
   readonly maxDeleteShare: number;
+  /** What a --full run does with the jobs it marks deleted: nothing more, or erase them (src/load/erase.ts). */
+  readonly onDelete: 'mark' | 'erase';
+  /** Keys of custom_metadata an erased job keeps. */
+  readonly eraseKeepMetadata: readonly string[];
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
   /**

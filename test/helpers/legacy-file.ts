@@ -1,6 +1,6 @@
 /**
  * A DuckDB file as the release before 0.2 left it: `jobs` with its PRIMARY KEY and each record's
- * `raw` in it, made by the real runner with every shipped migration but 002, 005 and 006, and filled
+ * `raw` in it, made by the real runner with every shipped migration but 002, 005, 006 and 007, and filled
  * with what the real loader, run log and checkpoint store wrote into a current file beside it,
  * with a quarantined record and a deleted job, so every table holds rows.
  */
@@ -15,8 +15,8 @@ import type { KindSummary } from '../../src/sync/types.js';
 import { TABLES } from './db-fingerprint.js';
 import { loadRecords } from './load.js';
 
-/** Migrations the release before 0.2 lacked: no key on the history tables, the records apart. */
-export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6];
+/** Migrations the release before 0.2 lacked: no key on the history tables, the records apart, erasures. */
+export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6, 7];
 /** That release: `jobs` with its key and its `raw`, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
   .map((m) => m.version)
@@ -42,7 +42,7 @@ export async function writeLegacyFile(path: string, options: LegacyFileOptions):
     await db.transaction(async () => {
       await db.run(
         `INSERT INTO jobs BY NAME
-         SELECT j.*, r.raw FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
+         SELECT j.* EXCLUDE (erased_at), r.raw FROM current_file.jobs j JOIN current_file.job_records r ON r.job_id = j.id
          ORDER BY j.rowid`,
       );
       for (const table of TABLES.filter((t) => t !== 'jobs')) {
