@@ -182,6 +182,10 @@ describe('erase', () => {
     sim.data.edit(id, (r) => {
       editable(r).result.metadata.billing_time = 4242;
     });
+    // Changed beside it: the batch that holds it replaces other jobs too.
+    for (const other of sim.data.all().filter((r) => r['id'] !== id)) {
+      sim.data.edit(String(other['id']), (r) => (editable(r).custom_metadata = { edited: true }));
+    }
     await syncOnce(sim, db, { publish: { dir: published, raw: true } });
     expect(await publishedRows(published)).toBe(0);
     expect(filesHolding(dir)).toEqual([]);
