@@ -160,6 +160,8 @@ async function erase(
       await db.close();
     }
     // Also when nothing new matched: an erasure interrupted before its rewrite is finished here.
+    if (unwritten > 0)
+      logger.info({ db: settings.db, erased }, 'rewriting %s without the erased bytes', settings.db);
     const rewrite =
       unwritten > 0
         ? await rewriteErasedFile(settings.db, {

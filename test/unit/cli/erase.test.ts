@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, test } from 'vitest';
+import { acquireWriterLock } from '../../../src/load/file/writer-lock.js';
 import { openReadOnly } from '../../../src/load/open-file.js';
 import { type JobRecord, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { runMain } from '../../helpers/cli.js';
@@ -38,9 +39,9 @@ function editable(record: JobRecord): Editable {
   return record as unknown as Editable;
 }
 
-/** A simulator of 60 jobs whose first done job says PHRASE in its transcript, file name and metadata. */
+/** A simulator of 30 jobs whose first done job says PHRASE in its transcript, file name and metadata. */
 async function account(): Promise<{ sim: Simulator; id: string }> {
-  sim = await startSimulator({ jobs: 60, seed: 11 });
+  sim = await startSimulator({ jobs: 30, seed: 11 });
   const job = sim.data.all().find((r) => r['status'] === 'done' && r['kind'] === 'pre-recorded');
   if (!job) throw new Error('no done job');
   const id = String(job['id']);
@@ -255,6 +256,26 @@ describe('erase', () => {
     }
     expect(readFileSync(db).equals(bytes)).toBe(true);
     expect(statSync(db).mtimeMs).toBe(mtimeMs);
+  });
+
+  test('refuses while another writer holds the file, and waits for it with --lock-wait', async () => {
+    const { sim, id } = await account();
+    const db = join(tempDir(), 'mirror.duckdb');
+    await syncOnce(sim, db);
+    const lock = acquireWriterLock({ db, command: 'sync' });
+    try {
+      const refused = await runMain(['erase', '--db', db, '--job', id, '--yes', '--lock-wait', '0s']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('transcript-sync sync');
+      expect((await jobRow(db, id))['erased_at']).toBeNull();
+      const waiting = runMain(['erase', '--db', db, '--job', id, '--yes', '--lock-wait', '10s']);
+      setTimeout(() => lock.release(), 300);
+      const done = await waiting;
+      expect(done.code, done.stderr).toBe(0);
+      expect((await jobRow(db, id))['erased_at']).toBeInstanceOf(Date);
+    } finally {
+      lock.release();
+    }
   });
 
   test('a malformed selector exits 2', async () => {
