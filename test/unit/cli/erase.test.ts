@@ -229,6 +229,12 @@ describe('erase', () => {
     expect((await jobRow(db, id))['custom_metadata']).toBe('{"customer":"acme"}');
     expect((await runMain(byCustomer)).stdout).toBe(before.stdout);
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+    // Its record, changed upstream into one that fails validation, is not quarantined either.
+    sim.data.edit(id, (r) => {
+      r['status'] = 42;
+    });
+    await syncOnce(sim, db, { full: true });
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
     const reader = await openReadOnly(db);
     try {
       expect(await reader.all('SELECT selector, jobs FROM erasures')).toEqual([
