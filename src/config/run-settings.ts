@@ -151,8 +151,7 @@ export const RUN_SETTINGS = {
     flag: 'erase-keep-metadata',
     value: 'KEYS',
     schema: metadataKeys,
-    default: '',
-    help: 'custom_metadata keys an erased job keeps, comma-separated (e.g. customer, for `report billing --group-by metadata.customer`); default none',
+    help: 'custom_metadata keys an erased job keeps, comma-separated (e.g. customer, for `report billing --group-by metadata.customer`)',
   },
   concurrency: {
     env: 'TSYNC_CONCURRENCY',

@@ -28,7 +28,6 @@ const RUN_RESOLVED = [
   'sliceJobs',
   'maxDeleteShare',
   'onDelete',
-  'eraseKeepMetadata',
   'rateLimit',
   'concurrency',
   'memory',
@@ -39,12 +38,13 @@ const RUN_RESOLVED = [
   'publishRaw',
 ] as const satisfies readonly SettingName[];
 
-/** Settings of a run that may be unset: none, all history, no Redis, no dataset. */
+/** Settings of a run that may be unset: none, all history, no Redis, no dataset, no metadata key kept by an erasure. */
 const RUN_OPTIONAL = [
   'reconcileWindow',
   'since',
   'redisUrl',
   'publish',
+  'eraseKeepMetadata',
 ] as const satisfies readonly SettingName[];
 
 /** The configuration a run takes as flags (`sync`, `worker`, after their own and `--kind`). */
@@ -136,7 +136,7 @@ function runPlan(
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxDeleteShare: s.maxDeleteShare,
     onDelete: s.onDelete,
-    eraseKeepMetadata: s.eraseKeepMetadata,
+    eraseKeepMetadata: s.eraseKeepMetadata ?? [],
     concurrency: s.concurrency,
     sliceJobs: s.sliceJobs,
     memory: s.memory,

@@ -74,8 +74,8 @@ type EraseSettings = ReturnType<typeof settingsOf>;
 
 function settingsOf(flags: FlagValues, env: Env) {
   return resolveSettings(
-    ['eraseKeepMetadata', 'yes', 'json', 'db', 'lockWait', 'memory', 'logLevel'],
-    ['eraseJobs', 'eraseMetadata', 'eraseBefore'],
+    ['yes', 'json', 'db', 'lockWait', 'memory', 'logLevel'],
+    ['eraseJobs', 'eraseMetadata', 'eraseBefore', 'eraseKeepMetadata'],
     flags,
     env,
   );
@@ -153,7 +153,7 @@ async function erase(
     try {
       kinds = await selected(db, selection);
       if (sum(kinds, 'jobs') > 0) {
-        erased = await eraseJobs(db, { selection, selector, keep: settings.eraseKeepMetadata });
+        erased = await eraseJobs(db, { selection, selector, keep: settings.eraseKeepMetadata ?? [] });
       }
       unwritten = await unwrittenErasures(db);
     } finally {
