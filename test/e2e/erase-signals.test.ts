@@ -48,24 +48,48 @@ describe('erase and Ctrl-C', () => {
     for (const id of ids) {
       sim.data.edit(id, (r) => {
         const transcription = (r['result'] as { transcription: { full_transcript: string } }).transcription;
-        transcription.full_transcript = `${PHRASE} ${id}`;
+        transcription.full_transcript = `${PHRASE}-${ids.indexOf(id) < 3 ? 'early' : 'late'} ${id}`;
       });
     }
     const db = join(tempDir(), 'erase.duckdb');
     await syncOnce(sim, db);
-    const args = ['erase', '--db', db, ...ids.flatMap((id) => ['--job', id]), '--yes'];
-    // Once early (starting, or erasing), once as the rewrite starts (the erasure committed).
-    for (const signalled of [
-      () => new Promise((resolve) => setTimeout(resolve, 600)),
-      (cli: ReturnType<typeof startCli>) => cli.output(/rewriting/),
-    ]) {
-      const cli = startCli(args, { TSYNC_LOG_LEVEL: 'info' });
+    // Both halves are in the file's bytes to begin with.
+    for (const half of ['early', 'late']) {
+      expect((await searchDatabase(db, `${PHRASE}-${half}`)).hits).toContain(`bytes of ${db}`);
+    }
+    const args = (some: readonly string[]) => [
+      'erase',
+      '--db',
+      db,
+      ...some.flatMap((id) => ['--job', id]),
+      '--yes',
+    ];
+    // Half the jobs signalled early (starting, or erasing), the other half as the rewrite starts
+    // (the erasure committed).
+    for (const [some, signalled] of [
+      [ids.slice(0, 3), () => new Promise((resolve) => setTimeout(resolve, 600))],
+      [ids.slice(3), (cli: ReturnType<typeof startCli>) => cli.output(/rewriting/)],
+    ] as const) {
+      const cli = startCli(args(some), { TSYNC_LOG_LEVEL: 'info' });
       await signalled(cli);
       cli.child.kill('SIGINT');
       await cli.done;
       for (const state of await states(db, ids)) expect(state.erased).toBe(!state.whole);
     }
-    const again = await runCli(args);
+    // The late half, erased already: this run finds nothing to erase and still rewrites the file.
+    const late = await runCli(args(ids.slice(3)));
+    expect(late.code, late.stderr).toBe(0);
+    expect((await searchDatabase(db, `${PHRASE}-late`)).hits).toEqual([]);
+    const file = await openReadOnly(db);
+    try {
+      const [owed] = await file.all<{ n: number }>(
+        'SELECT count(*)::INTEGER AS n FROM erasures WHERE rewritten_at IS NULL',
+      );
+      expect(owed?.n).toBe(0);
+    } finally {
+      await file.close();
+    }
+    const again = await runCli(args(ids));
     expect(again.code, again.stderr).toBe(0);
     expect((await states(db, ids)).every((s) => s.erased && !s.whole)).toBe(true);
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);

@@ -8,8 +8,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, test } from 'vitest';
+import { eraseJobs } from '../../../src/load/erase.js';
 import { acquireWriterLock } from '../../../src/load/file/writer-lock.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
+import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { type JobRecord, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { runMain } from '../../helpers/cli.js';
 import { searchDatabase } from '../../helpers/secret-search.js';
@@ -262,6 +263,25 @@ describe('erase', () => {
     }
     expect(readFileSync(db).equals(bytes)).toBe(true);
     expect(statSync(db).mtimeMs).toBe(mtimeMs);
+  });
+
+  test('an erasure whose rewrite did not happen is rewritten by the next erase, whatever it selects', async () => {
+    const { sim, id } = await account();
+    const db = join(tempDir(), 'mirror.duckdb');
+    await syncOnce(sim, db);
+    // As a Ctrl-C between the erasure's commit and the rename leaves the file.
+    const writer = await openWriter(db);
+    try {
+      await eraseJobs(writer, { selection: { ids: [id] }, selector: 'job', keep: [] });
+    } finally {
+      await writer.close();
+    }
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([`bytes of ${db}`]);
+    const done = await runMain(['erase', '--db', db, '--job', 'no-such-job', '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('no job matches --job; nothing to erase');
+    expect(done.stdout).toContain('rewritten without the erased bytes');
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
   });
 
   test('refuses while another writer holds the file, and waits for it with --lock-wait', async () => {
