@@ -1,12 +1,15 @@
 /**
  * A sync with what runs beside it: while the run holds the file, the read socket answers reports,
- * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked.
+ * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked;
+ * when an erasure (`--on-delete erase`, or one interrupted before) left its bytes in the file, the
+ * file is rewritten without them once the run has closed it (src/load/erase.ts).
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, toError } from './errors.js';
 import type { Database } from './load/database.js';
+import { rewriteErasedFile, unwrittenErasures } from './load/erase.js';
 import { withReadingMemory } from './load/file/reading-memory.js';
 import { type Logger, silentLogger } from './log.js';
 import { planReaderMemory } from './memory/reader-memory.js';
@@ -35,11 +38,13 @@ type PublishOutcome = Pick<PipelineSummary, 'published' | 'notPublished'>;
 export async function runPipeline(plan: PipelinePlan, resources: SyncResources): Promise<PipelineSummary> {
   const logger = resources.logger ?? silentLogger;
   let published: PublishOutcome = {};
+  let unwritten = 0;
   const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
     const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
+      unwritten = await unwrittenErasures(db);
       if (plan.publish) {
         const target = plan.publish;
         // The kinds have committed: the publish reads the history within the memory of a reading that
@@ -59,6 +64,7 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   };
   try {
     const summary = await runSync(plan, resources, around);
+    if (unwritten > 0 && resources.signal?.aborted !== true) await rewriteErased(plan, resources, logger);
     // Stopped after every kind ended (during the publish): the run is interrupted all the same.
     const stopped = summary.outcome === 'ok' && resources.signal?.aborted === true;
     return { ...summary, ...(stopped ? { outcome: 'interrupted' as const } : {}), ...published };
@@ -66,6 +72,12 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
     const ran = summaryOf(error);
     throw ran ? withSummaries(toError(error), { syncSummary: { ...ran, ...published } }) : error;
   }
+}
+
+/** The file rewritten without the bytes of its erasures, after the run closed it (src/load/erase.ts). */
+async function rewriteErased(plan: PipelinePlan, resources: SyncResources, logger: Logger): Promise<void> {
+  logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
+  await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
 }
 
 /** The summary a failure thrown by runPipeline carries, with what became of the publish. */

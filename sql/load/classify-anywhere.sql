@@ -3,6 +3,7 @@
 -- stored id, so the loader asks it only for those.
 SELECT j.id,
        coalesce(k.content_hash = j.content_hash, false) AS same,
-       (j.deleted_at IS NOT NULL OR j.expired_at IS NOT NULL) AS was_deleted
+       (j.deleted_at IS NOT NULL OR j.expired_at IS NOT NULL) AS was_deleted,
+       j.erased_at IS NOT NULL AS erased
 FROM jobs j JOIN _tsync_keys k USING (id)
 WHERE list_contains($ids, j.id);

@@ -1,5 +1,6 @@
 -- The staged keys (_tsync_keys) against what is stored: one row per record of the batch, whether it
--- is stored, with the same hash, and marked deleted or expired. The loader counts new, changed (another hash),
+-- is stored, with the same hash, marked deleted or expired, and erased (its content is never
+-- loaded again: refresh-erased.sql). The loader counts new, changed (another hash),
 -- unchanged and restored records from them and stages the new and changed ones' texts for parsing;
 -- restore.sql and replace.sql read the keys again, finish.sql empties them. One query and no table
 -- made and dropped for each batch.
@@ -11,7 +12,8 @@
 SELECT k.id,
        s.id IS NOT NULL AS stored,
        coalesce(k.content_hash = s.content_hash, false) AS same,
-       (s.deleted_at IS NOT NULL OR s.expired_at IS NOT NULL) AS was_deleted
+       (s.deleted_at IS NOT NULL OR s.expired_at IS NOT NULL) AS was_deleted,
+       s.erased_at IS NOT NULL AS erased
 FROM _tsync_keys k
-LEFT JOIN (SELECT id, content_hash, deleted_at, expired_at FROM jobs
+LEFT JOIN (SELECT id, content_hash, deleted_at, expired_at, erased_at FROM jobs
            WHERE created_at BETWEEN $from AND $until AND id IN (SELECT id FROM _tsync_keys)) s USING (id);

@@ -9,4 +9,5 @@ INSERT INTO tsync_compacted.module_results SELECT * FROM module_results;
 INSERT INTO tsync_compacted.quarantine SELECT * FROM quarantine;
 INSERT INTO tsync_compacted.sync_runs SELECT * FROM sync_runs;
 INSERT INTO tsync_compacted.checkpoints SELECT * FROM checkpoints;
+INSERT INTO tsync_compacted.erasures SELECT * FROM erasures;
 INSERT INTO tsync_compacted.schema_migrations SELECT * FROM schema_migrations;

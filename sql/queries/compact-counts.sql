@@ -7,5 +7,6 @@ UNION ALL SELECT 'module_results', count(*) FROM module_results
 UNION ALL SELECT 'quarantine', count(*) FROM quarantine
 UNION ALL SELECT 'sync_runs', count(*) FROM sync_runs
 UNION ALL SELECT 'checkpoints', count(*) FROM checkpoints
+UNION ALL SELECT 'erasures', count(*) FROM erasures
 UNION ALL SELECT 'schema_migrations', count(*) FROM schema_migrations
 ORDER BY t

@@ -65,6 +65,10 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: 'list records that failed validation, or retry loading them',
     load: async () => (await import('./commands/quarantine.js')).command,
   },
+  erase: {
+    summary: "erase jobs' content on request (a data-subject request), keeping their billing facts",
+    load: async () => (await import('./commands/erase.js')).command,
+  },
   compact: {
     summary: 'rewrite the DuckDB file in the current storage format (smaller)',
     load: async () => (await import('./commands/compact.js')).command,

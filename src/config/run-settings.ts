@@ -21,6 +21,7 @@ import {
   intBetween,
   kinds,
   memoryBudget,
+  metadataKeys,
   numberAbove,
   numberBetween,
   oneOf,
@@ -148,6 +149,21 @@ export const RUN_SETTINGS = {
     // The service keeps a job 12 months by default and at most; an account can set less.
     default: '365d',
     help: "the account's data retention (set it to the account's setting): a --full run walks no further back than it, and keeps the older jobs the service no longer lists as expired, never deleted",
+  },
+  onDelete: {
+    env: 'TSYNC_ON_DELETE',
+    flag: 'on-delete',
+    value: 'ACTION',
+    schema: oneOf(['mark', 'erase']),
+    default: 'mark',
+    help: 'what a --full run does with a job the service no longer lists: mark it deleted, or mark it and erase its content as `erase` does',
+  },
+  eraseKeepMetadata: {
+    env: 'TSYNC_ERASE_KEEP_METADATA',
+    flag: 'erase-keep-metadata',
+    value: 'KEYS',
+    schema: metadataKeys,
+    help: 'custom_metadata keys an erased job keeps, comma-separated (e.g. customer, for `report billing --group-by metadata.customer`)',
   },
   concurrency: {
     env: 'TSYNC_CONCURRENCY',

@@ -29,6 +29,7 @@ const RUN_RESOLVED = [
   'sliceJobs',
   'maxDeleteShare',
   'serviceRetention',
+  'onDelete',
   'rateLimit',
   'concurrency',
   'memory',
@@ -38,12 +39,13 @@ const RUN_RESOLVED = [
   'publishRaw',
 ] as const satisfies readonly SettingName[];
 
-/** Settings of a run that may be unset: none, all history, no Redis, no dataset. */
+/** Settings of a run that may be unset: none, all history, no Redis, no dataset, no metadata key kept by an erasure. */
 const RUN_OPTIONAL = [
   'reconcileWindow',
   'since',
   'redisUrl',
   'publish',
+  'eraseKeepMetadata',
 ] as const satisfies readonly SettingName[];
 
 /** The configuration a run takes as flags (`sync`, `worker`, after their own and `--kind`). */
@@ -58,6 +60,8 @@ export const RUN_FLAGS = [
   'sliceJobs',
   'maxDeleteShare',
   'serviceRetention',
+  'onDelete',
+  'eraseKeepMetadata',
   'rateLimit',
   'concurrency',
   'memory',
@@ -136,6 +140,8 @@ function runPlan(
     anomalyPauseMs: DEFAULT_ANOMALY_PAUSE_MS,
     maxDeleteShare: s.maxDeleteShare,
     serviceRetention: s.serviceRetention,
+    onDelete: s.onDelete,
+    eraseKeepMetadata: s.eraseKeepMetadata ?? [],
     concurrency: s.concurrency,
     sliceJobs: s.sliceJobs,
     memory: s.memory,

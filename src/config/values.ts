@@ -275,6 +275,25 @@ export const pastInstant = instant.transform((date, ctx) => {
   return z.NEVER;
 });
 
+/** Keys of custom_metadata, comma-separated (blanks around them dropped); none when empty. */
+export const metadataKeys = z.string().transform((value): readonly string[] =>
+  value
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== ''),
+);
+
+/** `KEY=VALUE`: a custom_metadata key (not blank) and the value it holds, as text. */
+export const metadataMatch = z.string().transform((value, ctx) => {
+  const at = value.indexOf('=');
+  const key = at < 0 ? '' : value.slice(0, at).trim();
+  if (key === '') {
+    ctx.addIssue({ code: 'custom', message: 'must be KEY=VALUE, e.g. customer=acme' });
+    return z.NEVER;
+  }
+  return { key, value: value.slice(at + 1) };
+});
+
 /** A folder, as an absolute path. */
 export const folder = text.transform((value) => resolve(value));
 

@@ -15,7 +15,7 @@
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/index.js';
 import type { Database } from './database.js';
-import { DuckDBTimestampTZValue } from './duckdb.js';
+import { DuckDBTimestampTZValue, listValue } from './duckdb.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { recordQuarantined } from './quarantine-write.js';
 import { loadSql } from './sql-files.js';
@@ -53,6 +53,8 @@ interface Classified {
   readonly same: boolean;
   /** Marked deleted or expired. */
   readonly was_deleted: boolean;
+  /** Erased (jobs.erased_at): a changed record updates its billing facts only (refresh-erased.sql). */
+  readonly erased: boolean;
 }
 
 export class RecordLoader {
@@ -148,6 +150,7 @@ export class RecordLoader {
     await this.stageKeys(jobs, syncedAt);
     const classified = await this.classify(jobs);
     let restoredUnchanged = 0;
+    const refreshed: string[] = [];
     for (const row of classified) {
       if (!row.stored) result.inserted += 1;
       else if (row.same) result.unchanged += 1;
@@ -156,14 +159,23 @@ export class RecordLoader {
         result.restored += 1;
         if (row.same) restoredUnchanged += 1;
       }
-      if (!row.stored || !row.same) todo.add(row.id);
+      if (row.stored && !row.same && row.erased) refreshed.push(row.id);
+      else if (!row.stored || !row.same) todo.add(row.id);
       if (!row.stored) this.known?.add(row.id);
     }
     if (restoredUnchanged > 0) await this.db.run(loadSql('restore'));
-    if (result.updated > 0) await this.db.run(loadSql('replace'));
+    if (result.updated > refreshed.length) await this.db.run(loadSql('replace'));
+    if (refreshed.length > 0) await this.refreshErased(jobs, refreshed);
     await this.db.run(loadSql('finish'));
     await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
     return result;
+  }
+
+  /** Erased jobs whose record changed: billing facts only (refresh-erased.sql); texts bound, never staged. */
+  private async refreshErased(jobs: readonly JobText[], ids: readonly string[]): Promise<void> {
+    const texts = jobs.filter((job) => ids.includes(job.id));
+    const values = (take: (job: JobText) => string) => listValue(texts.map(take));
+    await this.db.run(loadSql('refresh-erased'), { ids: values((j) => j.id), raws: values((j) => j.raw) });
   }
 
   /**

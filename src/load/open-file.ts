@@ -50,7 +50,10 @@ export interface WriterOptions extends OpenOptions {
   readonly logger?: Logger;
   /** DuckDB's memory settings (src/memory/budget.ts); the default budget's if unset. */
   readonly memory?: DuckDbMemory;
-  /** Small row groups a history table may collect before the close merges them (merge-row-groups.ts). */
+  /**
+   * Small row groups a history table may collect before the close merges them (merge-row-groups.ts);
+   * Infinity: the close writes nothing but its checkpoint (a file a rewrite replaced).
+   */
   readonly compactAfter?: number;
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
   readonly migrations?: readonly number[];

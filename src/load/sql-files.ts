@@ -14,6 +14,7 @@ export const LOAD_SQL = [
   'stored-ids',
   'restore',
   'replace',
+  'refresh-erased',
   'finish',
   'parse',
   'rows-jobs',

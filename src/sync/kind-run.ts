@@ -99,9 +99,7 @@ export async function syncKind(
           counters.anomalies,
         );
       } else if (plan.full) {
-        const judged = await judgeUnseen(ctx.db, kind, { after, before: startedAt }, edges, new Date(), {
-          maxDeleteShare: plan.maxDeleteShare,
-        });
+        const judged = await judgeUnseen(ctx.db, kind, { after, before: startedAt }, edges, new Date(), plan);
         counters.deleted = judged.deleted;
         counters.expired = judged.expired;
       }

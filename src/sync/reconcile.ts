@@ -9,6 +9,7 @@
  */
 import type { JobKind } from '../kinds.js';
 import type { Database } from '../load/database.js';
+import { eraseJobs } from '../load/erase.js';
 import {
   addSeenIds,
   createSeenSet,
@@ -33,6 +34,15 @@ export async function addSeen(db: Database, ids: readonly string[]): Promise<voi
   if (ids.length > 0) await addSeenIds(db, { ids });
 }
 
+/** What a reconcile does with the jobs the service no longer lists. */
+export interface DeletionPolicy {
+  readonly maxDeleteShare: number;
+  /** `erase`: the range's jobs marked deleted (now or by an earlier run) are erased too. */
+  readonly onDelete: 'mark' | 'erase';
+  /** Keys of custom_metadata an erased job keeps. */
+  readonly eraseKeepMetadata: readonly string[];
+}
+
 /** A range of created_at: `after` inclusive (null: no lower bound), `before` exclusive. */
 export interface CreatedRange {
   readonly after: Date | null;
@@ -52,7 +62,9 @@ export interface UnseenJudged {
  * older); one between the horizon and a `--window` walk's start may still be listed, and waits for
  * a whole-history reconcile. Deleted: the rest (markVanished), unless more than `maxDeleteShare` of
  * the judged range would go: then it marks nothing and throws (deletion-guard.ts), expired jobs
- * counting on neither side.
+ * counting on neither side. With `onDelete: 'erase'`, the range's jobs marked deleted (now or by an
+ * earlier run) are erased in the same transaction (src/load/erase.ts); the file is rewritten
+ * without their bytes after the run (src/pipeline.ts).
  */
 export async function judgeUnseen(
   db: Database,
@@ -60,10 +72,10 @@ export async function judgeUnseen(
   walk: CreatedRange,
   edges: RetentionEdges,
   now: Date,
-  guard: { readonly maxDeleteShare: number },
+  policy: DeletionPolicy,
 ): Promise<UnseenJudged> {
   const vanished = vanishedRange(walk, edges);
-  await guardDeletions(db, kind, vanished.before, guard.maxDeleteShare, vanished.after);
+  await guardDeletions(db, kind, vanished.before, policy.maxDeleteShare, vanished.after);
   const expired = await markUnseenJobsExpired(db, {
     kind,
     after: walk.after?.toISOString() ?? null,
@@ -72,6 +84,14 @@ export async function judgeUnseen(
     now: now.toISOString(),
   });
   const deleted = await markVanished(db, kind, vanished, now);
+  if (policy.onDelete === 'erase') {
+    await eraseJobs(db, {
+      selection: { kind, deleted: true, before: vanished.before, after: vanished.after },
+      selector: 'deleted-upstream',
+      keep: policy.eraseKeepMetadata,
+      now,
+    });
+  }
   return { deleted, expired };
 }
 

@@ -44,6 +44,10 @@ export interface SyncPlan {
    * expired, never deleted (src/sync/retention.ts).
    */
   readonly serviceRetention: number;
+  /** What a --full run does with the jobs it marks deleted: nothing more, or erase them (src/load/erase.ts). */
+  readonly onDelete: 'mark' | 'erase';
+  /** Keys of custom_metadata an erased job keeps. */
+  readonly eraseKeepMetadata: readonly string[];
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
   /**

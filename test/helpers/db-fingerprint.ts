@@ -35,6 +35,17 @@ export async function fingerprint(
           "SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'jobs' AND column_name = 'raw'",
         )
       ).currentRowCount > 0;
+    // `erased_at` (migration 007) left out while no job holds one: a file before it and the same
+    // file after it hold the same rows.
+    const erasedUnset =
+      (
+        await conn.runAndReadAll(
+          "SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'jobs' AND column_name = 'erased_at'",
+        )
+      ).currentRowCount > 0 &&
+      (await conn.runAndReadAll('SELECT 1 FROM jobs WHERE erased_at IS NOT NULL LIMIT 1')).currentRowCount ===
+        0;
+    const unset = erasedUnset ? ', erased_at' : '';
     for (const table of TABLES) {
       // `jobs` with each job's record last, wherever the file keeps it: in the `raw` column of a
       // file written before job_records took it (or whose upgrade has not dropped it yet), or there.
@@ -42,8 +53,8 @@ export async function fingerprint(
         table !== 'jobs'
           ? table
           : rawInJobs
-            ? '(SELECT * EXCLUDE (raw), raw FROM jobs)'
-            : '(SELECT j.*, r.raw FROM jobs j LEFT JOIN job_records r ON r.job_id = j.id)';
+            ? `(SELECT * EXCLUDE (raw${unset}), raw FROM jobs)`
+            : `(SELECT j.* ${erasedUnset ? 'EXCLUDE (erased_at)' : ''}, r.raw FROM jobs j LEFT JOIN job_records r ON r.job_id = j.id)`;
       // `hash(t)` hashes the whole row; their sum is independent of storage order, and counts
       // a repeated row each time it repeats.
       const rows =

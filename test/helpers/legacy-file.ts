@@ -1,6 +1,6 @@
 /**
  * A DuckDB file as the release before 0.2 left it: `jobs` with its PRIMARY KEY and each record's
- * `raw` in it, made by the real runner with every shipped migration but 002, 005 and 006, and filled
+ * `raw` in it, made by the real runner with every shipped migration but 002, 005, 006 and 007, and filled
  * with what the real loader, run log and checkpoint store wrote into a current file beside it,
  * with a quarantined record and a deleted job, so every table holds rows.
  */
@@ -17,11 +17,11 @@ import { loadRecords } from './load.js';
 
 /**
  * Migrations the release before 0.2 lacked: no key on the history tables, the records apart, and
- * every later one of the tables (expired jobs).
+ * every later one of the tables (expired jobs, erasures).
  */
-export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6, 7];
+export const UPGRADE_MIGRATIONS: readonly number[] = [2, 5, 6, 7, 8];
 /** The columns of UPGRADE_MIGRATIONS after 006 (empty in an upgraded file): a fingerprint leaves them out. */
-export const ADDED_COLUMNS: readonly string[] = ['expired_at', 'expired'];
+export const ADDED_COLUMNS: readonly string[] = ['expired_at', 'expired', 'erased_at'];
 /** That release: `jobs` with its key and its `raw`, every other migration shipped applied. */
 export const LEGACY_MIGRATIONS: readonly number[] = shippedMigrations()
   .map((m) => m.version)

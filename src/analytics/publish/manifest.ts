@@ -13,8 +13,9 @@ export const MANIFEST_FILE = '_manifest.json';
 /**
  * Bumped when the layout or a column's type changes: a manifest of another version makes the next
  * publish rewrite all, so no dataset mixes files of two schemas. 2: JSON columns as UTF-8 strings.
+ * 3: jobs' erased_at.
  */
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 const partition = z.object({
   kind: z.string(),

@@ -53,8 +53,9 @@ export const COMPACT_AFTER = 64;
  */
 export const COUNT_EVERY_RUNS = 8;
 
-/** Merges the small row groups when a table has collected enough; true when it did. */
+/** Merges the small row groups when a table has collected enough; true when it did. `after` Infinity: never, nothing counted. */
 export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): Promise<boolean> {
+  if (after === Number.POSITIVE_INFINITY) return false;
   const view = await rowGroupsToCount(db);
   if (view === undefined) return false;
   await db.run(loadSql(view));

@@ -10,7 +10,8 @@
  * copy replaces the file by a rename while the original is still held, so no writer can slip in
  * between.
  */
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
@@ -38,11 +39,14 @@ export interface CompactProgress {
 
 /**
  * `db` must be open for writing; it is left open on the original inode (the caller closes it).
- * `onProgress` hears of each batch of `job_records` copied.
+ * `onProgress` hears of each batch of `job_records` copied; `finish` runs once every row is in the
+ * copy (attached as tsync_compacted), before it is checked and replaces the file, so what it writes
+ * there is in the file exactly when the copy is.
  */
 export async function compactFile(
   db: Database,
   onProgress: (progress: CompactProgress) => void = () => {},
+  finish: () => Promise<void> = async () => {},
 ): Promise<CompactResult> {
   const target = `${db.path}.compact-tmp`;
   removeCopy(target);
@@ -64,6 +68,7 @@ export async function compactFile(
       onProgress({ batches: batches.length, copied: index + 1 });
     }
     await copyOtherTables(db);
+    await finish();
     await db.run('DETACH tsync_compacted');
     const copy = await openReadOnly(target);
     try {
@@ -85,7 +90,18 @@ export async function compactFile(
   }
   restrictFile(target);
   renameSync(target, db.path);
+  syncDir(dirname(db.path));
   return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
+}
+
+/** The rename made durable: the directory's entry is on disk once this returns. */
+function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function removeCopy(target: string): void {

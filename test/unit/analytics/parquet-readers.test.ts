@@ -122,7 +122,7 @@ describe('Parquet JSON columns read as strings outside DuckDB', () => {
     try {
       await publishDataset({ db: database, dir });
       const path = join(dir, '_manifest.json');
-      writeFileSync(path, readFileSync(path, 'utf8').replace('"version": 2', '"version": 1'));
+      writeFileSync(path, readFileSync(path, 'utf8').replace('"version": 3', '"version": 1'));
       const again = await publishDataset({ db: database, dir });
       expect(again.unchanged).toBe(0);
       expect(again.written).toBeGreaterThan(0);

@@ -1,0 +1,212 @@
+/**
+ * `transcript-sync erase`: a data-subject request answered. The jobs selected by `--job`,
+ * `--metadata KEY=VALUE` and `--before DATE` (all given must match) keep their billing facts and
+ * lose their content (src/load/erase.ts); the file is then rewritten so that their bytes are gone
+ * too. Without `--yes` it shows what it would erase and changes nothing. It holds the file's
+ * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
+ */
+import { resolveSettings } from '../../config/resolve.js';
+import type { Env, FlagValues } from '../../config/settings.js';
+import { ConfigError } from '../../errors.js';
+import type { Database } from '../../load/database.js';
+import {
+  type ErasurePreview,
+  type ErasureSelection,
+  eraseJobs,
+  previewErasure,
+  rewriteErasedFile,
+  selectForErasure,
+  unwrittenErasures,
+} from '../../load/erase.js';
+import { assertFileExists } from '../../load/file/path-checks.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
+import { openReadOnly, openWriter } from '../../load/open-file.js';
+import { createLogger } from '../../log.js';
+import { planMemory } from '../../memory/budget.js';
+import { writeJson } from '../../util/json-writer.js';
+import { type Command, type CommandContext, PROGRAM } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
+
+/** Ids shown per kind before erasing. */
+const SHOWN_IDS = 5;
+
+const SETTINGS = [
+  'eraseJobs',
+  'eraseMetadata',
+  'eraseBefore',
+  'eraseKeepMetadata',
+  'yes',
+  'json',
+  'db',
+  'lockWait',
+  'memory',
+  'logLevel',
+] as const;
+
+export const command: Command = {
+  name: 'erase',
+  summary: "erase jobs' content on request (a data-subject request), keeping their billing facts",
+  usage: 'erase (--job ID ... | --metadata KEY=VALUE | --before DATE) [--erase-keep-metadata KEYS] --yes',
+  description: [
+    'Erases the content of the jobs selected (every selector given must match): the record as',
+    'received, the transcript, utterances, words, module results, the file name and audio URL,',
+    'request parameters but the model, and custom_metadata but the keys --erase-keep-metadata names.',
+    'Each job keeps its billing facts (id, kind, status, times, durations, billing time, model,',
+    'languages, error code), so reports give the same totals. Then the file is rewritten, as',
+    '`compact` does, so that the erased bytes are gone from it too (it needs free space for a copy).',
+    'Without --yes it shows how many jobs of each kind it would erase, and a few ids, and stops.',
+    "A later sync never loads an erased job's content again; a changed record updates its billing",
+    'facts only. The erasures table records when, how many and by which kind of selector; never',
+    'the values selected by. Interrupted, every job keeps its content or none of it: run it again',
+    'to finish. The next publish rewrites the partitions of the erased jobs.',
+  ].join('\n'),
+  logs: true,
+  settings: [...SETTINGS],
+  async run(context) {
+    const { settings, selection, selector } = selectionOf(context.flags, context.env);
+    assertFileExists(settings.db, 'nothing to erase: the file does not exist');
+    if (!settings.yes) return preview(context, settings, selection, selector);
+    return erase(context, settings, selection, selector);
+  },
+};
+
+type EraseSettings = ReturnType<typeof settingsOf>;
+
+function settingsOf(flags: FlagValues, env: Env) {
+  return resolveSettings(
+    ['yes', 'json', 'db', 'lockWait', 'memory', 'logLevel'],
+    ['eraseJobs', 'eraseMetadata', 'eraseBefore', 'eraseKeepMetadata'],
+    flags,
+    env,
+  );
+}
+
+/** The selectors given, checked: at least one; the kind recorded in `erasures` names them. */
+function selectionOf(flags: FlagValues, env: Env) {
+  const settings = settingsOf(flags, env);
+  const kinds: string[] = [];
+  const selection: { -readonly [K in keyof ErasureSelection]: ErasureSelection[K] } = {};
+  if (settings.eraseJobs !== undefined && settings.eraseJobs.length > 0) {
+    selection.ids = settings.eraseJobs;
+    kinds.push('job');
+  }
+  if (settings.eraseMetadata !== undefined) {
+    selection.metadata = settings.eraseMetadata;
+    kinds.push('metadata');
+  }
+  if (settings.eraseBefore !== undefined) {
+    selection.before = settings.eraseBefore;
+    kinds.push('before');
+  }
+  if (kinds.length === 0) {
+    throw new ConfigError(
+      'erase',
+      `give the jobs to erase: --job ID, --metadata KEY=VALUE or --before DATE; see \`${PROGRAM} erase --help\``,
+    );
+  }
+  return { settings, selection: selection as ErasureSelection, selector: kinds.join('+') };
+}
+
+/** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
+async function preview(
+  { stdout }: CommandContext,
+  settings: EraseSettings,
+  selection: ErasureSelection,
+  selector: string,
+): Promise<number> {
+  const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait, memory: settings.memory });
+  let kinds: ErasurePreview[];
+  try {
+    kinds = await selected(db, selection);
+  } finally {
+    await db.close();
+  }
+  const total = sum(kinds, 'jobs');
+  writeOutcome(stdout, settings.json, { erased: 0, would_erase: total, kinds, rewritten: false }, () =>
+    total === 0 ? nothingLine(kinds, selector) : kinds.map((k) => kindLine(k, 'would erase')).join('\n'),
+  );
+  if (total === 0) return 0;
+  throw new ConfigError(
+    '--yes',
+    `erase would erase the content of ${total} job(s) (their billing facts stay); add --yes to confirm`,
+  );
+}
+
+async function erase(
+  { stdout, stderr }: CommandContext,
+  settings: EraseSettings,
+  selection: ErasureSelection,
+  selector: string,
+): Promise<number> {
+  const logger = createLogger(settings.logLevel, {}, { stream: stderr });
+  const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait, logger) };
+  return withWriterLock({ db: settings.db, command: 'erase', logger, ...waiting }, async () => {
+    const db = await openWriter(settings.db, {
+      lockWaitMs: settings.lockWait,
+      logger,
+      memory: planMemory(settings.memory, 1).duckdb,
+      compactAfter: Number.POSITIVE_INFINITY,
+    });
+    let kinds: ErasurePreview[];
+    let erased = 0;
+    let unwritten = 0;
+    try {
+      kinds = await selected(db, selection);
+      if (sum(kinds, 'jobs') > 0) {
+        erased = await eraseJobs(db, { selection, selector, keep: settings.eraseKeepMetadata ?? [] });
+      }
+      unwritten = await unwrittenErasures(db);
+    } finally {
+      await db.close();
+    }
+    // Also when nothing new matched: an erasure interrupted before its rewrite is finished here.
+    if (unwritten > 0)
+      logger.info({ db: settings.db, erased }, 'rewriting %s without the erased bytes', settings.db);
+    const rewrite =
+      unwritten > 0
+        ? await rewriteErasedFile(settings.db, {
+            memory: settings.memory,
+            lockWaitMs: settings.lockWait,
+            logger,
+          })
+        : undefined;
+    writeOutcome(stdout, settings.json, { erased, kinds, rewritten: rewrite !== undefined }, () => {
+      const lines = erased === 0 ? [nothingLine(kinds, selector)] : kinds.map((k) => kindLine(k, 'erased'));
+      if (rewrite) lines.push(`${settings.db}: rewritten without the erased bytes`);
+      return lines.join('\n');
+    });
+    return 0;
+  });
+}
+
+async function selected(db: Database, selection: ErasureSelection): Promise<ErasurePreview[]> {
+  await selectForErasure(db, selection);
+  return previewErasure(db, { shown: SHOWN_IDS });
+}
+
+function sum(kinds: readonly ErasurePreview[], field: 'jobs' | 'already'): number {
+  return kinds.reduce((total, k) => total + k[field], 0);
+}
+
+function kindLine(kind: ErasurePreview, verb: string): string {
+  const more = kind.jobs > kind.ids.length ? ', ...' : '';
+  const shown = kind.jobs > 0 ? `: ${kind.ids.join(', ')}${more}` : '';
+  const already = kind.already > 0 ? ` (${kind.already} erased before)` : '';
+  return `${kind.kind}: ${verb} ${kind.jobs} job(s)${shown}${already}`;
+}
+
+function nothingLine(kinds: readonly ErasurePreview[], selector: string): string {
+  const already = sum(kinds, 'already');
+  return already > 0
+    ? `the ${already} job(s) matching --${selector.replaceAll('+', ', --')} are erased already; nothing to erase`
+    : `no job matches --${selector.replaceAll('+', ', --')}; nothing to erase`;
+}
+
+function writeOutcome(
+  stdout: NodeJS.WritableStream,
+  json: boolean,
+  outcome: Record<string, unknown>,
+  text: () => string,
+): void {
+  stdout.write(`${json ? writeJson(outcome) : text()}\n`);
+}

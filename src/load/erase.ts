@@ -1,0 +1,102 @@
+/**
+ * Erasure of jobs' content, on request (`transcript-sync erase`) or when the service deleted them
+ * (`--on-delete erase`): an erased job keeps its billing facts and loses the rest
+ * (sql/queries/erase-jobs.sql, docs/decisions/0021-erasure-keeps-billing-facts.md). Two steps:
+ *
+ * 1. `eraseJobs`, in one transaction: the content rows go, the job's row is cut down and stamped
+ *    `erased_at`, and one `erasures` row records when, how many and by which kind of selector.
+ *    Interrupted, the transaction rolls back: a job keeps all of its content or none of it.
+ * 2. `rewriteErased`: DuckDB reuses the blocks a delete frees without clearing them, so the bytes
+ *    of what was erased stay in the file until it is rewritten. The file is copied as `compact`
+ *    copies it (file/rewrite-file.ts: a new file, checked, renamed over the old one), with the
+ *    erasures marked `rewritten_at` in the copy. Interrupted before the rename, the old file and its
+ *    unwritten erasures stay, and the next erasure or sync rewrites it.
+ */
+
+import { onOutOfMemory } from '../errors.js';
+import type { Logger } from '../log.js';
+import { type DuckDbMemory, planMemory } from '../memory/budget.js';
+import { RAW_LIMIT_BYTES } from '../memory/reader-memory.js';
+import type { Database } from './database.js';
+import { type CompactProgress, type CompactResult, compactFile } from './file/rewrite-file.js';
+import { openWriter } from './open-file.js';
+import {
+  type ErasureSelection,
+  eraseSelected,
+  markErasuresRewritten,
+  recordErasure,
+  selectForErasure,
+  unwrittenErasures,
+} from './statements/erasures.js';
+
+export type { ErasurePreview, ErasureSelection } from './statements/erasures.js';
+export { previewErasure, selectForErasure, unwrittenErasures } from './statements/erasures.js';
+
+export interface EraseOptions {
+  readonly selection: ErasureSelection;
+  /** The kind of selector, recorded in `erasures` ('job', 'metadata+before', 'deleted-upstream'). */
+  readonly selector: string;
+  /** Keys of custom_metadata an erased job keeps (`--erase-keep-metadata`). */
+  readonly keep: readonly string[];
+  readonly now?: Date;
+}
+
+/** Erases the selected jobs not erased yet, in one transaction (or the caller's); returns how many. */
+export function eraseJobs(db: Database, options: EraseOptions): Promise<number> {
+  const now = options.now ?? new Date();
+  return db.transaction(async () => {
+    await selectForErasure(db, options.selection);
+    const jobs = await eraseSelected(db, { now, keep: options.keep });
+    if (jobs > 0) await recordErasure(db, { now, selector: options.selector, jobs });
+    return jobs;
+  });
+}
+
+/**
+ * Rewrites the file when an erasure's bytes may still be in it; undefined when none may. `db` must
+ * be open for writing, opened with `compactAfter: Infinity` (its close then writes nothing to the
+ * replaced file); it is left open on the old file, and the caller closes it.
+ */
+export async function rewriteErased(
+  db: Database,
+  onProgress?: (progress: CompactProgress) => void,
+): Promise<CompactResult | undefined> {
+  if ((await unwrittenErasures(db)) === 0) return undefined;
+  return compactFile(db, onProgress, () => markErasuresRewritten(db, { now: new Date() }));
+}
+
+export interface RewriteFileOptions {
+  readonly memory: number;
+  readonly lockWaitMs: number;
+  readonly logger?: Logger;
+  readonly onProgress?: (progress: CompactProgress) => void;
+}
+
+/**
+ * The file at `path` opened, rewritten if an erasure's bytes may be in it (rewriteErased) and
+ * closed; the caller holds the writer lock. Within `memory`, or, when DuckDB cannot copy `raw`
+ * within it, again with one thread and RAW_LIMIT_BYTES, as `compact` does.
+ */
+export async function rewriteErasedFile(
+  path: string,
+  options: RewriteFileOptions,
+): Promise<CompactResult | undefined> {
+  const budget = planMemory(options.memory, 1).duckdb;
+  const attempt = async (memory: DuckDbMemory) => {
+    const db = await openWriter(path, {
+      lockWaitMs: options.lockWaitMs,
+      memory,
+      compactAfter: Number.POSITIVE_INFINITY,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    try {
+      return await rewriteErased(db, options.onProgress);
+    } finally {
+      await db.close();
+    }
+  };
+  return onOutOfMemory(
+    () => attempt(budget),
+    () => attempt({ ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 }),
+  );
+}

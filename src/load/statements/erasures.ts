@@ -1,0 +1,81 @@
+/**
+ * Erasure on request: the jobs a selection matches (the temp table `_tsync_erase`, per connection),
+ * their content deleted, their row kept with its billing facts, one `erasures` row per erasure.
+ * src/load/erase.ts composes them in one transaction.
+ */
+import type { JobKind } from '../../kinds.js';
+import type { Database, RowSource } from '../database.js';
+import { queryText } from './queries.js';
+
+/** Which jobs an erasure selects; every field given must match, an absent one selects all. */
+export interface ErasureSelection {
+  readonly ids?: readonly string[];
+  readonly metadata?: { readonly key: string; readonly value: string };
+  /** created_at before this instant. */
+  readonly before?: Date;
+  /** created_at at or after this instant. */
+  readonly after?: Date;
+  readonly kind?: JobKind;
+  /** Only jobs marked deleted (a reconcile's `--on-delete erase`). */
+  readonly deleted?: boolean;
+}
+
+/** Fills `_tsync_erase` with the jobs `selection` matches, erased or not. */
+export async function selectForErasure(db: RowSource, selection: ErasureSelection): Promise<void> {
+  await db.all(queryText('erase-select'), {
+    ids: selection.ids ? [...selection.ids] : null,
+    key: selection.metadata?.key ?? null,
+    value: selection.metadata?.value ?? null,
+    before: selection.before ?? null,
+    after: selection.after ?? null,
+    kind: selection.kind ?? null,
+    deleted: selection.deleted === true,
+  });
+}
+
+/** Per kind, of `_tsync_erase`: jobs to erase, already erased, and the first `shown` ids to erase. */
+export interface ErasurePreview {
+  readonly kind: JobKind;
+  readonly jobs: number;
+  readonly already: number;
+  readonly ids: string[];
+}
+
+export function previewErasure(db: RowSource, params: { shown: number }): Promise<ErasurePreview[]> {
+  return db.all<ErasurePreview>(queryText('erase-preview'), { shown: params.shown });
+}
+
+/**
+ * Erases the jobs of `_tsync_erase` not erased yet, at `now`, keeping the custom_metadata keys
+ * `keep`; returns how many. Run it in a transaction with recordErasure.
+ */
+export async function eraseSelected(
+  db: Database,
+  params: { now: Date; keep: readonly string[] },
+): Promise<number> {
+  await db.run(queryText('erase-content'));
+  const [row] = await db.all<{ Count: number }>(queryText('erase-jobs'), {
+    now: params.now,
+    // NULL for none: DuckDB binds no empty list of an unknown type.
+    keep: params.keep.length > 0 ? [...params.keep] : null,
+  });
+  return Number(row?.Count ?? 0);
+}
+
+export async function recordErasure(
+  db: Database,
+  params: { now: Date; selector: string; jobs: number },
+): Promise<void> {
+  await db.run(queryText('erase-record'), params);
+}
+
+/** Erasures whose bytes the file may still hold (not rewritten since). */
+export async function unwrittenErasures(db: RowSource): Promise<number> {
+  const [row] = await db.all<{ n: number }>(queryText('erase-unwritten'));
+  return Number(row?.n ?? 0);
+}
+
+/** In the copy a rewrite attached as tsync_compacted: its erasures are written out. */
+export async function markErasuresRewritten(db: Database, params: { now: Date }): Promise<void> {
+  await db.run(queryText('erase-rewritten'), params);
+}
