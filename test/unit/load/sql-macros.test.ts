@@ -36,8 +36,8 @@ const VIEWS = [
   'languages',
 ];
 const SUMMARIES = ['report-status', 'report-latency', 'report-errors', 'report-pending'] as const;
-// 007 too: the current loader, which fills the old file, writes its column.
-const BEFORE_102 = [1, 2, 4, 5, 6, 7, 100, 101];
+// 007 and 008 too: the current loader, which fills the old file, writes their columns.
+const BEFORE_102 = [1, 2, 4, 5, 6, 7, 8, 100, 101];
 
 const generated = smallDataset(31, 30);
 const records: JobRecord[] = [
