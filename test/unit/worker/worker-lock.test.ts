@@ -206,7 +206,7 @@ describe('database writer lock file', () => {
     ]);
   });
 
-  it('compact and verify --repair refuse a file another writer holds, as sync does, after --lock-wait', async () => {
+  it('compact, verify --repair and demo refuse a file another writer holds, as sync does, after --lock-wait', async () => {
     const { acquire, db } = setup();
     await copyMigrated(db);
     let held = acquire({ command: 'worker' });
@@ -225,6 +225,9 @@ describe('database writer lock file', () => {
       expect(ran.code, ran.stderr).toBe(0);
       held = acquire({ command: 'worker' });
     }
+    const demo = await runMain(['demo', '--db', db, '--jobs', '4'], { TSYNC_LOCK_WAIT: '0s' });
+    expect(demo.code, demo.stderr).toBe(1);
+    expect(demo.stderr).toContain(busy);
   });
 
   it('the same file under another relative spelling is the same lock', () => {
