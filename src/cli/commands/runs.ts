@@ -27,7 +27,7 @@ export const command: Command = {
   summary: 'the history of sync runs (sync_runs), newest first',
   usage: 'runs [--kind pre-recorded|live|all] [--limit 20] [--json] [--db PATH]',
   description:
-    'One row per run and kind: when it started, how it ended (ok, failed, interrupted, running), how long it took, what it fetched and wrote, and the error of a failed run. --json prints every column of sync_runs (snake_case keys).',
+    'One row per run and kind: when it started, how it ended (ok, failed, interrupted, running, or abandoned: its writer stopped without recording the end, closed by the next run), how long it took, what it fetched and wrote, and the error of a failed run. --json prints every column of sync_runs (snake_case keys).',
   settings: ['kindShown', 'limit', 'json', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(

@@ -18,6 +18,8 @@ export const command: Command = {
     'as still queued or processing upstream (nothing to do here but ask the service).',
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',
     'pre-recorded nor live.',
+    'last_outcome: ok, failed, interrupted, running, or abandoned (its writer stopped without recording',
+    'how the run ended, and the next run marked it).',
   ].join('\n'),
   settings: ['json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
