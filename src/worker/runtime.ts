@@ -1,9 +1,10 @@
 /**
  * A running worker: the pieces of src/worker/ put together, started in an order that lets each
  * step be undone if a later one fails, and stopped in the reverse order. Startup: the checks that
- * need nothing locked (the metrics port is bound, the report directory writable), the file lock
- * beside the database (a second writer, whatever its Redis prefix, stops here), Redis and its
- * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
+ * need nothing locked (the metrics port is bound, the report directory writable), the worker's
+ * lock beside the database (a second worker, whatever its Redis prefix, stops here; the writer
+ * lock itself is taken by each run, so other writers take turns with them), Redis and its watch,
+ * the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
 import type { Processor, Queue } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
@@ -12,6 +13,7 @@ import type { JobKind } from '../kinds.js';
 import { acquireWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
 import { createBullWorker } from './bull-worker.js';
+import { BusyFile } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
@@ -49,7 +51,7 @@ export interface WorkerOptions {
 export interface RunningWorker {
   readonly metricsPort: number;
   readonly metrics: WorkerMetrics;
-  /** Resolves with a reason when the worker must stop on its own (its database lock was lost). */
+  /** Resolves with a reason when the worker must stop on its own (its worker lock was lost). */
   readonly fatal: Promise<string>;
   /** Stops taking jobs, interrupts the run in hand (it commits and checkpoints), closes everything. */
   stop(): Promise<void>;
@@ -85,9 +87,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     cleanups.push(() => server.close());
     assertWritableDir(settings.reportDir, '--report-dir');
 
-    const lock = acquireWriterLock({ db: settings.db, command: 'worker', logger, onLost: reportFatal });
+    const lock = acquireWriterLock({
+      db: settings.db,
+      command: 'worker',
+      role: 'worker',
+      logger,
+      onLost: reportFatal,
+    });
     cleanups.push(async () => lock.release());
-    logger.info({ db: settings.db, lock: lock.path }, 'holding the database lock');
+    logger.info({ db: settings.db, lock: lock.path }, 'holding the worker lock of the database');
+    const busy = new BusyFile();
 
     const redis = await connectRedis(settings.redisUrl, 'tsync-worker');
     cleanups.push(() => closeRedis(redis));
@@ -115,10 +124,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     redisUp = watch.isUp;
     queue = syncQueue;
     const { kinds, staleAfterMs } = options;
-    health = () => checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics });
+    const busyAfterMs = 'every' in options.every ? options.every.every : staleAfterMs;
+    health = () =>
+      checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics, busy: () => busy.state(), busyAfterMs });
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
 
-    await runJobs(options, metrics, cleanups, () => redisUp());
+    await runJobs(options, metrics, busy, cleanups, () => redisUp());
     logger.info(
       {
         kinds: options.kinds,
@@ -149,6 +160,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 async function runJobs(
   options: WorkerOptions,
   metrics: WorkerMetrics,
+  busy: BusyFile,
   cleanups: Cleanup[],
   redisUp: () => boolean,
 ): Promise<void> {
@@ -170,6 +182,7 @@ async function runJobs(
       settings,
       metrics,
       logger,
+      busy,
       shutdown: shutdown.signal,
       ...(notifier ? { notifier } : {}),
     }),

@@ -6,6 +6,10 @@
  * (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and
  * a writer opens it again every gigabyte it loads; this one lasts as long as the writing does.
  *
+ * A worker holds the writer lock only while a run writes, and `<db>.worker.lock` (`role: 'worker'`,
+ * same rules) for as long as it lives, so a second worker on the file is refused at once while
+ * `sync`, `compact` and the others take turns with its runs.
+ *
  * Stale locks are taken over, never waited out by hand:
  * - same host: the holder's pid is gone, or now belongs to another process (its start time in
  *   /proc differs: a restarted container gets pid 1 again);
@@ -47,6 +51,8 @@ export interface WriterLock {
 export interface WriterLockOptions {
   readonly db: string;
   readonly command: string;
+  /** 'writer' (default): `<db>.lock`, held while writing; 'worker': `<db>.worker.lock`, held by a worker for its life. */
+  readonly role?: LockRole;
   readonly logger?: Logger;
   /** Called once when the heartbeat finds the file gone or someone else's: stop writing. */
   readonly onLost?: (reason: string) => void;
@@ -59,13 +65,16 @@ export interface WriterLockOptions {
 /** Locks held by this process, so a second acquisition in one process (tests) is refused. */
 const heldHere = new Set<string>();
 
-export function writerLockPath(db: string): string {
-  return `${resolve(db)}.lock`;
+export type LockRole = 'writer' | 'worker';
+
+export function writerLockPath(db: string, role: LockRole = 'writer'): string {
+  return role === 'worker' ? `${resolve(db)}.worker.lock` : `${resolve(db)}.lock`;
 }
 
 export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const db = resolve(options.db);
-  const path = writerLockPath(db);
+  const role = options.role ?? 'writer';
+  const path = writerLockPath(db, role);
   const logger = options.logger ?? silentLogger;
   const madeDir = prepareDir(db);
   const holder: LockHolder = {
@@ -81,7 +90,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
     const current = readHolder(path);
     if (current === 'gone') continue;
     const stale = staleness(path, current, options.staleAfterMs ?? LOCK_STALE_AFTER_MS, heldHere.has(path));
-    if (stale === undefined || attempt >= 3) refuse(db, path, current);
+    if (stale === undefined || attempt >= 3) refuse(db, path, current, role);
     if (takeOver(path, current)) {
       logger.info(
         { lock: path, stale_pid: current?.pid ?? null, why: stale },
@@ -147,11 +156,17 @@ function removeEmptyDirs(dir: string, top: string): void {
   }
 }
 
-function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone'): never {
+function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone', role: LockRole): never {
   const who =
     holder && holder !== 'gone'
       ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
       : 'another process';
+  if (role === 'worker') {
+    throw new DatabaseError(`${db} already has a worker: ${who}`, {
+      path: db,
+      hint: `run one worker per file: stop that one, or point --db at another file; a dead worker's lock (${path}) is taken over automatically`,
+    });
+  }
   throw new DatabaseError(`${db} is being written by ${who}`, {
     path: db,
     retryable: true,
@@ -175,9 +190,7 @@ const LOCK_POLL_MAX_MS = 1_000;
  * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
  * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
  */
-export async function waitForWriterLock(
-  options: Omit<WriterLockOptions, 'onLost'> & LockWaitOptions,
-): Promise<WriterLock> {
+export async function waitForWriterLock(options: WriterLockOptions & LockWaitOptions): Promise<WriterLock> {
   const deadline = Date.now() + options.waitMs;
   let pause = LOCK_POLL_START_MS;
   for (let asked = 0; ; asked += 1) {
