@@ -18,7 +18,7 @@ import type { JobContext, JobDefinition, SyncSettings } from './job-definition.j
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
 
-/** ms a shutdown waits to put the interrupted job back in the wait list. */
+/** ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed list). */
 const MOVE_BACK_MS = 1_000;
 
 export interface ProcessorDeps {
@@ -88,6 +88,7 @@ async function writing<T>(
     command: 'worker',
     logger,
     waitMs: deps.settings.lockWait,
+    signal,
     onWait: (holder) => logger.debug({ lock_wait_ms: deps.settings.lockWait }, '%s; waiting', holder),
     onLost: (reason) => {
       logger.error({ reason }, 'lost the database lock during a run; stopping it after the batch in hand');
@@ -124,7 +125,12 @@ async function putBack(
     { put_back_ms: PUT_BACK_MS },
     `${error.message}; the run goes back to the queue and asks again in ${formatDuration(PUT_BACK_MS)}`,
   );
-  await job.moveToDelayed(Date.now() + PUT_BACK_MS, token);
+  // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back once
+  // its lock expires instead.
+  await Promise.race([
+    job.moveToDelayed(Date.now() + PUT_BACK_MS, token).catch(() => {}),
+    sleep(MOVE_BACK_MS),
+  ]);
   throw new DelayedError();
 }
 

@@ -180,6 +180,8 @@ export interface LockWaitOptions {
   readonly waitMs: number;
   /** Called once, when the lock is found held and the wait starts, with who holds it. */
   readonly onWait?: (holder: string) => void;
+  /** Ends the wait early, throwing the signal's reason (a worker shutting down). */
+  readonly signal?: AbortSignal;
 }
 
 /** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
@@ -194,6 +196,7 @@ export async function waitForWriterLock(options: WriterLockOptions & LockWaitOpt
   const deadline = Date.now() + options.waitMs;
   let pause = LOCK_POLL_START_MS;
   for (let asked = 0; ; asked += 1) {
+    options.signal?.throwIfAborted();
     try {
       return acquireWriterLock(options);
     } catch (error) {
@@ -201,7 +204,9 @@ export async function waitForWriterLock(options: WriterLockOptions & LockWaitOpt
       const left = deadline - Date.now();
       if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
       if (asked === 0) options.onWait?.(error.message);
-      await sleep(Math.min(pause, left));
+      await sleep(Math.min(pause, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
+        () => options.signal?.throwIfAborted(),
+      );
       pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
     }
   }

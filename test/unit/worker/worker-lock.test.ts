@@ -185,6 +185,15 @@ describe('database writer lock file', () => {
     expect(told).toHaveLength(1);
   });
 
+  it('a wait for a held lock ends early when its signal aborts, with the reason', async () => {
+    const { acquire, db } = setup();
+    acquire();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('shutting down')), 100);
+    const waited = waitForWriterLock({ db, command: 'worker', waitMs: 60_000, signal: stop.signal });
+    await expect(waited).rejects.toThrow('shutting down');
+  });
+
   it('sync --lock-wait waits for another writer, says so once on a terminal, then runs', async () => {
     const sim = await startSimulator({ preRecorded: 3, live: 2 });
     onCleanup(() => sim.close());
