@@ -149,6 +149,7 @@ describe('worker process', () => {
     expect(loud).toEqual([]);
     expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
     expect(existsSync(writerLockPath(s.db))).toBe(false);
+    expect(existsSync(writerLockPath(s.db, 'worker'))).toBe(false);
     const queue = createSyncQueue(redisUrl(), s.prefix);
     onCleanup(() => queue.close());
     const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');
