@@ -4,7 +4,8 @@
  * --lock-wait is put back in the queue for PUT_BACK_MS, without spending an attempt, never failed
  * and never a reason for the worker to stop. One run per job (its name and payload) waits put back:
  * another of the same job found busy meanwhile ends at once (the one put back does its work), and
- * the one put back ends at once when a run of the same job has taken the file since.
+ * the one put back ends at once when a run of the same job has taken the file since. The processor
+ * ends only a scheduler's runs so; a run queued by `enqueue` is put back until it runs.
  */
 
 /** ms a run that found the file busy waits in the queue before it asks again. */

@@ -51,7 +51,9 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     const logger = deps.logger.child({ job_id: job.id, job: job.name, job_attempt: job.attemptsMade + 1 });
     const key = `${job.name} ${JSON.stringify(job.data)}`;
     const jobId = job.id ?? key;
-    if (deps.busy.doneSince(key, jobId)) {
+    // Only a scheduler's run may end without running: one queued by `enqueue --wait` is awaited.
+    const scheduled = job.repeatJobKey !== undefined;
+    if (scheduled && deps.busy.doneSince(key, jobId)) {
       logger.info('put back while the file was busy, and a run of the same job has run since: nothing to do');
       return { skipped: 'a run of the same job ran since this one was put back' } satisfies Skipped;
     }
@@ -68,7 +70,8 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     try {
       return await definition.run(job.data, context);
     } catch (error) {
-      if (error instanceof DatabaseError && error.busy) return putBack(deps, error, job, token, key, logger);
+      if (error instanceof DatabaseError && error.busy)
+        return putBack(deps, error, { job, token, key, scheduled }, logger);
       throw await translate(error, job, token, logger);
     }
   };
@@ -104,20 +107,25 @@ async function writing<T>(
 }
 
 /**
- * A run that found the file busy past --lock-wait: back in the queue for PUT_BACK_MS, or ended
- * at once when a run of the same job already waits put back (./busy-file.ts). Never a failure.
+ * A run that found the file busy past --lock-wait: back in the queue for PUT_BACK_MS, or, a
+ * scheduler's run, ended at once when a run of the same job already waits put back
+ * (./busy-file.ts). Never a failure.
  */
 async function putBack(
   deps: ProcessorDeps,
   error: DatabaseError,
-  job: Job,
-  token: string | undefined,
-  key: string,
+  run: {
+    readonly job: Job;
+    readonly token: string | undefined;
+    readonly key: string;
+    readonly scheduled: boolean;
+  },
   logger: Logger,
 ): Promise<Skipped> {
+  const { job, token, key } = run;
   const verdict = deps.busy.found(key, job.id ?? key, error.message);
   deps.metrics.recordBusy(job.name);
-  if (verdict === 'skipped') {
+  if (verdict === 'skipped' && run.scheduled) {
     logger.warn(`${error.message}; this run ends, a run of the same job already waits for the file`);
     return { skipped: 'the database file was busy; a run of the same job already waits for it' };
   }
