@@ -13,7 +13,7 @@ import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.
 import { waitForWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
 import { formatDuration } from '../util/duration.js';
-import { type BusyFile, PUT_BACK_MS } from './busy-file.js';
+import type { BusyFile } from './busy-file.js';
 import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
@@ -31,6 +31,8 @@ export interface ProcessorDeps {
   readonly notifier?: Notifier;
   /** Whether runs find the database file busy, shared by the worker's runs and /healthz. */
   readonly busy: BusyFile;
+  /** ms a run that found the file busy waits in the queue (PUT_BACK_MS). */
+  readonly putBackMs: number;
 }
 
 /** What a job that had nothing to do returns. */
@@ -107,7 +109,7 @@ async function writing<T>(
 }
 
 /**
- * A run that found the file busy past --lock-wait: back in the queue for PUT_BACK_MS, or, a
+ * A run that found the file busy past --lock-wait: back in the queue for `putBackMs`, or, a
  * scheduler's run, ended at once when a run of the same job already waits put back
  * (./busy-file.ts). Never a failure.
  */
@@ -130,13 +132,13 @@ async function putBack(
     return { skipped: 'the database file was busy; a run of the same job already waits for it' };
   }
   logger.warn(
-    { put_back_ms: PUT_BACK_MS },
-    `${error.message}; the run goes back to the queue and asks again in ${formatDuration(PUT_BACK_MS)}`,
+    { put_back_ms: deps.putBackMs },
+    `${error.message}; the run goes back to the queue and asks again in ${formatDuration(deps.putBackMs)}`,
   );
   // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back once
   // its lock expires instead.
   await Promise.race([
-    job.moveToDelayed(Date.now() + PUT_BACK_MS, token).catch(() => {}),
+    job.moveToDelayed(Date.now() + deps.putBackMs, token).catch(() => {}),
     sleep(MOVE_BACK_MS),
   ]);
   throw new DelayedError();

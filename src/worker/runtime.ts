@@ -13,7 +13,7 @@ import type { JobKind } from '../kinds.js';
 import { acquireWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
 import { createBullWorker } from './bull-worker.js';
-import { BusyFile } from './busy-file.js';
+import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
@@ -41,6 +41,8 @@ export interface WorkerOptions {
   readonly staleAfterMs: number;
   /** ms a job's BullMQ lock lives unrenewed; a killed worker's job is handed back after about this long. */
   readonly jobLockMs: number;
+  /** ms a run that found the database file busy waits in the queue; default PUT_BACK_MS (tests shorten it). */
+  readonly putBackMs?: number;
   readonly logger: Logger;
   /** --notify: where run failures and recoveries are posted. */
   readonly notifyUrl?: string;
@@ -183,6 +185,7 @@ async function runJobs(
       metrics,
       logger,
       busy,
+      putBackMs: options.putBackMs ?? PUT_BACK_MS,
       shutdown: shutdown.signal,
       ...(notifier ? { notifier } : {}),
     }),

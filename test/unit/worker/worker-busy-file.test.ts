@@ -4,14 +4,17 @@
  * busy longer than the run interval, and when the file is free the runs sync it all.
  */
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { acquireWriterLock } from '../../../src/load/file/writer-lock.js';
 import { BusyFile } from '../../../src/worker/busy-file.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { expectMirror } from '../../helpers/mirror.js';
+import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
-import { get, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
+import { collect, get, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
 
 /** The value of counter `name` with `job="sync"` in a /metrics text, 0 when absent. */
 function syncCount(metrics: string, name: string): number {
@@ -54,6 +57,26 @@ describe('worker and a busy database file', () => {
     expect(fatal).toBeUndefined();
     await running.stop();
     await expectMirror(db, sim.data.all() as unknown as Record<string, unknown>[]);
+  });
+
+  it('a run queued by enqueue --wait while the file is held waits put back, then runs and reports', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 2, live: 3 });
+    const held = acquireWriterLock({ db, command: 'sync' });
+    onCleanup(async () => held.release());
+    const base = options(sim, db, prefix, { kinds: ['live'], every: { every: 1_000 }, putBackMs: 300 });
+    const running = await start({ ...base, settings: { ...base.settings, lockWait: 100 } });
+    // The scheduler's runs of the same job are put back first.
+    await eventually(
+      async () => syncCount((await get(running, '/metrics')).body, 'tsync_file_busy_total') > 0,
+      'a scheduled run found the file busy',
+    );
+    const out = collect();
+    const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
+    const enqueued = enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream, env: {} });
+    await delay(1_000);
+    held.release();
+    expect(await enqueued, out.text()).toBe(0);
+    expect(JSON.parse(out.text())).toMatchObject({ state: 'completed', summary: { outcome: 'ok' } });
   });
 
   it('keeps one run of a job waiting put back, and ends it once a run of the same job took the file', () => {
