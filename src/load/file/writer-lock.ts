@@ -1,9 +1,9 @@
 /**
  * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
  * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
- * Redis a process uses, a second writer (`sync`, `worker`, `quarantine retry`, `state reset`,
- * `compact`, `verify --repair`, `demo`) is refused with the holder's pid, at once or after waiting for it
- * (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and
+ * Redis a process uses, a second writer (`sync`, a run of the `worker`, `quarantine retry`, `state
+ * reset`, `compact`, `verify --repair`, `demo`) is refused with the holder's pid, at once or after
+ * waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and
  * a writer opens it again every gigabyte it loads; this one lasts as long as the writing does.
  *
  * A worker holds the writer lock only while a run writes, and `<db>.worker.lock` (`role: 'worker'`,
