@@ -1,10 +1,12 @@
 /**
  * The sync job: one incremental sync, or reconcile (of the recent window or the whole history), of one kind, with checkpoints in Redis
- * (`${prefix}:checkpoint:${kind}`, written after each DuckDB commit). The DuckDB file is open only
- * while the run lasts, so reports and ad-hoc queries can read it between runs.
+ * (`${prefix}:checkpoint:${kind}`, written after each DuckDB commit). The DuckDB file is open, and
+ * its writer lock held, only while the run lasts, so reports and ad-hoc queries read it and other
+ * writers (`sync`, `compact`, ...) write it between runs; a run that finds it held past --lock-wait
+ * is put back for later by the processor (src/worker/busy-file.ts).
  */
 import { z } from 'zod';
-import { InterruptedError, TsyncError, toError } from '../src/errors.js';
+import { DatabaseError, InterruptedError, TsyncError, toError } from '../src/errors.js';
 import { JOB_KINDS } from '../src/kinds.js';
 import { type PipelineOptions, type PipelineSummary, runPipeline } from '../src/pipeline.js';
 import type { SyncProgress } from '../src/sync/types.js';
@@ -24,25 +26,29 @@ export const syncJob = defineJob(
   SYNC_JOB,
   syncPayload,
   async ({ kind, mode }, context): Promise<PipelineSummary> => {
-    const { settings, metrics, logger, signal, notifier } = context;
+    const { settings, metrics, logger, notifier } = context;
     // Only a `recent` reconcile is windowed; a `full` one walks the whole history.
     const { reconcileWindow, ...rest } = settings;
     let summary: PipelineSummary;
     try {
-      const options: PipelineOptions = {
-        ...rest,
-        reconcileWindow: mode === 'recent' ? reconcileWindow : null,
-        since: null,
-        kinds: [kind],
-        full: mode !== 'incremental',
-        checkpoints: 'redis',
-        logger,
-        signal,
-        onProgress: progressReporter(context),
-      };
-      summary = await runPipeline(options, options);
+      summary = await context.writing((writeSignal) => {
+        const options: PipelineOptions = {
+          ...rest,
+          reconcileWindow: mode === 'recent' ? reconcileWindow : null,
+          since: null,
+          kinds: [kind],
+          full: mode !== 'incremental',
+          checkpoints: 'redis',
+          logger,
+          signal: writeSignal,
+          onProgress: progressReporter(context),
+        };
+        return runPipeline(options, options);
+      });
     } catch (error) {
-      if (!(error instanceof InterruptedError)) {
+      // A busy file is no failed run: the processor puts it back for later.
+      const busy = error instanceof DatabaseError && error.busy;
+      if (!(error instanceof InterruptedError) && !busy) {
         const failure = toError(error);
         metrics.recordFailure(kind, mode, failure);
         const known = failure instanceof TsyncError ? failure : undefined;

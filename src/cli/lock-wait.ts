@@ -1,4 +1,7 @@
-/** What a writing command (sync, quarantine retry, state reset) says while it waits for the file. */
+/**
+ * What a writing command (sync, quarantine retry, state reset, compact, verify --repair, demo) says
+ * while it waits for the file.
+ */
 import type { Logger } from '../log.js';
 import { formatDuration } from '../util/duration.js';
 import { PROGRAM } from './command.js';

@@ -130,7 +130,7 @@ export const COMMAND_SETTINGS = {
   repair: {
     flag: 'repair',
     ...off,
-    help: 'fix what is broken (needs the file writable: stop the worker first)',
+    help: 'fix what is broken (takes the writer lock, waiting --lock-wait as sync does)',
   },
   by: {
     flag: 'by',

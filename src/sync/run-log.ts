@@ -1,6 +1,10 @@
-/** The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome. */
+/**
+ * The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome;
+ * a row its writer never closed (killed, or unable to write) is closed 'abandoned' by the next run.
+ */
 import type { Database } from '../load/database.js';
-import { finishRun, insertRun } from '../load/statements/runs.js';
+import { abandonRuns, finishRun, insertRun } from '../load/statements/runs.js';
+import type { Logger } from '../log.js';
 import type { KindSummary } from './types.js';
 
 export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {
@@ -34,4 +38,31 @@ export async function recordRunFinish(db: Database, run: KindSummary): Promise<v
     outcome: run.outcome,
     error: run.error ?? null,
   });
+}
+
+/** What an abandoned run's `error` says. */
+export const ABANDONED_ERROR =
+  'its writer stopped before recording how the run ended (killed, or the file could not be written); what it committed stays';
+
+/**
+ * Closes the runs another writer left 'running' as 'abandoned', ended `at`. Called by a run with the
+ * file's writer lock held and the file open, before its own rows: no other writer can be running
+ * then, so every 'running' row but this run's belongs to a writer that is gone.
+ */
+export async function recordAbandonedRuns(
+  db: Database,
+  runId: string,
+  at: Date,
+  logger: Logger,
+): Promise<void> {
+  const closed = await abandonRuns(db, {
+    run_id: runId,
+    finished_at: at.toISOString(),
+    error: ABANDONED_ERROR,
+  });
+  if (closed.length === 0) return;
+  logger.warn(
+    { abandoned: closed.map((r) => `${r.run_id} ${r.kind}`) },
+    'closed runs left running by a writer that is gone as abandoned',
+  );
 }

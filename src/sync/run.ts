@@ -32,6 +32,7 @@ import type { KindRunContext } from './kind-context.js';
 import { syncKind } from './kind-run.js';
 import { RetentionWatch, retentionEdges } from './retention.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
+import { recordAbandonedRuns } from './run-log.js';
 import type {
   CheckpointStore,
   KindSummary,
@@ -101,6 +102,7 @@ export async function runSync(
     }
     db = await openWriter(resources.db, { lockWaitMs: resources.lockWait, logger, memory: memory.duckdb });
     const open = db;
+    await recordAbandonedRuns(open, runId, new Date(), logger);
     const local = new DuckDbCheckpointStore(db);
     const stores: CheckpointStore[] = remote ? [local, remote] : [local];
     const ctx: KindRunContext = {

@@ -5,11 +5,16 @@
  * `staleAfterMs`. A worker that has not finished a first run yet counts from its own start, so a
  * fresh worker is healthy for `staleAfterMs` (and must not be restarted by its orchestrator for
  * being slow to finish a long first backfill within that time). Keys are snake_case, as in SQL.
+ *
+ * A database file held by another writer (a `sync` from the command line, `compact`, ...) makes the
+ * report `degraded`, still 200, once runs have found it busy for longer than `busyAfterMs` (the
+ * run interval): the worker cannot fix it by restarting, and it goes stale in time if it lasts.
  */
 import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import { formatDuration, formatDurationSetting } from '../util/duration.js';
+import type { BusyState } from './busy-file.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** ms a PING may take before Redis counts as unreachable. */
@@ -23,6 +28,10 @@ export interface HealthOptions {
   /** ms since the epoch */
   readonly startedAt: number;
   readonly metrics: WorkerMetrics;
+  /** Since when runs have found the database file busy, if they do. */
+  readonly busy?: () => BusyState | undefined;
+  /** ms the file may stay busy before the report says `degraded` (the run interval). */
+  readonly busyAfterMs?: number;
 }
 
 export interface KindHealth {
@@ -39,9 +48,20 @@ export interface KindHealth {
   readonly last_error_retryable: boolean | null;
 }
 
+export interface FileBusyHealth {
+  /** ISO 8601: when runs first found the file held. */
+  readonly since: string;
+  readonly seconds: number;
+  /** Who holds it, as the last refusal said. */
+  readonly holder: string;
+}
+
 export interface HealthReport {
-  readonly status: 'ok' | 'unhealthy';
+  /** `degraded` answers 200 like `ok`; `unhealthy` 503. */
+  readonly status: 'ok' | 'degraded' | 'unhealthy';
   readonly redis: 'ok' | 'unreachable';
+  /** Set while runs find the database file busy; null when the last run took it. */
+  readonly file_busy?: FileBusyHealth | null;
   readonly kinds: Readonly<Partial<Record<JobKind, KindHealth>>>;
   readonly reasons: readonly string[];
 }
@@ -77,10 +97,30 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
       );
     }
   }
+  const unhealthy = reasons.length > 0;
+  const busy = options.busy?.();
+  const busyMs = busy === undefined ? 0 : now - busy.since;
+  const degraded = busy !== undefined && busyMs > (options.busyAfterMs ?? 0);
+  if (degraded) {
+    reasons.push(
+      `the database file has been busy for ${formatDuration(busyMs)}, longer than the run interval (${formatDuration(options.busyAfterMs ?? 0)}): ${busy.holder}`,
+    );
+  }
   return {
-    status: reasons.length === 0 ? 'ok' : 'unhealthy',
+    status: unhealthy ? 'unhealthy' : degraded ? 'degraded' : 'ok',
     redis: redis === undefined ? 'ok' : 'unreachable',
     kinds,
+    ...(options.busy
+      ? {
+          file_busy: busy
+            ? {
+                since: new Date(busy.since).toISOString(),
+                seconds: Math.round(busyMs / 1_000),
+                holder: busy.holder,
+              }
+            : null,
+        }
+      : {}),
     reasons,
   };
 }

@@ -64,7 +64,12 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
   }
   if (path === '/healthz') {
     const report = await options.health();
-    return send(response, report.status === 'ok' ? 200 : 503, 'application/json', `${writeJson(report)}\n`);
+    return send(
+      response,
+      report.status === 'unhealthy' ? 503 : 200,
+      'application/json',
+      `${writeJson(report)}\n`,
+    );
   }
   return send(response, 404, 'text/plain', 'not found: try /metrics or /healthz\n');
 }

@@ -36,6 +36,12 @@ export interface JobContext {
   readonly metrics: WorkerMetrics;
   /** --notify: told how each run ended; posts on a change from ok to failed and back. */
   readonly notifier?: Notifier;
+  /**
+   * Runs `write` holding the database file's writer lock, waiting up to --lock-wait while another
+   * writer holds it; `write` gets the job's signal, also aborted should the lock be lost. A file
+   * still held is thrown as a busy DatabaseError, which puts the run back for later.
+   */
+  writing<T>(write: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export interface JobDefinition {

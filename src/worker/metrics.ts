@@ -41,6 +41,8 @@ export interface WorkerMetrics {
   recordRun(summary: KindSummary): void;
   /** Records a run that threw before it could produce a summary. */
   recordFailure(kind: JobKind, mode: SyncMode, error?: Error): void;
+  /** Records a run of job `job` put back (or ended) because the database file was busy. */
+  recordBusy(job: string): void;
   /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
   lastSuccess(kind: JobKind): number | undefined;
   /** The kind's last run in this process, if any. */
@@ -81,6 +83,12 @@ export function createWorkerMetrics(
     'tsync_rate_limit_pauses_total',
     "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
   );
+  const busy = new Counter({
+    name: 'tsync_file_busy_total',
+    help: 'Runs that found the database file held by another writer past --lock-wait, by job, put back for later',
+    labelNames: ['job'] as const,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'tsync_run_duration_seconds',
     help: 'Wall time of sync runs',
@@ -156,6 +164,9 @@ export function createWorkerMetrics(
         code: known ? known.code : null,
         reason: known ? known.toLine() : (error?.message ?? null),
       });
+    },
+    recordBusy(job) {
+      busy.inc({ job });
     },
     lastSuccess: (kind) => successes.get(kind),
     lastOutcome: (kind) => outcomes.get(kind),

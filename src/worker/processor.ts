@@ -1,19 +1,24 @@
 /**
- * The BullMQ processor: finds the job's definition, runs it with a signal that aborts on shutdown,
- * and maps its failures to BullMQ's vocabulary. A non-retryable TsyncError (a refused key, a bad
- * setting) becomes an UnrecoverableError, so the job fails at once with the reason in
- * `job.failedReason`; an interrupted run goes back to the wait list without spending an attempt,
- * to resume from its checkpoint on the next start.
+ * The BullMQ processor: finds the job's definition, runs it with a signal that aborts on shutdown
+ * and the file's writer lock for the part that writes, and maps its failures to BullMQ's
+ * vocabulary. A non-retryable TsyncError (a refused key, a bad setting) becomes an
+ * UnrecoverableError, so the job fails at once with the reason in `job.failedReason`; an
+ * interrupted run goes back to the wait list without spending an attempt, to resume from its
+ * checkpoint on the next start; a run that found the file busy past --lock-wait is put back for
+ * later (./busy-file.ts), also without spending an attempt.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
-import { InterruptedError, TsyncError, toError } from '../errors.js';
+import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
+import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.js';
+import { waitForWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
-import type { JobDefinition, SyncSettings } from './job-definition.js';
+import { formatDuration } from '../util/duration.js';
+import type { BusyFile } from './busy-file.js';
+import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
 
-/** ms a shutdown waits to put the interrupted job back in the wait list. */
+/** ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed list). */
 const MOVE_BACK_MS = 1_000;
 
 export interface ProcessorDeps {
@@ -24,6 +29,15 @@ export interface ProcessorDeps {
   /** Aborted when the worker shuts down. */
   readonly shutdown: AbortSignal;
   readonly notifier?: Notifier;
+  /** Whether runs find the database file busy, shared by the worker's runs and /healthz. */
+  readonly busy: BusyFile;
+  /** ms a run that found the file busy waits in the queue (PUT_BACK_MS). */
+  readonly putBackMs: number;
+}
+
+/** What a job that had nothing to do returns. */
+export interface Skipped {
+  readonly skipped: string;
 }
 
 export function createProcessor(deps: ProcessorDeps): Processor {
@@ -37,20 +51,97 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     }
     const signal = cancel ? AbortSignal.any([deps.shutdown, cancel]) : deps.shutdown;
     const logger = deps.logger.child({ job_id: job.id, job: job.name, job_attempt: job.attemptsMade + 1 });
+    const key = `${job.name} ${JSON.stringify(job.data)}`;
+    const jobId = job.id ?? key;
+    // Only a scheduler's run may end without running: one queued by `enqueue --wait` is awaited.
+    const scheduled = job.repeatJobKey !== undefined;
+    if (scheduled && deps.busy.doneSince(key, jobId)) {
+      logger.info('put back while the file was busy, and a run of the same job has run since: nothing to do');
+      return { skipped: 'a run of the same job ran since this one was put back' } satisfies Skipped;
+    }
     logger.info({ data: job.data }, 'job started');
+    const context: JobContext = {
+      job,
+      signal,
+      logger,
+      settings: deps.settings,
+      metrics: deps.metrics,
+      ...(deps.notifier ? { notifier: deps.notifier } : {}),
+      writing: (write) => writing(deps, logger, signal, () => deps.busy.taken(key, jobId), write),
+    };
     try {
-      return await definition.run(job.data, {
-        job,
-        signal,
-        logger,
-        settings: deps.settings,
-        metrics: deps.metrics,
-        ...(deps.notifier ? { notifier: deps.notifier } : {}),
-      });
+      return await definition.run(job.data, context);
     } catch (error) {
+      if (error instanceof DatabaseError && error.busy)
+        return putBack(deps, error, { job, token, key, scheduled }, logger);
       throw await translate(error, job, token, logger);
     }
   };
+}
+
+/** Runs `write` with the file's writer lock (JobContext.writing). */
+async function writing<T>(
+  deps: ProcessorDeps,
+  logger: Logger,
+  signal: AbortSignal,
+  onTaken: () => void,
+  write: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const lost = new AbortController();
+  const lock = await waitForWriterLock({
+    db: deps.settings.db,
+    command: 'worker',
+    logger,
+    waitMs: deps.settings.lockWait,
+    signal,
+    onWait: (holder) => logger.debug({ lock_wait_ms: deps.settings.lockWait }, '%s; waiting', holder),
+    onLost: (reason) => {
+      logger.error({ reason }, 'lost the database lock during a run; stopping it after the batch in hand');
+      lost.abort(new InterruptedError(reason));
+    },
+  });
+  onTaken();
+  try {
+    return await write(AbortSignal.any([signal, lost.signal]));
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * A run that found the file busy past --lock-wait: back in the queue for `putBackMs`, or, a
+ * scheduler's run, ended at once when a run of the same job already waits put back
+ * (./busy-file.ts). Never a failure.
+ */
+async function putBack(
+  deps: ProcessorDeps,
+  error: DatabaseError,
+  run: {
+    readonly job: Job;
+    readonly token: string | undefined;
+    readonly key: string;
+    readonly scheduled: boolean;
+  },
+  logger: Logger,
+): Promise<Skipped> {
+  const { job, token, key } = run;
+  const verdict = deps.busy.found(key, job.id ?? key, error.message);
+  deps.metrics.recordBusy(job.name);
+  if (verdict === 'skipped' && run.scheduled) {
+    logger.warn(`${error.message}; this run ends, a run of the same job already waits for the file`);
+    return { skipped: 'the database file was busy; a run of the same job already waits for it' };
+  }
+  logger.warn(
+    { put_back_ms: deps.putBackMs },
+    `${error.message}; the run goes back to the queue and asks again in ${formatDuration(deps.putBackMs)}`,
+  );
+  // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back once
+  // its lock expires instead.
+  await Promise.race([
+    job.moveToDelayed(Date.now() + deps.putBackMs, token).catch(() => {}),
+    sleep(MOVE_BACK_MS),
+  ]);
+  throw new DelayedError();
 }
 
 async function translate(

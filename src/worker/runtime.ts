@@ -1,9 +1,10 @@
 /**
  * A running worker: the pieces of src/worker/ put together, started in an order that lets each
  * step be undone if a later one fails, and stopped in the reverse order. Startup: the checks that
- * need nothing locked (the metrics port is bound, the report directory writable), the file lock
- * beside the database (a second writer, whatever its Redis prefix, stops here), Redis and its
- * watch, the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
+ * need nothing locked (the metrics port is bound, the report directory writable), the worker's
+ * lock beside the database (a second worker, whatever its Redis prefix, stops here; the writer
+ * lock itself is taken by each run, so other writers take turns with them), Redis and its watch,
+ * the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
 import type { Processor, Queue } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
@@ -13,6 +14,7 @@ import { assertOutputFolder } from '../load/file/path-checks.js';
 import { acquireWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
 import { createBullWorker } from './bull-worker.js';
+import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
@@ -39,6 +41,8 @@ export interface WorkerOptions {
   readonly staleAfterMs: number;
   /** ms a job's BullMQ lock lives unrenewed; a killed worker's job is handed back after about this long. */
   readonly jobLockMs: number;
+  /** ms a run that found the database file busy waits in the queue; default PUT_BACK_MS (tests shorten it). */
+  readonly putBackMs?: number;
   readonly logger: Logger;
   /** --notify: where run failures and recoveries are posted. */
   readonly notifyUrl?: string;
@@ -49,7 +53,7 @@ export interface WorkerOptions {
 export interface RunningWorker {
   readonly metricsPort: number;
   readonly metrics: WorkerMetrics;
-  /** Resolves with a reason when the worker must stop on its own (its database lock was lost). */
+  /** Resolves with a reason when the worker must stop on its own (its worker lock was lost). */
   readonly fatal: Promise<string>;
   /** Stops taking jobs, interrupts the run in hand (it commits and checkpoints), closes everything. */
   stop(): Promise<void>;
@@ -85,9 +89,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     cleanups.push(() => server.close());
     assertOutputFolder(settings.reportDir, '--report-dir');
 
-    const lock = acquireWriterLock({ db: settings.db, command: 'worker', logger, onLost: reportFatal });
+    const lock = acquireWriterLock({
+      db: settings.db,
+      command: 'worker',
+      role: 'worker',
+      logger,
+      onLost: reportFatal,
+    });
     cleanups.push(async () => lock.release());
-    logger.info({ db: settings.db, lock: lock.path }, 'holding the database lock');
+    logger.info({ db: settings.db, lock: lock.path }, 'holding the worker lock of the database');
+    const busy = new BusyFile();
 
     const redis = await connectRedis(settings.redisUrl, 'tsync-worker');
     cleanups.push(() => closeRedis(redis));
@@ -115,10 +126,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     redisUp = watch.isUp;
     queue = syncQueue;
     const { kinds, staleAfterMs } = options;
-    health = () => checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics });
+    const busyAfterMs = 'every' in options.every ? options.every.every : staleAfterMs;
+    health = () =>
+      checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics, busy: () => busy.state(), busyAfterMs });
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
 
-    await runJobs(options, metrics, cleanups, () => redisUp());
+    await runJobs(options, metrics, busy, cleanups, () => redisUp());
     logger.info(
       {
         kinds: options.kinds,
@@ -149,6 +162,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 async function runJobs(
   options: WorkerOptions,
   metrics: WorkerMetrics,
+  busy: BusyFile,
   cleanups: Cleanup[],
   redisUp: () => boolean,
 ): Promise<void> {
@@ -170,6 +184,8 @@ async function runJobs(
       settings,
       metrics,
       logger,
+      busy,
+      putBackMs: options.putBackMs ?? PUT_BACK_MS,
       shutdown: shutdown.signal,
       ...(notifier ? { notifier } : {}),
     }),

@@ -1,7 +1,7 @@
 /**
  * The worker process through a Redis outage, with a redis-server of the test's own that is stopped
  * and started again empty: one log line per change of state, /metrics answering throughout,
- * /healthz saying why it fails, the schedules back after the restart, the database lock kept, and
+ * /healthz saying why it fails, the schedules back after the restart, the worker lock kept, and
  * a shutdown during the outage within its bound.
  */
 import { readFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ describe('worker through a Redis outage', () => {
       async () => (worker.stderr().split('"msg":"job completed"').length === 4 ? true : undefined),
       'the first three jobs',
     );
-    const lockBefore = readFileSync(writerLockPath(db), 'utf8');
+    const lockBefore = readFileSync(writerLockPath(db, 'worker'), 'utf8');
     const queue = createSyncQueue(redis.url, 'tsync');
     queue.on('error', () => {}); // this test stops Redis below
     onCleanup(() => queue.close());
@@ -78,7 +78,7 @@ describe('worker through a Redis outage', () => {
       '/healthz 200',
     );
     expect((await get(port, '/metrics')).body).toContain('tsync_queue_jobs_readable 1');
-    expect(readFileSync(writerLockPath(db), 'utf8')).toBe(lockBefore);
+    expect(readFileSync(writerLockPath(db, 'worker'), 'utf8')).toBe(lockBefore);
 
     const lines = worker.stderr().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
@@ -100,6 +100,8 @@ describe('worker through a Redis outage', () => {
     const code = await worker.exited;
     expect(Date.now() - stopAt, `exit ${code}`).toBeLessThan(3_000);
     expect(code, worker.stderr()).toBe(0);
-    await expect(import('node:fs').then((fs) => fs.existsSync(writerLockPath(db)))).resolves.toBe(false);
+    await expect(import('node:fs').then((fs) => fs.existsSync(writerLockPath(db, 'worker')))).resolves.toBe(
+      false,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { command as queryCommand } from '../../src/cli/commands/query.js';
+import { command as runsCommand } from '../../src/cli/commands/runs.js';
 import { writerLockPath } from '../../src/load/file/writer-lock.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
@@ -75,9 +76,10 @@ async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30
   }
 }
 
-/** Waits until the worker logged a successful run of both kinds. */
-async function bothKindsSynced(child: Child): Promise<void> {
-  const seen = new Set<string>();
+/** Waits until the worker logged a successful run of both kinds (`done`: kinds already synced). */
+async function bothKindsSynced(child: Child, done: readonly string[] = []): Promise<void> {
+  const seen = new Set<string>(done);
+  if (seen.size === 2) return;
   await child.waitForLog((line) => {
     if (line['msg'] !== 'sync finished') return false;
     for (const k of (line['kinds'] as { kind: string; outcome: string }[]) ?? [])
@@ -96,13 +98,20 @@ async function expectMirrorOf(s: Setup): Promise<void> {
   expect(facts.duplicateWordKeys).toBe(0);
 }
 
+/** The outcome of each run in `sync_runs`, newest first. */
+async function outcomes(s: Setup): Promise<string[]> {
+  const runs = await runCommand(runsCommand, ['--json', '--db', s.db]);
+  expect(runs.error).toBeUndefined();
+  return (JSON.parse(runs.stdout) as { outcome: string }[]).map((r) => r.outcome);
+}
+
 describe('worker process', () => {
-  it('a second worker or a sync on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
+  it('a second worker on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
     const s = await setup(0, 10);
     const first = startWorkerProcess(s);
     await first.waitForLog(started);
 
-    const holder = `transcript-sync: ${resolve(s.db)} is being written by pid ${first.process.pid} (transcript-sync worker) on host`;
+    const holder = `transcript-sync: ${resolve(s.db)} already has a worker: pid ${first.process.pid} (transcript-sync worker) on host`;
     const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
       ...s.env,
       TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
@@ -111,11 +120,7 @@ describe('worker process', () => {
     const lines = shownLines(second.stderr());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(holder);
-    expect(lines[0]).toContain('stop that process or wait for it to finish');
-
-    const sync = spawnCli(['sync', '--lock-wait', '0s'], s.env);
-    expect(await sync.exited).toBe(1);
-    expect(shownLines(sync.stderr())).toEqual([expect.stringContaining(holder)]);
+    expect(lines[0]).toContain('run one worker per file');
 
     first.process.kill('SIGTERM');
     expect(await first.exited, first.stderr()).toBe(0);
@@ -144,6 +149,7 @@ describe('worker process', () => {
     expect(loud).toEqual([]);
     expect(await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))).toBe(1);
     expect(existsSync(writerLockPath(s.db))).toBe(false);
+    expect(existsSync(writerLockPath(s.db, 'worker'))).toBe(false);
     const queue = createSyncQueue(redisUrl(), s.prefix);
     onCleanup(() => queue.close());
     const waiting = (await queue.getWaiting()).filter((j) => j.name === 'sync');
@@ -206,18 +212,37 @@ describe('worker process', () => {
       async () => (await s.redis.exists(checkpointKey(s.prefix, 'pre-recorded'))) === 1,
       'a first checkpoint',
     );
+    // Mid-walk of the live kind: its run's row is open ('running'), and the kind that ran first
+    // (pre-recorded, as a rule) has synced.
+    const livePages = () =>
+      s.sim.log.filter(
+        (r) =>
+          r.status === 200 && r.path === '/v2/live' && new URLSearchParams(r.query).get('limit') === '10',
+      ).length;
+    await until(async () => livePages() >= 1, 'a page of the live walk');
     killed.process.kill('SIGKILL');
     expect(await killed.exited).toBe('SIGKILL');
+    const synced = killed
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"sync finished"'))
+      .flatMap((line) => (JSON.parse(line) as { kinds: { kind: string; outcome: string }[] }).kinds)
+      .filter((k) => k.outcome === 'ok')
+      .map((k) => k.kind);
     // The slow pages only had to keep the first run going until the kill.
     s.sim.setLatency(0);
 
     // The dead worker's lock is taken over at once (same host, pid gone); its job comes back
     // once BullMQ's job lock (--job-lock 2s) expires.
     const restarted = startWorkerProcess(s);
-    await bothKindsSynced(restarted);
+    await bothKindsSynced(restarted, synced);
     restarted.process.kill('SIGTERM');
     expect(await restarted.exited, restarted.stderr()).toBe(0);
     expect(restarted.stderr()).toContain('took over a stale database lock');
     await expectMirrorOf(s);
+    // The killed run is closed, not left running for good.
+    const after = await outcomes(s);
+    expect(after).toContain('abandoned');
+    expect(after).not.toContain('running');
   });
 });

@@ -4,12 +4,14 @@ import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
 import { type CompactProgress, type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openWriter } from '../../load/open-file.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, PROGRAM } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
 
 export const command: Command = {
   name: 'compact',
@@ -20,7 +22,8 @@ export const command: Command = {
     'uncompressed (the file is 1.3-2.1x the JSON received). New files use v1.2.0 (about 0.45x),',
     'which DuckDB 1.2.0 and newer open. This copies every table, view and macro into a new file in',
     'that format, checks the row counts and replaces the file. It needs free space for the copy and',
-    'the file to itself: stop the worker first. Run `verify` after, if you like. The records as',
+    'the file to itself: it takes the writer lock, waiting up to --lock-wait for a sync or a',
+    "worker's run to end. Run `verify` after, if you like. The records as",
     'received (job_records) are copied about 16 MiB of JSON at a time, each a row group of its',
     'own, as a sync writes them, so the new file reads `raw` within the budget. The copy runs within',
     '--memory, logging its progress; a file whose records were written whole (compacted by an',
@@ -40,12 +43,19 @@ export const command: Command = {
     );
     const budget = planMemory(settings.memory, 1).duckdb;
     const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
-    const result = await onOutOfMemory(
-      () => compact(budget),
-      () => {
-        logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
-        return compact({ ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 });
-      },
+    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait, logger) };
+    const result = await withWriterLock({ db: settings.db, command: 'compact', logger, ...waiting }, () =>
+      onOutOfMemory(
+        () => compact(budget),
+        () => {
+          logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
+          return compact({
+            ...budget,
+            memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES),
+            threads: 1,
+          });
+        },
+      ),
     );
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
     if (json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);

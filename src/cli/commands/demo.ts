@@ -6,12 +6,14 @@
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openReadOnly } from '../../load/open-file.js';
 import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
 import { summaryLine } from '../sync-summary.js';
 import { renderTable } from '../table.js';
@@ -22,10 +24,10 @@ export const command: Command = {
   usage: 'demo [--db PATH] [--jobs N]',
   description: 'Needs no key and no Redis. Run it again: the second run is incremental and changes nothing.',
   logs: true,
-  settings: ['demoJobs', 'demoDb', 'logLevel'],
+  settings: ['demoJobs', 'demoDb', 'logLevel', 'lockWait'],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(['demoJobs', 'demoDb', 'logLevel'], [], flags, env);
-    const { demoJobs: jobs, demoDb: dbPath, logLevel } = settings;
+    const settings = resolveSettings(['demoJobs', 'demoDb', 'logLevel', 'lockWait'], [], flags, env);
+    const { demoJobs: jobs, demoDb: dbPath, logLevel, lockWait } = settings;
     // On a terminal the progress lines say enough: the run's info lines stay out of the demo's way.
     // Off one the log is all there is, so it logs as sync does (progress every few seconds).
     const quiet = stderr.isTTY === true && logLevel === 'info';
@@ -45,7 +47,10 @@ export const command: Command = {
         db: dbPath,
         rateLimit: 1_000,
       };
-      const summary = await runSync(options, { ...options, logger, onProgress: view.update });
+      const waiting = { waitMs: lockWait, onWait: lockWaitNotice(stderr, lockWait, logger) };
+      const summary = await withWriterLock({ db: dbPath, command: 'demo', logger, ...waiting }, () =>
+        runSync(options, { ...options, logger, onProgress: view.update }),
+      );
       view.done();
       for (const kind of summary.kinds) stdout.write(`${summaryLine(kind)}\n`);
     } finally {

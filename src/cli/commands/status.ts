@@ -21,6 +21,8 @@ export const command: Command = {
     'older than --service-retention the service no longer lists, kept in every view (counted in jobs too).',
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',
     'pre-recorded nor live.',
+    'last_outcome: ok, failed, interrupted, running, or abandoned (its writer stopped without recording',
+    'how the run ended, and the next run marked it).',
   ].join('\n'),
   settings: ['format', 'json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {

@@ -8,11 +8,13 @@ import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { assertFileExists } from '../../load/file/path-checks.js';
+import { withWriterLock } from '../../load/file/writer-lock.js';
 import { openWriter } from '../../load/open-file.js';
 import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
+import { lockWaitNotice } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
 export const command: Command = {
@@ -28,6 +30,7 @@ export const command: Command = {
     'is content_hash); it reads every raw, so it takes about as long as reading all the JSON.',
     '--repair drops the jobs that break an invariant (with their children), deletes orphan rows',
     'and duplicate run rows, in one transaction; `sync --full` then loads the dropped jobs again.',
+    "It takes the writer lock, waiting up to --lock-wait for a sync or a worker's run to end.",
   ].join('\n'),
   settings: ['format', 'json', 'hashes', 'repair', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout, stderr }) {
@@ -38,16 +41,7 @@ export const command: Command = {
     let dropped = 0;
     if (settings.repair) {
       assertFileExists(settings.db, 'nothing to repair: `transcript-sync sync` creates and fills it');
-      const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
-      try {
-        results = await verifyFile(db, options);
-        if (results.some((r) => !r.ok)) {
-          dropped = (await repairFile(db, results)).droppedJobs;
-          results = await verifyFile(db, options);
-        }
-      } finally {
-        await db.close();
-      }
+      ({ results, dropped } = await repair(settings.db, settings.lockWait, options, stderr));
     } else {
       // Read-only: while a sync runs, its writer answers (the data as of its last commit). The
       // check of every raw runs within the budget too; where DuckDB cannot read the column there
@@ -83,6 +77,30 @@ export const command: Command = {
     return 1;
   },
 };
+
+/**
+ * Checks, repairs what is broken and checks again, holding the writer lock (waiting up to
+ * `lockWaitMs` for another writer); `dropped`: the jobs the repair dropped.
+ */
+async function repair(
+  path: string,
+  lockWaitMs: number,
+  options: { readonly hashes: boolean },
+  stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
+): Promise<{ results: CheckResult[]; dropped: number }> {
+  const waiting = { waitMs: lockWaitMs, onWait: lockWaitNotice(stderr, lockWaitMs) };
+  return withWriterLock({ db: path, command: 'verify --repair', ...waiting }, async () => {
+    const db = await openWriter(path, { lockWaitMs });
+    try {
+      const before = await verifyFile(db, options);
+      if (before.every((r) => r.ok)) return { results: before, dropped: 0 };
+      const { droppedJobs } = await repairFile(db, before);
+      return { results: await verifyFile(db, options), dropped: droppedJobs };
+    } finally {
+      await db.close();
+    }
+  });
+}
 
 function row(r: CheckResult): Record<string, unknown> {
   return { check: r.name, result: r.ok ? 'ok' : 'BROKEN', rows: r.count, sample: r.sample.join(' ') };

@@ -1,7 +1,8 @@
 /**
  * `transcript-sync worker`: the long-running scheduled sync. Runs until SIGTERM/SIGINT, then stops
  * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
- * within --shutdown-timeout (past it: exit 1). Exit 1 too when its database lock is lost.
+ * within --shutdown-timeout (past it: exit 1). Exit 1 too when its worker lock is lost; never for a
+ * database file another writer holds (its runs wait for it, src/worker/busy-file.ts).
  */
 import { billingFileSettings } from '../../config/report-files.js';
 import { resolveSettings } from '../../config/resolve.js';
@@ -23,8 +24,10 @@ export const command: Command = {
     'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
     'of the whole history; restarting updates them,',
     'never duplicates them) and runs their jobs one at a time, with checkpoints in Redis. Only one',
-    'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open only',
-    'while a run lasts. --every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
+    'worker may use a DuckDB file: a second one exits 1 naming the holder. The file is open, and its',
+    'writer lock held, only while a run lasts: `sync`, `compact` and other writers take turns with the',
+    'runs, and a run that finds the file held past --lock-wait goes back to the queue for later.',
+    '--every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
     'A billing report job (--report-every) writes the billing figures of every complete day and month',
     'of --report-window as CSV and HTML into --report-dir (files named after the database), writing',

@@ -1,9 +1,14 @@
 /**
  * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
  * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
- * Redis a process uses, a second writer (`sync`, `worker`, `quarantine retry`, `state reset`) is
- * refused with the holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and the
- * worker opens it per run; this one lasts as long as the writer lives.
+ * Redis a process uses, a second writer (`sync`, a run of the `worker`, `quarantine retry`, `state
+ * reset`, `compact`, `verify --repair`, `demo`) is refused with the holder's pid, at once or after
+ * waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and
+ * a writer opens it again every gigabyte it loads; this one lasts as long as the writing does.
+ *
+ * A worker holds the writer lock only while a run writes, and `<db>.worker.lock` (`role: 'worker'`,
+ * same rules) for as long as it lives, so a second worker on the file is refused at once while
+ * `sync`, `compact` and the others take turns with its runs.
  *
  * Stale locks are taken over, never waited out by hand:
  * - same host: the holder's pid is gone, or now belongs to another process (its start time in
@@ -46,6 +51,8 @@ export interface WriterLock {
 export interface WriterLockOptions {
   readonly db: string;
   readonly command: string;
+  /** 'writer' (default): `<db>.lock`, held while writing; 'worker': `<db>.worker.lock`, held by a worker for its life. */
+  readonly role?: LockRole;
   readonly logger?: Logger;
   /** Called once when the heartbeat finds the file gone or someone else's: stop writing. */
   readonly onLost?: (reason: string) => void;
@@ -58,13 +65,16 @@ export interface WriterLockOptions {
 /** Locks held by this process, so a second acquisition in one process (tests) is refused. */
 const heldHere = new Set<string>();
 
-export function writerLockPath(db: string): string {
-  return `${resolve(db)}.lock`;
+export type LockRole = 'writer' | 'worker';
+
+export function writerLockPath(db: string, role: LockRole = 'writer'): string {
+  return role === 'worker' ? `${resolve(db)}.worker.lock` : `${resolve(db)}.lock`;
 }
 
 export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const db = resolve(options.db);
-  const path = writerLockPath(db);
+  const role = options.role ?? 'writer';
+  const path = writerLockPath(db, role);
   const logger = options.logger ?? silentLogger;
   const madeDir = prepareDir(db);
   const holder: LockHolder = {
@@ -80,7 +90,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
     const current = readHolder(path);
     if (current === 'gone') continue;
     const stale = staleness(path, current, options.staleAfterMs ?? LOCK_STALE_AFTER_MS, heldHere.has(path));
-    if (stale === undefined || attempt >= 3) refuse(db, path, current);
+    if (stale === undefined || attempt >= 3) refuse(db, path, current, role);
     if (takeOver(path, current)) {
       logger.info(
         { lock: path, stale_pid: current?.pid ?? null, why: stale },
@@ -146,11 +156,17 @@ function removeEmptyDirs(dir: string, top: string): void {
   }
 }
 
-function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone'): never {
+function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone', role: LockRole): never {
   const who =
     holder && holder !== 'gone'
       ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
       : 'another process';
+  if (role === 'worker') {
+    throw new DatabaseError(`${db} already has a worker: ${who}`, {
+      path: db,
+      hint: `run one worker per file: stop that one, or point --db at another file; a dead worker's lock (${path}) is taken over automatically`,
+    });
+  }
   throw new DatabaseError(`${db} is being written by ${who}`, {
     path: db,
     retryable: true,
@@ -164,6 +180,8 @@ export interface LockWaitOptions {
   readonly waitMs: number;
   /** Called once, when the lock is found held and the wait starts, with who holds it. */
   readonly onWait?: (holder: string) => void;
+  /** Ends the wait early, throwing the signal's reason (a worker shutting down). */
+  readonly signal?: AbortSignal;
 }
 
 /** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
@@ -174,12 +192,11 @@ const LOCK_POLL_MAX_MS = 1_000;
  * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
  * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
  */
-export async function waitForWriterLock(
-  options: Omit<WriterLockOptions, 'onLost'> & LockWaitOptions,
-): Promise<WriterLock> {
+export async function waitForWriterLock(options: WriterLockOptions & LockWaitOptions): Promise<WriterLock> {
   const deadline = Date.now() + options.waitMs;
   let pause = LOCK_POLL_START_MS;
   for (let asked = 0; ; asked += 1) {
+    options.signal?.throwIfAborted();
     try {
       return acquireWriterLock(options);
     } catch (error) {
@@ -187,7 +204,9 @@ export async function waitForWriterLock(
       const left = deadline - Date.now();
       if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
       if (asked === 0) options.onWait?.(error.message);
-      await sleep(Math.min(pause, left));
+      await sleep(Math.min(pause, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
+        () => options.signal?.throwIfAborted(),
+      );
       pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
     }
   }

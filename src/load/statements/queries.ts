@@ -73,6 +73,7 @@ export const QUERIES = [
   'sync-last-ok-run',
   'sync-run-finish',
   'sync-run-start',
+  'sync-runs-abandon',
   'verify-jobs-duplicate-ids',
   'verify-modules-orphans',
   'verify-records-hash-mismatch',

@@ -67,6 +67,17 @@ export async function finishRun(db: Database, run: RunFinish): Promise<void> {
   await db.run(queryText('sync-run-finish'), run);
 }
 
+/**
+ * Closes as 'abandoned' every run still 'running' but `run_id`, ended `finished_at` (ISO 8601) with
+ * `error`; only the holder of the file's writer lock may call it. Returns the rows it closed.
+ */
+export function abandonRuns(
+  db: Database,
+  params: { run_id: string; finished_at: string; error: string },
+): Promise<{ run_id: string; kind: string }[]> {
+  return db.all(queryText('sync-runs-abandon'), params);
+}
+
 /** window_before of the kind's newest ok run (DuckDB's text of the instant); undefined: none yet. */
 export async function lastOkWindowBefore(
   db: RowSource,

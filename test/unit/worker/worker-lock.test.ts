@@ -14,6 +14,8 @@ import {
   writerLockPath,
 } from '../../../src/load/file/writer-lock.js';
 import { startSimulator } from '../../../src/simulator/index.js';
+import { runMain } from '../../helpers/cli.js';
+import { copyMigrated } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { onCleanup } from '../../helpers/worker.js';
 
@@ -183,6 +185,15 @@ describe('database writer lock file', () => {
     expect(told).toHaveLength(1);
   });
 
+  it('a wait for a held lock ends early when its signal aborts, with the reason', async () => {
+    const { acquire, db } = setup();
+    acquire();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('shutting down')), 100);
+    const waited = waitForWriterLock({ db, command: 'worker', waitMs: 60_000, signal: stop.signal });
+    await expect(waited).rejects.toThrow('shutting down');
+  });
+
   it('sync --lock-wait waits for another writer, says so once on a terminal, then runs', async () => {
     const sim = await startSimulator({ preRecorded: 3, live: 2 });
     onCleanup(() => sim.close());
@@ -202,6 +213,30 @@ describe('database writer lock file', () => {
     expect(waiting).toEqual([
       `transcript-sync: ${db} is being written by pid ${process.pid} (transcript-sync worker) on host ${hostname()}, since ${held.holder.since}; waiting up to 1m0s for it (--lock-wait)`,
     ]);
+  });
+
+  it('compact, verify --repair and demo refuse a file another writer holds, as sync does, after --lock-wait', async () => {
+    const { acquire, db } = setup();
+    await copyMigrated(db);
+    let held = acquire({ command: 'worker' });
+    const busy = `${db} is being written by pid ${process.pid} (transcript-sync worker) on host ${hostname()}`;
+    for (const args of [['compact'], ['verify', '--repair']]) {
+      const refused = await runMain([...args, '--db', db, '--lock-wait', '0s']);
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain(busy);
+      expect(refused.stderr).toContain('stop that process or wait for it to finish');
+      const waited = await runMain([...args, '--db', db, '--lock-wait', '200ms']);
+      expect(waited.code, waited.stderr).toBe(1);
+      expect(waited.stderr).toContain('(waited 200ms, --lock-wait)');
+      // Released while it waits: it runs.
+      setTimeout(() => held.release(), 200);
+      const ran = await runMain([...args, '--db', db, '--lock-wait', '1m']);
+      expect(ran.code, ran.stderr).toBe(0);
+      held = acquire({ command: 'worker' });
+    }
+    const demo = await runMain(['demo', '--db', db, '--jobs', '4'], { TSYNC_LOCK_WAIT: '0s' });
+    expect(demo.code, demo.stderr).toBe(1);
+    expect(demo.stderr).toContain(busy);
   });
 
   it('the same file under another relative spelling is the same lock', () => {

@@ -37,7 +37,7 @@ describe('worker startup checks', () => {
     const line = usageLine(await runMain(['worker', '--metrics-port', String(port)], workerEnv(db)));
     expect(line).toContain(`--metrics-port: 127.0.0.1:${port} is already in use`);
     expect(line).toContain('0 for any free one');
-    expect(existsSync(writerLockPath(db))).toBe(false);
+    expect(existsSync(writerLockPath(db, 'worker'))).toBe(false);
   });
 
   it('a --report-dir that is a file, or on /proc, is one line naming the flag, exit 2', async () => {
@@ -47,7 +47,7 @@ describe('worker startup checks', () => {
     writeFileSync(file, 'not a directory');
     const asFile = await runMain(['worker', '--metrics-port', '0', '--report-dir', file], workerEnv(db));
     expect(usageLine(asFile)).toContain(`--report-dir: ${file} is a file, not a directory`);
-    expect(existsSync(writerLockPath(db))).toBe(false);
+    expect(existsSync(writerLockPath(db, 'worker'))).toBe(false);
 
     const started = Date.now();
     const onProc = await runMain(

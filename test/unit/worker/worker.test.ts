@@ -64,6 +64,7 @@ describe('worker', () => {
       expect(checkpoint?.watermark, kind).toMatch(/^\d{4}-/);
     }
     expect(existsSync(writerLockPath(db))).toBe(false);
+    expect(existsSync(writerLockPath(db, 'worker'))).toBe(false);
     const facts = await actualFacts(db);
     const expected = expectedFacts(sim.data.all());
     expect(facts.jobs).toEqual(expected.jobs);
