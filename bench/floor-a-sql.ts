@@ -141,7 +141,7 @@ export function floorAStatements(path: string): string[] {
       'r.file.id, r.file.filename, r.file.source, r.file.audio_duration, r.file.number_of_channels, ' +
       'r.result.metadata.audio_duration, r.result.metadata.billing_time, r.result.metadata.transcription_time, ' +
       'r.result.metadata.number_of_distinct_channels, r.result.transcription.full_transcript, ' +
-      'r.result.transcription.languages, sha1(raw), now(), NULL, NULL FROM src',
+      'r.result.transcription.languages, sha1(raw), now(), NULL, NULL, NULL FROM src',
     'INSERT INTO job_records SELECT r.id, r.created_at, raw FROM src',
     `CREATE TEMP TABLE u AS SELECT job_id, job_created_at, source, generate_subscripts(us, 1) - 1 AS utterance_idx, unnest(us) AS u FROM (${utteranceLists.join(' UNION ALL ')}) WHERE us IS NOT NULL`,
     'INSERT INTO utterances SELECT job_id, source, utterance_idx, u.start, u.end, u.confidence, u.channel, u.speaker, u.language, u.text, ' +

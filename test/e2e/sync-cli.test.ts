@@ -130,7 +130,7 @@ describe('transcript-sync sync', () => {
       db,
       '--format',
       'json',
-      "SELECT count(*) AS n FROM sync_runs WHERE outcome = 'running'",
+      "SELECT count(*) AS n FROM sync_runs WHERE outcome IN ('running', 'abandoned')",
     ]);
     expect(killedMidRun.code, killedMidRun.stderr).toBe(0);
     expect(
