@@ -134,9 +134,11 @@ function expectRendered(layout: Layout, rows: readonly Row[], series: (row: Row)
 
 describe.skipIf(!hasChromium)('billing HTML in headless Chromium at 1280 px', () => {
   test('92 days per kind: legend on screen, one bar per non-zero row, empty days keep their slot, totals and markers shown', async () => {
+    // Every day listed, the empty ones too, to check the chart's slot of each.
     const { layout, rows } = await render('days', [
       '--by',
       'day',
+      '--include-empty',
       '--from',
       '2026-08-01',
       '--to',
