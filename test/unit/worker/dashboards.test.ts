@@ -3,18 +3,20 @@
  * (docs/prometheus/transcript-sync-rules.yml) name only series the worker exports: every metric
  * and label their PromQL names exists in the worker's live registry, as Prometheus shows it once
  * scraped. The dashboard has the shape Grafana imports; the rules parse, have the keys Prometheus
- * reads, and are exactly docs/operating.md's "Alerts worth setting" table.
+ * reads, and are exactly docs/operating.md's "Alerts worth setting" table. With promtool on the
+ * PATH, it checks the rules and the dashboard's queries too (skipped, saying so, without it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { silentLogger } from '../../../src/log.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { createWorkerMetrics } from '../../../src/worker/metrics.js';
 import { firstTable, readDoc, sections } from '../../helpers/docs-markdown.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 const DASHBOARD = 'docs/grafana/transcript-sync.json';
 const RULES = 'docs/prometheus/transcript-sync-rules.yml';
@@ -353,9 +355,36 @@ describe('the Prometheus rules', () => {
     }
   });
 
-  it('pass promtool check rules', ({ skip }) => {
+  it("pass promtool check rules, and so do the dashboard's queries", ({ skip }) => {
     const tool = promtool();
     skip(tool === undefined, 'promtool is not on the PATH (Debian: the prometheus package)');
-    execFileSync(tool as string, ['check', 'rules', join(projectRoot(), RULES)], { stdio: 'pipe' });
+    const check = (file: string) => {
+      try {
+        execFileSync(tool as string, ['check', 'rules', file], { stdio: 'pipe', encoding: 'utf8' });
+      } catch (error) {
+        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+        throw new Error(`promtool check rules ${file}:\n${stdout}${stderr}`);
+      }
+    };
+    check(join(projectRoot(), RULES));
+    // The dashboard's queries as recording rules, its variables given values as Grafana would.
+    const dashboard = readDashboard();
+    const values = new Map(
+      dashboard.templating.list.map((v) => [
+        v.name,
+        v.type === 'query' ? '.*' : typeof v.query === 'string' ? v.query : '',
+      ]),
+    );
+    const rules = dashboard.panels.flatMap((p) =>
+      (p.targets ?? []).map((t) => ({
+        record: `dashboard:panel_${p.id}_${t.refId}`,
+        expr: t.expr
+          .replace(/\$__\w+/g, '5m')
+          .replace(/\$\{?(\w+)\}?/g, (_, name: string) => values.get(name) ?? name),
+      })),
+    );
+    const file = join(tempDir(), 'dashboard-queries.yml');
+    writeFileSync(file, stringifyYaml({ groups: [{ name: 'dashboard', rules }] }));
+    check(file);
   });
 });
