@@ -85,8 +85,8 @@ export function createWorkerMetrics(
   );
   const busy = new Counter({
     name: 'tsync_file_busy_total',
-    help: 'Runs that found the database file held by another writer past --lock-wait, by job, put back for later',
-    labelNames: ['job'] as const,
+    help: 'Runs that found the database file held by another writer past --lock-wait, by queue job, put back for later',
+    labelNames: ['queue_job'] as const,
     registers: [registry],
   });
   const duration = new Histogram({
@@ -166,7 +166,7 @@ export function createWorkerMetrics(
       });
     },
     recordBusy(job) {
-      busy.inc({ job });
+      busy.inc({ queue_job: job });
     },
     lastSuccess: (kind) => successes.get(kind),
     lastOutcome: (kind) => outcomes.get(kind),

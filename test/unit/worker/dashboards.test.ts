@@ -276,6 +276,18 @@ describe('the PromQL scan', () => {
   });
 });
 
+describe("the worker's labels", () => {
+  it('take none of the names Prometheus gives every scraped series', async () => {
+    const metrics = createWorkerMetrics(undefined, silentLogger);
+    const clashing = (await metrics.registry.getMetricsAsJSON()).flatMap((metric) =>
+      (metrics.registry.getSingleMetric(metric.name) as unknown as { labelNames: string[] }).labelNames
+        .filter((label) => TARGET_LABELS.includes(label))
+        .map((label) => `${metric.name}{${label}}`),
+    );
+    expect(clashing).toEqual([]);
+  });
+});
+
 describe('the Grafana dashboard', () => {
   it('has the structure Grafana imports, on a Prometheus data source input', () => {
     const dashboard = readDashboard();

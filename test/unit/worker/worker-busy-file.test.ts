@@ -18,7 +18,7 @@ import { collect, get, options, setup, start, succeeded } from '../../helpers/wo
 
 /** The value of counter `name` with `job="sync"` in a /metrics text, 0 when absent. */
 function syncCount(metrics: string, name: string): number {
-  const line = metrics.split('\n').find((l) => l.startsWith(`${name}{job="sync"}`));
+  const line = metrics.split('\n').find((l) => l.startsWith(`${name}{queue_job="sync"}`));
   return line === undefined ? 0 : Number(line.split(' ').pop());
 }
 
