@@ -1,0 +1,355 @@
+/**
+ * The job record's contract is the zod schema (src/normalize/records/); what else states it is
+ * checked against it here:
+ * - every place in sql/ and docs/ that lists the feature modules lists exactly FEATURE_MODULES
+ *   (src/normalize/records/modules.ts, itself derived from the result schemas); a failure names
+ *   the file, the place in it, and the missing or extra module;
+ * - every typed path of the `json_transform` structures in sql/load/parse-create.sql exists in the
+ *   schema with a compatible type (VARCHAR a string, DOUBLE a number, INTEGER a 32-bit integer,
+ *   TIMESTAMPTZ a datetime string, JSON anything, a list an array, a struct or MAP an object).
+ * Each checker is also run on a deliberately drifted text, so that it is known to be able to fail.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { jobRecordSchema } from '../../../src/normalize/records/job-record.js';
+import { FEATURE_MODULES, RESULT_COLUMNS } from '../../../src/normalize/records/modules.js';
+import {
+  liveResultSchema,
+  preRecordedResultSchema,
+  utteranceSchema,
+} from '../../../src/normalize/records/shapes.js';
+import { wordSchema, wordsSchema } from '../../../src/normalize/records/words.js';
+import { projectRoot } from '../../../src/util/paths.js';
+
+function read(file: string): string {
+  return readFileSync(join(projectRoot(), file), 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Module lists
+
+/** One list of modules found in a file, and whether it must be complete or may give examples. */
+interface ModuleList {
+  readonly file: string;
+  readonly place: string;
+  readonly names: readonly string[];
+  /** An example list (ends in "..."): each name must be a module, not every module named. */
+  readonly examples?: boolean;
+}
+
+/**
+ * The text after `start` up to `end`. A list the reader cannot find is empty: every module is then
+ * reported missing, so a moved list fails rather than passes.
+ */
+function between(text: string, start: RegExp, end: RegExp): string {
+  const found = start.exec(text);
+  if (found === null) return '';
+  const rest = text.slice(found.index + found[0].length);
+  const to = rest.search(end);
+  return to < 0 ? '' : rest.slice(0, to);
+}
+
+function quoted(text: string): string[] {
+  return [...text.matchAll(/'([a-z_]+)'/g)].map((m) => m[1] as string);
+}
+
+function macroText(sql: string, name: string): string {
+  return between(sql, new RegExp(`MACRO ${name}\\(`), /\);\s*(\n|$)/);
+}
+
+/** Where each file lists the modules: the readers of this test, one per place. */
+const MODULE_PLACES: Record<string, (text: string) => Omit<ModuleList, 'file'>[]> = {
+  'sql/load/parse-create.sql': (sql) => {
+    const record = transformsOf(sql).get('tsync_record') as Record<string, unknown> | undefined;
+    const result = (record?.['result'] ?? {}) as Record<string, unknown>;
+    const other = macroText(sql, 'tsync_other_modules');
+    return [
+      {
+        place: 'tsync_record, members of "result"',
+        names: Object.keys(result).filter((name) => !(RESULT_COLUMNS as readonly string[]).includes(name)),
+      },
+      {
+        place: "tsync_other_modules, the NOT IN list and the `name = '...'` tests",
+        names: [
+          ...quoted(between(other, /NOT IN \(/, /\)/)),
+          ...[...other.matchAll(/name = '([a-z_]+)'/g)].map((m) => m[1] as string),
+        ],
+      },
+    ];
+  },
+  'sql/load/parse.sql': (sql) => [
+    {
+      place: 'the r.result.<module> columns of _tsync_src',
+      names: [...new Set([...sql.matchAll(/\br\.result\.([a-z_]+)/g)].map((m) => m[1] as string))].filter(
+        (name) => !(RESULT_COLUMNS as readonly string[]).includes(name),
+      ),
+    },
+  ],
+  'sql/load/rows-module-results.sql': (sql) => {
+    const ownBranches = [...sql.matchAll(/list_contains\(modules, '([a-z_]+)'\)/g)].map(
+      (m) => m[1] as string,
+    );
+    return [
+      {
+        place: "the CASE name WHEN list and the list_contains(modules, '...') branches",
+        names: [...quoted(between(sql, /CASE name/, /END AS value/)), ...ownBranches],
+      },
+      {
+        place: "the WHERE name IN list and the list_contains(modules, '...') branches",
+        names: [...quoted(between(sql, /WHERE name IN \(/, /\)/)), ...ownBranches],
+      },
+    ];
+  },
+  'docs/schema.md': (md) => [
+    {
+      place: 'module_results, the row of `module`',
+      names: [
+        ...between(md, /\| `module` \| VARCHAR NOT NULL \|/, /any newer feature/).matchAll(/`([a-z_]+)`/g),
+      ]
+        .map((m) => m[1] as string)
+        .filter((name) => name !== 'result'),
+    },
+  ],
+  'sql/001_tables.sql': (sql) => [
+    {
+      place: 'the comment on module_results',
+      names: between(sql, /-- One row per feature result in `result` \(/, /\.\.\.\)/)
+        .split(/[\s,-]+/)
+        .filter((word) => word !== ''),
+      examples: true,
+    },
+  ],
+};
+
+/** Files that name modules for another reason: this guide's worked example of adding one. */
+const NOT_MODULE_LISTS = new Set(['docs/development.md']);
+
+function moduleLists(file: string, text: string): ModuleList[] {
+  const reader = MODULE_PLACES[file];
+  if (reader === undefined) throw new Error(`no reader for ${file}`);
+  return reader(text).map((list) => ({ file, ...list }));
+}
+
+function moduleProblems(list: ModuleList, modules: readonly string[]): string[] {
+  const problems: string[] = [];
+  const names = new Set(list.names);
+  const where = `${list.file} (${list.place})`;
+  if (list.names.length === 0) return [`${where}: no module found there (has the list moved?)`];
+  const extra = list.names.filter((name) => !modules.includes(name));
+  const missing = list.examples ? [] : modules.filter((name) => !names.has(name));
+  if (extra.length > 0) problems.push(`${where}: ${extra.join(', ')} not in FEATURE_MODULES`);
+  if (missing.length > 0) problems.push(`${where}: missing ${missing.join(', ')}`);
+  const twice = list.names.filter((name, i) => list.names.indexOf(name) !== i);
+  if (twice.length > 0) problems.push(`${where}: ${twice.join(', ')} listed twice`);
+  return problems;
+}
+
+function sqlAndDocFiles(): string[] {
+  const under = (dir: string, ext: string): string[] =>
+    readdirSync(join(projectRoot(), dir), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith(ext))
+      .map((name) => `${dir}/${name}`);
+  return [...under('sql', '.sql'), ...under('docs', '.md'), 'README.md'].sort();
+}
+
+describe('the module list', () => {
+  it('is what every SQL file and doc that lists modules lists', () => {
+    const problems = Object.keys(MODULE_PLACES).flatMap((file) =>
+      moduleLists(file, read(file)).flatMap((list) => moduleProblems(list, FEATURE_MODULES)),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('is read from every file of sql/ and docs/ that names several modules', () => {
+    // A new place that lists modules needs a reader in MODULE_PLACES, or it would drift unseen.
+    const unread = sqlAndDocFiles().filter((file) => {
+      if (file in MODULE_PLACES || NOT_MODULE_LISTS.has(file)) return false;
+      const text = read(file);
+      return FEATURE_MODULES.filter((name) => new RegExp(`\\b${name}\\b`).test(text)).length >= 4;
+    });
+    expect(unread).toEqual([]);
+  });
+
+  it('reports a module missing from a file, and one too many, by file and place', () => {
+    // Against what the files list now, so that this holds whatever FEATURE_MODULES holds.
+    const file = 'sql/load/rows-module-results.sql';
+    const [listed] = moduleLists(file, read(file));
+    const drifted = read(file).replace("WHEN 'moderation' THEN moderation", "WHEN 'emotions' THEN emotions");
+    const [list] = moduleLists(file, drifted);
+    expect(list && listed && moduleProblems(list, listed.names)).toEqual([
+      `${file} (the CASE name WHEN list and the list_contains(modules, '...') branches): emotions not in FEATURE_MODULES`,
+      `${file} (the CASE name WHEN list and the list_contains(modules, '...') branches): missing moderation`,
+    ]);
+    const [doc] = moduleLists('docs/schema.md', read('docs/schema.md'));
+    expect(doc && moduleProblems(doc, [...doc.names, 'emotions'])).toEqual([
+      'docs/schema.md (module_results, the row of `module`): missing emotions',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// json_transform structures
+
+type Node = z.core.$ZodType;
+type Def = z.core.$ZodTypeDef & Record<string, unknown>;
+
+function defOf(node: Node): Def {
+  return node._zod.def as Def;
+}
+
+/** The structure (parsed JSON) of each `MACRO name(...) AS json_transform(x, '<structure>')`. */
+function transformsOf(sql: string): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const m of sql.matchAll(/MACRO (\w+)\(\w+\) AS json_transform\(\w+, '([^']*)'\)/g)) {
+    found.set(m[1] as string, JSON.parse(m[2] as string));
+  }
+  return found;
+}
+
+/** What each macro's structure describes. */
+const TARGETS: Record<string, Node> = {
+  tsync_record: jobRecordSchema,
+  tsync_utterances: z.array(utteranceSchema),
+  // Any feature result's wrapper: each of its members is some module's.
+  tsync_wrapper: z.union(
+    FEATURE_MODULES.map(
+      (name) =>
+        ((preRecordedResultSchema.shape as Record<string, Node>)[name] ??
+          (liveResultSchema.shape as Record<string, Node>)[name]) as Node,
+    ) as [Node, ...Node[]],
+  ),
+};
+
+/** A node's alternatives with optional, nullable and unions opened; the words' custom check as its array. */
+function alternatives(node: Node): Node[] {
+  if (node === wordsSchema) return [z.array(wordSchema)];
+  const def = defOf(node);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return alternatives(def['innerType'] as Node);
+    case 'union':
+      return (def['options'] as Node[]).flatMap(alternatives);
+    default:
+      return [node];
+  }
+}
+
+function describeNodes(nodes: readonly Node[]): string {
+  return [...new Set(nodes.map(describeNode))].join(' | ') || 'nothing';
+}
+
+function describeNode(node: Node): string {
+  const def = defOf(node);
+  return typeof def['format'] === 'string' ? `${def.type} (${def['format']})` : def.type;
+}
+
+/** Whether a leaf of the schema takes what DuckDB parses as `type`. */
+function leafFits(type: string, node: Node): boolean {
+  const def = defOf(node);
+  const format = def['format'] as string | undefined;
+  const stringValues = (values: unknown[]): boolean => values.every((v) => typeof v === 'string');
+  switch (type) {
+    case 'JSON':
+      return true;
+    case 'VARCHAR':
+      return (
+        def.type === 'string' ||
+        (def.type === 'enum' && stringValues(Object.values(def['entries'] as object))) ||
+        (def.type === 'literal' && stringValues(def['values'] as unknown[]))
+      );
+    case 'DOUBLE':
+      return def.type === 'number';
+    case 'INTEGER':
+      return def.type === 'number' && format === 'int32';
+    case 'BOOLEAN':
+      return def.type === 'boolean';
+    case 'TIMESTAMPTZ':
+      return def.type === 'string' && format === 'datetime';
+    default: {
+      const map = /^MAP\(VARCHAR, (.+)\)$/.exec(type);
+      if (map === null) throw new Error(`the test cannot read the DuckDB type ${type}: teach leafFits`);
+      const value = map[1] as string;
+      if (def.type === 'record')
+        return alternatives(def['valueType'] as Node).some((v) => leafFits(value, v));
+      // An object read as a MAP of JSON values: any member fits.
+      return def.type === 'object' && value === 'JSON';
+    }
+  }
+}
+
+/** Problems of `structure` (a json_transform structure) at `path` against the schema's `nodes`. */
+function structureProblems(structure: unknown, nodes: readonly Node[], path: string): string[] {
+  const options = nodes.flatMap(alternatives);
+  const at = path === '' ? 'the whole value' : path;
+  if (typeof structure === 'string') {
+    if (options.some((node) => leafFits(structure, node))) return [];
+    return [`${at}: ${structure}, but the schema has ${describeNodes(options)}`];
+  }
+  if (Array.isArray(structure)) {
+    const arrays = options.filter((node) => defOf(node).type === 'array');
+    if (arrays.length === 0) return [`${at}: a list, but the schema has ${describeNodes(options)}`];
+    return structureProblems(
+      structure[0],
+      arrays.map((node) => defOf(node)['element'] as Node),
+      `${path}[]`,
+    );
+  }
+  const objects = options.filter((node) => ['object', 'record'].includes(defOf(node).type));
+  if (objects.length === 0) return [`${at}: a struct, but the schema has ${describeNodes(options)}`];
+  return Object.entries(structure as Record<string, unknown>).flatMap(([name, member]) => {
+    const memberPath = path === '' ? name : `${path}.${name}`;
+    // A declared member, or any member of a record; a loose object's unknown members do not count.
+    const candidates = objects.flatMap((node) => {
+      const def = defOf(node);
+      if (def.type === 'record') return [def['valueType'] as Node];
+      const declared = (def['shape'] as Record<string, Node>)[name];
+      return declared === undefined ? [] : [declared];
+    });
+    if (candidates.length === 0) return [`${memberPath}: not in the schema`];
+    return structureProblems(member, candidates, memberPath);
+  });
+}
+
+function transformProblems(sql: string): string[] {
+  const transforms = transformsOf(sql);
+  const problems: string[] = [];
+  for (const name of Object.keys(TARGETS)) {
+    if (!transforms.has(name)) problems.push(`${name}: no such json_transform macro`);
+  }
+  for (const [name, structure] of transforms) {
+    const target = TARGETS[name];
+    if (target === undefined) problems.push(`${name}: no schema to check it against (add it to TARGETS)`);
+    else problems.push(...structureProblems(structure, [target], '').map((p) => `${name}: ${p}`));
+  }
+  return problems;
+}
+
+describe('the json_transform structures of sql/load/parse-create.sql', () => {
+  const sql = read('sql/load/parse-create.sql');
+
+  it('are found, each of them', () => {
+    expect([...transformsOf(sql).keys()].sort()).toEqual(Object.keys(TARGETS).sort());
+  });
+
+  it('type only paths the schema has, each with a compatible type', () => {
+    expect(transformProblems(sql)).toEqual([]);
+  });
+
+  it('report a path the schema lacks and a type it does not take', () => {
+    const drifted = sql
+      .replace('"audio_duration": "DOUBLE", "billing_time"', '"region": "VARCHAR", "billing_time"')
+      .replace('"error_code": "INTEGER"', '"error_code": "TIMESTAMPTZ"')
+      .replace('"language": "VARCHAR", "text"', '"language": "INTEGER", "text"')
+      .replace('"words": [{"word": "VARCHAR"', '"words": {"word": "VARCHAR"')
+      .replace('"confidence": "DOUBLE"}]\n}]', '"confidence": "DOUBLE"}\n}]');
+    expect(transformProblems(drifted)).toEqual([
+      'tsync_utterances: [].language: INTEGER, but the schema has string',
+      'tsync_utterances: [].words: a struct, but the schema has array',
+      'tsync_record: error_code: TIMESTAMPTZ, but the schema has number (int32)',
+      'tsync_record: result.metadata.region: not in the schema',
+    ]);
+  });
+});
