@@ -353,3 +353,58 @@ describe('the json_transform structures of sql/load/parse-create.sql', () => {
     ]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The worked example of docs/development.md
+
+const GUIDE = 'docs/development.md';
+
+/** The files of the guide's `diff` block under "Adding a module", each patched by its hunks. */
+function patchedByGuide(guide: string): { files: Map<string, string>; problems: string[] } {
+  const section = between(guide, /^## Adding a module$/m, /^## /m);
+  const block = between(section, /^```diff\n/m, /^```$/m);
+  const files = new Map<string, string>();
+  const problems: string[] = [];
+  let file: string | undefined;
+  let hunk: { old: string[]; new: string[] } | undefined;
+  const flush = (): void => {
+    if (file === undefined || hunk === undefined) return;
+    const text = files.get(file) ?? read(file);
+    const old = hunk.old.join('\n');
+    if (!text.includes(old)) problems.push(`${GUIDE}: a hunk of ${file} no longer applies`);
+    else files.set(file, text.replace(old, hunk.new.join('\n')));
+    hunk = undefined;
+  };
+  for (const line of block.split('\n')) {
+    if (line.startsWith('--- a/')) {
+      flush();
+      file = line.slice('--- a/'.length);
+    } else if (line.startsWith('+++ ')) {
+      // The same file.
+    } else if (line.startsWith('@@')) {
+      flush();
+      hunk = { old: [], new: [] };
+    } else if (hunk !== undefined) {
+      const [mark, body] = [line.slice(0, 1), line.slice(1)];
+      if (mark !== '+') hunk.old.push(body);
+      if (mark !== '-') hunk.new.push(body);
+    }
+  }
+  flush();
+  if (files.size === 0) problems.push(`${GUIDE}: no diff block under "Adding a module"`);
+  return { files, problems };
+}
+
+describe('the guide to adding a module', () => {
+  it('shows a diff that applies to the files as they are and adds the module to every list', () => {
+    const { files, problems } = patchedByGuide(read(GUIDE));
+    expect(problems).toEqual([]);
+    expect(files.get('src/normalize/records/shapes.ts')).toMatch(/^ {2}keywords: moduleResult\(/m);
+    const lists = Object.keys(MODULE_PLACES).flatMap((file) =>
+      moduleLists(file, files.get(file) ?? read(file)).flatMap((list) =>
+        moduleProblems(list, [...FEATURE_MODULES, 'keywords']),
+      ),
+    );
+    expect(lists).toEqual([]);
+  });
+});
