@@ -4,8 +4,8 @@
  * - every place in sql/ and docs/ that lists the feature modules lists exactly FEATURE_MODULES
  *   (src/normalize/records/modules.ts, itself derived from the result schemas); a failure names
  *   the file, the place in it, and the missing or extra module;
- * - every typed path of the `json_transform` structures in sql/load/parse-create.sql exists in the
- *   schema with a compatible type (VARCHAR a string, DOUBLE a number, INTEGER a 32-bit integer,
+ * - every typed path of the `json_transform` structures of sql/ (the macros of
+ *   sql/load/parse-create.sql and a few inline ones) exists in the schema with a compatible type (VARCHAR a string, DOUBLE a number, INTEGER a 32-bit integer,
  *   TIMESTAMPTZ a datetime string, JSON anything, a list an array, a struct or MAP an object).
  * Each checker is also run on a deliberately drifted text, so that it is known to be able to fail.
  */
@@ -16,8 +16,11 @@ import { z } from 'zod';
 import { jobRecordSchema } from '../../../src/normalize/records/job-record.js';
 import { FEATURE_MODULES, RESULT_COLUMNS } from '../../../src/normalize/records/modules.js';
 import {
+  errorObjectSchema,
   liveResultSchema,
   preRecordedResultSchema,
+  transcriptionSchema,
+  translationEntrySchema,
   utteranceSchema,
 } from '../../../src/normalize/records/shapes.js';
 import { wordSchema, wordsSchema } from '../../../src/normalize/records/words.js';
@@ -199,27 +202,38 @@ function defOf(node: Node): Def {
   return node._zod.def as Def;
 }
 
-/** The structure (parsed JSON) of each `MACRO name(...) AS json_transform(x, '<structure>')`. */
-function transformsOf(sql: string): Map<string, unknown> {
+/**
+ * The structure (parsed JSON) of each `json_transform(x, '<structure>')` of `sql`, keyed by the
+ * macro it defines (`tsync_record`) or else by `<file>: <x>`.
+ */
+function transformsOf(sql: string, file = ''): Map<string, unknown> {
   const found = new Map<string, unknown>();
-  for (const m of sql.matchAll(/MACRO (\w+)\(\w+\) AS json_transform\(\w+, '([^']*)'\)/g)) {
-    found.set(m[1] as string, JSON.parse(m[2] as string));
+  for (const m of sql.matchAll(/json_transform\((.+?), '([[{][^']*)'\)/g)) {
+    const before = sql.slice(0, m.index);
+    const macro = /MACRO (\w+)\([\w, ]*\) AS $/.exec(before)?.[1];
+    found.set(macro ?? `${file}: ${m[1] as string}`, JSON.parse(m[2] as string));
   }
   return found;
 }
 
-/** What each macro's structure describes. */
+/** Any feature result's wrapper: each of its members is some module's. */
+const anyModule = z.union(
+  FEATURE_MODULES.map(
+    (name) =>
+      ((preRecordedResultSchema.shape as Record<string, Node>)[name] ??
+        (liveResultSchema.shape as Record<string, Node>)[name]) as Node,
+  ) as [Node, ...Node[]],
+);
+
+/** What each structure describes: a json_transform of sql/ without an entry here fails. */
 const TARGETS: Record<string, Node> = {
   tsync_record: jobRecordSchema,
   tsync_utterances: z.array(utteranceSchema),
-  // Any feature result's wrapper: each of its members is some module's.
-  tsync_wrapper: z.union(
-    FEATURE_MODULES.map(
-      (name) =>
-        ((preRecordedResultSchema.shape as Record<string, Node>)[name] ??
-          (liveResultSchema.shape as Record<string, Node>)[name]) as Node,
-    ) as [Node, ...Node[]],
-  ),
+  tsync_wrapper: anyModule,
+  "sql/load/parse.sql: e['languages']": translationEntrySchema.shape.languages,
+  "sql/load/refresh-erased.sql: r.doc -> 'result' -> 'transcription' -> 'languages'":
+    transcriptionSchema.shape.languages,
+  'sql/load/rows-module-results.sql: error': errorObjectSchema,
 };
 
 /** A node's alternatives with optional, nullable and unions opened; the words' custom check as its array. */
@@ -313,11 +327,10 @@ function structureProblems(structure: unknown, nodes: readonly Node[], path: str
   });
 }
 
-function transformProblems(sql: string): string[] {
-  const transforms = transformsOf(sql);
+function transformProblems(transforms: ReadonlyMap<string, unknown>): string[] {
   const problems: string[] = [];
   for (const name of Object.keys(TARGETS)) {
-    if (!transforms.has(name)) problems.push(`${name}: no such json_transform macro`);
+    if (!transforms.has(name)) problems.push(`${name}: no such json_transform`);
   }
   for (const [name, structure] of transforms) {
     const target = TARGETS[name];
@@ -327,29 +340,36 @@ function transformProblems(sql: string): string[] {
   return problems;
 }
 
-describe('the json_transform structures of sql/load/parse-create.sql', () => {
-  const sql = read('sql/load/parse-create.sql');
+/** Every json_transform of every file of sql/. */
+function allTransforms(): Map<string, unknown> {
+  const files = sqlAndDocFiles().filter((file) => file.endsWith('.sql'));
+  return new Map(files.flatMap((file) => [...transformsOf(read(file), file)]));
+}
 
-  it('are found, each of them', () => {
-    expect([...transformsOf(sql).keys()].sort()).toEqual(Object.keys(TARGETS).sort());
+describe('the json_transform structures of sql/', () => {
+  it('are found, each of them, and each has a schema to be checked against', () => {
+    expect([...allTransforms().keys()].sort()).toEqual(Object.keys(TARGETS).sort());
   });
 
   it('type only paths the schema has, each with a compatible type', () => {
-    expect(transformProblems(sql)).toEqual([]);
+    expect(transformProblems(allTransforms())).toEqual([]);
   });
 
   it('report a path the schema lacks and a type it does not take', () => {
-    const drifted = sql
+    const drifted = read('sql/load/parse-create.sql')
       .replace('"audio_duration": "DOUBLE", "billing_time"', '"region": "VARCHAR", "billing_time"')
       .replace('"error_code": "INTEGER"', '"error_code": "TIMESTAMPTZ"')
       .replace('"language": "VARCHAR", "text"', '"language": "INTEGER", "text"')
       .replace('"words": [{"word": "VARCHAR"', '"words": {"word": "VARCHAR"')
       .replace('"confidence": "DOUBLE"}]\n}]', '"confidence": "DOUBLE"}\n}]');
-    expect(transformProblems(drifted)).toEqual([
+    const transforms = new Map([...allTransforms(), ...transformsOf(drifted)]);
+    transforms.set('sql/load/rows-module-results.sql: error', { status_code: 'JSON', stack: 'JSON' });
+    expect(transformProblems(transforms)).toEqual([
       'tsync_utterances: [].language: INTEGER, but the schema has string',
       'tsync_utterances: [].words: a struct, but the schema has array',
       'tsync_record: error_code: TIMESTAMPTZ, but the schema has number (int32)',
       'tsync_record: result.metadata.region: not in the schema',
+      'sql/load/rows-module-results.sql: error: stack: not in the schema',
     ]);
   });
 });
