@@ -7,10 +7,13 @@
  * - every typed path of the `json_transform` structures of sql/ (the macros of
  *   sql/load/parse-create.sql and a few inline ones) exists in the schema with a compatible type (VARCHAR a string, DOUBLE a number, INTEGER a 32-bit integer,
  *   TIMESTAMPTZ a datetime string, JSON anything, a list an array, a struct or MAP an object).
+ * - the rows the load's queries (sql/load/rows-*.sql) make have the column types of the tables the
+ *   migrations make (DESCRIBE of each, on a migrated file): the structures' types reach the DDL.
  * Each checker is also run on a deliberately drifted text, so that it is known to be able to fail.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jobRecordSchema } from '../../../src/normalize/records/job-record.js';
@@ -25,6 +28,7 @@ import {
 } from '../../../src/normalize/records/shapes.js';
 import { wordSchema, wordsSchema } from '../../../src/normalize/records/words.js';
 import { projectRoot } from '../../../src/util/paths.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 
 function read(file: string): string {
   return readFileSync(join(projectRoot(), file), 'utf8');
@@ -370,6 +374,71 @@ describe('the json_transform structures of sql/', () => {
       'tsync_record: error_code: TIMESTAMPTZ, but the schema has number (int32)',
       'tsync_record: result.metadata.region: not in the schema',
       'sql/load/rows-module-results.sql: error: stack: not in the schema',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The tables' columns
+
+/** Each table the load appends to, and the query of sql/load/ that makes its rows. */
+const ROWS = [
+  ['jobs', 'rows-jobs'],
+  ['job_records', 'rows-job-records'],
+  ['utterances', 'rows-utterances'],
+  ['words', 'rows-words'],
+  ['module_results', 'rows-module-results'],
+] as const;
+
+/** Positions the load counts (BIGINT) in INTEGER columns: not from the record, appended as is. */
+const COUNTED = new Set(['utterances.utterance_idx', 'words.utterance_idx', 'words.word_idx']);
+
+/** `table.column: the load gives X, the table has Y` for each column whose types differ. */
+async function columnProblems(loadSql: (name: string) => string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(await migratedDb('contract.duckdb'));
+  const connection = await instance.connect();
+  try {
+    // The staging connection as a writer sets it up, with an empty batch parsed.
+    for (const name of ['parse-create', 'parse-reset', 'parse']) await connection.run(loadSql(name));
+    const describe = async (what: string): Promise<string[]> =>
+      (await connection.runAndReadAll(`DESCRIBE ${what}`))
+        .getRowObjects()
+        .map((row) => String(row['column_type']));
+    const problems: string[] = [];
+    for (const [table, query] of ROWS) {
+      const columns = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjects();
+      const given = await describe(loadSql(query).replace(/;\s*$/, ''));
+      if (given.length !== columns.length)
+        problems.push(`${table}: the load gives ${given.length} columns, the table has ${columns.length}`);
+      columns.forEach((column, i) => {
+        const name = `${table}.${String(column['column_name'])}`;
+        const type = String(column['column_type']);
+        const from = given[i];
+        if (from === type || (from === 'BIGINT' && type === 'INTEGER' && COUNTED.has(name))) return;
+        problems.push(`${name}: the load gives ${from ?? 'nothing'}, the table has ${type}`);
+      });
+    }
+    return problems;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('the rows the load makes', () => {
+  const loadSql = (name: string): string => read(`sql/load/${name}.sql`);
+
+  it('have the column types of the tables the migrations make', async () => {
+    expect(await columnProblems(loadSql)).toEqual([]);
+  });
+
+  it('report a column whose type the load gives otherwise', async () => {
+    const drifted = (name: string): string =>
+      name === 'parse-create'
+        ? loadSql(name).replace('"version": "INTEGER"', '"version": "DOUBLE"')
+        : loadSql(name);
+    expect(await columnProblems(drifted)).toEqual([
+      'jobs.version: the load gives DOUBLE, the table has INTEGER',
     ]);
   });
 });
