@@ -5,8 +5,9 @@
  *   (src/normalize/records/modules.ts, itself derived from the result schemas); a failure names
  *   the file, the place in it, and the missing or extra module;
  * - every typed path of the `json_transform` structures of sql/ (the macros of
- *   sql/load/parse-create.sql and a few inline ones) exists in the schema with a compatible type (VARCHAR a string, DOUBLE a number, INTEGER a 32-bit integer,
- *   TIMESTAMPTZ a datetime string, JSON anything, a list an array, a struct or MAP an object).
+ *   sql/load/parse-create.sql and a few inline ones) exists in the schema with a compatible type
+ *   (VARCHAR a string or enum, DOUBLE a number, INTEGER a 32-bit integer, TIMESTAMPTZ a datetime
+ *   string, JSON anything, a list an array, a struct or MAP an object);
  * - the rows the load's queries (sql/load/rows-*.sql) make have the column types of the tables the
  *   migrations make (DESCRIBE of each, on a migrated file): the structures' types reach the DDL.
  * Each checker is also run on a deliberately drifted text, so that it is known to be able to fail.
@@ -47,8 +48,8 @@ interface ModuleList {
 }
 
 /**
- * The text after `start` up to `end`. A list the reader cannot find is empty: every module is then
- * reported missing, so a moved list fails rather than passes.
+ * The text after `start` up to `end`; '' when either is not found. A list the reader cannot find
+ * is then empty, which moduleProblems reports: a moved list fails rather than passes.
  */
 function between(text: string, start: RegExp, end: RegExp): string {
   const found = start.exec(text);
