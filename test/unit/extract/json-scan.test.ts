@@ -140,6 +140,13 @@ describe('the list body scan', () => {
     const { items } = scan('{"next":null,"items":[{"id":"first","id":"last","status":7,"status":"done"}]}');
     expect(items[0]?.heads).toMatchObject({ id: 'last', status: 'done' });
     expect(items[0]?.plain).toBe(false);
+    const heads = (text: string) => scanListBody(Buffer.from(text), HeadScanner).items[0]?.heads;
+    expect(heads('{"next":null,"items":[{"id":"first","id":"last","created_at":7}]}')).toStrictEqual({
+      id: 'last',
+    });
+    expect(heads('{"next":null,"items":[{"\\u0069d":"a","id":1,"created_at":"t"}]}')).toStrictEqual({
+      created_at: 't',
+    });
   });
 
   it('asks a lone surrogate or an escaped member name to be parsed', () => {
