@@ -15,7 +15,7 @@ import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
 import { sleep } from '../util/sleep.js';
 import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
-import { HEADS_ONLY, type Shape } from './json-shape.js';
+import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type BodyRead, readListBody } from './list-page.js';
 import { type Listing, pageOf } from './listing.js';
 import { parseNextLink } from './next-link.js';
@@ -61,7 +61,7 @@ export class ListingClient implements Listing {
   readonly #logger: Logger;
   readonly #onRetry: ClientOptions['onRetry'];
   readonly #redact: Redact;
-  readonly #itemShape: Shape;
+  readonly #scanner: ScannerClass;
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -78,7 +78,7 @@ export class ListingClient implements Listing {
     this.#throttle = new Throttle(concurrency);
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
-    this.#itemShape = options.itemShape ?? HEADS_ONLY;
+    this.#scanner = options.scanner ?? HeadScanner;
     this.#pool = new Pool(base.origin, {
       // Never fewer than the requests let in flight: one queued in the pool could leave in a pause.
       connections: Math.max(
@@ -205,7 +205,7 @@ export class ListingClient implements Listing {
     }
     this.#throttle.answered();
     const bytes = body.length;
-    const read = readListBody(body, this.#itemShape);
+    const read = readListBody(body, this.#scanner);
     if (!read.ok) throw bodyError(read, where, bytes, this.#redact);
     return { value: read.value, next: read.next, bytes };
   }

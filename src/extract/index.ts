@@ -1,6 +1,7 @@
 /**
  * EXTRACT's only door (dependency-cruiser enforces it): the listing service client, the walk of a
- * window's pages and the byte scan of a page. See ./client.ts for the behaviour and
+ * window's pages and the byte scan of a page (ListScanner: what another stage extends to read more
+ * of each item in the same pass). See ./client.ts for the behaviour and
  * ./retry-policy.ts for what retries.
  */
 
@@ -13,18 +14,25 @@ export {
   type ListName,
 } from '../kinds.js';
 export { ListingClient } from './client.js';
-export { scanListBody } from './json-scan.js';
 export {
-  ANY,
-  both,
-  either,
-  HEAD_NAMES,
-  type HeadName,
-  NEVER,
-  objectRule,
-  type Shape,
-  shape,
-} from './json-shape.js';
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COMMA,
+  INT32_MAX,
+  INT32_MIN,
+  JsonSyntaxError,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-lexer.js';
+export {
+  type EnvelopeScan,
+  HeadScanner,
+  type ItemSpan,
+  ListScanner,
+  type ScannerClass,
+  scanListBody,
+} from './json-scan.js';
 export type { Listing } from './listing.js';
 export { parseNextLink } from './next-link.js';
 export { buildQuery, DEFAULT_LIMIT, validateListParams } from './query.js';

@@ -1,6 +1,7 @@
 /**
  * Reading JSON bytes token by token without building values: the part of the list scan
- * (json-scan.ts) that knows only JSON's grammar, as JSON.parse accepts it. Positions are byte
+ * (json-scan.ts) that knows only JSON's grammar, as JSON.parse accepts it; a reader of items
+ * (json-scan.ts ListScanner) extends it. Positions are byte
  * offsets into the UTF-8 body; a byte that breaks the grammar throws JsonSyntaxError.
  */
 
@@ -34,12 +35,12 @@ export const SAFE_DIGITS = 300;
 
 /**
  * A cursor over a body. Subclasses read values at `pos`; these methods read the tokens and skip
- * whole values (any depth, no recursion). `plain` turns false on what DuckDB would read otherwise
- * than JSON.parse (an escaped control character or surrogate half).
+ * whole values (any depth, no recursion). `rareEscape` turns true on a `\u` escape of a control
+ * character or a surrogate half (a reader that cares resets it).
  */
 export class JsonLexer {
   protected pos = 0;
-  protected plain = true;
+  protected rareEscape = false;
   /** Container kinds of skipAny: 1 object, 2 array. */
   private stack = new Uint8Array(64);
 
@@ -98,8 +99,8 @@ export class JsonLexer {
         if (digit < 0) throw new JsonSyntaxError(k);
         code = code * 16 + digit;
       }
-      // A NUL, a control character or a surrogate half: DuckDB may read these otherwise.
-      if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) this.plain = false;
+      // A NUL, a control character or a surrogate half.
+      if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) this.rareEscape = true;
       return i + 6;
     }
     // " \ / b f n r t

@@ -1,12 +1,12 @@
 /**
  * One pass over a list answer's bytes, without building a value: checks that the body is JSON
- * (as JSON.parse would accept it), finds the envelope's `next` and each item's span, reads each
- * item's heads (id, kind, status, created_at) and checks each item against a shape (json-shape.ts).
- * DuckDB parses the items themselves later (src/load); the walk needs only what this returns.
+ * (as JSON.parse would accept it), finds the envelope's `next` and each item's span, and reads each
+ * item's heads (the top-level `id` and `created_at` the walk needs). DuckDB parses the items
+ * themselves later (src/load); the walk needs only what this returns.
  *
- * Per item it says whether the item meets the shape (`checked`: valid without a parse) and whether
- * DuckDB reads it as JSON.parse would (`plain`: no repeated or escaped member names, no `\u` escape
- * of a control character or a surrogate). Either false sends the item to JSON.parse and the schema.
+ * A subclass of ListScanner may read more of each item in the same pass (its `item()`): the scan
+ * stays one pass over the bytes whoever reads the items. What it reads is its own; extract keeps
+ * only each item's span and heads.
  *
  * The body must be valid UTF-8 (list-page.ts decodes one that is not, as the client always did).
  */
@@ -14,62 +14,51 @@ import {
   CLOSE_ARRAY,
   CLOSE_OBJECT,
   COMMA,
-  INT32_MAX,
-  INT32_MIN,
   JsonLexer,
   JsonSyntaxError,
   OPEN_ARRAY,
   OPEN_OBJECT,
   QUOTE,
 } from './json-lexer.js';
-import type { HeadName, ObjectRule, Shape } from './json-shape.js';
 
 export { JsonSyntaxError };
 
-export interface ItemScan {
+/** Top-level string members of an item that the walk needs without a parse. */
+export const HEAD_NAMES = ['id', 'created_at'] as const;
+export type HeadName = (typeof HEAD_NAMES)[number];
+export type Heads = Partial<Record<HeadName, string>>;
+
+/** An item of a list body: where its text is, and its heads. */
+export interface ItemSpan {
   /** Byte offsets of the item's JSON text in the body: [start, end). */
   readonly start: number;
   readonly end: number;
-  /** Meets the item shape: valid as it is, no parse needed. */
-  readonly checked: boolean;
-  /** DuckDB reads the text as JSON.parse would (see above). */
-  readonly plain: boolean;
   /** Top-level string members, the last of a repeated name (as JSON.parse keeps); absent when not strings. */
-  readonly heads: Readonly<Partial<Record<HeadName, string>>>;
-  /** Names of the non-null members of the objects whose rule asks for them (ObjectRule.names), in order. */
-  readonly names: readonly string[];
+  readonly heads: Readonly<Heads>;
 }
 
-export interface EnvelopeScan {
-  readonly items: readonly ItemScan[];
+export interface EnvelopeScan<I extends ItemSpan = ItemSpan> {
+  readonly items: readonly I[];
   /** The envelope's `next`, unread; undefined when it is missing or neither a string nor null. */
   readonly next: string | null | undefined;
   /** `items` is there, once, and an array; `first`/`current` are strings or null when present. */
   readonly envelope: boolean;
 }
 
-/** Scans `body` as a list envelope whose items must meet `item`; throws JsonSyntaxError when it is not JSON. */
-export function scanListBody(body: Buffer, item: Shape): EnvelopeScan {
-  return new Scanner(body).envelope(item);
+/** A scanner of list bodies: HeadScanner, or another ListScanner that reads more of each item. */
+export type ScannerClass<I extends ItemSpan = ItemSpan> = new (body: Buffer) => ListScanner<I>;
+
+/** Scans `body` as a list envelope, its items read by `Scanner`; throws JsonSyntaxError when it is not JSON. */
+export function scanListBody<I extends ItemSpan>(body: Buffer, Scanner: ScannerClass<I>): EnvelopeScan<I> {
+  return new Scanner(body).list();
 }
 
-type Heads = Partial<Record<HeadName, string>>;
-
-/**
- * Visits of objects, numbered across scans so that ObjectRule.seen needs no clearing. After 2^31
- * visits numbers repeat: a stale slot can then only make an item look less valid (parsed), never more.
- */
-let visits = 0;
-
-class Scanner extends JsonLexer {
-  /** Of the record being read. */
-  private checked = true;
-  private heads: Heads = {};
-  private names: string[] = [];
-
-  envelope(item: Shape): EnvelopeScan {
+/** Reads a list envelope and, through `item()`, each of its items. */
+export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
+  /** The whole body as a list envelope. */
+  list(): EnvelopeScan<I> {
     const buf = this.buf;
-    let items: ItemScan[] | undefined;
+    let items: I[] | undefined;
     let itemsArray = false;
     let next: string | null | undefined;
     let envelope = true;
@@ -94,7 +83,7 @@ class Scanner extends JsonLexer {
         if (name === 'items') {
           // JSON.parse keeps the last of a repeated name: so does this.
           itemsArray = at === OPEN_ARRAY;
-          if (itemsArray) items = this.records(item);
+          if (itemsArray) items = this.items();
           else this.skipAny();
         } else if (name === 'next') {
           next = at === QUOTE ? this.stringValue() : this.isNull() ? null : undefined;
@@ -113,10 +102,10 @@ class Scanner extends JsonLexer {
     return { items: items ?? [], next, envelope: envelope && itemsArray && next !== undefined };
   }
 
-  /** The array at `pos`, each element a record. */
-  private records(item: Shape): ItemScan[] {
+  /** The array at `pos`, each element an item. */
+  private items(): I[] {
     const buf = this.buf;
-    const out: ItemScan[] = [];
+    const out: I[] = [];
     this.pos++;
     this.space();
     if (buf[this.pos] === CLOSE_ARRAY) {
@@ -125,20 +114,7 @@ class Scanner extends JsonLexer {
     }
     for (;;) {
       this.space();
-      const start = this.pos;
-      this.checked = true;
-      this.plain = true;
-      this.heads = {};
-      this.names = [];
-      this.value(item, undefined);
-      out.push({
-        start,
-        end: this.pos,
-        checked: this.checked,
-        plain: this.plain,
-        heads: this.heads,
-        names: this.names,
-      });
+      out.push(this.item());
       this.space();
       const c = buf[this.pos];
       this.pos++;
@@ -148,106 +124,38 @@ class Scanner extends JsonLexer {
     }
   }
 
-  /** Checks the value at `pos` against `shape`; `head`: the record head a string value is kept as. */
-  private value(shape: Shape, head: HeadName | undefined): void {
-    this.space();
-    const c = this.buf[this.pos];
-    if (c === QUOTE) {
-      const start = this.pos;
-      const escaped = this.string();
-      if (head !== undefined) this.heads[head] = this.decode(start, this.pos, escaped);
-      if (shape.any) return;
-      const rule = shape.string;
-      if (rule === undefined) this.checked = false;
-      else if (rule.nonEmpty && this.pos === start + 2) this.checked = false;
-      else if (rule.test !== undefined && !rule.test(this.decode(start, this.pos, escaped)))
-        this.checked = false;
-      return;
-    }
-    if (shape.any) {
-      this.skipAny();
-      return;
-    }
-    if (c === OPEN_OBJECT) {
-      if (shape.object !== undefined) this.object(shape.object, shape.record);
-      else {
-        this.checked = false;
-        this.skipAny();
-      }
-    } else if (c === OPEN_ARRAY) {
-      if (shape.array !== undefined) this.array(shape.array);
-      else {
-        this.checked = false;
-        this.skipAny();
-      }
-    } else if (c === 0x74 || c === 0x66) {
-      this.literal();
-      if (!shape.boolean) this.checked = false;
-    } else if (c === 0x6e) {
-      this.literal();
-      if (!shape.nullable) this.checked = false;
-    } else {
-      const start = this.pos;
-      const plainDigits = this.number();
-      const rule = shape.number;
-      if (rule === undefined) this.checked = false;
-      else if (rule.int32 || plainDigits < 0) {
-        const value = Number(this.buf.toString('latin1', start, this.pos));
-        const ok = rule.int32
-          ? Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX
-          : Number.isFinite(value);
-        if (!ok) this.checked = false;
-      }
-    }
-  }
+  /**
+   * Reads the item at `pos` (its first byte, white space skipped), leaving `pos` just after it, and
+   * returns its span and heads (and whatever else the subclass reads of it).
+   */
+  protected abstract item(): I;
+}
 
-  private object(rule: ObjectRule, isRecord: boolean): void {
+/** Reads each item's heads and skips the rest: what the walk needs. */
+export class HeadScanner extends ListScanner<ItemSpan> {
+  protected item(): ItemSpan {
     const buf = this.buf;
-    visits = visits === INT32_MAX ? 1 : visits + 1;
-    const visit = visits;
-    const seen = rule.seen;
-    let found = 0;
-    /** Names met that are not members: one, then a set. */
-    let others: string | Set<string> | undefined;
+    const start = this.pos;
+    const heads: Heads = {};
+    if (buf[this.pos] !== OPEN_OBJECT) {
+      this.skipAny();
+      return { start, end: this.pos, heads };
+    }
     this.pos++;
     this.space();
     if (buf[this.pos] === CLOSE_OBJECT) this.pos++;
     else
       for (;;) {
         const [keyStart, keyEnd, escaped] = this.key();
-        let member = escaped ? undefined : lookup(rule, buf, keyStart, keyEnd);
-        let name: string | undefined;
-        if (escaped) {
-          // An escaped name may stand for a member's: match it decoded, and let JSON.parse judge.
-          this.plain = false;
-          name = JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string;
-          member = rule.members.find((m) => m.name === name);
-        }
-        if (rule.names) {
+        const name = escaped
+          ? (JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string)
+          : headAt(buf, keyStart, keyEnd);
+        if (name === 'id' || name === 'created_at') {
+          delete heads[name];
           this.space();
-          if (buf[this.pos] !== 0x6e)
-            this.names.push(member?.name ?? name ?? buf.toString('utf8', keyStart, keyEnd));
-        }
-        if (member === undefined) {
-          // A repeated name that is not a member's: DuckDB keeps both where JSON.parse keeps the last.
-          const other = name ?? buf.toString('utf8', keyStart, keyEnd);
-          if (others === undefined) others = other;
-          else if (typeof others === 'string') {
-            if (others === other) this.plain = false;
-            others = new Set([others, other]);
-          } else if (others.has(other)) this.plain = false;
-          else others.add(other);
-          this.value(rule.rest, undefined);
-        } else {
-          if (seen[member.index] === visit) this.plain = false;
-          else {
-            seen[member.index] = visit;
-            if (member.required) found++;
-          }
-          const head = isRecord ? member.head : undefined;
-          if (head !== undefined) delete this.heads[head];
-          this.value(member.shape, head);
-        }
+          if (buf[this.pos] === QUOTE) heads[name] = this.stringValue();
+          else this.skipAny();
+        } else this.skipAny();
         this.space();
         const c = buf[this.pos];
         this.pos++;
@@ -255,42 +163,18 @@ class Scanner extends JsonLexer {
         if (c === CLOSE_OBJECT) break;
         throw new JsonSyntaxError(this.pos - 1);
       }
-    if (found < rule.required) this.checked = false;
-  }
-
-  private array(element: Shape): void {
-    const buf = this.buf;
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_ARRAY) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.value(element, undefined);
-      this.space();
-      const c = buf[this.pos];
-      this.pos++;
-      if (c === COMMA) continue;
-      if (c === CLOSE_ARRAY) return;
-      throw new JsonSyntaxError(this.pos - 1);
-    }
+    return { start, end: this.pos, heads };
   }
 }
 
-function lookup(
-  rule: ObjectRule,
-  buf: Buffer,
-  start: number,
-  end: number,
-): ObjectRule['members'][number] | undefined {
-  const candidates = rule.byLength[end - start];
-  if (candidates === undefined) return undefined;
-  for (const member of candidates) {
-    const name = member.bytes;
-    let i = 0;
-    while (i < name.length && buf[start + i] === name[i]) i++;
-    if (i === name.length) return member;
-  }
+const ID = Buffer.from('id');
+const CREATED_AT = Buffer.from('created_at');
+
+/** The head an unescaped key at [start, end) names, compared in place; undefined for any other key. */
+function headAt(buf: Buffer, start: number, end: number): HeadName | undefined {
+  const length = end - start;
+  if (length === ID.length && buf.compare(ID, 0, ID.length, start, end) === 0) return 'id';
+  if (length === CREATED_AT.length && buf.compare(CREATED_AT, 0, CREATED_AT.length, start, end) === 0)
+    return 'created_at';
   return undefined;
 }

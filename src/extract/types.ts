@@ -6,8 +6,7 @@
 
 import type { JobKind, JobStatus, ListName } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { ItemScan } from './json-scan.js';
-import type { Shape } from './json-shape.js';
+import type { ItemSpan, ScannerClass } from './json-scan.js';
 
 export interface ListParams {
   /** Index of the first item; default 0. */
@@ -39,8 +38,11 @@ export interface Page {
   readonly limit: number;
   /** The body, UTF-8: each record's exact text is a span of it. */
   readonly body: Buffer;
-  /** Each item's span, heads and whether it meets the client's item shape; not validated here. */
-  readonly items: readonly ItemScan[];
+  /**
+   * Each item's span and heads, as the client's scanner read them (an object of the scanner's own
+   * class, which may say more of the item); not validated here.
+   */
+  readonly items: readonly ItemSpan[];
   /** Each item's `id` when it is a string, in order, unreadable ones included: the walk's anchors. */
   readonly ids: readonly (string | undefined)[];
   /** The first item's created_at, when readable: a slice boundary. */
@@ -86,10 +88,11 @@ export interface ClientOptions {
   connections?: number;
   logger?: Logger;
   /**
-   * What each item of a page is checked against while the body is scanned (the sync passes the job
-   * record's shape); default HEADS_ONLY: items are read, not checked.
+   * What reads each item of a page in the body's one scan (json-scan.ts); default HeadScanner: the
+   * item's span and heads. A later stage may pass a ListScanner of its own that reads more of each
+   * item in the same pass (the sync passes src/normalize's).
    */
-  itemShape?: Shape;
+  scanner?: ScannerClass;
   /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
   onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
 }

@@ -1,6 +1,7 @@
 /**
- * NORMALIZE's only door (dependency-cruiser enforces it): a page's records, vouched for by the byte
- * scan or judged by the schema, their content hash, and the record's shape the scan checks.
+ * NORMALIZE's only door (dependency-cruiser enforces it): a page's records, taken as they are when
+ * they meet the record's shape or judged by the schema, their content hash, and the scanner that
+ * checks the shape in the page's one scan (RecordScanner, for the listing client).
  */
 export { contentHash } from './content-hash.js';
 export {
@@ -11,5 +12,5 @@ export {
   type PageRecords,
   type QuarantinedText,
 } from './page-records.js';
-export { RECORD_SHAPE } from './record-shape.js';
+export { RecordScanner } from './record-scan.js';
 export { type RecordProblem, validateJobRecord } from './records/validate.js';

@@ -1,14 +1,16 @@
 /**
- * The normalize stage: a page's items, as scanned (src/extract/json-scan.ts), into the records to
- * load and the records to quarantine. An item the scan vouched for is taken as it is: its text is
- * stored as `raw` and DuckDB maps it (src/load). Any other item is parsed and judged by the record
- * schema (src/normalize/records/validate.ts), which gives a quarantined record its reasons.
+ * The normalize stage: a page's items (their spans in the body, src/extract/json-scan.ts) into the
+ * records to load and the records to quarantine. Each item is checked against the record's shape
+ * (record-scan.ts): during the page's one scan when the client read it with RecordScanner, else
+ * here, over its span. An item that meets the shape is taken as it is: its text is stored as `raw`
+ * and DuckDB maps it (src/load). Any other item is parsed and judged by the record schema
+ * (src/normalize/records/validate.ts), which gives a quarantined record its reasons.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { Page } from '../extract/index.js';
 import { scanListBody } from '../extract/index.js';
-import { RECORD_SHAPE } from './record-shape.js';
+import { RecordScan, RecordScanner } from './record-scan.js';
 import { type RecordProblem, validateJobRecord } from './records/validate.js';
 
 /** A valid job record on its way to DuckDB. */
@@ -22,7 +24,7 @@ export interface JobText {
   readonly raw: string;
   /** sha1 of `raw` (UTF-8), hex: an identical hash means an unchanged job. */
   readonly hash: string;
-  /** The text DuckDB maps when it must differ from `raw` (json-scan.ts `plain`); undefined: `raw`. */
+  /** The text DuckDB maps when it must differ from `raw` (record-scan.ts `plain`); undefined: `raw`. */
   readonly doc: string | undefined;
   /** Names of the feature results in `result`: its non-null members but metadata and transcription. */
   readonly modules: readonly string[];
@@ -55,7 +57,7 @@ export interface PageRecords {
   readonly bytes: number;
 }
 
-/** A page's records: those the scan vouched for as they are, the others judged by the schema. */
+/** A page's records: those that meet the record's shape as they are, the others judged by the schema. */
 export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): PageRecords {
   // Most bodies are pure ASCII, and then latin1 decoding gives the same text several times faster.
   const ascii = isAscii(body);
@@ -63,7 +65,15 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
   const quarantine: QuarantinedText[] = [];
   const listedIds: string[] = [];
   let bytes = 0;
-  for (const item of items) {
+  let scanner: RecordScanner | undefined;
+  for (const span of items) {
+    // Read in the page's scan, or now over its span.
+    let item: RecordScan;
+    if (span instanceof RecordScan) item = span;
+    else {
+      scanner ??= new RecordScanner(body);
+      item = scanner.itemAt(span.start);
+    }
     const { heads } = item;
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
@@ -145,5 +155,5 @@ export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
  */
 export function normalizeTexts(texts: readonly string[]): PageRecords {
   const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
-  return normalizePage({ body, items: scanListBody(body, RECORD_SHAPE).items });
+  return normalizePage({ body, items: scanListBody(body, RecordScanner).items });
 }

@@ -1,5 +1,5 @@
 /**
- * The job record's shape for the byte scanner (src/extract/json-shape.ts), derived from its zod
+ * The job record's shape for the record scanner (record-scan.ts), derived from its zod
  * schema so that the two cannot drift: a record the scanner vouches for is one the schema accepts.
  * What this does not know how to express (a check, a format, a union of two shapes of one JSON
  * type) becomes a shape that vouches for nothing: such a record is parsed and the schema judges it.
@@ -15,7 +15,7 @@ import {
   objectRule,
   type Shape,
   shape,
-} from '../extract/index.js';
+} from './json-shape.js';
 import { jobRecordSchema } from './records/job-record.js';
 import { wordSchema, wordsSchema } from './records/words.js';
 

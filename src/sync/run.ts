@@ -25,7 +25,7 @@ import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
 import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
-import { RECORD_SHAPE } from '../normalize/index.js';
+import { RecordScanner } from '../normalize/index.js';
 import { resolveCheckpoint } from './checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
 import type { KindRunContext } from './kind-context.js';
@@ -88,8 +88,8 @@ export async function runSync(
       // Every request of the run (slices, probes, pending re-checks) shares these places in
       // flight, which the service's 429s lower (src/extract/throttle.ts).
       concurrency: plan.concurrency,
-      // Each record is checked against the schema's shape as the body is scanned (src/normalize).
-      itemShape: RECORD_SHAPE,
+      // The body's one scan reads each record for src/normalize too (its shape, checked in passing).
+      scanner: RecordScanner,
       logger,
     });
   }

@@ -10,7 +10,7 @@ import { ResponseTooLargeError } from '../../src/errors.js';
 import type { ListName, ListParams, RequestOptions } from '../../src/extract/index.js';
 import { readListBody } from '../../src/extract/list-page.js';
 import { type Listing, type Page, pageOf } from '../../src/extract/listing.js';
-import { RECORD_SHAPE } from '../../src/normalize/record-shape.js';
+import { RecordScanner } from '../../src/normalize/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ export class FakeListing implements Listing {
         maxBytes: options.maxBytes,
       });
     }
-    const read = readListBody(Buffer.from(text), RECORD_SHAPE);
+    const read = readListBody(Buffer.from(text), RecordScanner);
     if (!read.ok) throw new Error(`the fake served a body it cannot read: ${read.problem}`);
     return pageOf({
       list,

@@ -1,13 +1,13 @@
 /**
- * The byte scan of list bodies (src/extract/json-scan.ts) with the record shape derived from the
- * schema (src/normalize/record-shape.ts): it reads JSON as JSON.parse does, finds each item's exact
- * text and heads, and vouches for no record the schema refuses.
+ * The byte scan of list bodies (src/extract/json-scan.ts), its items read by the record scanner
+ * (src/normalize/record-scan.ts, the shape derived from the schema) or by the heads alone: it reads
+ * JSON as JSON.parse does, finds each item's exact text and heads, and vouches for no record the
+ * schema refuses.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ItemScan, JsonSyntaxError, scanListBody } from '../../../src/extract/json-scan.js';
-import { HEADS_ONLY } from '../../../src/extract/json-shape.js';
-import { RECORD_SHAPE } from '../../../src/normalize/record-shape.js';
+import { HeadScanner, JsonSyntaxError, scanListBody } from '../../../src/extract/json-scan.js';
+import { type RecordScan, RecordScanner } from '../../../src/normalize/record-scan.js';
 import { validateJobRecord } from '../../../src/normalize/records/validate.js';
 import { generateDataset } from '../../../src/simulator/index.js';
 import { allFixtures } from '../../fixtures/fixtures.js';
@@ -15,9 +15,9 @@ import { batchArb, binaryString } from '../../helpers/mutate-record.js';
 
 const HEADS = ['id', 'kind', 'status', 'created_at'] as const;
 
-function scan(text: string): { body: Buffer; items: readonly ItemScan[] } {
+function scan(text: string): { body: Buffer; items: readonly RecordScan[] } {
   const body = Buffer.from(text);
-  return { body, items: scanListBody(body, RECORD_SHAPE).items };
+  return { body, items: scanListBody(body, RecordScanner).items };
 }
 
 /** A list body's text up to its first item. */
@@ -51,6 +51,12 @@ function expectTrueTo(items: readonly unknown[]): { vouched: number; refused: nu
   });
   expect(scanned.map((item) => [item.start, item.end])).toStrictEqual(spans);
   expect(scanned.map((item) => HEADS.map((head) => item.heads[head]))).toStrictEqual(items.map(headsOf));
+  // The heads alone, as the client reads them by default: the same spans, the walk's heads.
+  const heads = scanListBody(Buffer.from(`${BODY_HEAD}${texts.join(',')}]}`), HeadScanner).items;
+  expect(heads.map((item) => [item.start, item.end])).toStrictEqual(spans);
+  expect(heads.map((item) => [item.heads.id, item.heads.created_at])).toStrictEqual(
+    items.map(headsOf).map(([id, , , createdAt]) => [id, createdAt]),
+  );
   let vouched = 0;
   let refused = 0;
   scanned.forEach((item, i) => {
@@ -113,7 +119,7 @@ describe('the list body scan', () => {
         }
         let scanned = true;
         try {
-          scanListBody(Buffer.from(text), HEADS_ONLY);
+          scanListBody(Buffer.from(text), HeadScanner);
         } catch (error) {
           expect(error).toBeInstanceOf(JsonSyntaxError);
           scanned = false;
@@ -134,6 +140,13 @@ describe('the list body scan', () => {
     const { items } = scan('{"next":null,"items":[{"id":"first","id":"last","status":7,"status":"done"}]}');
     expect(items[0]?.heads).toMatchObject({ id: 'last', status: 'done' });
     expect(items[0]?.plain).toBe(false);
+    const heads = (text: string) => scanListBody(Buffer.from(text), HeadScanner).items[0]?.heads;
+    expect(heads('{"next":null,"items":[{"id":"first","id":"last","created_at":7}]}')).toStrictEqual({
+      id: 'last',
+    });
+    expect(heads('{"next":null,"items":[{"\\u0069d":"a","id":1,"created_at":"t"}]}')).toStrictEqual({
+      created_at: 't',
+    });
   });
 
   it('asks a lone surrogate or an escaped member name to be parsed', () => {

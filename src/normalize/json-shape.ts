@@ -1,7 +1,7 @@
 /**
- * The shape of a JSON value, as the byte scanner (json-scan.ts) checks it: for each JSON type the
- * value may have, the rule it must meet. A shape is a tree (no node is shared or nested in itself),
- * built once (src/normalize/record-shape.ts builds the job record's from its zod schema).
+ * The shape of a JSON value, as the record scanner (record-scan.ts) checks it: for each JSON type
+ * the value may have, the rule it must meet. A shape is a tree (no node is shared or nested in
+ * itself), built once (record-shape.ts builds the job record's from its zod schema).
  *
  * A shape describes what may be vouched for without parsing: the scanner accepts a value only when
  * it meets the shape, so a shape may be stricter than the schema it stands for (the value is then
@@ -29,11 +29,11 @@ export interface Member {
   readonly required: boolean;
   /** Position among the object's members (for the scanner's per-visit bookkeeping). */
   readonly index: number;
-  /** The record head this member's string value is kept as (json-scan.ts RecordHead), if any. */
+  /** The record head this member's string value is kept as, if any. */
   readonly head: HeadName | undefined;
 }
 
-/** Top-level string members of a record that the walk needs without a parse. */
+/** Top-level string members of a record read without a parse: the walk's and a loaded record's. */
 export const HEAD_NAMES = ['id', 'kind', 'status', 'created_at'] as const;
 export type HeadName = (typeof HEAD_NAMES)[number];
 
@@ -50,7 +50,7 @@ export interface ObjectRule {
   readonly rest: Shape;
   /** Members with `required`. */
   readonly required: number;
-  /** The scanner keeps the names of this object's members whose value is not null (json-scan.ts `names`). */
+  /** The scanner keeps the names of this object's members whose value is not null (RecordScan `names`). */
   readonly names: boolean;
 }
 
@@ -172,15 +172,3 @@ export function either(a: Shape, b: Shape): Shape {
     record: a.record || b.record,
   });
 }
-
-/**
- * The shape of an item that is only read, not checked: its heads are kept (the walk's ids and
- * instants), nothing is vouched for. What a client that does not validate records scans with.
- */
-export const HEADS_ONLY: Shape = shape({
-  record: true,
-  object: objectRule(
-    HEAD_NAMES.map((name) => ({ name, shape: ANY, required: false, head: name })),
-    ANY,
-  ),
-});
