@@ -14,12 +14,12 @@
  */
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/index.js';
-import type { Database } from './database.js';
-import { DuckDBTimestampTZValue, listValue } from './duckdb.js';
+import type { Database } from '../store/database.js';
+import { DuckDBTimestampTZValue, listValue } from '../store/duckdb.js';
+import { recordQuarantined } from '../store/quarantine-write.js';
+import { loadSql } from '../store/sql-files.js';
+import { countUnresolvedQuarantine, resolveQuarantinedJobs } from '../store/statements/quarantine.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
-import { recordQuarantined } from './quarantine-write.js';
-import { loadSql } from './sql-files.js';
-import { countUnresolvedQuarantine, resolveQuarantinedJobs } from './statements/quarantine.js';
 import { StoredIds } from './stored-ids.js';
 
 export interface LoadBatch {

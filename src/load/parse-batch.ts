@@ -8,9 +8,9 @@
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
-import type { Database } from './database.js';
-import { DuckDBTimestampTZValue, LIST, VARCHAR } from './duckdb.js';
-import { loadSql } from './sql-files.js';
+import type { Database } from '../store/database.js';
+import { DuckDBTimestampTZValue, LIST, VARCHAR } from '../store/duckdb.js';
+import { loadSql } from '../store/sql-files.js';
 
 /** Child rows a flush appended. */
 export interface RowCounts {

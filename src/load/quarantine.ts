@@ -4,15 +4,15 @@
  */
 import type { Logger } from '../log.js';
 import { normalizeTexts, type RecordProblem, validateJobRecord } from '../normalize/index.js';
-import type { Database } from './database.js';
-import { RecordLoader } from './loader.js';
-import { cappedErrors } from './quarantine-write.js';
+import type { Database } from '../store/database.js';
+import { cappedErrors } from '../store/quarantine-write.js';
 import {
   quarantineRows,
   resolveQuarantinedHashes,
   setQuarantineErrors,
   unresolvedQuarantine,
-} from './statements/quarantine.js';
+} from '../store/statements/quarantine.js';
+import { RecordLoader } from './loader.js';
 
 export interface QuarantineRow {
   readonly rawHash: string;

@@ -10,8 +10,8 @@
 
 import { DeletionGuardError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
-import { countUnseen } from '../load/statements/seen.js';
+import type { Database } from '../store/database.js';
+import { countUnseen } from '../store/statements/seen.js';
 
 /** Deletions always allowed, whatever the share: 10 jobs. */
 export const DELETE_FLOOR = 10;

@@ -19,13 +19,13 @@ import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, to
 import type { Listing } from '../extract/index.js';
 import { ListingClient } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
 import { RecordLoader } from '../load/loader.js';
-import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
 import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
 import { RECORD_SHAPE } from '../normalize/index.js';
+import type { Database } from '../store/database.js';
+import { openWriter } from '../store/open-file.js';
 import { resolveCheckpoint } from './checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
 import type { KindRunContext } from './kind-context.js';

@@ -9,8 +9,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWriter } from '../../src/load/open-file.js';
 import { createLogger } from '../../src/log.js';
+import { openWriter } from '../../src/store/open-file.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import {

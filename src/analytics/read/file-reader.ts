@@ -7,9 +7,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 
-import type { Database } from '../../load/database.js';
-import { copyDataset } from '../../load/statements/datasets.js';
-import type { SqlParams } from '../../load/values.js';
+import type { Database } from '../../store/database.js';
+import { copyDataset } from '../../store/statements/datasets.js';
+import type { SqlParams } from '../../store/values.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';

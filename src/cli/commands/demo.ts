@@ -6,10 +6,10 @@
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openReadOnly } from '../../load/open-file.js';
-import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
+import { withWriterLock } from '../../store/file/writer-lock.js';
+import { openReadOnly } from '../../store/open-file.js';
+import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../store/statements/demo.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';

@@ -4,8 +4,8 @@
  */
 
 import type { JobKind } from '../../kinds.js';
-import type { Database } from '../../load/database.js';
-import { checkpointState, saveCheckpointState } from '../../load/statements/checkpoints.js';
+import type { Database } from '../../store/database.js';
+import { checkpointState, saveCheckpointState } from '../../store/statements/checkpoints.js';
 import type { Checkpoint, CheckpointStore } from '../types.js';
 import { parseCheckpoint } from './schema.js';
 

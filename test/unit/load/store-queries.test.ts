@@ -1,5 +1,5 @@
 /**
- * The query registry (src/load/statements/queries.ts) and sql/queries/ must agree: a file missing
+ * The query registry (src/store/statements/queries.ts) and sql/queries/ must agree: a file missing
  * from the list cannot be run, and a listed name without its file would fail only when that code
  * path runs. Each statement is run by one function of src/load/statements, and nothing else in the
  * code names it.
@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QUERIES, type QueryName, queryText } from '../../../src/load/statements/queries.js';
+import { QUERIES, type QueryName, queryText } from '../../../src/store/statements/queries.js';
 import { projectRoot } from '../../../src/util/paths.js';
 
 const ROOT = projectRoot();
