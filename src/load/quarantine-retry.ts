@@ -1,52 +1,17 @@
 /**
- * Reading the quarantine and retrying it: after an upgrade, records that failed an older version's
- * validation may pass; `quarantineRetry` loads those from their stored text and marks them resolved.
+ * Retrying the quarantine: after an upgrade, records that failed an older version's validation may
+ * pass; `quarantineRetry` loads those from their stored text and marks them resolved.
  */
 import type { Logger } from '../log.js';
-import { normalizeTexts, type RecordProblem, validateJobRecord } from '../normalize/index.js';
+import { normalizeTexts, validateJobRecord } from '../normalize/index.js';
 import type { Database } from '../store/database.js';
 import { cappedErrors } from '../store/quarantine-write.js';
 import {
-  quarantineRows,
   resolveQuarantinedHashes,
   setQuarantineErrors,
   unresolvedQuarantine,
 } from '../store/statements/quarantine.js';
 import { RecordLoader } from './loader.js';
-
-export interface QuarantineRow {
-  readonly rawHash: string;
-  readonly jobId: string | null;
-  readonly kind: string | null;
-  readonly errors: RecordProblem[];
-  /** The record's JSON text, as received. */
-  readonly raw: string;
-  readonly firstSeenAt: string;
-  readonly lastSeenAt: string;
-  readonly seenCount: number;
-  readonly resolvedAt: string | null;
-}
-
-/** Unresolved rows, newest first; with `includeResolved`, all of them. */
-export async function quarantineList(
-  db: Database,
-  options: { includeResolved?: boolean } = {},
-): Promise<QuarantineRow[]> {
-  const rows = await quarantineRows(db, {
-    include_resolved: options.includeResolved ?? false,
-  });
-  return rows.map((row) => ({
-    rawHash: row.raw_hash,
-    jobId: row.job_id,
-    kind: row.kind,
-    errors: JSON.parse(row.errors) as RecordProblem[],
-    raw: row.raw,
-    firstSeenAt: row.first_seen_at.toISOString(),
-    lastSeenAt: row.last_seen_at.toISOString(),
-    seenCount: row.seen_count,
-    resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
-  }));
-}
 
 /**
  * Loads every unresolved record that now validates (one transaction), and refreshes the errors of
