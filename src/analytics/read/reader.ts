@@ -9,7 +9,7 @@ import type { ExportedDataset } from '../../store/statements/datasets.js';
 import type { ResultTable } from '../format/result-table.js';
 
 /**
- * A RowSource (the statements of src/load/statements run through it): `path` is the database file,
+ * A RowSource (the statements of src/store/statements run through it): `path` is the database file,
  * for messages; `all` answers rows of one statement as plain objects (timestamps as Date, JSON as
  * text, safe bigints as numbers).
  */

@@ -76,7 +76,7 @@ describe('the arrows of the layout', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the rules catch an upward import, a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
+  it('the rules catch an upward import (the store importing the loader among them), a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
     const tree = tempDir();
     const write = (file: string, text: string) => {
       mkdirSync(dirname(join(tree, file)), { recursive: true });
@@ -89,6 +89,10 @@ describe('the arrows of the layout', () => {
       "import type { Store } from '../load/types.js';\nexport const walk = 1 as Store;\n",
     );
     write('src/load/types.ts', 'export type Store = number;\n');
+    write(
+      'src/store/open.ts',
+      "import type { Store } from '../load/types.js';\nexport const open = 1 as Store;\n",
+    );
     write(
       'src/sync/run.ts',
       "import { report } from '../analytics/report.js';\nexport const run = report;\n",
@@ -107,6 +111,7 @@ describe('the arrows of the layout', () => {
       'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
       'no-circular: src/cli/a.ts -> src/cli/b.ts',
       'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
+      'store-imports-no-higher-rank: src/store/open.ts -> src/load/types.ts',
       'sync-imports-no-higher-rank: src/sync/run.ts -> src/analytics/report.ts',
     ]);
   });

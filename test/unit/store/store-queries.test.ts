@@ -1,7 +1,7 @@
 /**
  * The query registry (src/store/statements/queries.ts) and sql/queries/ must agree: a file missing
  * from the list cannot be run, and a listed name without its file would fail only when that code
- * path runs. Each statement is run by one function of src/load/statements, and nothing else in the
+ * path runs. Each statement is run by one function of src/store/statements, and nothing else in the
  * code names it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { projectRoot } from '../../../src/util/paths.js';
 
 const ROOT = projectRoot();
 const FOLDER = join(ROOT, 'sql', 'queries');
-const STATEMENTS = join(ROOT, 'src', 'load', 'statements');
+const STATEMENTS = join(ROOT, 'src', 'store', 'statements');
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -49,11 +49,11 @@ describe('the query registry', () => {
     expect(() => queryText('../001_tables' as QueryName)).toThrow(/bad query name/);
   });
 
-  it('runs each statement through one function of src/load/statements, and names it nowhere else', () => {
+  it('runs each statement through one function of src/store/statements, and names it nowhere else', () => {
     const registry = join(STATEMENTS, 'queries.ts');
     const functions = tsFiles(STATEMENTS).filter((file) => file !== registry);
     const once = [...mentions(functions)].filter(([, files]) => files.length !== 1);
-    expect(once, 'each name once in src/load/statements').toEqual([]);
+    expect(once, 'each name once in src/store/statements').toEqual([]);
     const elsewhere = ['src', 'jobs', 'bench']
       .flatMap((dir) => tsFiles(join(ROOT, dir)))
       .filter((file) => !file.startsWith(`${STATEMENTS}/`));
