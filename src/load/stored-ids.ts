@@ -10,7 +10,7 @@
  * million jobs, outside the V8 heap.
  */
 import type { Database } from '../store/database.js';
-import { loadSql } from '../store/sql-files.js';
+import { eachStoredId, storedJobCount } from '../store/statements/loader.js';
 
 /** Bits an id is given; the probes are the optimum for it (16 x ln 2). */
 const BITS_PER_ID = 16;
@@ -33,9 +33,8 @@ export class StoredIds {
 
   /** The ids of `jobs` as `db` sees them (its open transaction's rows included), and `staged`. */
   static async read(db: Database, staged: Iterable<string>): Promise<StoredIds> {
-    const [row] = await db.all<{ n: number }>(loadSql('stored-ids-count'));
-    const ids = new StoredIds(Math.max(MIN_IDS, GROWTH * Number(row?.n ?? 0)));
-    await db.eachValue(loadSql('stored-ids'), (id) => ids.add(String(id)));
+    const ids = new StoredIds(Math.max(MIN_IDS, GROWTH * (await storedJobCount(db))));
+    await eachStoredId(db, (id) => ids.add(id));
     for (const id of staged) ids.add(id);
     return ids;
   }
