@@ -14,19 +14,21 @@
  */
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/index.js';
-import type { Database } from '../store/database.js';
-import { DuckDBTimestampTZValue, listValue } from '../store/duckdb.js';
-import { recordQuarantined } from '../store/quarantine-write.js';
 import {
   type ClassifiedRecord,
   classifyAnywhere,
   classifyInWindow,
+  countUnresolvedQuarantine,
+  type Database,
+  DuckDBTimestampTZValue,
   finishBatch,
+  listValue,
+  recordQuarantined,
   refreshErased,
   replaceChanged,
+  resolveQuarantinedJobs,
   restoreUnchanged,
-} from '../store/statements/loader.js';
-import { countUnresolvedQuarantine, resolveQuarantinedJobs } from '../store/statements/quarantine.js';
+} from '../store/index.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { StoredIds } from './stored-ids.js';
 

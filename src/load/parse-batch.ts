@@ -8,9 +8,16 @@
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
-import type { Database } from '../store/database.js';
-import { DuckDBTimestampTZValue, LIST, VARCHAR } from '../store/duckdb.js';
-import { type ParsedTable, parsedRows, parseStaged, resetParseStaging } from '../store/statements/staging.js';
+import {
+  type Database,
+  DuckDBTimestampTZValue,
+  LIST,
+  type ParsedTable,
+  parsedRows,
+  parseStaged,
+  resetParseStaging,
+  VARCHAR,
+} from '../store/index.js';
 
 /** Child rows a flush appended. */
 export interface RowCounts {

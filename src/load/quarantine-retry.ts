@@ -4,13 +4,13 @@
  */
 import type { Logger } from '../log.js';
 import { normalizeTexts, validateJobRecord } from '../normalize/index.js';
-import type { Database } from '../store/database.js';
-import { cappedErrors } from '../store/quarantine-write.js';
 import {
+  cappedErrors,
+  type Database,
   resolveQuarantinedHashes,
   setQuarantineErrors,
   unresolvedQuarantine,
-} from '../store/statements/quarantine.js';
+} from '../store/index.js';
 import { RecordLoader } from './loader.js';
 
 /**

@@ -9,8 +9,7 @@
  * than it was sized for, `full` asks the loader to fill a new one. 2 bytes an id: 2 MB for a
  * million jobs, outside the V8 heap.
  */
-import type { Database } from '../store/database.js';
-import { eachStoredId, storedJobCount } from '../store/statements/loader.js';
+import { type Database, eachStoredId, storedJobCount } from '../store/index.js';
 
 /** Bits an id is given; the probes are the optimum for it (16 x ln 2). */
 const BITS_PER_ID = 16;

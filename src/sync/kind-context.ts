@@ -5,7 +5,7 @@ import type { RecordLoader } from '../load/loader.js';
 import type { Logger } from '../log.js';
 import type { MemoryPlan } from '../memory/budget.js';
 import type { HeapGuard } from '../memory/heap-guard.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/index.js';
 import type { RetentionWatch } from './retention.js';
 import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
 

@@ -8,15 +8,15 @@
  * deleted or expired job seen again is restored by the loader.
  */
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../store/database.js';
-import { eraseJobs } from '../store/erase.js';
 import {
   addSeenIds,
   createSeenSet,
+  type Database,
   dropSeenSet,
+  eraseJobs,
   markUnseenJobsDeleted,
   markUnseenJobsExpired,
-} from '../store/statements/seen.js';
+} from '../store/index.js';
 import { guardDeletions } from './deletion-guard.js';
 import type { RetentionEdges } from './retention.js';
 

@@ -4,8 +4,7 @@
  */
 
 import type { Logger } from '../log.js';
-import type { Database } from '../store/database.js';
-import { abandonRuns, finishRun, insertRun } from '../store/statements/runs.js';
+import { abandonRuns, type Database, finishRun, insertRun } from '../store/index.js';
 import type { KindSummary } from './types.js';
 
 export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {

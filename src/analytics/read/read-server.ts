@@ -18,9 +18,13 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { connectionRows, type Database } from '../../store/database.js';
-import { copyDataset, type ExportedDataset } from '../../store/statements/datasets.js';
-import { plainRow } from '../../store/values.js';
+import {
+  connectionRows,
+  copyDataset,
+  type Database,
+  type ExportedDataset,
+  plainRow,
+} from '../../store/index.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';

@@ -4,8 +4,7 @@
  * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
  * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
  */
-import type { RowSource } from '../../store/database.js';
-import type { ExportedDataset } from '../../store/statements/datasets.js';
+import type { ExportedDataset, RowSource } from '../../store/index.js';
 import type { ResultTable } from '../format/result-table.js';
 
 /**
@@ -33,7 +32,7 @@ export interface Reader extends RowSource {
   copyParquet(copy: ParquetCopy): Promise<number>;
 }
 
-export type { RowSource } from '../../store/database.js';
+export type { RowSource } from '../../store/index.js';
 
 export interface ParquetCopy {
   readonly dataset: ExportedDataset;

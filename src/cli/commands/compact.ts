@@ -5,10 +5,14 @@ import { onOutOfMemory } from '../../errors.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
-import { assertFileExists } from '../../store/file/path-checks.js';
-import { type CompactProgress, type CompactResult, compactFile } from '../../store/file/rewrite-file.js';
-import { withWriterLock } from '../../store/file/writer-lock.js';
-import { openWriter } from '../../store/open-file.js';
+import {
+  assertFileExists,
+  type CompactProgress,
+  type CompactResult,
+  compactFile,
+  openWriter,
+  withWriterLock,
+} from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';

@@ -7,9 +7,13 @@ import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
 import { startSimulator } from '../../simulator/index.js';
-import { withWriterLock } from '../../store/file/writer-lock.js';
-import { openReadOnly } from '../../store/open-file.js';
-import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../store/statements/demo.js';
+import {
+  demoHours,
+  demoJobsByStatus,
+  demoLatestJobs,
+  openReadOnly,
+  withWriterLock,
+} from '../../store/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';

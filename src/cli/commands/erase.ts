@@ -10,19 +10,20 @@ import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { planMemory } from '../../memory/budget.js';
-import type { Database } from '../../store/database.js';
 import {
+  assertFileExists,
+  type Database,
   type ErasurePreview,
   type ErasureSelection,
   eraseJobs,
+  openReadOnly,
+  openWriter,
   previewErasure,
   rewriteErasedFile,
   selectForErasure,
   unwrittenErasures,
-} from '../../store/erase.js';
-import { assertFileExists } from '../../store/file/path-checks.js';
-import { withWriterLock } from '../../store/file/writer-lock.js';
-import { openReadOnly, openWriter } from '../../store/open-file.js';
+  withWriterLock,
+} from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';

@@ -3,10 +3,13 @@ import { resolveFormat } from '../../config/output-format.js';
 import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
-import type { Database } from '../../store/database.js';
-import { withWriterLock } from '../../store/file/writer-lock.js';
-import { openReadOnly, openWriter } from '../../store/open-file.js';
-import { quarantineList } from '../../store/quarantine.js';
+import {
+  type Database,
+  openReadOnly,
+  openWriter,
+  quarantineList,
+  withWriterLock,
+} from '../../store/index.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';

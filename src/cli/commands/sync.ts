@@ -5,7 +5,7 @@ import { resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { outcomeWriter } from '../../log.js';
 import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
-import { withWriterLock } from '../../store/file/writer-lock.js';
+import { withWriterLock } from '../../store/index.js';
 import { jsonLine } from '../../util/snake-case.js';
 import type { Command } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';

@@ -10,7 +10,7 @@
 
 import type { LoadResult, RecordLoader } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
-import type { Database } from '../../store/database.js';
+import type { Database } from '../../store/index.js';
 import type { RunCounters } from '../counters.js';
 
 /** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */

@@ -106,11 +106,13 @@ describe('the arrows of the layout', () => {
     write('src/cli/b.ts', "import { a } from './a.js';\nexport const b = a;\n");
     write('src/sync/plan.ts', "import { walk } from '../extract/index.js';\nexport const plan = walk;\n");
     write('src/extract/index.ts', "export { walk } from './walk.js';\n");
+    write('src/sync/write.ts', "import { open } from '../store/open.js';\nexport const write = open;\n");
     expect((await violationsIn(tree)).sort()).toEqual([
       'extract-entered-by-its-index: src/load/store.ts -> src/extract/walk.ts',
       'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
       'no-circular: src/cli/a.ts -> src/cli/b.ts',
       'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
+      'store-entered-by-its-index: src/sync/write.ts -> src/store/open.ts',
       'store-imports-no-higher-rank: src/store/open.ts -> src/load/types.ts',
       'sync-imports-no-higher-rank: src/sync/run.ts -> src/analytics/report.ts',
     ]);
