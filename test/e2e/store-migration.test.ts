@@ -193,7 +193,7 @@ describe('migrations 002, 005 and 006: no key on the history tables, records in 
 async function openAndKill(path: string, delayMs: number): Promise<void> {
   const dist = join(projectRoot(), 'dist', 'src');
   const script = `
-    const { openWriter } = await import(${JSON.stringify(join(dist, 'load', 'open-file.js'))});
+    const { openWriter } = await import(${JSON.stringify(join(dist, 'store', 'open-file.js'))});
     const { createLogger } = await import(${JSON.stringify(join(dist, 'log.js'))});
     const db = await openWriter(${JSON.stringify(path)}, { logger: createLogger('info') });
     await db.close();
