@@ -9,9 +9,9 @@
  *   report-billing.sql, inlined below) against sql/101's (report_jobs, grouping sets, a total),
  *   alternated, median of --repeat.
  */
-import type { Database } from '../src/load/database.js';
-import { openReadOnly } from '../src/load/open-file.js';
-import { billingRows } from '../src/load/statements/reports.js';
+import type { Database } from '../src/store/database.js';
+import { openReadOnly } from '../src/store/open-file.js';
+import { billingRows } from '../src/store/statements/reports.js';
 
 const OLD_REPORT = `
 SELECT CASE WHEN $by = 'month' THEN month ELSE strftime(day, '%Y-%m-%d') END AS period, kind, count(*) AS jobs,

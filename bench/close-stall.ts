@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { openWriter } from '../src/load/open-file.js';
+import { openWriter } from '../src/store/open-file.js';
 
 // What a sync's last commits leave in the WAL: words-shaped rows, and keyed rows (an index to write).
 const FILL = [

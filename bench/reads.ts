@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { type PublishResult, publishDataset } from '../src/analytics/publish/publish.js';
 import { withReader } from '../src/analytics/read/open-reader.js';
 import { syncDefaults } from '../src/config/sync-defaults.js';
-import { openWriter } from '../src/load/open-file.js';
 import { type PipelineOptions, runPipeline } from '../src/pipeline.js';
 import { startSimulator } from '../src/simulator/index.js';
+import { openWriter } from '../src/store/open-file.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'transcript-sync');
 const DAY_MS = 86_400_000;

@@ -30,7 +30,7 @@ const WORDS_PER_JOB = 80;
 const MODULES_PER_JOB = 3;
 const PROBE_COMMITS = 3;
 
-/** The writer's DuckDB settings at the default budget (src/load/file/open-instance.ts writerSettings). */
+/** The writer's DuckDB settings at the default budget (src/store/file/open-instance.ts writerSettings). */
 const WRITER = {
   memory_limit: '114MiB',
   threads: '1',

@@ -11,8 +11,8 @@
  *   `memory_limit` and threads as given, the program's allocator setting (bench/child.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { STORAGE_FORMAT } from '../src/load/file/open-instance.js';
-import { migrate } from '../src/load/migrate.js';
+import { STORAGE_FORMAT } from '../src/store/file/open-instance.js';
+import { migrate } from '../src/store/migrate.js';
 import { FLOOR_A_TEMP_TABLES, type FloorABounds, floorAStatements } from './floor-a-sql.js';
 
 export interface FloorAOptions {
@@ -58,7 +58,7 @@ async function ingest(
   const instance = await DuckDBInstance.create(db, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    // The sync's own file format (src/load/file/open-instance.ts), so the floor stores the same bytes.
+    // The sync's own file format (src/store/file/open-instance.ts), so the floor stores the same bytes.
     storage_compatibility_version: STORAGE_FORMAT,
     ...settings,
   });

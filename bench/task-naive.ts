@@ -7,9 +7,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
-import { openWriter } from '../src/load/open-file.js';
 import { contentHash } from '../src/normalize/content-hash.js';
 import { validateJobRecord } from '../src/normalize/records/validate.js';
+import { openWriter } from '../src/store/open-file.js';
 import { countRecord, emptyCounts, type RowCounts, utteranceLists } from './record-counts.js';
 
 export interface NaiveOptions {

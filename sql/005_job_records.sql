@@ -3,7 +3,7 @@
 -- tables hold, and `jobs` kept one small row group per back-fill commit for its `raw` (a vector of
 -- a row group's `raw` is decompressed at once, so those groups stay small: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
 -- Apart, `jobs` is narrow and its row groups merge like the other tables'
--- (src/load/file/merge-row-groups.ts), and only `job_records` keeps a group per commit, of three
+-- (src/store/file/merge-row-groups.ts), and only `job_records` keeps a group per commit, of three
 -- columns instead of twenty-six.
 --
 -- `job_created_at` is its job's created_at, as on the child tables

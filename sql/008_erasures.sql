@@ -1,6 +1,6 @@
 -- Erasure on request (`transcript-sync erase`, `--on-delete erase`): an erased job keeps the facts
 -- its bill is made of and loses everything else that can hold personal data
--- (src/load/erase.ts, docs/decisions/0021-erasure-keeps-billing-facts.md).
+-- (src/store/erase.ts, docs/decisions/0021-erasure-keeps-billing-facts.md).
 --
 -- jobs.erased_at: when the job's content was erased; NULL for a job that holds it. An erased job
 -- has no job_records row and no utterances, words or module_results; its content_hash stays, so an

@@ -11,7 +11,7 @@
 --     macros over every job not deleted (latency per UTC day), the reports the same macros over
 --     their range, and billing_figures and languages count counted_jobs too.
 --
--- Results are the same as before on every view and report (test/unit/load/sql-macros.test.ts compares them
+-- Results are the same as before on every view and report (test/unit/store/sql-macros.test.ts compares them
 -- on one file before and after this migration). Append-only like every migration.
 
 -- The jobs a view or report counts: `date_basis` 'created' or 'completed' picks basis_at (a job not

@@ -2,17 +2,15 @@
  * A sync with what runs beside it: while the run holds the file, the read socket answers reports,
  * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked;
  * when an erasure (`--on-delete erase`, or one interrupted before) left its bytes in the file, the
- * file is rewritten without them once the run has closed it (src/load/erase.ts).
+ * file is rewritten without them once the run has closed it (src/store/erase.ts).
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, toError } from './errors.js';
-import type { Database } from './load/database.js';
-import { rewriteErasedFile, unwrittenErasures } from './load/erase.js';
-import { withReadingMemory } from './load/file/reading-memory.js';
 import { type Logger, silentLogger } from './log.js';
 import { planReaderMemory } from './memory/reader-memory.js';
+import { type Database, rewriteErasedFile, unwrittenErasures, withReadingMemory } from './store/index.js';
 import { type KindsOutcome, runSync } from './sync/run.js';
 import { summaryOf, withSummaries } from './sync/run-failures.js';
 import type { SyncOptions, SyncPlan, SyncResources, SyncSummary } from './sync/types.js';
@@ -74,7 +72,7 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   }
 }
 
-/** The file rewritten without the bytes of its erasures, after the run closed it (src/load/erase.ts). */
+/** The file rewritten without the bytes of its erasures, after the run closed it (src/store/erase.ts). */
 async function rewriteErased(plan: PipelinePlan, resources: SyncResources, logger: Logger): Promise<void> {
   logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
   await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });

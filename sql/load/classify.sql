@@ -9,6 +9,8 @@
 -- history, so a batch costs about the same at any history (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). A record stored
 -- under another created_at is not found here: the loader asks classify-anywhere.sql for those that
 -- src/load/stored-ids.ts says may be stored.
+-- Parameters (bound): $from, $until  TIMESTAMPTZ, the batch's created_at window, both included.
+-- Returns, per staged key: id, stored, same, was_deleted, erased (booleans).
 SELECT k.id,
        s.id IS NOT NULL AS stored,
        coalesce(k.content_hash = s.content_hash, false) AS same,

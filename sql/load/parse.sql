@@ -4,6 +4,8 @@
 -- taken as JSON text there, once more; the rows-*.sql queries reshape the typed rows in the columns
 -- of each table, which the loader appends in the writer's transaction (src/load/loader.ts). The last
 -- statement counts the child rows.
+-- Parameters: none. Returns, from its last statement, one row: utterances, words  BIGINT, the
+-- child rows parsed.
 -- Records here passed validation (src/normalize), so each value has its documented type.
 --
 -- What goes where (sql/001_tables.sql): utterances and words from result.transcription, from each

@@ -4,6 +4,8 @@
 -- no job_records row, no utterances, words or module_results, no transcript, file name or
 -- metadata. The new content hash is kept, so the same record next time writes nothing; a job a
 -- --full run had marked deleted is listed again.
+-- Parameters (bound): $ids, $raws  VARCHAR[] of one length, each id with its record's JSON text.
+-- Returns nothing.
 UPDATE jobs SET
   status = r.doc ->> 'status',
   version = CAST(r.doc ->> 'version' AS INTEGER),

@@ -6,7 +6,7 @@
 -- of `jobs` (one row per record), under 128 of `module_results` (~3-8 a job), under 2,048 (one
 -- vector) of the others.
 -- Read by compact-small-row-groups.sql and merge-small-row-groups.sql
--- (src/load/file/merge-row-groups.ts), which makes the view just before: binding it reads the
+-- (src/store/file/merge-row-groups.ts), which makes the view just before: binding it reads the
 -- segments of every column (pragma_storage_info): costly at a large history.
 CREATE OR REPLACE TEMP VIEW _tsync_row_groups AS
 WITH segments AS (

@@ -2,6 +2,7 @@
 -- A member that is not a wrapped feature result (a live job's `messages`, a feature of another
 -- shape) is kept whole in `results`; a wrapper's fields are taken only when they have their type.
 -- A name tsync_record does not type (a newer feature) comes from parse.sql's `other_modules`.
+-- Returns the columns of `module_results`, in the table's order (appended as they come).
 -- The names below, with the two list_contains branches, are FEATURE_MODULES
 -- (src/normalize/records/modules.ts): test/unit/normalize/record-contract.test.ts.
 WITH members AS (

@@ -1,7 +1,7 @@
 -- Every table but `job_records` appended whole, in stored order, to the copy `compact` writes
--- (attached as tsync_compacted, src/load/file/rewrite-file.ts; records go a run at a time,
+-- (attached as tsync_compacted, src/store/file/rewrite-file.ts; records go a run at a time,
 -- compact-copy-records.sql). The tables are those compact-counts.sql compares;
--- test/unit/load/store-compact.test.ts checks that they are every table of the schema.
+-- test/unit/store/store-compact.test.ts checks that they are every table of the schema.
 INSERT INTO tsync_compacted.jobs SELECT * FROM jobs;
 INSERT INTO tsync_compacted.utterances SELECT * FROM utterances;
 INSERT INTO tsync_compacted.words SELECT * FROM words;

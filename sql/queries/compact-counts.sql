@@ -1,4 +1,4 @@
--- Rows per table, to compare a file with its compacted copy (src/load/file/rewrite-file.ts).
+-- Rows per table, to compare a file with its compacted copy (src/store/file/rewrite-file.ts).
 SELECT 'jobs' AS t, count(*) AS n FROM jobs
 UNION ALL SELECT 'job_records', count(*) FROM job_records
 UNION ALL SELECT 'utterances', count(*) FROM utterances

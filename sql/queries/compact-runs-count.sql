@@ -1,5 +1,5 @@
 -- The sync runs the file has recorded, those that wrote rows into the history tables (a job
--- inserted or replaced: an append), and whether the latest one did (src/load/file/merge-row-groups.ts
+-- inserted or replaced: an append), and whether the latest one did (src/store/file/merge-row-groups.ts
 -- decides from them which small row groups a close counts).
 WITH runs AS (
   SELECT run_id, min(started_at) AS started_at, sum(inserted + updated) > 0 AS wrote

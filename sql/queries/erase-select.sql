@@ -1,4 +1,4 @@
--- The jobs an erasure selects (src/load/erase.ts), into _tsync_erase (id, kind, created_at, and
+-- The jobs an erasure selects (src/store/erase.ts), into _tsync_erase (id, kind, created_at, and
 -- whether already erased). Every selector given must match; a NULL parameter selects every job:
 --   $ids       VARCHAR[]  jobs.id is one of them (`erase --job`)
 --   $key       text       with $value: custom_metadata's value for $key, as text, is $value (`--metadata`)

@@ -1,6 +1,6 @@
 -- The rows of `job_records` in small row groups (_tsync_small_groups, made by
 -- merge-small-row-groups.sql) cut into batches of about $batch_bytes of `raw` each, as lists of row
--- ids, the highest row ids first (src/load/file/merge-row-groups.ts). Each batch is moved in a
+-- ids, the highest row ids first (src/store/file/merge-row-groups.ts). Each batch is moved in a
 -- transaction of its own, so it becomes a row group of its own: DuckDB decompresses `raw` a vector
 -- of a row group at a time, and one row group of every small group's records could be a vector too
 -- big for a reading within the budget. The checkpoint at each commit drops the row groups the batch

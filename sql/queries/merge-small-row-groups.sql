@@ -1,6 +1,6 @@
 -- The rows of the small row groups of every table that grows with the history (the small groups of
 -- _tsync_row_groups, sql/load/row-groups.sql), by row id, each with the batch `b` it moves in
--- (src/load/file/merge-row-groups.ts): a table's rows in small groups, in stored order, cut into
+-- (src/store/file/merge-row-groups.ts): a table's rows in small groups, in stored order, cut into
 -- batches of at most 4,096 rows of `jobs`, 8,192 of `module_results`, 61,440 of `utterances` and
 -- `words`, 2,048 of `sync_runs`, so that a batch's appended rows fit a writer's memory_limit at
 -- the smallest budget (96 MiB) and each batch becomes a row group no longer small.

@@ -8,7 +8,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
-import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../load/statements/reports.js';
+import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../store/index.js';
 import { ExactNumber } from '../util/json-writer.js';
 import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';

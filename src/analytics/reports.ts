@@ -6,7 +6,7 @@
  */
 
 import type { JobKind } from '../kinds.js';
-import { errorsReport, latencyReport, type ReportRange, statusReport } from '../load/statements/reports.js';
+import { errorsReport, latencyReport, type ReportRange, statusReport } from '../store/index.js';
 import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
 import type { RowSource } from './read/reader.js';

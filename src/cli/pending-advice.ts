@@ -6,7 +6,7 @@
  * kind into the second, so its advice ends once followed.
  */
 import type { RowSource } from '../analytics/read/reader.js';
-import { type StalePendingRow as StalePending, stalePendingJobs } from '../load/statements/status.js';
+import { type StalePendingRow as StalePending, stalePendingJobs } from '../store/index.js';
 import { formatDurationSetting } from '../util/duration.js';
 import { counted } from '../util/plural.js';
 

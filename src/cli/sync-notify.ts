@@ -2,9 +2,8 @@
 import { existsSync } from 'node:fs';
 import { TsyncError, toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
-import { openReadOnly } from '../load/open-file.js';
-import { lastRunOutcomes } from '../load/statements/runs.js';
 import type { Logger } from '../log.js';
+import { lastRunOutcomes, openReadOnly } from '../store/index.js';
 import { kindSummaryOf, summaryOf } from '../sync/run.js';
 import type { SyncOptions, SyncSummary } from '../sync/types.js';
 import { Notifier } from '../worker/notify.js';

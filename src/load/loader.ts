@@ -14,12 +14,22 @@
  */
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, QuarantinedText } from '../normalize/index.js';
-import type { Database } from './database.js';
-import { DuckDBTimestampTZValue, listValue } from './duckdb.js';
+import {
+  type ClassifiedRecord,
+  classifyAnywhere,
+  classifyInWindow,
+  countUnresolvedQuarantine,
+  type Database,
+  DuckDBTimestampTZValue,
+  finishBatch,
+  listValue,
+  recordQuarantined,
+  refreshErased,
+  replaceChanged,
+  resolveQuarantinedJobs,
+  restoreUnchanged,
+} from '../store/index.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
-import { recordQuarantined } from './quarantine-write.js';
-import { loadSql } from './sql-files.js';
-import { countUnresolvedQuarantine, resolveQuarantinedJobs } from './statements/quarantine.js';
 import { StoredIds } from './stored-ids.js';
 
 export interface LoadBatch {
@@ -43,18 +53,6 @@ export interface LoadResult {
   words: number;
   /** JSON bytes (UTF-16 units) of the new and changed records staged to be stored, `raw` each. */
   storedBytes: number;
-}
-
-/** A record of the batch against the stored jobs (sql/load/classify.sql). */
-interface Classified {
-  readonly id: string;
-  readonly stored: boolean;
-  /** Stored with the same content hash. */
-  readonly same: boolean;
-  /** Marked deleted or expired. */
-  readonly was_deleted: boolean;
-  /** Erased (jobs.erased_at): a changed record updates its billing facts only (refresh-erased.sql). */
-  readonly erased: boolean;
 }
 
 export class RecordLoader {
@@ -163,10 +161,10 @@ export class RecordLoader {
       else if (!row.stored || !row.same) todo.add(row.id);
       if (!row.stored) this.known?.add(row.id);
     }
-    if (restoredUnchanged > 0) await this.db.run(loadSql('restore'));
-    if (result.updated > refreshed.length) await this.db.run(loadSql('replace'));
+    if (restoredUnchanged > 0) await restoreUnchanged(this.db);
+    if (result.updated > refreshed.length) await replaceChanged(this.db);
     if (refreshed.length > 0) await this.refreshErased(jobs, refreshed);
-    await this.db.run(loadSql('finish'));
+    await finishBatch(this.db);
     await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
     return result;
   }
@@ -175,7 +173,7 @@ export class RecordLoader {
   private async refreshErased(jobs: readonly JobText[], ids: readonly string[]): Promise<void> {
     const texts = jobs.filter((job) => ids.includes(job.id));
     const values = (take: (job: JobText) => string) => listValue(texts.map(take));
-    await this.db.run(loadSql('refresh-erased'), { ids: values((j) => j.id), raws: values((j) => j.raw) });
+    await refreshErased(this.db, { ids: values((j) => j.id), raws: values((j) => j.raw) });
   }
 
   /**
@@ -218,8 +216,8 @@ export class RecordLoader {
    * Which may be: all of them for a run's first LOOKUPS_BEFORE_FILTER such batches (an incremental
    * run's few), then those the filter of stored ids does not rule out (a back-fill's many).
    */
-  private async classify(jobs: readonly JobText[]): Promise<Classified[]> {
-    const rows = await this.db.all<Classified>(loadSql('classify'), createdWindow(jobs));
+  private async classify(jobs: readonly JobText[]): Promise<ClassifiedRecord[]> {
+    const rows = await classifyInWindow(this.db, createdWindow(jobs));
     const missed = rows.filter((row) => !row.stored);
     if (missed.length === 0) return rows;
     if (this.known ? this.known.full : this.lookups >= this.lookupsBeforeFilter) {
@@ -229,12 +227,7 @@ export class RecordLoader {
     if (known === undefined) this.lookups += 1;
     const ids = missed.filter((row) => known?.mayHold(row.id) ?? true).map((row) => row.id);
     if (ids.length === 0) return rows;
-    const found = new Map(
-      (await this.db.all<Omit<Classified, 'stored'>>(loadSql('classify-anywhere'), { ids })).map((row) => [
-        row.id,
-        row,
-      ]),
-    );
+    const found = new Map((await classifyAnywhere(this.db, { ids })).map((row) => [row.id, row]));
     return rows.map((row) => {
       const stored = found.get(row.id);
       return stored ? { ...stored, stored: true } : row;

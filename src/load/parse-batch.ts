@@ -8,9 +8,16 @@
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
-import type { Database } from './database.js';
-import { DuckDBTimestampTZValue, LIST, VARCHAR } from './duckdb.js';
-import { loadSql } from './sql-files.js';
+import {
+  type Database,
+  DuckDBTimestampTZValue,
+  LIST,
+  type ParsedTable,
+  parsedRows,
+  parseStaged,
+  resetParseStaging,
+  VARCHAR,
+} from '../store/index.js';
 
 /** Child rows a flush appended. */
 export interface RowCounts {
@@ -20,14 +27,8 @@ export interface RowCounts {
 
 const LIST_OF_NAMES = LIST(VARCHAR);
 
-/** The tables the parsed rows go to, each with its query on the staging connection. */
-const ROWS = [
-  ['jobs', 'rows-jobs'],
-  ['job_records', 'rows-job-records'],
-  ['utterances', 'rows-utterances'],
-  ['words', 'rows-words'],
-  ['module_results', 'rows-module-results'],
-] as const;
+/** The tables the parsed rows go to, in order. */
+const TABLES: readonly ParsedTable[] = ['jobs', 'job_records', 'utterances', 'words', 'module_results'];
 
 export class ParseBatch {
   /** Ids of the staged records: a record staged twice before a flush would be inserted twice. */
@@ -88,21 +89,21 @@ export class ParseBatch {
     if (this.ids.size === 0) return { utterances: 0, words: 0 };
     const staging = this.db.stagingConnection();
     try {
-      const [counts] = (await staging.runAndReadAll(loadSql('parse'))).getRowObjectsJS();
-      let pending = staging.run(loadSql(ROWS[0][1]));
-      for (let i = 0; i < ROWS.length; i++) {
+      const counts = await parseStaged(staging);
+      let pending = parsedRows(staging, TABLES[0] as ParsedTable);
+      for (let i = 0; i < TABLES.length; i++) {
         const rows = await pending;
-        const next = ROWS[i + 1];
-        if (next) pending = staging.run(loadSql(next[1]));
+        const next = TABLES[i + 1];
+        if (next) pending = parsedRows(staging, next);
         try {
-          await this.append(ROWS[i]![0], rows);
+          await this.append(TABLES[i] as ParsedTable, rows);
         } catch (error) {
           // The next query still runs on the staging connection: let it end before the reset.
           await pending.catch(() => undefined);
           throw error;
         }
       }
-      return { utterances: Number(counts?.['utterances'] ?? 0), words: Number(counts?.['words'] ?? 0) };
+      return { utterances: counts.utterances, words: counts.words };
     } finally {
       await this.reset(staging);
     }
@@ -124,7 +125,7 @@ export class ParseBatch {
     this.ids.clear();
     this.halves[0] = 0;
     this.halves[1] = 0;
-    await staging.run(loadSql('parse-reset'));
+    await resetParseStaging(staging);
   }
 }
 

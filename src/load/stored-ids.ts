@@ -9,8 +9,7 @@
  * than it was sized for, `full` asks the loader to fill a new one. 2 bytes an id: 2 MB for a
  * million jobs, outside the V8 heap.
  */
-import type { Database } from './database.js';
-import { loadSql } from './sql-files.js';
+import { type Database, eachStoredId, storedJobCount } from '../store/index.js';
 
 /** Bits an id is given; the probes are the optimum for it (16 x ln 2). */
 const BITS_PER_ID = 16;
@@ -33,9 +32,8 @@ export class StoredIds {
 
   /** The ids of `jobs` as `db` sees them (its open transaction's rows included), and `staged`. */
   static async read(db: Database, staged: Iterable<string>): Promise<StoredIds> {
-    const [row] = await db.all<{ n: number }>(loadSql('stored-ids-count'));
-    const ids = new StoredIds(Math.max(MIN_IDS, GROWTH * Number(row?.n ?? 0)));
-    await db.eachValue(loadSql('stored-ids'), (id) => ids.add(String(id)));
+    const ids = new StoredIds(Math.max(MIN_IDS, GROWTH * (await storedJobCount(db))));
+    await eachStoredId(db, (id) => ids.add(id));
     for (const id of staged) ids.add(id);
     return ids;
   }

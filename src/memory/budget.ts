@@ -12,7 +12,7 @@
  *   in JavaScript: DuckDB parses the texts. HEAP_PER_PAGE_BYTE is the heap that one JSON byte in
  *   flight costs at the peak, V8's headroom included;
  * - DuckDB (`memory_limit`): the open transaction's rows (bounded by commitBytes and commitRows),
- *   which a commit that stored at least a batch writes straight into the file (src/load/database.ts
+ *   which a commit that stored at least a batch writes straight into the file (src/store/database.ts
  *   checkpointAtCommit); the rows of smaller commits, committed through the WAL and not yet
  *   checkpointed (bounded by the WAL threshold, `wal_autocheckpoint`); and its work (the batch being
  *   parsed on the staging connection, query state, a checkpoint's write buffers).
@@ -21,7 +21,7 @@
  * DuckDB's share sets how big a transaction gets; the V8 heap's share sets the heap mark
  * (heap-guard.ts) and the page size. DuckDB's `memory_limit` is the sum of what it may hold: WAL
  * threshold + transaction + DUCKDB_WORK_BYTES (114 MiB at 512 MB), at least 96 MiB. A checkpoint pins no more than
- * that because writers never let it merge row groups (src/load/file/merge-row-groups.ts): a merging
+ * that because writers never let it merge row groups (src/store/file/merge-row-groups.ts): a merging
  * checkpoint pinned the groups it rewrote and failed FATAL at its limit.
  */
 import { availableParallelism } from 'node:os';
@@ -114,7 +114,7 @@ const BYTES_PER_PENDING_ROW = 64;
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
 /**
- * JSON bytes a writer loads between two opens of its file (src/load/database.ts reopen): 1 GB.
+ * JSON bytes a writer loads between two opens of its file (src/store/database.ts reopen): 1 GB.
  * DuckDB keeps in memory a description of every row group its instance wrote, which grows a
  * back-fill's peak with what it wrote; an instance opened again knows only the file's, read as
  * statements need them (docs/decisions/0009-a-commit-written-into-the-file-once.md).

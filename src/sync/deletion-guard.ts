@@ -10,8 +10,7 @@
 
 import { DeletionGuardError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
-import { countUnseen } from '../load/statements/seen.js';
+import { countUnseen, type Database } from '../store/index.js';
 
 /** Deletions always allowed, whatever the share: 10 jobs. */
 export const DELETE_FLOOR = 10;

@@ -1,11 +1,11 @@
 /** What one kind's run works with: the run's plan and the resources runSync opened for it. */
 
 import type { Listing } from '../extract/index.js';
-import type { Database } from '../load/database.js';
 import type { RecordLoader } from '../load/loader.js';
 import type { Logger } from '../log.js';
 import type { MemoryPlan } from '../memory/budget.js';
 import type { HeapGuard } from '../memory/heap-guard.js';
+import type { Database } from '../store/index.js';
 import type { RetentionWatch } from './retention.js';
 import type { CheckpointStore, SyncPlan, SyncProgress } from './types.js';
 

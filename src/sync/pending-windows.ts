@@ -6,7 +6,7 @@
  * share a window, however many: its walk follows `next` links.
  */
 import type { Slice } from '../extract/index.js';
-import type { PendingJob } from '../load/statements/jobs.js';
+import type { PendingJob } from '../store/index.js';
 
 /**
  * The window of `pending[from]` and of the pending jobs after it (sorted by created_at, as

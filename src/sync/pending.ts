@@ -7,8 +7,7 @@
  */
 import type { Paging } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
-import { listPendingJobs, type PendingJob } from '../load/statements/jobs.js';
+import { type Database, listPendingJobs, type PendingJob } from '../store/index.js';
 import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import type { KindProgress } from './kind-summary.js';

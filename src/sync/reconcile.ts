@@ -8,15 +8,15 @@
  * deleted or expired job seen again is restored by the loader.
  */
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
-import { eraseJobs } from '../load/erase.js';
 import {
   addSeenIds,
   createSeenSet,
+  type Database,
   dropSeenSet,
+  eraseJobs,
   markUnseenJobsDeleted,
   markUnseenJobsExpired,
-} from '../load/statements/seen.js';
+} from '../store/index.js';
 import { guardDeletions } from './deletion-guard.js';
 import type { RetentionEdges } from './retention.js';
 
@@ -63,7 +63,7 @@ export interface UnseenJudged {
  * a whole-history reconcile. Deleted: the rest (markVanished), unless more than `maxDeleteShare` of
  * the judged range would go: then it marks nothing and throws (deletion-guard.ts), expired jobs
  * counting on neither side. With `onDelete: 'erase'`, the range's jobs marked deleted (now or by an
- * earlier run) are erased in the same transaction (src/load/erase.ts); the file is rewritten
+ * earlier run) are erased in the same transaction (src/store/erase.ts); the file is rewritten
  * without their bytes after the run (src/pipeline.ts).
  */
 export async function judgeUnseen(

@@ -2,9 +2,9 @@
  * The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome;
  * a row its writer never closed (killed, or unable to write) is closed 'abandoned' by the next run.
  */
-import type { Database } from '../load/database.js';
-import { abandonRuns, finishRun, insertRun } from '../load/statements/runs.js';
+
 import type { Logger } from '../log.js';
+import { abandonRuns, type Database, finishRun, insertRun } from '../store/index.js';
 import type { KindSummary } from './types.js';
 
 export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {

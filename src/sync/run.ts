@@ -19,13 +19,12 @@ import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, to
 import type { Listing } from '../extract/index.js';
 import { ListingClient } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
-import type { Database } from '../load/database.js';
 import { RecordLoader } from '../load/loader.js';
-import { openWriter } from '../load/open-file.js';
 import { silentLogger } from '../log.js';
 import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
 import { RecordScanner } from '../normalize/index.js';
+import { type Database, openWriter } from '../store/index.js';
 import { resolveCheckpoint } from './checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
 import type { KindRunContext } from './kind-context.js';

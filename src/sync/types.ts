@@ -44,7 +44,7 @@ export interface SyncPlan {
    * expired, never deleted (src/sync/retention.ts).
    */
   readonly serviceRetention: number;
-  /** What a --full run does with the jobs it marks deleted: nothing more, or erase them (src/load/erase.ts). */
+  /** What a --full run does with the jobs it marks deleted: nothing more, or erase them (src/store/erase.ts). */
   readonly onDelete: 'mark' | 'erase';
   /** Keys of custom_metadata an erased job keeps. */
   readonly eraseKeepMetadata: readonly string[];

@@ -10,8 +10,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.js';
-import { waitForWriterLock } from '../load/file/writer-lock.js';
 import type { Logger } from '../log.js';
+import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
 import type { BusyFile } from './busy-file.js';
 import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';

@@ -6,8 +6,8 @@
 import { createServer } from 'node:http';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireWriterLock } from '../../src/load/file/writer-lock.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { acquireWriterLock } from '../../src/store/file/writer-lock.js';
 import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
 import { parseCheckpoint } from '../../src/sync/checkpoints/schema.js';
 import { type CliResult, runMain } from '../helpers/cli.js';

@@ -9,8 +9,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWriter } from '../../src/load/open-file.js';
 import { createLogger } from '../../src/log.js';
+import { openWriter } from '../../src/store/open-file.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fingerprint } from '../helpers/db-fingerprint.js';
 import {
@@ -193,7 +193,7 @@ describe('migrations 002, 005 and 006: no key on the history tables, records in 
 async function openAndKill(path: string, delayMs: number): Promise<void> {
   const dist = join(projectRoot(), 'dist', 'src');
   const script = `
-    const { openWriter } = await import(${JSON.stringify(join(dist, 'load', 'open-file.js'))});
+    const { openWriter } = await import(${JSON.stringify(join(dist, 'store', 'open-file.js'))});
     const { createLogger } = await import(${JSON.stringify(join(dist, 'log.js'))});
     const db = await openWriter(${JSON.stringify(path)}, { logger: createLogger('info') });
     await db.close();

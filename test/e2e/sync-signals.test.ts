@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { openReadOnly } from '../../src/store/open-file.js';
 import { shownLines, startCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 

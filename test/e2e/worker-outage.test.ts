@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writerLockPath } from '../../src/load/file/writer-lock.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { writerLockPath } from '../../src/store/file/writer-lock.js';
 import { createSyncQueue } from '../../src/worker/queue.js';
 import { startOwnRedis } from '../helpers/redis-server.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -7,7 +7,7 @@
 import { closeSync, copyFileSync, existsSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openWriter } from '../../src/load/open-file.js';
+import { openWriter } from '../../src/store/open-file.js';
 import { copyMigrated } from './migrated-db.js';
 import { SCRATCH } from './tmp.js';
 

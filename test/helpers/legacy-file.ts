@@ -6,9 +6,9 @@
  */
 import { rmSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { shippedMigrations } from '../../src/load/migrate.js';
-import { openWriter } from '../../src/load/open-file.js';
 import { generateDataset } from '../../src/simulator/records/generate.js';
+import { shippedMigrations } from '../../src/store/migrate.js';
+import { openWriter } from '../../src/store/open-file.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints/duckdb-store.js';
 import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
 import type { KindSummary } from '../../src/sync/types.js';

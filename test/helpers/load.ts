@@ -1,8 +1,8 @@
 /** Records into a file the way a sync loads them: as JSON texts, normalized, through the loader. */
 
-import type { Database } from '../../src/load/database.js';
 import { type LoadResult, RecordLoader } from '../../src/load/loader.js';
 import { normalizeTexts } from '../../src/normalize/page-records.js';
+import type { Database } from '../../src/store/database.js';
 
 /** Loads `records` (any JSON values: a bad one is quarantined) in one batch, as of `syncedAt`. */
 export function loadRecords(

@@ -8,7 +8,7 @@
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWriter } from '../../src/load/open-file.js';
+import { openWriter } from '../../src/store/open-file.js';
 import { SCRATCH, tempDir } from './tmp.js';
 
 let template: Promise<string> | undefined;

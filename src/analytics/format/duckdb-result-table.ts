@@ -24,7 +24,7 @@ import {
   DuckDBTimestampValue,
   DuckDBTypeId,
   DuckDBUnionValue,
-} from '../../load/duckdb.js';
+} from '../../store/index.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import { isoDuration, isoTimestamp } from './iso-text.js';
 import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';

@@ -16,7 +16,7 @@ import {
   DuckDBStructValue,
   DuckDBTypeId,
   DuckDBUnionValue,
-} from '../../load/duckdb.js';
+} from '../../store/index.js';
 import { sqlIdentifier } from '../../util/sql-literal.js';
 import { isoDuration } from './iso-text.js';
 

@@ -7,7 +7,7 @@
  */
 import type { DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError } from '../../errors.js';
-import { DuckDBInstance } from '../../load/duckdb.js';
+import { DuckDBInstance } from '../../store/index.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import { needsCheck, parquetCast, unwritable } from './parquet-types.js';
 

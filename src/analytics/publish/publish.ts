@@ -13,14 +13,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { RowSource } from '../../load/database.js';
 import {
   copyDataset,
   type Dataset,
   datasetFingerprints,
   fingerprintTag,
-} from '../../load/statements/datasets.js';
-import { jobPartitionPrints, kindFreshness, parquetFileRows } from '../../load/statements/publish.js';
+  jobPartitionPrints,
+  kindFreshness,
+  parquetFileRows,
+  type RowSource,
+} from '../../store/index.js';
 import { makeFolder } from '../../util/make-folder.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import {

@@ -6,10 +6,7 @@
  * userQuery: a Reader used for a Parquet copy never runs user SQL.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-
-import type { Database } from '../../load/database.js';
-import { copyDataset } from '../../load/statements/datasets.js';
-import type { SqlParams } from '../../load/values.js';
+import { copyDataset, type Database, type SqlParams } from '../../store/index.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';

@@ -10,9 +10,7 @@
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
-import { StatementType } from '../../load/duckdb.js';
-import { damagedFileError } from '../../load/file/damaged-file.js';
-import { type SqlParams, toDuckParams } from '../../load/values.js';
+import { damagedFileError, type SqlParams, StatementType, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
 /**

@@ -8,8 +8,7 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
-import type { Database } from '../../load/database.js';
-import { openInMemory, openReadOnly } from '../../load/open-file.js';
+import { type Database, openInMemory, openReadOnly } from '../../store/index.js';
 import { FileReader } from './file-reader.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
 import type { Reader } from './reader.js';

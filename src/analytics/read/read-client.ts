@@ -9,9 +9,7 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { DuckDBInstance } from '../../load/duckdb.js';
-import { copyParquetFile } from '../../load/statements/parquet-copy.js';
-import { type SqlParams, toDuckParams } from '../../load/values.js';
+import { copyParquetFile, DuckDBInstance, type SqlParams, toDuckParams } from '../../store/index.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
 import {

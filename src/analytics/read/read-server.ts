@@ -17,10 +17,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../../errors.js';
-import { connectionRows, type Database } from '../../load/database.js';
-import { copyDataset, type ExportedDataset } from '../../load/statements/datasets.js';
-import { plainRow } from '../../load/values.js';
 import type { Logger } from '../../log.js';
+import {
+  connectionRows,
+  copyDataset,
+  type Database,
+  type ExportedDataset,
+  plainRow,
+} from '../../store/index.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';

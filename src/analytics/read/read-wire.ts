@@ -9,7 +9,7 @@
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { ConfigError, DatabaseError } from '../../errors.js';
-import { EXPORTED_DATASETS } from '../../load/statements/datasets.js';
+import { EXPORTED_DATASETS } from '../../store/index.js';
 import { ExactNumber } from '../../util/json-writer.js';
 
 /** Largest request line the server reads, in bytes (SQL text and parameters). */

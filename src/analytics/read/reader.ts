@@ -4,12 +4,11 @@
  * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
  * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
  */
-import type { RowSource } from '../../load/database.js';
-import type { ExportedDataset } from '../../load/statements/datasets.js';
+import type { ExportedDataset, RowSource } from '../../store/index.js';
 import type { ResultTable } from '../format/result-table.js';
 
 /**
- * A RowSource (the statements of src/load/statements run through it): `path` is the database file,
+ * A RowSource (the statements of src/store/statements run through it): `path` is the database file,
  * for messages; `all` answers rows of one statement as plain objects (timestamps as Date, JSON as
  * text, safe bigints as numbers).
  */
@@ -33,7 +32,7 @@ export interface Reader extends RowSource {
   copyParquet(copy: ParquetCopy): Promise<number>;
 }
 
-export type { RowSource } from '../../load/database.js';
+export type { RowSource } from '../../store/index.js';
 
 export interface ParquetCopy {
   readonly dataset: ExportedDataset;

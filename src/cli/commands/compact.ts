@@ -2,13 +2,17 @@
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
-import { assertFileExists } from '../../load/file/path-checks.js';
-import { type CompactProgress, type CompactResult, compactFile } from '../../load/file/rewrite-file.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openWriter } from '../../load/open-file.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
+import {
+  assertFileExists,
+  type CompactProgress,
+  type CompactResult,
+  compactFile,
+  openWriter,
+  withWriterLock,
+} from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';

@@ -6,10 +6,14 @@
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openReadOnly } from '../../load/open-file.js';
-import { demoHours, demoJobsByStatus, demoLatestJobs } from '../../load/statements/demo.js';
 import { startSimulator } from '../../simulator/index.js';
+import {
+  demoHours,
+  demoJobsByStatus,
+  demoLatestJobs,
+  openReadOnly,
+  withWriterLock,
+} from '../../store/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';

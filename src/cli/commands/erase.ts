@@ -1,28 +1,29 @@
 /**
  * `transcript-sync erase`: a data-subject request answered. The jobs selected by `--job`,
  * `--metadata KEY=VALUE` and `--before DATE` (all given must match) keep their billing facts and
- * lose their content (src/load/erase.ts); the file is then rewritten so that their bytes are gone
+ * lose their content (src/store/erase.ts); the file is then rewritten so that their bytes are gone
  * too. Without `--yes` it shows what it would erase and changes nothing. It holds the file's
  * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
  */
 import { resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import type { Database } from '../../load/database.js';
+import { createLogger } from '../../log.js';
+import { planMemory } from '../../memory/budget.js';
 import {
+  assertFileExists,
+  type Database,
   type ErasurePreview,
   type ErasureSelection,
   eraseJobs,
+  openReadOnly,
+  openWriter,
   previewErasure,
   rewriteErasedFile,
   selectForErasure,
   unwrittenErasures,
-} from '../../load/erase.js';
-import { assertFileExists } from '../../load/file/path-checks.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openReadOnly, openWriter } from '../../load/open-file.js';
-import { createLogger } from '../../log.js';
-import { planMemory } from '../../memory/budget.js';
+  withWriterLock,
+} from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';

@@ -5,7 +5,7 @@
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { assertOutputFolder } from '../../load/file/path-checks.js';
+import { assertOutputFolder } from '../../store/index.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {

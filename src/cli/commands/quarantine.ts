@@ -2,10 +2,14 @@
 import { resolveFormat } from '../../config/output-format.js';
 import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import type { Database } from '../../load/database.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openReadOnly, openWriter } from '../../load/open-file.js';
-import { quarantineList, quarantineRetry } from '../../load/quarantine.js';
+import { quarantineRetry } from '../../load/quarantine-retry.js';
+import {
+  type Database,
+  openReadOnly,
+  openWriter,
+  quarantineList,
+  withWriterLock,
+} from '../../store/index.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';

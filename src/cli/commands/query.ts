@@ -19,7 +19,7 @@ import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { assertInputFolder, assertOutputFolder } from '../../load/file/path-checks.js';
+import { assertInputFolder, assertOutputFolder } from '../../store/index.js';
 import type { Command } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */

@@ -4,7 +4,7 @@ import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onlyKind } from '../../kinds.js';
-import { listRuns } from '../../load/statements/runs.js';
+import { listRuns } from '../../store/index.js';
 import type { Command } from '../command.js';
 import { writeRows } from '../table.js';
 

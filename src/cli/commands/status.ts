@@ -2,7 +2,7 @@
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { kindStatus } from '../../load/statements/status.js';
+import { kindStatus } from '../../store/index.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { pendingAdvice, stalePending } from '../pending-advice.js';

@@ -7,10 +7,15 @@ import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
-import { assertFileExists } from '../../load/file/path-checks.js';
-import { withWriterLock } from '../../load/file/writer-lock.js';
-import { openWriter } from '../../load/open-file.js';
-import { type CheckResult, inCheckOrder, repairFile, verifyFile } from '../../load/verify.js';
+import {
+  assertFileExists,
+  type CheckResult,
+  inCheckOrder,
+  openWriter,
+  repairFile,
+  verifyFile,
+  withWriterLock,
+} from '../../store/index.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';

@@ -8,9 +8,7 @@
  */
 
 import type { JobKind } from '../../kinds.js';
-import type { Database } from '../../load/database.js';
-import { countJobs } from '../../load/statements/jobs.js';
-import { lastOkWindowBefore } from '../../load/statements/runs.js';
+import { countJobs, type Database, lastOkWindowBefore } from '../../store/index.js';
 import type { Checkpoint, CheckpointPhase, CheckpointStore } from '../types.js';
 import type { DuckDbCheckpointStore } from './duckdb-store.js';
 import { EMPTY_CHECKPOINT } from './schema.js';

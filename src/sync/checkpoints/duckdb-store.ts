@@ -4,8 +4,7 @@
  */
 
 import type { JobKind } from '../../kinds.js';
-import type { Database } from '../../load/database.js';
-import { checkpointState, saveCheckpointState } from '../../load/statements/checkpoints.js';
+import { checkpointState, type Database, saveCheckpointState } from '../../store/index.js';
 import type { Checkpoint, CheckpointStore } from '../types.js';
 import { parseCheckpoint } from './schema.js';
 

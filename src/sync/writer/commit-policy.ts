@@ -7,9 +7,10 @@
  * WAL, and a run that finds its records unchanged (an idle or `--full` run) stores next to nothing
  * however much it reads. The walk's writer and the re-check of pending jobs both commit by it.
  */
-import type { Database } from '../../load/database.js';
+
 import type { LoadResult, RecordLoader } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
+import type { Database } from '../../store/index.js';
 import type { RunCounters } from '../counters.js';
 
 /** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */

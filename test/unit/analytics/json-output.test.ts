@@ -13,8 +13,8 @@ import { command as query } from '../../../src/cli/commands/query.js';
 import { command as report } from '../../../src/cli/commands/report.js';
 import { command as runs } from '../../../src/cli/commands/runs.js';
 import { command as status } from '../../../src/cli/commands/status.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { silentLogger } from '../../../src/log.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { ExactNumber, JsonText, writeJson } from '../../../src/util/json-writer.js';
 import {
   craftJob,

@@ -10,7 +10,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import { describe, expect, test } from 'vitest';
 import { publishDataset } from '../../../src/analytics/publish/publish.js';
 import { command as exportCommand } from '../../../src/cli/commands/export.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import { loadedDatabase, runCommand, smallDataset } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { silentLogger } from '../../../src/log.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 // Transcripts are rarely ASCII: a reply of several socket chunks must not cut a character in two

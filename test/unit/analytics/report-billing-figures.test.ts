@@ -9,8 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { command as report } from '../../../src/cli/commands/report.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
 import type { JobRecord } from '../../../src/simulator/index.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import {
   craftJob,
   loadedDatabase,

@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../../../src/analytics/billing-files.js';
 import { lastCompletePeriod } from '../../../src/analytics/periods.js';
 import { billingFileSettings } from '../../../src/config/report-files.js';
-import type { Database } from '../../../src/load/database.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
 import type { JobRecord } from '../../../src/simulator/index.js';
+import type { Database } from '../../../src/store/database.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import {
   craftJob,
   expectedBilling,

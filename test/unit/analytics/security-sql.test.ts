@@ -8,13 +8,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListingClient } from '../../../src/extract/index.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
 import {
   generateDataset,
   type JobRecord,
   type Simulator,
   startSimulator,
 } from '../../../src/simulator/index.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { runMain } from '../../helpers/cli.js';
 import { fingerprint, TABLES } from '../../helpers/db-fingerprint.js';
@@ -158,7 +158,7 @@ describe('the source builds no SQL from values', () => {
   it('interpolates nothing into SQL text except the quoted export path', () => {
     const allowed = [
       // DuckDB cannot bind COPY's target; sqlPathLiteral checks and quotes it (src/util/sql-literal.ts).
-      // The source is a dataset's statement text, or a Parquet file read back (src/load/statements/datasets.ts).
+      // The source is a dataset's statement text, or a Parquet file read back (src/store/statements/datasets.ts).
       /^`COPY \(\$\{source\}\) TO \$\{sqlPathLiteral\(target\.path, target\.setting\)\} \(FORMAT parquet\$\{partitions\}\)`$/,
       // Parquet files read back by path, through the same helper (read client, publish).
       /read_parquet\(\$\{sqlPathLiteral\(/,
@@ -168,7 +168,7 @@ describe('the source builds no SQL from values', () => {
       /^`SELECT \* EXCLUDE \(kind, month\) FROM \(\$\{source\}\) AS t WHERE t\.kind = \$kind AND t\.month = \$month`$/,
       // The partitions of such a statement's rows, listed before they are copied 64 at a time.
       /^`SELECT DISTINCT t\.kind \|\| '\|' \|\| t\.month AS key FROM \(\$\{rows\}\) AS t ORDER BY key`$/,
-      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/load/file/rewrite-file.ts).
+      // Nor ATTACH's path, nor COPY FROM DATABASE's names: quoted by sql-literal.ts (src/store/file/rewrite-file.ts).
       /^`ATTACH \$\{sqlPathLiteral\(target, '--db'\)\} AS tsync_compacted \(STORAGE_VERSION '\$\{STORAGE_FORMAT\}'\)`$/,
       /^`COPY FROM DATABASE \$\{sqlIdentifier\(String\(row\?\.name\)\)\} TO tsync_compacted \(SCHEMA\)`$/,
       // A query's result copied into a private in-memory DuckDB (src/analytics/format/result-parquet.ts): its

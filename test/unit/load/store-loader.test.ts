@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
 import { RecordLoader } from '../../../src/load/loader.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
+import type { Database } from '../../../src/store/database.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { expectedChildren, storedChildren } from '../../fixtures/expected.js';
 import { allFixtures, fixture } from '../../fixtures/fixtures.js';
 import { loadRecords } from '../../helpers/load.js';

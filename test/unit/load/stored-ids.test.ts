@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { StoredIds } from '../../../src/load/stored-ids.js';
+import type { Database } from '../../../src/store/database.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { allFixtures } from '../../fixtures/fixtures.js';
 import { loadRecords } from '../../helpers/load.js';
 import { migratedDb } from '../../helpers/migrated-db.js';

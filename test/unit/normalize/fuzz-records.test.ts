@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { contentHash } from '../../../src/normalize/content-hash.js';
 import { validateJobRecord } from '../../../src/normalize/records/validate.js';
 import { generateDataset } from '../../../src/simulator/index.js';
+import type { Database } from '../../../src/store/database.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { loadRecords } from '../../helpers/load.js';
 import { utteranceLists } from '../../helpers/mirror.js';
 import { batchArb } from '../../helpers/mutate-record.js';

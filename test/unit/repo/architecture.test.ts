@@ -76,7 +76,7 @@ describe('the arrows of the layout', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the rules catch an upward import, a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
+  it('the rules catch an upward import (the store importing the loader among them), a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
     const tree = tempDir();
     const write = (file: string, text: string) => {
       mkdirSync(dirname(join(tree, file)), { recursive: true });
@@ -90,6 +90,10 @@ describe('the arrows of the layout', () => {
     );
     write('src/load/types.ts', 'export type Store = number;\n');
     write(
+      'src/store/open.ts',
+      "import type { Store } from '../load/types.js';\nexport const open = 1 as Store;\n",
+    );
+    write(
       'src/sync/run.ts',
       "import { report } from '../analytics/report.js';\nexport const run = report;\n",
     );
@@ -102,11 +106,14 @@ describe('the arrows of the layout', () => {
     write('src/cli/b.ts', "import { a } from './a.js';\nexport const b = a;\n");
     write('src/sync/plan.ts', "import { walk } from '../extract/index.js';\nexport const plan = walk;\n");
     write('src/extract/index.ts', "export { walk } from './walk.js';\n");
+    write('src/sync/write.ts', "import { open } from '../store/open.js';\nexport const write = open;\n");
     expect((await violationsIn(tree)).sort()).toEqual([
       'extract-entered-by-its-index: src/load/store.ts -> src/extract/walk.ts',
       'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
       'no-circular: src/cli/a.ts -> src/cli/b.ts',
       'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
+      'store-entered-by-its-index: src/sync/write.ts -> src/store/open.ts',
+      'store-imports-no-higher-rank: src/store/open.ts -> src/load/types.ts',
       'sync-imports-no-higher-rank: src/sync/run.ts -> src/analytics/report.ts',
     ]);
   });

@@ -6,8 +6,8 @@
  * row without a column, fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
+import type { Database } from '../../../src/store/database.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import { firstTable, readDoc, sections } from '../../helpers/docs-markdown.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 

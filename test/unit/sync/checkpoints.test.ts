@@ -1,7 +1,7 @@
 /** One contract, two stores: DuckDB (in the rows' transaction) and Redis (after the commit). */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openWriter } from '../../../src/load/open-file.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { resolveCheckpoint, saveCheckpoint } from '../../../src/sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
 import { checkpointKey, RedisCheckpointStore } from '../../../src/sync/checkpoints/redis-store.js';

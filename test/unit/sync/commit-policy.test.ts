@@ -4,9 +4,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { planMemory } from '../../../src/memory/budget.js';
+import type { Database } from '../../../src/store/database.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { TransactionSize } from '../../../src/sync/writer/commit-policy.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 

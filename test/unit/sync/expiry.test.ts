@@ -5,8 +5,8 @@
  * retention horizon.
  */
 import { describe, expect, it } from 'vitest';
-import { openReadOnly } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain, shownLines } from '../../helpers/cli.js';

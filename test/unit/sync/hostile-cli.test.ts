@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openWriter } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
 import { loadRecords } from '../../helpers/load.js';
 import { migratedDb } from '../../helpers/migrated-db.js';

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishDataset } from '../../../src/analytics/publish/publish.js';
-import { openWriter } from '../../../src/load/open-file.js';
-import { PARTITIONS_PER_COPY } from '../../../src/load/statements/parquet-copy.js';
 import { generateDataset } from '../../../src/simulator/index.js';
+import { openWriter } from '../../../src/store/open-file.js';
+import { PARTITIONS_PER_COPY } from '../../../src/store/statements/parquet-copy.js';
 import { loadRecords, writeSql } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 

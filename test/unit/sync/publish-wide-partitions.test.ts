@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishDataset } from '../../../src/analytics/publish/publish.js';
-import { withReadingMemory } from '../../../src/load/file/reading-memory.js';
-import { openWriter } from '../../../src/load/open-file.js';
 import { generateDataset } from '../../../src/simulator/index.js';
+import { withReadingMemory } from '../../../src/store/file/reading-memory.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
 

@@ -14,8 +14,6 @@ import { PUBLISHED_TABLES, publishDataset } from '../../../src/analytics/publish
 import { runLines } from '../../../src/cli/sync-summary.js';
 import { syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
-import { openReadOnly } from '../../../src/load/open-file.js';
-import { copyDataset } from '../../../src/load/statements/datasets.js';
 import { createLogger } from '../../../src/log.js';
 import { type PipelineSummary, runPipeline } from '../../../src/pipeline.js';
 import {
@@ -24,6 +22,8 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../src/simulator/index.js';
+import { openReadOnly } from '../../../src/store/open-file.js';
+import { copyDataset } from '../../../src/store/statements/datasets.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
 import { FakeListing } from '../../helpers/listing-fake.js';

@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
-import { acquireWriterLock } from '../../../src/load/file/writer-lock.js';
+import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
 import { BusyFile } from '../../../src/worker/busy-file.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { expectMirror } from '../../helpers/mirror.js';

@@ -7,13 +7,13 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/program.js';
 import { DatabaseError } from '../../../src/errors.js';
+import { startSimulator } from '../../../src/simulator/index.js';
 import {
   acquireWriterLock,
   type WriterLockOptions,
   waitForWriterLock,
   writerLockPath,
-} from '../../../src/load/file/writer-lock.js';
-import { startSimulator } from '../../../src/simulator/index.js';
+} from '../../../src/store/file/writer-lock.js';
 import { runMain } from '../../helpers/cli.js';
 import { copyMigrated } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';

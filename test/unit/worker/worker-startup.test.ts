@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writerLockPath } from '../../../src/load/file/writer-lock.js';
+import { writerLockPath } from '../../../src/store/file/writer-lock.js';
 import { type CliResult, runMain, shownLines } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { onCleanup, workerEnv } from '../../helpers/worker.js';

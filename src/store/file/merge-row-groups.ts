@@ -16,8 +16,8 @@
  * are (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
  */
 import type { Database } from '../database.js';
-import { loadSql } from '../sql-files.js';
 import {
+  makeRowGroupsView,
   moveRecordBatch,
   moveSmallRowGroupBatch,
   planSmallRowGroups,
@@ -58,7 +58,7 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   if (after === Number.POSITIVE_INFINITY) return false;
   const view = await rowGroupsToCount(db);
   if (view === undefined) return false;
-  await db.run(loadSql(view));
+  await makeRowGroupsView(db, { runsOnly: view === 'row-groups-runs' });
   if ((await smallRowGroups(db)) < after) return false;
   await moveSmallGroups(db);
   for (const ids of await smallRecordBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {

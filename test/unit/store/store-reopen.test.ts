@@ -7,12 +7,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
-import type { Database } from '../../../src/load/database.js';
 import { RecordLoader } from '../../../src/load/loader.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
-import { addSeenIds, createSeenSet, dropSeenSet } from '../../../src/load/statements/seen.js';
 import { silentLogger } from '../../../src/log.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
+import type { Database } from '../../../src/store/database.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
+import { addSeenIds, createSeenSet, dropSeenSet } from '../../../src/store/statements/seen.js';
 import { smallDataset } from '../../helpers/analytics-data.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 

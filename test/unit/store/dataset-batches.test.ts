@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RowSource } from '../../../src/load/database.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
-import { copyDataset, JOB_JOIN_BYTES } from '../../../src/load/statements/datasets.js';
-import { PARTITIONS_PER_COPY, partitionBatches } from '../../../src/load/statements/parquet-copy.js';
+import type { RowSource } from '../../../src/store/database.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
+import { copyDataset, JOB_JOIN_BYTES } from '../../../src/store/statements/datasets.js';
+import { PARTITIONS_PER_COPY, partitionBatches } from '../../../src/store/statements/parquet-copy.js';
 import { sqlPathLiteral } from '../../../src/util/sql-literal.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -1,5 +1,10 @@
-/** Keeping the file in shape: a rewrite's copy and its row counts, small row groups counted and merged. */
+/**
+ * Keeping the file in shape: a rewrite's copy and its row counts, small row groups counted and
+ * merged, and the copy of the records into job_records before migration 006.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, RowSource } from '../database.js';
+import { loadSql } from './load-sql.js';
 import { queryText } from './queries.js';
 
 /** Rows per table (`t`) of every table of the file, by name. */
@@ -82,4 +87,33 @@ export async function smallRecordBatches(db: RowSource, params: { batchBytes: nu
 export async function moveRecordBatch(db: Database, ids: readonly number[]): Promise<void> {
   await db.run(queryText('merge-records-copy'), { ids: [...ids] });
   await db.run(queryText('merge-records-delete'), { ids: [...ids] });
+}
+
+/**
+ * Makes the view of the row groups a close counts (temp `_tsync_row_groups`): those of every table
+ * that grows with the history (row-groups.sql), or of sync_runs alone (`runsOnly`, row-groups-runs.sql).
+ */
+export async function makeRowGroupsView(db: Database, params: { runsOnly: boolean }): Promise<void> {
+  await db.run(loadSql(params.runsOnly ? 'row-groups-runs' : 'row-groups'));
+}
+
+/** Empties job_records of what an interrupted copy before migration 006 left (records-apart-reset.sql). */
+export async function resetRecordsApart(connection: DuckDBConnection): Promise<void> {
+  await connection.run(loadSql('records-apart-reset'));
+}
+
+/** The rows of `jobs` in runs of consecutive row ids of about `batchBytes` of raw each, in order (records-apart-batches.sql). */
+export async function recordsApartBatches(
+  connection: DuckDBConnection,
+  params: { batchBytes: number },
+): Promise<RecordBatch[]> {
+  const rows = (
+    await connection.runAndReadAll(loadSql('records-apart-batches'), { batch_bytes: params.batchBytes })
+  ).getRowObjectsJS();
+  return rows.map(({ first, last }) => ({ first: Number(first), last: Number(last) }));
+}
+
+/** Appends the records of one run of `jobs` to job_records (records-apart-copy.sql); run it in a transaction. */
+export async function copyRecordsApartBatch(connection: DuckDBConnection, batch: RecordBatch): Promise<void> {
+  await connection.run(loadSql('records-apart-copy'), { first: batch.first, last: batch.last });
 }

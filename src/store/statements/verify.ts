@@ -1,5 +1,5 @@
 /**
- * The invariants no index enforces (src/load/verify.ts): each check returns one `id` row per job
+ * The invariants no index enforces (src/store/verify.ts): each check returns one `id` row per job
  * (or run) that breaks it; each repair runs in the caller's transaction.
  */
 

@@ -6,14 +6,14 @@
  * of `raw` at a time, the others a batch that fits the smallest budget at a time.
  */
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
+import { generateDataset } from '../../../src/simulator/records/generate.js';
+import type { Database } from '../../../src/store/database.js';
 import {
   COUNT_EVERY_RUNS,
   compactIfFragmented,
   JOBS_GROUP_RAW_BYTES,
-} from '../../../src/load/file/merge-row-groups.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
-import { generateDataset } from '../../../src/simulator/records/generate.js';
+} from '../../../src/store/file/merge-row-groups.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { fingerprint } from '../../helpers/db-fingerprint.js';
 import { loadRecords } from '../../helpers/load.js';
 import { migratedDb } from '../../helpers/migrated-db.js';

@@ -10,7 +10,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitWithCheckpoint } from './file/commit-checkpoint.js';
 import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
-import { loadSql } from './sql-files.js';
+import { copyRecordsApartBatch, recordsApartBatches, resetRecordsApart } from './statements/file-upkeep.js';
 
 /**
  * Copies every record of jobs.raw into job_records; `walThreshold` is the writer's (open-instance.ts).
@@ -21,14 +21,12 @@ export async function copyRecordsApart(
   walThreshold: string,
   onBatch: (copied: number, batches: number) => void,
 ): Promise<void> {
-  await connection.run(loadSql('records-apart-reset'));
-  const batches = (
-    await connection.runAndReadAll(loadSql('records-apart-batches'), { batch_bytes: JOBS_GROUP_RAW_BYTES })
-  ).getRowObjectsJS();
-  for (const [index, { first, last }] of batches.entries()) {
+  await resetRecordsApart(connection);
+  const batches = await recordsApartBatches(connection, { batchBytes: JOBS_GROUP_RAW_BYTES });
+  for (const [index, batch] of batches.entries()) {
     await connection.run('BEGIN TRANSACTION');
     try {
-      await connection.run(loadSql('records-apart-copy'), { first: Number(first), last: Number(last) });
+      await copyRecordsApartBatch(connection, batch);
       await commitWithCheckpoint(connection, walThreshold);
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => {});

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWriter } from '../../../src/load/open-file.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import { smallDataset } from '../../helpers/analytics-data.js';
 import { loadRecords } from '../../helpers/load.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -3,7 +3,7 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../../src/errors.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { fixture } from '../../fixtures/fixtures.js';
 import { loadRecords } from '../../helpers/load.js';
 import { migratedDb } from '../../helpers/migrated-db.js';

@@ -1,7 +1,7 @@
 /**
  * Erasure on request: the jobs a selection matches (the temp table `_tsync_erase`, per connection),
  * their content deleted, their row kept with its billing facts, one `erasures` row per erasure.
- * src/load/erase.ts composes them in one transaction.
+ * src/store/erase.ts composes them in one transaction.
  */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';

@@ -7,8 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openWriter } from '../../../src/load/open-file.js';
+import type { JobRecord } from '../../../src/simulator/index.js';
+import type { Database } from '../../../src/store/database.js';
+import { openWriter } from '../../../src/store/open-file.js';
 import {
   type BillingParams,
   billingRows,
@@ -17,8 +18,7 @@ import {
   type ReportRange,
   statusReport,
   uncountedJobs,
-} from '../../../src/load/statements/reports.js';
-import type { JobRecord } from '../../../src/simulator/index.js';
+} from '../../../src/store/statements/reports.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { craftJob, smallDataset } from '../../helpers/analytics-data.js';
 import { loadRecords } from '../../helpers/load.js';

@@ -8,14 +8,14 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/load/database.js';
-import { openReadOnly, openWriter } from '../../../src/load/open-file.js';
+import { generateDataset } from '../../../src/simulator/index.js';
+import type { Database } from '../../../src/store/database.js';
+import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import {
   duplicateUtteranceJobs,
   duplicateWordJobs,
   orphanWordJobs,
-} from '../../../src/load/statements/verify.js';
-import { generateDataset } from '../../../src/simulator/index.js';
+} from '../../../src/store/statements/verify.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { fileTempDir, tempDir } from '../../helpers/tmp.js';
 

@@ -1,6 +1,6 @@
 /**
  * A DuckDB file's statements and transactions: SQL with bound values (the statements of
- * src/load/statements, the loader's), run on one connection, and explicit transactions. Opening and
+ * src/store/statements, the loader's), run on one connection, and explicit transactions. Opening and
  * closing the file (the instance, migrations, a writer's staging, merge and checkpoint) is
  * open-file.ts's, which hands a Database its connections (connections.ts) and what closing means;
  * a writer's Database can open its file again between transactions (reopen).
@@ -32,7 +32,7 @@ export interface DatabaseParts extends ConnectionParts {
 }
 
 /**
- * What a reading statement (src/load/statements) needs of a database: rows of SQL text with bound
+ * What a reading statement (src/store/statements) needs of a database: rows of SQL text with bound
  * values, and the file's path for messages. A Database, or a Reader of one (src/analytics/read).
  */
 export interface RowSource {

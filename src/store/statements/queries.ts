@@ -1,6 +1,6 @@
 /**
  * Every file of sql/queries/, by name (without `.sql`), and its text. Each is run by one typed
- * function of this folder, the only reader of `queryText`; test/unit/load/store-queries.test.ts checks that
+ * function of this folder, the only reader of `queryText`; test/unit/store/store-queries.test.ts checks that
  * this list and the folder agree and that each name has its one function.
  */
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * The store's boundary (src/load): callers run its statements through the typed functions of
- * src/load/statements and reach DuckDB through Database's methods. Nothing outside src/load looks a
- * query up by name, reads the registry of query texts, or takes a Database's connection; and the
- * files of src/load import each other without a cycle.
+ * The store's boundary (src/store): callers, the loader among them, run its statements through the
+ * typed functions of src/store/statements and reach DuckDB through Database's methods. Nothing
+ * outside src/store looks a query up by name, reads the registry of query texts, or takes a
+ * Database's connection; and the files of src/store import each other without a cycle.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/util/paths.js';
 
 const ROOT = projectRoot();
-const LOAD = join(ROOT, 'src', 'load');
+const STORE = join(ROOT, 'src', 'store');
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -22,13 +22,13 @@ function tsFiles(dir: string): string[] {
 function callers(): string[] {
   return ['src', 'bench', 'jobs', join('test', 'helpers')]
     .flatMap((dir) => tsFiles(join(ROOT, dir)))
-    .filter((file) => !file.startsWith(`${LOAD}/`));
+    .filter((file) => !file.startsWith(`${STORE}/`));
 }
 
 /** What crosses the boundary: a query by name, the texts' registry, a Database's connection. */
 const CROSSINGS: readonly { readonly what: string; readonly pattern: RegExp }[] = [
   { what: 'a query looked up by name', pattern: /\.query\(/ },
-  { what: 'the registry of query texts', pattern: /load\/statements\/queries\.js'/ },
+  { what: 'the registry of query texts', pattern: /store\/statements\/queries\.js'/ },
   // A class's own field of that name (the read server's request) is not a Database's.
   { what: "a Database's connection", pattern: /(?<!\bthis)\.connection\b/ },
 ];
@@ -58,15 +58,15 @@ describe('the store boundary', () => {
     expect(found).toEqual([]);
   });
 
-  it('the files of src/load import each other without a cycle', () => {
-    const files = new Set(tsFiles(LOAD));
+  it('the files of src/store import each other without a cycle', () => {
+    const files = new Set(tsFiles(STORE));
     const edges = new Map([...files].map((file) => [file, imports(file).filter((to) => files.has(to))]));
     const cycles: string[] = [];
     const done = new Set<string>();
     const visit = (file: string, path: readonly string[]): void => {
       const at = path.indexOf(file);
       if (at >= 0) {
-        cycles.push([...path.slice(at), file].map((f) => relative(LOAD, f)).join(' -> '));
+        cycles.push([...path.slice(at), file].map((f) => relative(STORE, f)).join(' -> '));
         return;
       }
       if (done.has(file)) return;

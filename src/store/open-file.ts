@@ -27,7 +27,7 @@ import {
 import { createMemoryInstance } from './file/reader-settings.js';
 import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
-import { loadSql } from './sql-files.js';
+import { createParseStaging, createWriterStaging } from './statements/staging.js';
 
 interface OpenOptions {
   /** How long to wait for a file another process holds, in ms; default 5000. */
@@ -81,11 +81,10 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
     if (migrating) await migrateLogged(connection, full, options.migrations, walThreshold, logger);
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
-    await connection.run(loadSql('stage-create'));
+    await createWriterStaging(connection);
     const staging = await shared.instance.connect();
     try {
-      await staging.run(loadSql('parse-create'));
-      await staging.run(loadSql('parse-reset'));
+      await createParseStaging(staging);
     } catch (error) {
       staging.closeSync();
       throw error;

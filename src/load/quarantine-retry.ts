@@ -1,0 +1,53 @@
+/**
+ * Retrying the quarantine: after an upgrade, records that failed an older version's validation may
+ * pass; `quarantineRetry` loads those from their stored text and marks them resolved.
+ */
+import type { Logger } from '../log.js';
+import { normalizeTexts, validateJobRecord } from '../normalize/index.js';
+import {
+  cappedErrors,
+  type Database,
+  resolveQuarantinedHashes,
+  setQuarantineErrors,
+  unresolvedQuarantine,
+} from '../store/index.js';
+import { RecordLoader } from './loader.js';
+
+/**
+ * Loads every unresolved record that now validates (one transaction), and refreshes the errors of
+ * those that still fail with what this version reports.
+ */
+export async function quarantineRetry(
+  db: Database,
+  options: { logger?: Logger; now?: Date } = {},
+): Promise<{ loaded: number; stillFailing: number }> {
+  const now = options.now ?? new Date();
+  return db.transaction(async () => {
+    const rows = await unresolvedQuarantine(db);
+    const passing: string[] = [];
+    const passingHashes: string[] = [];
+    let stillFailing = 0;
+    for (const row of rows) {
+      const checked = validateJobRecord(JSON.parse(row.raw));
+      if (checked.ok) {
+        passing.push(row.raw);
+        passingHashes.push(row.raw_hash);
+        continue;
+      }
+      stillFailing += 1;
+      await setQuarantineErrors(db, {
+        raw_hash: row.raw_hash,
+        errors: JSON.stringify(cappedErrors(checked.errors)),
+      });
+    }
+    if (passing.length > 0) {
+      const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
+      await loader.load(normalizeTexts(passing), now);
+      await resolveQuarantinedHashes(db, {
+        hashes: passingHashes,
+        resolved_at: now,
+      });
+    }
+    return { loaded: passing.length, stillFailing };
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * The store's contract: what another folder of src/ may use of the DuckDB file
+ * (.dependency-cruiser.cjs lets no module outside src/store import past this file). Its own
+ * modules import each other directly.
+ */
+export * from './database.js';
+export * from './defaults.js';
+export * from './duckdb.js';
+export * from './erase.js';
+export * from './file/damaged-file.js';
+export * from './file/path-checks.js';
+export * from './file/reading-memory.js';
+export * from './file/rewrite-file.js';
+export * from './file/writer-lock.js';
+export * from './open-file.js';
+export * from './quarantine.js';
+export * from './quarantine-write.js';
+export * from './statements/checkpoints.js';
+export * from './statements/datasets.js';
+export * from './statements/demo.js';
+export * from './statements/jobs.js';
+export * from './statements/loader.js';
+export * from './statements/parquet-copy.js';
+export * from './statements/publish.js';
+export * from './statements/quarantine.js';
+export * from './statements/reports.js';
+export * from './statements/runs.js';
+export * from './statements/seen.js';
+export * from './statements/staging.js';
+export * from './statements/status.js';
+export * from './values.js';
+export * from './verify.js';

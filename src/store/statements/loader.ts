@@ -1,0 +1,71 @@
+/**
+ * The loader's statements on the writer's connection, in its transaction (sql/load/): a batch's
+ * staged keys (_tsync_keys, stage-create.sql) against the stored jobs, and what the comparison
+ * decides. The loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
+ * refresh the erased, finish.
+ */
+import type { Database } from '../database.js';
+import type { DuckDBListValue } from '../duckdb.js';
+import { loadSql } from './load-sql.js';
+
+/** A record of the batch against the stored jobs (classify.sql). */
+export interface ClassifiedRecord {
+  readonly id: string;
+  readonly stored: boolean;
+  /** Stored with the same content hash. */
+  readonly same: boolean;
+  /** Marked deleted or expired. */
+  readonly was_deleted: boolean;
+  /** Erased (jobs.erased_at): a changed record updates its billing facts only (refresh-erased.sql). */
+  readonly erased: boolean;
+}
+
+/** Each staged key against the stored jobs of created_at `from` to `until` (classify.sql). */
+export function classifyInWindow(
+  db: Database,
+  params: { from: Date; until: Date },
+): Promise<ClassifiedRecord[]> {
+  return db.all(loadSql('classify'), params);
+}
+
+/** The stored jobs of `ids`, whatever their created_at (classify-anywhere.sql): stored, each. */
+export function classifyAnywhere(
+  db: Database,
+  params: { ids: readonly string[] },
+): Promise<Omit<ClassifiedRecord, 'stored'>[]> {
+  return db.all(loadSql('classify-anywhere'), { ids: params.ids });
+}
+
+/** Lists again the staged jobs a --full run had marked deleted or expired, seen unchanged (restore.sql). */
+export async function restoreUnchanged(db: Database): Promise<void> {
+  await db.run(loadSql('restore'));
+}
+
+/** Deletes the stored row, record and children of each staged job whose record changed (replace.sql). */
+export async function replaceChanged(db: Database): Promise<void> {
+  await db.run(loadSql('replace'));
+}
+
+/** Updates the billing facts of erased jobs `ids` from their new records `raws`, pair by pair (refresh-erased.sql). */
+export async function refreshErased(
+  db: Database,
+  params: { ids: DuckDBListValue; raws: DuckDBListValue },
+): Promise<void> {
+  await db.run(loadSql('refresh-erased'), params);
+}
+
+/** Empties the batch's staged keys (finish.sql). */
+export async function finishBatch(db: Database): Promise<void> {
+  await db.run(loadSql('finish'));
+}
+
+/** Jobs stored, as the writer's transaction sees them (stored-ids-count.sql). */
+export async function storedJobCount(db: Database): Promise<number> {
+  const [row] = await db.all<{ n: number }>(loadSql('stored-ids-count'));
+  return Number(row?.n ?? 0);
+}
+
+/** Hands every stored job's id to `take`, a chunk at a time (stored-ids.sql). */
+export async function eachStoredId(db: Database, take: (id: string) => void): Promise<void> {
+  await db.eachValue(loadSql('stored-ids'), (id) => take(String(id)));
+}
