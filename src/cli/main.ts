@@ -5,14 +5,14 @@
  */
 import { DUCKDB_ALLOCATOR_CONF } from '../memory/budget.js';
 import type { JobRegistry } from '../worker/job-definition.js';
-import { main } from './program.js';
 
 /** The environment variable DuckDB's jemalloc reads its settings from, once, as DuckDB loads. */
 const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
 
 export async function runProcess(wiring: { readonly jobs: () => Promise<JobRegistry> }): Promise<void> {
-  // Before any command imports DuckDB (commands load lazily, src/cli/program.ts).
+  // Before anything imports DuckDB: the program is loaded only once this is set.
   process.env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
+  const { main } = await import('./program.js');
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

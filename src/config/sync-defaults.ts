@@ -9,8 +9,8 @@
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
-import { assertOutputFolder } from '../store/index.js';
 import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
+import { assertOutputFolder } from '../util/path-checks.js';
 import { given, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName, Settings } from './settings.js';
 

@@ -8,7 +8,6 @@ export * from './defaults.js';
 export * from './duckdb.js';
 export * from './erase.js';
 export * from './file/damaged-file.js';
-export * from './file/path-checks.js';
 export * from './file/reading-memory.js';
 export * from './file/rewrite-file.js';
 export * from './file/writer-lock.js';

@@ -6,12 +6,14 @@
  * lock itself is taken by each run, so other writers take turns with them), Redis and its watch,
  * the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
  */
+
 import type { Processor, Queue } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
 import { InterruptedError, toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import { acquireWriterLock, assertOutputFolder } from '../store/index.js';
+import { acquireWriterLock } from '../store/index.js';
+import { assertOutputFolder } from '../util/path-checks.js';
 import { createBullWorker } from './bull-worker.js';
 import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';

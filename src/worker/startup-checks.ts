@@ -1,7 +1,7 @@
 /**
  * Checks the worker runs before it locks the database or registers anything, so a setting that
  * cannot work fails at once as one line with the fix (exit 2) instead of a stack trace later: the
- * report directory must be writable (assertOutputFolder, src/store/file/path-checks.ts: the billing
+ * report directory must be writable (assertOutputFolder, src/util/path-checks.ts: the billing
  * report job writes there), and the metrics port must be bindable (src/worker/http-server.ts
  * turns EADDRINUSE/EACCES into a ConfigError).
  */

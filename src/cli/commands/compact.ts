@@ -1,4 +1,5 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
+
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
@@ -6,7 +7,6 @@ import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
 import {
-  assertFileExists,
   type CompactProgress,
   type CompactResult,
   compactFile,
@@ -14,6 +14,7 @@ import {
   withWriterLock,
 } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
+import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 

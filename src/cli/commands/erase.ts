@@ -5,13 +5,13 @@
  * too. Without `--yes` it shows what it would erase and changes nothing. It holds the file's
  * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
  */
+
 import { resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { planMemory } from '../../memory/budget.js';
 import {
-  assertFileExists,
   type Database,
   type ErasurePreview,
   type ErasureSelection,
@@ -25,6 +25,7 @@ import {
   withWriterLock,
 } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
+import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 

@@ -2,10 +2,12 @@
  * `transcript-sync export --out DIR`: Parquet files of jobs, utterances, words and module results,
  * partitioned by kind and month (Hive-style folders), for other engines. Read-only on the database.
  */
+
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { assertOutputFolder } from '../../store/index.js';
+import { assertOutputFolder } from '../../util/path-checks.js';
+
 import type { Command } from '../command.js';
 
 export const command: Command = {

@@ -7,6 +7,7 @@
  * (src/analytics/read/read-server.ts). With --read and no database file, the SQL runs on an empty
  * database in memory: the files of the --read folders alone.
  */
+
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
@@ -19,7 +20,8 @@ import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { assertInputFolder, assertOutputFolder } from '../../store/index.js';
+import { assertInputFolder, assertOutputFolder } from '../../util/path-checks.js';
+
 import type { Command } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */

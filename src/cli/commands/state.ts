@@ -5,17 +5,19 @@
  * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
  * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
  */
+
 import { resolveFormat } from '../../config/output-format.js';
 import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
-import { assertFileExists, openReadOnly, openWriter, withWriterLock } from '../../store/index.js';
+import { openReadOnly, openWriter, withWriterLock } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
 import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
+import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 import { writeRows } from '../table.js';

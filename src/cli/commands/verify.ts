@@ -3,12 +3,12 @@
  * per job, children unique on their natural keys and attached to a job, content_hash matching the
  * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
  */
+
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import {
-  assertFileExists,
   type CheckResult,
   inCheckOrder,
   openWriter,
@@ -16,6 +16,7 @@ import {
   verifyFile,
   withWriterLock,
 } from '../../store/index.js';
+import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';

@@ -11,9 +11,9 @@ import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
+import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
 import { DuckDBInstance } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
-import { assertDatabasePath, isSqliteFile } from './path-checks.js';
 import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
 export interface SharedInstance {

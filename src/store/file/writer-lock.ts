@@ -24,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError, toError } from '../../errors.js';
 import { type Logger, silentLogger } from '../../log.js';
 import { formatDuration } from '../../util/duration.js';
+import { assertDatabasePath } from '../../util/path-checks.js';
 import {
   createLockFile,
   type LockHolder,
@@ -34,7 +35,6 @@ import {
   takeOver,
 } from './lock-file.js';
 import { makePrivateDir } from './open-instance.js';
-import { assertDatabasePath } from './path-checks.js';
 
 /** ms */
 export const LOCK_HEARTBEAT_MS = 10_000;

@@ -19,7 +19,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { ConfigError, DatabaseError } from '../../errors.js';
+import { ConfigError, DatabaseError } from '../errors.js';
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
 /** A tmpfs under a pseudo root: its files are real. */
