@@ -6,12 +6,16 @@ import { defineConfig } from 'vitest/config';
  * permissions, or the benches. test/unit/: in-process (the CLI through runMain), no build step;
  * test/unit/repo/test-tiers.test.ts fails when a file there starts the build.
  *
+ * Redis: each project's global setup listens on a port for it, and starts a throwaway
+ * redis-server behind that port only when a test first connects (test/helpers/redis-setup.ts), so
+ * a run of files that use no Redis starts none and needs none installed.
+ *
  * The suite is CPU-bound on two cores: less work per test shortens it, more workers do not
  * (docs/decisions/0018-two-test-tiers.md).
  */
 export default defineConfig({
   test: {
-    globalSetup: ['test/helpers/global-setup.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/redis-setup.ts'],
     setupFiles: ['test/helpers/after-each-test.ts'],
     // ms. Tests spawn processes, servers and DuckDB files: room on a shared 2-core machine.
     testTimeout: 60_000,

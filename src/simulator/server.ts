@@ -18,7 +18,7 @@ import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
 import { accountSpec } from './records/generate.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
-import type { FaultKind, FaultRule, JobRecord, RequestLogEntry } from './types.js';
+import type { FaultKind, RequestLogEntry } from './types.js';
 
 export type { GrowOptions, SimulatorOptions } from './options.js';
 

@@ -7,11 +7,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { type JobRecord, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { eraseJobs } from '../../../src/store/erase.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
+import { backfilledCopies } from '../../helpers/backfilled.js';
+import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
 import { searchDatabase } from '../../helpers/secret-search.js';
 import { syncOnce } from '../../helpers/sync.js';
@@ -19,12 +21,6 @@ import { tempDir } from '../../helpers/tmp.js';
 
 /** A phrase no generated transcript holds. */
 const PHRASE = 'quokka-vermilion-PHRASE-58213';
-
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
 
 /** The parts of a generated record the tests change. */
 interface Editable {
@@ -40,12 +36,21 @@ function editable(record: JobRecord): Editable {
   return record as unknown as Editable;
 }
 
-/** A simulator of 30 jobs whose first done job says PHRASE in its transcript, file name and metadata. */
-async function account(): Promise<{ sim: Simulator; id: string }> {
-  sim = await startSimulator({ jobs: 30, seed: 11 });
+/** The account's first done pre-recorded job: the one that says PHRASE. */
+function phraseJob(sim: Simulator): string {
   const job = sim.data.all().find((r) => r['status'] === 'done' && r['kind'] === 'pre-recorded');
   if (!job) throw new Error('no done job');
-  const id = String(job['id']);
+  return String(job['id']);
+}
+
+/**
+ * A simulator of 30 jobs whose first done job says PHRASE in its transcript, file name and
+ * metadata; closed after the test.
+ */
+async function account(): Promise<{ sim: Simulator; id: string }> {
+  const sim = await startSimulator({ jobs: 30, seed: 11 });
+  onCleanup(() => sim.close());
+  const id = phraseJob(sim);
   sim.data.edit(id, (r) => {
     const record = editable(r);
     record.custom_metadata = { customer: 'acme', email: `${PHRASE}@example.com` };
@@ -59,6 +64,18 @@ async function account(): Promise<{ sim: Simulator; id: string }> {
     if (record.file) record.file.filename = `${PHRASE}.wav`;
   });
   return { sim, id };
+}
+
+/** The account's first sync, made once for the file's tests that begin with it. */
+const backfilled = backfilledCopies(
+  async () => (await account()).sim,
+  (sim, db) => syncOnce(sim, db),
+);
+
+/** The account after its first sync: a copy of the synced file (mirror.duckdb) and a simulator. */
+async function synced(): Promise<{ sim: Simulator; id: string; db: string }> {
+  const { simulator, db } = await backfilled('mirror.duckdb');
+  return { sim: simulator, id: phraseJob(simulator), db };
 }
 
 /** Files under `dir` (recursively) whose bytes hold PHRASE. */
@@ -198,9 +215,7 @@ describe('erase', () => {
   });
 
   test('--metadata and --before select; --erase-keep-metadata keeps a key billing groups by', async () => {
-    const { sim, id } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { sim, id, db } = await synced();
     const byCustomer = [
       'report',
       'billing',
@@ -247,9 +262,7 @@ describe('erase', () => {
   });
 
   test('a selector that matches nothing says so, exits 0 and writes nothing', async () => {
-    const { sim } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { db } = await synced();
     const bytes = readFileSync(db);
     const { mtimeMs } = statSync(db);
     for (const args of [
@@ -266,9 +279,7 @@ describe('erase', () => {
   });
 
   test('an erasure whose rewrite did not happen is rewritten by the next erase, whatever it selects', async () => {
-    const { sim, id } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { id, db } = await synced();
     // As a Ctrl-C between the erasure's commit and the rename leaves the file.
     const writer = await openWriter(db);
     try {
@@ -285,9 +296,7 @@ describe('erase', () => {
   });
 
   test('refuses while another writer holds the file, and waits for it with --lock-wait', async () => {
-    const { sim, id } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { id, db } = await synced();
     const lock = acquireWriterLock({ db, command: 'sync' });
     try {
       const refused = await runMain(['erase', '--db', db, '--job', id, '--yes', '--lock-wait', '0s']);
@@ -321,9 +330,7 @@ describe('erase', () => {
   });
 
   test('--on-delete erase: a --full run erases the jobs the service deleted', async () => {
-    const { sim, id } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { sim, id, db } = await synced();
     sim.data.delete(id);
     await syncOnce(sim, db, { full: true, onDelete: 'erase' });
     expect(await jobRow(db, id)).toMatchObject({ full_transcript: null, filename: null });
@@ -334,9 +341,7 @@ describe('erase', () => {
   });
 
   test('--on-delete mark (the default) keeps a deleted job whole', async () => {
-    const { sim, id } = await account();
-    const db = join(tempDir(), 'mirror.duckdb');
-    await syncOnce(sim, db);
+    const { sim, id, db } = await synced();
     sim.data.delete(id);
     await syncOnce(sim, db, { full: true });
     const row = await jobRow(db, id);
