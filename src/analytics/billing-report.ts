@@ -12,12 +12,10 @@ import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../
 import { ExactNumber } from '../util/json-writer.js';
 import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
-import { type InstantRange, type PeriodUnit, parsePeriod, periodsBetween } from './periods.js';
+import type { DateBasis, InstantRange, PeriodUnit } from './periods.js';
+import { parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
 import type { RowSource } from './read/reader.js';
-
-export const DATE_BASES = ['created', 'completed'] as const;
-export type DateBasis = (typeof DATE_BASES)[number];
 
 /** The most periods one report may hold; past it the range or --by is surely a mistake. */
 const MAX_PERIODS = 20_000;

@@ -7,6 +7,10 @@
  */
 import { ConfigError } from '../errors.js';
 
+/** Which instant of a job places it in a period: when it was created, or completed. */
+export const DATE_BASES = ['created', 'completed'] as const;
+export type DateBasis = (typeof DATE_BASES)[number];
+
 export const PERIOD_UNITS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 

@@ -7,10 +7,9 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DATE_BASES } from '../analytics/billing-report.js';
 import { OUTPUT_FORMATS } from '../analytics/format/output-format.js';
 import { parseGroupBy } from '../analytics/group-by.js';
-import { PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
+import { DATE_BASES, PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
 import { ConfigError } from '../errors.js';
 import type { Setting } from './setting.js';
