@@ -151,6 +151,23 @@ describe('transcript-sync', () => {
     });
   });
 
+  it('loads no DuckDB with the program and its settings table, only with a command that opens a file', async () => {
+    const program = join(projectRoot(), 'dist', 'src', 'cli', 'program.js');
+    const script = `
+      import { createRequire } from 'node:module';
+      await import(${JSON.stringify(program)});
+      const loaded = Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('@duckdb'));
+      process.stderr.write(JSON.stringify({ loaded }));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: childEnv({}),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(JSON.parse(stderr)).toEqual({ loaded: false });
+  });
+
   it("starts node with glibc's malloc settings, in the same process, and keeps the environment's own", async () => {
     // Run as a shell, an image or npm's link in node_modules/.bin runs it: the file itself, not
     // `node bin/transcript-sync`.
