@@ -10,6 +10,7 @@
  *          and the rounding note under it
  */
 import { writeJson } from '../util/json-writer.js';
+import { counted } from '../util/plural.js';
 import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
 import type { CsvOptions } from './format/csv.js';
@@ -104,7 +105,9 @@ export function markerLines(report: BillingReport, alert?: string): string[] {
     `as of ${report.as_of ?? 'never (no successful sync recorded)'}`,
     `not counted: ${quarantined} quarantined (transcript-sync quarantine list), ${pending} pending (queued or processing)`,
     ...(leftOut > 0
-      ? [`left out: ${leftOut} empty row(s), periods and groups without jobs (--include-empty lists them)`]
+      ? [
+          `left out: ${counted(leftOut, 'empty row')}, periods and groups without jobs (--include-empty lists them)`,
+        ]
       : []),
     ...report.warnings.map((warning) => `warning: ${warning}`),
   ];

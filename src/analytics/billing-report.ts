@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
 import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../store/index.js';
 import { ExactNumber } from '../util/json-writer.js';
+import { counted } from '../util/plural.js';
 import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import type { DateBasis, InstantRange, PeriodUnit } from './periods.js';
@@ -283,16 +284,14 @@ function warnings(
   }
   if (notCounted.quarantined > 0) {
     out.push(
-      `${notCounted.quarantined} quarantined record(s) in range could not be counted; see \`transcript-sync quarantine list\``,
+      `${counted(notCounted.quarantined, 'quarantined record')} in range could not be counted; see \`transcript-sync quarantine list\``,
     );
   }
-  if (notCounted.pending > 0) {
-    out.push(`${notCounted.pending} job(s) in range still queued or processing: billed once they complete`);
-  }
-  if (undated > 0) {
-    out.push(
-      `${undated} done job(s) have no completed_at and are left out of this report by completion date; --date created counts them`,
-    );
-  }
+  const pending = counted(notCounted.pending, 'job');
+  if (notCounted.pending > 0)
+    out.push(`${pending} in range still queued or processing: billed once they complete`);
+  const [has, is] = undated === 1 ? ['has', 'is'] : ['have', 'are'];
+  const by = 'left out of this report by completion date; --date created counts them';
+  if (undated > 0) out.push(`${counted(undated, 'done job')} ${has} no completed_at and ${is} ${by}`);
   return out;
 }

@@ -26,6 +26,7 @@ import {
 } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
+import { counted } from '../../util/plural.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { lockWaitNotice } from '../lock-wait.js';
 
@@ -130,7 +131,7 @@ async function preview(
   if (total === 0) return 0;
   throw new ConfigError(
     '--yes',
-    `erase would erase the content of ${total} job(s) (their billing facts stay); add --yes to confirm`,
+    `erase would erase the content of ${counted(total, 'job')} (their billing facts stay); add --yes to confirm`,
   );
 }
 
@@ -194,13 +195,13 @@ function kindLine(kind: ErasurePreview, verb: string): string {
   const more = kind.jobs > kind.ids.length ? ', ...' : '';
   const shown = kind.jobs > 0 ? `: ${kind.ids.join(', ')}${more}` : '';
   const already = kind.already > 0 ? ` (${kind.already} erased before)` : '';
-  return `${kind.kind}: ${verb} ${kind.jobs} job(s)${shown}${already}`;
+  return `${kind.kind}: ${verb} ${counted(kind.jobs, 'job')}${shown}${already}`;
 }
 
 function nothingLine(kinds: readonly ErasurePreview[], selector: string): string {
   const already = sum(kinds, 'already');
   return already > 0
-    ? `the ${already} job(s) matching --${selector.replaceAll('+', ', --')} are erased already; nothing to erase`
+    ? `${already === 1 ? 'the job' : `the ${already} jobs`} matching --${selector.replaceAll('+', ', --')} ${already === 1 ? 'is' : 'are'} erased already; nothing to erase`
     : `no job matches --${selector.replaceAll('+', ', --')}; nothing to erase`;
 }
 

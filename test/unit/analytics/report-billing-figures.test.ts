@@ -201,11 +201,11 @@ describe('billing figures against the records', () => {
     expect(shown.total).toEqual(listed.total);
     const table = await run(...range);
     expect(table).toContain(
-      `left out: ${shown.empty_rows.left_out} empty row(s), periods and groups without jobs (--include-empty lists them)`,
+      `left out: ${shown.empty_rows.left_out} empty rows, periods and groups without jobs (--include-empty lists them)`,
     );
     expect(await run(...range, '--include-empty')).not.toContain('left out:');
     const csv = await run(...range, '--format', 'csv', '--csv-comments');
-    expect(csv).toContain(`# left out: ${shown.empty_rows.left_out} empty row(s)`);
+    expect(csv).toContain(`# left out: ${shown.empty_rows.left_out} empty rows`);
     // The chart's axis still has a slot for each quiet day (labels every other day here).
     const html = await run(...range, '--format', 'html');
     expect(html).toMatch(/>2026-09-04<\/text>/);
@@ -354,7 +354,7 @@ describe('billing figures against the records', () => {
     // The done job without completed_at cannot be placed by completion date, and says so.
     expect(created.warnings.join('\n')).not.toContain('no completed_at');
     expect(completed.warnings).toContain(
-      '1 done job(s) have no completed_at and are left out of this report by completion date; --date created counts them',
+      '1 done job has no completed_at and is left out of this report by completion date; --date created counts them',
     );
     expect([acme(completed, '2026-10'), acme(completed, '2026-11')]).toEqual([0, 1]);
     expectRows(completed.rows, {
@@ -440,7 +440,9 @@ describe('trust markers', () => {
     expect(pending).toBeGreaterThan(0);
     expect(result.not_counted).toEqual({ quarantined: 1, pending });
     expect(result.warnings.join('\n')).toMatch(/1 quarantined record.*transcript-sync quarantine list/);
-    expect(result.warnings.join('\n')).toContain(`${pending} job(s) in range still queued or processing`);
+    expect(result.warnings.join('\n')).toContain(
+      `${pending} job${pending === 1 ? '' : 's'} in range still queued or processing`,
+    );
   });
 
   test('a range past as_of says later jobs are not in the mirror yet', async () => {

@@ -172,7 +172,7 @@ describe('report formats', () => {
     expect(html).toContain('No data in this range');
     expect(html).not.toMatch(/<td>2030-01<\/td>/);
     expect(html).toContain(
-      'left out: 2 empty row(s), periods and groups without jobs (--include-empty lists them)',
+      'left out: 2 empty rows, periods and groups without jobs (--include-empty lists them)',
     );
     const listed = await billing('html', '--from', '2030-01', '--to', '2030-01', '--include-empty');
     expect(listed).toContain('No data in this range');

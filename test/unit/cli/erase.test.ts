@@ -155,13 +155,13 @@ describe('erase', () => {
     // Without --yes: what it would erase, and nothing done.
     const asked = await runMain(['erase', '--db', db, '--job', id]);
     expect(asked.code).toBe(2);
-    expect(asked.stdout).toContain(`pre-recorded: would erase 1 job(s): ${id}`);
+    expect(asked.stdout).toContain(`pre-recorded: would erase 1 job: ${id}`);
     expect(asked.stderr).toContain('--yes');
     expect((await jobRow(db, id))['erased_at']).toBeNull();
 
     const done = await runMain(['erase', '--db', db, '--job', id, '--yes']);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toContain(`pre-recorded: erased 1 job(s): ${id}`);
+    expect(done.stdout).toContain(`pre-recorded: erased 1 job: ${id}`);
     expect(done.stdout).toContain('rewritten without the erased bytes');
 
     const search = await searchDatabase(db, PHRASE);
