@@ -66,8 +66,8 @@ const DUCKDB_WORK_BYTES = 32 * MiB;
 
 /**
  * Smallest `memory_limit`, bytes: at small budgets the sum above leaves too little to parse big
- * records (a record of 8 MB needs a 32 MiB allocation of its own; hour-long transcripts at
- * `--memory 256MB` need this floor too: docs/decisions/0005-one-memory-budget.md).
+ * records, whose parse needs an allocation several times their size
+ * (docs/decisions/0005-one-memory-budget.md).
  */
 const MIN_DUCKDB_LIMIT_BYTES = 96 * MiB;
 
@@ -85,8 +85,8 @@ const BATCH_PAGES = 2;
 
 /**
  * Batches whose new records are parsed together (src/load/parse-batch.ts): parsing costs a fixed
- * part a statement, which a batch of ~20 long jobs paid at a third of its parse. The texts wait in
- * DuckDB (its work), not in the V8 heap; more than two spill at 512 MB
+ * part a statement, which small batches pay again and again. The texts wait in DuckDB (its work),
+ * not in the V8 heap; more than two make DuckDB spill at the default budget
  * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 const PARSE_BATCHES = 2;

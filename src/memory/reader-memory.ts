@@ -39,11 +39,12 @@ const BYTES_PER_THREAD = 48 * MiB;
 /**
  * `memory_limit` of a reading of every `raw` that the budget's reading could not do (verify
  * --hashes, src/cli/commands/verify.ts; compact's copy), at least: DuckDB decompresses `raw` a
- * vector of up to 2,048 records of a row group at once, ~256 MiB for records of 80 KB in a full row
- * group (a file compacted by an earlier release, or copied whole), and fails rather than spill
- * below it. A back-fill's row groups hold a commit's records, and those `compact` and the merge of
- * small row groups write about 16 MiB: they fit the budget (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). One thread reads
- * one vector.
+ * vector of up to 2,048 records of a row group at once, which a full row group of big records
+ * (a file compacted by an earlier release, or copied whole) makes larger than the budget, and fails
+ * rather than spill below it. A back-fill's row groups hold a commit's records, and those `compact`
+ * and the merge of small row groups write, about JOBS_GROUP_RAW_BYTES
+ * (src/store/file/merge-row-groups.ts): both fit the budget
+ * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). One thread reads one vector.
  */
 export const RAW_LIMIT_BYTES = 1024 * MiB;
 

@@ -41,10 +41,9 @@ export const COMPACT_AFTER = 64;
 
 /**
  * Runs between two counts of the small row groups. Counting those of the history tables reads the
- * segments of every column (pragma_storage_info, sql/load/row-groups.sql), which costs seconds of
- * CPU at a large history (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too
- * much for every close. So a close counts
- * them after every COUNT_EVERY_RUNS-th run that wrote rows (inserted or replaced a job: only
+ * segments of every column (pragma_storage_info, sql/load/row-groups.sql): its cost grows with
+ * the history (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every
+ * close. So a close counts them after every COUNT_EVERY_RUNS-th run that wrote rows (inserted or replaced a job: only
  * appends make row groups), when that run is the latest; only sync_runs' groups after every
  * COUNT_EVERY_RUNS-th run (an idle run appends its sync_runs rows and nothing else:
  * sql/load/row-groups-runs.sql); and all of them at every close when no run is recorded (the

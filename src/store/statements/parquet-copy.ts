@@ -22,8 +22,9 @@ export interface ParquetTarget {
  * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
  * row group in the making) open per partition of a COPY, so a history of many months would hold
  * them all at once; past
- * `partitioned_write_max_open_files` (100) it also splits a partition into several files. 16 is
- * what a Parquet reading's pool holds at 512 MB (docs/decisions/0014-published-dataset.md).
+ * `partitioned_write_max_open_files` (100) it also splits a partition into several files. The
+ * bound is what a Parquet reading's pool holds at the default budget
+ * (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 

@@ -3,8 +3,8 @@
  * of JSON read (src/memory/budget.ts), and a transaction that stored at least a batch of JSON
  * (`batchBytes` of new or changed records) straight into the file at its commit, each row written
  * once, compressed. Less goes through the WAL: a checkpoint writes the metadata of every row group
- * anew (~1.8 kB a row group of 8 columns; docs/decisions/0009-a-commit-written-into-the-file-once.md), more than a few pages cost in the
- * WAL, and a run that finds its records unchanged (an idle or `--full` run) stores next to nothing
+ * anew, more than a few pages cost in the WAL
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md), and a run that finds its records unchanged (an idle or `--full` run) stores next to nothing
  * however much it reads. The walk's writer and the re-check of pending jobs both commit by it.
  */
 
