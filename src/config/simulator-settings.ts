@@ -6,7 +6,16 @@
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
 import type { Setting } from './setting.js';
-import { duration, intBetween, numberBetween, numberFrom, parseDateText, text, wholeFrom } from './values.js';
+import {
+  duration,
+  intBetween,
+  numberBetween,
+  numberFrom,
+  parseDateText,
+  postUrl,
+  text,
+  wholeFrom,
+} from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -152,6 +161,12 @@ export const SIMULATOR_SETTINGS = {
       'a live account: new jobs at this rate (e.g. 60/m) from now on, born queued and done or failed ' +
       `within ${GROW_DEFAULTS.settleMs / 60_000} minutes; jobs pending at start settle too; each arrival ` +
       `deletes an older job with probability ${GROW_DEFAULTS.deleteShare} (default: no growth)`,
+  },
+  simWebhookUrl: {
+    flag: 'webhook-url',
+    value: 'URL',
+    schema: postUrl,
+    help: "POST the service's webhooks here as jobs are created and end, e.g. a worker's http://127.0.0.1:8790/webhook/<secret> (with --grow they happen over time; default: none)",
   },
   simRetention: {
     flag: 'retention',

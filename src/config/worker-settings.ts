@@ -6,7 +6,10 @@
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
 import type { Setting } from './setting.js';
-import { duration, onOff, parsedBy, port, schedule, text } from './values.js';
+import { duration, numberAbove, onOff, parsedBy, port, schedule, text } from './values.js';
+
+/** Fewest characters of TSYNC_WEBHOOK_SECRET: 32, as many as a UUID's hex digits. */
+export const WEBHOOK_SECRET_MIN = 32;
 
 export const WORKER_SETTINGS = {
   every: {
@@ -104,6 +107,35 @@ export const WORKER_SETTINGS = {
     schema: text,
     default: '127.0.0.1',
     help: 'address to bind; 0.0.0.0 in a container',
+  },
+  webhookPort: {
+    env: 'TSYNC_WEBHOOK_PORT',
+    flag: 'webhook-port',
+    value: 'PORT',
+    schema: port,
+    help: "port of POST /webhook/<secret>, where the service's webhooks start an incremental run (off when unset; needs TSYNC_WEBHOOK_SECRET)",
+  },
+  webhookHost: {
+    env: 'TSYNC_WEBHOOK_HOST',
+    flag: 'webhook-host',
+    value: 'HOST',
+    schema: text,
+    default: '127.0.0.1',
+    help: 'address the webhook port binds; a reverse proxy with TLS in front of it',
+  },
+  webhookRate: {
+    env: 'TSYNC_WEBHOOK_RATE',
+    flag: 'webhook-rate',
+    value: 'N',
+    schema: numberAbove(0),
+    default: '50',
+    help: 'webhook requests per second one source address may send (a burst of as many); more get 429',
+  },
+  webhookSecret: {
+    env: 'TSYNC_WEBHOOK_SECRET',
+    schema: text,
+    secret: true,
+    help: `the last part of the webhook's path, at least ${WEBHOOK_SECRET_MIN} characters (environment only, never a flag)`,
   },
   staleAfter: {
     env: 'TSYNC_STALE_AFTER',

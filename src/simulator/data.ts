@@ -51,7 +51,21 @@ export interface SimulatorData {
   deleteOf(id: string, kinds: readonly JobKind[]): boolean;
   /** The retention, ms: jobs created longer ago than this are no longer listed; null: kept forever. */
   setRetention(ms: number | null): void;
+  /**
+   * Calls `listener` with each job created or moved from now on (growth, add, advance), as it
+   * happens; a growing account moves when asked anything, or by `tick`. Returns the unsubscribe.
+   */
+  watch(listener: JobChange): () => void;
+  /** Applies what a growing account's clock has due by now. */
+  tick(): void;
 }
+
+/** A job created (born `queued`, or in the status it was added in) or moved to `status`. */
+export type JobChange = (change: {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly status: JobStatus;
+}) => void;
 
 export interface StoreOptions {
   /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
@@ -95,6 +109,7 @@ export class JobStore implements SimulatorData {
   private readonly cache = new Map<number, Cached>();
   private cachedBytes = 0;
   private retentionMs: number | null;
+  private readonly listeners = new Set<JobChange>();
 
   constructor(
     readonly account: Account,
@@ -102,7 +117,11 @@ export class JobStore implements SimulatorData {
   ) {
     this.retentionMs = options.retentionMs ?? null;
     this.index = new JobIndex(options.jobs);
-    this.growth = account.spec.lifecycle ? new Growth(account, this.index, options.deleteShare) : undefined;
+    this.growth = account.spec.lifecycle
+      ? new Growth(account, this.index, options.deleteShare, (i, status) =>
+          this.changed(account.idOf(i), account.kindOf(i), status),
+        )
+      : undefined;
     for (let i = 0; i < options.jobs; i++) {
       const head = account.head(i);
       const born = account.bornStatus(i, head);
@@ -170,7 +189,17 @@ export class JobStore implements SimulatorData {
       words,
     });
     this.overlay.put(record, spec.hidden ?? false, utterances, words);
+    this.changed(String(record['id']), spec.kind ?? 'pre-recorded', spec.status ?? 'queued');
     return record;
+  }
+
+  watch(listener: JobChange): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(id: string, kind: JobKind, status: JobStatus): void {
+    for (const listener of this.listeners) listener({ id, kind, status });
   }
 
   reveal(id: string): void {
@@ -185,12 +214,14 @@ export class JobStore implements SimulatorData {
     const target = to ?? (status === 'queued' ? 'processing' : status === 'processing' ? 'done' : undefined);
     if (target === undefined)
       throw new Error(`simulator: job ${id} is ${String(status)}; pass the status to advance to`);
-    return this.edit(id, (record) => {
+    const moved = this.edit(id, (record) => {
       if (target === 'processing') record['status'] = 'processing';
       else if (target === 'done')
         completeJob(this.options.rng, record, { utterances: entry.utterances, words: entry.words });
       else failJob(this.options.rng, record);
     });
+    this.changed(id, moved['kind'] as JobKind, target);
+    return moved;
   }
 
   edit(id: string, change: (record: JobRecord) => void): JobRecord {
@@ -236,7 +267,7 @@ export class JobStore implements SimulatorData {
     return query.after !== null && query.after >= after ? query : { ...query, after };
   }
 
-  private tick(): void {
+  tick(): void {
     this.growth?.advanceTo(this.options.clock());
   }
 

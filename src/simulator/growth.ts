@@ -21,6 +21,8 @@ export class Growth {
     private readonly account: Account,
     private readonly index: JobIndex,
     private readonly deleteShare: number,
+    /** Told of each arrival (born queued) and each move, as it is applied. */
+    private readonly onChange?: (job: number, status: JobStatus) => void,
   ) {
     this.next = account.spec.lifecycle?.arrivals.firstIndex ?? 0;
   }
@@ -50,6 +52,7 @@ export class Growth {
     const head = this.account.head(i);
     this.index.push(classOf(this.account.kindOf(i), 'queued'), head.metadataCode);
     this.adopt(i, 'queued');
+    this.onChange?.(i, 'queued');
     if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.deleteShare) {
       this.index.setClass(Math.floor(unit(this.account.seed, i, LANE_DELETE + 64) * i), GONE);
     }
@@ -60,6 +63,7 @@ export class Growth {
     // Deleted, or taken over by the overlay (its record changes only through the data API).
     if (cls === GONE) return;
     this.index.setClass(event.job, classOf(kindOfClass(cls), event.status));
+    this.onChange?.(event.job, event.status);
   }
 }
 

@@ -19,6 +19,7 @@ import { accountSpec } from './records/generate.js';
 import { sendJson, sendSlowly, sendTruncated } from './respond.js';
 import { Rng } from './rng.js';
 import type { FaultKind, RequestLogEntry } from './types.js';
+import { startWebhookSender, type WebhookSender } from './webhooks.js';
 
 export type { GrowOptions, SimulatorOptions } from './options.js';
 
@@ -29,6 +30,8 @@ export interface Simulator {
   readonly data: SimulatorData;
   readonly faults: FaultController;
   readonly log: RequestLogEntry[];
+  /** With `webhookUrl`: what was posted there. */
+  readonly webhooks: WebhookSender | undefined;
   setLatency(ms: number): void;
   close(): Promise<void>;
 }
@@ -62,6 +65,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
+  if (options.webhookUrl !== undefined) {
+    sim.webhooks = startWebhookSender(store, {
+      url: options.webhookUrl,
+      ...(options.onWebhook ? { onSent: options.onWebhook } : {}),
+    });
+  }
   return sim;
 }
 
@@ -84,6 +93,7 @@ class SimulatorServer implements Simulator {
   readonly log: RequestLogEntry[] = [];
   readonly apiKey: string;
   url = '';
+  webhooks: WebhookSender | undefined;
   private latencyMs: number;
   private readonly limitCap: number;
   private readonly server: Server;
@@ -121,6 +131,7 @@ class SimulatorServer implements Simulator {
   }
 
   async close(): Promise<void> {
+    this.webhooks?.close();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));

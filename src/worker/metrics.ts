@@ -13,6 +13,7 @@ import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { KindSummary } from '../sync/types.js';
 import type { SyncMode } from './queue.js';
+import type { WebhookAnswer } from './webhook-server.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** ms a scrape waits for the queue counts (BullMQ's connection queues commands while Redis is down). */
@@ -43,6 +44,10 @@ export interface WorkerMetrics {
   recordFailure(kind: JobKind, mode: SyncMode, error?: Error): void;
   /** Records a run of job `job` put back (or ended) because the database file was busy. */
   recordBusy(job: string): void;
+  /** Records how a webhook request was answered (./webhook-server.ts). */
+  recordWebhook(answer: WebhookAnswer): void;
+  /** Records the seconds from `completed_at` upstream to the commit in the file, one per job. */
+  recordFreshness(kind: JobKind, seconds: readonly number[]): void;
   /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
   lastSuccess(kind: JobKind): number | undefined;
   /** The kind's last run in this process, if any. */
@@ -95,6 +100,20 @@ export function createWorkerMetrics(
     labelNames: ['kind', 'mode'] as const,
     // 1 s .. ~68 min
     buckets: [1, 4, 16, 64, 256, 1024, 4096],
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'tsync_webhook_requests_total',
+    help: 'Webhook requests by answer: queued, coalesced (a queued run took it), unknown_event, other_kind, malformed, too_large, rate_limited, not_found, unavailable',
+    labelNames: ['answer'] as const,
+    registers: [registry],
+  });
+  const freshness = new Histogram({
+    name: 'tsync_freshness_seconds',
+    help: "Seconds from a job's completed_at upstream to the commit that brought it to the file done or failed",
+    labelNames: kindLabels,
+    // 0.5 s .. ~2 h
+    buckets: [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 7200],
     registers: [registry],
   });
   // One read per scrape, shared by the two gauges below: prom-client collects every metric of a
@@ -164,6 +183,12 @@ export function createWorkerMetrics(
         code: known ? known.code : null,
         reason: known ? known.toLine() : (error?.message ?? null),
       });
+    },
+    recordWebhook(answer) {
+      webhooks.inc({ answer });
+    },
+    recordFreshness(kind, seconds) {
+      for (const s of seconds) freshness.observe({ kind }, s);
     },
     recordBusy(job) {
       busy.inc({ queue_job: job });

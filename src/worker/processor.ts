@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
 import type { BusyFile } from './busy-file.js';
+import { releaseEventRun } from './event-runs.js';
 import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
@@ -60,6 +61,10 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       return { skipped: 'a run of the same job ran since this one was put back' } satisfies Skipped;
     }
     logger.info({ data: job.data }, 'job started');
+    // A webhook's run: from now on the next event queues one run behind this one.
+    await releaseEventRun(job).catch((error: unknown) =>
+      logger.debug({ err: toError(error) }, 'could not release the event run'),
+    );
     const context: JobContext = {
       job,
       signal,

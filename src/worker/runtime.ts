@@ -17,6 +17,7 @@ import { assertOutputFolder } from '../util/path-checks.js';
 import { createBullWorker } from './bull-worker.js';
 import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';
+import { enqueueEventRun } from './event-runs.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobRegistry, SyncSettings } from './job-definition.js';
@@ -26,6 +27,7 @@ import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
 import { registerSchedules, scheduleFields } from './schedule.js';
+import { startWebhookServer, type WebhookServer } from './webhook-server.js';
 
 export interface WorkerOptions {
   readonly settings: SyncSettings;
@@ -47,12 +49,27 @@ export interface WorkerOptions {
   readonly logger: Logger;
   /** --notify: where run failures and recoveries are posted. */
   readonly notifyUrl?: string;
+  /** --webhook-port: where the service's webhooks queue incremental runs; none when absent. */
+  readonly webhook?: WebhookSettings;
   /** The jobs it runs: jobs/index.ts's JOBS, handed in by whoever composes the program (the bin, a test). */
   readonly jobs: JobRegistry;
 }
 
+/** The webhook endpoint's settings (./webhook-server.ts). */
+export interface WebhookSettings {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** TSYNC_WEBHOOK_SECRET, checked by src/cli/commands/worker.ts. */
+  readonly secret: string;
+  /** Requests per second from one source address. */
+  readonly ratePerSecond: number;
+}
+
 export interface RunningWorker {
   readonly metricsPort: number;
+  /** The webhook port, when --webhook-port is set. */
+  readonly webhookPort?: number;
   readonly metrics: WorkerMetrics;
   /** Resolves with a reason when the worker must stop on its own (its worker lock was lost). */
   readonly fatal: Promise<string>;
@@ -132,6 +149,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics, busy: () => busy.state(), busyAfterMs });
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
 
+    const webhooks = options.webhook
+      ? await startWebhooks(options.webhook, options.kinds, syncQueue, metrics, logger)
+      : undefined;
+    if (webhooks) cleanups.push(() => webhooks.close());
+
     await runJobs(options, metrics, busy, cleanups, () => redisUp());
     logger.info(
       {
@@ -147,6 +169,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     let stopping: Promise<void> | undefined;
     return {
       metricsPort: server.port,
+      ...(webhooks ? { webhookPort: webhooks.port } : {}),
       metrics,
       fatal,
       stop: () => {
@@ -158,6 +181,28 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await runCleanups(cleanups, logger);
     throw error;
   }
+}
+
+async function startWebhooks(
+  webhook: WebhookSettings,
+  kinds: readonly JobKind[],
+  queue: Queue,
+  metrics: WorkerMetrics,
+  logger: Logger,
+): Promise<WebhookServer> {
+  const server = await startWebhookServer({
+    host: webhook.host,
+    port: webhook.port,
+    secret: webhook.secret,
+    ratePerSecond: webhook.ratePerSecond,
+    kinds,
+    enqueue: (kind) => enqueueEventRun(queue, kind),
+    onAnswer: (answer) => metrics.recordWebhook(answer),
+    logger,
+  });
+  // The path is not logged: it holds the secret.
+  logger.info({ url: `http://${webhook.host}:${server.port}` }, 'serving POST /webhook/<secret>');
+  return server;
 }
 
 async function runJobs(

@@ -36,7 +36,7 @@ export const command: Command = {
   summary: 'serve a local simulator of the listing service',
   usage:
     'simulate [--port 8787] [--host 127.0.0.1] [--jobs 1000] [--start ISO | --end ISO|now] [--rate 2000/d] ' +
-    '[--grow 60/m] [--retention 365d] [--seed 7] [--key sim-key] [--limit-cap 100] [--latency MS] [--utterances N] [--words N] ' +
+    '[--grow 60/m] [--webhook-url URL] [--retention 365d] [--seed 7] [--key sim-key] [--limit-cap 100] [--latency MS] [--utterances N] [--words N] ' +
     '[--offset-cap N] [--record-bytes N] [--fault-rate R]',
   description:
     'Serves a seeded account on GET /v2/transcription, /v2/pre-recorded and /v2/live like the real service\n' +
@@ -45,7 +45,8 @@ export const command: Command = {
     'Records are built per request from (seed, job), so a million jobs take tens of MB. The history\n' +
     'starts at --start with --rate jobs a day: with one seed, --jobs 1000 is the oldest 1000 jobs of --jobs 5000, byte for byte (--end places the history\n' +
     'to end there instead). --grow makes the account move: e.g. `simulate --jobs 10000 --end now\n' +
-    '--grow 60/m`. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
+    '--grow 60/m`. --webhook-url posts the service\'s webhooks ({"event": ..., "payload": {"id": ...}}) as\n' +
+    'jobs are created and end, so a worker with --webhook-port syncs each change as it happens. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
     'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
   settings: [
     'simPort',
@@ -55,6 +56,7 @@ export const command: Command = {
     'simEnd',
     'simRate',
     'simGrow',
+    'simWebhookUrl',
     'simRetention',
     'simSeed',
     'simKey',
@@ -68,7 +70,12 @@ export const command: Command = {
     'logLevel',
   ],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(RESOLVED, ['simEnd', 'simGrow', 'simRetention'], flags, env);
+    const settings = resolveSettings(
+      RESOLVED,
+      ['simEnd', 'simGrow', 'simRetention', 'simWebhookUrl'],
+      flags,
+      env,
+    );
     const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
     const faultRate = settings.simFaultRate;
     const nowMs = Date.now();
@@ -99,6 +106,13 @@ export const command: Command = {
       ...(faultRate > 0 ? { faults: { rate: faultRate, kinds: SIMULATED_FAULTS, seed } } : {}),
       keepLog: false,
       onRequest: (entry) => logger.debug(entry, 'request'),
+      ...(settings.simWebhookUrl === undefined
+        ? {}
+        : {
+            webhookUrl: settings.simWebhookUrl,
+            // Never the URL: its path holds the receiver's secret.
+            onWebhook: (event: string, status: number) => logger.debug({ event, status }, 'webhook'),
+          }),
     }).catch((error: unknown) => {
       const at = { host: settings.simHost, port: settings.simPort };
       throw listenError(error, {

@@ -8,10 +8,11 @@ import { billingFileSettings } from '../../config/report-files.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
+import { WEBHOOK_SECRET_MIN } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type Logger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
-import { startWorker, type WorkerOptions } from '../../worker/runtime.js';
+import { startWorker, type WebhookSettings, type WorkerOptions } from '../../worker/runtime.js';
 import { listenForShutdown, stopWithin } from '../../worker/shutdown.js';
 import type { Command } from '../command.js';
 
@@ -19,7 +20,7 @@ export const command: Command = {
   name: 'worker',
   summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
-    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--stale-after 1h] [--shutdown-timeout 10s] [--notify URL] [--db PATH] [--base-url URL]',
+    'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR] [--kind pre-recorded|live|all] [--metrics-port 9464] [--webhook-port PORT] [--webhook-rate 50] [--stale-after 1h] [--shutdown-timeout 10s] [--notify URL] [--db PATH] [--base-url URL]',
   description: [
     'Registers job schedulers (per kind: an incremental sync, a reconcile of the recent window and one',
     'of the whole history; restarting updates them,',
@@ -29,6 +30,9 @@ export const command: Command = {
     'runs, and a run that finds the file held past --lock-wait goes back to the queue for later.',
     '--every, --recent-every and --full-every take a duration (30s, 5m, 1d) or a 5-field cron',
     'expression in UTC ("*/10 * * * *"). GET /metrics (Prometheus) and /healthz on --metrics-port.',
+    "With --webhook-port, POST /webhook/<TSYNC_WEBHOOK_SECRET> on that port takes the service's",
+    'webhooks: each event queues an incremental run of its kind, a burst of them one run (see',
+    'docs/operating.md for the reverse proxy in front of it).',
     'A billing report job (--report-every) writes the billing figures of every complete day and month',
     'of --report-window as CSV and HTML into --report-dir (files named after the database), writing',
     'missed periods and rewriting one only when its figures changed; nothing before a successful',
@@ -50,6 +54,10 @@ export const command: Command = {
     'reportBom',
     'metricsPort',
     'metricsHost',
+    'webhookPort',
+    'webhookHost',
+    'webhookRate',
+    'webhookSecret',
     'staleAfter',
     'shutdownTimeout',
     'jobLock',
@@ -127,6 +135,7 @@ export function resolveWorkerOptions(
     flags,
     env,
   );
+  const webhook = resolveWebhook(flags, env);
   const reportFiles = billingFileSettings(flags, env);
   // Checked before the run's settings, whose own message would point at --checkpoints redis.
   if (!resolveSettings([], ['redisUrl'], flags, env).redisUrl) {
@@ -174,7 +183,31 @@ export function resolveWorkerOptions(
       settings,
       logger,
       ...(own.notify ? { notifyUrl: own.notify } : {}),
+      ...(webhook ? { webhook } : {}),
     }),
     shutdownTimeoutMs: own.shutdownTimeout,
   };
+}
+
+/** A secret that fits in a URL path as it is: letters, digits and `-_.~`. */
+const PATH_SAFE = /^[A-Za-z0-9._~-]+$/;
+
+/** --webhook-port's settings, its secret checked; undefined when the port is not set. */
+function resolveWebhook(flags: FlagValues, env: Env): WebhookSettings | undefined {
+  const given = resolveSettings(['webhookHost', 'webhookRate'], ['webhookPort', 'webhookSecret'], flags, env);
+  if (given.webhookPort === undefined) return undefined;
+  const secret = given.webhookSecret ?? '';
+  // Never the secret itself in the message: only what is wrong with it.
+  if (secret.length < WEBHOOK_SECRET_MIN || !PATH_SAFE.test(secret)) {
+    throw new ConfigError(
+      'TSYNC_WEBHOOK_SECRET',
+      `--webhook-port needs TSYNC_WEBHOOK_SECRET of at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ (${secret === '' ? 'unset' : `${secret.length} characters given, or other characters`}); make one with: openssl rand -hex 32`,
+    );
+  }
+  return Object.freeze({
+    host: given.webhookHost,
+    port: given.webhookPort,
+    secret,
+    ratePerSecond: given.webhookRate,
+  });
 }

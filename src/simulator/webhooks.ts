@@ -1,0 +1,127 @@
+/**
+ * The service's account webhooks, as the simulator sends them (`simulate --webhook-url URL`): a
+ * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job created and each job
+ * that ends, as it happens. The events are the service's: `transcription.created`,
+ * `transcription.success`, `transcription.error` for a pre-recorded job, `live.start_session` and
+ * `live.end_session` for a live one; no signature, as the service documents none.
+ *
+ * A growing account moves when asked anything, so the sender ticks it every `tickMs`. POSTs go
+ * out `CONCURRENCY` at a time in order; past `MAX_WAITING` unsent events the oldest are dropped
+ * (a receiver that is down must not grow the simulator without bound). A failed POST is counted,
+ * never retried.
+ */
+import type { JobChange, SimulatorData } from './data.js';
+import type { JobKind, JobStatus } from './types.js';
+
+const CONCURRENCY = 4;
+const MAX_WAITING = 10_000;
+/** ms one POST may take. */
+const POST_TIMEOUT_MS = 5_000;
+
+export interface WebhookSenderOptions {
+  readonly url: string;
+  /** ms between ticks of a growing account's clock; default 50. */
+  readonly tickMs?: number;
+  /** Told of each POST answered (its HTTP status) or failed (0). */
+  readonly onSent?: (event: string, status: number) => void;
+}
+
+export interface WebhookSender {
+  /** Events posted, answered with any status. */
+  readonly sent: () => number;
+  /** Events not delivered: the POST failed, or the event was dropped unsent. */
+  readonly failed: () => number;
+  /** Resolves once every event queued so far was posted. */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+/** The event the service sends when a job of `kind` is created or reaches `status`; none for others. */
+export function webhookEvent(kind: JobKind, status: JobStatus, created: boolean): string | undefined {
+  if (kind === 'pre-recorded') {
+    if (created) return 'transcription.created';
+    return status === 'done'
+      ? 'transcription.success'
+      : status === 'error'
+        ? 'transcription.error'
+        : undefined;
+  }
+  if (created) return 'live.start_session';
+  return status === 'done' || status === 'error' ? 'live.end_session' : undefined;
+}
+
+export function startWebhookSender(data: SimulatorData, options: WebhookSenderOptions): WebhookSender {
+  const waiting: { event: string; id: string }[] = [];
+  let inFlight = 0;
+  let sent = 0;
+  let failed = 0;
+  let closed = false;
+  const idle: (() => void)[] = [];
+  const controller = new AbortController();
+
+  const pump = (): void => {
+    while (!closed && inFlight < CONCURRENCY && waiting.length > 0) {
+      const next = waiting.shift();
+      if (next === undefined) break;
+      inFlight += 1;
+      post(options.url, next.event, next.id, controller.signal)
+        .then((status) => {
+          if (status === 0) failed += 1;
+          else sent += 1;
+          options.onSent?.(next.event, status);
+        })
+        .finally(() => {
+          inFlight -= 1;
+          pump();
+        });
+    }
+    if (inFlight === 0 && waiting.length === 0) for (const wake of idle.splice(0)) wake();
+  };
+
+  const listener: JobChange = ({ id, kind, status }) => {
+    const event = webhookEvent(kind, status, status === 'queued');
+    if (event === undefined || closed) return;
+    waiting.push({ event, id });
+    if (waiting.length > MAX_WAITING) {
+      waiting.shift();
+      failed += 1;
+    }
+    pump();
+  };
+  const unwatch = data.watch(listener);
+  const ticker = setInterval(() => data.tick(), options.tickMs ?? 50);
+  ticker.unref();
+
+  return {
+    sent: () => sent,
+    failed: () => failed,
+    settled: () =>
+      inFlight === 0 && waiting.length === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => idle.push(resolve)),
+    close() {
+      closed = true;
+      clearInterval(ticker);
+      unwatch();
+      controller.abort();
+      waiting.length = 0;
+      for (const wake of idle.splice(0)) wake();
+    },
+  };
+}
+
+/** The POST's status, or 0 when it failed. */
+async function post(url: string, event: string, id: string, signal: AbortSignal): Promise<number> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event, payload: { id } }),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  } catch {
+    return 0;
+  }
+}

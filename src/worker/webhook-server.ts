@@ -1,0 +1,236 @@
+/**
+ * The webhook endpoint (`--webhook-port`, its own port, so the metrics port can stay internal):
+ * `POST /webhook/<secret>` with the service's `{"event": "...", "payload": {"id": "..."}}`. The
+ * service signs nothing, so the secret in the path is what tells its requests from anyone's; a
+ * reverse proxy with TLS in front keeps it off the wire.
+ *
+ * Answers, in the order they are decided:
+ * - 404 `not found` for any other path, the secret wrong or missing: the same answer, no hint;
+ * - 405 for a method other than POST on the right path;
+ * - 429 past `ratePerSecond` requests from one source address (a burst of as many);
+ * - 413 for a body over MAX_BODY_BYTES, cut off there;
+ * - 400 for a body that is not a JSON object with a text `event`;
+ * - 204 for an event of no kind this worker syncs (counted as `unknown_event` or `other_kind`);
+ * - 202 once the run of its kind is queued or an already queued one takes it (./event-runs.ts):
+ *   a Redis round trip, never any sync work;
+ * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS.
+ * The path (it holds the secret) is never logged, counted or echoed.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
+import type { Logger } from '../log.js';
+import type { EventRun } from './event-runs.js';
+import { bindError } from './startup-checks.js';
+
+/** Bytes of the largest body read; the service's events are ~100 bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** ms the enqueue may take before the answer is 503 (Redis down). */
+const ENQUEUE_TIMEOUT_MS = 2_000;
+/** Source addresses remembered by the rate limiter before full buckets are forgotten. */
+const MAX_ADDRESSES = 10_000;
+
+/** How a webhook request was answered: the label of tsync_webhook_requests_total. */
+export type WebhookAnswer =
+  | EventRun
+  | 'unknown_event'
+  | 'other_kind'
+  | 'malformed'
+  | 'too_large'
+  | 'rate_limited'
+  | 'not_found'
+  | 'unavailable';
+
+export interface WebhookServerOptions {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly secret: string;
+  /** Requests per second (and burst) one source address may send. */
+  readonly ratePerSecond: number;
+  /** The kinds this worker syncs; an event of another kind is answered 204. */
+  readonly kinds: readonly JobKind[];
+  /** Queues the incremental run of `kind`, or finds one queued. */
+  readonly enqueue: (kind: JobKind) => Promise<EventRun>;
+  readonly onAnswer: (answer: WebhookAnswer) => void;
+  readonly logger: Logger;
+}
+
+export interface WebhookServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The kind an event names: `transcription.*` pre-recorded, `live.*` live; undefined for any other. */
+export function eventKind(event: string): JobKind | undefined {
+  if (event.startsWith('transcription.')) return 'pre-recorded';
+  if (event.startsWith('live.')) return 'live';
+  return undefined;
+}
+
+export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
+  const path = digest(`/webhook/${options.secret}`);
+  const limiter = new RateLimiter(options.ratePerSecond);
+  const server = createServer((request, response) => {
+    handle(options, path, limiter, request, response).catch((error) => {
+      // Never the URL: it holds the secret.
+      options.logger.error({ err: toError(error) }, 'webhook endpoint failed');
+      if (!response.headersSent) send(response, 500, 'internal error\n');
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(bindError(error, options.host, options.port)));
+    server.listen(options.port, options.host, () => {
+      server.removeAllListeners('error');
+      server.on('error', (error) => options.logger.error({ err: error }, 'webhook endpoint error'));
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  options: WebhookServerOptions,
+  path: Buffer,
+  limiter: RateLimiter,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const answer = (status: number, counted: WebhookAnswer, body = '') => {
+    options.onAnswer(counted);
+    send(response, status, body);
+  };
+  const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
+  if (!timingSafeEqual(digest(asked), path))
+    return drain(request, () => answer(404, 'not_found', 'not found\n'));
+  if (request.method !== 'POST') {
+    response.setHeader('allow', 'POST');
+    return drain(request, () => send(response, 405, 'only POST\n'));
+  }
+  if (!limiter.take(request.socket.remoteAddress ?? '')) {
+    response.setHeader('retry-after', '1');
+    return drain(request, () => answer(429, 'rate_limited', 'too many requests\n'));
+  }
+  const body = await readBody(request);
+  if (body === undefined) {
+    response.setHeader('connection', 'close');
+    answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);
+    // Cut off: the rest of an oversize body is not read.
+    response.on('finish', () => request.destroy());
+    return;
+  }
+  const event = eventOf(body);
+  if (event === undefined) return answer(400, 'malformed', 'expected {"event": "...", "payload": {...}}\n');
+  const kind = eventKind(event);
+  if (kind === undefined) return answer(204, 'unknown_event');
+  if (!options.kinds.includes(kind)) return answer(204, 'other_kind');
+  const run = await withTimeout(options.enqueue(kind), ENQUEUE_TIMEOUT_MS).catch((error: unknown) => {
+    options.logger.warn({ err: toError(error), kind }, 'could not queue the run a webhook asked for');
+    return undefined;
+  });
+  if (run === undefined) {
+    response.setHeader('retry-after', '5');
+    return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
+  }
+  answer(202, run);
+}
+
+/** The event of a body `{"event": "<text>", ...}`; undefined when it is not one. */
+function eventOf(body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const event = (parsed as Record<string, unknown>).event;
+  return typeof event === 'string' && event !== '' ? event : undefined;
+}
+
+/** The body, or undefined past MAX_BODY_BYTES (declared or read). */
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        request.off('data', onData);
+        request.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+/** Answers after the body is read (so the connection can be reused), or at once past MAX_BODY_BYTES. */
+function drain(request: IncomingMessage, then: () => void): void {
+  readBody(request).then(
+    (body) => {
+      if (body === undefined) request.destroy();
+      else then();
+    },
+    () => request.destroy(),
+  );
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function send(response: ServerResponse, status: number, body: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A token bucket per source address: `rate` tokens a second, at most `rate` held. */
+class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(private readonly rate: number) {}
+
+  take(address: string): boolean {
+    const now = Date.now();
+    if (this.buckets.size > MAX_ADDRESSES) this.forgetFull(now);
+    const bucket = this.buckets.get(address) ?? { tokens: this.rate, at: now };
+    bucket.tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.at) / 1_000) * this.rate);
+    bucket.at = now;
+    this.buckets.set(address, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private forgetFull(now: number): void {
+    for (const [address, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1_000) * this.rate >= this.rate) this.buckets.delete(address);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The worker's webhook endpoint over real HTTP, with real Redis and a real DuckDB file: the
+ * simulator's webhooks start runs that bring their jobs, a burst becomes few runs, and each bad
+ * request gets its answer without the secret showing anywhere.
+ */
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
+import { ConfigError } from '../../../src/errors.js';
+import { createLogger } from '../../../src/log.js';
+import { startWebhookSender } from '../../../src/simulator/index.js';
+import type { RunningWorker, WebhookSettings } from '../../../src/worker/runtime.js';
+import { onCleanup } from '../../helpers/cleanup.js';
+import { readCount } from '../../helpers/mirror.js';
+import { textHits } from '../../helpers/secret-search.js';
+import { eventually } from '../../helpers/worker.js';
+import { get, options, setup, start } from '../../helpers/worker-in-process.js';
+
+const SECRET = 'wh-0123456789abcdef0123456789abcdef-secret';
+const SMALL = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
+
+function webhook(overrides: Partial<WebhookSettings> = {}): WebhookSettings {
+  return { host: '127.0.0.1', port: 0, secret: SECRET, ratePerSecond: 1_000, ...overrides };
+}
+
+function url(running: RunningWorker, secret = SECRET): string {
+  return `http://127.0.0.1:${running.webhookPort}/webhook/${secret}`;
+}
+
+function post(target: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  return fetch(target, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+const event = (name: string, id = 'b6f1c3a2-0000-4000-8000-000000000001') =>
+  JSON.stringify({ event: name, payload: { id } });
+
+/** tsync_runs_total of the kind's incremental runs that ended ok. */
+async function okRuns(running: RunningWorker, kind: string): Promise<number> {
+  const text = (await get(running, '/metrics')).body;
+  const line = new RegExp(`tsync_runs_total\\{kind="${kind}",mode="incremental",outcome="ok"\\} (\\d+)`);
+  return Number(line.exec(text)?.[1] ?? 0);
+}
+
+function collected(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('the webhook endpoint', () => {
+  it("syncs a job the simulator's webhooks announce, and a processing job once its success event comes, re-checking it alone", async () => {
+    // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each.
+    const now = Date.now();
+    const { sim, prefix, db } = await setup({
+      preRecorded: 45,
+      live: 2,
+      ...SMALL,
+      from: new Date(now - 86_400_000),
+      to: new Date(now - 60_000),
+    });
+    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
+    await eventually(async () => (await okRuns(running, 'pre-recorded')) >= 1, 'the first run');
+    const processing = sim.data
+      .all()
+      .filter((r) => r['kind'] === 'pre-recorded' && r['status'] === 'processing')
+      .at(-1);
+    if (!processing) throw new Error('the account has no processing pre-recorded job');
+    const sender = startWebhookSender(sim.data, { url: url(running) });
+    onCleanup(async () => sender.close());
+
+    const added = sim.data.add({ kind: 'pre-recorded', status: 'done' });
+    await eventually(
+      async () => (await okRuns(running, 'pre-recorded')) >= 2,
+      'the run the created event queued',
+    );
+    sim.data.advance(String(processing['id']), 'done');
+    await eventually(
+      async () => (await okRuns(running, 'pre-recorded')) >= 3,
+      'the run the success event queued',
+    );
+    await sender.settled();
+    expect(sender.sent()).toBe(2);
+    expect(sender.failed()).toBe(0);
+    await running.stop();
+
+    const done = (id: unknown) => `SELECT count(*) FROM jobs WHERE id = '${String(id)}' AND status = 'done'`;
+    expect(await readCount(db, done(added['id']))).toBe(1);
+    expect(await readCount(db, done(processing['id']))).toBe(1);
+    // The success event's run listed the new page and the re-check's window, not the history.
+    const fetched = await readCount(
+      db,
+      "SELECT jobs_fetched FROM sync_runs WHERE kind = 'pre-recorded' ORDER BY started_at DESC LIMIT 1",
+    );
+    expect(fetched).toBeGreaterThan(0);
+    expect(fetched).toBeLessThan(20);
+  });
+
+  it('turns a burst of events into at most one running and one queued run per kind', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 5, live: 3, ...SMALL });
+    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
+    await eventually(async () => (await okRuns(running, 'pre-recorded')) >= 1, 'the first run');
+    await eventually(async () => (await okRuns(running, 'live')) >= 1, 'the first live run');
+    const before = await okRuns(running, 'pre-recorded');
+
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => post(url(running), event('transcription.success', `job-${i}`))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
+    const metrics = (await get(running, '/metrics')).body;
+    const queued = Number(/tsync_webhook_requests_total\{answer="queued"\} (\d+)/.exec(metrics)?.[1]);
+    const coalesced = Number(/tsync_webhook_requests_total\{answer="coalesced"\} (\d+)/.exec(metrics)?.[1]);
+    expect(queued + coalesced).toBe(60);
+    // Queued while none waits: the first, and at most one for each run that started meanwhile.
+    expect(queued).toBeGreaterThanOrEqual(1);
+    expect(queued).toBeLessThanOrEqual(3);
+    await eventually(
+      async () => (await okRuns(running, 'pre-recorded')) >= before + queued,
+      'the queued runs',
+    );
+    expect(await okRuns(running, 'pre-recorded')).toBe(before + queued);
+    expect(await okRuns(running, 'live')).toBe(1);
+  });
+
+  it('answers a wrong secret 404, an oversize body 413, malformed JSON 400, an unknown event 204, a flood 429, and never shows the secret', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 2, live: 2, ...SMALL });
+    const log = collected();
+    const logger = createLogger('debug', {}, { stream: log.stream });
+    const running = await start({
+      ...options(sim, db, prefix, { logger }),
+      webhook: webhook({ ratePerSecond: 5 }),
+    });
+    const base = `http://127.0.0.1:${running.webhookPort}`;
+
+    const wrong = await post(url(running, `${SECRET.slice(0, -1)}x`), event('transcription.success'));
+    const none = await post(`${base}/webhook/`, event('transcription.success'));
+    const elsewhere = await post(`${base}/metrics`, event('transcription.success'));
+    expect([wrong.status, none.status, elsewhere.status]).toEqual([404, 404, 404]);
+    const bodies = await Promise.all([wrong.text(), none.text(), elsewhere.text()]);
+    expect(new Set(bodies)).toEqual(new Set(['not found\n']));
+
+    const oversize = await post(url(running), Buffer.alloc(65 * 1024, 'a'));
+    expect(oversize.status).toBe(413);
+    const malformed = await post(url(running), '{"event": "transcription.success"');
+    expect(malformed.status).toBe(400);
+    const unknown = await post(url(running), event('account.updated'));
+    expect(unknown.status).toBe(204);
+
+    // Five a second from one address, a burst of five: the rest of twenty back to back are refused.
+    const flood: number[] = [];
+    for (let i = 0; i < 20; i++) flood.push((await post(url(running), event('account.updated'))).status);
+    expect(flood).toContain(429);
+    expect(flood.filter((s) => s !== 204 && s !== 429)).toEqual([]);
+
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toMatch(/tsync_webhook_requests_total\{answer="unknown_event"\} [1-9]/);
+    expect(metrics).toContain('tsync_webhook_requests_total{answer="not_found"} 3');
+    expect(metrics).toContain('tsync_webhook_requests_total{answer="too_large"} 1');
+    expect(metrics).toContain('tsync_webhook_requests_total{answer="malformed"} 1');
+    await running.stop();
+    expect(log.text()).toContain('serving POST /webhook/<secret>');
+    expect(textHits(log.text(), SECRET)).toEqual([]);
+    expect(textHits(metrics, SECRET)).toEqual([]);
+  });
+
+  it('refuses a short secret with one line naming the fix, without the secret, and masks it in config show', async () => {
+    const env = {
+      TSYNC_API_KEY: 'k',
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+      REDIS_URL: 'redis://127.0.0.1:9',
+      TSYNC_DB: '/srv/mirror/t.duckdb',
+      TSYNC_WEBHOOK_PORT: '8790',
+      TSYNC_WEBHOOK_SECRET: 'short-secret-x',
+    };
+    const sink = collected().stream;
+    let refused: unknown;
+    try {
+      resolveWorkerOptions({}, env, sink);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ConfigError);
+    const message = (refused as ConfigError).message;
+    expect(message).toMatch(/^TSYNC_WEBHOOK_SECRET: .*at least 32 .*openssl rand -hex 32$/);
+    expect(message).not.toContain('short-secret-x');
+    expect((refused as ConfigError).exitCode).toBe(2);
+
+    const { options: resolved } = resolveWorkerOptions({}, { ...env, TSYNC_WEBHOOK_SECRET: SECRET }, sink);
+    expect(resolved.webhook).toMatchObject({ port: 8790, host: '127.0.0.1', ratePerSecond: 50 });
+    const { options: off } = resolveWorkerOptions({}, { ...env, TSYNC_WEBHOOK_PORT: '' }, sink);
+    expect(off.webhook).toBeUndefined();
+
+    const { describeSettings } = await import('../../../src/config/describe.js');
+    const shown = JSON.stringify(describeSettings({}, { ...env, TSYNC_WEBHOOK_SECRET: SECRET }));
+    expect(shown).toContain('TSYNC_WEBHOOK_SECRET');
+    expect(textHits(shown, SECRET)).toEqual([]);
+  });
+});
