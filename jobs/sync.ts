@@ -64,6 +64,7 @@ export const syncJob = defineJob(
     }
     for (const kindSummary of summary.kinds) {
       metrics.recordRun(kindSummary);
+      metrics.recordFreshness(kindSummary.kind, summary.freshness?.[kindSummary.kind] ?? []);
       const { outcome, error = null } = kindSummary;
       void notifier?.runEnded({ kind, mode, outcome, runId: summary.runId, error, retryable: true });
     }

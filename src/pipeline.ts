@@ -8,9 +8,16 @@
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, toError } from './errors.js';
+import type { JobKind } from './kinds.js';
 import { type Logger, silentLogger } from './log.js';
 import { planReaderMemory } from './memory/reader-memory.js';
-import { type Database, rewriteErasedFile, unwrittenErasures, withReadingMemory } from './store/index.js';
+import {
+  type Database,
+  rewriteErasedFile,
+  runFreshness,
+  unwrittenErasures,
+  withReadingMemory,
+} from './store/index.js';
 import { type KindsOutcome, runSync } from './sync/run.js';
 import { summaryOf, withSummaries } from './sync/run-failures.js';
 import type { SyncOptions, SyncPlan, SyncResources, SyncSummary } from './sync/types.js';
@@ -28,6 +35,11 @@ export interface PipelineSummary extends SyncSummary {
   readonly published?: PublishResult;
   /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
   readonly notPublished?: { readonly dir: string; readonly reason: string };
+  /**
+   * Per kind that ran, the seconds from each job's completed_at upstream to the write that
+   * brought it in done or failed (src/store/statements/freshness.ts); the worker's histogram.
+   */
+  readonly freshness?: Partial<Record<JobKind, readonly number[]>>;
 }
 
 type PublishOutcome = Pick<PipelineSummary, 'published' | 'notPublished'>;
@@ -37,11 +49,13 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   const logger = resources.logger ?? silentLogger;
   let published: PublishOutcome = {};
   let unwritten = 0;
+  let freshness: PipelineSummary['freshness'];
   const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
     const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
+      freshness = await freshnessOf(db, outcome, logger);
       unwritten = await unwrittenErasures(db);
       if (plan.publish) {
         const target = plan.publish;
@@ -65,10 +79,32 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
     if (unwritten > 0 && resources.signal?.aborted !== true) await rewriteErased(plan, resources, logger);
     // Stopped after every kind ended (during the publish): the run is interrupted all the same.
     const stopped = summary.outcome === 'ok' && resources.signal?.aborted === true;
-    return { ...summary, ...(stopped ? { outcome: 'interrupted' as const } : {}), ...published };
+    return {
+      ...summary,
+      ...(stopped ? { outcome: 'interrupted' as const } : {}),
+      ...published,
+      ...(freshness ? { freshness } : {}),
+    };
   } catch (error) {
     const ran = summaryOf(error);
     throw ran ? withSummaries(toError(error), { syncSummary: { ...ran, ...published } }) : error;
+  }
+}
+
+/** The freshness figures of the kinds that ran; none when they cannot be read (never a failed run). */
+async function freshnessOf(
+  db: Database,
+  { summary }: KindsOutcome,
+  logger: Logger,
+): Promise<PipelineSummary['freshness']> {
+  const figures: Partial<Record<JobKind, readonly number[]>> = {};
+  try {
+    for (const k of summary.kinds)
+      figures[k.kind] = await runFreshness(db, { kind: k.kind, since: k.startedAt });
+    return figures;
+  } catch (error) {
+    logger.debug({ err: toError(error) }, 'could not read the freshness of the run');
+    return undefined;
   }
 }
 

@@ -17,6 +17,7 @@ export * from './quarantine-write.js';
 export * from './statements/checkpoints.js';
 export * from './statements/datasets.js';
 export * from './statements/demo.js';
+export * from './statements/freshness.js';
 export * from './statements/jobs.js';
 export * from './statements/loader.js';
 export * from './statements/parquet-copy.js';

@@ -2,7 +2,7 @@
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { kindStatus } from '../../store/index.js';
+import { completionLagByKind, kindStatus } from '../../store/index.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { pendingAdvice, stalePending } from '../pending-advice.js';
@@ -23,6 +23,9 @@ export const command: Command = {
     'pre-recorded nor live.',
     'last_outcome: ok, failed, interrupted, running, or abandoned (its writer stopped without recording',
     'how the run ended, and the next run marked it).',
+    'fresh_p50_s, fresh_p95_s: of the jobs that came in done or failed in the last hour, the median and',
+    '95th percentile of the seconds from their completed_at upstream to the write here (empty: none;',
+    "a first sync's backfill counts none). The worker exports each as tsync_freshness_seconds.",
   ].join('\n'),
   settings: ['format', 'json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
@@ -30,17 +33,36 @@ export const command: Command = {
     const json = resolveFormat('format', flags, env) === 'json';
     const now = new Date();
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
-    const [kinds, stale] = await withReader(settings.db, readerOptions(settings), async (db) => [
+    const lastHour = new Date(now.getTime() - HOUR_MS).toISOString();
+    const [kinds, stale, lags] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
       json ? [] : await stalePending(db, settings.pendingMaxAge, now),
+      await completionLagByKind(db, { since: lastHour }),
     ]);
-    const rows = kinds.map((r) => ({ ...r, words: Number(r.words) }));
+    const rows = kinds.map((r) => {
+      const lag = lags.find((l) => l.kind === r.kind);
+      return {
+        ...r,
+        words: Number(r.words),
+        fresh_p50_s: lag ? roundTenth(lag.p50) : null,
+        fresh_p95_s: lag ? roundTenth(lag.p95) : null,
+      };
+    });
     if (json) {
       // The rows carry pending_stale; a program reading them wants nothing else.
       stdout.write(jsonLine(rows));
       return 0;
     }
-    stdout.write(renderTable(rows.map((r) => ({ ...r, last_error: r.last_error ?? '' }))));
+    stdout.write(
+      renderTable(
+        rows.map((r) => ({
+          ...r,
+          last_error: r.last_error ?? '',
+          fresh_p50_s: r.fresh_p50_s ?? '',
+          fresh_p95_s: r.fresh_p95_s ?? '',
+        })),
+      ),
+    );
     const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
     if (duplicates > 0)
       stderr.write(
@@ -50,3 +72,9 @@ export const command: Command = {
     return 0;
   },
 };
+
+const HOUR_MS = 3_600_000;
+
+function roundTenth(seconds: number): number {
+  return Math.round(Number(seconds) * 10) / 10;
+}

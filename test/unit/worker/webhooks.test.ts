@@ -11,6 +11,7 @@ import { createLogger } from '../../../src/log.js';
 import { startWebhookSender } from '../../../src/simulator/index.js';
 import type { RunningWorker, WebhookSettings } from '../../../src/worker/runtime.js';
 import { onCleanup } from '../../helpers/cleanup.js';
+import { runMain } from '../../helpers/cli.js';
 import { readCount } from '../../helpers/mirror.js';
 import { textHits } from '../../helpers/secret-search.js';
 import { eventually } from '../../helpers/worker.js';
@@ -98,6 +99,35 @@ describe('the webhook endpoint', () => {
     );
     expect(fetched).toBeGreaterThan(0);
     expect(fetched).toBeLessThan(20);
+  });
+
+  it('measures the seconds from completion upstream to the commit, in /metrics and in status', async () => {
+    // A job arrives every 500 ms and settles within a second; each end is posted at once.
+    const { sim, prefix, db } = await setup({
+      preRecorded: 4,
+      live: 2,
+      ...SMALL,
+      grow: { jobsPerMinute: 120, settleMs: 1_000, deleteShare: 0 },
+    });
+    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
+    const sender = startWebhookSender(sim.data, { url: url(running) });
+    onCleanup(async () => sender.close());
+    const count = async () => {
+      const text = (await get(running, '/metrics')).body;
+      return Number(/tsync_freshness_seconds_count\{kind="pre-recorded"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    await eventually(async () => (await count()) >= 3, 'three jobs brought in done or failed');
+    sender.close();
+    await running.stop();
+
+    const status = await runMain(['status', '--json', '--db', db]);
+    expect(status.code, status.stderr).toBe(0);
+    const row = (JSON.parse(status.stdout) as Record<string, unknown>[]).find(
+      (r) => r['kind'] === 'pre-recorded',
+    );
+    expect(row?.['fresh_p50_s']).toEqual(expect.any(Number));
+    expect(Number(row?.['fresh_p95_s'])).toBeGreaterThanOrEqual(Number(row?.['fresh_p50_s']));
+    expect(Number(row?.['fresh_p50_s'])).toBeGreaterThanOrEqual(0);
   });
 
   it('turns a burst of events into at most one running and one queued run per kind', async () => {
