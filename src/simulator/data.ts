@@ -8,6 +8,7 @@
  * retention and it is listed again).
  */
 import type { Account } from './account.js';
+import type { JobChanges } from './changes.js';
 import { Growth } from './growth.js';
 import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
 import { type ListItem, ListView } from './listing.js';
@@ -51,21 +52,7 @@ export interface SimulatorData {
   deleteOf(id: string, kinds: readonly JobKind[]): boolean;
   /** The retention, ms: jobs created longer ago than this are no longer listed; null: kept forever. */
   setRetention(ms: number | null): void;
-  /**
-   * Calls `listener` with each job created or moved from now on (growth, add, advance), as it
-   * happens; a growing account moves when asked anything, or by `tick`. Returns the unsubscribe.
-   */
-  watch(listener: JobChange): () => void;
-  /** Applies what a growing account's clock has due by now. */
-  tick(): void;
 }
-
-/** A job created (born `queued`, or in the status it was added in) or moved to `status`. */
-export type JobChange = (change: {
-  readonly id: string;
-  readonly kind: JobKind;
-  readonly status: JobStatus;
-}) => void;
 
 export interface StoreOptions {
   /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
@@ -76,6 +63,8 @@ export interface StoreOptions {
   readonly rng: Rng;
   /** Share of arrivals that delete an older job, when the account grows. */
   readonly deleteShare: number;
+  /** Told of each arrival and move of a growing account (webhooks.ts). */
+  readonly changes?: JobChanges | undefined;
   /** The time, ms since the epoch; a growing account moves with it. */
   readonly clock: () => number;
   /** Most bytes of generated JSON kept for the next request. */
@@ -109,7 +98,6 @@ export class JobStore implements SimulatorData {
   private readonly cache = new Map<number, Cached>();
   private cachedBytes = 0;
   private retentionMs: number | null;
-  private readonly listeners = new Set<JobChange>();
 
   constructor(
     readonly account: Account,
@@ -117,11 +105,7 @@ export class JobStore implements SimulatorData {
   ) {
     this.retentionMs = options.retentionMs ?? null;
     this.index = new JobIndex(options.jobs);
-    this.growth = account.spec.lifecycle
-      ? new Growth(account, this.index, options.deleteShare, (i, status) =>
-          this.changed(account.idOf(i), account.kindOf(i), status),
-        )
-      : undefined;
+    this.growth = account.spec.lifecycle ? new Growth(account, this.index, options) : undefined;
     for (let i = 0; i < options.jobs; i++) {
       const head = account.head(i);
       const born = account.bornStatus(i, head);
@@ -189,17 +173,7 @@ export class JobStore implements SimulatorData {
       words,
     });
     this.overlay.put(record, spec.hidden ?? false, utterances, words);
-    this.changed(String(record['id']), spec.kind ?? 'pre-recorded', spec.status ?? 'queued');
     return record;
-  }
-
-  watch(listener: JobChange): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(id: string, kind: JobKind, status: JobStatus): void {
-    for (const listener of this.listeners) listener({ id, kind, status });
   }
 
   reveal(id: string): void {
@@ -214,14 +188,12 @@ export class JobStore implements SimulatorData {
     const target = to ?? (status === 'queued' ? 'processing' : status === 'processing' ? 'done' : undefined);
     if (target === undefined)
       throw new Error(`simulator: job ${id} is ${String(status)}; pass the status to advance to`);
-    const moved = this.edit(id, (record) => {
+    return this.edit(id, (record) => {
       if (target === 'processing') record['status'] = 'processing';
       else if (target === 'done')
         completeJob(this.options.rng, record, { utterances: entry.utterances, words: entry.words });
       else failJob(this.options.rng, record);
     });
-    this.changed(id, moved['kind'] as JobKind, target);
-    return moved;
   }
 
   edit(id: string, change: (record: JobRecord) => void): JobRecord {

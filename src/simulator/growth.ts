@@ -6,6 +6,7 @@
  * at a given instant depends only on the seed and that instant, not on how often it was asked.
  */
 import type { Account } from './account.js';
+import type { JobChanges } from './changes.js';
 import { classOf, GONE, type JobIndex, kindOfClass } from './job-index.js';
 import { unit } from './rng.js';
 import { JOB_STATUSES, type JobStatus } from './types.js';
@@ -20,9 +21,7 @@ export class Growth {
   constructor(
     private readonly account: Account,
     private readonly index: JobIndex,
-    private readonly deleteShare: number,
-    /** Told of each arrival (born queued) and each move, as it is applied. */
-    private readonly onChange?: (job: number, status: JobStatus) => void,
+    private readonly options: { readonly deleteShare: number; readonly changes?: JobChanges | undefined },
   ) {
     this.next = account.spec.lifecycle?.arrivals.firstIndex ?? 0;
   }
@@ -52,8 +51,8 @@ export class Growth {
     const head = this.account.head(i);
     this.index.push(classOf(this.account.kindOf(i), 'queued'), head.metadataCode);
     this.adopt(i, 'queued');
-    this.onChange?.(i, 'queued');
-    if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.deleteShare) {
+    this.changed(i, 'queued');
+    if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.options.deleteShare) {
       this.index.setClass(Math.floor(unit(this.account.seed, i, LANE_DELETE + 64) * i), GONE);
     }
   }
@@ -63,7 +62,11 @@ export class Growth {
     // Deleted, or taken over by the overlay (its record changes only through the data API).
     if (cls === GONE) return;
     this.index.setClass(event.job, classOf(kindOfClass(cls), event.status));
-    this.onChange?.(event.job, event.status);
+    this.changed(event.job, event.status);
+  }
+
+  private changed(i: number, status: JobStatus): void {
+    this.options.changes?.emit({ id: this.account.idOf(i), kind: this.account.kindOf(i), status });
   }
 }
 

@@ -1,5 +1,6 @@
 /** The simulator of the listing service: data generation, the HTTP server and its faults. */
-export type { AddSpec, JobChange, SimulatorData } from './data.js';
+export { type JobChange, JobChanges } from './changes.js';
+export type { AddSpec, SimulatorData } from './data.js';
 export { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 export type { FaultController } from './faults.js';
 export {
@@ -30,4 +31,4 @@ export {
   type JobStatus,
   type RequestLogEntry,
 } from './types.js';
-export { startWebhookSender, type WebhookSender, webhookEvent } from './webhooks.js';
+export { startWebhookSender, type WebhookSender, type WebhookSource, webhookEvent } from './webhooks.js';

@@ -29,7 +29,7 @@ export interface SimulatorOptions extends GenerateOptions {
   retentionMs?: number | null;
   /** Called with each request's log entry (the CLI logs them). */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** POST the service's webhooks here as jobs are created and end (webhooks.ts); default none. */
+  /** POST the service's webhooks here as a growing account's jobs are created and end (webhooks.ts); default none. */
   webhookUrl?: string;
   /** Told of each webhook posted: its event and the answer's status (0: failed). */
   onWebhook?: (event: string, status: number) => void;

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Account, type Lifecycle } from './account.js';
+import { JobChanges } from './changes.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 import { deleteJob, isJobPath } from './delete-job.js';
@@ -54,7 +55,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const jobs = options.records ? 0 : generated;
   const lifecycle = options.grow ? lifecycleOf(new Account(spec), jobs, options.grow, clock()) : undefined;
   const account = new Account(lifecycle ? { ...spec, lifecycle } : spec);
+  const changes = options.webhookUrl === undefined ? undefined : new JobChanges();
   const store = new JobStore(account, {
+    changes,
     jobs,
     ...(options.records ? { records: options.records } : {}),
     rng: new Rng(seed ^ 0xada),
@@ -65,11 +68,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
-  if (options.webhookUrl !== undefined) {
-    sim.webhooks = startWebhookSender(store, {
-      url: options.webhookUrl,
-      ...(options.onWebhook ? { onSent: options.onWebhook } : {}),
-    });
+  if (options.webhookUrl !== undefined && changes) {
+    sim.webhooks = startWebhookSender(
+      { changes, tick: () => store.tick() },
+      {
+        url: options.webhookUrl,
+        ...(options.onWebhook ? { onSent: options.onWebhook } : {}),
+      },
+    );
   }
   return sim;
 }

@@ -1,7 +1,7 @@
 /**
  * The service's account webhooks, as the simulator sends them (`simulate --webhook-url URL`): a
- * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job created and each job
- * that ends, as it happens. The events are the service's: `transcription.created`,
+ * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job a growing account
+ * creates and each one that ends, as it happens. The events are the service's: `transcription.created`,
  * `transcription.success`, `transcription.error` for a pre-recorded job, `live.start_session` and
  * `live.end_session` for a live one; no signature, as the service documents none.
  *
@@ -10,7 +10,7 @@
  * (a receiver that is down must not grow the simulator without bound). A failed POST is counted,
  * never retried.
  */
-import type { JobChange, SimulatorData } from './data.js';
+import type { JobChange, JobChanges } from './changes.js';
 import type { JobKind, JobStatus } from './types.js';
 
 const CONCURRENCY = 4;
@@ -50,7 +50,13 @@ export function webhookEvent(kind: JobKind, status: JobStatus, created: boolean)
   return status === 'done' || status === 'error' ? 'live.end_session' : undefined;
 }
 
-export function startWebhookSender(data: SimulatorData, options: WebhookSenderOptions): WebhookSender {
+/** What the sender watches: a growing account's changes, and its clock's tick (data.ts). */
+export interface WebhookSource {
+  readonly changes: JobChanges;
+  tick(): void;
+}
+
+export function startWebhookSender(source: WebhookSource, options: WebhookSenderOptions): WebhookSender {
   const waiting: { event: string; id: string }[] = [];
   let inFlight = 0;
   let sent = 0;
@@ -78,7 +84,7 @@ export function startWebhookSender(data: SimulatorData, options: WebhookSenderOp
     if (inFlight === 0 && waiting.length === 0) for (const wake of idle.splice(0)) wake();
   };
 
-  const listener: JobChange = ({ id, kind, status }) => {
+  const listener = ({ id, kind, status }: JobChange): void => {
     const event = webhookEvent(kind, status, status === 'queued');
     if (event === undefined || closed) return;
     waiting.push({ event, id });
@@ -88,8 +94,8 @@ export function startWebhookSender(data: SimulatorData, options: WebhookSenderOp
     }
     pump();
   };
-  const unwatch = data.watch(listener);
-  const ticker = setInterval(() => data.tick(), options.tickMs ?? 50);
+  const unwatch = source.changes.watch(listener);
+  const ticker = setInterval(() => source.tick(), options.tickMs ?? 50);
   ticker.unref();
 
   return {

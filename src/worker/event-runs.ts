@@ -22,6 +22,17 @@ export function eventDedupId(kind: JobKind): string {
 /** What became of an event: a run queued, or one already waiting took it. */
 export type EventRun = 'queued' | 'coalesced';
 
+/** How a webhook request was answered: the label of tsync_webhook_requests_total. */
+export type WebhookAnswer =
+  | EventRun
+  | 'unknown_event'
+  | 'other_kind'
+  | 'malformed'
+  | 'too_large'
+  | 'rate_limited'
+  | 'not_found'
+  | 'unavailable';
+
 export async function enqueueEventRun(queue: Queue, kind: JobKind): Promise<EventRun> {
   // BullMQ refuses ':' in a custom job id.
   const jobId = `event-${kind}-${randomUUID()}`;

@@ -12,8 +12,8 @@ import { TsyncError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { KindSummary } from '../sync/types.js';
+import type { WebhookAnswer } from './event-runs.js';
 import type { SyncMode } from './queue.js';
-import type { WebhookAnswer } from './webhook-server.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** ms a scrape waits for the queue counts (BullMQ's connection queues commands while Redis is down). */

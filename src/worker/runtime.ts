@@ -17,7 +17,6 @@ import { assertOutputFolder } from '../util/path-checks.js';
 import { createBullWorker } from './bull-worker.js';
 import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis } from './connection.js';
-import { enqueueEventRun } from './event-runs.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobRegistry, SyncSettings } from './job-definition.js';
@@ -27,7 +26,9 @@ import { createProcessor } from './processor.js';
 import { createSyncQueue } from './queue.js';
 import { watchRedis } from './redis-watch.js';
 import { registerSchedules, scheduleFields } from './schedule.js';
-import { startWebhookServer, type WebhookServer } from './webhook-server.js';
+import { startWebhooks, type WebhookSettings } from './webhook-server.js';
+
+export type { WebhookSettings } from './webhook-server.js';
 
 export interface WorkerOptions {
   readonly settings: SyncSettings;
@@ -53,17 +54,6 @@ export interface WorkerOptions {
   readonly webhook?: WebhookSettings;
   /** The jobs it runs: jobs/index.ts's JOBS, handed in by whoever composes the program (the bin, a test). */
   readonly jobs: JobRegistry;
-}
-
-/** The webhook endpoint's settings (./webhook-server.ts). */
-export interface WebhookSettings {
-  readonly host: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  /** TSYNC_WEBHOOK_SECRET, checked by src/cli/commands/worker.ts. */
-  readonly secret: string;
-  /** Requests per second from one source address. */
-  readonly ratePerSecond: number;
 }
 
 export interface RunningWorker {
@@ -181,28 +171,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await runCleanups(cleanups, logger);
     throw error;
   }
-}
-
-async function startWebhooks(
-  webhook: WebhookSettings,
-  kinds: readonly JobKind[],
-  queue: Queue,
-  metrics: WorkerMetrics,
-  logger: Logger,
-): Promise<WebhookServer> {
-  const server = await startWebhookServer({
-    host: webhook.host,
-    port: webhook.port,
-    secret: webhook.secret,
-    ratePerSecond: webhook.ratePerSecond,
-    kinds,
-    enqueue: (kind) => enqueueEventRun(queue, kind),
-    onAnswer: (answer) => metrics.recordWebhook(answer),
-    logger,
-  });
-  // The path is not logged: it holds the secret.
-  logger.info({ url: `http://${webhook.host}:${server.port}` }, 'serving POST /webhook/<secret>');
-  return server;
 }
 
 async function runJobs(

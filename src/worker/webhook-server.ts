@@ -19,10 +19,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { EventRun } from './event-runs.js';
+import { type EventRun, enqueueEventRun, type WebhookAnswer } from './event-runs.js';
+import type { WorkerMetrics } from './metrics.js';
 import { bindError } from './startup-checks.js';
 
 /** Bytes of the largest body read; the service's events are ~100 bytes. */
@@ -31,17 +33,6 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const ENQUEUE_TIMEOUT_MS = 2_000;
 /** Source addresses remembered by the rate limiter before full buckets are forgotten. */
 const MAX_ADDRESSES = 10_000;
-
-/** How a webhook request was answered: the label of tsync_webhook_requests_total. */
-export type WebhookAnswer =
-  | EventRun
-  | 'unknown_event'
-  | 'other_kind'
-  | 'malformed'
-  | 'too_large'
-  | 'rate_limited'
-  | 'not_found'
-  | 'unavailable';
 
 export interface WebhookServerOptions {
   readonly host: string;
@@ -61,6 +52,40 @@ export interface WebhookServerOptions {
 export interface WebhookServer {
   readonly port: number;
   close(): Promise<void>;
+}
+
+/** The webhook endpoint's settings (./webhook-server.ts). */
+export interface WebhookSettings {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** TSYNC_WEBHOOK_SECRET, checked by src/cli/commands/worker.ts. */
+  readonly secret: string;
+  /** Requests per second from one source address. */
+  readonly ratePerSecond: number;
+}
+
+/** The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`. */
+export async function startWebhooks(
+  webhook: WebhookSettings,
+  kinds: readonly JobKind[],
+  queue: Queue,
+  metrics: WorkerMetrics,
+  logger: Logger,
+): Promise<WebhookServer> {
+  const server = await startWebhookServer({
+    host: webhook.host,
+    port: webhook.port,
+    secret: webhook.secret,
+    ratePerSecond: webhook.ratePerSecond,
+    kinds,
+    enqueue: (kind) => enqueueEventRun(queue, kind),
+    onAnswer: (answer) => metrics.recordWebhook(answer),
+    logger,
+  });
+  // The path is not logged: it holds the secret.
+  logger.info({ url: `http://${webhook.host}:${server.port}` }, 'serving POST /webhook/<secret>');
+  return server;
 }
 
 /** The kind an event names: `transcription.*` pre-recorded, `live.*` live; undefined for any other. */

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
 import { ConfigError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
-import { startWebhookSender } from '../../../src/simulator/index.js';
 import type { RunningWorker, WebhookSettings } from '../../../src/worker/runtime.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
 import { readCount } from '../../helpers/mirror.js';
+import { freePort } from '../../helpers/net.js';
 import { textHits } from '../../helpers/secret-search.js';
 import { eventually } from '../../helpers/worker.js';
 import { get, options, setup, start } from '../../helpers/worker-in-process.js';
@@ -54,7 +54,7 @@ function collected(): { stream: Writable; text: () => string } {
 }
 
 describe('the webhook endpoint', () => {
-  it("syncs a job the simulator's webhooks announce, and a processing job once its success event comes, re-checking it alone", async () => {
+  it('syncs a job an event announces, and a processing job once its success event comes, re-checking it alone', async () => {
     // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each.
     const now = Date.now();
     const { sim, prefix, db } = await setup({
@@ -71,22 +71,21 @@ describe('the webhook endpoint', () => {
       .filter((r) => r['kind'] === 'pre-recorded' && r['status'] === 'processing')
       .at(-1);
     if (!processing) throw new Error('the account has no processing pre-recorded job');
-    const sender = startWebhookSender(sim.data, { url: url(running) });
-    onCleanup(async () => sender.close());
-
+    // As the service posts them: the id only.
     const added = sim.data.add({ kind: 'pre-recorded', status: 'done' });
+    expect((await post(url(running), event('transcription.created', String(added['id'])))).status).toBe(202);
     await eventually(
       async () => (await okRuns(running, 'pre-recorded')) >= 2,
       'the run the created event queued',
     );
     sim.data.advance(String(processing['id']), 'done');
+    expect((await post(url(running), event('transcription.success', String(processing['id'])))).status).toBe(
+      202,
+    );
     await eventually(
       async () => (await okRuns(running, 'pre-recorded')) >= 3,
       'the run the success event queued',
     );
-    await sender.settled();
-    expect(sender.sent()).toBe(2);
-    expect(sender.failed()).toBe(0);
     await running.stop();
 
     const done = (id: unknown) => `SELECT count(*) FROM jobs WHERE id = '${String(id)}' AND status = 'done'`;
@@ -102,22 +101,23 @@ describe('the webhook endpoint', () => {
   });
 
   it('measures the seconds from completion upstream to the commit, in /metrics and in status', async () => {
-    // A job arrives every 500 ms and settles within a second; each end is posted at once.
+    // A job arrives every 500 ms and settles within a second; the simulator posts each change.
+    const port = await freePort();
     const { sim, prefix, db } = await setup({
       preRecorded: 4,
       live: 2,
       ...SMALL,
       grow: { jobsPerMinute: 120, settleMs: 1_000, deleteShare: 0 },
+      webhookUrl: `http://127.0.0.1:${port}/webhook/${SECRET}`,
     });
-    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
-    const sender = startWebhookSender(sim.data, { url: url(running) });
-    onCleanup(async () => sender.close());
+    const running = await start({ ...options(sim, db, prefix), webhook: webhook({ port }) });
     const count = async () => {
       const text = (await get(running, '/metrics')).body;
       return Number(/tsync_freshness_seconds_count\{kind="pre-recorded"\} (\d+)/.exec(text)?.[1] ?? 0);
     };
     await eventually(async () => (await count()) >= 3, 'three jobs brought in done or failed');
-    sender.close();
+    await sim.close();
+    expect(sim.webhooks?.sent()).toBeGreaterThan(3);
     await running.stop();
 
     const status = await runMain(['status', '--json', '--db', db]);
