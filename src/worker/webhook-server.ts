@@ -23,9 +23,9 @@ import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
+import { listenError } from '../util/listen-error.js';
 import { type EventRun, enqueueEventRun, type WebhookAnswer } from './event-runs.js';
 import type { WorkerMetrics } from './metrics.js';
-import { bindError } from './startup-checks.js';
 
 /** Bytes of the largest body read; the service's events are ~100 bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -108,7 +108,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(bindError(error, options.host, options.port)));
+    server.once('error', (error) =>
+      reject(
+        listenError(error, {
+          host: options.host,
+          port: options.port,
+          portFlag: '--webhook-port',
+          hostFlag: '--webhook-host',
+          holder: 'another worker?',
+        }),
+      ),
+    );
     server.listen(options.port, options.host, () => {
       server.removeAllListeners('error');
       server.on('error', (error) => options.logger.error({ err: error }, 'webhook endpoint error'));

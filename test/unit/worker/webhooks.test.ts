@@ -197,6 +197,16 @@ describe('the webhook endpoint', () => {
     expect(textHits(metrics, SECRET)).toEqual([]);
   });
 
+  it('refuses a webhook port that is taken with one line naming --webhook-port', async () => {
+    const first = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const taken = await start({ ...options(first.sim, first.db, first.prefix), webhook: webhook() });
+    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const port = taken.webhookPort ?? 0;
+    await expect(start({ ...options(sim, db, prefix), webhook: webhook({ port }) })).rejects.toThrow(
+      /--webhook-port/,
+    );
+  });
+
   it('refuses a short secret with one line naming the fix, without the secret, and masks it in config show', async () => {
     const env = {
       TSYNC_API_KEY: 'k',
