@@ -198,10 +198,18 @@ function resolveWebhook(flags: FlagValues, env: Env): WebhookSettings | undefine
   if (given.webhookPort === undefined) return undefined;
   const secret = given.webhookSecret ?? '';
   // Never the secret itself in the message: only what is wrong with it.
-  if (secret.length < WEBHOOK_SECRET_MIN || !PATH_SAFE.test(secret)) {
+  const wrong =
+    secret === ''
+      ? 'it is unset'
+      : secret.length < WEBHOOK_SECRET_MIN
+        ? `it has ${secret.length}`
+        : PATH_SAFE.test(secret)
+          ? undefined
+          : 'it holds other characters';
+  if (wrong !== undefined) {
     throw new ConfigError(
       'TSYNC_WEBHOOK_SECRET',
-      `--webhook-port needs TSYNC_WEBHOOK_SECRET of at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ (${secret === '' ? 'unset' : `${secret.length} characters given, or other characters`}); make one with: openssl rand -hex 32`,
+      `--webhook-port needs at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ here (${wrong}); make one with: openssl rand -hex 32`,
     );
   }
   return Object.freeze({

@@ -228,6 +228,10 @@ describe('the webhook endpoint', () => {
     expect(message).toMatch(/^TSYNC_WEBHOOK_SECRET: .*at least 32 .*openssl rand -hex 32$/);
     expect(message).not.toContain('short-secret-x');
     expect((refused as ConfigError).exitCode).toBe(2);
+    // Long enough, but a '/' would end the path's segment.
+    expect(() => resolveWorkerOptions({}, { ...env, TSYNC_WEBHOOK_SECRET: `${SECRET}/x` }, sink)).toThrow(
+      /it holds other characters/,
+    );
 
     const { options: resolved } = resolveWorkerOptions({}, { ...env, TSYNC_WEBHOOK_SECRET: SECRET }, sink);
     expect(resolved.webhook).toMatchObject({ port: 8790, host: '127.0.0.1', ratePerSecond: 50 });
