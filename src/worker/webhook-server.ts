@@ -31,6 +31,8 @@ import type { WorkerMetrics } from './metrics.js';
 export const MAX_BODY_BYTES = 64 * 1024;
 /** ms the enqueue may take before the answer is 503 (Redis down). */
 const ENQUEUE_TIMEOUT_MS = 2_000;
+/** ms a request may take to arrive, headers and body. */
+const REQUEST_TIMEOUT_MS = 10_000;
 /** Source addresses remembered by the rate limiter before full buckets are forgotten. */
 const MAX_ADDRESSES = 10_000;
 
@@ -107,6 +109,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     });
   });
   server.keepAliveTimeout = 5_000;
+  // An event is ~100 bytes: a request still sending after these is dropped (a slow sender holds nothing long).
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
       reject(
