@@ -23,9 +23,9 @@ export const command: Command = {
     'pre-recorded nor live.',
     'last_outcome: ok, failed, interrupted, running, or abandoned (its writer stopped without recording',
     'how the run ended, and the next run marked it).',
-    'fresh_p50_s, fresh_p95_s: of the jobs that came in done or failed in the last hour, the median and',
-    '95th percentile of the seconds from their completed_at upstream to the write here (empty: none;',
-    "a first sync's backfill counts none). The worker exports each as tsync_freshness_seconds.",
+    'fresh_p50_s, fresh_p95_s: of the jobs the runs of the last hour brought in done or failed, the',
+    'median and 95th percentile of the seconds from their completed_at upstream to the write here',
+    "(empty: none; a first sync's back-fill counts none). The worker exports each as tsync_freshness_seconds.",
   ].join('\n'),
   settings: ['format', 'json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {

@@ -27,7 +27,7 @@ export type CompletionLagRow = {
   readonly p95: number;
 };
 
-/** Per kind, the median and 95th percentile of the jobs written since `since` (ISO instant). */
+/** Per kind, the median and 95th percentile over the runs that finished since `since` (ISO instant). */
 export function completionLagByKind(db: RowSource, params: { since: string }): Promise<CompletionLagRow[]> {
   return db.all<CompletionLagRow>(queryText('status-freshness'), { since: params.since });
 }
