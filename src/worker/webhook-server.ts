@@ -27,7 +27,7 @@ import { listenError } from '../util/listen-error.js';
 import { type EventRun, enqueueEventRun, type WebhookAnswer } from './event-runs.js';
 import type { WorkerMetrics } from './metrics.js';
 
-/** Bytes of the largest body read; the service's events are ~100 bytes. */
+/** Bytes of the largest body read; the service's events carry an event name and an id. */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** ms the enqueue may take before the answer is 503 (Redis down). */
 const ENQUEUE_TIMEOUT_MS = 2_000;
@@ -109,7 +109,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     });
   });
   server.keepAliveTimeout = 5_000;
-  // An event is ~100 bytes: a request still sending after these is dropped (a slow sender holds nothing long).
+  // An event is a name and an id: a request still arriving after this is dropped, so a slow sender holds nothing long.
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
