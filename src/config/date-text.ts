@@ -4,20 +4,7 @@
  */
 
 const DATE_EXAMPLES = 'e.g. 2026-01-31 or 2026-01-31T08:00:00Z';
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+const MONTH_NAME = new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' });
 /** YYYY-MM-DD, then optionally a time (T or a space) to the minute, second or fraction, and a zone. */
 const DATE_TEXT =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
@@ -42,21 +29,14 @@ export function parseDateText(text: string): DateParse {
       problem: `"${text}" is not an ISO 8601 date or instant (${DATE_EXAMPLES})`,
       dated: false,
     };
-  const [y, mo, d, h, mi, sec] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
   const notADate = (why: string): DateParse => ({
     ok: false,
     problem: `"${text}" is not a date: ${why}`,
     dated: true,
   });
-  const month = MONTHS[mo - 1];
-  if (month === undefined) return notADate(`there is no month ${mo}`);
+  if (mo < 1 || mo > 12) return notADate(`there is no month ${mo}`);
+  const month = MONTH_NAME.format(Date.UTC(2000, mo - 1, 1));
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
   if (d < 1 || d > days) return notADate(`${month} ${y} has ${days} days`);
