@@ -11,7 +11,14 @@
  */
 import { writeJson } from '../util/json-writer.js';
 import { counted } from '../util/plural.js';
-import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
+import {
+  type BillingQuery,
+  type BillingReport,
+  type BillingRow,
+  FIGURE_DECIMALS,
+  type FigureName,
+  type Figures,
+} from './billing-report.js';
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
 import type { CsvOptions } from './format/csv.js';
 import { formatCsv } from './format/csv.js';
@@ -33,7 +40,7 @@ export interface BillingOutputOptions {
 }
 
 const text = (name: string): Column => ({ name, type: 'text' });
-const decimal = (name: string, decimals: number): Column => ({ name, type: 'number', decimals });
+const decimal = (name: FigureName): Column => ({ name, type: 'number', decimals: FIGURE_DECIMALS[name] });
 
 /** The report's columns: period, one per group key, then the figures (cost and currency with prices). */
 export function billingColumns(report: BillingReport): Column[] {
@@ -42,11 +49,11 @@ export function billingColumns(report: BillingReport): Column[] {
     text('period'),
     ...report.query.groupBy.map(text),
     { name: 'jobs', type: 'integer' },
-    decimal('billed_seconds', 3),
-    decimal('billed_hours', 6),
-    ...(priced ? [decimal('cost', 2), text('currency')] : []),
-    decimal('audio_hours', 6),
-    decimal('transcription_hours', 6),
+    decimal('billed_seconds'),
+    decimal('billed_hours'),
+    ...(priced ? [decimal('cost'), text('currency')] : []),
+    decimal('audio_hours'),
+    decimal('transcription_hours'),
   ];
 }
 
