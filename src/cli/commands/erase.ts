@@ -22,13 +22,12 @@ import {
   rewriteErasedFile,
   selectForErasure,
   unwrittenErasures,
-  withWriterLock,
 } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 
 /** Ids shown per kind before erasing. */
 const SHOWN_IDS = 5;
@@ -142,8 +141,8 @@ async function erase(
   selector: string,
 ): Promise<number> {
   const logger = createLogger(settings.logLevel, {}, { stream: stderr });
-  const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait, logger) };
-  return withWriterLock({ db: settings.db, command: 'erase', logger, ...waiting }, async () => {
+  const lock = { db: settings.db, command: 'erase', waitMs: settings.lockWait, logger };
+  return withCommandLock(stderr, lock, async () => {
     const db = await openWriter(settings.db, {
       lockWaitMs: settings.lockWait,
       logger,

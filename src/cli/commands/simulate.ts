@@ -12,11 +12,15 @@ import type { Command } from '../command.js';
 
 const DAY_MS = 86_400_000;
 
-/** The settings of simulate that always have a value. */
-const RESOLVED = [
+const SETTINGS = [
   'simPort',
   'simHost',
   'simJobs',
+  'simStart',
+  'simEnd',
+  'simRate',
+  'simGrow',
+  'simRetention',
   'simSeed',
   'simKey',
   'simLimitCap',
@@ -26,10 +30,15 @@ const RESOLVED = [
   'simOffsetCap',
   'simRecordBytes',
   'simFaultRate',
-  'simStart',
-  'simRate',
   'logLevel',
 ] as const;
+/** The settings of simulate without a default. */
+const OPTIONAL = ['simEnd', 'simGrow', 'simRetention'] as const;
+type Optional = (typeof OPTIONAL)[number];
+const RESOLVED = SETTINGS.filter(
+  (name): name is Exclude<(typeof SETTINGS)[number], Optional> =>
+    !(OPTIONAL as readonly string[]).includes(name),
+);
 
 export const command: Command = {
   name: 'simulate',
@@ -47,28 +56,9 @@ export const command: Command = {
     'to end there instead). --grow makes the account move: e.g. `simulate --jobs 10000 --end now\n' +
     '--grow 60/m`. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
     'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
-  settings: [
-    'simPort',
-    'simHost',
-    'simJobs',
-    'simStart',
-    'simEnd',
-    'simRate',
-    'simGrow',
-    'simRetention',
-    'simSeed',
-    'simKey',
-    'simLimitCap',
-    'simLatency',
-    'simUtterances',
-    'simWords',
-    'simOffsetCap',
-    'simRecordBytes',
-    'simFaultRate',
-    'logLevel',
-  ],
+  settings: [...SETTINGS],
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(RESOLVED, ['simEnd', 'simGrow', 'simRetention'], flags, env);
+    const settings = resolveSettings(RESOLVED, OPTIONAL, flags, env);
     const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
     const faultRate = settings.simFaultRate;
     const nowMs = Date.now();

@@ -11,7 +11,7 @@ import { refuseGiven, resolveSettings } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
-import { openReadOnly, openWriter, withWriterLock } from '../../store/index.js';
+import { openReadOnly, openWriter } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
 import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
@@ -19,7 +19,7 @@ import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
 export const command: Command = {
@@ -122,8 +122,8 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;
   try {
-    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait) };
-    await withWriterLock({ db: settings.db, command: 'state reset', ...waiting }, async () => {
+    const lock = { db: settings.db, command: 'state reset', waitMs: settings.lockWait };
+    await withCommandLock(stderr, lock, async () => {
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         const local = new DuckDbCheckpointStore(db);
