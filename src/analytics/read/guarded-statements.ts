@@ -1,23 +1,16 @@
 /**
- * The one gate every reader's SQL passes, whether it runs on a file opened read-only or on the
- * writer's own instance over its socket (src/analytics/read/read-server.ts): the text is split into
- * statements, each is prepared, and only reading statement types run (SELECT in all its spellings:
- * WITH, FROM-first, VALUES, DESCRIBE, SHOW, SUMMARIZE, PRAGMA of a table function; CALL of a table
- * function; and EXPLAIN).
- * File access is refused by the instance's sandbox (see sandboxInstance), writes by the statement
- * type and, on the writer, by the READ ONLY transaction each request runs in. Refusals become
- * ConfigErrors (exit 2) that say why and what to do instead.
+ * The one gate every reader's SQL passes, on a file opened read-only or on the writer's instance
+ * (./read-server.ts): the text is split into statements, each prepared, and only reading statement
+ * types run (SELECT in all its spellings, CALL of a table function, EXPLAIN). File access is refused
+ * by the instance's sandbox, writes by the statement type (and on the writer by its READ ONLY
+ * transaction). Refusals are ConfigErrors (exit 2) that say why and what to do instead.
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
 import { damagedFileError, type SqlParams, StatementType, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-/**
- * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
- * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
- * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
- */
+/** CALL of a table function reads what a SELECT of it may; a checkpoint is refused by name (runsCheckpoint). */
 const READING: ReadonlySet<StatementType> = new Set([
   StatementType.SELECT,
   StatementType.EXPLAIN,
@@ -35,9 +28,7 @@ const FILES: ReadonlySet<StatementType> = new Set([
 
 /**
  * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
- * files), no getenv (the writer's environment holds the API key). `lockSettings` also locks the
- * configuration; the writer leaves it open for its own housekeeping (the statement gate refuses
- * SET and PRAGMA from readers either way).
+ * files), no getenv. `lockSettings` also locks the configuration (the writer needs it open).
  */
 export async function sandboxInstance(
   connection: DuckDBConnection,
@@ -59,10 +50,7 @@ export interface GuardOptions {
   readonly maxRows?: number;
   /** Refuse a text of more than one statement (a result that must be one table), naming the reason. */
   readonly single?: string;
-  /**
-   * Called with each statement's result as soon as it is complete, before the next statement runs
-   * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
-   */
+  /** Each statement's result as soon as it is complete; `explain` marks an EXPLAIN's. */
   readonly each?: (reader: DuckDBResultReader, explain: boolean) => Promise<void> | void;
 }
 
@@ -172,7 +160,7 @@ const STATEMENT_WORDS: Partial<Record<StatementType, string>> = {
 };
 
 /** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
-export function statementKind(type: StatementType): string {
+function statementKind(type: StatementType): string {
   const words = STATEMENT_WORDS[type] ?? String(StatementType[type]).replaceAll('_', ' ');
   return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
 }
@@ -191,7 +179,7 @@ const MEMORY_HINT =
   'give it more with --memory (TSYNC_MEMORY), e.g. --memory 1GB; a query that parses every raw with JSON functions needs about 768MB (docs/schema.md)';
 
 /** Why DuckDB refused, in terms of what `query` allows. */
-export function queryError(where: string, error: unknown): Error {
+function queryError(where: string, error: unknown): Error {
   const message =
     (error instanceof Error ? error.message : String(error))
       .replace(/^Failed to extract statements: /, '')
