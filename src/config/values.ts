@@ -87,35 +87,24 @@ export const bytesBetween = (min: number, max: number, range: string) =>
     return bytes;
   });
 
-/** A number above `min` (a fraction allowed). */
-export const numberAbove = (min: number) => {
-  const message = `must be a number above ${min}`;
-  return z.coerce.number({ error: message }).gt(min, message);
-};
+/** A number that passes `check`, else refused with `message` (which says the range). */
+const numberWhere = (message: string, check: (n: number) => boolean) =>
+  z.coerce.number({ error: message }).refine(check, message);
 
-/** A number from `min` to `max`, both included (a fraction allowed). */
-export const numberBetween = (min: number, max: number) => {
-  const message = `must be a number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).min(min, message).max(max, message);
-};
+/** A number above `min`; from `min` to `max` (both included); of at least `min` (fractions allowed). */
+export const numberAbove = (min: number) => numberWhere(`must be a number above ${min}`, (n) => n > min);
+export const numberBetween = (min: number, max: number) =>
+  numberWhere(`must be a number from ${min} to ${max}`, (n) => n >= min && n <= max);
+export const numberFrom = (min: number) => numberWhere(`must be a number of ${min} or more`, (n) => n >= min);
 
-/** A number of at least `min` (a fraction allowed). */
-export const numberFrom = (min: number) => {
-  const message = `must be a number of ${min} or more`;
-  return z.coerce.number({ error: message }).min(min, message);
-};
-
-/** A whole number from `min` to `max`. */
-export const intBetween = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
-};
-
-/** A whole number of at least `min`. */
-export const wholeFrom = (min: number) => {
-  const message = `must be a whole number of at least ${min}`;
-  return z.coerce.number({ error: message }).int(message).min(min, message);
-};
+/** A whole number from `min` to `max`; of at least `min`. */
+export const intBetween = (min: number, max: number) =>
+  numberWhere(
+    `must be a whole number from ${min} to ${max}`,
+    (n) => Number.isInteger(n) && n >= min && n <= max,
+  );
+export const wholeFrom = (min: number) =>
+  numberWhere(`must be a whole number of at least ${min}`, (n) => Number.isInteger(n) && n >= min);
 
 /** One of `values`, refused with the list. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
