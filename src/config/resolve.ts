@@ -11,6 +11,7 @@ import { formatBytes } from '../util/bytes.js';
 import {
   type Env,
   type FlagValues,
+  type SETTINGS,
   type SettingName,
   type Settings,
   type SettingValue,
@@ -84,7 +85,7 @@ const derive = <F extends SettingName, T>(
  * bytes from the memory plan (memory/budget.ts), a backfill slice from the page size
  * (extract/walk/slices.ts), the report folder from the database file.
  */
-export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = {
+const DERIVATIONS = {
   pageBytes: derive(
     ['memory', 'concurrency'],
     ({ memory, concurrency }) => planMemory(memory, concurrency).pageBytes,
@@ -93,6 +94,25 @@ export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = {
   sliceJobs: derive(['pageSize'], ({ pageSize }) => defaultSliceJobs(pageSize), String),
   reportDir: derive(['db'], ({ db }) => join(dirname(db), 'reports'), String),
 };
+export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = DERIVATIONS;
+
+type Valued<K extends SettingName> = K extends keyof typeof DERIVATIONS
+  ? K
+  : (typeof SETTINGS)[K] extends { readonly default: string }
+    ? K
+    : never;
+
+/** resolveSettings with every setting that has a default or a derivation required, the rest optional. */
+export function resolveAll<K extends SettingName>(
+  names: readonly K[],
+  flags: FlagValues,
+  env: Env,
+): Settings<Valued<K>> & Partial<Settings<K>> {
+  const valued = (name: K) => settingOf(name).default !== undefined || name in DERIVATIONS;
+  const optional = names.filter((name) => !valued(name));
+  return resolveSettings(names.filter(valued), optional, flags, env) as Settings<Valued<K>> &
+    Partial<Settings<K>>;
+}
 
 /**
  * Resolves the named settings. Every value given is checked first, in the order named, so a bad

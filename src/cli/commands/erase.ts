@@ -6,7 +6,7 @@
  * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
  */
 
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -63,7 +63,7 @@ export const command: Command = {
     'to finish. The next publish rewrites the partitions of the erased jobs.',
   ].join('\n'),
   logs: true,
-  settings: [...SETTINGS],
+  settings: SETTINGS,
   async run(context) {
     const { settings, selection, selector } = selectionOf(context.flags, context.env);
     assertFileExists(settings.db, 'nothing to erase: the file does not exist');
@@ -72,20 +72,11 @@ export const command: Command = {
   },
 };
 
-type EraseSettings = ReturnType<typeof settingsOf>;
-
-function settingsOf(flags: FlagValues, env: Env) {
-  return resolveSettings(
-    ['yes', 'json', 'db', 'lockWait', 'memory', 'logLevel'],
-    ['eraseJobs', 'eraseMetadata', 'eraseBefore', 'eraseKeepMetadata'],
-    flags,
-    env,
-  );
-}
+type EraseSettings = ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
 
 /** The selectors given, checked: at least one; the kind recorded in `erasures` names them. */
 function selectionOf(flags: FlagValues, env: Env) {
-  const settings = settingsOf(flags, env);
+  const settings = resolveAll(SETTINGS, flags, env);
   const kinds: string[] = [];
   const selection: { -readonly [K in keyof ErasureSelection]: ErasureSelection[K] } = {};
   if (settings.eraseJobs !== undefined && settings.eraseJobs.length > 0) {

@@ -17,7 +17,7 @@ import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atom
 import { readerOptions, withFilesReader, withReader } from '../../analytics/read/open-reader.js';
 import type { Reader } from '../../analytics/read/reader.js';
 import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { assertInputFolder, assertOutputFolder } from '../../util/path-checks.js';
@@ -61,9 +61,8 @@ export const command: Command = {
   settings: ['sqlFile', 'queryFormat', 'json', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
-    const settings = resolveSettings(
-      ['db', 'lockWait', 'memory'],
-      ['sqlFile', 'queryOut', 'readableDirs'],
+    const settings = resolveAll(
+      ['sqlFile', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
       flags,
       env,
     );

@@ -19,7 +19,7 @@ import {
   runReport,
 } from '../../analytics/reports.js';
 import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveAll } from '../../config/resolve.js';
 import type { FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';
@@ -48,6 +48,25 @@ const DESCRIPTION = [
   'has a header row with the names.',
 ].join('\n');
 
+const SETTINGS = [
+  'by',
+  'from',
+  'to',
+  'kindShown',
+  'reportFormat',
+  'json',
+  'includeDeleted',
+  'date',
+  'groupBy',
+  'includeEmpty',
+  'prices',
+  'bom',
+  'csvComments',
+  'db',
+  'lockWait',
+  'memory',
+] as const;
+
 export const command: Command = {
   name: 'report',
   summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
@@ -57,24 +76,7 @@ export const command: Command = {
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--include-empty] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: DESCRIPTION,
-  settings: [
-    'by',
-    'from',
-    'to',
-    'kindShown',
-    'reportFormat',
-    'json',
-    'includeDeleted',
-    'date',
-    'groupBy',
-    'includeEmpty',
-    'prices',
-    'bom',
-    'csvComments',
-    'db',
-    'lockWait',
-    'memory',
-  ],
+  settings: SETTINGS,
   positionals: true,
   async run({ flags, env, positionals, stdout }) {
     const name = reportName(positionals);
@@ -82,24 +84,7 @@ export const command: Command = {
     const format = resolveFormat('reportFormat', flags, env);
     if (format !== 'csv')
       refuseGiven(flags, ['bom', 'csvComments'], 'CSV (--format csv)', `--format ${format}`);
-    const settings = resolveSettings(
-      [
-        'by',
-        'kindShown',
-        'includeDeleted',
-        'date',
-        'groupBy',
-        'includeEmpty',
-        'bom',
-        'csvComments',
-        'db',
-        'lockWait',
-        'memory',
-      ],
-      ['from', 'to', 'prices'],
-      flags,
-      env,
-    );
+    const settings = resolveAll(SETTINGS, flags, env);
     const filter: ReportFilter = {
       by: settings.by,
       range: rangeFromFlags(settings.from, settings.to),

@@ -2,7 +2,7 @@
  * `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM,
  * for the demo, manual runs and benchmarks. Prints the URL and the env line to point a sync at it.
  */
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import { SIMULATED_FAULTS } from '../../config/simulator-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -32,13 +32,6 @@ const SETTINGS = [
   'simFaultRate',
   'logLevel',
 ] as const;
-/** The settings of simulate without a default. */
-const OPTIONAL = ['simEnd', 'simGrow', 'simRetention'] as const;
-type Optional = (typeof OPTIONAL)[number];
-const RESOLVED = SETTINGS.filter(
-  (name): name is Exclude<(typeof SETTINGS)[number], Optional> =>
-    !(OPTIONAL as readonly string[]).includes(name),
-);
 
 export const command: Command = {
   name: 'simulate',
@@ -56,9 +49,9 @@ export const command: Command = {
     'to end there instead). --grow makes the account move: e.g. `simulate --jobs 10000 --end now\n' +
     '--grow 60/m`. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
     'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
-  settings: [...SETTINGS],
+  settings: SETTINGS,
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(RESOLVED, OPTIONAL, flags, env);
+    const settings = resolveAll(SETTINGS, flags, env);
     const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
     const faultRate = settings.simFaultRate;
     const nowMs = Date.now();

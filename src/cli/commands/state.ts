@@ -7,7 +7,7 @@
  */
 
 import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
@@ -48,9 +48,8 @@ export const command: Command = {
 };
 
 function settingsOf(flags: FlagValues, env: Env) {
-  return resolveSettings(
-    ['kindShown', 'yes', 'db', 'lockWait', 'redisPrefix'],
-    ['resetSince', 'redisUrl'],
+  return resolveAll(
+    ['kindShown', 'resetSince', 'yes', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
     flags,
     env,
   );

@@ -5,7 +5,7 @@
  * database file another writer holds (its runs wait for it, src/worker/busy-file.ts).
  */
 import { billingFileSettings } from '../../config/report-files.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { ConfigError } from '../../errors.js';
@@ -109,7 +109,7 @@ export function resolveWorkerOptions(
   shutdownTimeoutMs: number;
 } {
   // The worker's own settings first: a bad value there is reported before a missing key or URL.
-  const own = resolveSettings(
+  const own = resolveAll(
     [
       'kind',
       'every',
@@ -122,14 +122,14 @@ export function resolveWorkerOptions(
       'jobLock',
       'shutdownTimeout',
       'recentWindow',
+      'notify',
     ],
-    ['notify'],
     flags,
     env,
   );
   const reportFiles = billingFileSettings(flags, env);
   // Checked before the run's settings, whose own message would point at --checkpoints redis.
-  if (!resolveSettings([], ['redisUrl'], flags, env).redisUrl) {
+  if (!resolveAll(['redisUrl'], flags, env).redisUrl) {
     throw new ConfigError(
       'REDIS_URL',
       'the worker needs Redis for its queue; set REDIS_URL or --redis-url (e.g. redis://127.0.0.1:6379)',
@@ -151,7 +151,7 @@ export function resolveWorkerOptions(
     // resolveRunOptions already refuses this for checkpoints 'redis'; this narrows the type.
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
-  const { reportDir } = resolveSettings(['reportDir'], [], flags, env);
+  const { reportDir } = resolveAll(['reportDir'], flags, env);
   const settings: SyncSettings = Object.freeze({
     ...rest,
     redisUrl,
