@@ -71,12 +71,7 @@ export async function runGuarded(
       'query',
       'the SQL is empty; pass a statement, e.g. "SELECT * FROM billing_monthly"',
     );
-  if (runsCheckpoint(sql))
-    throw new ConfigError(
-      'query',
-      'refused: the statement would change the database, and query is read-only (a CHECKPOINT)',
-      { hint: READ_ONLY_HINT },
-    );
+  if (runsCheckpoint(sql)) throw readOnlyRefusal('a CHECKPOINT');
   const readers: DuckDBResultReader[] = [];
   try {
     const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
@@ -126,18 +121,24 @@ export async function runGuarded(
 function assertReading(type: StatementType): void {
   if (READING.has(type)) return;
   const kind = statementKind(type);
-  if (SETTING.has(type))
-    throw new ConfigError('query', `refused: settings cannot be changed by query (${kind})`);
-  if (FILES.has(type))
-    throw new ConfigError('query', `refused: the statement reads or writes files (${kind})`, {
-      hint: FILES_HINT,
-    });
-  throw new ConfigError(
-    'query',
-    `refused: the statement would change the database, and query is read-only (${kind})`,
-    { hint: READ_ONLY_HINT },
-  );
+  if (SETTING.has(type)) throw settingsRefusal(kind);
+  if (FILES.has(type)) throw filesRefusal(kind, FILES_HINT);
+  throw readOnlyRefusal(kind);
 }
+
+const readOnlyRefusal = (why: string, cause?: unknown) =>
+  new ConfigError(
+    'query',
+    `refused: the statement would change the database, and query is read-only (${why})`,
+    {
+      hint: READ_ONLY_HINT,
+      cause,
+    },
+  );
+const filesRefusal = (why: string, hint: string, cause?: unknown) =>
+  new ConfigError('query', `refused: the statement reads or writes files (${why})`, { hint, cause });
+const settingsRefusal = (why: string, cause?: unknown) =>
+  new ConfigError('query', `refused: settings cannot be changed by query (${why})`, { cause });
 
 /**
  * Whether the text runs a checkpoint, strings and comments aside: CHECKPOINT, which DuckDB makes a
@@ -185,22 +186,14 @@ function queryError(where: string, error: unknown): Error {
       .replace(/^Failed to extract statements: /, '')
       .split('\n')[0] ?? '';
   const options = { cause: error };
-  if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message)) {
-    return new ConfigError(
-      'query',
-      `refused: the statement would change the database, and query is read-only (${message})`,
-      { hint: READ_ONLY_HINT, ...options },
-    );
-  }
+  if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message))
+    return readOnlyRefusal(message, error);
   if (/disabled (by|through) configuration|external access/i.test(message)) {
-    return new ConfigError('query', `refused: the statement reads or writes files (${message})`, {
-      hint: "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files",
-      ...options,
-    });
+    const hint =
+      "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files";
+    return filesRefusal(message, hint, error);
   }
-  if (/configuration has been locked/i.test(message)) {
-    return new ConfigError('query', `refused: settings cannot be changed by query (${message})`, options);
-  }
+  if (/configuration has been locked/i.test(message)) return settingsRefusal(message, error);
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
       hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/schema.md)',

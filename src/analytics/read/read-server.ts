@@ -193,15 +193,12 @@ class Request {
     }
   }
 
+  /** The reply to `request`, on a fresh connection in a READ ONLY transaction. */
   private answer(request: ReadRequest, temp: string[]): Promise<Record<string, unknown>> {
     return this.db.withConnection((connection) => this.answerOn(connection, request, temp));
   }
 
-  private async answerOn(
-    connection: DuckDBConnection,
-    request: ReadRequest,
-    temp: string[],
-  ): Promise<Record<string, unknown>> {
+  private async answerOn(connection: DuckDBConnection, request: ReadRequest, temp: string[]) {
     this.connection = connection;
     try {
       await connection.run('BEGIN TRANSACTION READ ONLY');

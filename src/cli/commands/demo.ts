@@ -1,8 +1,4 @@
-/**
- * `transcript-sync demo` (npm run demo): the whole tool in one command, no Redis and no key needed.
- * Starts the simulator in-process, syncs it into ./data/demo.duckdb, then shows what a user wants
- * to see first.
- */
+/** `transcript-sync demo` (npm run demo): the simulator synced into ./data/demo.duckdb, then shown. */
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';

@@ -1,10 +1,4 @@
-/**
- * `transcript-sync erase`: a data-subject request answered. The jobs selected by `--job`,
- * `--metadata KEY=VALUE` and `--before DATE` (all given must match) keep their billing facts and
- * lose their content (src/store/erase.ts); the file is then rewritten so that their bytes are gone
- * too. Without `--yes` it shows what it would erase and changes nothing. It holds the file's
- * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
- */
+/** `transcript-sync erase`: a data-subject request answered (src/store/erase.ts). */
 
 import { resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';

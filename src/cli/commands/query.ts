@@ -1,12 +1,4 @@
-/**
- * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
- * more statements (each result printed as soon as it is complete), from the argument, a file (-f)
- * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements,
- * file access outside the --read folders (COPY, ATTACH, read_csv) and setting changes are refused
- * with a message saying so (exit 2). While a sync holds the file, the sync answers
- * (src/analytics/read/read-server.ts). With --read and no database file, the SQL runs on an empty
- * database in memory: the files of the --read folders alone.
- */
+/** `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it. */
 
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

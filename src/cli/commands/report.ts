@@ -1,8 +1,4 @@
-/**
- * `transcript-sync report billing|status|latency|errors`: summaries of the DuckDB file as a terminal
- * table, CSV, JSON or a self-contained HTML page (billing's with a bar chart). Read-only: it runs
- * while no sync writes the file, and waits --lock-wait for one that does.
- */
+/** `transcript-sync report billing|status|latency|errors`: read-only summaries of the DuckDB file. */
 
 import { billingTitle, describeBilling, renderBilling } from '../../analytics/billing-output.js';
 import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';

@@ -1,7 +1,4 @@
-/**
- * `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM,
- * for the demo, manual runs and benchmarks. Prints the URL and the env line to point a sync at it.
- */
+/** `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM. */
 import { resolveAll } from '../../config/resolve.js';
 import { SIMULATED_FAULTS } from '../../config/simulator-settings.js';
 import { ConfigError } from '../../errors.js';

@@ -1,10 +1,4 @@
-/**
- * `transcript-sync state show|reset`: a kind's checkpoint (where its next run starts), and a reset
- * that makes the next run re-sync from a date or from the beginning. A reset writes both stores
- * the engine reads (the file's `checkpoints` table and, with REDIS_URL, the worker's Redis key),
- * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
- * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
- */
+/** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
 
 import { resolveFormat } from '../../config/output-format.js';
 import { refuseGiven, resolveAll } from '../../config/resolve.js';

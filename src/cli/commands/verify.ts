@@ -1,8 +1,4 @@
-/**
- * `transcript-sync verify`: checks the invariants no index enforces (jobs.id unique, one record
- * per job, children unique on their natural keys and attached to a job, content_hash matching the
- * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
- */
+/** `transcript-sync verify`: checks the invariants no index enforces; `--repair` applies the fix. */
 
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat } from '../../config/output-format.js';

@@ -1,8 +1,6 @@
 /**
- * `transcript-sync worker`: the long-running scheduled sync. Runs until SIGTERM/SIGINT, then stops
- * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
- * within --shutdown-timeout (past it: exit 1). Exit 1 too when its worker lock is lost; never for a
- * database file another writer holds (its runs wait for it, src/worker/busy-file.ts).
+ * `transcript-sync worker`: the long-running scheduled sync, until SIGTERM/SIGINT (exit 0), or until
+ * --shutdown-timeout passes or its worker lock is lost (exit 1).
  */
 import { billingFileSettings } from '../../config/report-files.js';
 import { resolveAll } from '../../config/resolve.js';
