@@ -1,14 +1,9 @@
 /**
  * Billing report files for the scheduled report job: the CSV and HTML of one period, named by the
- * database, period and kind (billing-transcripts-day-2026-11-21-all.csv), written atomically, and
- * rewritten only when their figures or markers changed: the `as of` line alone changing does not
- * count, so a file's mtime says when its figures last changed.
- *
- * Each run covers every complete day and month of a recent window (`--report-window`): a period
- * missed while the worker was down is written, and one whose figures changed since (a job
- * completed late, a sync caught up) is rewritten. Nothing is written from a mirror without a
- * successful sync; a mirror whose last successful sync is older than `staleAfterMs` gets files
- * marked STALE.
+ * database, period and kind (billing-transcripts-day-2026-11-21-all.csv), written atomically and
+ * only when their figures or markers changed (not the `as of` line alone), for every complete day
+ * and month of `--report-window`. Nothing is written from a mirror without a successful sync; one
+ * whose last successful sync is older than `staleAfterMs` gets files marked STALE.
  */
 import { basename, extname, join } from 'node:path';
 import type { JobKind } from '../kinds.js';

@@ -1,12 +1,8 @@
 /**
- * The terminal format: aligned columns under a header, numbers right-aligned, NULL spelled out, and
- * a row count. Columns are padded by display width (./text-width.ts: a CJK character takes two
- * terminal columns, a combining mark none). The numbers of one column show the same number of
- * decimals: the column's fixed decimals when it has them, else as many as its longest fraction
- * (130.470 above 130.449), so that their points line up. Long or multi-line text is cut so that a
- * row stays on one line; CSV and JSON carry the full values. An EXPLAIN's plan is printed whole,
- * never cut. A footer row (a total) follows a rule, and notes (the billing report's as-of and what
- * it could not count) follow the row count.
+ * The terminal format: columns padded by display width (./text-width.ts) under a header, numbers
+ * right-aligned with one number of decimals per column (its fixed decimals, else its longest
+ * fraction), NULL spelled out, long or multi-line text cut to one line, then a footer row after a
+ * rule, the row count and notes. An EXPLAIN's plan is printed whole.
  */
 import { ExactNumber } from '../../util/json-writer.js';
 import { fixedDecimals } from './decimal-text.js';
