@@ -175,3 +175,32 @@ function missing(name: SettingName): ConfigError {
   // The help follows as what to set it to, not in parentheses: it may hold some of its own.
   return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} to the ${setting.help}`);
 }
+
+/**
+ * The one spelling of an output format on every command: `--format` (table and json everywhere;
+ * csv, html or parquet where a command writes them), with `--json` kept as `--format json`. Each
+ * command takes one of the format settings (`format`: table|json, report's and query's own) and
+ * `json`; resolveFormat resolves the pair.
+ */
+export type FormatSetting = 'format' | 'reportFormat' | 'queryFormat';
+
+/**
+ * The format a command line asks for: --format, else json with --json, else the setting's default
+ * (query's has none: undefined, its format then comes from --out). --json beside a --format that
+ * names another format is refused.
+ */
+export function resolveFormat<K extends FormatSetting>(
+  name: K,
+  flags: FlagValues,
+  env: Env,
+): SettingValue<K> | (K extends 'queryFormat' ? undefined : never) {
+  const { json, [name]: format } = resolveSettings(['json'], [name], flags, env);
+  if (!json) return format as SettingValue<K>;
+  if (flags['format'] !== undefined && format !== 'json') {
+    throw new ConfigError(
+      '--json',
+      `is the same as --format json, and --format says ${String(format)}; give one of them`,
+    );
+  }
+  return 'json' as SettingValue<K>;
+}

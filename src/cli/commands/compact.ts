@@ -1,7 +1,6 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';

@@ -1,6 +1,6 @@
 /** `transcript-sync config show`: every setting of the configuration, its value and its source. */
 import { describeSettings, settingKey } from '../../config/describe.js';
-import { resolveFormat } from '../../config/output-format.js';
+import { resolveFormat } from '../../config/resolve.js';
 import { CONFIGURATION } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { type Command, PROGRAM } from '../command.js';

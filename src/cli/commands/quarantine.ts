@@ -1,6 +1,5 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
 import { type Database, openReadOnly, openWriter, quarantineList } from '../../store/index.js';

@@ -14,8 +14,7 @@ import {
   type ReportName,
   runReport,
 } from '../../analytics/reports.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveAll } from '../../config/resolve.js';
+import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';

@@ -1,7 +1,6 @@
 /** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
 
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveAll } from '../../config/resolve.js';
+import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';

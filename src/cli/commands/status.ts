@@ -1,8 +1,7 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import type { RowSource } from '../../analytics/read/reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { kindStatus, type StalePendingRow as StalePending, stalePendingJobs } from '../../store/index.js';
 import { formatDurationSetting } from '../../util/duration.js';
 import { counted } from '../../util/plural.js';

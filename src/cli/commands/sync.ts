@@ -1,8 +1,7 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { TsyncError, toError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';

@@ -1,8 +1,7 @@
 /** `transcript-sync verify`: checks the invariants no index enforces; `--repair` applies the fix. */
 
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { type CheckResult, inCheckOrder, openWriter, repairFile, verifyFile } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
