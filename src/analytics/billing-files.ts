@@ -44,7 +44,7 @@ export interface BillingFileOptions {
   readonly now?: Date;
 }
 
-export interface ReportFile {
+interface ReportFile {
   readonly path: string;
   readonly format: 'csv' | 'html';
   /** False when the file already held these figures and was left untouched. */
@@ -139,7 +139,7 @@ export async function writeRecentBillingReports(options: {
 }
 
 /** The DuckDB file's name without its extension, safe in a file name: transcripts.duckdb -> transcripts. */
-export function databaseName(path: string): string {
+function databaseName(path: string): string {
   const name = basename(path, extname(path)).replace(/[^\w.-]+/g, '_');
   return name === '' ? 'db' : name;
 }

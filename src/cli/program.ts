@@ -41,7 +41,7 @@ export function loadCommands(): Promise<Command[]> {
   return Promise.all(Object.keys(COMMANDS).map(loadCommand));
 }
 
-export function programHelp(): string {
+function programHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   return [
     `Usage: ${PROGRAM} <command> [options]`,
@@ -118,7 +118,7 @@ async function warnRetired(command: Command, { env, stderr }: CommandIo): Promis
  * The one line of a failure and its exit code. A command that logs (`logs`) writes it off a
  * terminal as a log line (`msg` the same text), like the rest of its stderr; others write the text.
  */
-export async function reportError(
+async function reportError(
   error: unknown,
   stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
   logs = false,
