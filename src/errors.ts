@@ -78,22 +78,20 @@ export class RateLimitedError extends TsyncError {
   }
 }
 
-export interface UpstreamErrorOptions extends TsyncErrorOptions {
-  readonly retryable: boolean;
-  /** The HTTP status; undefined for a network failure (no answer). */
-  readonly status?: number;
-  /** The wait the service asked for (`Retry-After`), in ms. */
-  readonly retryAfterMs?: number;
-}
-
-/** Any other non-2xx answer, or a network failure (then `status` is undefined). */
+/**
+ * Any other non-2xx answer, or a network failure: then `status` is undefined. `retryAfterMs`: the
+ * wait the service asked for (`Retry-After`).
+ */
 export class UpstreamError extends TsyncError {
   readonly code = 'UPSTREAM';
   readonly exitCode = 1;
   readonly retryable: boolean;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, options: UpstreamErrorOptions) {
+  constructor(
+    message: string,
+    options: TsyncErrorOptions & { retryable: boolean; status?: number; retryAfterMs?: number },
+  ) {
     super(message, options);
     this.retryable = options.retryable;
     this.status = options.status;
@@ -101,35 +99,24 @@ export class UpstreamError extends TsyncError {
   }
 }
 
-export interface ProtocolErrorOptions extends TsyncErrorOptions {
-  /** True when a second try may see a whole answer (a truncated body), false for a broken contract. */
-  readonly retryable: boolean;
-}
-
-/** The service broke the protocol: an unparsable or truncated body, an envelope of the wrong shape,
- * a `next` link that does not advance. Retryable when a second try may see a whole answer. */
+/**
+ * The service broke the protocol: an unparsable or truncated body, an envelope of the wrong shape,
+ * a `next` link that does not advance. Retryable when a second try may see a whole answer.
+ */
 export class ProtocolError extends TsyncError {
   readonly code = 'PROTOCOL';
   readonly exitCode = 1;
   readonly retryable: boolean;
-  constructor(message: string, options: ProtocolErrorOptions) {
+  constructor(message: string, options: TsyncErrorOptions & { readonly retryable: boolean }) {
     super(message, options);
     this.retryable = options.retryable;
   }
 }
 
-export interface ResponseTooLargeErrorOptions extends TsyncErrorOptions {
-  /** Bytes received (or declared by content-length) when reading stopped: at least this many. */
-  readonly bytes: number;
-  /** The most bytes the caller allowed. */
-  readonly maxBytes: number;
-}
-
 /**
- * A response body grew past the bytes the caller allowed (`maxBytes`); the client stopped reading
- * it. The sync engine asks again with a smaller `limit`; at `limit` 1 it is a record bigger than
- * the record ceiling, and the message names the setting to raise. Not retried as is: the same
- * request would bring the same body.
+ * A response body grew past the bytes the caller allowed (`maxBytes`); `bytes` were received (or
+ * declared) when the client stopped reading. The sync engine asks again with a smaller `limit`.
+ * Not retried as is: the same request would bring the same body.
  */
 export class ResponseTooLargeError extends TsyncError {
   readonly code = 'TOO_LARGE';
@@ -137,7 +124,7 @@ export class ResponseTooLargeError extends TsyncError {
   readonly exitCode = 1;
   readonly bytes: number;
   readonly maxBytes: number;
-  constructor(message: string, options: ResponseTooLargeErrorOptions) {
+  constructor(message: string, options: TsyncErrorOptions & { bytes: number; maxBytes: number }) {
     super(message, options);
     this.bytes = options.bytes;
     this.maxBytes = options.maxBytes;
@@ -145,11 +132,9 @@ export class ResponseTooLargeError extends TsyncError {
 }
 
 /**
- * The listing contradicted itself and kept doing so after being asked again: an empty page with a
- * `next` link, a page shorter than the limit it was served with that still links onward, a list
- * that ended before an earlier page said it would, an offset the service refuses. The walk stops
- * rather than take a glitch for the end of the list (a `--full` run would mark the rest deleted).
- * Retryable: the next run walks again.
+ * The listing contradicted itself and kept doing so after being asked again (an empty page with a
+ * `next` link, a list that ended before an earlier page said it would...). The walk stops rather
+ * than take a glitch for the end of the list. Retryable: the next run walks again.
  */
 export class ListingAnomalyError extends TsyncError {
   readonly code = 'LISTING_ANOMALY';
@@ -167,23 +152,20 @@ export class DeletionGuardError extends TsyncError {
   readonly exitCode = 1;
 }
 
-export interface DatabaseErrorOptions extends TsyncErrorOptions {
-  /** The file (or directory) the error is about. */
-  readonly path: string;
-  /** Whether trying again later can help (the file is busy, a target momentarily unwritable); default false. */
-  readonly retryable?: boolean;
-  /** Another process holds the file (code DB_BUSY instead of DB); default false. */
-  readonly busy?: boolean;
-}
-
-/** The DuckDB file is held by another process (a running sync), or cannot be opened/written. */
+/**
+ * The DuckDB file (or folder) at `path` cannot be opened or written, or another process holds it
+ * (`busy`: code DB_BUSY). `retryable` and `busy` default to false.
+ */
 export class DatabaseError extends TsyncError {
   readonly code: 'DB_BUSY' | 'DB';
   readonly exitCode = 1;
   readonly path: string;
   readonly retryable: boolean;
   readonly busy: boolean;
-  constructor(message: string, options: DatabaseErrorOptions) {
+  constructor(
+    message: string,
+    options: TsyncErrorOptions & { path: string; retryable?: boolean; busy?: boolean },
+  ) {
     super(message, options);
     this.path = options.path;
     this.retryable = options.retryable ?? false;

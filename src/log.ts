@@ -5,8 +5,8 @@
  * every field, at any depth: snake_case, and a number with a unit names it as its last word
  * (`delay_ms`, `timeout_ms`, `every_ms`, `bytes`); an error's own fields (`retry_after_ms`,
  * `exit_code`) are renamed to match as they are written. A child logger never rebinds a key its
- * parent has (`component`, `job_attempt`), so no JSON line carries a key twice. Paths that could ever hold the key are redacted as a second
- * line of defence; the first is that no code puts the key into anything it logs.
+ * parent has (`component`, `job_attempt`), so no JSON line carries a key twice. Paths that could
+ * hold the API key are redacted as a second line of defence; the first is that no code logs it.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { snakeKeys } from './util/snake-case.js';
@@ -65,14 +65,6 @@ export function outcomeWriter(stream: TextSink): OutcomeWriter {
 /** A logger that drops everything, for tests and library callers that pass none. */
 export const silentLogger: Logger = pino({ level: 'silent' });
 
-const LEVELS: Readonly<Record<number, string>> = {
-  10: 'TRACE',
-  20: 'DEBUG',
-  30: 'INFO',
-  40: 'WARN',
-  50: 'ERROR',
-  60: 'FATAL',
-};
 const COLOURS: Readonly<Record<number, string>> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[31m' };
 /** Fields every line has, or that the line shows in its own place. */
 const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
@@ -86,7 +78,7 @@ function prettyDestination(stream: TextSink): DestinationStream {
 }
 
 /** One JSON log line as a terminal line; anything unparsable passes through as it is. */
-export function prettyLine(json: string): string {
+function prettyLine(json: string): string {
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(json) as Record<string, unknown>;
@@ -94,7 +86,7 @@ export function prettyLine(json: string): string {
     return json.trimEnd();
   }
   const level = Number(entry['level']);
-  const name = (LEVELS[level] ?? String(level)).padEnd(5);
+  const name = (pino.levels.labels[level]?.toUpperCase() ?? String(level)).padEnd(5);
   const time = typeof entry['time'] === 'string' ? entry['time'].slice(11, 23) : '';
   const colour = COLOURS[level];
   const shownLevel = colour ? `${colour}${name}\x1b[0m` : name;

@@ -1,14 +1,9 @@
 /**
  * Billing report files for the scheduled report job: the CSV and HTML of one period, named by the
- * database, period and kind (billing-transcripts-day-2026-11-21-all.csv), written atomically, and
- * rewritten only when their figures or markers changed: the `as of` line alone changing does not
- * count, so a file's mtime says when its figures last changed.
- *
- * Each run covers every complete day and month of a recent window (`--report-window`): a period
- * missed while the worker was down is written, and one whose figures changed since (a job
- * completed late, a sync caught up) is rewritten. Nothing is written from a mirror without a
- * successful sync; a mirror whose last successful sync is older than `staleAfterMs` gets files
- * marked STALE.
+ * database, period and kind (billing-transcripts-day-2026-11-21-all.csv), written atomically and
+ * only when their figures or markers changed (not the `as of` line alone), for every complete day
+ * and month of `--report-window`. Nothing is written from a mirror without a successful sync; one
+ * whose last successful sync is older than `staleAfterMs` gets files marked STALE.
  */
 import { basename, extname, join } from 'node:path';
 import type { JobKind } from '../kinds.js';
@@ -49,7 +44,7 @@ export interface BillingFileOptions {
   readonly now?: Date;
 }
 
-export interface ReportFile {
+interface ReportFile {
   readonly path: string;
   readonly format: 'csv' | 'html';
   /** False when the file already held these figures and was left untouched. */
@@ -144,7 +139,7 @@ export async function writeRecentBillingReports(options: {
 }
 
 /** The DuckDB file's name without its extension, safe in a file name: transcripts.duckdb -> transcripts. */
-export function databaseName(path: string): string {
+function databaseName(path: string): string {
   const name = basename(path, extname(path)).replace(/[^\w.-]+/g, '_');
   return name === '' ? 'db' : name;
 }

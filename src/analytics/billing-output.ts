@@ -11,7 +11,14 @@
  */
 import { writeJson } from '../util/json-writer.js';
 import { counted } from '../util/plural.js';
-import type { BillingQuery, BillingReport, BillingRow, Figures } from './billing-report.js';
+import {
+  type BillingQuery,
+  type BillingReport,
+  type BillingRow,
+  FIGURE_DECIMALS,
+  type FigureName,
+  type Figures,
+} from './billing-report.js';
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
 import type { CsvOptions } from './format/csv.js';
 import { formatCsv } from './format/csv.js';
@@ -33,25 +40,25 @@ export interface BillingOutputOptions {
 }
 
 const text = (name: string): Column => ({ name, type: 'text' });
-const decimal = (name: string, decimals: number): Column => ({ name, type: 'number', decimals });
+const decimal = (name: FigureName): Column => ({ name, type: 'number', decimals: FIGURE_DECIMALS[name] });
 
 /** The report's columns: period, one per group key, then the figures (cost and currency with prices). */
-export function billingColumns(report: BillingReport): Column[] {
+function billingColumns(report: BillingReport): Column[] {
   const priced = report.query.prices !== undefined;
   return [
     text('period'),
     ...report.query.groupBy.map(text),
     { name: 'jobs', type: 'integer' },
-    decimal('billed_seconds', 3),
-    decimal('billed_hours', 6),
-    ...(priced ? [decimal('cost', 2), text('currency')] : []),
-    decimal('audio_hours', 6),
-    decimal('transcription_hours', 6),
+    decimal('billed_seconds'),
+    decimal('billed_hours'),
+    ...(priced ? [decimal('cost'), text('currency')] : []),
+    decimal('audio_hours'),
+    decimal('transcription_hours'),
   ];
 }
 
 /** Rows as JSON and CSV name their fields: group columns named by their --group-by key. */
-export function rowObject(report: BillingReport, row: BillingRow): Record<string, Cell> {
+function rowObject(report: BillingReport, row: BillingRow): Record<string, Cell> {
   const groups = Object.fromEntries(report.query.groupBy.map((key, i) => [key, row.groups[i] ?? null]));
   return { period: row.period, ...groups, ...figureObject(report, row) };
 }
@@ -68,7 +75,7 @@ function figureObject(report: BillingReport, figures: Figures): Record<string, C
   };
 }
 
-export function billingResultTable(report: BillingReport): ResultTable {
+function billingResultTable(report: BillingReport): ResultTable {
   const columns = billingColumns(report);
   const table = tableFromObjects(
     columns,
@@ -81,7 +88,7 @@ export function billingResultTable(report: BillingReport): ResultTable {
   return { ...table, ...(footer ? { footer } : {}) };
 }
 
-export function billingJson(report: BillingReport): string {
+function billingJson(report: BillingReport): string {
   const object = {
     as_of: report.as_of,
     rows: report.rows.map((row) => rowObject(report, row)),
@@ -97,7 +104,7 @@ export function billingJson(report: BillingReport): string {
  * The trust markers in words, one line each: as of, what was not counted, the empty rows left out
  * (when there were any), then the warnings.
  */
-export function markerLines(report: BillingReport, alert?: string): string[] {
+function markerLines(report: BillingReport, alert?: string): string[] {
   const { quarantined, pending } = report.not_counted;
   const leftOut = report.empty_rows.left_out;
   return [
@@ -127,7 +134,7 @@ export function billingTitle(query: BillingQuery): string {
 }
 
 /** The totals in one line, for the top of the page: money first when priced. */
-export function totalLine(report: BillingReport): string {
+function totalLine(report: BillingReport): string {
   const { total } = report;
   const hours = `${total.billed_hours.text} billed hours, ${total.jobs} jobs`;
   const currency = report.query.prices?.currency;
@@ -137,7 +144,7 @@ export function totalLine(report: BillingReport): string {
 }
 
 /** Bars of cost per period and group when priced, else of billed hours; a legend beside them. */
-export function billingChartHtml(report: BillingReport, label: string): string {
+function billingChartHtml(report: BillingReport, label: string): string {
   const currency = report.query.prices?.currency;
   const points = report.rows.map((row) => {
     const value = currency === undefined ? row.billed_hours : (row.cost ?? row.billed_hours);

@@ -7,7 +7,7 @@
 import { ConfigError } from '../errors.js';
 
 /** At most this many keys: the report query has three group slots. */
-export const MAX_GROUP_KEYS = 3;
+const MAX_GROUP_KEYS = 3;
 export const NONE_GROUP = '(none)';
 
 export type GroupKey = 'kind' | 'model' | `metadata.${string}`;

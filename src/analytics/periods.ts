@@ -97,7 +97,7 @@ export function startOf(by: PeriodUnit, instant: Date): Date {
 }
 
 /** The first instant after the period that starts at `start`. */
-export function nextStart(by: PeriodUnit, start: Date): Date {
+function nextStart(by: PeriodUnit, start: Date): Date {
   const y = start.getUTCFullYear();
   const m = start.getUTCMonth();
   const d = start.getUTCDate();
@@ -154,15 +154,6 @@ export function periodRange(by: PeriodUnit, period: string): { readonly from: Da
     throw new ConfigError('period', `"${period}" is not a ${by}; use ${SHAPES}`);
   }
   return { from: parsed.start, before: parsed.end };
-}
-
-/**
- * The last period that ended at or before `now`: yesterday (UTC) for days, last month for months.
- * A period is complete once it has ended; jobs in it may still complete later, which is why
- * scheduled reports rewrite a recent period whose figures changed.
- */
-export function lastCompletePeriod(by: PeriodUnit, now: Date): string {
-  return periodOf(by, new Date(startOf(by, now).getTime() - 1));
 }
 
 /** ms of the Monday that starts ISO week 1 of `year`: the week holding January 4th. */

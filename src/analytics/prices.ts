@@ -19,7 +19,7 @@ const price = z
   });
 const kindPrices = z.partialRecord(z.enum(JOB_KINDS), price);
 
-export const pricesSchema = z.strictObject({
+const pricesSchema = z.strictObject({
   /** ISO 4217 code, shown beside every cost. */
   currency: z.string().regex(/^[A-Z]{3}$/, 'a 3-letter currency code such as EUR'),
   per_hour: kindPrices,
@@ -44,7 +44,7 @@ export function loadPrices(path: string, setting: string): Prices {
   return parsePrices(json, `${setting} ${path}`);
 }
 
-export function parsePrices(json: unknown, setting: string): Prices {
+function parsePrices(json: unknown, setting: string): Prices {
   const parsed = pricesSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

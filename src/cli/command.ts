@@ -12,7 +12,7 @@ import { ConfigError } from '../errors.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 
 /** How parseArgs reads one flag. */
-export interface FlagSpec {
+interface FlagSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
   readonly short?: string;
@@ -70,7 +70,7 @@ export interface Command {
 export const PROGRAM = 'transcript-sync';
 
 /** Every flag a command accepts, by name, `--help` included: what parseCommandArgs parses. */
-export function commandFlags(command: Command): Readonly<Record<string, FlagSpec>> {
+function commandFlags(command: Command): Readonly<Record<string, FlagSpec>> {
   const options: Record<string, FlagSpec> = { help: { type: 'boolean', short: 'h' } };
   for (const name of command.settings) {
     const setting = settingOf(name);

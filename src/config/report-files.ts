@@ -7,13 +7,12 @@
  */
 import type { BillingFileSettings } from '../analytics/billing-files.js';
 import { onlyKind } from '../kinds.js';
-import { resolveSettings } from './resolve.js';
+import { resolveAll } from './resolve.js';
 import type { Env, FlagValues } from './settings.js';
 
 export function billingFileSettings(flags: FlagValues = {}, env: Env = {}): BillingFileSettings {
-  const settings = resolveSettings(
-    ['kind', 'reportGroupBy', 'reportWindow', 'staleAfter', 'reportBom'],
-    ['reportPrices'],
+  const settings = resolveAll(
+    ['kind', 'reportGroupBy', 'reportWindow', 'staleAfter', 'reportBom', 'reportPrices'],
     flags,
     env,
   );

@@ -11,6 +11,7 @@ import { formatBytes } from '../util/bytes.js';
 import {
   type Env,
   type FlagValues,
+  type SETTINGS,
   type SettingName,
   type Settings,
   type SettingValue,
@@ -84,7 +85,7 @@ const derive = <F extends SettingName, T>(
  * bytes from the memory plan (memory/budget.ts), a backfill slice from the page size
  * (extract/walk/slices.ts), the report folder from the database file.
  */
-export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = {
+const DERIVATIONS = {
   pageBytes: derive(
     ['memory', 'concurrency'],
     ({ memory, concurrency }) => planMemory(memory, concurrency).pageBytes,
@@ -93,6 +94,25 @@ export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = {
   sliceJobs: derive(['pageSize'], ({ pageSize }) => defaultSliceJobs(pageSize), String),
   reportDir: derive(['db'], ({ db }) => join(dirname(db), 'reports'), String),
 };
+export const DERIVED: Partial<Record<SettingName, Derivation<SettingName>>> = DERIVATIONS;
+
+type Valued<K extends SettingName> = K extends keyof typeof DERIVATIONS
+  ? K
+  : (typeof SETTINGS)[K] extends { readonly default: string }
+    ? K
+    : never;
+
+/** resolveSettings with every setting that has a default or a derivation required, the rest optional. */
+export function resolveAll<K extends SettingName>(
+  names: readonly K[],
+  flags: FlagValues,
+  env: Env,
+): Settings<Valued<K>> & Partial<Settings<K>> {
+  const valued = (name: K) => settingOf(name).default !== undefined || name in DERIVATIONS;
+  const optional = names.filter((name) => !valued(name));
+  return resolveSettings(names.filter(valued), optional, flags, env) as Settings<Valued<K>> &
+    Partial<Settings<K>>;
+}
 
 /**
  * Resolves the named settings. Every value given is checked first, in the order named, so a bad
@@ -154,4 +174,33 @@ function missing(name: SettingName): ConfigError {
   const where = [flag, setting.env].filter(Boolean).join(' or ');
   // The help follows as what to set it to, not in parentheses: it may hold some of its own.
   return new ConfigError(setting.env ?? flag ?? name, `is required; set ${where} to the ${setting.help}`);
+}
+
+/**
+ * The one spelling of an output format on every command: `--format` (table and json everywhere;
+ * csv, html or parquet where a command writes them), with `--json` kept as `--format json`. Each
+ * command takes one of the format settings (`format`: table|json, report's and query's own) and
+ * `json`; resolveFormat resolves the pair.
+ */
+export type FormatSetting = 'format' | 'reportFormat' | 'queryFormat';
+
+/**
+ * The format a command line asks for: --format, else json with --json, else the setting's default
+ * (query's has none: undefined, its format then comes from --out). --json beside a --format that
+ * names another format is refused.
+ */
+export function resolveFormat<K extends FormatSetting>(
+  name: K,
+  flags: FlagValues,
+  env: Env,
+): SettingValue<K> | (K extends 'queryFormat' ? undefined : never) {
+  const { json, [name]: format } = resolveSettings(['json'], [name], flags, env);
+  if (!json) return format as SettingValue<K>;
+  if (flags['format'] !== undefined && format !== 'json') {
+    throw new ConfigError(
+      '--json',
+      `is the same as --format json, and --format says ${String(format)}; give one of them`,
+    );
+  }
+  return 'json' as SettingValue<K>;
 }

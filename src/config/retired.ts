@@ -5,7 +5,7 @@
  */
 import type { Env } from './settings.js';
 
-export interface RetiredSetting {
+interface RetiredSetting {
   readonly flag: string;
   readonly env: string;
   /** The commands that took it: those warn when its variable is set. */
@@ -14,7 +14,7 @@ export interface RetiredSetting {
   readonly why: string;
 }
 
-export const RETIRED_SETTINGS: readonly RetiredSetting[] = [
+const RETIRED_SETTINGS: readonly RetiredSetting[] = [
   {
     flag: 'metadata-encoding',
     env: 'TSYNC_METADATA_ENCODING',

@@ -11,42 +11,8 @@ import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
 import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { assertOutputFolder } from '../util/path-checks.js';
-import { given, resolveSettings } from './resolve.js';
-import type { Env, FlagValues, SettingName, Settings } from './settings.js';
-
-/** The service, the file and the log level: what a run needs beyond RUN_RESOLVED's defaults. */
-const SERVICE = ['apiKey', 'baseUrl', 'db', 'logLevel'] as const satisfies readonly SettingName[];
-
-/** Settings of a run that always have a value: a default, or derived from others. */
-const RUN_RESOLVED = [
-  'kind',
-  'full',
-  'checkpoints',
-  'redisPrefix',
-  'pageSize',
-  'pageBytes',
-  'maxRecordBytes',
-  'sliceJobs',
-  'maxDeleteShare',
-  'serviceRetention',
-  'onDelete',
-  'rateLimit',
-  'concurrency',
-  'memory',
-  'lookback',
-  'pendingMaxAge',
-  'lockWait',
-  'publishRaw',
-] as const satisfies readonly SettingName[];
-
-/** Settings of a run that may be unset: none, all history, no Redis, no dataset, no metadata key kept by an erasure. */
-const RUN_OPTIONAL = [
-  'reconcileWindow',
-  'since',
-  'redisUrl',
-  'publish',
-  'eraseKeepMetadata',
-] as const satisfies readonly SettingName[];
+import { given, resolveAll, resolveSettings } from './resolve.js';
+import type { Env, FlagValues, SettingName } from './settings.js';
 
 /** The configuration a run takes as flags (`sync`, `worker`, after their own and `--kind`). */
 export const RUN_FLAGS = [
@@ -74,6 +40,17 @@ export const RUN_FLAGS = [
   'publishRaw',
 ] as const satisfies readonly SettingName[];
 
+/** Every setting of a run: its flags, the key, and what to sync from where. */
+const RUN_SETTINGS = [
+  'apiKey',
+  'kind',
+  'full',
+  'checkpoints',
+  'reconcileWindow',
+  'since',
+  ...RUN_FLAGS,
+] as const;
+
 /** A run's settings but the service's address and key and the file, which have no default. */
 export type SyncDefaults = Omit<SyncOptions, 'baseUrl' | 'apiKey' | 'db' | keyof RunHooks> & {
   /** What the pipeline publishes after the run (src/pipeline.ts); null: nothing. */
@@ -93,7 +70,7 @@ export type RunOptions = SyncDefaults &
 export function syncDefaults(): SyncDefaults {
   // Left null, pages and slices follow the caller's own memory, concurrency and page size.
   return Object.freeze({
-    ...runPlan(resolveSettings(RUN_RESOLVED, RUN_OPTIONAL, {}, {})),
+    ...runPlan(resolveAll(RUN_SETTINGS, {}, {})),
     pageBytes: null,
     sliceJobs: null,
   });
@@ -108,7 +85,8 @@ export function resolveRunOptions(
   env: Env,
   options: { readonly checkpoints?: 'redis' } = {},
 ): RunOptions {
-  const settings = resolveSettings([...SERVICE, ...RUN_RESOLVED], RUN_OPTIONAL, flags, env);
+  const settings = resolveAll(RUN_SETTINGS, flags, env);
+  const { apiKey, baseUrl } = resolveSettings(['apiKey', 'baseUrl'], [], flags, env);
   const checkpoints = options.checkpoints ?? settings.checkpoints;
   if (checkpoints === 'redis' && !settings.redisUrl) {
     throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
@@ -122,13 +100,11 @@ export function resolveRunOptions(
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }
-  const { apiKey, baseUrl, db, logLevel } = settings;
+  const { db, logLevel } = settings;
   return Object.freeze({ apiKey, baseUrl, db, logLevel, ...runPlan(settings), checkpoints });
 }
 
-function runPlan(
-  s: Settings<(typeof RUN_RESOLVED)[number]> & Partial<Settings<(typeof RUN_OPTIONAL)[number]>>,
-) {
+function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>) {
   return {
     kinds: s.kind,
     full: s.full,

@@ -1,10 +1,7 @@
 /**
- * DuckDB's memory for a reading process (verify, report, status, query, export): derived from the
- * same budget as a sync's (--memory, TSYNC_MEMORY; budget.ts). A reading holds no pages, so the
- * budget is the fixed part and DuckDB's buffer pool; what a query needs beyond its `memory_limit`
- * (a big aggregate, a join, a sort) spills to a folder beside the file, `<file>.tmp-<pid>`,
- * instead of growing the process. docs/decisions/0016-readers-within-the-budget.md has the
- * figures behind the constants.
+ * DuckDB's memory for a reading process (verify, report, status, query, export) within the same
+ * budget as a sync's (./budget.ts): the fixed part and DuckDB's buffer pool; what a query needs
+ * beyond `memory_limit` spills to `<file>.tmp-<pid>` (docs/decisions/0016-readers-within-the-budget.md).
  */
 import { availableParallelism } from 'node:os';
 
@@ -13,38 +10,26 @@ const MiB = 2 ** 20;
 /** RSS of a reading before DuckDB's buffer pool: Node, libduckdb and its threads, our modules. */
 const READER_FIXED_BYTES = 128 * MiB;
 
-/**
- * Share of the rest (budget minus the fixed part) that becomes `memory_limit`. DuckDB's RSS
- * overshoots its limit (allocations outside the buffer pool, the allocator's slack, the result
- * handed to JavaScript), so the limit is set well under the rest.
- */
+/** Share of the rest (budget minus the fixed part) that becomes `memory_limit`: RSS overshoots it. */
 const LIMIT_SHARE = 0.5;
 
 /**
- * Share of the rest that becomes `memory_limit` of a reading that writes Parquet (export, the
- * publish after a sync). Such a reading scans every table once, and the buffer pool fills to its
- * limit with the blocks it read whatever the limit, so the peak follows the limit, and a smaller
- * one is no slower (docs/decisions/0014-published-dataset.md). Small row
- * groups (parquet-copy.ts, PARQUET_ROW_GROUP_BYTES) keep the Parquet writer within it, and the wide
- * tables are copied a partition at a time on one thread (docs/decisions/0014-published-dataset.md).
+ * The share for a reading that writes Parquet (export, publish): it scans every table once and the
+ * pool fills to its limit whatever the limit, so a smaller one is no slower
+ * (docs/decisions/0014-published-dataset.md).
  */
 const PARQUET_LIMIT_SHARE = 0.25;
 
-/** Smallest `memory_limit`: under it a spilling aggregate of two threads runs out of memory (32 MiB did). */
+/** Smallest `memory_limit`: under it a spilling aggregate of two threads runs out of memory. */
 const MIN_LIMIT_BYTES = 64 * MiB;
 
 /** Each DuckDB thread gets at least this much of the buffer pool; more threads would only spill more. */
 const BYTES_PER_THREAD = 48 * MiB;
 
 /**
- * `memory_limit` of a reading of every `raw` that the budget's reading could not do (verify
- * --hashes, src/cli/commands/verify.ts; compact's copy), at least: DuckDB decompresses `raw` a
- * vector of up to 2,048 records of a row group at once, which a full row group of big records
- * (a file compacted by an earlier release, or copied whole) makes larger than the budget, and fails
- * rather than spill below it. A back-fill's row groups hold a commit's records, and those `compact`
- * and the merge of small row groups write, about JOBS_GROUP_RAW_BYTES
- * (src/store/file/merge-row-groups.ts): both fit the budget
- * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). One thread reads one vector.
+ * The least `memory_limit` of a reading of every `raw` that the budget's reading could not do
+ * (verify --hashes, compact's copy): DuckDB decompresses a vector of up to 2,048 records at once and
+ * fails rather than spill (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
  */
 export const RAW_LIMIT_BYTES = 1024 * MiB;
 
@@ -84,6 +69,6 @@ export function planReaderMemory(budget: number, path: string, options: ReaderOp
 }
 
 /** The spill folder of process `pid` reading `path`. */
-export function readerTempDirectory(path: string, pid: number): string {
+function readerTempDirectory(path: string, pid: number): string {
   return `${path}.tmp-${pid}`;
 }

@@ -5,7 +5,7 @@
  */
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
-export const DURATION_EXAMPLES = 'e.g. 500ms, 30s, 15m, 2h, 7d';
+const DURATION_EXAMPLES = 'e.g. 500ms, 30s, 15m, 2h, 7d';
 
 export type DurationParse =
   | { readonly ok: true; readonly ms: number }
@@ -27,12 +27,6 @@ export function parseDurationStrict(text: string, options: { allowZero?: boolean
     };
   }
   return { ok: true, ms: Math.round(value * UNIT_MS[(match[2] ?? 'ms') as keyof typeof UNIT_MS]) };
-}
-
-/** ms of a positive duration with a unit, else undefined. */
-export function parseDuration(text: string): number | undefined {
-  const parsed = parseDurationStrict(text);
-  return parsed.ok ? parsed.ms : undefined;
 }
 
 /**

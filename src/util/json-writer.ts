@@ -16,31 +16,28 @@
 /** A JSON number literal: optional minus, digits, optional fraction and exponent. */
 const NUMBER_LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** A number as the text of its exact decimal value, written into JSON as that literal. */
-export class ExactNumber {
-  readonly text: string;
-
-  constructor(text: string) {
-    if (!NUMBER_LITERAL.test(text)) throw new TypeError(`not a JSON number literal: ${text}`);
-    this.text = text;
-  }
+/** JSON text written as it is: checked once, when it is made. */
+abstract class Verbatim {
+  constructor(readonly text: string) {}
 
   toString(): string {
     return this.text;
   }
 }
 
-/** JSON text made elsewhere (DuckDB's JSON type), embedded as it is. Checked once, here. */
-export class JsonText {
-  readonly text: string;
+/** A number as the text of its exact decimal value, written into JSON as that literal. */
+export class ExactNumber extends Verbatim {
+  constructor(text: string) {
+    if (!NUMBER_LITERAL.test(text)) throw new TypeError(`not a JSON number literal: ${text}`);
+    super(text);
+  }
+}
 
+/** JSON text made elsewhere (DuckDB's JSON type), embedded as it is. */
+export class JsonText extends Verbatim {
   constructor(text: string) {
     JSON.parse(text);
-    this.text = text;
-  }
-
-  toString(): string {
-    return this.text;
+    super(text);
   }
 }
 
@@ -74,7 +71,7 @@ function write(value: unknown, unit: string, at: string): string | undefined {
 }
 
 function writeObject(value: object, unit: string, at: string): string | undefined {
-  if (value instanceof ExactNumber || value instanceof JsonText) return value.text;
+  if (value instanceof Verbatim) return value.text;
   if (value instanceof Date)
     return Number.isNaN(value.getTime()) ? 'null' : JSON.stringify(value.toISOString());
   const inner = at + unit;

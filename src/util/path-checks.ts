@@ -43,7 +43,7 @@ function realPathOfExisting(path: string): string {
 }
 
 /** A ConfigError (exit 2) for a path on /proc, /sys or /dev (but not /dev/shm). */
-export function assertNotPseudoFs(path: string, flag: string): void {
+function assertNotPseudoFs(path: string, flag: string): void {
   const real = realPathOfExisting(path);
   if (real.startsWith(`${TMPFS_UNDER_DEV}/`)) return;
   const root = PSEUDO_ROOTS.find((r) => real === r || real.startsWith(`${r}/`));
@@ -55,15 +55,17 @@ export function assertNotPseudoFs(path: string, flag: string): void {
   }
 }
 
-/** The nearest ancestor of `path` that exists but is not a directory, if any. */
-export function fileInTheWay(path: string): string | undefined {
-  let dir = dirname(resolve(path));
-  for (;;) {
-    if (existsSync(dir)) return statSync(dir).isDirectory() ? undefined : dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+/** `path` or its nearest ancestor that exists (the root when none does). */
+function nearestExisting(path: string): string {
+  let dir = resolve(path);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** The nearest existing ancestor of `path` when it is not a directory. */
+function fileInTheWay(path: string): string | undefined {
+  const dir = nearestExisting(dirname(resolve(path)));
+  return existsSync(dir) && !statSync(dir).isDirectory() ? dir : undefined;
 }
 
 /** Whether the file starts with SQLite's header (DuckDB would try to load its sqlite extension). */
@@ -117,11 +119,9 @@ export function assertFileExists(path: string, nothing: string): void {
  */
 export function assertOutputFolder(dir: string, flag: string, wanted = 'a writable directory'): void {
   assertNotPseudoFs(dir, flag);
-  const full = resolve(dir);
-  const file = fileInTheWay(resolve(full, 'x'));
-  if (file) throw new ConfigError(flag, `${file} is a file, not a directory; point ${flag} at ${wanted}`);
-  let existing = full;
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const existing = nearestExisting(dir);
+  if (existsSync(existing) && !statSync(existing).isDirectory())
+    throw new ConfigError(flag, `${existing} is a file, not a directory; point ${flag} at ${wanted}`);
   try {
     accessSync(existing, constants.W_OK | constants.X_OK);
   } catch (error) {

@@ -10,62 +10,38 @@
  *   - every other type as DuckDB spells it.
  */
 import type { DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
-import {
-  DuckDBArrayValue,
-  DuckDBDecimalValue,
-  DuckDBIntervalValue,
-  DuckDBListValue,
-  DuckDBMapValue,
-  DuckDBStructValue,
-  DuckDBTimestampMillisecondsValue,
-  DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  DuckDBUnionValue,
-} from '../../store/index.js';
+import * as duck from '../../store/index.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import { isoDuration, isoTimestamp } from './iso-text.js';
-import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';
+import { type Cell, type Column, type ColumnType, type ResultTable, toCell } from './result-table.js';
 
-const INTEGER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-]);
-const NESTED_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.LIST,
-  DuckDBTypeId.ARRAY,
-  DuckDBTypeId.STRUCT,
-  DuckDBTypeId.MAP,
-  DuckDBTypeId.UNION,
-]);
-const NUMBER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
-  DuckDBTypeId.DECIMAL,
+const { DuckDBTypeId: Id } = duck;
+const of = (type: ColumnType, ids: readonly duck.DuckDBTypeId[]) => ids.map((id) => [id, type] as const);
+/** A column's type by DuckDB's; every other type is `text`. */
+const COLUMN_TYPES: ReadonlyMap<duck.DuckDBTypeId, ColumnType> = new Map([
+  ...of('integer', [Id.TINYINT, Id.SMALLINT, Id.INTEGER, Id.BIGINT, Id.HUGEINT]),
+  ...of('integer', [Id.UTINYINT, Id.USMALLINT, Id.UINTEGER, Id.UBIGINT, Id.UHUGEINT]),
+  ...of('number', [Id.FLOAT, Id.DOUBLE, Id.DECIMAL]),
+  ...of('json', [Id.LIST, Id.ARRAY, Id.STRUCT, Id.MAP, Id.UNION]),
+  ...of('boolean', [Id.BOOLEAN]),
 ]);
 
 /** A DuckDB result as a ResultTable; `plan` marks the result of an EXPLAIN. */
 export function readerTable(reader: DuckDBResultReader, plan = false): ResultTable {
   const types = reader.columnTypes();
-  const columns: Column[] = reader
-    .columnNames()
-    .map((name, i) => ({ name, type: types[i]?.alias === 'JSON' ? 'json' : columnType(types[i]?.typeId) }));
+  const columns: Column[] = reader.columnNames().map((name, i) => {
+    const type = types[i];
+    return {
+      name,
+      type: type?.alias === 'JSON' ? 'json' : (type && COLUMN_TYPES.get(type.typeId)) || 'text',
+    };
+  });
   const rows = reader.getRows().map((row) =>
     row.map((value, c): Cell => {
       if (value === null) return null;
       if (columns[c]?.type === 'json' && typeof value !== 'string') return writeJson(plainValue(value));
       const plain = plainValue(value);
-      return typeof plain === 'bigint' ? exactInteger(plain) : (plain as Cell);
+      return typeof plain === 'bigint' ? toCell(plain) : (plain as Cell);
     }),
   );
   return { columns, rows, ...(plan ? { plan } : {}) };
@@ -78,43 +54,31 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
  */
 function plainValue(value: DuckDBValue): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof DuckDBDecimalValue) return new ExactNumber(value.toString());
+  if (value instanceof duck.DuckDBDecimalValue) return new ExactNumber(value.toString());
   const timestamp = timestampText(value);
   if (timestamp !== undefined) return timestamp;
-  if (value instanceof DuckDBIntervalValue) return isoDuration(value);
-  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue)
+  if (value instanceof duck.DuckDBIntervalValue) return isoDuration(value);
+  if (value instanceof duck.DuckDBListValue || value instanceof duck.DuckDBArrayValue)
     return value.items.map(plainValue);
-  if (value instanceof DuckDBStructValue)
+  if (value instanceof duck.DuckDBStructValue)
     return Object.fromEntries(Object.entries(value.entries).map(([key, item]) => [key, plainValue(item)]));
-  if (value instanceof DuckDBMapValue)
+  if (value instanceof duck.DuckDBMapValue)
     return value.entries.map((entry) => ({ key: plainValue(entry.key), value: plainValue(entry.value) }));
-  if (value instanceof DuckDBUnionValue) return { tag: value.tag, value: plainValue(value.value) };
+  if (value instanceof duck.DuckDBUnionValue) return { tag: value.tag, value: plainValue(value.value) };
   return value.toString();
 }
 
 /** Any of DuckDB's timestamps as ISO 8601 (./iso-text.ts); undefined for another value. */
 function timestampText(value: object): string | undefined {
-  if (value instanceof DuckDBTimestampTZValue)
+  if (value instanceof duck.DuckDBTimestampTZValue)
     return value.isFinite ? isoTimestamp(value.micros, 'us', 'Z') : value.toString();
-  if (value instanceof DuckDBTimestampValue)
+  if (value instanceof duck.DuckDBTimestampValue)
     return value.isFinite ? isoTimestamp(value.micros, 'us', '') : value.toString();
-  if (value instanceof DuckDBTimestampNanosecondsValue)
+  if (value instanceof duck.DuckDBTimestampNanosecondsValue)
     return value.isFinite ? isoTimestamp(value.nanos, 'ns', '') : value.toString();
-  if (value instanceof DuckDBTimestampMillisecondsValue)
+  if (value instanceof duck.DuckDBTimestampMillisecondsValue)
     return value.isFinite ? isoTimestamp(value.millis, 'ms', '') : value.toString();
-  if (value instanceof DuckDBTimestampSecondsValue)
+  if (value instanceof duck.DuckDBTimestampSecondsValue)
     return value.isFinite ? isoTimestamp(value.seconds, 's', '') : value.toString();
   return undefined;
-}
-
-function exactInteger(value: bigint): Cell {
-  return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
-}
-
-function columnType(typeId: DuckDBTypeId | undefined): ColumnType {
-  if (typeId === undefined) return 'text';
-  if (NESTED_TYPES.has(typeId)) return 'json';
-  if (INTEGER_TYPES.has(typeId)) return 'integer';
-  if (NUMBER_TYPES.has(typeId)) return 'number';
-  return typeId === DuckDBTypeId.BOOLEAN ? 'boolean' : 'text';
 }

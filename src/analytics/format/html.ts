@@ -7,7 +7,6 @@
  */
 import { ExactNumber } from '../../util/json-writer.js';
 import { fixedDecimals } from './decimal-text.js';
-import { escapeHtml } from './escape-html.js';
 import type { Cell, Column, ResultTable } from './result-table.js';
 
 export interface HtmlPage {
@@ -78,39 +77,21 @@ export function formatHtmlPage(page: HtmlPage): string {
 
 function htmlTable(table: ResultTable): string {
   const numeric = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
-  const head = table.columns
-    .map((column, i) => `<th${numeric[i] ? ' class="n"' : ''}>${wrappable(column.name)}</th>`)
-    .join('');
-  const body = table.rows.map(
-    (row) =>
-      `<tr>${table.columns
-        .map(
-          (column, i) =>
-            `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(row[i] ?? null, column))}</td>`,
-        )
-        .join('')}</tr>`,
-  );
+  const cell = (tag: string, i: number, html: string) =>
+    `<${tag}${numeric[i] ? ' class="n"' : ''}>${html}</${tag}>`;
+  const row = (cells: readonly Cell[]) =>
+    `<tr>${table.columns.map((column, i) => cell('td', i, escapeHtml(showCell(cells[i] ?? null, column)))).join('')}</tr>`;
+  const head = table.columns.map((column, i) => cell('th', i, wrappable(column.name))).join('');
   const empty =
     table.rows.length === 0 ? [`<tr><td colspan="${table.columns.length}">No rows</td></tr>`] : [];
-  const footer = table.footer;
-  const foot = footer
-    ? [
-        `<tfoot><tr>${table.columns
-          .map(
-            (column, i) =>
-              `<td${numeric[i] ? ' class="n"' : ''}>${escapeHtml(showCell(footer[i] ?? null, column))}</td>`,
-          )
-          .join('')}</tr></tfoot>`,
-      ]
-    : [];
   return [
     '<table>',
     `<thead><tr>${head}</tr></thead>`,
     '<tbody>',
-    ...body,
+    ...table.rows.map(row),
     ...empty,
     '</tbody>',
-    ...foot,
+    ...(table.footer ? [`<tfoot>${row(table.footer)}</tfoot>`] : []),
     '</table>',
   ].join('\n');
 }
@@ -128,4 +109,14 @@ function showCell(cell: Cell, column: Column): string {
   if ((typeof cell === 'number' || cell instanceof ExactNumber) && column.decimals !== undefined)
     return fixedDecimals(cell, column.decimals);
   return String(cell);
+}
+
+/** Escapes text for HTML and SVG content and attribute values (double-quoted). */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }

@@ -10,7 +10,7 @@
  */
 
 /** Units of one second, per precision of DuckDB's timestamp types. */
-export const PER_SECOND = {
+const PER_SECOND = {
   s: 1n,
   ms: 1_000n,
   us: 1_000_000n,

@@ -8,15 +8,11 @@
  * Every other type is written as DuckDB writes it.
  */
 import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
-import {
-  DuckDBArrayValue,
-  DuckDBIntervalValue,
-  DuckDBListValue,
-  DuckDBMapValue,
-  DuckDBStructValue,
-  DuckDBTypeId,
-  DuckDBUnionValue,
-} from '../../store/index.js';
+import * as duck from '../../store/index.js';
+
+const { DuckDBTypeId } = duck;
+type DuckDBTypeId = duck.DuckDBTypeId;
+
 import { sqlIdentifier } from '../../util/sql-literal.js';
 import { isoDuration } from './iso-text.js';
 
@@ -42,7 +38,7 @@ export function unwritable(value: DuckDBValue, type: DuckDBType): string | undef
     if (value < HUGE_LIMIT && value > -HUGE_LIMIT) return undefined;
     return `the ${type.typeId === DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
   }
-  if (value instanceof DuckDBIntervalValue) {
+  if (value instanceof duck.DuckDBIntervalValue) {
     if (value.months < 0 || value.days < 0 || value.micros < 0n)
       return `the negative interval ${isoDuration(value)}, and a Parquet INTERVAL holds months, days and milliseconds of 0 or more`;
     if (value.micros % 1000n !== 0n)
@@ -58,16 +54,19 @@ export function unwritable(value: DuckDBValue, type: DuckDBType): string | undef
 
 /** A nested value's items, each with its type. */
 function children(value: DuckDBValue, type: DuckDBType): [DuckDBValue, DuckDBType][] {
-  if ((value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) && 'valueType' in type)
+  if (
+    (value instanceof duck.DuckDBListValue || value instanceof duck.DuckDBArrayValue) &&
+    'valueType' in type
+  )
     return value.items.map((item) => [item, type.valueType]);
-  if (value instanceof DuckDBStructValue && type.typeId === DuckDBTypeId.STRUCT)
+  if (value instanceof duck.DuckDBStructValue && type.typeId === DuckDBTypeId.STRUCT)
     return Object.entries(value.entries).map(([name, item]) => [item, type.typeForEntry(name)]);
-  if (value instanceof DuckDBMapValue && type.typeId === DuckDBTypeId.MAP)
+  if (value instanceof duck.DuckDBMapValue && type.typeId === DuckDBTypeId.MAP)
     return value.entries.flatMap((entry): [DuckDBValue, DuckDBType][] => [
       [entry.key, type.keyType],
       [entry.value, type.valueType],
     ]);
-  if (value instanceof DuckDBUnionValue && type.typeId === DuckDBTypeId.UNION)
+  if (value instanceof duck.DuckDBUnionValue && type.typeId === DuckDBTypeId.UNION)
     return [[value.value, type.memberTypeForTag(value.tag)]];
   return [];
 }

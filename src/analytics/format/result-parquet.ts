@@ -5,7 +5,7 @@
  * says: the private instance reads nothing but the values it is handed. Types are kept exactly,
  * HUGEINT as DECIMAL(38,0); a value Parquet cannot hold refuses the file (./parquet-types.ts).
  */
-import type { DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError } from '../../errors.js';
 import { DuckDBInstance } from '../../store/index.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
@@ -16,15 +16,9 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
   const names = reader.columnNames();
   const types = reader.columnTypes();
   const checked = types.flatMap((type, i) => (needsCheck(type) ? [i] : []));
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
-  const connection = await instance.connect();
-  try {
-    // Names quoted by the one identifier helper; types as DuckDB spells them (DECIMAL(38,2), ...),
-    // those Parquet has no type for as the exact type it is written in (HUGEINT as DECIMAL(38,0)),
-    // into which the appender casts the values.
+  return withPrivateDuckDB(async (connection) => {
+    // Types as DuckDB spells them (DECIMAL(38,2), ...), those Parquet has no type for as the exact
+    // type they are written in (HUGEINT as DECIMAL(38,0)), into which the appender casts the values.
     const columns = names.map((name, i) => {
       const type = types[i];
       return `${sqlIdentifier(name)} ${type === undefined ? 'VARCHAR' : (parquetCast(type) ?? type.toString())}`;
@@ -51,6 +45,18 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     }
     await connection.run(`COPY result TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
     return reader.currentRowCount;
+  });
+}
+
+/** `fn` on a connection of a private in-memory DuckDB that loads no extension; both close after. */
+export async function withPrivateDuckDB<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  const connection = await instance.connect();
+  try {
+    return await fn(connection);
   } finally {
     connection.closeSync();
     instance.closeSync();

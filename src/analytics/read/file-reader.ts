@@ -1,9 +1,7 @@
 /**
- * The Reader of a file opened read-only (no writer holds it). DuckDB refuses writes to it; a
- * user's SQL additionally runs through the statement gate on a sandboxed instance (no file access
- * outside `readableDirs`, settings locked), on a connection of its own, as the writer answers each
- * reader on one. The sandbox is instance-wide and permanent, so it is applied at the first
- * userQuery: a Reader used for a Parquet copy never runs user SQL.
+ * The Reader of a file opened read-only. A user's SQL runs through the statement gate on a
+ * connection of its own, on an instance sandboxed at the first user query (no file access outside
+ * `readableDirs`, settings locked): the sandbox is permanent, and a Parquet copy needs none.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyDataset, type Database, type SqlParams } from '../../store/index.js';

@@ -1,23 +1,16 @@
 /**
- * The one gate every reader's SQL passes, whether it runs on a file opened read-only or on the
- * writer's own instance over its socket (src/analytics/read/read-server.ts): the text is split into
- * statements, each is prepared, and only reading statement types run (SELECT in all its spellings:
- * WITH, FROM-first, VALUES, DESCRIBE, SHOW, SUMMARIZE, PRAGMA of a table function; CALL of a table
- * function; and EXPLAIN).
- * File access is refused by the instance's sandbox (see sandboxInstance), writes by the statement
- * type and, on the writer, by the READ ONLY transaction each request runs in. Refusals become
- * ConfigErrors (exit 2) that say why and what to do instead.
+ * The one gate every reader's SQL passes, on a file opened read-only or on the writer's instance
+ * (./read-server.ts): the text is split into statements, each prepared, and only reading statement
+ * types run (SELECT in all its spellings, CALL of a table function, EXPLAIN). File access is refused
+ * by the instance's sandbox, writes by the statement type (and on the writer by its READ ONLY
+ * transaction). Refusals are ConfigErrors (exit 2) that say why and what to do instead.
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
 import { damagedFileError, type SqlParams, StatementType, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-/**
- * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
- * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
- * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
- */
+/** CALL of a table function reads what a SELECT of it may; a checkpoint is refused by name (runsCheckpoint). */
 const READING: ReadonlySet<StatementType> = new Set([
   StatementType.SELECT,
   StatementType.EXPLAIN,
@@ -35,9 +28,7 @@ const FILES: ReadonlySet<StatementType> = new Set([
 
 /**
  * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
- * files), no getenv (the writer's environment holds the API key). `lockSettings` also locks the
- * configuration; the writer leaves it open for its own housekeeping (the statement gate refuses
- * SET and PRAGMA from readers either way).
+ * files), no getenv. `lockSettings` also locks the configuration (the writer needs it open).
  */
 export async function sandboxInstance(
   connection: DuckDBConnection,
@@ -59,10 +50,7 @@ export interface GuardOptions {
   readonly maxRows?: number;
   /** Refuse a text of more than one statement (a result that must be one table), naming the reason. */
   readonly single?: string;
-  /**
-   * Called with each statement's result as soon as it is complete, before the next statement runs
-   * (as the DuckDB CLI prints them); `explain` marks the result of an EXPLAIN.
-   */
+  /** Each statement's result as soon as it is complete; `explain` marks an EXPLAIN's. */
   readonly each?: (reader: DuckDBResultReader, explain: boolean) => Promise<void> | void;
 }
 
@@ -83,12 +71,7 @@ export async function runGuarded(
       'query',
       'the SQL is empty; pass a statement, e.g. "SELECT * FROM billing_monthly"',
     );
-  if (runsCheckpoint(sql))
-    throw new ConfigError(
-      'query',
-      'refused: the statement would change the database, and query is read-only (a CHECKPOINT)',
-      { hint: READ_ONLY_HINT },
-    );
+  if (runsCheckpoint(sql)) throw readOnlyRefusal('a CHECKPOINT');
   const readers: DuckDBResultReader[] = [];
   try {
     const extracted = await connection.extractStatements(sql).catch((error: unknown) => {
@@ -138,18 +121,24 @@ export async function runGuarded(
 function assertReading(type: StatementType): void {
   if (READING.has(type)) return;
   const kind = statementKind(type);
-  if (SETTING.has(type))
-    throw new ConfigError('query', `refused: settings cannot be changed by query (${kind})`);
-  if (FILES.has(type))
-    throw new ConfigError('query', `refused: the statement reads or writes files (${kind})`, {
-      hint: FILES_HINT,
-    });
-  throw new ConfigError(
-    'query',
-    `refused: the statement would change the database, and query is read-only (${kind})`,
-    { hint: READ_ONLY_HINT },
-  );
+  if (SETTING.has(type)) throw settingsRefusal(kind);
+  if (FILES.has(type)) throw filesRefusal(kind, FILES_HINT);
+  throw readOnlyRefusal(kind);
 }
+
+const readOnlyRefusal = (why: string, cause?: unknown) =>
+  new ConfigError(
+    'query',
+    `refused: the statement would change the database, and query is read-only (${why})`,
+    {
+      hint: READ_ONLY_HINT,
+      cause,
+    },
+  );
+const filesRefusal = (why: string, hint: string, cause?: unknown) =>
+  new ConfigError('query', `refused: the statement reads or writes files (${why})`, { hint, cause });
+const settingsRefusal = (why: string, cause?: unknown) =>
+  new ConfigError('query', `refused: settings cannot be changed by query (${why})`, { cause });
 
 /**
  * Whether the text runs a checkpoint, strings and comments aside: CHECKPOINT, which DuckDB makes a
@@ -172,7 +161,7 @@ const STATEMENT_WORDS: Partial<Record<StatementType, string>> = {
 };
 
 /** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
-export function statementKind(type: StatementType): string {
+function statementKind(type: StatementType): string {
   const words = STATEMENT_WORDS[type] ?? String(StatementType[type]).replaceAll('_', ' ');
   return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
 }
@@ -191,28 +180,20 @@ const MEMORY_HINT =
   'give it more with --memory (TSYNC_MEMORY), e.g. --memory 1GB; a query that parses every raw with JSON functions needs about 768MB (docs/schema.md)';
 
 /** Why DuckDB refused, in terms of what `query` allows. */
-export function queryError(where: string, error: unknown): Error {
+function queryError(where: string, error: unknown): Error {
   const message =
     (error instanceof Error ? error.message : String(error))
       .replace(/^Failed to extract statements: /, '')
       .split('\n')[0] ?? '';
   const options = { cause: error };
-  if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message)) {
-    return new ConfigError(
-      'query',
-      `refused: the statement would change the database, and query is read-only (${message})`,
-      { hint: READ_ONLY_HINT, ...options },
-    );
-  }
+  if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message))
+    return readOnlyRefusal(message, error);
   if (/disabled (by|through) configuration|external access/i.test(message)) {
-    return new ConfigError('query', `refused: the statement reads or writes files (${message})`, {
-      hint: "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files",
-      ...options,
-    });
+    const hint =
+      "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files";
+    return filesRefusal(message, hint, error);
   }
-  if (/configuration has been locked/i.test(message)) {
-    return new ConfigError('query', `refused: settings cannot be changed by query (${message})`, options);
-  }
+  if (/configuration has been locked/i.test(message)) return settingsRefusal(message, error);
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
       hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/schema.md)',

@@ -64,11 +64,15 @@ export async function withReader<T>(
       await sleep(RETRY_MS);
       continue;
     }
-    try {
-      return await fn(new FileReader(db, options.readableDirs));
-    } finally {
-      await db.close();
-    }
+    return readAndClose(db, options, fn);
+  }
+}
+
+async function readAndClose<T>(db: Database, options: ReaderOptions, fn: (reader: Reader) => Promise<T>) {
+  try {
+    return await fn(new FileReader(db, options.readableDirs));
+  } finally {
+    await db.close();
   }
 }
 
@@ -83,11 +87,7 @@ export async function withFilesReader<T>(
   fn: (reader: Reader) => Promise<T>,
 ): Promise<T> {
   const db = await openInMemory(label, options.memory === undefined ? {} : { memory: options.memory });
-  try {
-    return await fn(new FileReader(db, options.readableDirs));
-  } finally {
-    await db.close();
-  }
+  return readAndClose(db, options, fn);
 }
 
 /** A reading command's options from its settings: --lock-wait (ms) and --memory (bytes). */

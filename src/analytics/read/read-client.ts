@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { copyParquetFile, DuckDBInstance, type SqlParams, toDuckParams } from '../../store/index.js';
+import { copyParquetFile, type SqlParams, toDuckParams } from '../../store/index.js';
+import { withPrivateDuckDB } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
 import {
@@ -60,71 +61,51 @@ export class SocketReader implements Reader {
   ) {}
 
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
-    const reply = await this.request({ op: 'rows', sql, ...(params ? { params: { ...params } } : {}) });
-    return (reply.rows ?? []) as T[];
+    const request: ReadRequest = { op: 'rows', sql, ...(params ? { params: { ...params } } : {}) };
+    return this.request(request, async (reply) => (reply.rows ?? []) as T[]);
   }
 
   /** The writer answers with every result at once; those before a failing statement come with it. */
   async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
-    const socket = await open(this.socketPath);
-    let reply: Reply;
-    try {
-      reply = await this.exchange(socket, { op: 'tables', sql }, { partial: true });
-    } finally {
-      socket.destroy();
-    }
+    const reply = await this.request({ op: 'tables', sql }, async (reply) => reply, { partial: true });
     for (const table of reply.tables ?? []) await onTable(table);
     if (!reply.ok) throw this.failure(reply);
   }
 
   /** The writer writes the file in its temp folder, and it is copied from there. */
   async userQueryParquet(sql: string, file: string): Promise<number> {
-    const socket = await open(this.socketPath);
-    try {
-      const reply = await this.exchange(socket, { op: 'query-parquet', sql });
+    return this.request({ op: 'query-parquet', sql }, async (reply) => {
       if (!reply.file) throw this.broken('named no file');
       await copyFile(reply.file, file);
       return reply.count ?? 0;
-    } finally {
-      socket.destroy();
-    }
+    });
   }
 
   async copyParquet(copy: ParquetCopy): Promise<number> {
-    const socket = await open(this.socketPath);
-    try {
-      const reply = await this.exchange(socket, {
-        op: 'parquet',
-        dataset: copy.dataset,
-        params: copy.params,
-      });
-      if (!reply.file) throw this.broken('named no file');
-      const instance = await DuckDBInstance.create(':memory:', {
-        autoinstall_known_extensions: 'false',
-        autoload_known_extensions: 'false',
-      });
-      const connection = await instance.connect();
-      try {
+    const request: ReadRequest = { op: 'parquet', dataset: copy.dataset, params: copy.params };
+    return this.request(request, async ({ file }) => {
+      if (!file) throw this.broken('named no file');
+      const target = { path: copy.targetDir, partitionBy: copy.partitionBy, setting: '--out' };
+      return withPrivateDuckDB(async (connection) => {
         const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
           (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
-        return await copyParquetFile({ path: this.path, all }, reply.file, {
-          path: copy.targetDir,
-          partitionBy: copy.partitionBy,
-          setting: '--out',
-        });
-      } finally {
-        connection.closeSync();
-        instance.closeSync();
-      }
-    } finally {
-      socket.destroy();
-    }
+        return copyParquetFile({ path: this.path, all }, file, target);
+      });
+    });
   }
 
-  private async request(request: ReadRequest): Promise<Reply> {
+  /**
+   * `use` of the reply to `request`, on a connection of its own that stays open until `use` is
+   * done: the writer keeps a file it names until the reader hangs up.
+   */
+  private async request<T>(
+    request: ReadRequest,
+    use: (reply: Reply) => Promise<T>,
+    options: { readonly partial?: boolean } = {},
+  ): Promise<T> {
     const socket = await open(this.socketPath);
     try {
-      return await this.exchange(socket, request);
+      return await use(await this.exchange(socket, request, options));
     } finally {
       socket.destroy();
     }

@@ -1,13 +1,9 @@
 /**
- * The writer serves reads. DuckDB lets one process open a file for writing and no other process
- * open it at all meanwhile, so while a sync (or the worker's run) holds the file, reports, status,
- * query and export ask the writer instead: over a unix socket beside the database (`<db>.sock`,
- * mode 0600, created when the run opens the file and removed when it closes it). Each request gets
- * its own DuckDB connection and a READ ONLY transaction, so it sees the data as of the writer's
- * last commit and cannot change anything; the statement gate (guarded-statements.ts) and the
- * instance sandbox (no file access outside the publish folder, no getenv) hold
- * exactly as for a file opened read-only. A reader never blocks the writer: DuckDB's MVCC keeps
- * the snapshot, and a checkpoint simply waits for a quiet moment.
+ * The writer serves reads: no other process may open a file DuckDB holds for writing, so while a
+ * run holds it, reports, status, query and export ask the writer over a unix socket beside it
+ * (`<db>.sock`, mode 0600, there while the run has the file open). Each request gets its own
+ * connection and a READ ONLY transaction (the data as of the last commit); the statement gate and
+ * the instance sandbox hold as for a file opened read-only. A reader never blocks the writer.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -197,15 +193,12 @@ class Request {
     }
   }
 
+  /** The reply to `request`, on a fresh connection in a READ ONLY transaction. */
   private answer(request: ReadRequest, temp: string[]): Promise<Record<string, unknown>> {
     return this.db.withConnection((connection) => this.answerOn(connection, request, temp));
   }
 
-  private async answerOn(
-    connection: DuckDBConnection,
-    request: ReadRequest,
-    temp: string[],
-  ): Promise<Record<string, unknown>> {
+  private async answerOn(connection: DuckDBConnection, request: ReadRequest, temp: string[]) {
     this.connection = connection;
     try {
       await connection.run('BEGIN TRANSACTION READ ONLY');

@@ -1,17 +1,12 @@
 /**
- * What reports, `status`, `query` and `export` read through: the file opened read-only when no
- * writer holds it (FileReader, here), or the writer itself over its socket while a sync runs
- * (SocketReader, src/analytics/read/read-client.ts). Both answer with the data as of one commit and both
- * refuse anything but reading statements (src/analytics/read/guarded-statements.ts).
+ * What reports, `status`, `query` and `export` read through: the file opened read-only
+ * (./file-reader.ts), or the writer over its socket while a sync runs (./read-client.ts). Both answer
+ * with the data as of one commit and refuse anything but reading statements (./guarded-statements.ts).
  */
 import type { ExportedDataset, RowSource } from '../../store/index.js';
 import type { ResultTable } from '../format/result-table.js';
 
-/**
- * A RowSource (the statements of src/store/statements run through it): `path` is the database file,
- * for messages; `all` answers rows of one statement as plain objects (timestamps as Date, JSON as
- * text, safe bigints as numbers).
- */
+/** A RowSource (store statements run through it) that also runs a user's SQL. */
 export interface Reader extends RowSource {
   /** `file`: opened read-only; `writer`: served by the process that holds the file. */
   readonly via: 'file' | 'writer';
@@ -25,10 +20,7 @@ export interface Reader extends RowSource {
    * (absolute; its folder exists) with the result's own column types; returns the row count.
    */
   userQueryParquet(sql: string, file: string): Promise<number>;
-  /**
-   * Writes the rows of a dataset as Parquet under `targetDir`, partitioned Hive-style by
-   * `partitionBy`; returns the row count.
-   */
+  /** Writes a dataset's rows as Parquet under `targetDir`, partitioned Hive-style; returns the row count. */
   copyParquet(copy: ParquetCopy): Promise<number>;
 }
 

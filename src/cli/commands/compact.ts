@@ -1,22 +1,15 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
 
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
-import {
-  type CompactProgress,
-  type CompactResult,
-  compactFile,
-  openWriter,
-  withWriterLock,
-} from '../../store/index.js';
+import { type CompactProgress, type CompactResult, compactFile, openWriter } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 
 export const command: Command = {
   name: 'compact',
@@ -48,8 +41,8 @@ export const command: Command = {
     );
     const budget = planMemory(settings.memory, 1).duckdb;
     const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
-    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait, logger) };
-    const result = await withWriterLock({ db: settings.db, command: 'compact', logger, ...waiting }, () =>
+    const lock = { db: settings.db, command: 'compact', waitMs: settings.lockWait, logger };
+    const result = await withCommandLock(stderr, lock, () =>
       onOutOfMemory(
         () => compact(budget),
         () => {

@@ -1,12 +1,6 @@
-/**
- * `transcript-sync config show`: every setting of the configuration (each with an environment
- * variable: the service, the file, a run's and the worker's settings) with the value in effect,
- * secrets masked, and where it came from (flag, env, default, derived, unset). Flags given here
- * override the environment exactly as they would for any other command. A setting that would be
- * refused makes the exit code 2, with one line on stderr per such setting.
- */
+/** `transcript-sync config show`: every setting of the configuration, its value and its source. */
 import { describeSettings, settingKey } from '../../config/describe.js';
-import { resolveFormat } from '../../config/output-format.js';
+import { resolveFormat } from '../../config/resolve.js';
 import { CONFIGURATION } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { type Command, PROGRAM } from '../command.js';

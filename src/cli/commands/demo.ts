@@ -1,23 +1,13 @@
-/**
- * `transcript-sync demo` (npm run demo): the whole tool in one command, no Redis and no key needed.
- * Starts the simulator in-process, syncs it into ./data/demo.duckdb, then shows what a user wants
- * to see first.
- */
+/** `transcript-sync demo` (npm run demo): the simulator synced into ./data/demo.duckdb, then shown. */
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
 import { startSimulator } from '../../simulator/index.js';
-import {
-  demoHours,
-  demoJobsByStatus,
-  demoLatestJobs,
-  openReadOnly,
-  withWriterLock,
-} from '../../store/index.js';
+import { demoHours, demoJobsByStatus, demoLatestJobs, openReadOnly } from '../../store/index.js';
 import { runSync } from '../../sync/run.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
 import { summaryLine } from '../sync-summary.js';
 import { renderTable } from '../table.js';
@@ -51,8 +41,8 @@ export const command: Command = {
         db: dbPath,
         rateLimit: 1_000,
       };
-      const waiting = { waitMs: lockWait, onWait: lockWaitNotice(stderr, lockWait, logger) };
-      const summary = await withWriterLock({ db: dbPath, command: 'demo', logger, ...waiting }, () =>
+      const lock = { db: dbPath, command: 'demo', waitMs: lockWait, logger };
+      const summary = await withCommandLock(stderr, lock, () =>
         runSync(options, { ...options, logger, onProgress: view.update }),
       );
       view.done();

@@ -1,11 +1,6 @@
-/**
- * `transcript-sync enqueue`: adds a sync job per kind to the worker's queue now, and with --wait
- * waits for them and prints their summaries. Needs only Redis, not the API key: the worker that
- * runs the jobs holds the settings.
- */
+/** `transcript-sync enqueue`: a sync job per kind on the worker's queue; needs Redis, not the key. */
 import { type Job, QueueEvents } from 'bullmq';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { KindSummary, SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';

@@ -1,12 +1,6 @@
-/**
- * `transcript-sync erase`: a data-subject request answered. The jobs selected by `--job`,
- * `--metadata KEY=VALUE` and `--before DATE` (all given must match) keep their billing facts and
- * lose their content (src/store/erase.ts); the file is then rewritten so that their bytes are gone
- * too. Without `--yes` it shows what it would erase and changes nothing. It holds the file's
- * writer lock, so it waits for (`--lock-wait`) or refuses a sync or worker that writes the file.
- */
+/** `transcript-sync erase`: a data-subject request answered (src/store/erase.ts). */
 
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -22,13 +16,12 @@ import {
   rewriteErasedFile,
   selectForErasure,
   unwrittenErasures,
-  withWriterLock,
 } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 
 /** Ids shown per kind before erasing. */
 const SHOWN_IDS = 5;
@@ -64,7 +57,7 @@ export const command: Command = {
     'to finish. The next publish rewrites the partitions of the erased jobs.',
   ].join('\n'),
   logs: true,
-  settings: [...SETTINGS],
+  settings: SETTINGS,
   async run(context) {
     const { settings, selection, selector } = selectionOf(context.flags, context.env);
     assertFileExists(settings.db, 'nothing to erase: the file does not exist');
@@ -73,20 +66,11 @@ export const command: Command = {
   },
 };
 
-type EraseSettings = ReturnType<typeof settingsOf>;
-
-function settingsOf(flags: FlagValues, env: Env) {
-  return resolveSettings(
-    ['yes', 'json', 'db', 'lockWait', 'memory', 'logLevel'],
-    ['eraseJobs', 'eraseMetadata', 'eraseBefore', 'eraseKeepMetadata'],
-    flags,
-    env,
-  );
-}
+type EraseSettings = ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
 
 /** The selectors given, checked: at least one; the kind recorded in `erasures` names them. */
 function selectionOf(flags: FlagValues, env: Env) {
-  const settings = settingsOf(flags, env);
+  const settings = resolveAll(SETTINGS, flags, env);
   const kinds: string[] = [];
   const selection: { -readonly [K in keyof ErasureSelection]: ErasureSelection[K] } = {};
   if (settings.eraseJobs !== undefined && settings.eraseJobs.length > 0) {
@@ -142,8 +126,8 @@ async function erase(
   selector: string,
 ): Promise<number> {
   const logger = createLogger(settings.logLevel, {}, { stream: stderr });
-  const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait, logger) };
-  return withWriterLock({ db: settings.db, command: 'erase', logger, ...waiting }, async () => {
+  const lock = { db: settings.db, command: 'erase', waitMs: settings.lockWait, logger };
+  return withCommandLock(stderr, lock, async () => {
     const db = await openWriter(settings.db, {
       lockWaitMs: settings.lockWait,
       logger,

@@ -1,7 +1,4 @@
-/**
- * `transcript-sync export --out DIR`: Parquet files of jobs, utterances, words and module results,
- * partitioned by kind and month (Hive-style folders), for other engines. Read-only on the database.
- */
+/** `transcript-sync export --out DIR`: Hive-partitioned Parquet files of the tables, for other engines. */
 
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';

@@ -1,19 +1,12 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
-import {
-  type Database,
-  openReadOnly,
-  openWriter,
-  quarantineList,
-  withWriterLock,
-} from '../../store/index.js';
+import { type Database, openReadOnly, openWriter, quarantineList } from '../../store/index.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
 const ACTIONS = ['list', 'retry'] as const;
@@ -52,9 +45,8 @@ export const command: Command = {
       }
     };
     if (readOnly) return work();
-    const waitMs = settings.lockWait;
-    const onWait = lockWaitNotice(context.stderr, waitMs);
-    return withWriterLock({ db: settings.db, command: 'quarantine retry', waitMs, onWait }, work);
+    const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
+    return withCommandLock(context.stderr, lock, work);
   },
 };
 

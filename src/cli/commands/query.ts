@@ -1,12 +1,4 @@
-/**
- * `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it: one or
- * more statements (each result printed as soon as it is complete), from the argument, a file (-f)
- * or stdin (-), to stdout or a file (--out, its format from its extension). Writing statements,
- * file access outside the --read folders (COPY, ATTACH, read_csv) and setting changes are refused
- * with a message saying so (exit 2). While a sync holds the file, the sync answers
- * (src/analytics/read/read-server.ts). With --read and no database file, the SQL runs on an empty
- * database in memory: the files of the --read folders alone.
- */
+/** `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it. */
 
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,8 +8,7 @@ import type { ResultTable } from '../../analytics/format/result-table.js';
 import { replaceFileAtomic, writeFileAtomic } from '../../analytics/publish/atomic-file.js';
 import { readerOptions, withFilesReader, withReader } from '../../analytics/read/open-reader.js';
 import type { Reader } from '../../analytics/read/reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { assertInputFolder, assertOutputFolder } from '../../util/path-checks.js';
@@ -61,9 +52,8 @@ export const command: Command = {
   settings: ['sqlFile', 'queryFormat', 'json', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
   positionals: true,
   async run({ flags, env, positionals, stdout, stdin }) {
-    const settings = resolveSettings(
-      ['db', 'lockWait', 'memory'],
-      ['sqlFile', 'queryOut', 'readableDirs'],
+    const settings = resolveAll(
+      ['sqlFile', 'queryOut', 'readableDirs', 'db', 'lockWait', 'memory'],
       flags,
       env,
     );

@@ -1,8 +1,4 @@
-/**
- * `transcript-sync report billing|status|latency|errors`: summaries of the DuckDB file as a terminal
- * table, CSV, JSON or a self-contained HTML page (billing's with a bar chart). Read-only: it runs
- * while no sync writes the file, and waits --lock-wait for one that does.
- */
+/** `transcript-sync report billing|status|latency|errors`: read-only summaries of the DuckDB file. */
 
 import { billingTitle, describeBilling, renderBilling } from '../../analytics/billing-output.js';
 import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';
@@ -18,8 +14,7 @@ import {
   type ReportName,
   runReport,
 } from '../../analytics/reports.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';
@@ -48,6 +43,25 @@ const DESCRIPTION = [
   'has a header row with the names.',
 ].join('\n');
 
+const SETTINGS = [
+  'by',
+  'from',
+  'to',
+  'kindShown',
+  'reportFormat',
+  'json',
+  'includeDeleted',
+  'date',
+  'groupBy',
+  'includeEmpty',
+  'prices',
+  'bom',
+  'csvComments',
+  'db',
+  'lockWait',
+  'memory',
+] as const;
+
 export const command: Command = {
   name: 'report',
   summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
@@ -57,24 +71,7 @@ export const command: Command = {
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--include-empty] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: DESCRIPTION,
-  settings: [
-    'by',
-    'from',
-    'to',
-    'kindShown',
-    'reportFormat',
-    'json',
-    'includeDeleted',
-    'date',
-    'groupBy',
-    'includeEmpty',
-    'prices',
-    'bom',
-    'csvComments',
-    'db',
-    'lockWait',
-    'memory',
-  ],
+  settings: SETTINGS,
   positionals: true,
   async run({ flags, env, positionals, stdout }) {
     const name = reportName(positionals);
@@ -82,24 +79,7 @@ export const command: Command = {
     const format = resolveFormat('reportFormat', flags, env);
     if (format !== 'csv')
       refuseGiven(flags, ['bom', 'csvComments'], 'CSV (--format csv)', `--format ${format}`);
-    const settings = resolveSettings(
-      [
-        'by',
-        'kindShown',
-        'includeDeleted',
-        'date',
-        'groupBy',
-        'includeEmpty',
-        'bom',
-        'csvComments',
-        'db',
-        'lockWait',
-        'memory',
-      ],
-      ['from', 'to', 'prices'],
-      flags,
-      env,
-    );
+    const settings = resolveAll(SETTINGS, flags, env);
     const filter: ReportFilter = {
       by: settings.by,
       range: rangeFromFlags(settings.from, settings.to),

@@ -1,8 +1,7 @@
 /** `transcript-sync runs`: the history of sync runs (table `sync_runs`), newest first. */
 
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onlyKind } from '../../kinds.js';
 import { listRuns } from '../../store/index.js';
 import type { Command } from '../command.js';

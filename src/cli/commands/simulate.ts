@@ -1,8 +1,5 @@
-/**
- * `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM,
- * for the demo, manual runs and benchmarks. Prints the URL and the env line to point a sync at it.
- */
-import { resolveSettings } from '../../config/resolve.js';
+/** `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM. */
+import { resolveAll } from '../../config/resolve.js';
 import { SIMULATED_FAULTS } from '../../config/simulator-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -12,11 +9,16 @@ import type { Command } from '../command.js';
 
 const DAY_MS = 86_400_000;
 
-/** The settings of simulate that always have a value. */
-const RESOLVED = [
+const SETTINGS = [
   'simPort',
   'simHost',
   'simJobs',
+  'simStart',
+  'simEnd',
+  'simRate',
+  'simGrow',
+  'simWebhookUrl',
+  'simRetention',
   'simSeed',
   'simKey',
   'simLimitCap',
@@ -26,8 +28,6 @@ const RESOLVED = [
   'simOffsetCap',
   'simRecordBytes',
   'simFaultRate',
-  'simStart',
-  'simRate',
   'logLevel',
 ] as const;
 
@@ -48,34 +48,9 @@ export const command: Command = {
     '--grow 60/m`. --webhook-url posts the service\'s webhooks ({"event": ..., "payload": {"id": ...}}) as\n' +
     'jobs are created and end, so a worker with --webhook-port syncs each change as it happens. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
     'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
-  settings: [
-    'simPort',
-    'simHost',
-    'simJobs',
-    'simStart',
-    'simEnd',
-    'simRate',
-    'simGrow',
-    'simWebhookUrl',
-    'simRetention',
-    'simSeed',
-    'simKey',
-    'simLimitCap',
-    'simLatency',
-    'simUtterances',
-    'simWords',
-    'simOffsetCap',
-    'simRecordBytes',
-    'simFaultRate',
-    'logLevel',
-  ],
+  settings: SETTINGS,
   async run({ flags, env, stdout, stderr }) {
-    const settings = resolveSettings(
-      RESOLVED,
-      ['simEnd', 'simGrow', 'simRetention', 'simWebhookUrl'],
-      flags,
-      env,
-    );
+    const settings = resolveAll(SETTINGS, flags, env);
     const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
     const faultRate = settings.simFaultRate;
     const nowMs = Date.now();

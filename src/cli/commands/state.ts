@@ -1,17 +1,10 @@
-/**
- * `transcript-sync state show|reset`: a kind's checkpoint (where its next run starts), and a reset
- * that makes the next run re-sync from a date or from the beginning. A reset writes both stores
- * the engine reads (the file's `checkpoints` table and, with REDIS_URL, the worker's Redis key),
- * so neither copy can keep the old watermark; it holds the file's writer lock, so it refuses while
- * a sync or worker runs. Rows are only ever upserted again by the runs that follow: nothing is deleted.
- */
+/** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
 
-import { resolveFormat } from '../../config/output-format.js';
-import { refuseGiven, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
-import { openReadOnly, openWriter, withWriterLock } from '../../store/index.js';
+import { openReadOnly, openWriter } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
 import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
@@ -19,7 +12,7 @@ import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
 export const command: Command = {
@@ -48,9 +41,8 @@ export const command: Command = {
 };
 
 function settingsOf(flags: FlagValues, env: Env) {
-  return resolveSettings(
-    ['kindShown', 'yes', 'db', 'lockWait', 'redisPrefix'],
-    ['resetSince', 'redisUrl'],
+  return resolveAll(
+    ['kindShown', 'resetSince', 'yes', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
     flags,
     env,
   );
@@ -122,8 +114,8 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
     ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
     : undefined;
   try {
-    const waiting = { waitMs: settings.lockWait, onWait: lockWaitNotice(stderr, settings.lockWait) };
-    await withWriterLock({ db: settings.db, command: 'state reset', ...waiting }, async () => {
+    const lock = { db: settings.db, command: 'state reset', waitMs: settings.lockWait };
+    await withCommandLock(stderr, lock, async () => {
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         const local = new DuckDbCheckpointStore(db);

@@ -1,11 +1,17 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
-import { completionLagByKind, kindStatus } from '../../store/index.js';
+import type { RowSource } from '../../analytics/read/reader.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
+import {
+  completionLagByKind,
+  kindStatus,
+  type StalePendingRow as StalePending,
+  stalePendingJobs,
+} from '../../store/index.js';
+import { formatDurationSetting } from '../../util/duration.js';
+import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
-import { pendingAdvice, stalePending } from '../pending-advice.js';
 import { renderTable } from '../table.js';
 
 export const command: Command = {
@@ -72,6 +78,39 @@ export const command: Command = {
     return 0;
   },
 };
+
+/**
+ * Pending jobs past --pending-max-age, which runs no longer re-check, call for one of two acts:
+ * jobs no run has listed since they went past it (their row may be out of date: a `sync --full`
+ * re-reads them), and jobs a recent run listed still queued or processing (the file is right; only
+ * the service can move them on). A full run turns the first kind into the second.
+ */
+/** Per kind, the stale pending jobs split as above, judged at `now`. */
+function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date): Promise<StalePending[]> {
+  return stalePendingJobs(db, {
+    pending_since: new Date(now.getTime() - pendingMaxAgeMs).toISOString(),
+    max_age_ms: pendingMaxAgeMs,
+  });
+}
+
+/** One line per kind and case, empty when no job is past --pending-max-age. */
+function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): string[] {
+  const maxAge = formatDurationSetting(pendingMaxAgeMs);
+  const lines: string[] = [];
+  for (const row of rows) {
+    if (row.not_rechecked > 0) {
+      lines.push(
+        `${row.kind}: ${counted(row.not_rechecked, 'pending job')} older than --pending-max-age (${maxAge}) not re-checked lately; run \`sync --full\` to bring them up to date, or raise --pending-max-age (TSYNC_PENDING_MAX_AGE)`,
+      );
+    }
+    if (row.upstream > 0) {
+      lines.push(
+        `${row.kind}: ${counted(row.upstream, 'job')} still queued or processing upstream since ${row.upstream_since} (as last listed at ${row.listed_at}); nothing to do here: if they never finish, contact the service`,
+      );
+    }
+  }
+  return lines;
+}
 
 const HOUR_MS = 3_600_000;
 

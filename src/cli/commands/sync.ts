@@ -1,16 +1,20 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
-import { outcomeWriter } from '../../log.js';
+import { TsyncError, toError } from '../../errors.js';
+import type { JobKind } from '../../kinds.js';
+import { type Logger, outcomeWriter } from '../../log.js';
 import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
-import { withWriterLock } from '../../store/index.js';
+import { lastRunOutcomes, openReadOnly } from '../../store/index.js';
+import { kindSummaryOf, summaryOf } from '../../sync/run.js';
+import type { SyncOptions, SyncSummary } from '../../sync/types.js';
 import { jsonLine } from '../../util/snake-case.js';
+import { Notifier } from '../../worker/notify.js';
 import type { Command } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
-import { notifySummary, notifyThrown, syncNotifier } from '../sync-notify.js';
 import { quarantineNote, runLines } from '../sync-summary.js';
 
 export const command: Command = {
@@ -62,8 +66,8 @@ export const command: Command = {
     };
     process.on('SIGINT', stopOn).on('SIGTERM', stopOn);
     try {
-      const waiting = { waitMs: base.lockWait, onWait: lockWaitNotice(stderr, base.lockWait, logger) };
-      const summary = await withWriterLock({ db: base.db, command: 'sync', logger, ...waiting }, async () => {
+      const lock = { db: base.db, command: 'sync', waitMs: base.lockWait, logger };
+      const summary = await withCommandLock(stderr, lock, async () => {
         const notifier = notify ? await syncNotifier(notify, base, logger) : undefined;
         try {
           const result = await runPipeline(base, {
@@ -108,4 +112,66 @@ export const command: Command = {
 /** 128 plus the signal's number, as a shell reports a command a signal ended. */
 function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
+}
+
+/** `--notify URL`: the Notifier of a one-shot run, seeded with how each kind's last run ended. */
+async function syncNotifier(url: string, options: SyncOptions, logger: Logger): Promise<Notifier> {
+  const previous = new Map<JobKind, 'ok' | 'failed'>();
+  if (existsSync(options.db)) {
+    const db = await openReadOnly(options.db, { lockWaitMs: options.lockWait });
+    try {
+      for (const row of await lastRunOutcomes(db)) previous.set(row.kind, row.outcome);
+    } finally {
+      await db.close();
+    }
+  }
+  return new Notifier({ url, apiKey: options.apiKey, command: 'sync', db: options.db, logger, previous });
+}
+
+/** Tells the notifier how each kind of a run ended; `unrecoverable` is the message no retry fixes. */
+async function notifySummary(
+  notifier: Notifier | undefined,
+  summary: SyncSummary,
+  unrecoverable?: string,
+): Promise<void> {
+  for (const k of summary.kinds) {
+    await notifier?.runEnded({
+      kind: k.kind,
+      mode: k.mode,
+      outcome: k.outcome,
+      runId: summary.runId,
+      error: k.error ?? null,
+      retryable: k.outcome === 'failed' ? k.error !== unrecoverable : null,
+    });
+  }
+}
+
+/**
+ * A run that threw (a refused key, a bad setting) stopped at the kind it was syncing (the error's
+ * summary names it; else the first); later kinds did not run, and sync_runs records only that one.
+ */
+async function notifyThrown(
+  notifier: Notifier | undefined,
+  options: SyncOptions,
+  thrown: unknown,
+): Promise<void> {
+  const error = toError(thrown);
+  if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
+  // A failure no retry fixes carries the run's summary: every kind it reached, each as it ended.
+  const run = summaryOf(error);
+  // A kind's summary holds the error as toLine() gives it (src/sync/kind-run.ts).
+  if (run) return notifySummary(notifier, run, error instanceof TsyncError ? error.toLine() : error.message);
+  const summary = kindSummaryOf(error);
+  const kind = summary?.kind ?? options.kinds[0];
+  if (kind === undefined) return;
+  await notifier?.runEnded({
+    kind,
+    mode:
+      summary?.mode ??
+      (!options.full ? 'incremental' : options.reconcileWindow === undefined ? 'full' : 'recent'),
+    outcome: 'failed',
+    runId: summary?.runId ?? null,
+    error: error instanceof TsyncError ? error.toLine() : error.message,
+    retryable: error instanceof TsyncError ? error.retryable : null,
+  });
 }

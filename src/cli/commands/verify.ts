@@ -1,26 +1,14 @@
-/**
- * `transcript-sync verify`: checks the invariants no index enforces (jobs.id unique, one record
- * per job, children unique on their natural keys and attached to a job, content_hash matching the
- * record, one run row per run and kind). Exit 1 with the fix in one line when one breaks; `--repair` applies it.
- */
+/** `transcript-sync verify`: checks the invariants no index enforces; `--repair` applies the fix. */
 
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import { resolveFormat } from '../../config/output-format.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
-import {
-  type CheckResult,
-  inCheckOrder,
-  openWriter,
-  repairFile,
-  verifyFile,
-  withWriterLock,
-} from '../../store/index.js';
+import { type CheckResult, inCheckOrder, openWriter, repairFile, verifyFile } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
-import { lockWaitNotice } from '../lock-wait.js';
+import { withCommandLock } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
 export const command: Command = {
@@ -94,8 +82,7 @@ async function repair(
   options: { readonly hashes: boolean },
   stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
 ): Promise<{ results: CheckResult[]; dropped: number }> {
-  const waiting = { waitMs: lockWaitMs, onWait: lockWaitNotice(stderr, lockWaitMs) };
-  return withWriterLock({ db: path, command: 'verify --repair', ...waiting }, async () => {
+  return withCommandLock(stderr, { db: path, command: 'verify --repair', waitMs: lockWaitMs }, async () => {
     const db = await openWriter(path, { lockWaitMs });
     try {
       const before = await verifyFile(db, options);

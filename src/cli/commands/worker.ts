@@ -1,11 +1,9 @@
 /**
- * `transcript-sync worker`: the long-running scheduled sync. Runs until SIGTERM/SIGINT, then stops
- * taking jobs, lets the run in hand commit and checkpoint, closes everything and exits 0, all
- * within --shutdown-timeout (past it: exit 1). Exit 1 too when its worker lock is lost; never for a
- * database file another writer holds (its runs wait for it, src/worker/busy-file.ts).
+ * `transcript-sync worker`: the long-running scheduled sync, until SIGTERM/SIGINT (exit 0), or until
+ * --shutdown-timeout passes or its worker lock is lost (exit 1).
  */
 import { billingFileSettings } from '../../config/report-files.js';
-import { resolveSettings } from '../../config/resolve.js';
+import { resolveAll } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { WEBHOOK_SECRET_MIN } from '../../config/worker-settings.js';
@@ -117,7 +115,7 @@ export function resolveWorkerOptions(
   shutdownTimeoutMs: number;
 } {
   // The worker's own settings first: a bad value there is reported before a missing key or URL.
-  const own = resolveSettings(
+  const own = resolveAll(
     [
       'kind',
       'every',
@@ -130,15 +128,15 @@ export function resolveWorkerOptions(
       'jobLock',
       'shutdownTimeout',
       'recentWindow',
+      'notify',
     ],
-    ['notify'],
     flags,
     env,
   );
   const webhook = resolveWebhook(flags, env);
   const reportFiles = billingFileSettings(flags, env);
   // Checked before the run's settings, whose own message would point at --checkpoints redis.
-  if (!resolveSettings([], ['redisUrl'], flags, env).redisUrl) {
+  if (!resolveAll(['redisUrl'], flags, env).redisUrl) {
     throw new ConfigError(
       'REDIS_URL',
       'the worker needs Redis for its queue; set REDIS_URL or --redis-url (e.g. redis://127.0.0.1:6379)',
@@ -160,7 +158,7 @@ export function resolveWorkerOptions(
     // resolveRunOptions already refuses this for checkpoints 'redis'; this narrows the type.
     throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
   }
-  const { reportDir } = resolveSettings(['reportDir'], [], flags, env);
+  const { reportDir } = resolveAll(['reportDir'], flags, env);
   const settings: SyncSettings = Object.freeze({
     ...rest,
     redisUrl,
@@ -194,7 +192,7 @@ const PATH_SAFE = /^[A-Za-z0-9._~-]+$/;
 
 /** --webhook-port's settings, its secret checked; undefined when the port is not set. */
 function resolveWebhook(flags: FlagValues, env: Env): WebhookSettings | undefined {
-  const given = resolveSettings(['webhookHost', 'webhookRate'], ['webhookPort', 'webhookSecret'], flags, env);
+  const given = resolveAll(['webhookHost', 'webhookRate', 'webhookPort', 'webhookSecret'], flags, env);
   if (given.webhookPort === undefined) return undefined;
   const secret = given.webhookSecret ?? '';
   // Never the secret itself in the message: only what is wrong with it.

@@ -42,7 +42,8 @@ const NONE: Features = {
 
 type Obj = Record<string, unknown>;
 
-function obj(value: unknown): Obj {
+/** `value` when it is a plain object, else an empty one. */
+export function obj(value: unknown): Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : {};
 }
 

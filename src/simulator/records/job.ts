@@ -6,7 +6,7 @@
 
 import { type Rng, round } from '../rng.js';
 import type { JobKind, JobRecord, JobSpec, JobStatus } from '../types.js';
-import { featuresOf } from './features.js';
+import { obj as asObject, featuresOf } from './features.js';
 import { liveParams } from './params-live.js';
 import { preRecordedParams } from './params-pre-recorded.js';
 import { drawRichness } from './params-shared.js';
@@ -160,10 +160,4 @@ function requestedLanguage(params: unknown): string {
 function after(createdAt: unknown, seconds: number): string {
   const base = Date.parse(String(createdAt));
   return new Date((Number.isNaN(base) ? Date.now() : base) + Math.round(seconds * 1000)).toISOString();
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }

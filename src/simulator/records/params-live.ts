@@ -5,6 +5,7 @@
 
 import type { Rng } from '../rng.js';
 import {
+  feature,
   languageConfig,
   type Richness,
   spellingConfig,
@@ -14,7 +15,7 @@ import {
   vocabularyConfig,
 } from './params-shared.js';
 
-export const MESSAGE_FLAGS = [
+const MESSAGE_FLAGS = [
   'receive_partial_transcripts',
   'receive_final_transcripts',
   'receive_speech_events',
@@ -57,15 +58,9 @@ export function liveParams(rng: Rng, ctx: LiveContext): Record<string, unknown> 
 
 function realtimeProcessing(rng: Rng, ctx: LiveContext, on: () => boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const vocabulary = on();
-  out['custom_vocabulary'] = vocabulary;
-  if (vocabulary) out['custom_vocabulary_config'] = vocabularyConfig(rng);
-  const spelling = on();
-  out['custom_spelling'] = spelling;
-  if (spelling) out['custom_spelling_config'] = spellingConfig(rng);
-  const translation = on();
-  out['translation'] = translation;
-  if (translation) out['translation_config'] = translationConfig(rng, ctx.language);
+  feature(out, 'custom_vocabulary', on(), () => vocabularyConfig(rng));
+  feature(out, 'custom_spelling', on(), () => spellingConfig(rng));
+  feature(out, 'translation', on(), () => translationConfig(rng, ctx.language));
   out['named_entity_recognition'] = on();
   out['sentiment_analysis'] = on();
   return out;

@@ -6,6 +6,7 @@
 
 import type { Rng } from '../rng.js';
 import {
+  feature,
   languageConfig,
   type Richness,
   spellingConfig,
@@ -77,18 +78,6 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
   p['audio_enhancer'] = rng.chance(0.3);
   p['accurate_words_timestamps'] = rng.chance(0.2);
   return p;
-}
-
-/** Sets a switch and, when it is on, its config object (`<name>_config` unless named). */
-function feature(
-  params: Record<string, unknown>,
-  name: string,
-  enabled: boolean,
-  config: () => Record<string, unknown>,
-  configName = `${name}_config`,
-): void {
-  params[name] = enabled;
-  if (enabled) params[configName] = config();
 }
 
 function subtitlesConfig(rng: Rng): Record<string, unknown> {

@@ -26,6 +26,18 @@ export function switchOn(rng: Rng, richness: Richness): boolean {
   return rng.chance(richness);
 }
 
+/** Sets a switch and, when it is on, its config object (`<name>_config` unless named). */
+export function feature(
+  params: Record<string, unknown>,
+  name: string,
+  enabled: boolean,
+  config: () => Record<string, unknown>,
+  configName = `${name}_config`,
+): void {
+  params[name] = enabled;
+  if (enabled) params[configName] = config();
+}
+
 export function vocabularyConfig(rng: Rng): Record<string, unknown> {
   // Both element forms of the spec: a plain string, the short object {value}, the full object.
   const vocabulary: unknown[] = [rng.pick(COMPANIES), { value: rng.pick(COMPANIES) }];

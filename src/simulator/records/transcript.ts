@@ -6,7 +6,7 @@
 import { type Rng, round } from '../rng.js';
 import { wordsOf } from './vocabulary.js';
 
-export interface Word {
+interface Word {
   word: string;
   start: number;
   end: number;

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../../../src/analytics/billing-files.js';
-import { lastCompletePeriod } from '../../../src/analytics/periods.js';
 import { billingFileSettings } from '../../../src/config/report-files.js';
 import type { JobRecord } from '../../../src/simulator/index.js';
 import type { Database } from '../../../src/store/database.js';
@@ -178,14 +177,6 @@ describe('scheduled billing report files', () => {
     } finally {
       await loadRecords(db, [lateEvening]);
     }
-  });
-
-  test('the last complete periods are yesterday and last month, in UTC', async () => {
-    expect(lastCompletePeriod('day', new Date('2026-11-01T00:00:00.000Z'))).toBe('2026-10-31');
-    expect(lastCompletePeriod('day', new Date('2026-11-01T23:59:59.999Z'))).toBe('2026-10-31');
-    expect(lastCompletePeriod('month', new Date('2026-11-01T00:00:00.000Z'))).toBe('2026-10');
-    expect(lastCompletePeriod('month', new Date('2026-01-15T12:00:00.000Z'))).toBe('2025-12');
-    expect(lastCompletePeriod('day', new Date('2028-03-01T05:00:00.000Z'))).toBe('2028-02-29');
   });
 
   test('each run writes every complete day and month of the window: missed periods appear, late completions rewrite theirs', async () => {

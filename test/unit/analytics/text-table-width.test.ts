@@ -5,8 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ResultTable } from '../../../src/analytics/format/result-table.js';
-import { formatTextTable } from '../../../src/analytics/format/text-table.js';
-import { cutToWidth, displayWidth } from '../../../src/analytics/format/text-width.js';
+import { cutToWidth, displayWidth, formatTextTable } from '../../../src/analytics/format/text-table.js';
 import { command as query } from '../../../src/cli/commands/query.js';
 import { renderTable } from '../../../src/cli/table.js';
 import { craftJob, loadedDatabase, runCommand, smallDataset } from '../../helpers/analytics-data.js';
