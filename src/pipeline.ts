@@ -5,9 +5,11 @@
  * file is rewritten without them once the run has closed it (src/store/erase.ts).
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
+import { basename, dirname } from 'node:path';
+import { isBucketUrl } from './analytics/publish/bucket-url.js';
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
-import { DatabaseError, toError } from './errors.js';
+import { DatabaseError, StorageError, toError } from './errors.js';
 import { type Logger, silentLogger } from './log.js';
 import { planReaderMemory } from './memory/reader-memory.js';
 import { type Database, rewriteErasedFile, unwrittenErasures, withReadingMemory } from './store/index.js';
@@ -38,7 +40,8 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   let published: PublishOutcome = {};
   let unwritten = 0;
   const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
-    const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    const publishDir =
+      plan.publish && !isBucketUrl(plan.publish.dir) ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
@@ -125,7 +128,7 @@ function notPublished(target: PublishTarget, reason: string, logger: Logger): Pu
   return { notPublished: { dir: target.dir, reason } };
 }
 
-/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
+/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder, or the bucket's StorageError. */
 async function publish(
   db: Database,
   target: PublishTarget,
@@ -138,6 +141,10 @@ async function publish(
       db,
       dir: target.dir,
       raw: target.raw,
+      ...(target.keep === undefined ? {} : { keep: target.keep }),
+      ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+      // A bucket's files are staged beside the database file: on its disk, not in memory (a tmpfs).
+      staging: { dir: dirname(db.path), name: `.${basename(db.path)}.publish-` },
       ...(signal ? { signal } : {}),
     });
     logger.info(
@@ -148,6 +155,8 @@ async function publish(
     );
     return result;
   } catch (error) {
+    // The object store's faults name their own fix.
+    if (error instanceof StorageError) throw error;
     const message = toError(error).message.split('\n')[0];
     throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {
       path: target.dir,

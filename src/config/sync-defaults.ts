@@ -6,6 +6,7 @@
  * override what they mean to (`{ ...syncDefaults(), pageSize: 10 }`).
  */
 
+import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
@@ -13,6 +14,7 @@ import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { given, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName, Settings } from './settings.js';
+import { httpUrl } from './values.js';
 
 /** The service, the file and the log level: what a run needs beyond RUN_RESOLVED's defaults. */
 const SERVICE = ['apiKey', 'baseUrl', 'db', 'logLevel'] as const satisfies readonly SettingName[];
@@ -37,6 +39,7 @@ const RUN_RESOLVED = [
   'pendingMaxAge',
   'lockWait',
   'publishRaw',
+  'publishKeep',
 ] as const satisfies readonly SettingName[];
 
 /** Settings of a run that may be unset: none, all history, no Redis, no dataset, no metadata key kept by an erasure. */
@@ -45,6 +48,7 @@ const RUN_OPTIONAL = [
   'since',
   'redisUrl',
   'publish',
+  'publishEndpoint',
   'eraseKeepMetadata',
 ] as const satisfies readonly SettingName[];
 
@@ -72,6 +76,8 @@ export const RUN_FLAGS = [
   'notify',
   'publish',
   'publishRaw',
+  'publishKeep',
+  'publishEndpoint',
 ] as const satisfies readonly SettingName[];
 
 /** A run's settings but the service's address and key and the file, which have no default. */
@@ -117,13 +123,28 @@ export function resolveRunOptions(
     throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
   }
   // Before any lock or fetch: a folder that cannot hold the dataset fails the run at once.
-  if (settings.publish !== undefined)
+  if (settings.publish !== undefined && !isBucketUrl(settings.publish))
     assertOutputFolder(settings.publish, given('publish', flags, env).where);
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }
   const { apiKey, baseUrl, db, logLevel } = settings;
-  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...runPlan(settings), checkpoints });
+  const toBucket = settings.publish !== undefined && isBucketUrl(settings.publish);
+  const publishEndpoint = settings.publishEndpoint ?? (toBucket ? endpointOfSdk(env) : undefined);
+  const plan = runPlan({ ...settings, ...(publishEndpoint === undefined ? {} : { publishEndpoint }) });
+  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...plan, checkpoints });
+}
+
+/**
+ * The AWS SDK's own endpoint variables, which its S3 client honours when --publish-endpoint is
+ * unset: read here too, so that such an endpoint is addressed path-style.
+ */
+function endpointOfSdk(env: Env): string | undefined {
+  const name = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((n) => (env[n] ?? '') !== '');
+  if (name === undefined) return undefined;
+  const parsed = httpUrl.safeParse(env[name]);
+  if (!parsed.success) throw new ConfigError(name, 'must be an http:// or https:// URL');
+  return parsed.data;
 }
 
 function runPlan(
@@ -152,6 +173,14 @@ function runPlan(
     checkpoints: s.checkpoints,
     redisUrl: s.redisUrl ?? null,
     redisPrefix: s.redisPrefix,
-    publish: s.publish === undefined ? null : { dir: s.publish, raw: s.publishRaw },
+    publish:
+      s.publish === undefined
+        ? null
+        : {
+            dir: s.publish,
+            raw: s.publishRaw,
+            keep: s.publishKeep,
+            ...(s.publishEndpoint === undefined ? {} : { endpoint: s.publishEndpoint }),
+          },
   };
 }

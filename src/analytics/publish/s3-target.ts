@@ -1,0 +1,412 @@
+/**
+ * `--publish s3://BUCKET/PREFIX`: the dataset in an S3-compatible bucket (AWS S3, MinIO, R2, Ceph),
+ * through the AWS SDK v3. Credentials and region come from the SDK's default chain (environment,
+ * shared config and profiles, container and instance roles); an endpoint (--publish-endpoint,
+ * AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) is addressed path-style. Retries follow the SDK's standard
+ * policy (3 attempts).
+ *
+ * Readers never see a half-published dataset (docs/decisions/0014-published-dataset.md):
+ * - a partition file is uploaded under a name no publish reuses,
+ *   `PREFIX/<table>/kind=K/month=M/part-<publish id>.parquet`, so no object a manifest names is
+ *   ever overwritten;
+ * - the manifest is written last: first as `PREFIX/_manifests/<publish id>.json`, then as
+ *   `PREFIX/_manifest.json`, the one pointer to the current files (a PUT replaces an object whole);
+ * - then the objects under the tables' prefixes that neither the last `keep` manifests nor the
+ *   manifest current when the publish started name are deleted, and the manifests past `keep`.
+ * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
+ * manifest and goes with the next publish's deletions. Files stream from disk in parts of 5 MiB, at
+ * most UPLOADS_AT_ONCE at once, one part each in flight; an upload that fails or is stopped aborts
+ * its multipart upload (a SIGKILL leaves it to the bucket's lifecycle rule, docs/operating.md).
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { StorageError } from '../../errors.js';
+import { makeFolder } from '../../util/make-folder.js';
+import { type BucketLocation, bucketLocation } from './bucket-url.js';
+import { type DatasetTarget, removeStaleStaging } from './folder-target.js';
+import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
+
+/** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
+export const MANIFESTS_FOLDER = '_manifests/';
+/** S3's smallest part: a multipart upload holds at most this much of a file in memory. */
+const PART_BYTES = 5 * 2 ** 20;
+const UPLOADS_AT_ONCE = 4;
+/** S3's most keys in one DeleteObjects. */
+const DELETE_BATCH = 1_000;
+/** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
+const ENDPOINT_REGION = 'us-east-1';
+
+export interface BucketTargetOptions {
+  /** `s3://BUCKET[/PREFIX]`, validated by the settings table. */
+  readonly url: string;
+  /** Manifests kept (with the files they name), at least 1. */
+  readonly keep: number;
+  readonly endpoint?: string;
+  /** The local folder staging folders are made in, and the start of their names. */
+  readonly staging: { readonly dir: string; readonly name: string };
+  /** The tables the dataset holds: only objects under their prefixes are ever deleted. */
+  readonly tables: readonly string[];
+  readonly now: Date;
+  readonly signal?: AbortSignal;
+}
+
+export async function openBucketTarget(options: BucketTargetOptions): Promise<DatasetTarget> {
+  const location = bucketLocation(options.url);
+  const client = await s3Client(options.endpoint, location);
+  const store = new Bucket(client, location, options.endpoint);
+  try {
+    const listed = await store.list();
+    const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
+    await removeStaleStaging(options.staging.dir, options.staging.name);
+    const staging = join(
+      options.staging.dir,
+      `${options.staging.name}${process.pid}-${randomBytes(4).toString('hex')}`,
+    );
+    await makeFolder(staging);
+    const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+    const uploads = new Uploads(store, options.signal);
+    return {
+      staging,
+      previous,
+      beginTable: async () => {},
+      holds: (file) => listed.has(file),
+      async place(staged, table, kind, month) {
+        const file = `${table}/kind=${kind}/month=${month}/part-${id}.parquet`;
+        await uploads.start(staged, file);
+        return file;
+      },
+      // The partition leaves the next manifest; its old file goes with the deletions of a later one.
+      drop: async () => {},
+      async commit(manifest) {
+        await uploads.finish();
+        const text = manifestText(manifest);
+        await store.put(`${MANIFESTS_FOLDER}${id}.json`, text);
+        await store.put(MANIFEST_FILE, text);
+        await store.prune({
+          listed,
+          current: manifest,
+          previous,
+          id,
+          keep: options.keep,
+          tables: options.tables,
+        });
+        return 2 * Buffer.byteLength(text);
+      },
+      async close() {
+        await uploads.stop();
+        client.destroy();
+        await rm(staging, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
+}
+
+/** A client of the SDK's default chain; with an endpoint, path-style and a region even if none is set. */
+async function s3Client(endpoint: string | undefined, location: BucketLocation): Promise<S3Client> {
+  const client = new S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true });
+  const region = await client.config.region().catch(() => undefined);
+  if (region !== undefined && region !== '') return client;
+  client.destroy();
+  if (endpoint !== undefined)
+    return new S3Client({ endpoint, forcePathStyle: true, region: ENDPOINT_REGION });
+  throw new StorageError(`could not publish to ${location.url}: no AWS region is set`, {
+    retryable: false,
+    hint: 'set AWS_REGION (or a region in the AWS profile), or AWS_ENDPOINT_URL_S3 for an S3-compatible store',
+  });
+}
+
+/** The SDK's calls on the dataset's prefix, each failure a StorageError. */
+class Bucket {
+  constructor(
+    readonly client: S3Client,
+    readonly location: BucketLocation,
+    readonly endpoint: string | undefined,
+  ) {}
+
+  key(file: string): string {
+    return `${this.location.prefix}${file}`;
+  }
+
+  /** Every object under the prefix, by its name relative to the prefix. */
+  async list(): Promise<Set<string>> {
+    return this.guard(async () => {
+      const names = new Set<string>();
+      const pages = paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.location.bucket, Prefix: this.location.prefix },
+      );
+      for await (const page of pages) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key !== undefined) names.add(object.Key.slice(this.location.prefix.length));
+        }
+      }
+      return names;
+    });
+  }
+
+  /** A manifest read back; undefined when it is not one of this version. */
+  async getManifest(file: string): Promise<Manifest | undefined> {
+    return this.guard(async () => {
+      const got = await this.client.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(file) }),
+      );
+      return parseManifest((await got.Body?.transformToString('utf8')) ?? '');
+    });
+  }
+
+  async put(file: string, text: string): Promise<void> {
+    await this.guard(() =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.location.bucket,
+          Key: this.key(file),
+          Body: text,
+          ContentType: 'application/json',
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Deletes the manifests past the last `keep` and the objects under the tables' prefixes that none
+   * of those, nor the manifest current when this publish started, names. Should one of the kept
+   * manifests not read back, no data object is deleted this time.
+   */
+  async prune(run: {
+    readonly listed: ReadonlySet<string>;
+    readonly current: Manifest;
+    readonly previous: Manifest | undefined;
+    readonly id: string;
+    readonly keep: number;
+    readonly tables: readonly string[];
+  }): Promise<void> {
+    const manifests = [
+      `${MANIFESTS_FOLDER}${run.id}.json`,
+      ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),
+    ].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const kept = manifests.slice(0, run.keep);
+    const doomed = manifests.slice(run.keep);
+    const named = new Set([...filesOf(run.current), ...(run.previous ? filesOf(run.previous) : [])]);
+    let readable = true;
+    for (const name of kept.slice(1)) {
+      const manifest = await this.getManifest(name);
+      if (manifest === undefined) readable = false;
+      else for (const file of filesOf(manifest)) named.add(file);
+    }
+    if (readable) {
+      const data = run.tables.map((table) => `${table}/`);
+      for (const name of run.listed) {
+        if (!named.has(name) && data.some((start) => name.startsWith(start))) doomed.push(name);
+      }
+    }
+    for (let at = 0; at < doomed.length; at += DELETE_BATCH) {
+      const batch = doomed.slice(at, at + DELETE_BATCH);
+      const answer = await this.guard(() =>
+        this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.location.bucket,
+            Delete: { Objects: batch.map((name) => ({ Key: this.key(name) })), Quiet: true },
+          }),
+        ),
+      );
+      const failed = answer.Errors?.[0];
+      if (failed) {
+        throw new StorageError(
+          `could not publish to ${this.location.url}: deleting ${failed.Key ?? 'an old file'} failed (${failed.Code ?? 'no code'})`,
+          {
+            retryable: true,
+            hint: 'grant the publisher s3:DeleteObject on the prefix (docs/querying.md); the new manifest is in place',
+          },
+        );
+      }
+    }
+  }
+
+  async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw storageError(error, this.location, this.endpoint);
+    }
+  }
+}
+
+/** The uploads of one publish: at most UPLOADS_AT_ONCE in flight, the first failure kept. */
+class Uploads {
+  readonly #inFlight = new Map<Upload, Promise<void>>();
+  #failure: unknown;
+  readonly #onAbort = () => void this.stop();
+
+  constructor(
+    readonly bucket: Bucket,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** Starts uploading `staged` as `file` (the staged file is removed once it is up). */
+  async start(staged: string, file: string): Promise<void> {
+    while (this.#inFlight.size >= UPLOADS_AT_ONCE) await Promise.race(this.#inFlight.values());
+    this.#throwIfFailed();
+    this.signal?.throwIfAborted();
+    const upload = new Upload({
+      client: this.bucket.client,
+      params: {
+        Bucket: this.bucket.location.bucket,
+        Key: this.bucket.key(file),
+        Body: createReadStream(staged),
+        ContentType: 'application/vnd.apache.parquet',
+      },
+      partSize: PART_BYTES,
+      queueSize: 1,
+      leavePartsOnError: false,
+    });
+    const done = upload
+      .done()
+      .then(() => rm(staged, { force: true }))
+      .catch((error: unknown) => {
+        this.#failure ??= error;
+      })
+      .finally(() => this.#inFlight.delete(upload));
+    this.#inFlight.set(upload, done);
+  }
+
+  /** Waits for every upload; the first failure is thrown. */
+  async finish(): Promise<void> {
+    await Promise.all(this.#inFlight.values());
+    this.#throwIfFailed();
+    this.signal?.throwIfAborted();
+  }
+
+  /** Aborts what is in flight, its multipart upload with it. */
+  async stop(): Promise<void> {
+    this.signal?.removeEventListener('abort', this.#onAbort);
+    const open = [...this.#inFlight.keys()];
+    await Promise.all(open.map((upload) => abortUpload(upload, this.bucket)));
+    await Promise.all(this.#inFlight.values());
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure !== undefined)
+      throw storageError(this.#failure, this.bucket.location, this.bucket.endpoint);
+  }
+}
+
+/**
+ * Upload.abort() stops the parts still to send and rejects done() at once; the multipart upload is
+ * aborted only once the part in flight returns, which a process about to exit may not see. So it
+ * is aborted here too, by its id (a second abort of the same upload is answered NoSuchUpload).
+ */
+async function abortUpload(upload: Upload, bucket: Bucket): Promise<void> {
+  await upload.abort();
+  // The id of the multipart upload, set once S3 created it; not part of Upload's typed surface.
+  const uploadId = (upload as unknown as { uploadId?: string }).uploadId;
+  const key = (upload as unknown as { params?: { Key?: string } }).params?.Key;
+  if (uploadId === undefined || key === undefined) return;
+  await bucket.client
+    .send(new AbortMultipartUploadCommand({ Bucket: bucket.location.bucket, Key: key, UploadId: uploadId }))
+    .catch(() => undefined);
+}
+
+function filesOf(manifest: Manifest): string[] {
+  return Object.values(manifest.tables).flatMap((table) =>
+    table.partitions.flatMap((p) => (p.file === null ? [] : [p.file])),
+  );
+}
+
+/** The SDK's answer names: the one line for each fault, its fix, whether the next run may pass. */
+function storageError(error: unknown, location: BucketLocation, endpoint: string | undefined): StorageError {
+  if (error instanceof StorageError) return error;
+  const fault = error as {
+    name?: string;
+    code?: string;
+    Code?: string;
+    $metadata?: { httpStatusCode?: number };
+    errors?: { code?: string }[];
+  };
+  const name = fault.Code ?? fault.name ?? 'Error';
+  const status = fault.$metadata?.httpStatusCode;
+  const where = `could not publish to ${location.url}`;
+  const said = status === undefined ? name : `${name}, HTTP ${status}`;
+  const options = (retryable: boolean, hint: string) => ({ retryable, hint, cause: error });
+  if (name === 'AbortError') {
+    return new StorageError(
+      `${where}: the upload was stopped`,
+      options(true, 'the next run publishes again'),
+    );
+  }
+  if (name === 'NoSuchBucket') {
+    return new StorageError(
+      `${where}: the bucket ${location.bucket} does not exist (${said})`,
+      options(false, 'create the bucket, or fix its name in --publish (TSYNC_PUBLISH)'),
+    );
+  }
+  if (
+    [
+      'InvalidAccessKeyId',
+      'SignatureDoesNotMatch',
+      'ExpiredToken',
+      'ExpiredTokenException',
+      'TokenRefreshRequired',
+      'InvalidToken',
+      'CredentialsProviderError',
+    ].includes(name)
+  ) {
+    return new StorageError(
+      `${where}: the object store refused the credentials (${said})`,
+      options(
+        false,
+        'renew or set the credentials of the AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a role)',
+      ),
+    );
+  }
+  if (name === 'AccessDenied' || name === 'AllAccessDisabled' || status === 403) {
+    return new StorageError(
+      `${where}: access denied (${said})`,
+      options(
+        false,
+        `grant the publisher s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on ${location.prefix === '' ? 'the bucket' : `the prefix ${location.prefix}`} (docs/querying.md)`,
+      ),
+    );
+  }
+  const code = fault.code ?? fault.errors?.[0]?.code;
+  const network = [
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'ETIMEDOUT',
+    'ECONNRESET',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+  ];
+  if ((code !== undefined && network.includes(code)) || name === 'TimeoutError') {
+    return new StorageError(
+      `${where}: cannot reach ${endpoint ?? 'the S3 endpoint of its region'} (${code ?? name})`,
+      options(
+        true,
+        'check --publish-endpoint (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), the region and the network; the next run publishes again',
+      ),
+    );
+  }
+  return new StorageError(
+    `${where}: the object store answered ${said}`,
+    options(
+      status === undefined || status >= 500,
+      'the sync itself is committed and the next run publishes again',
+    ),
+  );
+}
