@@ -5,7 +5,7 @@
  * file is rewritten without them once the run has closed it (src/store/erase.ts).
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isBucketUrl } from './analytics/publish/bucket-url.js';
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
@@ -40,8 +40,10 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   let published: PublishOutcome = {};
   let unwritten = 0;
   const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
-    const publishDir =
-      plan.publish && !isBucketUrl(plan.publish.dir) ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    // DuckDB writes the dataset's files only below this folder: the dataset's own, or a bucket's staging.
+    const publishDir = plan.publish
+      ? `${localFolderOf(plan.publish, db.path).replace(/\/+$/, '')}/`
+      : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
@@ -79,6 +81,15 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
 async function rewriteErased(plan: PipelinePlan, resources: SyncResources, logger: Logger): Promise<void> {
   logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
   await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
+}
+
+/**
+ * The local folder a publish writes into: the dataset's folder, or for a bucket the folder its files
+ * are staged in before they are uploaded, beside the database file (on its disk, not in memory as a
+ * tmpfs would hold it; one writer per file, so one publish at a time uses it).
+ */
+function localFolderOf(target: PublishTarget, dbPath: string): string {
+  return isBucketUrl(target.dir) ? join(dirname(dbPath), `.${basename(dbPath)}.publish`) : target.dir;
 }
 
 /** The summary a failure thrown by runPipeline carries, with what became of the publish. */
@@ -143,8 +154,7 @@ async function publish(
       raw: target.raw,
       ...(target.keep === undefined ? {} : { keep: target.keep }),
       ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
-      // A bucket's files are staged beside the database file: on its disk, not in memory (a tmpfs).
-      staging: { dir: dirname(db.path), name: `.${basename(db.path)}.publish-` },
+      ...(isBucketUrl(target.dir) ? { staging: localFolderOf(target, db.path) } : {}),
       ...(signal ? { signal } : {}),
     });
     logger.info(

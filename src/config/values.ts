@@ -235,8 +235,7 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /**
  * Where --publish writes: `s3://BUCKET[/PREFIX]` kept as a URL (no trailing slash), or a folder made
  * absolute. Text that starts like a URL (`scheme:`) is refused unless it is such an s3:// URL, so
- * `s3:/lake/x` or `gs://lake` never becomes a folder named after it. Credentials in the URL are
- * refused: they come from the AWS SDK's own chain.
+ * `s3:/lake/x` or `gs://lake` never becomes a folder named after it.
  */
 export const publishLocation = text.transform((value, ctx) => {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return resolve(value);
@@ -254,11 +253,9 @@ export const publishLocation = text.transform((value, ctx) => {
     );
   }
   const [, bucket = '', path = ''] = match;
-  if (bucket.includes('@') || bucket.includes(':')) {
-    return refuse(
-      'must not carry credentials or a port; the AWS SDK takes them from its own chain (docs/operating.md)',
-    );
-  }
+  // Credentials in the URL pass here so that this refusal never echoes them: resolveRunOptions
+  // refuses them without quoting the value.
+  if (bucket.includes('@')) return value;
   if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
     return refuse(
       `has no valid bucket name (3-63 lowercase letters, digits, dots and hyphens; e.g. ${example})`,

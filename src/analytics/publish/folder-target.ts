@@ -43,7 +43,7 @@ export function partitionPath(kind: string, month: string): string {
 /** A dataset in the folder `dir` (absolute), made when missing. */
 export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
   await makeFolder(dir);
-  await removeStaleStaging(dir, '.publish-');
+  await removeStaleStaging(dir);
   const previous = await readManifest(dir);
   const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
   await makeFolder(staging);
@@ -74,12 +74,9 @@ export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
   };
 }
 
-/**
- * Staging folders, in `dir`, of a publish that crashed: the entries whose names start with
- * `prefix`. Only the file's writer publishes, so none is in use.
- */
-export async function removeStaleStaging(dir: string, prefix: string): Promise<void> {
+/** Staging folders of a publish that crashed; only the file's writer publishes here. */
+async function removeStaleStaging(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (name.startsWith(prefix)) await rm(join(dir, name), { recursive: true, force: true });
+    if (name.startsWith('.publish-')) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@
  * one, s3-target.ts uploads it under a new name) and the manifest is written last.
  */
 
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -67,11 +68,10 @@ export interface PublishOptions {
   /** With a bucket: an S3-compatible endpoint, addressed path-style; default the SDK's chain. */
   readonly endpoint?: string;
   /**
-   * With a bucket: the local folder the files are staged in before they are uploaded, and the start
-   * of the staging folders' names (one left by a crashed publish is removed); default the system's
-   * temporary folder.
+   * With a bucket: the local folder the files are staged in before they are uploaded, emptied at
+   * the start and removed at the end; default a new folder in the system's temporary folder.
    */
-  readonly staging?: { readonly dir: string; readonly name: string };
+  readonly staging?: string;
 }
 
 export interface PublishResult {
@@ -152,7 +152,8 @@ async function openTarget(options: PublishOptions, dir: string, now: Date): Prom
     url: dir,
     keep: options.keep ?? 2,
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
-    staging: options.staging ?? { dir: tmpdir(), name: `.tsync-publish-${process.pid}-` },
+    staging:
+      options.staging ?? join(tmpdir(), `tsync-publish-${process.pid}-${randomBytes(4).toString('hex')}`),
     tables: PUBLISHED_TABLES.map((t) => t.table),
     now,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -21,7 +21,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectsCommand,
@@ -34,7 +33,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { StorageError } from '../../errors.js';
 import { makeFolder } from '../../util/make-folder.js';
 import { type BucketLocation, bucketLocation } from './bucket-url.js';
-import { type DatasetTarget, removeStaleStaging } from './folder-target.js';
+import type { DatasetTarget } from './folder-target.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
@@ -53,8 +52,8 @@ export interface BucketTargetOptions {
   /** Manifests kept (with the files they name), at least 1. */
   readonly keep: number;
   readonly endpoint?: string;
-  /** The local folder staging folders are made in, and the start of their names. */
-  readonly staging: { readonly dir: string; readonly name: string };
+  /** The local folder the files are staged in: emptied (a crashed publish's files), made, and removed at the end. */
+  readonly staging: string;
   /** The tables the dataset holds: only objects under their prefixes are ever deleted. */
   readonly tables: readonly string[];
   readonly now: Date;
@@ -68,11 +67,8 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
   try {
     const listed = await store.list();
     const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
-    await removeStaleStaging(options.staging.dir, options.staging.name);
-    const staging = join(
-      options.staging.dir,
-      `${options.staging.name}${process.pid}-${randomBytes(4).toString('hex')}`,
-    );
+    const staging = options.staging;
+    await rm(staging, { recursive: true, force: true });
     await makeFolder(staging);
     const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
     const uploads = new Uploads(store, options.signal);
