@@ -127,7 +127,10 @@ async function main(): Promise<void> {
     HOME: process.env['HOME'] ?? root,
     TSYNC_BASE_URL: sim.url,
     TSYNC_API_KEY: sim.apiKey,
+    // As the scale phase runs its commands: a limiter that shapes nothing, its page size and slices.
     TSYNC_RATE_LIMIT: '1000',
+    TSYNC_PAGE_SIZE: '100',
+    TSYNC_CONCURRENCY: '2',
     TSYNC_LOG_LEVEL: 'warn',
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
