@@ -11,8 +11,9 @@
  *   ever overwritten;
  * - the manifest is written last: first as `PREFIX/_manifests/<publish id>.json`, then as
  *   `PREFIX/_manifest.json`, the one pointer to the current files (a PUT replaces an object whole);
- * - then the objects under the tables' prefixes that neither the last `keep` manifests nor the
- *   manifest current when the publish started name are deleted, and the manifests past `keep`.
+ * - then the objects under the tables' prefixes that neither the last `keep` manifests nor (with
+ *   keep >= 2) the manifest current when the publish started name are deleted, and the manifests
+ *   past `keep`.
  * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
  * manifest and goes with the next publish's deletions. Files stream from disk in parts of 5 MiB, at
  * most UPLOADS_AT_ONCE at once, one part each in flight; an upload that fails or is stopped aborts
@@ -179,8 +180,8 @@ class Bucket {
 
   /**
    * Deletes the manifests past the last `keep` and the objects under the tables' prefixes that none
-   * of those, nor the manifest current when this publish started, names. Should one of the kept
-   * manifests not read back, no data object is deleted this time.
+   * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
+   * one of the kept manifests not read back, no data object is deleted this time.
    */
   async prune(run: {
     readonly listed: ReadonlySet<string>;
@@ -196,7 +197,10 @@ class Bucket {
     ].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
     const kept = manifests.slice(0, run.keep);
     const doomed = manifests.slice(run.keep);
-    const named = new Set([...filesOf(run.current), ...(run.previous ? filesOf(run.previous) : [])]);
+    // The manifest current at the start is kept too (with keep >= 2), even when a publish killed
+    // between its two manifest writes left a newer one in _manifests/ that never became current.
+    const previous = run.keep > 1 && run.previous ? filesOf(run.previous) : [];
+    const named = new Set([...filesOf(run.current), ...previous]);
     let readable = true;
     for (const name of kept.slice(1)) {
       const manifest = await this.getManifest(name);

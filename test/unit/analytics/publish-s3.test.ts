@@ -228,6 +228,24 @@ describe('sync --publish s3://BUCKET/PREFIX', () => {
     for (const file of gone) expect(await s3.get(BUCKET, `${prefix}${file}`), file).toBeUndefined();
   }, 120_000);
 
+  test('--publish-keep 1 leaves only the current manifest and the files it names', async () => {
+    sim = await startSimulator(ACCOUNT);
+    const db = join(tempDir(), 'pub.duckdb');
+    const { url, prefix } = datasetUrl('keep-one');
+    const publish = { dir: url, raw: false, endpoint: s3.url, keep: 1 };
+    await syncOnce(sim, db, { publish });
+    // Two publishes of a job in the same month: the second rewrites that month's partitions.
+    for (const _ of [2, 3]) {
+      addJob(sim);
+      await syncOnce(sim, db, { publish });
+    }
+    const current = await manifestAt(prefix);
+    const keys = (await s3.keys(BUCKET, prefix)).map((key) => key.slice(prefix.length));
+    expect(keys.filter((key) => key.startsWith('_manifests/'))).toHaveLength(1);
+    expect(keys.filter((key) => !key.startsWith('_')).sort()).toEqual([...filesOf(current)].sort());
+    await expectEqualToMirror(db, prefix, current);
+  }, 120_000);
+
   test('a publish stopped during its uploads leaves the previous manifest and every file it names; the next one cleans up', async () => {
     sim = await startSimulator(ACCOUNT);
     const db = join(tempDir(), 'pub.duckdb');
