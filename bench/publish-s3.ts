@@ -9,6 +9,10 @@
  * copied N times by bench/copy-history.ts (a multiple of the first size). Prints a markdown table.
  *
  *   node dist/bench/publish-s3.js [--jobs 10000,100000] [--rounds 2] [--dir DIR]
+ *   node dist/bench/publish-s3.js --db FILE --jobs N --base M [--rounds 1]
+ *
+ * With --db, FILE (of N jobs, copied by copy-history.js from a back-fill of M jobs) is measured as
+ * it is, the simulator serving the M jobs its checkpoints stand at; it is left in place.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -27,26 +31,33 @@ interface Options {
   readonly jobs: number[];
   readonly rounds: number;
   readonly dir: string | undefined;
+  readonly db: string | undefined;
+  readonly base: number | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options {
   let jobs = [10_000, 100_000];
   let rounds = 2;
   let dir: string | undefined;
+  let db: string | undefined;
+  let base: number | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     const value = argv[i + 1] ?? '';
     if (flag === '--jobs') jobs = value.split(',').map(Number);
     else if (flag === '--rounds') rounds = Number(value);
     else if (flag === '--dir') dir = value;
+    else if (flag === '--db') db = value;
+    else if (flag === '--base') base = Number(value);
     else throw new Error(`unknown argument ${flag}; see the usage at the top of bench/publish-s3.ts`);
     i += 1;
   }
-  const base = jobs[0] ?? 0;
-  if (jobs.some((n) => !Number.isInteger(n) || n <= 0 || n % base !== 0 || n % 2 !== 0)) {
-    throw new Error('--jobs: even whole numbers, each a multiple of the first');
+  const first = base ?? jobs[0] ?? 0;
+  if (jobs.some((n) => !Number.isInteger(n) || n <= 0 || n % first !== 0 || n % 2 !== 0)) {
+    throw new Error('--jobs: even whole numbers, each a multiple of the first (or of --base)');
   }
-  return { jobs, rounds, dir };
+  if ((db === undefined) !== (base === undefined)) throw new Error('--db and --base go together');
+  return { jobs, rounds, dir, db, base };
 }
 
 interface Run {
@@ -120,7 +131,7 @@ async function main(): Promise<void> {
   });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const base = options.jobs[0] ?? 10_000;
+  const base = options.base ?? options.jobs[0] ?? 10_000;
   const sim = await SimProcess.start(scaleDataset(base));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -144,12 +155,14 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   try {
     const baseDb = join(root, `jobs-${base}.duckdb`);
-    say(`back-filling ${base} jobs`);
-    const filled = await run(process.execPath, [bin, 'sync', '--db', baseDb], env);
-    if (filled.code !== 0) throw new Error(`back-fill failed: ${filled.stderr}`);
+    if (options.db === undefined) {
+      say(`back-filling ${base} jobs`);
+      const filled = await run(process.execPath, [bin, 'sync', '--db', baseDb], env);
+      if (filled.code !== 0) throw new Error(`back-fill failed: ${filled.stderr}`);
+    }
     for (const jobs of options.jobs) {
-      const db = jobs === base ? baseDb : join(root, `jobs-${jobs}.duckdb`);
-      if (jobs !== base) {
+      const db = options.db ?? (jobs === base ? baseDb : join(root, `jobs-${jobs}.duckdb`));
+      if (options.db === undefined && jobs !== base) {
         say(`copying the history to ${jobs} jobs`);
         const copy = join(projectRoot(), 'dist', 'bench', 'copy-history.js');
         const copied = await run(process.execPath, [copy, baseDb, db, String(jobs / base)], env);
@@ -179,7 +192,7 @@ async function main(): Promise<void> {
         say(`measured:\n${rows.slice(-2).join('\n')}`);
         rmSync(local, { recursive: true, force: true });
       }
-      if (jobs !== base) rmSync(db, { force: true });
+      if (options.db === undefined && jobs !== base) rmSync(db, { force: true });
     }
   } finally {
     await sim.close();
