@@ -15,33 +15,29 @@
  *   keep >= 2) the manifest current when the publish started name are deleted, and the manifests
  *   past `keep`.
  * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
- * manifest and goes with the next publish's deletions. Files stream from disk in parts of 5 MiB, at
- * most UPLOADS_AT_ONCE at once, one part each in flight; an upload that fails or is stopped aborts
- * its multipart upload (a SIGKILL leaves it to the bucket's lifecycle rule, docs/operating.md).
+ * manifest and goes with the next publish's deletions. Files stream from disk (s3-uploads.ts); an
+ * upload that fails or is stopped aborts its multipart upload (a SIGKILL leaves it to the bucket's
+ * lifecycle rule, docs/operating.md).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import {
-  AbortMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   PutObjectCommand,
   paginateListObjectsV2,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { StorageError } from '../../errors.js';
 import { makeFolder } from '../../util/make-folder.js';
 import { type BucketLocation, bucketLocation } from './bucket-url.js';
 import type { DatasetTarget } from './folder-target.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
+import { storageError } from './s3-faults.js';
+import { type UploadBucket, Uploads } from './s3-uploads.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
 export const MANIFESTS_FOLDER = '_manifests/';
-/** S3's smallest part: a multipart upload holds at most this much of a file in memory. */
-const PART_BYTES = 5 * 2 ** 20;
-const UPLOADS_AT_ONCE = 4;
 /** S3's most keys in one DeleteObjects. */
 const DELETE_BATCH = 1_000;
 /** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
@@ -127,7 +123,7 @@ async function s3Client(endpoint: string | undefined, location: BucketLocation):
 }
 
 /** The SDK's calls on the dataset's prefix, each failure a StorageError. */
-class Bucket {
+class Bucket implements UploadBucket {
   constructor(
     readonly client: S3Client,
     readonly location: BucketLocation,
@@ -245,168 +241,8 @@ class Bucket {
   }
 }
 
-/** The uploads of one publish: at most UPLOADS_AT_ONCE in flight, the first failure kept. */
-class Uploads {
-  readonly #inFlight = new Map<Upload, Promise<void>>();
-  #failure: unknown;
-  readonly #onAbort = () => void this.stop();
-
-  constructor(
-    readonly bucket: Bucket,
-    readonly signal: AbortSignal | undefined,
-  ) {
-    signal?.addEventListener('abort', this.#onAbort, { once: true });
-  }
-
-  /** Starts uploading `staged` as `file` (the staged file is removed once it is up). */
-  async start(staged: string, file: string): Promise<void> {
-    while (this.#inFlight.size >= UPLOADS_AT_ONCE) await Promise.race(this.#inFlight.values());
-    this.#throwIfFailed();
-    this.signal?.throwIfAborted();
-    const upload = new Upload({
-      client: this.bucket.client,
-      params: {
-        Bucket: this.bucket.location.bucket,
-        Key: this.bucket.key(file),
-        Body: createReadStream(staged),
-        ContentType: 'application/vnd.apache.parquet',
-      },
-      partSize: PART_BYTES,
-      queueSize: 1,
-      leavePartsOnError: false,
-    });
-    const done = upload
-      .done()
-      .then(() => rm(staged, { force: true }))
-      .catch((error: unknown) => {
-        this.#failure ??= error;
-      })
-      .finally(() => this.#inFlight.delete(upload));
-    this.#inFlight.set(upload, done);
-  }
-
-  /** Waits for every upload; the first failure is thrown. */
-  async finish(): Promise<void> {
-    await Promise.all(this.#inFlight.values());
-    this.#throwIfFailed();
-    this.signal?.throwIfAborted();
-  }
-
-  /** Aborts what is in flight, its multipart upload with it. */
-  async stop(): Promise<void> {
-    this.signal?.removeEventListener('abort', this.#onAbort);
-    const open = [...this.#inFlight.keys()];
-    await Promise.all(open.map((upload) => abortUpload(upload, this.bucket)));
-    await Promise.all(this.#inFlight.values());
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined)
-      throw storageError(this.#failure, this.bucket.location, this.bucket.endpoint);
-  }
-}
-
-/**
- * Upload.abort() stops the parts still to send and rejects done() at once; the multipart upload is
- * aborted only once the part in flight returns, which a process about to exit may not see. So it
- * is aborted here too, by its id (a second abort of the same upload is answered NoSuchUpload).
- */
-async function abortUpload(upload: Upload, bucket: Bucket): Promise<void> {
-  await upload.abort();
-  // The id of the multipart upload, set once S3 created it; not part of Upload's typed surface.
-  const uploadId = (upload as unknown as { uploadId?: string }).uploadId;
-  const key = (upload as unknown as { params?: { Key?: string } }).params?.Key;
-  if (uploadId === undefined || key === undefined) return;
-  await bucket.client
-    .send(new AbortMultipartUploadCommand({ Bucket: bucket.location.bucket, Key: key, UploadId: uploadId }))
-    .catch(() => undefined);
-}
-
 function filesOf(manifest: Manifest): string[] {
   return Object.values(manifest.tables).flatMap((table) =>
     table.partitions.flatMap((p) => (p.file === null ? [] : [p.file])),
-  );
-}
-
-/** The SDK's answer names: the one line for each fault, its fix, whether the next run may pass. */
-function storageError(error: unknown, location: BucketLocation, endpoint: string | undefined): StorageError {
-  if (error instanceof StorageError) return error;
-  const fault = error as {
-    name?: string;
-    code?: string;
-    Code?: string;
-    $metadata?: { httpStatusCode?: number };
-    errors?: { code?: string }[];
-  };
-  const name = fault.Code ?? fault.name ?? 'Error';
-  const status = fault.$metadata?.httpStatusCode;
-  const where = `could not publish to ${location.url}`;
-  const said = status === undefined ? name : `${name}, HTTP ${status}`;
-  const options = (retryable: boolean, hint: string) => ({ retryable, hint, cause: error });
-  if (name === 'AbortError') {
-    return new StorageError(
-      `${where}: the upload was stopped`,
-      options(true, 'the next run publishes again'),
-    );
-  }
-  if (name === 'NoSuchBucket') {
-    return new StorageError(
-      `${where}: the bucket ${location.bucket} does not exist (${said})`,
-      options(false, 'create the bucket, or fix its name in --publish (TSYNC_PUBLISH)'),
-    );
-  }
-  if (
-    [
-      'InvalidAccessKeyId',
-      'SignatureDoesNotMatch',
-      'ExpiredToken',
-      'ExpiredTokenException',
-      'TokenRefreshRequired',
-      'InvalidToken',
-      'CredentialsProviderError',
-    ].includes(name)
-  ) {
-    return new StorageError(
-      `${where}: the object store refused the credentials (${said})`,
-      options(
-        false,
-        'renew or set the credentials of the AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a role)',
-      ),
-    );
-  }
-  if (name === 'AccessDenied' || name === 'AllAccessDisabled' || status === 403) {
-    return new StorageError(
-      `${where}: access denied (${said})`,
-      options(
-        false,
-        `grant the publisher s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on ${location.prefix === '' ? 'the bucket' : `the prefix ${location.prefix}`} (docs/querying.md)`,
-      ),
-    );
-  }
-  const code = fault.code ?? fault.errors?.[0]?.code;
-  const network = [
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'ETIMEDOUT',
-    'ECONNRESET',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-  ];
-  if ((code !== undefined && network.includes(code)) || name === 'TimeoutError') {
-    return new StorageError(
-      `${where}: cannot reach ${endpoint ?? 'the S3 endpoint of its region'} (${code ?? name})`,
-      options(
-        true,
-        'check --publish-endpoint (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), the region and the network; the next run publishes again',
-      ),
-    );
-  }
-  return new StorageError(
-    `${where}: the object store answered ${said}`,
-    options(
-      status === undefined || status >= 500,
-      'the sync itself is committed and the next run publishes again',
-    ),
   );
 }
