@@ -31,6 +31,8 @@ beforeAll(async () => {
   const target = new URL(s3.url);
   proxy = createServer((req, res) => {
     setTimeout(() => {
+      // The killed program's requests: nothing to forward, and none left half-sent to the store.
+      if (res.destroyed) return;
       const forward = request(
         // A connection a request, closed after it: none is left open to hold the store's close.
         {
@@ -47,6 +49,7 @@ beforeAll(async () => {
         },
       );
       forward.on('error', () => res.destroy());
+      res.on('close', () => forward.destroy());
       req.pipe(forward);
     }, HOLD_MS);
   });
