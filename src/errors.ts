@@ -174,6 +174,27 @@ export class DatabaseError extends TsyncError {
   }
 }
 
+export interface StorageErrorOptions extends TsyncErrorOptions {
+  /** Whether the next run may succeed as it is (an unreachable endpoint), not after a fix (a denied access). */
+  readonly retryable: boolean;
+}
+
+/**
+ * The object store of `--publish s3://` could not be reached or refused the publisher: an unknown
+ * bucket, denied access, an expired or missing credential, an unreachable endpoint. The message
+ * names the bucket and the fault in the store's own words (its error name and HTTP status), never a
+ * credential; the hint names the fix. The dataset keeps its previous manifest.
+ */
+export class StorageError extends TsyncError {
+  readonly code = 'STORAGE';
+  readonly exitCode = 1;
+  readonly retryable: boolean;
+  constructor(message: string, options: StorageErrorOptions) {
+    super(message, options);
+    this.retryable = options.retryable;
+  }
+}
+
 /** Redis is unreachable or refused a command. */
 export class RedisError extends TsyncError {
   readonly code = 'REDIS';

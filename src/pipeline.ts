@@ -5,9 +5,11 @@
  * file is rewritten without them once the run has closed it (src/store/erase.ts).
  * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
  */
+import { basename, dirname, join } from 'node:path';
+import { isBucketUrl } from './analytics/publish/bucket-url.js';
 import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
-import { DatabaseError, toError } from './errors.js';
+import { DatabaseError, StorageError, toError } from './errors.js';
 import type { JobKind } from './kinds.js';
 import { type Logger, silentLogger } from './log.js';
 import { planReaderMemory } from './memory/reader-memory.js';
@@ -51,7 +53,10 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   let unwritten = 0;
   let freshness: PipelineSummary['freshness'];
   const around = async (db: Database, kinds: () => Promise<KindsOutcome>): Promise<KindsOutcome> => {
-    const publishDir = plan.publish ? `${plan.publish.dir.replace(/\/+$/, '')}/` : undefined;
+    // DuckDB writes the dataset's files only below this folder: the dataset's own, or a bucket's staging.
+    const publishDir = plan.publish
+      ? `${localFolderOf(plan.publish, db.path).replace(/\/+$/, '')}/`
+      : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
       const outcome = await kinds();
@@ -114,6 +119,15 @@ async function rewriteErased(plan: PipelinePlan, resources: SyncResources, logge
   await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
 }
 
+/**
+ * The local folder a publish writes into: the dataset's folder, or for a bucket the folder its files
+ * are staged in before they are uploaded, beside the database file (on its disk, not in memory as a
+ * tmpfs would hold it; one writer per file, so one publish at a time uses it).
+ */
+function localFolderOf(target: PublishTarget, dbPath: string): string {
+  return isBucketUrl(target.dir) ? join(dirname(dbPath), `.${basename(dbPath)}.publish`) : target.dir;
+}
+
 /** The summary a failure thrown by runPipeline carries, with what became of the publish. */
 export function pipelineSummaryOf(error: unknown): PipelineSummary | undefined {
   return summaryOf(error);
@@ -161,7 +175,7 @@ function notPublished(target: PublishTarget, reason: string, logger: Logger): Pu
   return { notPublished: { dir: target.dir, reason } };
 }
 
-/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder. */
+/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder, or the bucket's StorageError. */
 async function publish(
   db: Database,
   target: PublishTarget,
@@ -174,6 +188,9 @@ async function publish(
       db,
       dir: target.dir,
       raw: target.raw,
+      ...(target.keep === undefined ? {} : { keep: target.keep }),
+      ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+      ...(isBucketUrl(target.dir) ? { staging: localFolderOf(target, db.path) } : {}),
       ...(signal ? { signal } : {}),
     });
     logger.info(
@@ -184,6 +201,8 @@ async function publish(
     );
     return result;
   } catch (error) {
+    // The object store's faults name their own fix.
+    if (error instanceof StorageError) throw error;
     const message = toError(error).message.split('\n')[0];
     throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {
       path: target.dir,

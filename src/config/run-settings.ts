@@ -16,7 +16,6 @@ import {
   duration,
   durationBetween,
   durationOf,
-  folder,
   httpUrl,
   intBetween,
   kinds,
@@ -27,6 +26,7 @@ import {
   oneOf,
   onOff,
   postUrl,
+  publishLocation,
   redisUrl,
   text,
 } from './values.js';
@@ -217,9 +217,24 @@ export const RUN_SETTINGS = {
   publish: {
     env: 'TSYNC_PUBLISH',
     flag: 'publish',
-    value: 'DIR',
-    schema: folder,
-    help: 'after each run that synced a kind, refresh a Parquet dataset in DIR (changed partitions only; a kind that failed is named stale in its manifest)',
+    value: 'DIR|s3://BUCKET/PREFIX',
+    schema: publishLocation,
+    help: 'after each run that synced a kind, refresh a Parquet dataset in a folder or an S3-compatible bucket (changed partitions only; a kind that failed is named stale in its manifest)',
+  },
+  publishKeep: {
+    env: 'TSYNC_PUBLISH_KEEP',
+    flag: 'publish-keep',
+    value: 'N',
+    schema: intBetween(1, 100),
+    default: '2',
+    help: 'with --publish s3://: keep the last N manifests and every file they name, so a reader that started on an older one finishes',
+  },
+  publishEndpoint: {
+    env: 'TSYNC_PUBLISH_ENDPOINT',
+    flag: 'publish-endpoint',
+    value: 'URL',
+    schema: httpUrl,
+    help: "with --publish s3://: an S3-compatible endpoint (MinIO, R2, Ceph), addressed path-style; default the AWS SDK's AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, else AWS S3 by region",
   },
   publishRaw: {
     env: 'TSYNC_PUBLISH_RAW',

@@ -6,6 +6,7 @@
  * override what they mean to (`{ ...syncDefaults(), pageSize: 10 }`).
  */
 
+import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
@@ -13,6 +14,7 @@ import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { given, resolveAll, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName } from './settings.js';
+import { httpUrl } from './values.js';
 
 /** The configuration a run takes as flags (`sync`, `worker`, after their own and `--kind`). */
 export const RUN_FLAGS = [
@@ -38,6 +40,8 @@ export const RUN_FLAGS = [
   'notify',
   'publish',
   'publishRaw',
+  'publishKeep',
+  'publishEndpoint',
 ] as const satisfies readonly SettingName[];
 
 /** Every setting of a run: its flags, the key, and what to sync from where. */
@@ -94,14 +98,36 @@ export function resolveRunOptions(
   if (settings.publishRaw && settings.publish === undefined) {
     throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
   }
+  if (settings.publish !== undefined && /^s3:\/\/[^/]*@/.test(settings.publish)) {
+    // Not quoted: the part before @ is a credential.
+    throw new ConfigError(
+      given('publish', flags, env).where,
+      'must not carry credentials; the AWS SDK takes them from its own chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, a role; docs/operating.md)',
+    );
+  }
   // Before any lock or fetch: a folder that cannot hold the dataset fails the run at once.
-  if (settings.publish !== undefined)
+  if (settings.publish !== undefined && !isBucketUrl(settings.publish))
     assertOutputFolder(settings.publish, given('publish', flags, env).where);
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }
   const { db, logLevel } = settings;
-  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...runPlan(settings), checkpoints });
+  const toBucket = settings.publish !== undefined && isBucketUrl(settings.publish);
+  const publishEndpoint = settings.publishEndpoint ?? (toBucket ? endpointOfSdk(env) : undefined);
+  const plan = runPlan({ ...settings, ...(publishEndpoint === undefined ? {} : { publishEndpoint }) });
+  return Object.freeze({ apiKey, baseUrl, db, logLevel, ...plan, checkpoints });
+}
+
+/**
+ * The AWS SDK's own endpoint variables, which its S3 client honours when --publish-endpoint is
+ * unset: read here too, so that such an endpoint is addressed path-style.
+ */
+function endpointOfSdk(env: Env): string | undefined {
+  const name = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((n) => (env[n] ?? '') !== '');
+  if (name === undefined) return undefined;
+  const parsed = httpUrl.safeParse(env[name]);
+  if (!parsed.success) throw new ConfigError(name, 'must be an http:// or https:// URL');
+  return parsed.data;
 }
 
 function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>) {
@@ -128,6 +154,14 @@ function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>
     checkpoints: s.checkpoints,
     redisUrl: s.redisUrl ?? null,
     redisPrefix: s.redisPrefix,
-    publish: s.publish === undefined ? null : { dir: s.publish, raw: s.publishRaw },
+    publish:
+      s.publish === undefined
+        ? null
+        : {
+            dir: s.publish,
+            raw: s.publishRaw,
+            keep: s.publishKeep,
+            ...(s.publishEndpoint === undefined ? {} : { endpoint: s.publishEndpoint }),
+          },
   };
 }

@@ -215,6 +215,45 @@ export const metadataMatch = z.string().transform((value, ctx) => {
 /** A folder, as an absolute path. */
 export const folder = text.transform((value) => resolve(value));
 
+/** An S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, a letter or digit at each end. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/**
+ * Where --publish writes: `s3://BUCKET[/PREFIX]` kept as a URL (no trailing slash), or a folder made
+ * absolute. Text that starts like a URL (`scheme:`) is refused unless it is such an s3:// URL, so
+ * `s3:/lake/x` or `gs://lake` never becomes a folder named after it.
+ */
+export const publishLocation = text.transform((value, ctx) => {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return resolve(value);
+  const example = 's3://lake/transcripts';
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  const match = /^s3:\/\/([^/]*)(\/.*)?$/.exec(value);
+  if (!match) {
+    return refuse(
+      value.toLowerCase().startsWith('s3:')
+        ? `is not an s3://BUCKET/PREFIX URL (e.g. ${example})`
+        : `takes a folder or an s3://BUCKET/PREFIX URL (e.g. ${example}); for a folder whose name has a colon write ./ before it`,
+    );
+  }
+  const [, bucket = '', path = ''] = match;
+  // Credentials in the URL pass here so that this refusal never echoes them: resolveRunOptions
+  // refuses them without quoting the value.
+  if (bucket.includes('@')) return value;
+  if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
+    return refuse(
+      `has no valid bucket name (3-63 lowercase letters, digits, dots and hyphens; e.g. ${example})`,
+    );
+  }
+  const prefix = path.replace(/^\/+|\/+$/g, '');
+  if (/\/\/|[\\?#]/.test(prefix) || prefix.split('/').some((part) => part === '.' || part === '..')) {
+    return refuse(`has a prefix with an empty, . or .. part, or a ? # \\ (e.g. ${example})`);
+  }
+  return prefix === '' ? `s3://${bucket}` : `s3://${bucket}/${prefix}`;
+});
+
 /**
  * A value read by a parser of the layer that owns it (a price list, group keys, a period), which
  * throws a ConfigError; its problem (and hint) becomes the issue.

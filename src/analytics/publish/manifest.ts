@@ -57,13 +57,26 @@ export type Manifest = z.output<typeof manifest>;
 /** The previous manifest, or undefined when there is none (or it is unreadable: then all is rewritten). */
 export async function readManifest(dir: string): Promise<Manifest | undefined> {
   try {
-    const parsed = manifest.safeParse(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')));
+    return parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A manifest's text read back; undefined when it is not one of this version. */
+export function parseManifest(text: string): Manifest | undefined {
+  try {
+    const parsed = manifest.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
+export function manifestText(value: Manifest): string {
+  return `${writeJson(value, { indent: 2 })}\n`;
+}
+
 export async function writeManifest(dir: string, value: Manifest): Promise<void> {
-  await writeFileAtomic(join(dir, MANIFEST_FILE), `${writeJson(value, { indent: 2 })}\n`);
+  await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(value));
 }

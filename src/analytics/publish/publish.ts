@@ -1,17 +1,18 @@
 /**
- * `sync --publish DIR` / `worker --publish DIR`: after each run that synced a kind the writer keeps a
- * Parquet dataset of the database in DIR for other engines (Spark, Trino, Polars, DuckDB elsewhere):
- *   DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet   and   DIR/_manifest.json
+ * `sync --publish DIR|s3://BUCKET/PREFIX` (and the worker's): after each run that synced a kind the
+ * writer keeps a Parquet dataset of the database for other engines (Spark, Trino, Polars, DuckDB
+ * elsewhere), in a folder or a bucket:
+ *   <table>/kind=<kind>/month=<YYYY-MM>/<file>.parquet   and   _manifest.json
  * Only partitions whose fingerprint changed are rewritten, so a publish after a small sync writes
- * about the touched months, not the history. Each partition is one file, written into a hidden
- * staging folder in DIR and renamed over the old one (rename is atomic on one file system): a reader
- * sees the old file or the new, never a part, never two runs mixed in one partition. The manifest
- * is written last, also by rename.
+ * about the touched months, not the history. DuckDB writes each changed partition as one file into
+ * the target's staging folder; the target puts it in place (folder-target.ts renames it over the old
+ * one, s3-target.ts uploads it under a new name) and the manifest is written last.
  */
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   copyDataset,
@@ -23,16 +24,14 @@ import {
   parquetFileRows,
   type RowSource,
 } from '../../store/index.js';
-import { makeFolder } from '../../util/make-folder.js';
+import { isBucketUrl } from './bucket-url.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
+import { type DatasetTarget, openFolderTarget, partitionPath } from './folder-target.js';
 import {
-  MANIFEST_FILE,
   MANIFEST_VERSION,
   type PublishedKind,
   type PublishedPartition,
   type PublishedTable,
-  readManifest,
-  writeManifest,
 } from './manifest.js';
 
 /** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
@@ -56,16 +55,27 @@ export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
 
 export interface PublishOptions {
   readonly db: RowSource;
+  /** A folder, or `s3://BUCKET[/PREFIX]`. */
   readonly dir: string;
   /** Add each job's `raw` (the record as received, job_records) to the jobs files; default false. */
   readonly raw?: boolean;
   /** The instant the data is as of; default now. */
   readonly now?: Date;
-  /** Aborted: the publish stops before its next table (the manifest stays the previous one). */
+  /** Aborted: the publish stops before its next table, and a bucket's uploads are aborted (the manifest stays the previous one). */
   readonly signal?: AbortSignal;
+  /** With a bucket: the manifests kept, with the files they name; default 2. */
+  readonly keep?: number;
+  /** With a bucket: an S3-compatible endpoint, addressed path-style; default the SDK's chain. */
+  readonly endpoint?: string;
+  /**
+   * With a bucket: the local folder the files are staged in before they are uploaded, emptied at
+   * the start and removed at the end; default a new folder in the system's temporary folder.
+   */
+  readonly staging?: string;
 }
 
 export interface PublishResult {
+  /** The folder or the s3:// URL. */
   readonly dir: string;
   /** Partition files written (tables × partitions). */
   readonly written: number;
@@ -84,28 +94,30 @@ interface Totals {
   bytes: number;
 }
 
-/** Where a run publishes its dataset (`--publish DIR`, `--publish-raw`). */
+/** Where a run publishes its dataset (`--publish`, `--publish-raw`, `--publish-keep`, `--publish-endpoint`). */
 export interface PublishTarget {
-  /** Absolute folder of the dataset. */
+  /** Absolute folder of the dataset, or `s3://BUCKET[/PREFIX]`. */
   readonly dir: string;
   /** Add each job's `raw` to the published jobs. */
   readonly raw: boolean;
+  /** With a bucket: the manifests kept; default 2. */
+  readonly keep?: number;
+  /** With a bucket: an S3-compatible endpoint. */
+  readonly endpoint?: string;
 }
 
 export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
-  const dir = resolve(options.dir);
-  await makeFolder(dir);
-  await removeStaleStaging(dir);
-  const previous = await readManifest(dir);
+  const bucket = isBucketUrl(options.dir);
+  const dir = bucket ? options.dir : resolve(options.dir);
+  const now = options.now ?? new Date();
+  const target = await openTarget(options, dir, now);
   const raw = options.raw ?? false;
-  const asOf = (options.now ?? new Date()).toISOString();
-  const kinds = await kindStates(options.db);
-  const jobPrints = await jobFingerprints(options.db);
-  const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
   const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };
-  await makeFolder(staging);
   const tables: Record<string, PublishedTable> = {};
+  let kinds: Record<string, PublishedKind>;
   try {
+    kinds = await kindStates(options.db);
+    const jobPrints = await jobFingerprints(options.db);
     for (const spec of PUBLISHED_TABLES) {
       options.signal?.throwIfAborted();
       const dataset = spec.table === 'jobs' && raw ? 'jobs_with_raw' : spec.dataset;
@@ -114,25 +126,38 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
           ? new Map([...jobPrints].map(([key, print]) => [key, `${fingerprintTag(dataset)}:${print}`]))
           : await contentFingerprints(options.db, dataset);
       const before = new Map(
-        (previous?.tables[spec.table]?.partitions ?? []).map((p) => [`${p.kind}|${p.month}`, p]),
+        (target.previous?.tables[spec.table]?.partitions ?? []).map((p) => [`${p.kind}|${p.month}`, p]),
       );
-      tables[spec.table] = await publishTable(options.db, {
-        dir,
-        staging,
-        spec,
-        dataset,
-        prints,
-        before,
-        totals,
-      });
+      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, before, totals });
     }
-    await writeManifest(dir, { version: MANIFEST_VERSION, as_of: asOf, kinds, raw, tables });
-    totals.bytes += (await stat(join(dir, MANIFEST_FILE))).size;
+    totals.bytes += await target.commit({
+      version: MANIFEST_VERSION,
+      as_of: now.toISOString(),
+      kinds,
+      raw,
+      tables,
+    });
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await target.close();
   }
   const stale = Object.keys(kinds).filter((kind) => kinds[kind]?.stale);
   return { dir, ...totals, stale };
+}
+
+async function openTarget(options: PublishOptions, dir: string, now: Date): Promise<DatasetTarget> {
+  if (!isBucketUrl(dir)) return openFolderTarget(dir);
+  // The SDK loads only for a bucket.
+  const { openBucketTarget } = await import('./s3-target.js');
+  return openBucketTarget({
+    url: dir,
+    keep: options.keep ?? 2,
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    staging:
+      options.staging ?? join(tmpdir(), `tsync-publish-${process.pid}-${randomBytes(4).toString('hex')}`),
+    tables: PUBLISHED_TABLES.map((t) => t.table),
+    now,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /** Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql). */
@@ -147,8 +172,7 @@ async function kindStates(db: PublishOptions['db']): Promise<Record<string, Publ
 }
 
 interface TableRun {
-  readonly dir: string;
-  readonly staging: string;
+  readonly target: DatasetTarget;
   readonly spec: PublishedSpec;
   readonly dataset: Dataset;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
@@ -158,14 +182,14 @@ interface TableRun {
 }
 
 async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<PublishedTable> {
-  const { dir, spec, prints, before, totals } = run;
+  const { target, spec, prints, before, totals } = run;
   const changed = [...prints.keys()].filter((key) => {
     const old = before.get(key);
     if (!old) return true;
-    return old.fingerprint !== prints.get(key) || (old.file !== null && !existsSync(join(dir, old.file)));
+    return old.fingerprint !== prints.get(key) || (old.file !== null && !target.holds(old.file));
   });
-  await makeFolder(join(dir, spec.table));
-  const staged = join(run.staging, spec.table);
+  await target.beginTable(spec.table);
+  const staged = join(target.staging, spec.table);
   if (changed.length > 0) {
     await copyDataset(
       db,
@@ -174,61 +198,52 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
       { path: staged, partitionBy: PARTITION_COLUMNS, setting: '--out' },
     );
   }
-  const rewritten = new Set(changed);
-  const kept: PublishedPartition[] = [];
-  const swapped: SwappedPartition[] = [];
+  // The staged file of each changed partition (null: no rows now), and their rows read back from
+  // the files, in one statement for the table.
+  const files = new Map<string, string | null>();
+  for (const key of changed) files.set(key, await stagedFile(staged, key));
+  const rows = await parquetFileRows(
+    db,
+    [...files.values()].filter((file): file is string => file !== null),
+  );
+  const partitions: PublishedPartition[] = [];
   for (const key of prints.keys()) {
     const old = before.get(key);
-    if (old && !rewritten.has(key)) {
-      kept.push(old);
+    const file = files.get(key);
+    if (old && file === undefined) {
+      partitions.push(old);
       totals.unchanged += 1;
-    } else {
-      swapped.push(await swapPartition(run, key));
-      totals.written += 1;
+      continue;
     }
+    const [kind = '', month = ''] = key.split('|');
+    const fingerprint = prints.get(key) ?? '';
+    if (file === null || file === undefined) {
+      await target.drop(spec.table, kind, month);
+      partitions.push({ kind, month, rows: 0, file: null, fingerprint });
+    } else {
+      const n = rowsOf(rows, file);
+      totals.bytes += (await stat(file)).size;
+      const placed = await target.place(file, spec.table, kind, month);
+      partitions.push({ kind, month, rows: n, file: placed, fingerprint });
+    }
+    totals.written += 1;
   }
-  // The rows of the files just written, read back from them, in one statement for the table.
-  const files = swapped.flatMap((p) => (p.file === null ? [] : [join(dir, p.file)]));
-  const rows = await parquetFileRows(db, files);
-  const partitions = [
-    ...kept,
-    ...swapped.map((p) => ({ ...p, rows: p.file === null ? 0 : rowsOf(rows, join(dir, p.file)) })),
-  ].sort((a, b) => (partitionKey(a) < partitionKey(b) ? -1 : 1));
+  partitions.sort((a, b) => (partitionKey(a) < partitionKey(b) ? -1 : 1));
   for (const [key, old] of before) {
     if (prints.has(key)) continue;
-    await rm(join(dir, spec.table, partitionPath(old.kind, old.month)), { recursive: true, force: true });
+    await target.drop(spec.table, old.kind, old.month);
     totals.removed += 1;
   }
   return { rows: partitions.reduce((sum, p) => sum + p.rows, 0), partitions };
 }
 
-/** A partition whose file a publish replaced or removed, before its rows are read back. */
-type SwappedPartition = Omit<PublishedPartition, 'rows'>;
-
-/**
- * Moves the staged file of one partition over the published one (or removes it: no rows now). Its
- * rows are counted by the caller, from the file, with the table's other new files.
- */
-async function swapPartition(run: TableRun, key: string): Promise<SwappedPartition> {
+/** The one file DuckDB wrote for a partition into `staged`; null when it wrote none (no rows). */
+async function stagedFile(staged: string, key: string): Promise<string | null> {
   const [kind = '', month = ''] = key.split('|');
-  const fingerprint = run.prints.get(key) ?? '';
-  const relativeDir = join(run.spec.table, partitionPath(kind, month));
-  const stagedDir = join(run.staging, run.spec.table, partitionPath(kind, month));
-  const files = existsSync(stagedDir) ? (await readdir(stagedDir)).filter((f) => f.endsWith('.parquet')) : [];
-  if (files.length === 0) {
-    await rm(join(run.dir, relativeDir), { recursive: true, force: true });
-    return { kind, month, file: null, fingerprint };
-  }
-  if (files.length > 1)
-    throw new Error(`DuckDB wrote ${files.length} files for one partition in ${stagedDir}`);
-  const file = join(relativeDir, 'data_0.parquet');
-  const target = join(run.dir, file);
-  await makeFolder(join(run.dir, relativeDir));
-  const source = join(stagedDir, files[0] ?? '');
-  const size = (await stat(source)).size;
-  await rename(source, target);
-  run.totals.bytes += size;
-  return { kind, month, file, fingerprint };
+  const dir = join(staged, partitionPath(kind, month));
+  const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.parquet')) : [];
+  if (files.length > 1) throw new Error(`DuckDB wrote ${files.length} files for one partition in ${dir}`);
+  return files[0] === undefined ? null : join(dir, files[0]);
 }
 
 /** The rows DuckDB read from `file`'s footer; a file it did not name is an error, not 0 rows. */
@@ -242,10 +257,6 @@ function partitionKey(p: { readonly kind: string; readonly month: string }): str
   return `${p.kind}|${p.month}`;
 }
 
-function partitionPath(kind: string, month: string): string {
-  return join(`kind=${kind}`, `month=${month}`);
-}
-
 async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, string>> {
   const rows = await jobPartitionPrints(db);
   return new Map(rows.map((r) => [partitionKey(r), `${r.jobs}:${r.synced}:${r.hash}`]));
@@ -254,11 +265,4 @@ async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, st
 async function contentFingerprints(db: PublishOptions['db'], dataset: Dataset): Promise<Map<string, string>> {
   const rows = await datasetFingerprints(db, dataset);
   return new Map(rows.map((r) => [partitionKey(r), `${fingerprintTag(dataset)}:${r.n}:${r.hash}`]));
-}
-
-/** Staging folders of a publish that crashed; only the file's writer publishes here. */
-async function removeStaleStaging(dir: string): Promise<void> {
-  for (const name of await readdir(dir)) {
-    if (name.startsWith('.publish-')) await rm(join(dir, name), { recursive: true, force: true });
-  }
 }

@@ -21,7 +21,7 @@ export const command: Command = {
   name: 'sync',
   summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
-    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--format table|json | --json] [--notify URL]',
+    'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR|s3://BUCKET/PREFIX [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--format table|json | --json] [--notify URL]',
   description: [
     "Walks /v2/pre-recorded and /v2/live from each kind's watermark (minus --lookback), re-checks",
     'jobs still queued or processing, and upserts every job, utterance and word. A first run',
@@ -31,7 +31,8 @@ export const command: Command = {
     'retention; --full --window 1d only the jobs created in the last day: cheap enough to run hourly.',
     'The API key comes from TSYNC_API_KEY only (never a flag). While it runs, report, status, query and',
     'export read through it (data as of its last commit). With --publish DIR it then refreshes a Parquet',
-    'dataset in DIR (see docs/querying.md, The published dataset).',
+    'dataset in DIR, or with --publish s3://BUCKET/PREFIX in a bucket (see docs/querying.md, The',
+    'published dataset).',
     '',
     'Pages weigh at most --page-bytes from the first request; a record over --max-record-bytes, or',
     'a listing that keeps contradicting itself (an empty or short page with a next link, a total',

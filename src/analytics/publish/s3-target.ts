@@ -1,0 +1,248 @@
+/**
+ * `--publish s3://BUCKET/PREFIX`: the dataset in an S3-compatible bucket (AWS S3, MinIO, R2, Ceph),
+ * through the AWS SDK v3. Credentials and region come from the SDK's default chain (environment,
+ * shared config and profiles, container and instance roles); an endpoint (--publish-endpoint,
+ * AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) is addressed path-style. Retries follow the SDK's standard
+ * policy (3 attempts).
+ *
+ * Readers never see a half-published dataset (docs/decisions/0014-published-dataset.md):
+ * - a partition file is uploaded under a name no publish reuses,
+ *   `PREFIX/<table>/kind=K/month=M/part-<publish id>.parquet`, so no object a manifest names is
+ *   ever overwritten;
+ * - the manifest is written last: first as `PREFIX/_manifests/<publish id>.json`, then as
+ *   `PREFIX/_manifest.json`, the one pointer to the current files (a PUT replaces an object whole);
+ * - then the objects under the tables' prefixes that neither the last `keep` manifests nor (with
+ *   keep >= 2) the manifest current when the publish started name are deleted, and the manifests
+ *   past `keep`.
+ * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
+ * manifest and goes with the next publish's deletions. Files stream from disk (s3-uploads.ts); an
+ * upload that fails or is stopped aborts its multipart upload (a SIGKILL leaves it to the bucket's
+ * lifecycle rule, docs/operating.md).
+ */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { StorageError } from '../../errors.js';
+import { makeFolder } from '../../util/make-folder.js';
+import { type BucketLocation, bucketLocation } from './bucket-url.js';
+import type { DatasetTarget } from './folder-target.js';
+import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
+import { storageError } from './s3-faults.js';
+import { type UploadBucket, Uploads } from './s3-uploads.js';
+
+/** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
+export const MANIFESTS_FOLDER = '_manifests/';
+/** S3's most keys in one DeleteObjects. */
+const DELETE_BATCH = 1_000;
+/** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
+const ENDPOINT_REGION = 'us-east-1';
+
+export interface BucketTargetOptions {
+  /** `s3://BUCKET[/PREFIX]`, validated by the settings table. */
+  readonly url: string;
+  /** Manifests kept (with the files they name), at least 1. */
+  readonly keep: number;
+  readonly endpoint?: string;
+  /** The local folder the files are staged in: emptied (a crashed publish's files), made, and removed at the end. */
+  readonly staging: string;
+  /** The tables the dataset holds: only objects under their prefixes are ever deleted. */
+  readonly tables: readonly string[];
+  readonly now: Date;
+  readonly signal?: AbortSignal;
+}
+
+export async function openBucketTarget(options: BucketTargetOptions): Promise<DatasetTarget> {
+  const location = bucketLocation(options.url);
+  const client = await s3Client(options.endpoint, location);
+  const store = new Bucket(client, location, options.endpoint);
+  try {
+    const listed = await store.list();
+    const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
+    const staging = options.staging;
+    await rm(staging, { recursive: true, force: true });
+    await makeFolder(staging);
+    const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+    const uploads = new Uploads(store, options.signal);
+    return {
+      staging,
+      previous,
+      beginTable: async () => {},
+      holds: (file) => listed.has(file),
+      async place(staged, table, kind, month) {
+        const file = `${table}/kind=${kind}/month=${month}/part-${id}.parquet`;
+        await uploads.start(staged, file);
+        return file;
+      },
+      // The partition leaves the next manifest; its old file goes with the deletions of a later one.
+      drop: async () => {},
+      async commit(manifest) {
+        await uploads.finish();
+        const text = manifestText(manifest);
+        await store.put(`${MANIFESTS_FOLDER}${id}.json`, text);
+        await store.put(MANIFEST_FILE, text);
+        await store.prune({
+          listed,
+          current: manifest,
+          previous,
+          id,
+          keep: options.keep,
+          tables: options.tables,
+        });
+        return 2 * Buffer.byteLength(text);
+      },
+      async close() {
+        await uploads.stop();
+        client.destroy();
+        await rm(staging, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
+}
+
+/** A client of the SDK's default chain; with an endpoint, path-style and a region even if none is set. */
+async function s3Client(endpoint: string | undefined, location: BucketLocation): Promise<S3Client> {
+  const client = new S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true });
+  const region = await client.config.region().catch(() => undefined);
+  if (region !== undefined && region !== '') return client;
+  client.destroy();
+  if (endpoint !== undefined)
+    return new S3Client({ endpoint, forcePathStyle: true, region: ENDPOINT_REGION });
+  throw new StorageError(`could not publish to ${location.url}: no AWS region is set`, {
+    retryable: false,
+    hint: 'set AWS_REGION (or a region in the AWS profile), or AWS_ENDPOINT_URL_S3 for an S3-compatible store',
+  });
+}
+
+/** The SDK's calls on the dataset's prefix, each failure a StorageError. */
+class Bucket implements UploadBucket {
+  constructor(
+    readonly client: S3Client,
+    readonly location: BucketLocation,
+    readonly endpoint: string | undefined,
+  ) {}
+
+  key(file: string): string {
+    return `${this.location.prefix}${file}`;
+  }
+
+  /** Every object under the prefix, by its name relative to the prefix. */
+  async list(): Promise<Set<string>> {
+    return this.guard(async () => {
+      const names = new Set<string>();
+      const pages = paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.location.bucket, Prefix: this.location.prefix },
+      );
+      for await (const page of pages) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key !== undefined) names.add(object.Key.slice(this.location.prefix.length));
+        }
+      }
+      return names;
+    });
+  }
+
+  /** A manifest read back; undefined when it is not one of this version. */
+  async getManifest(file: string): Promise<Manifest | undefined> {
+    return this.guard(async () => {
+      const got = await this.client.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(file) }),
+      );
+      return parseManifest((await got.Body?.transformToString('utf8')) ?? '');
+    });
+  }
+
+  async put(file: string, text: string): Promise<void> {
+    await this.guard(() =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.location.bucket,
+          Key: this.key(file),
+          Body: text,
+          ContentType: 'application/json',
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Deletes the manifests past the last `keep` and the objects under the tables' prefixes that none
+   * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
+   * one of the kept manifests not read back, no data object is deleted this time.
+   */
+  async prune(run: {
+    readonly listed: ReadonlySet<string>;
+    readonly current: Manifest;
+    readonly previous: Manifest | undefined;
+    readonly id: string;
+    readonly keep: number;
+    readonly tables: readonly string[];
+  }): Promise<void> {
+    const manifests = [
+      `${MANIFESTS_FOLDER}${run.id}.json`,
+      ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),
+    ].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const kept = manifests.slice(0, run.keep);
+    const doomed = manifests.slice(run.keep);
+    // The manifest current at the start is kept too (with keep >= 2), even when a publish killed
+    // between its two manifest writes left a newer one in _manifests/ that never became current.
+    const previous = run.keep > 1 && run.previous ? filesOf(run.previous) : [];
+    const named = new Set([...filesOf(run.current), ...previous]);
+    let readable = true;
+    for (const name of kept.slice(1)) {
+      const manifest = await this.getManifest(name);
+      if (manifest === undefined) readable = false;
+      else for (const file of filesOf(manifest)) named.add(file);
+    }
+    if (readable) {
+      const data = run.tables.map((table) => `${table}/`);
+      for (const name of run.listed) {
+        if (!named.has(name) && data.some((start) => name.startsWith(start))) doomed.push(name);
+      }
+    }
+    for (let at = 0; at < doomed.length; at += DELETE_BATCH) {
+      const batch = doomed.slice(at, at + DELETE_BATCH);
+      const answer = await this.guard(() =>
+        this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.location.bucket,
+            Delete: { Objects: batch.map((name) => ({ Key: this.key(name) })), Quiet: true },
+          }),
+        ),
+      );
+      const failed = answer.Errors?.[0];
+      if (failed) {
+        throw new StorageError(
+          `could not publish to ${this.location.url}: deleting ${failed.Key ?? 'an old file'} failed (${failed.Code ?? 'no code'})`,
+          {
+            retryable: true,
+            hint: 'grant the publisher s3:DeleteObject on the prefix (docs/querying.md); the new manifest is in place',
+          },
+        );
+      }
+    }
+  }
+
+  async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw storageError(error, this.location, this.endpoint);
+    }
+  }
+}
+
+function filesOf(manifest: Manifest): string[] {
+  return Object.values(manifest.tables).flatMap((table) =>
+    table.partitions.flatMap((p) => (p.file === null ? [] : [p.file])),
+  );
+}
