@@ -68,6 +68,7 @@ export const syncJob = defineJob(
       const { outcome, error = null } = kindSummary;
       void notifier?.runEnded({ kind, mode, outcome, runId: summary.runId, error, retryable: true });
     }
+    if (summary.published) metrics.recordPublish(summary.published.dir, new Date());
     // Also a stop during the publish (src/pipeline.ts): the job's next run publishes.
     if (summary.outcome === 'interrupted') {
       throw new InterruptedError(`the ${kind} ${mode} sync stopped after committing its last batch`, {

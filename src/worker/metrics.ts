@@ -6,8 +6,10 @@
  * and `tsync_queue_jobs_readable` at 0 (a stale count would look like a healthy queue). Both gauges
  * report the read of the scrape that shows them, never a previous one.
  */
+
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import { TsyncError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
@@ -46,6 +48,8 @@ export interface WorkerMetrics {
   recordBusy(job: string): void;
   /** Records how a webhook request was answered (./webhook-server.ts). */
   recordWebhook(answer: WebhookAnswer): void;
+  /** Records a publish of the dataset to `location` (--publish: a folder or s3://) that ended at `at`. */
+  recordPublish(location: string, at: Date): void;
   /** Records the seconds from `completed_at` upstream to the commit in the file, one per job. */
   recordFreshness(kind: JobKind, seconds: readonly number[]): void;
   /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
@@ -82,12 +86,19 @@ export function createWorkerMetrics(
     'tsync_records_quarantined_total',
     'Records that failed validation and were quarantined',
   );
+  const words = counter('tsync_words_loaded_total', 'Words of the job records inserted or updated in DuckDB');
   const requests = counter('tsync_requests_total', 'HTTP requests made to the listing service');
   const retries = counter('tsync_request_retries_total', 'HTTP requests retried within a run');
   const pauses = counter(
     'tsync_rate_limit_pauses_total',
     "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
   );
+  const published = new Gauge({
+    name: 'tsync_last_publish_timestamp_seconds',
+    help: 'Unix time of the last publish of the dataset (--publish) that ended, by target (folder or bucket); absent until one has',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
   const busy = new Counter({
     name: 'tsync_file_busy_total',
     help: 'Runs that found the database file held by another writer past --lock-wait, by queue job, put back for later',
@@ -158,6 +169,7 @@ export function createWorkerMetrics(
       runs.inc({ kind, mode, outcome });
       upserted.inc({ kind }, summary.inserted + summary.updated);
       quarantined.inc({ kind }, summary.quarantined);
+      words.inc({ kind }, summary.words);
       requests.inc({ kind }, summary.requests);
       retries.inc({ kind }, summary.retries);
       pauses.inc({ kind }, summary.pauses);
@@ -192,6 +204,9 @@ export function createWorkerMetrics(
     },
     recordBusy(job) {
       busy.inc({ queue_job: job });
+    },
+    recordPublish(location, at) {
+      published.set({ target: isBucketUrl(location) ? 'bucket' : 'folder' }, at.getTime() / 1_000);
     },
     lastSuccess: (kind) => successes.get(kind),
     lastOutcome: (kind) => outcomes.get(kind),

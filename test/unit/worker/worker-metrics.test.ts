@@ -79,7 +79,7 @@ function setup() {
 }
 
 describe('worker metrics and health endpoints', () => {
-  it('/metrics reports per kind the last success, runs by outcome, upserts, quarantine, requests, retries, rate-limit pauses and queue counts', async () => {
+  it('/metrics reports per kind the last success, runs by outcome, upserts, words, quarantine, requests, retries, rate-limit pauses, the last publish and queue counts', async () => {
     const { redis, queue, metrics } = setup();
     metrics.recordRun(summary('pre-recorded', 'ok', '2026-11-20T10:00:00.000Z'));
     metrics.recordRun(summary('pre-recorded', 'interrupted', '2026-11-20T10:05:00.000Z'));
@@ -87,6 +87,8 @@ describe('worker metrics and health endpoints', () => {
     await queue.add(SYNC_JOB, { kind: 'live', mode: 'incremental' });
     await queue.add(SYNC_JOB, { kind: 'pre-recorded', mode: 'incremental' });
     const { get } = await serve(metrics, redis);
+    expect((await get('/metrics')).body).not.toMatch(/^tsync_last_publish_timestamp_seconds/m);
+    metrics.recordPublish('s3://lake/transcripts', new Date('2026-11-20T10:06:00.000Z'));
 
     const { status, type, body } = await get('/metrics');
     expect(status).toBe(200);
@@ -98,6 +100,8 @@ describe('worker metrics and health endpoints', () => {
     );
     expect(body).toContain('tsync_runs_total{kind="live",mode="full",outcome="failed"} 1');
     expect(body).toContain('tsync_jobs_upserted_total{kind="pre-recorded"} 84');
+    expect(body).toContain('tsync_words_loaded_total{kind="pre-recorded"} 2000');
+    expect(body).toContain('tsync_last_publish_timestamp_seconds{target="bucket"} 1795169160');
     expect(body).toContain('tsync_records_quarantined_total{kind="pre-recorded"} 4');
     expect(body).toContain('tsync_requests_total{kind="pre-recorded"} 8');
     expect(body).toContain('tsync_request_retries_total{kind="pre-recorded"} 2');
