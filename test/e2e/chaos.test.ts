@@ -36,8 +36,8 @@ describe('convergence under chaos', () => {
     const tag = `CHAOS_SEED=${seed}`;
     sim = await startSimulator({
       seed,
-      preRecorded: 70,
-      live: 50,
+      preRecorded: 40,
+      live: 30,
       utterancesPerJob: 4,
       wordsPerUtterance: 5,
       // Three days of history, so queued and processing jobs are young enough to be re-checked.
@@ -46,7 +46,7 @@ describe('convergence under chaos', () => {
       latencyMs: 10,
     });
     const db = join(tempDir('tsync-chaos-'), 'chaos.duckdb');
-    const storm = await runSyncStorm({ sim, db, seed, rounds: 6, killAfterRequests: [0, 30], log: verbose });
+    const storm = await runSyncStorm({ sim, db, seed, rounds: 4, killAfterRequests: [0, 30], log: verbose });
     expect(storm.bad, tag).toEqual([]);
     // The storm must have been one: kills mid-run, and every kind of change upstream.
     expect(storm.killed, tag).toBeGreaterThanOrEqual(2);
