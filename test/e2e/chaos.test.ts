@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chaosSeed, GLITCHES } from '../../bench/storm/chaos.js';
-import { runSyncStorm, settle } from '../../bench/storm/storm.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { readCount } from '../helpers/mirror.js';
+import { chaosSeed, GLITCHES } from '../helpers/storm/chaos.js';
+import { runSyncStorm, settle } from '../helpers/storm/storm.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** CHAOS_VERBOSE=1 prints each round (how it was run and how it ended). */
@@ -72,7 +72,7 @@ describe('convergence under chaos', () => {
     expect(full.differences, `${tag}: after the --full run`).toEqual([]);
     expect(await runsLeftRunning(db), `${tag}: runs of killed syncs left running`).toBe(0);
     // No key enforces jobs.id: the user's own check agrees after the storm.
-    const verified = await runCli(['verify', '--db', db]);
+    const verified = await runMain(['verify', '--db', db]);
     expect(verified.code, `${tag}: ${verified.stderr}`).toBe(0);
   }, 300_000);
 });

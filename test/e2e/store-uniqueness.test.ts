@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTranscriptSync } from '../../bench/storm/chaos.js';
-import { mirrorDifferences } from '../../bench/storm/mirror-exact.js';
-import { syncEnv } from '../../bench/storm/storm.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import { openReadOnly, openWriter } from '../../src/store/open-file.js';
 import { verifyFile } from '../../src/store/verify.js';
 import { runMain } from '../helpers/cli.js';
 import { loadRecords } from '../helpers/load.js';
+import { startTranscriptSync } from '../helpers/storm/chaos.js';
+import { mirrorDifferences } from '../helpers/storm/mirror-exact.js';
+import { syncEnv } from '../helpers/storm/storm.js';
 import { syncOnce } from '../helpers/sync.js';
 import { tempDir } from '../helpers/tmp.js';
 

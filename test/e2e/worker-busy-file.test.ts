@@ -17,7 +17,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { eventually, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 /** ms the command-line syncs keep starting beside the worker. */
-const CONTENTION_MS = 8_000;
+const CONTENTION_MS = 3_000;
 
 describe('worker beside command-line syncs', () => {
   it('stays up while syncs hold the file; each sync exits 0 or says the file is busy; the mirror is exact', async () => {
@@ -44,7 +44,7 @@ describe('worker beside command-line syncs', () => {
       const job = sim.data.add({ kind: grown % 2 === 0 ? 'pre-recorded' : 'live', status: 'queued' });
       sim.data.advance(String(job.id), 'done');
       grown += 1;
-    }, 250);
+    }, 100);
     const outcomes: CliResult[] = [];
     let stop = false;
     const syncs = (async () => {
@@ -53,7 +53,7 @@ describe('worker beside command-line syncs', () => {
     // The worker starts while the first sync holds the file.
     await eventually(() => existsSync(writerLockPath(db)), 'the first sync to take the file');
     const worker = spawnCli(
-      ['worker', '--metrics-port', '0', '--every', '2s', '--full-every', '7s', '--job-lock', '5s'],
+      ['worker', '--metrics-port', '0', '--every', '1s', '--full-every', '3s', '--job-lock', '5s'],
       {
         ...env,
         TSYNC_LOCK_WAIT: '1s',

@@ -29,11 +29,11 @@ interface Setup {
 }
 
 /** Jobs of each kind upstream, unless a test passes fewer. */
-const JOBS_PER_KIND = 60;
+const JOBS_PER_KIND = 30;
 
 /**
  * Enough pages, each delayed by the simulator, that a run is still going when the test signals it:
- * 60 jobs of each kind at 10 per page, 400 ms a page. Each page costs the sync CPU (a commit), the
+ * 30 jobs of each kind at 10 per page, 400 ms a page. Each page costs the sync CPU (a commit), the
  * delay none: few slow pages keep a run going as long as many quick ones. A test that needs no run
  * in progress passes fewer jobs: the worker syncs them at its start, work the test does not look at.
  */
