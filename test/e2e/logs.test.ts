@@ -181,7 +181,7 @@ describe('logs', () => {
   it("off a terminal a sync's stderr is JSON lines only, its summary and closing error among them", async () => {
     const sim = await startSimulator({
       preRecorded: 4,
-      live: 4,
+      live: 1,
       recordPadding: { kind: 'live', bytes: 1_200_000 },
     });
     onCleanup(() => sim.close());

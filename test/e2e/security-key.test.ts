@@ -58,7 +58,7 @@ describe('the API key stays secret end to end', () => {
       outputs.push(result.stdout, result.stderr);
       return result;
     };
-    /** A command that reads only the file, in this process: the same output, no process start. */
+    /** A command that needs no process of its own (no signal, no worker), in this process: the same output. */
     const inProcess = async (args: string[]) => {
       const result = await runMain(args, env);
       outputs.push(result.stdout, result.stderr);
@@ -106,7 +106,7 @@ describe('the API key stays secret end to end', () => {
         { ...env, TSYNC_API_KEY: key },
       );
       await worker.waitForLog((line) => line['msg'] === 'worker started');
-      const enqueued = await cli(['enqueue', '--wait', '--kind', 'live', '--timeout', '60s']);
+      const enqueued = await inProcess(['enqueue', '--wait', '--kind', 'live', '--timeout', '60s']);
       expect(enqueued.code, enqueued.stdout + enqueued.stderr).toBe(expectedExit);
       worker.process.kill('SIGTERM');
       expect(await worker.exited).toBe(0);

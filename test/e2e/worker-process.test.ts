@@ -106,26 +106,6 @@ async function outcomes(s: Setup): Promise<string[]> {
 }
 
 describe('worker process', () => {
-  it('a second worker on the same DuckDB file is refused with one line naming the holder, whatever its Redis prefix', async () => {
-    const s = await setup(0, 10);
-    const first = startWorkerProcess(s);
-    await first.waitForLog(started);
-
-    const holder = `transcript-sync: ${resolve(s.db)} already has a worker: pid ${first.process.pid} (transcript-sync worker) on host`;
-    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
-      ...s.env,
-      TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
-    });
-    expect(await second.exited).toBe(1);
-    const lines = shownLines(second.stderr());
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(holder);
-    expect(lines[0]).toContain('run one worker per file');
-
-    first.process.kill('SIGTERM');
-    expect(await first.exited, first.stderr()).toBe(0);
-  });
-
   it('SIGTERM mid-run commits, checkpoints, hands the job back and exits 0; the next start finishes the sync', async () => {
     const s = await setup();
     const worker = startWorkerProcess(s, ['--kind', 'pre-recorded']);
@@ -170,11 +150,12 @@ describe('worker process', () => {
     expect(facts.duplicateJobs).toBe(0);
   });
 
-  it('worker --publish answers queries during a run and keeps the dataset fresh after each run', async () => {
+  it('worker --publish answers queries during a run and keeps the dataset fresh after each run; a second worker on the file is refused with one line naming the holder, whatever its Redis prefix', async () => {
     const s = await setup();
     const dir = join(tempDir(), 'published');
     const worker = startWorkerProcess(s, ['--publish', dir]);
     await until(async () => existsSync(`${s.db}.sock`), 'a run serving reads');
+
     const during = await runCommand(queryCommand, [
       'SELECT count(*) AS n FROM jobs',
       '--db',
@@ -183,6 +164,17 @@ describe('worker process', () => {
       '0s',
     ]);
     expect(during.error).toBeUndefined();
+
+    const holder = `transcript-sync: ${resolve(s.db)} already has a worker: pid ${worker.process.pid} (transcript-sync worker) on host`;
+    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+      ...s.env,
+      TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
+    });
+    expect(await second.exited).toBe(1);
+    const lines = shownLines(second.stderr());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(holder);
+    expect(lines[0]).toContain('run one worker per file');
 
     // Read during the run: the rest of it may go at full speed.
     s.sim.setLatency(0);
