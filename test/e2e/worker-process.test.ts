@@ -66,8 +66,6 @@ function startWorkerProcess(s: Setup, extra: readonly string[] = []): Child {
   return spawnCli(['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...extra], s.env);
 }
 
-const started = (line: Record<string, unknown>) => line['msg'] === 'worker started';
-
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
