@@ -13,7 +13,7 @@ import { openWriter } from '../../src/store/open-file.js';
 import { BIN, runCli, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 /** The keys of a JSON object line at its top level, in order, duplicates included. */
 function topLevelKeys(line: string): string[] {
@@ -118,7 +118,7 @@ describe('logs', () => {
     onCleanup(() => sim.close());
     const prefix = uniquePrefix('logs');
     testRedis(prefix);
-    const worker = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+    const worker = spawnCli(['worker', '--metrics-port', '0', '--every', '1h', ...NO_REPORT], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,
       TSYNC_DB: join(tempDir(), 'logs.duckdb'),

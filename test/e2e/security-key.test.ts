@@ -12,7 +12,7 @@ import { runCli, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { searchDatabase, searchRedis, textHits } from '../helpers/secret-search.js';
 import { tempDir } from '../helpers/tmp.js';
-import { spawnCli, testRedis } from '../helpers/worker.js';
+import { NO_REPORT, spawnCli, testRedis } from '../helpers/worker.js';
 
 const KEY = 'tsk_live_Q7zX9vLEAKME_4c1d8e2f';
 const WRONG_KEY = 'tsk_live_WR0NGkey_LEAKME_77aa31';
@@ -102,7 +102,7 @@ describe('the API key stays secret end to end', () => {
       [KEY, 0],
     ] as const) {
       const worker = spawnCli(
-        ['worker', '--db', db, '--metrics-port', '0', '--every', '1h', '--full-every', '1d'],
+        ['worker', '--db', db, '--metrics-port', '0', '--every', '1h', '--full-every', '1d', ...NO_REPORT],
         { ...env, TSYNC_API_KEY: key },
       );
       await worker.waitForLog((line) => line['msg'] === 'worker started');

@@ -18,7 +18,7 @@ import { shownLines } from '../helpers/cli.js';
 import { actualFacts, expectedFacts } from '../helpers/mirror.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { type Child, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { type Child, NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 interface Setup {
   readonly sim: Simulator;
@@ -63,7 +63,10 @@ async function setup(latencyMs = 400, jobsPerKind = JOBS_PER_KIND): Promise<Setu
 }
 
 function startWorkerProcess(s: Setup, extra: readonly string[] = []): Child {
-  return spawnCli(['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...extra], s.env);
+  return spawnCli(
+    ['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...NO_REPORT, ...extra],
+    s.env,
+  );
 }
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -164,7 +167,7 @@ describe('worker process', () => {
     expect(during.error).toBeUndefined();
 
     const holder = `transcript-sync: ${resolve(s.db)} already has a worker: pid ${worker.process.pid} (transcript-sync worker) on host`;
-    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h', ...NO_REPORT], {
       ...s.env,
       TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
     });
