@@ -54,7 +54,7 @@ describe('transcript-sync', () => {
     const unknown = await runMain(['synk']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--help');
-    const badFlag = await runCli(['status', '--colour']);
+    const badFlag = await runMain(['status', '--colour']);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr.trim().split('\n')).toHaveLength(1);
     expect(badFlag.stderr).toContain('transcript-sync status --help');

@@ -224,7 +224,7 @@ describe('logs', () => {
       msg: expect.stringMatching(/^transcript-sync: a live record is larger/),
     });
 
-    const usage = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    const usage = await runMain(['sync', '--db', db, '--since', '2999-01-01'], env);
     expect(usage.code).toBe(2);
     expect(jsonOnly(usage.stderr)).toEqual([
       expect.objectContaining({
