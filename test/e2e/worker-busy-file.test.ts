@@ -53,7 +53,7 @@ describe('worker beside command-line syncs', () => {
     // The worker starts while the first sync holds the file.
     await eventually(() => existsSync(writerLockPath(db)), 'the first sync to take the file');
     const worker = spawnCli(
-      ['worker', '--metrics-port', '0', '--every', '1s', '--full-every', '3s', '--job-lock', '5s'],
+      ['worker', '--metrics-port', '0', '--every', '2s', '--full-every', '7s', '--job-lock', '5s'],
       {
         ...env,
         TSYNC_LOCK_WAIT: '1s',
