@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chaosSeed, GLITCHES } from '../../bench/storm/chaos.js';
-import { runSyncStorm, settle } from '../../bench/storm/storm.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { readCount } from '../helpers/mirror.js';
+import { chaosSeed, GLITCHES } from '../helpers/storm/chaos.js';
+import { runSyncStorm, settle } from '../helpers/storm/storm.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** CHAOS_VERBOSE=1 prints each round (how it was run and how it ended). */
@@ -36,8 +36,8 @@ describe('convergence under chaos', () => {
     const tag = `CHAOS_SEED=${seed}`;
     sim = await startSimulator({
       seed,
-      preRecorded: 70,
-      live: 50,
+      preRecorded: 40,
+      live: 30,
       utterancesPerJob: 4,
       wordsPerUtterance: 5,
       // Three days of history, so queued and processing jobs are young enough to be re-checked.
@@ -46,7 +46,7 @@ describe('convergence under chaos', () => {
       latencyMs: 10,
     });
     const db = join(tempDir('tsync-chaos-'), 'chaos.duckdb');
-    const storm = await runSyncStorm({ sim, db, seed, rounds: 6, killAfterRequests: [0, 30], log: verbose });
+    const storm = await runSyncStorm({ sim, db, seed, rounds: 4, killAfterRequests: [0, 30], log: verbose });
     expect(storm.bad, tag).toEqual([]);
     // The storm must have been one: kills mid-run, and every kind of change upstream.
     expect(storm.killed, tag).toBeGreaterThanOrEqual(2);
@@ -72,7 +72,7 @@ describe('convergence under chaos', () => {
     expect(full.differences, `${tag}: after the --full run`).toEqual([]);
     expect(await runsLeftRunning(db), `${tag}: runs of killed syncs left running`).toBe(0);
     // No key enforces jobs.id: the user's own check agrees after the storm.
-    const verified = await runCli(['verify', '--db', db]);
+    const verified = await runMain(['verify', '--db', db]);
     expect(verified.code, `${tag}: ${verified.stderr}`).toBe(0);
   }, 300_000);
 });

@@ -13,7 +13,7 @@ import { openWriter } from '../../src/store/open-file.js';
 import { BIN, runCli, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 /** The keys of a JSON object line at its top level, in order, duplicates included. */
 function topLevelKeys(line: string): string[] {
@@ -118,7 +118,7 @@ describe('logs', () => {
     onCleanup(() => sim.close());
     const prefix = uniquePrefix('logs');
     testRedis(prefix);
-    const worker = spawnCli(['worker', '--metrics-port', '0', '--every', '1h'], {
+    const worker = spawnCli(['worker', '--metrics-port', '0', '--every', '1h', ...NO_REPORT], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,
       TSYNC_DB: join(tempDir(), 'logs.duckdb'),
@@ -181,7 +181,7 @@ describe('logs', () => {
   it("off a terminal a sync's stderr is JSON lines only, its summary and closing error among them", async () => {
     const sim = await startSimulator({
       preRecorded: 4,
-      live: 4,
+      live: 1,
       recordPadding: { kind: 'live', bytes: 1_200_000 },
     });
     onCleanup(() => sim.close());
@@ -224,7 +224,7 @@ describe('logs', () => {
       msg: expect.stringMatching(/^transcript-sync: a live record is larger/),
     });
 
-    const usage = await runCli(['sync', '--db', db, '--since', '2999-01-01'], env);
+    const usage = await runMain(['sync', '--db', db, '--since', '2999-01-01'], env);
     expect(usage.code).toBe(2);
     expect(jsonOnly(usage.stderr)).toEqual([
       expect.objectContaining({

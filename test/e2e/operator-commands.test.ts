@@ -13,7 +13,7 @@ import { parseCheckpoint } from '../../src/sync/checkpoints/schema.js';
 import { type CliResult, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 async function simulator(): Promise<Simulator> {
   const sim = await startSimulator({ preRecorded: 6, live: 4, utterancesPerJob: 1, wordsPerUtterance: 2 });
@@ -268,7 +268,18 @@ describe('--notify', () => {
     const prefix = uniquePrefix('notify');
     testRedis(prefix);
     const worker = spawnCli(
-      ['worker', '--metrics-port', '0', '--every', '1h', '--kind', 'live', '--notify', hook.url],
+      [
+        'worker',
+        '--metrics-port',
+        '0',
+        '--every',
+        '1h',
+        '--kind',
+        'live',
+        '--notify',
+        hook.url,
+        ...NO_REPORT,
+      ],
       {
         TSYNC_BASE_URL: sim.url,
         TSYNC_API_KEY: 'worker-wrong-key',

@@ -12,7 +12,7 @@ import { runCli, runMain } from '../helpers/cli.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { searchDatabase, searchRedis, textHits } from '../helpers/secret-search.js';
 import { tempDir } from '../helpers/tmp.js';
-import { spawnCli, testRedis } from '../helpers/worker.js';
+import { NO_REPORT, spawnCli, testRedis } from '../helpers/worker.js';
 
 const KEY = 'tsk_live_Q7zX9vLEAKME_4c1d8e2f';
 const WRONG_KEY = 'tsk_live_WR0NGkey_LEAKME_77aa31';
@@ -58,9 +58,9 @@ describe('the API key stays secret end to end', () => {
       outputs.push(result.stdout, result.stderr);
       return result;
     };
-    /** A command that reads only the file, in this process: the same output, no process start. */
-    const inProcess = async (args: string[]) => {
-      const result = await runMain(args, env);
+    /** A command that needs no process of its own (no signal, no worker), in this process: the same output. */
+    const inProcess = async (args: string[], extra: Record<string, string> = {}) => {
+      const result = await runMain(args, { ...env, ...extra });
       outputs.push(result.stdout, result.stderr);
       return result;
     };
@@ -86,7 +86,7 @@ describe('the API key stays secret end to end', () => {
     sim.faults.inject('next-stuck');
     expect((await cli(['sync', '--db', db, '--full'])).code).toBe(1);
     // A refused key.
-    const refused = await cli(['sync', '--db', db], { TSYNC_API_KEY: WRONG_KEY });
+    const refused = await inProcess(['sync', '--db', db], { TSYNC_API_KEY: WRONG_KEY });
     expect(refused.code).toBe(2);
     for (const args of [
       ['status', '--db', db, '--json'],
@@ -102,11 +102,11 @@ describe('the API key stays secret end to end', () => {
       [KEY, 0],
     ] as const) {
       const worker = spawnCli(
-        ['worker', '--db', db, '--metrics-port', '0', '--every', '1h', '--full-every', '1d'],
+        ['worker', '--db', db, '--metrics-port', '0', '--every', '1h', '--full-every', '1d', ...NO_REPORT],
         { ...env, TSYNC_API_KEY: key },
       );
       await worker.waitForLog((line) => line['msg'] === 'worker started');
-      const enqueued = await cli(['enqueue', '--wait', '--kind', 'live', '--timeout', '60s']);
+      const enqueued = await inProcess(['enqueue', '--wait', '--kind', 'live', '--timeout', '60s']);
       expect(enqueued.code, enqueued.stdout + enqueued.stderr).toBe(expectedExit);
       worker.process.kill('SIGTERM');
       expect(await worker.exited).toBe(0);

@@ -33,8 +33,8 @@ afterEach(async () => {
 
 async function simulator(): Promise<Simulator> {
   const sim = await startSimulator({
-    preRecorded: 25,
-    live: 15,
+    preRecorded: 15,
+    live: 10,
     seed: 61,
     limitCap: 10,
     utterancesPerJob: 2,

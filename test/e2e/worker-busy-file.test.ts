@@ -17,7 +17,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { eventually, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
 
 /** ms the command-line syncs keep starting beside the worker. */
-const CONTENTION_MS = 8_000;
+const CONTENTION_MS = 3_000;
 
 describe('worker beside command-line syncs', () => {
   it('stays up while syncs hold the file; each sync exits 0 or says the file is busy; the mirror is exact', async () => {
@@ -44,7 +44,7 @@ describe('worker beside command-line syncs', () => {
       const job = sim.data.add({ kind: grown % 2 === 0 ? 'pre-recorded' : 'live', status: 'queued' });
       sim.data.advance(String(job.id), 'done');
       grown += 1;
-    }, 250);
+    }, 100);
     const outcomes: CliResult[] = [];
     let stop = false;
     const syncs = (async () => {

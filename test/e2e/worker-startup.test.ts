@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { tempDir } from '../helpers/tmp.js';
-import { onCleanup, spawnCli, workerEnv } from '../helpers/worker.js';
+import { NO_REPORT, onCleanup, spawnCli, workerEnv } from '../helpers/worker.js';
 
 describe('worker health', () => {
   it('/healthz is 503 naming the error when the last run failed with a refused key', async () => {
@@ -15,7 +15,7 @@ describe('worker health', () => {
     onCleanup(() => sim.close());
     const db = join(tempDir(), 'transcripts.duckdb');
     const worker = spawnCli(
-      ['worker', '--metrics-port', '0', '--every', '1h', '--kind', 'live'],
+      ['worker', '--metrics-port', '0', '--every', '1h', '--kind', 'live', ...NO_REPORT],
       workerEnv(db, { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: 'wrong-key' }),
     );
     const serving = await worker.waitForLog((l) => l['msg'] === 'serving /metrics and /healthz');

@@ -1,9 +1,9 @@
 /**
- * The mirror's facts (bench/storm/mirror-facts.ts, shared with the soak) and the test assertion
+ * The mirror's facts (storm/mirror-facts.ts, shared with the storms) and the test assertion
  * built on them.
  */
 import { expect } from 'vitest';
-import { actualFacts, expectedFacts, roundBilling } from '../../bench/storm/mirror-facts.js';
+import { actualFacts, expectedFacts, roundBilling } from './storm/mirror-facts.js';
 
 export {
   actualFacts,
@@ -12,7 +12,7 @@ export {
   readCount,
   roundBilling,
   utteranceLists,
-} from '../../bench/storm/mirror-facts.js';
+} from './storm/mirror-facts.js';
 
 type Json = Record<string, unknown>;
 

@@ -8,6 +8,13 @@ import { redisUrl, uniquePrefix } from './redis.js';
 
 export { onCleanup };
 
+/**
+ * Flags that keep the billing report out of a test worker whose test is not about it: its
+ * schedule, an interval by default, runs once as the worker starts; a cron of once a year does not.
+ * The worker then runs only the jobs its test looks at.
+ */
+export const NO_REPORT = ['--report-every', '0 0 1 1 *'] as const;
+
 /** Deletes every key under `prefix` (SCAN, not KEYS, to stay polite on a shared Redis). */
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   let cursor = '0';

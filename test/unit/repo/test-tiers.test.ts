@@ -9,7 +9,7 @@ import { projectRoot } from '../../../src/util/paths.js';
 
 /**
  * What only an end-to-end test does: import a helper that spawns the bin (helpers/cli's runCli,
- * startCli, BIN; helpers/worker's spawnCli; helpers/cli-unprivileged; bench/storm's
+ * startCli, BIN; helpers/worker's spawnCli; helpers/cli-unprivileged; helpers/storm's
  * startTranscriptSync), or join a path into dist/.
  */
 const STARTS_THE_BUILD = [

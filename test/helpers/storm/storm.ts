@@ -3,10 +3,10 @@
  * runs again and again as a child process and is killed with SIGKILL at seeded random points (some
  * runs are left to finish, some are --full, some one kind only). Then the quiet: changes and faults
  * stop, one incremental and one --full run finish, and the file is compared with the simulator.
- * No vitest import: bench/soak.ts reuses it.
+ * The chaos test and the soak (test/e2e/soak.test.ts) share it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Rng, type Simulator } from '../../src/simulator/index.js';
+import { Rng, type Simulator } from '../../../src/simulator/index.js';
 import {
   GLITCHES,
   type SyncChild,

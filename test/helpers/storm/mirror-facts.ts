@@ -1,7 +1,7 @@
 /**
  * What the DuckDB file should hold for a set of upstream records, computed independently of the
- * loader (straight from the JSON), and what it does hold (straight from SQL). No vitest import: the
- * soak (bench/soak.ts) and the tests (test/helpers/mirror.ts adds the assertions) share it.
+ * loader (straight from the JSON), and what it does hold (straight from SQL). The storms and the
+ * tests share it (test/helpers/mirror.ts adds the assertions).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 

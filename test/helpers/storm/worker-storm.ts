@@ -3,10 +3,10 @@
  * every second, full ones every few seconds) are killed with SIGKILL at seeded points while the
  * simulator changes and fails, and restarted; sometimes one is stopped with SIGTERM instead. Then
  * the quiet: one worker that is left alone runs an enqueued incremental and an enqueued --full
- * sync, and the file is compared with the simulator. No vitest import: bench/soak.ts uses it.
+ * sync, and the file is compared with the simulator. The soak (test/e2e/soak.test.ts) uses it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Rng, type Simulator } from '../../src/simulator/index.js';
+import { Rng, type Simulator } from '../../../src/simulator/index.js';
 import { type SyncChild, startFaults, startTranscriptSync, UpstreamChaos, waitOrExit } from './chaos.js';
 import { mirrorDifferences } from './mirror-exact.js';
 import type { SettleStep } from './storm.js';

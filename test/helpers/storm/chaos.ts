@@ -1,15 +1,16 @@
 /**
  * The storm of the convergence tests: a seeded driver that changes the simulator's data while syncs
  * run (new jobs, late-visible ones, status transitions, edits, deletions), the random faults, and a
- * child-process sync that can be killed with SIGKILL. No vitest import: bench/soak.ts reuses it.
+ * child-process sync that can be killed with SIGKILL. The chaos test and the soak (test/e2e/soak.test.ts)
+ * share it.
  *
  * Everything random is drawn from one seed (CHAOS_SEED), so a failing storm can be replayed; kill
  * points are wall-clock delays, so a replay is close, not identical.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { type FaultKind, type FaultRule, Rng, type Simulator } from '../../src/simulator/index.js';
-import { projectRoot } from '../../src/util/paths.js';
+import { type FaultKind, type FaultRule, Rng, type Simulator } from '../../../src/simulator/index.js';
+import { projectRoot } from '../../../src/util/paths.js';
 
 type Json = Record<string, unknown>;
 
