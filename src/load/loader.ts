@@ -20,9 +20,8 @@ import {
   classifyInWindow,
   countUnresolvedQuarantine,
   type Database,
-  DuckDBTimestampTZValue,
+  duckdb,
   finishBatch,
-  listValue,
   recordQuarantined,
   refreshErased,
   replaceChanged,
@@ -172,7 +171,7 @@ export class RecordLoader {
   /** Erased jobs whose record changed: billing facts only (refresh-erased.sql); texts bound, never staged. */
   private async refreshErased(jobs: readonly JobText[], ids: readonly string[]): Promise<void> {
     const texts = jobs.filter((job) => ids.includes(job.id));
-    const values = (take: (job: JobText) => string) => listValue(texts.map(take));
+    const values = (take: (job: JobText) => string) => duckdb().listValue(texts.map(take));
     await refreshErased(this.db, { ids: values((j) => j.id), raws: values((j) => j.raw) });
   }
 
@@ -236,7 +235,7 @@ export class RecordLoader {
 
   /** Appends the batch's ids and hashes to the writer's keys table (sql/load/stage-create.sql). */
   private async stageKeys(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
+    const stamp = duckdb().timestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     const appender = await this.db.createAppender('_tsync_keys', null, 'temp');
     closing(appender, () => {
       for (const job of jobs) {

@@ -4,7 +4,6 @@
  * modules import each other directly.
  */
 export * from './database.js';
-export * from './defaults.js';
 export * from './duckdb.js';
 export * from './erase.js';
 export * from './file/damaged-file.js';

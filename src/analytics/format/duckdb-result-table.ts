@@ -10,7 +10,12 @@
  *   - every other type as DuckDB spells it.
  */
 import type { DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
-import {
+import { duckdb } from '../../store/index.js';
+import { ExactNumber, writeJson } from '../../util/json-writer.js';
+import { isoDuration, isoTimestamp } from './iso-text.js';
+import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';
+
+const {
   DuckDBArrayValue,
   DuckDBDecimalValue,
   DuckDBIntervalValue,
@@ -24,12 +29,9 @@ import {
   DuckDBTimestampValue,
   DuckDBTypeId,
   DuckDBUnionValue,
-} from '../../store/index.js';
-import { ExactNumber, writeJson } from '../../util/json-writer.js';
-import { isoDuration, isoTimestamp } from './iso-text.js';
-import type { Cell, Column, ColumnType, ResultTable } from './result-table.js';
+} = duckdb();
 
-const INTEGER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+const INTEGER_TYPES: ReadonlySet<number> = new Set([
   DuckDBTypeId.TINYINT,
   DuckDBTypeId.SMALLINT,
   DuckDBTypeId.INTEGER,
@@ -41,14 +43,14 @@ const INTEGER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
   DuckDBTypeId.HUGEINT,
   DuckDBTypeId.UHUGEINT,
 ]);
-const NESTED_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+const NESTED_TYPES: ReadonlySet<number> = new Set([
   DuckDBTypeId.LIST,
   DuckDBTypeId.ARRAY,
   DuckDBTypeId.STRUCT,
   DuckDBTypeId.MAP,
   DuckDBTypeId.UNION,
 ]);
-const NUMBER_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+const NUMBER_TYPES: ReadonlySet<number> = new Set([
   DuckDBTypeId.FLOAT,
   DuckDBTypeId.DOUBLE,
   DuckDBTypeId.DECIMAL,
@@ -111,7 +113,7 @@ function exactInteger(value: bigint): Cell {
   return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
 }
 
-function columnType(typeId: DuckDBTypeId | undefined): ColumnType {
+function columnType(typeId: number | undefined): ColumnType {
   if (typeId === undefined) return 'text';
   if (NESTED_TYPES.has(typeId)) return 'json';
   if (INTEGER_TYPES.has(typeId)) return 'integer';

@@ -8,7 +8,11 @@
  * Every other type is written as DuckDB writes it.
  */
 import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
-import {
+import { duckdb } from '../../store/index.js';
+import { sqlIdentifier } from '../../util/sql-literal.js';
+import { isoDuration } from './iso-text.js';
+
+const {
   DuckDBArrayValue,
   DuckDBIntervalValue,
   DuckDBListValue,
@@ -16,14 +20,12 @@ import {
   DuckDBStructValue,
   DuckDBTypeId,
   DuckDBUnionValue,
-} from '../../store/index.js';
-import { sqlIdentifier } from '../../util/sql-literal.js';
-import { isoDuration } from './iso-text.js';
+} = duckdb();
 
 /** The type a HUGEINT is written as: the widest decimal Parquet readers take. */
 const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
-const HUGE_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+const HUGE_TYPES: ReadonlySet<number> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
 
 /** The type a column is written as, or undefined when it is written as it is. */
 export function parquetCast(type: DuckDBType): string | undefined {
@@ -72,7 +74,7 @@ function children(value: DuckDBValue, type: DuckDBType): [DuckDBValue, DuckDBTyp
   return [];
 }
 
-function holds(type: DuckDBType, leaf: (id: DuckDBTypeId) => boolean): boolean {
+function holds(type: DuckDBType, leaf: (id: number) => boolean): boolean {
   return leaf(type.typeId) || inner(type).some((t) => holds(t, leaf));
 }
 

@@ -7,7 +7,7 @@
  */
 import type { DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError } from '../../errors.js';
-import { DuckDBInstance } from '../../store/index.js';
+import { duckdb } from '../../store/index.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import { needsCheck, parquetCast, unwritable } from './parquet-types.js';
 
@@ -16,7 +16,7 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
   const names = reader.columnNames();
   const types = reader.columnTypes();
   const checked = types.flatMap((type, i) => (needsCheck(type) ? [i] : []));
-  const instance = await DuckDBInstance.create(':memory:', {
+  const instance = await duckdb().DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
   });

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { copyParquetFile, DuckDBInstance, type SqlParams, toDuckParams } from '../../store/index.js';
+import { copyParquetFile, duckdb, type SqlParams, toDuckParams } from '../../store/index.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
 import {
@@ -99,7 +99,7 @@ export class SocketReader implements Reader {
         params: copy.params,
       });
       if (!reply.file) throw this.broken('named no file');
-      const instance = await DuckDBInstance.create(':memory:', {
+      const instance = await duckdb().DuckDBInstance.create(':memory:', {
         autoinstall_known_extensions: 'false',
         autoload_known_extensions: 'false',
       });

@@ -7,12 +7,13 @@
 import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
-import { DuckDBInstance } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
 import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
@@ -223,7 +224,7 @@ async function createWithRetry(
   let delay = RETRY_START_MS;
   for (;;) {
     try {
-      return await DuckDBInstance.create(path, options);
+      return await duckdb().DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!isLockConflict(message)) throw openError(path, readOnly, message, error);

@@ -4,8 +4,9 @@
  * decides. The loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
  * refresh the erased, finish.
  */
+
+import type { DuckDBListValue } from '@duckdb/node-api';
 import type { Database } from '../database.js';
-import type { DuckDBListValue } from '../duckdb.js';
 import { loadSql } from './load-sql.js';
 
 /** A record of the batch against the stored jobs (classify.sql). */

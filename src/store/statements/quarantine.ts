@@ -1,7 +1,7 @@
 /** The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash. */
 
 import type { Database, RowSource } from '../database.js';
-import { listValue } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 export type QuarantinedRecord = {
@@ -67,7 +67,7 @@ export async function resolveQuarantinedHashes(
   params: { hashes: readonly string[]; resolved_at: Date },
 ): Promise<void> {
   await db.run(queryText('quarantine-resolve-hashes'), {
-    hashes: listValue([...params.hashes]),
+    hashes: duckdb().listValue([...params.hashes]),
     resolved_at: params.resolved_at,
   });
 }
@@ -78,7 +78,7 @@ export async function resolveQuarantinedJobs(
   params: { ids: readonly string[]; resolved_at: Date },
 ): Promise<void> {
   await db.run(queryText('quarantine-resolve-jobs'), {
-    ids: listValue([...params.ids]),
+    ids: duckdb().listValue([...params.ids]),
     resolved_at: params.resolved_at,
   });
 }
