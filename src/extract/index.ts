@@ -14,17 +14,7 @@ export {
   type ListName,
 } from '../kinds.js';
 export { ListingClient } from './client.js';
-export {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COMMA,
-  INT32_MAX,
-  INT32_MIN,
-  JsonSyntaxError,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-} from './json-lexer.js';
+export { INT32_MAX, INT32_MIN, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 export {
   type EnvelopeScan,
   HeadScanner,
