@@ -37,7 +37,7 @@ const instances = new Map<string, SharedInstance>();
  *   bytes of WAL lets that go. Without a limit a backfill keeps every block it wrote resident.
  * - A commit that checkpoints writes its changes into the file only, not into the WAL first
  *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits that stored at least a batch
- *   checkpoint (src/store/database.ts checkpointAtCommit, src/sync/writer/commit-policy.ts), so a back-fill writes each row once, compressed,
+ *   checkpoint (src/store/database.ts checkpointAtCommit, src/sync/writer/writer.ts TransactionSize), so a back-fill writes each row once, compressed,
  *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
