@@ -13,7 +13,7 @@
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
 import { type Logger, silentLogger } from '../log.js';
-import type { JobText, QuarantinedText } from '../normalize/index.js';
+import type { JobText, PageRecords } from '../normalize/index.js';
 import {
   type ClassifiedRecord,
   classifyAnywhere,
@@ -30,12 +30,6 @@ import {
 } from '../store/index.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { StoredIds } from './stored-ids.js';
-
-export interface LoadBatch {
-  /** Valid records, each id once. */
-  readonly jobs: readonly JobText[];
-  readonly quarantine: readonly QuarantinedText[];
-}
 
 export interface LoadResult {
   /** New jobs. */
@@ -76,12 +70,13 @@ export class RecordLoader {
   }
 
   /**
-   * Loads the batch, its rows and every record staged before it; inside the caller's open
-   * transaction (db.transaction), outside one in its own.
+   * Loads the batch (a page's records, or several pages' merged: each job once), its rows and
+   * every record staged before it; inside the caller's open transaction (db.transaction), outside
+   * one in its own.
    */
-  load(batch: LoadBatch, syncedAt: Date): Promise<LoadResult> {
+  load(records: PageRecords, syncedAt: Date): Promise<LoadResult> {
     return this.db.transaction(async () => {
-      const result = await this.stageInTransaction(batch, syncedAt, 0);
+      const result = await this.stageInTransaction(records, syncedAt, 0);
       addRows(result, await this.parses.flush());
       return result;
     });
@@ -92,8 +87,8 @@ export class RecordLoader {
    * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Inside the
    * caller's open transaction, which must `flush` before it commits and `discard` if it rolls back.
    */
-  stage(batch: LoadBatch, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
-    return this.db.transaction(() => this.stageInTransaction(batch, syncedAt, parseBytes));
+  stage(records: PageRecords, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
+    return this.db.transaction(() => this.stageInTransaction(records, syncedAt, parseBytes));
   }
 
   /** Parses what is staged and appends its rows in the open transaction. */
@@ -107,7 +102,7 @@ export class RecordLoader {
   }
 
   private async stageInTransaction(
-    { jobs, quarantine }: LoadBatch,
+    { jobs, quarantine }: PageRecords,
     syncedAt: Date,
     parseBytes: number,
   ): Promise<LoadResult> {

@@ -26,7 +26,7 @@ import {
 import { createMemoryInstance } from './file/reader-settings.js';
 import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
-import { createParseStaging, createWriterStaging } from './statements/staging.js';
+import { createParseStaging, createWriterStaging } from './statements/loader.js';
 
 /** ms an open waits for a file another process holds (`--lock-wait`). */
 export const DEFAULT_LOCK_WAIT_MS = 5_000;
