@@ -8,7 +8,7 @@
  * stays one pass over the bytes whoever reads the items. What it reads is its own; extract keeps
  * only each item's span and heads.
  *
- * The body must be valid UTF-8 (list-page.ts decodes one that is not, as the client always did).
+ * The body must be valid UTF-8 (listing.ts readPage decodes one that is not).
  */
 import { JsonLexer, JsonSyntaxError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 
