@@ -6,7 +6,7 @@
  * sizes them (PageSizer at the default budget's page bytes), so both ask for the same pages.
  */
 import { Pool } from 'undici';
-import { PageSizer } from '../src/extract/walk/page-sizer.js';
+import { PageSizer } from '../src/extract/page-sizer.js';
 import { DEFAULT_MEMORY, planMemory } from '../src/memory/budget.js';
 
 export interface FloorBOptions {

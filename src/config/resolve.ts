@@ -83,7 +83,7 @@ const derive = <F extends SettingName, T>(
 /**
  * Settings that, when unset, follow from others, as the sync and the worker take them: the page
  * bytes from the memory plan (memory/budget.ts), a backfill slice from the page size
- * (extract/walk/slices.ts), the report folder from the database file.
+ * (extract/slices.ts), the report folder from the database file.
  */
 const DERIVATIONS = {
   pageBytes: derive(

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT } from '../extract/index.js';
 import { DEFAULT_MEMORY } from '../memory/budget.js';
-import { DEFAULT_LOCK_WAIT_MS } from '../store/defaults.js';
+import { DEFAULT_LOCK_WAIT_MS } from '../store/index.js';
 import { formatDurationSetting } from '../util/duration.js';
 import type { Setting } from './setting.js';
 import {

@@ -16,14 +16,12 @@ import { formatBytes } from '../util/bytes.js';
 import { sleep } from '../util/sleep.js';
 import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
 import { HeadScanner, type ScannerClass } from './json-scan.js';
-import { type BodyRead, readListBody } from './list-page.js';
-import { type Listing, pageOf } from './listing.js';
-import { parseNextLink } from './next-link.js';
+import { type Listing, type Page, readPage } from './listing.js';
 import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { accountSignal, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
-import type { ClientOptions, ClientStats, ListParams, Page, RequestOptions } from './types.js';
+import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
 import {
   bodyError,
   describeError,
@@ -39,15 +37,11 @@ import {
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
+/** What a request asks of a page. */
+type PageAsked = Pick<Page, 'list' | 'offset' | 'limit'>;
+
 /** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
 const DEFAULT_CONCURRENCY = 8;
-
-/** A 2xx answer read as a list, before its next link is read. */
-interface Read {
-  readonly value: Extract<BodyRead, { ok: true }>['value'];
-  readonly next: string | null;
-  readonly bytes: number;
-}
 
 export class ListingClient implements Listing {
   /** Live counters; read them, do not write them. */
@@ -104,16 +98,8 @@ export class ListingClient implements Listing {
     const query = buildQuery(list, params);
     const path = listPath(this.#basePath, list);
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
-    const read = await this.#withRetries(`${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
-    return pageOf({
-      list,
-      offset: params.offset ?? 0,
-      limit: params.limit ?? DEFAULT_LIMIT,
-      body: read.value.body,
-      items: read.value.items,
-      next: parseNextLink(read.next),
-      bytes: read.bytes,
-    });
+    const asked = { list, offset: params.offset ?? 0, limit: params.limit ?? DEFAULT_LIMIT };
+    return this.#withRetries(asked, `${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
   }
 
   async close(): Promise<void> {
@@ -121,13 +107,14 @@ export class ListingClient implements Listing {
   }
 
   async #withRetries(
+    asked: PageAsked,
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-  ): Promise<Read> {
+  ): Promise<Page> {
     try {
-      return await pRetry(() => this.#attempt(pathAndQuery, where, signal, maxBytes), {
+      return await pRetry(() => this.#attempt(asked, pathAndQuery, where, signal, maxBytes), {
         retries: this.#policy.maxAttempts - 1,
         // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
         minTimeout: 0,
@@ -160,14 +147,15 @@ export class ListingClient implements Listing {
   }
 
   async #attempt(
+    asked: PageAsked,
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-  ): Promise<Read> {
+  ): Promise<Page> {
     const ticket = await this.#throttle.enter(signal);
     try {
-      return await this.#attemptInTurn(ticket, pathAndQuery, where, signal, maxBytes);
+      return await this.#attemptInTurn(ticket, asked, pathAndQuery, where, signal, maxBytes);
     } finally {
       this.#throttle.leave(ticket);
     }
@@ -175,11 +163,12 @@ export class ListingClient implements Listing {
 
   async #attemptInTurn(
     ticket: Ticket,
+    asked: PageAsked,
     pathAndQuery: string,
     where: string,
     signal: AbortSignal | undefined,
     maxBytes: number,
-  ): Promise<Read> {
+  ): Promise<Page> {
     // A pause can begin while this request waits for its turn of the rate: it waits that out too.
     do {
       await this.#throttle.pauseOver(signal);
@@ -204,10 +193,9 @@ export class ListingClient implements Listing {
       throw error;
     }
     this.#throttle.answered();
-    const bytes = body.length;
-    const read = readListBody(body, this.#scanner);
-    if (!read.ok) throw bodyError(read, where, bytes, this.#redact);
-    return { value: read.value, next: read.next, bytes };
+    const page = readPage(asked, body, this.#scanner);
+    if ('problem' in page) throw bodyError(page, where, body.length, this.#redact);
+    return page;
   }
 
   /** An answer that speaks for the account (a 429, a 503 with Retry-After) acts on every request. */

@@ -14,17 +14,7 @@ export {
   type ListName,
 } from '../kinds.js';
 export { ListingClient } from './client.js';
-export {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COMMA,
-  INT32_MAX,
-  INT32_MIN,
-  JsonSyntaxError,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-} from './json-lexer.js';
+export { INT32_MAX, INT32_MIN, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 export {
   type EnvelopeScan,
   HeadScanner,
@@ -33,8 +23,10 @@ export {
   type ScannerClass,
   scanListBody,
 } from './json-scan.js';
-export type { Listing } from './listing.js';
-export { parseNextLink } from './next-link.js';
+export { type Listing, type NextLink, type Page, parseNextLink } from './listing.js';
+export { DEFAULT_ANOMALY_PAUSE_MS } from './page-anomalies.js';
+export { PAGE_TARGET_BYTES, PageSizer } from './page-sizer.js';
+export { type Paging, planWindow } from './plan-window.js';
 export { buildQuery, DEFAULT_LIMIT, validateListParams } from './query.js';
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export {
@@ -44,10 +36,6 @@ export {
   RETRY_STATUSES,
   type RetryPolicy,
 } from './retry-policy.js';
-export type { ClientOptions, ClientStats, ListParams, NextLink, Page, RequestOptions } from './types.js';
-export type { PageBudget } from './walk/bounded-page.js';
-export { DEFAULT_ANOMALY_PAUSE_MS } from './walk/page-anomalies.js';
-export { PAGE_TARGET_BYTES, PageSizer } from './walk/page-sizer.js';
-export { type Paging, planWindow } from './walk/plan-window.js';
-export { defaultSliceJobs, type Slice } from './walk/slices.js';
-export { walkSlice } from './walk/walk-slice.js';
+export { defaultSliceJobs, type Slice } from './slices.js';
+export type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
+export { type PageBudget, walkSlice } from './walk-slice.js';

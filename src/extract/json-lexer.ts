@@ -1,8 +1,11 @@
 /**
  * Reading JSON bytes token by token without building values: the part of the list scan
- * (json-scan.ts) that knows only JSON's grammar, as JSON.parse accepts it; a reader of items
- * (json-scan.ts ListScanner) extends it. Positions are byte
- * offsets into the UTF-8 body; a byte that breaks the grammar throws JsonSyntaxError.
+ * (json-scan.ts) that knows only JSON's grammar, as JSON.parse accepts it, and the one walk of
+ * objects and arrays (`enterObject`/`nextMember`, `enterArray`/`nextElement`) that the readers of
+ * a body drive, each with what it does with a value (the envelope's and the heads' readers in
+ * json-scan.ts, the record scanner's checks in src/normalize).
+ * Positions are byte offsets into the UTF-8 body; a byte that breaks the grammar throws
+ * JsonSyntaxError.
  */
 
 /** The body is not JSON; `at` is the byte offset where reading stopped. */
@@ -58,7 +61,10 @@ export class JsonLexer {
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = buf[++this.pos];
   }
 
-  /** A member name and the colon after it: [start, end) of its characters, and whether it holds escapes. */
+  /**
+   * A member name and the colon after it, `pos` then at the value (white space skipped): [start,
+   * end) of the name's characters, and whether they hold escapes.
+   */
   protected key(): [number, number, boolean] {
     this.space();
     if (this.buf[this.pos] !== QUOTE) throw new JsonSyntaxError(this.pos);
@@ -68,6 +74,7 @@ export class JsonLexer {
     this.space();
     if (this.buf[this.pos] !== COLON) throw new JsonSyntaxError(this.pos);
     this.pos++;
+    this.space();
     return [start, end, escaped];
   }
 
@@ -191,6 +198,47 @@ export class JsonLexer {
     }
     this.pos = i;
     return sure && digits < SAFE_DIGITS ? digits : -1;
+  }
+
+  /**
+   * The walk of an object, written once for every reader: `enterObject` at its `{` is true when a
+   * member follows (read its `key`, then its value); after each value `nextMember` is true when
+   * another follows and false once the closing `}` is read. A byte out of place throws.
+   */
+  protected enterObject(): boolean {
+    this.pos++;
+    this.space();
+    if (this.buf[this.pos] !== CLOSE_OBJECT) return true;
+    this.pos++;
+    return false;
+  }
+
+  protected nextMember(): boolean {
+    this.space();
+    const c = this.buf[this.pos++];
+    if (c === COMMA) return true;
+    if (c === CLOSE_OBJECT) return false;
+    throw new JsonSyntaxError(this.pos - 1);
+  }
+
+  /** Of an array, likewise: `enterArray` at its `[`, `nextElement` after each element (`pos` then at the next). */
+  protected enterArray(): boolean {
+    this.pos++;
+    this.space();
+    if (this.buf[this.pos] !== CLOSE_ARRAY) return true;
+    this.pos++;
+    return false;
+  }
+
+  protected nextElement(): boolean {
+    this.space();
+    const c = this.buf[this.pos++];
+    if (c === COMMA) {
+      this.space();
+      return true;
+    }
+    if (c === CLOSE_ARRAY) return false;
+    throw new JsonSyntaxError(this.pos - 1);
   }
 
   /** Reads any JSON value at `pos`, checking only that it is JSON (no recursion: any depth). */

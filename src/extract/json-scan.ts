@@ -8,18 +8,9 @@
  * stays one pass over the bytes whoever reads the items. What it reads is its own; extract keeps
  * only each item's span and heads.
  *
- * The body must be valid UTF-8 (list-page.ts decodes one that is not, as the client always did).
+ * The body must be valid UTF-8 (listing.ts readPage decodes one that is not).
  */
-import {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COMMA,
-  JsonLexer,
-  JsonSyntaxError,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-} from './json-lexer.js';
+import { JsonLexer, JsonSyntaxError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 
 export { JsonSyntaxError };
 
@@ -68,17 +59,13 @@ export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
       this.end();
       return { items: [], next: undefined, envelope: false };
     }
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_OBJECT) this.pos++;
-    else
-      for (;;) {
+    if (this.enterObject())
+      do {
         const [keyStart, keyEnd, escaped] = this.key();
         // An envelope has a handful of members: their names are simply decoded.
         const name = escaped
           ? (JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string)
           : buf.toString('utf8', keyStart, keyEnd);
-        this.space();
         const at = buf[this.pos];
         if (name === 'items') {
           // JSON.parse keeps the last of a repeated name: so does this.
@@ -91,37 +78,18 @@ export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
           if (at !== QUOTE && at !== 0x6e) envelope = false;
           this.skipAny();
         } else this.skipAny();
-        this.space();
-        const c = buf[this.pos];
-        this.pos++;
-        if (c === COMMA) continue;
-        if (c === CLOSE_OBJECT) break;
-        throw new JsonSyntaxError(this.pos - 1);
-      }
+      } while (this.nextMember());
     this.end();
     return { items: items ?? [], next, envelope: envelope && itemsArray && next !== undefined };
   }
 
   /** The array at `pos`, each element an item. */
   private items(): I[] {
-    const buf = this.buf;
     const out: I[] = [];
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_ARRAY) {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.space();
-      out.push(this.item());
-      this.space();
-      const c = buf[this.pos];
-      this.pos++;
-      if (c === COMMA) continue;
-      if (c === CLOSE_ARRAY) return out;
-      throw new JsonSyntaxError(this.pos - 1);
-    }
+    if (this.enterArray())
+      do out.push(this.item());
+      while (this.nextElement());
+    return out;
   }
 
   /**
@@ -141,28 +109,18 @@ export class HeadScanner extends ListScanner<ItemSpan> {
       this.skipAny();
       return { start, end: this.pos, heads };
     }
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_OBJECT) this.pos++;
-    else
-      for (;;) {
+    if (this.enterObject())
+      do {
         const [keyStart, keyEnd, escaped] = this.key();
         const name = escaped
           ? (JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string)
           : headAt(buf, keyStart, keyEnd);
         if (name === 'id' || name === 'created_at') {
           delete heads[name];
-          this.space();
           if (buf[this.pos] === QUOTE) heads[name] = this.stringValue();
           else this.skipAny();
         } else this.skipAny();
-        this.space();
-        const c = buf[this.pos];
-        this.pos++;
-        if (c === COMMA) continue;
-        if (c === CLOSE_OBJECT) break;
-        throw new JsonSyntaxError(this.pos - 1);
-      }
+      } while (this.nextMember());
     return { start, end: this.pos, heads };
   }
 }

@@ -1,13 +1,57 @@
 /**
- * The listing service as the sync reads it: one page of a list (filters, offset and limit, read up
- * to a byte bound) as received and scanned, the request counts that go into each kind's summary,
- * and close. ListingClient (./client.ts) is the service over HTTP; unit tests of the engine use an
- * in-memory one (test/helpers/listing-fake.ts) so they run without sockets.
+ * A page of a list, and the listing service as the sync reads it: one page of a list (filters,
+ * offset and limit, read up to a byte bound) as received and scanned, the request counts that go
+ * into each kind's summary, and close. ListingClient (./client.ts) is the service over HTTP; unit
+ * tests of the engine use an in-memory one (test/helpers/listing-fake.ts) so they run without
+ * sockets.
+ *
+ * A 2xx answer's body is read as a list envelope without parsing its records (readPage): it must be
+ * JSON, with `items` an array and `next` a string or null (`first` and `current`, which nothing
+ * reads, a string or null when present); each item's span and heads come from one scan
+ * (json-scan.ts), which reads the items with the scanner given. Pure, so the client runs it inside
+ * its retry loop: a broken body is asked again.
+ *
+ * `next` is not trusted: on every list it points at /v2/transcription and carries only status,
+ * offset and limit, so following it would drop the caller's path and filters, and it could name
+ * another host. The walk keeps its own URL and takes only `offset` (and `limit`, when present).
+ * Links may arrive wrapped in `<...>` (seen in a real sample) and may be relative.
  */
+import { isUtf8 } from 'node:buffer';
+import { z } from 'zod';
+import { ProtocolError } from '../errors.js';
 import type { ListName } from '../kinds.js';
-import type { ClientStats, ListParams, Page, RequestOptions } from './types.js';
+import { type ItemSpan, JsonSyntaxError, type ScannerClass, scanListBody } from './json-scan.js';
+import type { ClientStats, ListParams, RequestOptions } from './types.js';
 
-export type { Page };
+export interface NextLink {
+  readonly offset: number;
+  /** The limit `next` carries, when it carries one. */
+  readonly limit: number | undefined;
+}
+
+/** A page as received: the body's bytes and what one scan of them found. */
+export interface Page {
+  readonly list: ListName;
+  /** The offset asked for. */
+  readonly offset: number;
+  /** The limit asked for. */
+  readonly limit: number;
+  /** The body as UTF-8 (as received, unless it was not valid UTF-8: then decoded, U+FFFD for bad bytes): each record's exact text is a span of it. */
+  readonly body: Buffer;
+  /**
+   * Each item's span and heads, as the client's scanner read them (an object of the scanner's own
+   * class, which may say more of the item); not validated here.
+   */
+  readonly items: readonly ItemSpan[];
+  /** Each item's `id` when it is a string, in order, unreadable ones included: the walk's anchors. */
+  readonly ids: readonly (string | undefined)[];
+  /** The first item's created_at, when readable: a slice boundary. */
+  readonly firstCreatedAt: Date | undefined;
+  /** Only what `next` says about position; its path, origin and filters are never used. */
+  readonly next: NextLink | null;
+  /** Body size in bytes, as received. */
+  readonly bytes: number;
+}
 
 export interface Listing {
   /** One page; a body past `options.maxBytes` fails with ResponseTooLargeError. */
@@ -25,5 +69,99 @@ export function pageOf(read: Omit<Page, 'ids' | 'firstCreatedAt'>): Page {
     ...read,
     ids: read.items.map((item) => item.heads.id),
     firstCreatedAt: Number.isNaN(instant) ? undefined : new Date(instant),
+  });
+}
+
+/** Why a 2xx body is no page: `detail`, the first offending field of the envelope. */
+export type BodyProblem =
+  | { readonly problem: 'not-json'; readonly message: string }
+  | { readonly problem: 'not-envelope'; readonly detail: string };
+
+/**
+ * `received`, the answer to a request of page `asked`, read as a list envelope whose items
+ * `Scanner` reads; an unreadable `next` throws a ProtocolError (not retryable).
+ */
+export function readPage(
+  asked: Pick<Page, 'list' | 'offset' | 'limit'>,
+  received: Uint8Array,
+  Scanner: ScannerClass,
+): Page | BodyProblem {
+  const bytes = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
+  const body = isUtf8(bytes) ? bytes : Buffer.from(new TextDecoder('utf-8').decode(bytes), 'utf8');
+  let scan: ReturnType<typeof scanListBody>;
+  try {
+    scan = scanListBody(body, Scanner);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return { problem: 'not-json', message: error.message };
+  }
+  let next = scan.next;
+  if (!scan.envelope || next === undefined) {
+    // The schema names what is wrong; a body it accepts (a member repeated, say) reads as scanned.
+    const parsed = listEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
+    if (!parsed.success) return { problem: 'not-envelope', detail: firstIssue(parsed.error) };
+    next = parsed.data.next;
+  }
+  const { list, offset, limit } = asked;
+  const page = { list, offset, limit, body, items: scan.items, bytes: received.byteLength };
+  return pageOf({ ...page, next: parseNextLink(next) });
+}
+
+/**
+ * The list envelope (spec 2.1), lenient on purpose: unknown fields pass through, and
+ * `first`/`current` may be missing or null, since nothing reads them. `next` and `items` are what
+ * paging depends on, so they are required; the items are validated one by one later
+ * (src/normalize), so one odd record cannot fail a whole page.
+ */
+const listEnvelopeSchema = z.looseObject({
+  first: z.string().nullish(),
+  current: z.string().nullish(),
+  /** null when there is no next page. */
+  next: z.string().nullable(),
+  items: z.array(z.unknown()),
+});
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return `${where}: ${issue?.message ?? 'invalid'}`;
+}
+
+// Any absolute base: only the query is read, so the origin used to resolve a relative link is moot.
+const RESOLVE_BASE = 'http://next.invalid/';
+
+/** null for no next page; a ProtocolError (not retryable) when the link cannot be read. */
+export function parseNextLink(next: string | null): NextLink | null {
+  if (next === null) return null;
+  const text = next
+    .trim()
+    .replace(/^<(.*)>$/s, '$1')
+    .trim();
+  let url: URL;
+  try {
+    url = new URL(text, RESOLVE_BASE);
+  } catch {
+    throw unparsable('is not a URL');
+  }
+  const offset = integerParam(url.searchParams, 'offset', 0);
+  const limit = integerParam(url.searchParams, 'limit', 1);
+  if (offset === undefined) throw unparsable('has no offset');
+  if (Number.isNaN(offset)) throw unparsable('has an offset that is not an integer >= 0');
+  if (limit !== undefined && Number.isNaN(limit)) throw unparsable('has a limit that is not an integer >= 1');
+  return { offset, limit };
+}
+
+function integerParam(query: URLSearchParams, name: string, min: number): number | undefined {
+  const text = query.get(name);
+  if (text === null) return undefined;
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  return Number.isSafeInteger(value) && value >= min ? value : Number.NaN;
+}
+
+function unparsable(reason: string): ProtocolError {
+  // The link itself is not quoted: it is the service's text and could be arbitrarily long.
+  return new ProtocolError(`the service's next link ${reason}`, {
+    retryable: false,
+    hint: 'the service broke its paging contract; report it upstream',
   });
 }

@@ -1,12 +1,12 @@
 /**
- * The listing client's public shapes: which lists exist, the filters a caller may ask for, what a
- * page is, and how the client is tuned. Kinds, statuses and list names come from
+ * The listing client's public shapes: which lists exist, the filters a caller may ask for, and how
+ * the client is tuned (a page: listing.ts). Kinds, statuses and list names come from
  * src/kinds.ts, whose `as const` lists the query encoder checks values against at run time.
  */
 
-import type { JobKind, JobStatus, ListName } from '../kinds.js';
+import type { JobKind, JobStatus } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { ItemSpan, ScannerClass } from './json-scan.js';
+import type { ScannerClass } from './json-scan.js';
 
 export interface ListParams {
   /** Index of the first item; default 0. */
@@ -21,36 +21,6 @@ export interface ListParams {
   status?: readonly JobStatus[];
   /** Only on 'transcription'; a ConfigError elsewhere. */
   kind?: readonly JobKind[];
-}
-
-export interface NextLink {
-  readonly offset: number;
-  /** The limit `next` carries, when it carries one. */
-  readonly limit: number | undefined;
-}
-
-/** A page as received: the body's bytes and what one scan of them found (src/extract/list-page.ts). */
-export interface Page {
-  readonly list: ListName;
-  /** The offset asked for. */
-  readonly offset: number;
-  /** The limit asked for. */
-  readonly limit: number;
-  /** The body, UTF-8: each record's exact text is a span of it. */
-  readonly body: Buffer;
-  /**
-   * Each item's span and heads, as the client's scanner read them (an object of the scanner's own
-   * class, which may say more of the item); not validated here.
-   */
-  readonly items: readonly ItemSpan[];
-  /** Each item's `id` when it is a string, in order, unreadable ones included: the walk's anchors. */
-  readonly ids: readonly (string | undefined)[];
-  /** The first item's created_at, when readable: a slice boundary. */
-  readonly firstCreatedAt: Date | undefined;
-  /** Only what `next` says about position; its path, origin and filters are never used. */
-  readonly next: NextLink | null;
-  /** Body size in bytes, as received. */
-  readonly bytes: number;
 }
 
 export interface ClientOptions {

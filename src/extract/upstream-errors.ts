@@ -13,7 +13,7 @@ import {
   RateLimitedError,
   UpstreamError,
 } from '../errors.js';
-import type { BodyProblem } from './list-page.js';
+import type { BodyProblem } from './listing.js';
 import { isRetryErrorCode, isRetryStatus, parseRetryAfter } from './retry-policy.js';
 
 export type Redact = (text: string) => string;

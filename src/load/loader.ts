@@ -13,16 +13,15 @@
  * Records that failed validation go to the quarantine; the rest of the batch loads.
  */
 import { type Logger, silentLogger } from '../log.js';
-import type { JobText, QuarantinedText } from '../normalize/index.js';
+import type { JobText, PageRecords } from '../normalize/index.js';
 import {
   type ClassifiedRecord,
   classifyAnywhere,
   classifyInWindow,
   countUnresolvedQuarantine,
   type Database,
-  DuckDBTimestampTZValue,
+  duckdb,
   finishBatch,
-  listValue,
   recordQuarantined,
   refreshErased,
   replaceChanged,
@@ -31,12 +30,6 @@ import {
 } from '../store/index.js';
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { StoredIds } from './stored-ids.js';
-
-export interface LoadBatch {
-  /** Valid records, each id once. */
-  readonly jobs: readonly JobText[];
-  readonly quarantine: readonly QuarantinedText[];
-}
 
 export interface LoadResult {
   /** New jobs. */
@@ -77,12 +70,13 @@ export class RecordLoader {
   }
 
   /**
-   * Loads the batch, its rows and every record staged before it; inside the caller's open
-   * transaction (db.transaction), outside one in its own.
+   * Loads the batch (a page's records, or several pages' merged: each job once), its rows and
+   * every record staged before it; inside the caller's open transaction (db.transaction), outside
+   * one in its own.
    */
-  load(batch: LoadBatch, syncedAt: Date): Promise<LoadResult> {
+  load(records: PageRecords, syncedAt: Date): Promise<LoadResult> {
     return this.db.transaction(async () => {
-      const result = await this.stageInTransaction(batch, syncedAt, 0);
+      const result = await this.stageInTransaction(records, syncedAt, 0);
       addRows(result, await this.parses.flush());
       return result;
     });
@@ -93,8 +87,8 @@ export class RecordLoader {
    * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Inside the
    * caller's open transaction, which must `flush` before it commits and `discard` if it rolls back.
    */
-  stage(batch: LoadBatch, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
-    return this.db.transaction(() => this.stageInTransaction(batch, syncedAt, parseBytes));
+  stage(records: PageRecords, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
+    return this.db.transaction(() => this.stageInTransaction(records, syncedAt, parseBytes));
   }
 
   /** Parses what is staged and appends its rows in the open transaction. */
@@ -108,7 +102,7 @@ export class RecordLoader {
   }
 
   private async stageInTransaction(
-    { jobs, quarantine }: LoadBatch,
+    { jobs, quarantine }: PageRecords,
     syncedAt: Date,
     parseBytes: number,
   ): Promise<LoadResult> {
@@ -172,7 +166,7 @@ export class RecordLoader {
   /** Erased jobs whose record changed: billing facts only (refresh-erased.sql); texts bound, never staged. */
   private async refreshErased(jobs: readonly JobText[], ids: readonly string[]): Promise<void> {
     const texts = jobs.filter((job) => ids.includes(job.id));
-    const values = (take: (job: JobText) => string) => listValue(texts.map(take));
+    const values = (take: (job: JobText) => string) => duckdb().listValue(texts.map(take));
     await refreshErased(this.db, { ids: values((j) => j.id), raws: values((j) => j.raw) });
   }
 
@@ -236,7 +230,7 @@ export class RecordLoader {
 
   /** Appends the batch's ids and hashes to the writer's keys table (sql/load/stage-create.sql). */
   private async stageKeys(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
+    const stamp = duckdb().timestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     const appender = await this.db.createAppender('_tsync_keys', null, 'temp');
     closing(appender, () => {
       for (const job of jobs) {

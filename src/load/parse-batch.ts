@@ -10,13 +10,11 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from 
 import type { JobText } from '../normalize/index.js';
 import {
   type Database,
-  DuckDBTimestampTZValue,
-  LIST,
+  duckdb,
   type ParsedTable,
   parsedRows,
   parseStaged,
   resetParseStaging,
-  VARCHAR,
 } from '../store/index.js';
 
 /** Child rows a flush appended. */
@@ -24,8 +22,6 @@ export interface RowCounts {
   utterances: number;
   words: number;
 }
-
-const LIST_OF_NAMES = LIST(VARCHAR);
 
 /** The tables the parsed rows go to, in order. */
 const TABLES: readonly ParsedTable[] = ['jobs', 'job_records', 'utterances', 'words', 'module_results'];
@@ -57,7 +53,9 @@ export class ParseBatch {
   async add(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
     const staging = this.db.stagingConnection();
     const appender = await staging.createAppender('_tsync_items', null, 'temp');
-    const stamp = new DuckDBTimestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
+    const { LIST, timestampTZValue, VARCHAR } = duckdb();
+    const names = LIST(VARCHAR);
+    const stamp = timestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     closing(appender, () => {
       for (const job of jobs) {
         // Each record to the half with fewer bytes so far.
@@ -71,7 +69,7 @@ export class ParseBatch {
         else appender.appendVarchar(job.doc);
         appender.appendList(
           job.modules.map((name) => name),
-          LIST_OF_NAMES,
+          names,
         );
         appender.appendInteger(part);
         appender.appendTimestampTZ(stamp);

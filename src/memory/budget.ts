@@ -110,7 +110,7 @@ export interface MemoryPlan {
   readonly pageBytes: number;
   /** Pages waiting between the fetchers and the writer (PageQueue capacity). */
   readonly queueDepth: number;
-  /** Most JSON bytes the writer loads in one go (src/sync/writer/page-queue.ts). */
+  /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
   readonly batchBytes: number;
   /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
   readonly parseBytes: number;

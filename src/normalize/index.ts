@@ -11,6 +11,7 @@ export {
   normalizeTexts,
   type PageRecords,
   type QuarantinedText,
+  type RecordProblem,
+  validateJobRecord,
 } from './page-records.js';
 export { RecordScanner } from './record-scan.js';
-export { type RecordProblem, validateJobRecord } from './records/validate.js';

@@ -4,14 +4,16 @@
  * (record-scan.ts): during the page's one scan when the client read it with RecordScanner, else
  * here, over its span. An item that meets the shape is taken as it is: its text is stored as `raw`
  * and DuckDB maps it (src/load). Any other item is parsed and judged by the record schema
- * (src/normalize/records/validate.ts), which gives a quarantined record its reasons.
+ * (validateJobRecord, over the zod schemas of ./records), which gives a quarantined record its
+ * reasons.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 import type { Page } from '../extract/index.js';
 import { scanListBody } from '../extract/index.js';
 import { RecordScan, RecordScanner } from './record-scan.js';
-import { type RecordProblem, validateJobRecord } from './records/validate.js';
+import { JOB_KINDS, type JobRecord, jobHeadSchema, jobRecordSchema } from './records/job-record.js';
 
 /** A valid job record on its way to DuckDB. */
 export interface JobText {
@@ -156,4 +158,39 @@ export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
 export function normalizeTexts(texts: readonly string[]): PageRecords {
   const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
   return normalizePage({ body, items: scanListBody(body, RecordScanner).items });
+}
+
+export interface RecordProblem {
+  /** Dotted path into the record, e.g. `result.transcription.utterances.3.words.7.start`; '' is the record itself. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ValidationResult =
+  | { ok: true; record: JobRecord }
+  | { ok: false; errors: RecordProblem[]; id?: string; kind?: string };
+
+/**
+ * The one entry point from untyped JSON to a typed job record. A record that fails is not an error
+ * of the run: its problems come back as data ({path, message}), for the quarantine.
+ */
+export function validateJobRecord(raw: unknown): ValidationResult {
+  const kind = readableField(raw, 'kind');
+  const known = (JOB_KINDS as readonly string[]).includes(kind ?? '');
+  const parsed = known ? jobRecordSchema.safeParse(raw) : jobHeadSchema.safeParse(raw);
+  if (parsed.success && known) return { ok: true, record: parsed.data as JobRecord };
+  const errors = parsed.success ? [] : parsed.error.issues.map(toProblem);
+  const id = readableField(raw, 'id');
+  return { ok: false, errors, ...(id === undefined ? {} : { id }), ...(kind === undefined ? {} : { kind }) };
+}
+
+/** A non-empty string field of an object, when there is one: the id and kind of a bad record. */
+function readableField(raw: unknown, key: string): string | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const value = (raw as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function toProblem(issue: z.core.$ZodIssue): RecordProblem {
+  return { path: issue.path.map(String).join('.'), message: issue.message };
 }

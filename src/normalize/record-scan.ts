@@ -1,24 +1,14 @@
 /**
  * The job record's side of the list scan: a ListScanner (src/extract/json-scan.ts) whose `item()`
  * checks each item against the record's shape (record-shape.ts) in the scan's one pass over the
- * bytes, so that page-records.ts can take a record as it is, without a JSON.parse.
+ * bytes, through the lexer's one walk of objects and arrays (src/extract/json-lexer.ts), so that
+ * page-records.ts can take a record as it is, without a JSON.parse.
  *
  * Per item it says whether the item meets the shape (`checked`: valid without a parse) and whether
  * DuckDB reads it as JSON.parse would (`plain`: no repeated or escaped member names, no `\u` escape
  * of a control character or a surrogate). Either false sends the item to JSON.parse and the schema.
  */
-import {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COMMA,
-  INT32_MAX,
-  INT32_MIN,
-  JsonSyntaxError,
-  ListScanner,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-} from '../extract/index.js';
+import { INT32_MAX, INT32_MIN, ListScanner, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../extract/index.js';
 import type { HeadName, ObjectRule, Shape } from './json-shape.js';
 import { RECORD_SHAPE } from './record-shape.js';
 
@@ -79,9 +69,11 @@ export class RecordScanner extends ListScanner<RecordScan> {
     );
   }
 
-  /** Checks the value at `pos` against `shape`; `head`: the record head a string value is kept as. */
+  /**
+   * Checks the value at `pos` (its first byte: the walk skips white space before a value) against
+   * `shape`; `head`: the record head a string value is kept as.
+   */
   private value(shape: Shape, head: HeadName | undefined): void {
-    this.space();
     const c = this.buf[this.pos];
     if (c === QUOTE) {
       const start = this.pos;
@@ -140,11 +132,8 @@ export class RecordScanner extends ListScanner<RecordScan> {
     let found = 0;
     /** Names met that are not members: one, then a set. */
     let others: string | Set<string> | undefined;
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_OBJECT) this.pos++;
-    else
-      for (;;) {
+    if (this.enterObject())
+      do {
         const [keyStart, keyEnd, escaped] = this.key();
         let member = escaped ? undefined : lookup(rule, buf, keyStart, keyEnd);
         let name: string | undefined;
@@ -154,11 +143,8 @@ export class RecordScanner extends ListScanner<RecordScan> {
           name = JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string;
           member = rule.members.find((m) => m.name === name);
         }
-        if (rule.names) {
-          this.space();
-          if (buf[this.pos] !== 0x6e)
-            this.names.push(member?.name ?? name ?? buf.toString('utf8', keyStart, keyEnd));
-        }
+        if (rule.names && buf[this.pos] !== 0x6e)
+          this.names.push(member?.name ?? name ?? buf.toString('utf8', keyStart, keyEnd));
         if (member === undefined) {
           // A repeated name that is not a member's: DuckDB keeps both where JSON.parse keeps the last.
           const other = name ?? buf.toString('utf8', keyStart, keyEnd);
@@ -179,33 +165,14 @@ export class RecordScanner extends ListScanner<RecordScan> {
           if (head !== undefined) delete this.heads[head];
           this.value(member.shape, head);
         }
-        this.space();
-        const c = buf[this.pos];
-        this.pos++;
-        if (c === COMMA) continue;
-        if (c === CLOSE_OBJECT) break;
-        throw new JsonSyntaxError(this.pos - 1);
-      }
+      } while (this.nextMember());
     if (found < rule.required) this.checked = false;
   }
 
   private array(element: Shape): void {
-    const buf = this.buf;
-    this.pos++;
-    this.space();
-    if (buf[this.pos] === CLOSE_ARRAY) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.value(element, undefined);
-      this.space();
-      const c = buf[this.pos];
-      this.pos++;
-      if (c === COMMA) continue;
-      if (c === CLOSE_ARRAY) return;
-      throw new JsonSyntaxError(this.pos - 1);
-    }
+    if (this.enterArray())
+      do this.value(element, undefined);
+      while (this.nextElement());
   }
 }
 

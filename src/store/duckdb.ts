@@ -1,56 +1,21 @@
 /**
- * The values of @duckdb/node-api the program uses, loaded with `require`. The package is CommonJS:
- * imported as an ES module, Node first scans the source of each of its ~40 re-exported files for
- * export names (cjs-module-lexer) at every start of a command that opens a file
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the package
- * itself (`import type`); each class and enum below is exported as a value and as a type.
+ * @duckdb/node-api, loaded at its first use (an open of a file or of an in-memory instance), never
+ * by an import: a command that opens no file (`--help`, `config show`) loads no DuckDB, and
+ * DuckDB's allocator reads its settings (src/cli/main.ts) only as the package loads. Loaded with
+ * `require`: the package is CommonJS, and imported as an ES module Node would first scan the
+ * source of each of its ~40 re-exported files for export names (cjs-module-lexer)
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the
+ * package itself (`import type`).
  */
 import { createRequire } from 'node:module';
 import type * as Api from '@duckdb/node-api';
 
-const api = createRequire(import.meta.url)('@duckdb/node-api') as typeof Api;
+export type DuckDBApi = typeof Api;
 
-export const {
-  DuckDBArrayValue,
-  DuckDBBlobValue,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBInstance,
-  DuckDBIntervalValue,
-  DuckDBListValue,
-  DuckDBMapValue,
-  DuckDBStructValue,
-  DuckDBTimestampMillisecondsValue,
-  DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  DuckDBUnionValue,
-  DuckDBUUIDValue,
-  JSDuckDBValueConverter,
-  LIST,
-  listValue,
-  StatementType,
-  timestampTZValue,
-  VARCHAR,
-} = api;
+let api: DuckDBApi | undefined;
 
-export type DuckDBArrayValue = Api.DuckDBArrayValue;
-export type DuckDBBlobValue = Api.DuckDBBlobValue;
-export type DuckDBDateValue = Api.DuckDBDateValue;
-export type DuckDBDecimalValue = Api.DuckDBDecimalValue;
-export type DuckDBInstance = Api.DuckDBInstance;
-export type DuckDBIntervalValue = Api.DuckDBIntervalValue;
-export type DuckDBListValue = Api.DuckDBListValue;
-export type DuckDBMapValue = Api.DuckDBMapValue;
-export type DuckDBStructValue = Api.DuckDBStructValue;
-export type DuckDBTimestampMillisecondsValue = Api.DuckDBTimestampMillisecondsValue;
-export type DuckDBTimestampNanosecondsValue = Api.DuckDBTimestampNanosecondsValue;
-export type DuckDBTimestampSecondsValue = Api.DuckDBTimestampSecondsValue;
-export type DuckDBTimestampTZValue = Api.DuckDBTimestampTZValue;
-export type DuckDBTimestampValue = Api.DuckDBTimestampValue;
-export type DuckDBTypeId = Api.DuckDBTypeId;
-export type DuckDBUnionValue = Api.DuckDBUnionValue;
-export type DuckDBUUIDValue = Api.DuckDBUUIDValue;
-export type StatementType = Api.StatementType;
+/** The package's values (classes, enums, value constructors); the first call loads it. */
+export function duckdb(): DuckDBApi {
+  api ??= createRequire(import.meta.url)('@duckdb/node-api') as DuckDBApi;
+  return api;
+}

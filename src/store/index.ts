@@ -4,7 +4,6 @@
  * modules import each other directly.
  */
 export * from './database.js';
-export * from './defaults.js';
 export * from './duckdb.js';
 export * from './erase.js';
 export * from './file/damaged-file.js';
@@ -13,7 +12,6 @@ export * from './file/rewrite-file.js';
 export * from './file/writer-lock.js';
 export * from './open-file.js';
 export * from './quarantine.js';
-export * from './quarantine-write.js';
 export * from './statements/checkpoints.js';
 export * from './statements/datasets.js';
 export * from './statements/demo.js';
@@ -26,7 +24,6 @@ export * from './statements/quarantine.js';
 export * from './statements/reports.js';
 export * from './statements/runs.js';
 export * from './statements/seen.js';
-export * from './statements/staging.js';
 export * from './statements/status.js';
 export * from './values.js';
 export * from './verify.js';

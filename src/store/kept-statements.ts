@@ -11,16 +11,12 @@ import type {
   DuckDBMaterializedResult,
   DuckDBPreparedStatement,
   DuckDBValue,
+  StatementType,
 } from '@duckdb/node-api';
-import { StatementType } from './duckdb.js';
+import { duckdb } from './duckdb.js';
 
 /** Statements kept: queries and DML. */
-const KEPT: ReadonlySet<StatementType> = new Set([
-  StatementType.SELECT,
-  StatementType.INSERT,
-  StatementType.UPDATE,
-  StatementType.DELETE,
-]);
+let KEPT: ReadonlySet<StatementType> | undefined;
 /** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
 const MAX_KEPT = 128;
 
@@ -66,11 +62,17 @@ export class KeptStatements {
     if (this.statements.size >= MAX_KEPT) return undefined;
     const extracted = await connection.extractStatements(sql);
     let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
-    if (statement !== undefined && !KEPT.has(statement.statementType)) {
+    if (statement !== undefined && !keptTypes().has(statement.statementType)) {
       statement.destroySync();
       statement = undefined;
     }
     this.statements.set(sql, statement);
     return statement;
   }
+}
+
+function keptTypes(): ReadonlySet<StatementType> {
+  const { StatementType: type } = duckdb();
+  KEPT ??= new Set([type.SELECT, type.INSERT, type.UPDATE, type.DELETE]);
+  return KEPT;
 }

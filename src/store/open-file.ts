@@ -14,7 +14,6 @@ import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { planReaderMemory } from '../memory/reader-memory.js';
 import { Database, type DatabaseParts } from './database.js';
-import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
@@ -27,10 +26,13 @@ import {
 import { createMemoryInstance } from './file/reader-settings.js';
 import { removeStaleReaderTemps } from './file/reader-temp.js';
 import { assertMigrated, migrate } from './migrate.js';
-import { createParseStaging, createWriterStaging } from './statements/staging.js';
+import { createParseStaging, createWriterStaging } from './statements/loader.js';
+
+/** ms an open waits for a file another process holds (`--lock-wait`). */
+export const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 interface OpenOptions {
-  /** How long to wait for a file another process holds, in ms; default 5000. */
+  /** How long to wait for a file another process holds, in ms; default DEFAULT_LOCK_WAIT_MS. */
   readonly lockWaitMs?: number;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Reading the quarantine: the records that failed validation, whole, with the problems found
- * (written by quarantine-write.ts; retried by src/load/quarantine-retry.ts).
+ * (written by statements/quarantine.ts recordQuarantined; retried by src/load/quarantine-retry.ts).
  */
 import type { RecordProblem } from '../normalize/index.js';
 import type { Database } from './database.js';

@@ -3,38 +3,27 @@
  * JSON-friendly objects.
  */
 import type { DuckDBMaterializedResult, DuckDBValue } from '@duckdb/node-api';
-import {
-  DuckDBArrayValue,
-  DuckDBBlobValue,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBIntervalValue,
-  DuckDBListValue,
-  DuckDBMapValue,
-  DuckDBStructValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBUUIDValue,
-  JSDuckDBValueConverter,
-  listValue,
-  timestampTZValue,
-} from './duckdb.js';
+import { type DuckDBApi, duckdb } from './duckdb.js';
 
 export type SqlParams = readonly unknown[] | Readonly<Record<string, unknown>>;
 
-const VALUE_CLASSES = [
-  DuckDBArrayValue,
-  DuckDBBlobValue,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBIntervalValue,
-  DuckDBListValue,
-  DuckDBMapValue,
-  DuckDBStructValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  DuckDBUUIDValue,
-] as const;
+/** DuckDB's value classes, whose objects are bound as they are. */
+const valueClasses = (d: DuckDBApi) =>
+  [
+    d.DuckDBArrayValue,
+    d.DuckDBBlobValue,
+    d.DuckDBDateValue,
+    d.DuckDBDecimalValue,
+    d.DuckDBIntervalValue,
+    d.DuckDBListValue,
+    d.DuckDBMapValue,
+    d.DuckDBStructValue,
+    d.DuckDBTimestampTZValue,
+    d.DuckDBTimestampValue,
+    d.DuckDBUUIDValue,
+  ] as const;
+
+let VALUE_CLASSES: ReturnType<typeof valueClasses> | undefined;
 
 /**
  * JS → DuckDB: undefined → NULL, Date → TIMESTAMPTZ, array → LIST, other plain objects → JSON text,
@@ -49,8 +38,9 @@ export function toDuckValue(value: unknown): DuckDBValue {
     case 'bigint':
       return value;
     case 'object':
-      if (value instanceof Date) return timestampTZValue(BigInt(value.getTime()) * 1000n);
-      if (Array.isArray(value)) return listValue(value.map(toDuckValue));
+      if (value instanceof Date) return duckdb().timestampTZValue(BigInt(value.getTime()) * 1000n);
+      if (Array.isArray(value)) return duckdb().listValue(value.map(toDuckValue));
+      VALUE_CLASSES ??= valueClasses(duckdb());
       if (VALUE_CLASSES.some((cls) => value instanceof cls)) return value as DuckDBValue;
       return JSON.stringify(value);
     default:
@@ -89,6 +79,7 @@ export function rowObjects(result: DuckDBMaterializedResult): Record<string, unk
   const rows: Record<string, unknown>[] = [];
   for (let c = 0; c < result.chunkCount; c++) {
     const chunk = result.getChunk(c);
+    const { JSDuckDBValueConverter } = duckdb();
     for (let r = 0; r < chunk.rowCount; r++) {
       const row: Record<string, unknown> = {};
       chunk.visitRowValues(r, (value, _row, column, type) => {

@@ -65,7 +65,7 @@ export async function syncKind(
     else if (after) await recheckPending(ctx, kind, after, paging, { counters, progress, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
-      // Derived when unset: four pages' worth (extract/walk/slices.ts).
+      // Derived when unset: four pages' worth (extract/slices.ts).
       sliceJobs: plan.sliceJobs ?? defaultSliceJobs(plan.pageSize),
       concurrency: plan.concurrency,
       signal: ctx.signal,

@@ -52,7 +52,7 @@ export interface SyncPlan {
   readonly concurrency: number;
   /**
    * Jobs per backfill slice (`--slice-jobs`); smaller slices: less work lost on a crash. null: 4
-   * pages' worth (extract/walk/slices.ts).
+   * pages' worth (extract/slices.ts).
    */
   readonly sliceJobs: number | null;
   /**

@@ -8,8 +8,7 @@
 
 import { ResponseTooLargeError } from '../../src/errors.js';
 import type { ListName, ListParams, RequestOptions } from '../../src/extract/index.js';
-import { readListBody } from '../../src/extract/list-page.js';
-import { type Listing, type Page, pageOf } from '../../src/extract/listing.js';
+import { type Listing, type Page, readPage } from '../../src/extract/listing.js';
 import { RecordScanner } from '../../src/normalize/index.js';
 
 type Json = Record<string, unknown>;
@@ -59,7 +58,7 @@ export class FakeListing implements Listing {
     const matching = this.#records.filter((r) => listed(r, list, params)).sort(newestFirst);
     const items = matching.slice(offset, offset + limit);
     const last = offset + items.length >= matching.length;
-    // The body as the service would send it (the link's path is never read: src/extract/next-link.ts).
+    // The body as the service would send it (the link's path is never read: src/extract/listing.ts).
     const next = last ? null : `/v2/transcription?offset=${offset + limit}&limit=${limit}`;
     const text = JSON.stringify({ first: null, current: null, next, items });
     const bytes = Buffer.byteLength(text);
@@ -69,17 +68,9 @@ export class FakeListing implements Listing {
         maxBytes: options.maxBytes,
       });
     }
-    const read = readListBody(Buffer.from(text), RecordScanner);
-    if (!read.ok) throw new Error(`the fake served a body it cannot read: ${read.problem}`);
-    return pageOf({
-      list,
-      offset,
-      limit,
-      body: read.value.body,
-      items: read.value.items,
-      next: last ? null : { offset: offset + limit, limit },
-      bytes,
-    });
+    const page = readPage({ list, offset, limit }, Buffer.from(text), RecordScanner);
+    if ('problem' in page) throw new Error(`the fake served a body it cannot read: ${page.problem}`);
+    return page;
   }
 
   async close(): Promise<void> {

@@ -9,16 +9,17 @@
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
  */
-import type { DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
-import * as duck from '../../store/index.js';
+import type { DuckDBResultReader, DuckDBTypeId, DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from '../../store/index.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import { isoDuration, isoTimestamp } from './iso-text.js';
 import { type Cell, type Column, type ColumnType, type ResultTable, toCell } from './result-table.js';
 
+const duck = duckdb();
 const { DuckDBTypeId: Id } = duck;
-const of = (type: ColumnType, ids: readonly duck.DuckDBTypeId[]) => ids.map((id) => [id, type] as const);
+const of = (type: ColumnType, ids: readonly DuckDBTypeId[]) => ids.map((id) => [id, type] as const);
 /** A column's type by DuckDB's; every other type is `text`. */
-const COLUMN_TYPES: ReadonlyMap<duck.DuckDBTypeId, ColumnType> = new Map([
+const COLUMN_TYPES: ReadonlyMap<DuckDBTypeId, ColumnType> = new Map([
   ...of('integer', [Id.TINYINT, Id.SMALLINT, Id.INTEGER, Id.BIGINT, Id.HUGEINT]),
   ...of('integer', [Id.UTINYINT, Id.USMALLINT, Id.UINTEGER, Id.UBIGINT, Id.UHUGEINT]),
   ...of('number', [Id.FLOAT, Id.DOUBLE, Id.DECIMAL]),

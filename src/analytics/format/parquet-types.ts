@@ -7,19 +7,18 @@
  *     interval or one with microseconds does not fit.
  * Every other type is written as DuckDB writes it.
  */
-import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
-import * as duck from '../../store/index.js';
-
-const { DuckDBTypeId } = duck;
-type DuckDBTypeId = duck.DuckDBTypeId;
-
+import type { DuckDBType, DuckDBValue, DuckDBTypeId as TypeId } from '@duckdb/node-api';
+import { duckdb } from '../../store/index.js';
 import { sqlIdentifier } from '../../util/sql-literal.js';
 import { isoDuration } from './iso-text.js';
+
+const duck = duckdb();
+const { DuckDBTypeId } = duck;
 
 /** The type a HUGEINT is written as: the widest decimal Parquet readers take. */
 const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
-const HUGE_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+const HUGE_TYPES: ReadonlySet<number> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
 
 /** The type a column is written as, or undefined when it is written as it is. */
 export function parquetCast(type: DuckDBType): string | undefined {
@@ -71,7 +70,7 @@ function children(value: DuckDBValue, type: DuckDBType): [DuckDBValue, DuckDBTyp
   return [];
 }
 
-function holds(type: DuckDBType, leaf: (id: DuckDBTypeId) => boolean): boolean {
+function holds(type: DuckDBType, leaf: (id: number) => boolean): boolean {
   return leaf(type.typeId) || inner(type).some((t) => holds(t, leaf));
 }
 

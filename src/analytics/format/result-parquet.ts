@@ -7,7 +7,7 @@
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError } from '../../errors.js';
-import { DuckDBInstance } from '../../store/index.js';
+import { duckdb } from '../../store/index.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import { needsCheck, parquetCast, unwritable } from './parquet-types.js';
 
@@ -50,7 +50,7 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
 
 /** `fn` on a connection of a private in-memory DuckDB that loads no extension; both close after. */
 export async function withPrivateDuckDB<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(':memory:', {
+  const instance = await duckdb().DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
   });

@@ -7,17 +7,23 @@
  */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
-import { damagedFileError, type SqlParams, StatementType, toDuckParams } from '../../store/index.js';
+import { damagedFileError, duckdb, type SqlParams, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-/** CALL of a table function reads what a SELECT of it may; a checkpoint is refused by name (runsCheckpoint). */
-const READING: ReadonlySet<StatementType> = new Set([
+const { StatementType } = duckdb();
+
+/**
+ * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
+ * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
+ * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
+ */
+const READING: ReadonlySet<number> = new Set([
   StatementType.SELECT,
   StatementType.EXPLAIN,
   StatementType.CALL,
 ]);
-const SETTING: ReadonlySet<StatementType> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
-const FILES: ReadonlySet<StatementType> = new Set([
+const SETTING: ReadonlySet<number> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
+const FILES: ReadonlySet<number> = new Set([
   StatementType.COPY,
   StatementType.EXPORT,
   StatementType.ATTACH,
@@ -118,7 +124,7 @@ export async function runGuarded(
   return readers;
 }
 
-function assertReading(type: StatementType): void {
+function assertReading(type: number): void {
   if (READING.has(type)) return;
   const kind = statementKind(type);
   if (SETTING.has(type)) throw settingsRefusal(kind);
@@ -151,7 +157,7 @@ function runsCheckpoint(sql: string): boolean {
 }
 
 /** The statements DuckDB files under a type whose name is not theirs. */
-const STATEMENT_WORDS: Partial<Record<StatementType, string>> = {
+const STATEMENT_WORDS: Partial<Record<number, string>> = {
   [StatementType.LOAD]: 'INSTALL or LOAD',
   [StatementType.EXTENSION]: 'extension',
   [StatementType.VARIABLE_SET]: 'SET VARIABLE',
@@ -161,7 +167,7 @@ const STATEMENT_WORDS: Partial<Record<StatementType, string>> = {
 };
 
 /** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
-function statementKind(type: StatementType): string {
+export function statementKind(type: number): string {
   const words = STATEMENT_WORDS[type] ?? String(StatementType[type]).replaceAll('_', ' ');
   return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
 }

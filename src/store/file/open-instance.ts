@@ -7,12 +7,13 @@
 import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
-import { DuckDBInstance } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
 import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
@@ -36,7 +37,7 @@ const instances = new Map<string, SharedInstance>();
  *   bytes of WAL lets that go. Without a limit a backfill keeps every block it wrote resident.
  * - A commit that checkpoints writes its changes into the file only, not into the WAL first
  *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits that stored at least a batch
- *   checkpoint (src/store/database.ts checkpointAtCommit, src/sync/writer/commit-policy.ts), so a back-fill writes each row once, compressed,
+ *   checkpoint (src/store/database.ts checkpointAtCommit, src/sync/writer/writer.ts TransactionSize), so a back-fill writes each row once, compressed,
  *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
@@ -223,7 +224,7 @@ async function createWithRetry(
   let delay = RETRY_START_MS;
   for (;;) {
     try {
-      return await DuckDBInstance.create(path, options);
+      return await duckdb().DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!isLockConflict(message)) throw openError(path, readOnly, message, error);

@@ -2,8 +2,10 @@
  * The DuckDB settings every open takes, and a reader's: the file's read-only opens
  * (open-instance.ts) and the empty database in memory that SQL over files alone runs on.
  */
+
+import type { DuckDBInstance } from '@duckdb/node-api';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
-import { DuckDBInstance } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 
 /** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
 export const BASE_OPTIONS = {
@@ -30,5 +32,5 @@ export function readerSettings(memory: ReaderMemory): Record<string, string> {
  * shared, and the caller closes it and removes `reader.tempDirectory` (where DuckDB may spill).
  */
 export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
-  return DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
+  return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
 }

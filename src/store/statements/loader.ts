@@ -1,11 +1,14 @@
 /**
- * The loader's statements on the writer's connection, in its transaction (sql/load/): a batch's
+ * The loader's statements (sql/load/). On the writer's connection, in its transaction: a batch's
  * staged keys (_tsync_keys, stage-create.sql) against the stored jobs, and what the comparison
- * decides. The loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
- * refresh the erased, finish.
+ * decides; the loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
+ * refresh the erased, finish. On the writer's staging connection, outside the transaction, each
+ * committing on its own (src/load/parse-batch.ts): the records' texts parsed into rows. And the
+ * staging tables a writer makes once when it opens the file.
  */
+
+import type { DuckDBConnection, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { Database } from '../database.js';
-import type { DuckDBListValue } from '../duckdb.js';
 import { loadSql } from './load-sql.js';
 
 /** A record of the batch against the stored jobs (classify.sql). */
@@ -68,4 +71,48 @@ export async function storedJobCount(db: Database): Promise<number> {
 /** Hands every stored job's id to `take`, a chunk at a time (stored-ids.sql). */
 export async function eachStoredId(db: Database, take: (id: string) => void): Promise<void> {
   await db.eachValue(loadSql('stored-ids'), (id) => take(String(id)));
+}
+
+/** Makes the batch's keys table (_tsync_keys) on the writer's connection (stage-create.sql). */
+export async function createWriterStaging(connection: DuckDBConnection): Promise<void> {
+  await connection.run(loadSql('stage-create'));
+}
+
+/** Makes the shapes records are parsed into, and the empty staging table, on `staging` (parse-create.sql). */
+export async function createParseStaging(staging: DuckDBConnection): Promise<void> {
+  await staging.run(loadSql('parse-create'));
+  await resetParseStaging(staging);
+}
+
+/** Drops what a batch staged and makes _tsync_items anew (parse-reset.sql). */
+export async function resetParseStaging(staging: DuckDBConnection): Promise<void> {
+  await staging.run(loadSql('parse-reset'));
+}
+
+/** Child rows a parse made. */
+export interface ParsedCounts {
+  readonly utterances: number;
+  readonly words: number;
+}
+
+/** Parses the staged records into typed rows, kept on `staging` (parse.sql); the child rows made. */
+export async function parseStaged(staging: DuckDBConnection): Promise<ParsedCounts> {
+  const [counts] = (await staging.runAndReadAll(loadSql('parse'))).getRowObjectsJS();
+  return { utterances: Number(counts?.['utterances'] ?? 0), words: Number(counts?.['words'] ?? 0) };
+}
+
+/** The tables a parse makes rows for, each with its rows-*.sql. */
+const ROWS = {
+  jobs: 'rows-jobs',
+  job_records: 'rows-job-records',
+  utterances: 'rows-utterances',
+  words: 'rows-words',
+  module_results: 'rows-module-results',
+} as const;
+
+export type ParsedTable = keyof typeof ROWS;
+
+/** The parsed rows of `table` in its columns, in order, ready to append (rows-<table>.sql). */
+export function parsedRows(staging: DuckDBConnection, table: ParsedTable): Promise<DuckDBMaterializedResult> {
+  return staging.run(loadSql(ROWS[table]));
 }

@@ -1,7 +1,11 @@
-/** The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash. */
+/**
+ * The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash.
+ * Bad records are rare, so one statement each is fine here (the bulk path is the appender).
+ */
 
+import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';
 import type { Database, RowSource } from '../database.js';
-import { listValue } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 export type QuarantinedRecord = {
@@ -31,6 +35,35 @@ export type StoredQuarantineRow = {
 /** Keeps a record; the same one seen again counts up and is unresolved again. */
 export async function upsertQuarantined(db: Database, record: QuarantinedRecord): Promise<void> {
   await db.run(queryText('quarantine-upsert'), record);
+}
+
+/** Errors kept per record: a record with a million bad words needs a sample, not a copy. */
+export const MAX_ERRORS = 100;
+
+export function cappedErrors(errors: readonly RecordProblem[]): RecordProblem[] {
+  if (errors.length <= MAX_ERRORS) return [...errors];
+  return [
+    ...errors.slice(0, MAX_ERRORS),
+    { path: '', message: `... and ${errors.length - MAX_ERRORS} more errors` },
+  ];
+}
+
+/** Keeps each of `items`, seen at `seenAt` (upsertQuarantined). */
+export async function recordQuarantined(
+  db: Database,
+  items: readonly QuarantinedText[],
+  seenAt: Date,
+): Promise<void> {
+  for (const item of items) {
+    await upsertQuarantined(db, {
+      raw_hash: contentHash(item.raw),
+      job_id: item.id ?? null,
+      kind: item.kind ?? null,
+      errors: JSON.stringify(cappedErrors(item.errors)),
+      raw: item.raw,
+      seen_at: seenAt,
+    });
+  }
 }
 
 /** Unresolved rows (with `include_resolved`, every row), newest first. */
@@ -67,7 +100,7 @@ export async function resolveQuarantinedHashes(
   params: { hashes: readonly string[]; resolved_at: Date },
 ): Promise<void> {
   await db.run(queryText('quarantine-resolve-hashes'), {
-    hashes: listValue([...params.hashes]),
+    hashes: duckdb().listValue([...params.hashes]),
     resolved_at: params.resolved_at,
   });
 }
@@ -78,7 +111,7 @@ export async function resolveQuarantinedJobs(
   params: { ids: readonly string[]; resolved_at: Date },
 ): Promise<void> {
   await db.run(queryText('quarantine-resolve-jobs'), {
-    ids: listValue([...params.ids]),
+    ids: duckdb().listValue([...params.ids]),
     resolved_at: params.resolved_at,
   });
 }

@@ -5,7 +5,7 @@
 
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
-import { listValue } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
@@ -22,7 +22,7 @@ export async function dropSeenSet(db: Database): Promise<void> {
 }
 
 export async function addSeenIds(db: Database, params: { ids: readonly string[] }): Promise<void> {
-  await db.run(queryText('seen-add'), { ids: listValue([...params.ids]) });
+  await db.run(queryText('seen-add'), { ids: duckdb().listValue([...params.ids]) });
 }
 
 /** Jobs of the range created before `before` and not seen, and the range's stored jobs (neither deleted nor expired). */

@@ -4,7 +4,7 @@
  */
 
 import type { Database, RowSource } from '../database.js';
-import { listValue } from '../duckdb.js';
+import { duckdb } from '../duckdb.js';
 import { queryText } from './queries.js';
 
 /** A job id, or `run_id/kind` for runs. */
@@ -49,7 +49,7 @@ export const duplicateRuns: BrokenCheck = (db) => db.all(queryText('verify-runs-
 
 /** The jobs the next dropBrokenJobs drops (temp table `_tsync_broken`, this connection's). */
 export async function markBrokenJobs(db: Database, params: { ids: readonly string[] }): Promise<void> {
-  await db.run(queryText('verify-repair-broken'), { ids: listValue([...params.ids]) });
+  await db.run(queryText('verify-repair-broken'), { ids: duckdb().listValue([...params.ids]) });
 }
 
 /** Drops the jobs markBrokenJobs named, with their records and every row of their children. */

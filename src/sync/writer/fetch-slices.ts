@@ -4,12 +4,19 @@
  * handed out oldest first, so the writer's watermark can advance early: a window's planned slices,
  * or the windows around pending jobs, each cut when a fetcher takes it. The client's rate limit
  * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
- * arrives, while the writer waits on DuckDB, and only its records are queued.
+ * arrives, while the writer waits on DuckDB, and only its records are queued. The queue is
+ * bounded: `push` waits while it is full, so memory holds at most its capacity of pages however
+ * far the fetchers could run ahead.
  */
 import type { Listing, ListName, Page, PageBudget, PageSizer, Slice } from '../../extract/index.js';
 import { walkSlice } from '../../extract/index.js';
-import { normalizePage } from '../../normalize/index.js';
-import type { PageQueue, QueueMessage } from './page-queue.js';
+import { normalizePage, type PageRecords } from '../../normalize/index.js';
+
+/**
+ * What travels from the fetchers to the writer: each page's records, normalized (its body is let
+ * go in the fetcher), and, once every page of a slice was pushed, the slice's number.
+ */
+export type Queued = PageRecords | number;
 
 export interface FetchOptions {
   readonly concurrency: number;
@@ -39,7 +46,7 @@ export function sliceList(slices: readonly Slice[]): SliceSource {
 /**
  * Resolves when every slice was walked, or rejects with the first fetch error (after the others
  * stopped). Closes the queue either way, so the writer drains it and ends. Slice numbers in the
- * queue's messages count from 0 in the order the slices were taken. `firstPage`, when given, is
+ * queue count from 0 in the order the slices were taken. `firstPage`, when given, is
  * the first slice's first page, already fetched.
  */
 export async function fetchSlices(
@@ -47,7 +54,7 @@ export async function fetchSlices(
   list: ListName,
   slices: SliceSource,
   firstPage: Page | undefined,
-  queue: PageQueue<QueueMessage>,
+  queue: PageQueue<Queued>,
   options: FetchOptions,
 ): Promise<void> {
   let nextSlice = 0;
@@ -70,9 +77,9 @@ export async function fetchSlices(
     const first = reuse;
     reuse = undefined;
     for await (const page of walkSlice(client, list, slice, walkOptions, first)) {
-      await queue.push({ type: 'page', slice: index, records: normalizePage(page) });
+      await queue.push(normalizePage(page));
     }
-    await queue.push({ type: 'done', slice: index });
+    await queue.push(index);
   };
   const fetcher = async (): Promise<void> => {
     while (!stop.signal.aborted) {
@@ -95,5 +102,52 @@ export async function fetchSlices(
   } finally {
     options.signal.removeEventListener('abort', onAbort);
     queue.close();
+  }
+}
+
+/** A bounded async queue between the fetchers and the single writer. */
+export class PageQueue<T> {
+  private readonly items: T[] = [];
+  private readonly takers: ((item: T | undefined) => void)[] = [];
+  private readonly pushers: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly capacity: number) {}
+
+  async push(item: T): Promise<void> {
+    while (this.items.length >= this.capacity && !this.closed) {
+      await new Promise<void>((resolve) => this.pushers.push(resolve));
+    }
+    if (this.closed) return;
+    const taker = this.takers.shift();
+    if (taker) taker(item);
+    else this.items.push(item);
+  }
+
+  /** The next item, or undefined once the queue is closed and drained. */
+  async take(): Promise<T | undefined> {
+    const item = this.items.shift();
+    if (item !== undefined) {
+      this.pushers.shift()?.();
+      return item;
+    }
+    if (this.closed) return undefined;
+    return new Promise((resolve) => this.takers.push(resolve));
+  }
+
+  /** The next item if one is already waiting and `accept` wants it; never waits. */
+  takeIf(accept: (item: T) => boolean): T | undefined {
+    const item = this.items[0];
+    if (item === undefined || !accept(item)) return undefined;
+    this.items.shift();
+    this.pushers.shift()?.();
+    return item;
+  }
+
+  /** No more pushes; waiting takers get undefined once the items are drained. */
+  close(): void {
+    this.closed = true;
+    for (const taker of this.takers.splice(0)) taker(undefined);
+    for (const pusher of this.pushers.splice(0)) pusher();
   }
 }

@@ -3,27 +3,34 @@
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and when the walk ends (its queue closed and drained), not when
- * a slice completes (a slice's end is claimed by the open transaction's checkpoint); a transaction
- * of at least a batch is written straight into the file at its commit. Every `reopenBytes` of JSON
- * loaded, it opens the file again, between two transactions (Database.reopen). New records are
- * parsed `parseBytes` at a time, the last of a transaction before its commit
- * (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
+ * a slice completes (a slice's end is claimed by the open transaction's checkpoint). Every
+ * `reopenBytes` of JSON loaded, it opens the file again, between two transactions
+ * (Database.reopen). New records are parsed `parseBytes` at a time, the last of a transaction
+ * before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
  * transaction (DuckDB) and after its commit (Redis); its claims say what it may claim. The walk of
  * a window and the re-check of pending jobs both load through it.
+ *
+ * A transaction that stored at least a batch of JSON (`batchBytes` of new or changed records) is
+ * written straight into the file at its commit (TransactionSize), each row written once,
+ * compressed. Less goes through the WAL: a checkpoint writes the metadata of every row group anew, more than a few pages
+ * cost in the WAL (docs/decisions/0009-a-commit-written-into-the-file-once.md), and a run that
+ * finds its records unchanged (an idle or `--full` run) stores next to nothing however much it
+ * reads.
  */
 
 import type { Page, Paging } from '../../extract/index.js';
 import type { JobKind } from '../../kinds.js';
+import type { LoadResult, RecordLoader } from '../../load/loader.js';
+import type { MemoryPlan } from '../../memory/budget.js';
+import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
+import type { Database } from '../../store/index.js';
 import { saveCheckpoint } from '../checkpoints/checkpoints.js';
 import type { RunCounters } from '../counters.js';
 import type { KindRunContext } from '../kind-context.js';
 import type { KindProgress } from '../kind-summary.js';
 import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
-import { flushStaged, TransactionSize } from './commit-policy.js';
-import { fetchSlices, type SliceSource } from './fetch-slices.js';
-import type { QueueMessage } from './page-queue.js';
-import { PageQueue, withWaitingPages } from './page-queue.js';
+import { fetchSlices, PageQueue, type Queued, type SliceSource } from './fetch-slices.js';
 
 /** What the writer's commits claim (slice-ledger.ts windowClaims, pending.ts). */
 export interface Claims {
@@ -55,7 +62,7 @@ export async function walkAndLoad(
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   // Pages come normalized (the fetchers normalize them as they read them), so the writer needs no deep
   // queue to keep busy: each fetcher holds its next page while it waits (src/memory/budget.ts).
-  const queue = new PageQueue<QueueMessage>(ctx.memory.queueDepth);
+  const queue = new PageQueue<Queued>(ctx.memory.queueDepth);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.plan.concurrency,
     sizer: paging.sizer,
@@ -88,7 +95,7 @@ export async function walkAndLoad(
 async function writePages(
   ctx: KindRunContext,
   kind: JobKind,
-  queue: PageQueue<QueueMessage>,
+  queue: PageQueue<Queued>,
   { counters, progress, claims }: WriteState,
 ): Promise<void> {
   let loadedSinceOpen = 0;
@@ -137,19 +144,19 @@ async function writePages(
 async function loadPages(
   ctx: KindRunContext,
   kind: JobKind,
-  queue: PageQueue<QueueMessage>,
+  queue: PageQueue<Queued>,
   { counters, progress, claims }: WriteState,
   size: TransactionSize,
 ): Promise<boolean> {
   for (;;) {
-    const message = await queue.take();
-    if (message === undefined) return true;
-    if (message.type === 'done') {
+    const taken = await queue.take();
+    if (taken === undefined) return true;
+    if (typeof taken === 'number') {
       // The open transaction's checkpoint claims it; its commit waits for the size or the drain.
-      claims.complete(message.slice);
+      claims.complete(taken);
       continue;
     }
-    const records = withWaitingPages(queue, message, ctx.memory.batchBytes);
+    const records = withWaitingPages(queue, taken, ctx.memory.batchBytes);
     counters.addPages(records.pages, records.count);
     if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
     ctx.retention.check(kind, records.jobs);
@@ -159,4 +166,68 @@ async function loadPages(
     progress.update();
     if (size.add(result, records.bytes)) return false;
   }
+}
+
+/**
+ * The records of the page in hand and of the pages already waiting behind it, up to `maxBytes`
+ * of JSON (`batchBytes`), each job once: each load costs a fixed number of statements, which small pages would
+ * pay one by one. Big pages are loaded alone, so memory stays bounded by the queue either way.
+ */
+function withWaitingPages(queue: PageQueue<Queued>, first: PageRecords, maxBytes: number): PageRecords {
+  const pages = [first];
+  let bytes = first.bytes;
+  for (;;) {
+    const next = queue.takeIf((taken) => typeof taken !== 'number' && bytes + taken.bytes <= maxBytes);
+    if (next === undefined || typeof next === 'number') break;
+    pages.push(next);
+    bytes += next.bytes;
+  }
+  return mergePageRecords(pages);
+}
+
+/** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */
+export class TransactionSize {
+  rows = 0;
+  bytes = 0;
+  storedBytes = 0;
+
+  constructor(private readonly memory: MemoryPlan) {}
+
+  /** Counts a load of `bytes` of JSON; true when the transaction is to commit now. */
+  add(result: Pick<LoadResult, 'utterances' | 'words' | 'storedBytes'>, bytes: number): boolean {
+    this.rows += result.utterances + result.words;
+    this.bytes += bytes;
+    this.storedBytes += result.storedBytes;
+    return this.rows >= this.memory.commitRows || this.bytes >= this.memory.commitBytes;
+  }
+
+  /** Before the COMMIT: a transaction that stored at least a batch goes straight into the file. */
+  beforeCommit(db: Database): void {
+    if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
+  }
+}
+
+const NOTHING_LOADED: LoadResult = {
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  restored: 0,
+  quarantined: 0,
+  utterances: 0,
+  words: 0,
+  storedBytes: 0,
+};
+
+/**
+ * Before a commit: the records `loader` still holds staged are parsed into the open transaction,
+ * their rows counted in `counters` and `size`. A transaction that fails instead `discard`s them.
+ */
+async function flushStaged(
+  loader: RecordLoader,
+  counters: RunCounters,
+  size: TransactionSize,
+): Promise<void> {
+  const flushed: LoadResult = { ...NOTHING_LOADED, ...(await loader.flush()) };
+  counters.addLoad(flushed);
+  size.add(flushed, 0);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError, RateLimitedError, UpstreamError } from '../../../src/errors.js';
-import { parseNextLink } from '../../../src/extract/next-link.js';
+import { parseNextLink } from '../../../src/extract/listing.js';
 import {
   accountSignal,
   backoffMs,

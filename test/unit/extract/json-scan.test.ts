@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeadScanner, JsonSyntaxError, scanListBody } from '../../../src/extract/json-scan.js';
+import { validateJobRecord } from '../../../src/normalize/page-records.js';
 import { type RecordScan, RecordScanner } from '../../../src/normalize/record-scan.js';
-import { validateJobRecord } from '../../../src/normalize/records/validate.js';
 import { generateDataset } from '../../../src/simulator/index.js';
 import { allFixtures } from '../../fixtures/fixtures.js';
 import { batchArb, binaryString } from '../../helpers/mutate-record.js';

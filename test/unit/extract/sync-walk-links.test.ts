@@ -1,5 +1,5 @@
 /**
- * Walking a list through the client, as the engine does (src/extract/walk/walk-slice.ts): the walk keeps
+ * Walking a list through the client, as the engine does (src/extract/walk-slice.ts): the walk keeps
  * its own path, follows only the offset of `next`, survives a server-side limit cap, refuses a
  * `next` that does not advance, and never sends anything to the origin a `next` names. The client
  * keeps a base URL's path prefix and shares one rate limit across calls.
@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { syncDefaults } from '../../../src/config/sync-defaults.js';
 import { ProtocolError } from '../../../src/errors.js';
 import { LIST_NAMES, ListingClient, type ListName } from '../../../src/extract/index.js';
-import { DEFAULT_ANOMALY_PAUSE_MS } from '../../../src/extract/walk/page-anomalies.js';
-import { PAGE_TARGET_BYTES, PageSizer } from '../../../src/extract/walk/page-sizer.js';
-import { walkSlice } from '../../../src/extract/walk/walk-slice.js';
+import { DEFAULT_ANOMALY_PAUSE_MS } from '../../../src/extract/page-anomalies.js';
+import { PAGE_TARGET_BYTES, PageSizer } from '../../../src/extract/page-sizer.js';
+import { walkSlice } from '../../../src/extract/walk-slice.js';
 import type { Simulator } from '../../../src/simulator/index.js';
 import { apiFixtures } from '../../helpers/api.js';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planMemory } from '../../../src/memory/budget.js';
 import type { Database } from '../../../src/store/database.js';
 import { openWriter } from '../../../src/store/open-file.js';
-import { TransactionSize } from '../../../src/sync/writer/commit-policy.js';
+import { TransactionSize } from '../../../src/sync/writer/writer.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 
 const memory = planMemory(512e6, 2);

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anomalyOf } from '../../../src/extract/walk/page-anomalies.js';
+import { anomalyOf } from '../../../src/extract/page-anomalies.js';
 import type { FaultKind, Simulator } from '../../../src/simulator/index.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resolveRunOptions, syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
-import { defaultSliceJobs } from '../../../src/extract/walk/slices.js';
+import { defaultSliceJobs } from '../../../src/extract/slices.js';
 import { RecordLoader } from '../../../src/load/loader.js';
 import { silentLogger } from '../../../src/log.js';
 import { planMemory } from '../../../src/memory/budget.js';

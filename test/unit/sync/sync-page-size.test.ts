@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PageSizer } from '../../../src/extract/walk/page-sizer.js';
+import { PageSizer } from '../../../src/extract/page-sizer.js';
 import { type RequestLogEntry, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';

@@ -10,7 +10,7 @@
  * JSON bytes a page aims at, and the most a page may have, when neither `--page-bytes` nor a memory
  * budget says otherwise (8 MiB): ~8 jobs of an hour's words each, or 100 small ones. The sync takes
  * `--page-bytes`, else the budget's page bytes (src/memory/budget.ts). A longer answer is not read
- * to its end (bounded-page.ts).
+ * to its end (walk-slice.ts getBoundedPage).
  */
 export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
 

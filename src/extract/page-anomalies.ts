@@ -13,10 +13,10 @@
  * such.
  */
 
-import { ListingAnomalyError, ProtocolError, UpstreamError } from '../../errors.js';
-import type { ListName } from '../../kinds.js';
-import { sleep } from '../../util/sleep.js';
-import type { Page } from '../listing.js';
+import { ListingAnomalyError, ProtocolError, UpstreamError } from '../errors.js';
+import type { ListName } from '../kinds.js';
+import { sleep } from '../util/sleep.js';
+import type { Page } from './listing.js';
 
 /** What the checks read of a page: its position, its count and its next link. */
 type PageFacts = Pick<Page, 'offset' | 'limit' | 'next' | 'ids'>;

@@ -4,8 +4,8 @@
  * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
  */
 
-import { UpstreamError } from '../../errors.js';
-import type { Page } from '../listing.js';
+import { UpstreamError } from '../errors.js';
+import type { Page } from './listing.js';
 
 export interface Slice {
   /** Inclusive lower bound; null: no lower bound. */

@@ -3,13 +3,12 @@
  * contradicts itself) and its slices (slices.ts), probed with one-item pages. A service that refuses
  * even the probes below the last boundary caps offsets under `--slice-jobs`: that is named.
  */
-import type { ListName } from '../../kinds.js';
-import type { Listing, Page } from '../listing.js';
-import { getBoundedPage, type PageBudget } from './bounded-page.js';
+import type { ListName } from '../kinds.js';
+import type { Listing, Page } from './listing.js';
 import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 import { isRefusal, planSlices, type Slice } from './slices.js';
-import { sliceParams } from './walk-slice.js';
+import { getBoundedPage, type PageBudget, sliceParams } from './walk-slice.js';
 
 /** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */
 export interface Paging {
