@@ -7,7 +7,7 @@
  *     interval or one with microseconds does not fit.
  * Every other type is written as DuckDB writes it.
  */
-import type { DuckDBType, DuckDBValue, DuckDBTypeId as TypeId } from '@duckdb/node-api';
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../store/index.js';
 import { sqlIdentifier } from '../../util/sql-literal.js';
 import { isoDuration } from './iso-text.js';
