@@ -12,6 +12,7 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { DATE_BASES, PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
 import { ConfigError } from '../errors.js';
+import { parseDateText } from './date-text.js';
 import type { Setting } from './setting.js';
 import {
   duration,
@@ -20,7 +21,6 @@ import {
   metadataMatch,
   oneOf,
   onOff,
-  parseDateText,
   parsedBy,
   pastInstant,
   text,

@@ -5,17 +5,9 @@
  */
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
+import { parseDateText } from './date-text.js';
 import type { Setting } from './setting.js';
-import {
-  duration,
-  intBetween,
-  numberBetween,
-  numberFrom,
-  parseDateText,
-  postUrl,
-  text,
-  wholeFrom,
-} from './values.js';
+import { duration, intBetween, numberBetween, numberFrom, postUrl, text, wholeFrom } from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -33,7 +25,7 @@ const jobsPerDay = z.string().transform((value, ctx) => {
   return count * UNIT_PER_DAY[match[2] as keyof typeof UNIT_PER_DAY];
 });
 
-/** A date or instant (values.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
+/** A date or instant (date-text.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
 const instantMs = (options: { now?: boolean } = {}) =>
   z.string().transform((value, ctx) => {
     if (options.now && value === 'now') return Date.now();
