@@ -4,8 +4,10 @@
  * vocabulary. A non-retryable TsyncError (a refused key, a bad setting) becomes an
  * UnrecoverableError, so the job fails at once with the reason in `job.failedReason`; an
  * interrupted run goes back to the wait list without spending an attempt, to resume from its
- * checkpoint on the next start; a run that found the file busy past --lock-wait is put back for
- * later (./busy-file.ts), also without spending an attempt.
+ * checkpoint on the next start; a job handed over once the shutdown began (BullMQ may fetch the
+ * next job with the completion of the one in hand, or hand over one its blocking wait had already
+ * found) goes back the same way without starting; a run that found the file busy past --lock-wait
+ * is put back for later (./busy-file.ts), also without spending an attempt.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
@@ -44,6 +46,11 @@ export interface Skipped {
 export function createProcessor(deps: ProcessorDeps): Processor {
   // Three parameters: BullMQ passes its cancellation signal only to processors that declare it.
   return async (job: Job, token?: string, cancel?: AbortSignal) => {
+    if (deps.shutdown.aborted) {
+      const logger = deps.logger.child({ job_id: job.id, job: job.name });
+      logger.info('handed over while the worker shuts down; the job goes back to the queue unstarted');
+      throw await moveBackToWait(job, token);
+    }
     const definition = Object.hasOwn(deps.jobs, job.name) ? deps.jobs[job.name] : undefined;
     if (!definition) {
       throw new UnrecoverableError(
@@ -157,14 +164,21 @@ async function translate(
 ): Promise<Error> {
   if (error instanceof InterruptedError) {
     logger.info('run interrupted after its last commit; the job goes back to the queue');
-    // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back
-    // once its lock expires instead (the checkpoint is committed either way).
-    await Promise.race([job.moveToWait(token).catch(() => {}), sleep(MOVE_BACK_MS)]);
-    return new WaitingError();
+    return moveBackToWait(job, token);
   }
   if (error instanceof UnrecoverableError) return error;
   if (error instanceof TsyncError && !error.retryable) {
     return new UnrecoverableError(`${error.code}: ${error.toLine()}`);
   }
   return toError(error);
+}
+
+/**
+ * Puts `job` back in the wait list without spending an attempt; returns the error that tells
+ * BullMQ so. During a Redis outage the move would wait for Redis; past MOVE_BACK_MS, BullMQ hands
+ * the job back once its lock expires instead (an interrupted run's checkpoint is committed either way).
+ */
+async function moveBackToWait(job: Job, token: string | undefined): Promise<WaitingError> {
+  await Promise.race([job.moveToWait(token).catch(() => {}), sleep(MOVE_BACK_MS)]);
+  return new WaitingError();
 }

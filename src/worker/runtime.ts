@@ -211,7 +211,9 @@ async function runJobs(
     logger,
   });
   cleanups.push(async () => {
-    // close() first, so no job starts after the abort; it resolves once the job in hand ended.
+    // close() first, so BullMQ asks for no further job; it resolves once the job in hand ended. A
+    // job it hands over anyway (asked for with the completion of the job in hand, or found by a
+    // blocking wait already answered) reaches the processor after the abort, which puts it back.
     const closing = worker.close();
     // The reason reaches whatever the run was awaiting; an InterruptedError says what happened.
     shutdown.abort(new InterruptedError('the worker is shutting down (SIGTERM/SIGINT)'));
