@@ -3,9 +3,8 @@
  * no HTTP, so these run in a second or two. The simulator over HTTP stays the end-to-end tier
  * (sync.test.ts, hostile-listings.test.ts, chaos.test.ts).
  */
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resolveRunOptions, syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
 import { defaultSliceJobs } from '../../../src/extract/walk/slices.js';
@@ -33,8 +32,9 @@ import type {
 } from '../../../src/sync/types.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
-import { fileTempDir, tempDir } from '../../helpers/tmp.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,23 +70,11 @@ afterEach(async () => {
 });
 
 /**
- * An empty file with the schema, made once and copied for each context and run: the failure test
- * below needs a fresh file for each of its 10 requests, and the migrations are what none of the
- * tests but the back-fill's (which makes its file) is about.
+ * An empty file with the schema (test/helpers/migrated-db.ts): the failure test below needs a
+ * fresh file for each of its requests, and the migrations are what none of the tests but the
+ * back-fill's (which makes its file) is about.
  */
-const schemaDir = fileTempDir('tsync-engine-');
-afterAll(() => schemaDir.remove());
-let emptySchema: string | undefined;
-async function freshFile(): Promise<string> {
-  if (emptySchema === undefined) {
-    const made = join(schemaDir.dir, 'schema.duckdb');
-    await (await openWriter(made)).close();
-    emptySchema = made;
-  }
-  const path = join(tempDir(), 'kind.duckdb');
-  copyFileSync(emptySchema, path);
-  return path;
-}
+const freshFile = (): Promise<string> => migratedDb('kind.duckdb');
 
 /** What syncKind needs, as runSync builds it, on a fresh file. */
 async function kindContext(
@@ -186,7 +174,8 @@ describe('the engine over an in-memory listing', () => {
   });
 
   it('a writer that opens its file again after every commit leaves the same mirror', async () => {
-    const records = dataset(7);
+    // Four pages of one kind and three of the other: each commit opens the file again.
+    const records = dataset(7, 20, 15);
     const { ctx } = await kindContext(new FakeListing(records));
     // A commit after every load, and the file opened again after every commit.
     const reopening: KindRunContext = { ...ctx, memory: { ...ctx.memory, commitBytes: 1, reopenBytes: 1 } };
