@@ -12,7 +12,7 @@ import { RecordLoader } from '../../../src/load/loader.js';
 import { silentLogger } from '../../../src/log.js';
 import { planMemory } from '../../../src/memory/budget.js';
 import { HeapGuard } from '../../../src/memory/heap-guard.js';
-import { generateDataset, startSimulator } from '../../../src/simulator/index.js';
+import { generateDataset } from '../../../src/simulator/index.js';
 import type { Database } from '../../../src/store/database.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
@@ -30,7 +30,7 @@ import type {
   SyncProgress,
   SyncResources,
 } from '../../../src/sync/types.js';
-import { onCleanup } from '../../helpers/cleanup.js';
+import { accountData } from '../../helpers/account-data.js';
 import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
@@ -211,7 +211,7 @@ describe('the engine over an in-memory listing', () => {
 
   it('commits what the re-check of pending jobs brought before the walk after it, which may fail', async () => {
     // Three days of history: its queued and processing jobs are young enough to be re-checked.
-    const sim = await startSimulator({
+    const account = accountData({
       seed: 6,
       preRecorded: 20,
       live: 0,
@@ -221,13 +221,12 @@ describe('the engine over an in-memory listing', () => {
       // Older than the window a run walks again: every pending job is the re-check's.
       to: new Date(Date.now() - 3_600_000),
     });
-    onCleanup(() => sim.close());
-    const stored = structuredClone(sim.data.all()) as Json[];
+    const stored = structuredClone(account.all()) as Json[];
     const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
     expect(pending.length).toBeGreaterThan(1);
     // Upstream they end with their results: records the loader replaces whole.
-    for (const job of pending) sim.data.advance(String(job['id']), 'done');
-    const settled = structuredClone(sim.data.all()) as Json[];
+    for (const job of pending) account.advance(String(job['id']), 'done');
+    const settled = structuredClone(account.all()) as Json[];
     const { ctx, store } = await kindContext(new FakeListing(stored));
     await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
     const checkpoint = await store.load('pre-recorded');
