@@ -1,7 +1,7 @@
 /**
  * The engine against an in-memory listing (test/helpers/listing-fake.ts) and a real DuckDB file:
- * no HTTP, so these run in a second or two. The simulator over HTTP stays the end-to-end tier
- * (sync.test.ts, hostile-listings.test.ts, chaos.test.ts).
+ * no HTTP. The simulator over HTTP stays where the wire is the subject: sync.test.ts's back-fill,
+ * hostile-listings.test.ts's byte budgets and offset caps, hostile-pages.test.ts, chaos.test.ts.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
