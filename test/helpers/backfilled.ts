@@ -1,19 +1,20 @@
 /**
  * The file a first sync of an account leaves, for the tests of a file that each begin with that
  * sync: it runs once, when the first of them asks, and each test gets a copy of the file beside a
- * simulator of its own, checked to serve the very records the sync stored. A copy costs a
- * millisecond; a first sync of a few dozen jobs about 0.1 CPU-s.
+ * simulator of its own (over HTTP, or in-process: anything with the simulator's `data`), checked to
+ * serve the very records the sync stored. A copy costs a millisecond; a first sync of a few dozen
+ * jobs about 0.1 CPU-s.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { PipelineSummary } from '../../src/pipeline.js';
-import type { Simulator } from '../../src/simulator/index.js';
+import type { Simulator, SimulatorData } from '../../src/simulator/index.js';
+import type { SyncSummary } from '../../src/sync/types.js';
 import { copyMigrated } from './migrated-db.js';
 import { SCRATCH, tempDir } from './tmp.js';
 
-export interface Backfilled {
-  readonly simulator: Simulator;
+export interface Backfilled<S = Simulator> {
+  readonly simulator: S;
   /** A copy of the back-filled file, in the test's temporary folder. */
   readonly db: string;
 }
@@ -23,10 +24,10 @@ export interface Backfilled {
  * simulator of the account, closed after the current test; its records must not depend on when it
  * starts). The copy is named `name`.
  */
-export function backfilledCopies(
-  start: () => Promise<Simulator>,
-  sync: (simulator: Simulator, db: string) => Promise<PipelineSummary>,
-): (name: string) => Promise<Backfilled> {
+export function backfilledCopies<S extends { readonly data: SimulatorData } = Simulator>(
+  start: () => Promise<S>,
+  sync: (simulator: S, db: string) => Promise<SyncSummary>,
+): (name: string) => Promise<Backfilled<S>> {
   let made: Promise<{ db: string; records: unknown[] }> | undefined;
   const backfill = async () => {
     const simulator = await start();

@@ -3,6 +3,8 @@
  * recent window of small records, closed after the test, with a hook called as each request is
  * answered, and what those tests read of its request log.
  */
+
+import type { SimulatorData } from '../../src/simulator/index.js';
 import {
   type FaultKind,
   type Simulator,
@@ -10,6 +12,7 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import type { SyncOptions } from '../../src/sync/types.js';
+import { accountData } from './account-data.js';
 import { onCleanup } from './cleanup.js';
 import { readCount } from './mirror.js';
 
@@ -26,6 +29,11 @@ export const recent = () => ({
   from: new Date(Date.now() - 3 * 86_400_000),
   to: new Date(Date.now() - 3_600_000),
 });
+
+/** The account `start` would serve, without a server: for the tests of the engine over a FakeListing. */
+export function account(options: SimulatorOptions): SimulatorData {
+  return accountData({ seed: 31, utterancesPerJob: 3, wordsPerUtterance: 4, ...recent(), ...options });
+}
 
 /** A simulator closed after the current test (its hook cleared then too). */
 export async function start(options: SimulatorOptions): Promise<Simulator> {

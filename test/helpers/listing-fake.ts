@@ -3,13 +3,17 @@
  * Lists are newest first (created_at, then id, both descending), `after_date` and `before_date`
  * are exclusive bounds, `limit` defaults to 20 and is capped (100, as the simulator), and `next`
  * carries offset + limit while the list goes on. A body past `maxBytes` fails as the HTTP client's
- * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP.
+ * does (ResponseTooLargeError). End-to-end tests keep the simulator over real HTTP. `syncFake` runs
+ * the engine over one, as a sync of the CLI would, without its read socket and publish.
  */
 
+import { syncDefaults } from '../../src/config/sync-defaults.js';
 import { ResponseTooLargeError } from '../../src/errors.js';
 import type { ListName, ListParams, RequestOptions } from '../../src/extract/index.js';
 import { type Listing, type Page, readPage } from '../../src/extract/listing.js';
 import { RecordScanner } from '../../src/normalize/index.js';
+import { runSync } from '../../src/sync/run.js';
+import type { SyncPlan, SyncSummary } from '../../src/sync/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,24 +32,32 @@ export class FakeListing implements Listing {
   /** Pages asked for, in order. */
   readonly asked: { list: ListName; params: ListParams }[] = [];
   closed = false;
-  #records: Json[];
+  #records: () => readonly Json[] = () => [];
   readonly #limitCap: number;
   readonly #beforePage: FakeListingOptions['beforePage'];
 
-  constructor(records: readonly Json[], options: FakeListingOptions = {}) {
-    this.#records = [...records];
+  /**
+   * `records` as a list, or a function read at each page: the records of a live account (such as
+   * ./account-data.ts's `all`), which a test changes between runs.
+   */
+  constructor(records: readonly Json[] | (() => readonly Json[]), options: FakeListingOptions = {}) {
+    this.records = records;
     this.#limitCap = options.limitCap ?? 100;
     this.#beforePage = options.beforePage;
   }
 
   /** The records as the service holds them now. */
   get records(): readonly Json[] {
-    return this.#records;
+    return this.#records();
   }
 
   /** Replaces the service's records (a job added, edited or deleted upstream). */
-  set records(records: readonly Json[]) {
-    this.#records = [...records];
+  set records(records: readonly Json[] | (() => readonly Json[])) {
+    if (typeof records === 'function') this.#records = records;
+    else {
+      const fixed = [...records];
+      this.#records = () => fixed;
+    }
   }
 
   async getPage(list: ListName, params: ListParams, options: RequestOptions): Promise<Page> {
@@ -55,7 +67,9 @@ export class FakeListing implements Listing {
     this.#beforePage?.(list, params, this.stats.requests);
     const offset = params.offset ?? 0;
     const limit = Math.min(params.limit ?? 20, this.#limitCap);
-    const matching = this.#records.filter((r) => listed(r, list, params)).sort(newestFirst);
+    const matching = this.#records()
+      .filter((r) => listed(r, list, params))
+      .sort(newestFirst);
     const items = matching.slice(offset, offset + limit);
     const last = offset + items.length >= matching.length;
     // The body as the service would send it (the link's path is never read: src/extract/listing.ts).
@@ -94,4 +108,25 @@ function newestFirst(a: Json, b: Json): number {
   const ia = String(a['id']);
   const ib = String(b['id']);
   return ia === ib ? 0 : ia < ib ? 1 : -1;
+}
+
+/**
+ * One run of the engine over `source` into the file at `db`, with the test-friendly defaults of
+ * ./sync.ts's syncOnce (small pages, a short pause before a contradicting page is asked again),
+ * checkpoints in the file.
+ */
+export function syncFake(
+  source: FakeListing,
+  db: string,
+  overrides: Partial<SyncPlan> = {},
+): Promise<SyncSummary> {
+  const plan: SyncPlan = { ...syncDefaults(), pageSize: 20, anomalyPauseMs: 5, ...overrides };
+  return runSync(plan, {
+    db,
+    lockWait: 5_000,
+    checkpoints: 'duckdb',
+    redisUrl: null,
+    redisPrefix: 'tsync-test',
+    source,
+  });
 }

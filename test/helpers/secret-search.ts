@@ -30,30 +30,45 @@ export interface DbSearch {
   readonly columnsSearched: number;
 }
 
-/** Every column of every base table, compared as text with a bound parameter. */
+/**
+ * Every column of every base table, compared as text with bound parameters: one scan of each table
+ * counts the rows of each column that hold each spelling. A column is named once for each spelling
+ * found in it.
+ */
 export async function searchDatabase(dbPath: string, secret: string): Promise<DbSearch> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   try {
     const columns = (
       await conn.runAndReadAll(
-        "SELECT c.table_name, c.column_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE t.table_type = 'BASE TABLE' AND c.table_schema = 'main'",
+        "SELECT c.table_name, c.column_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE t.table_type = 'BASE TABLE' AND c.table_schema = 'main' ORDER BY c.table_name, c.ordinal_position",
       )
     ).getRowObjectsJS();
-    const hits: string[] = [];
+    const spelled = spellings(secret);
+    const params = Object.fromEntries(spelled.map((spelling, i) => [`s${i}`, spelling]));
+    const tables = new Map<string, string[]>();
     for (const column of columns) {
-      const table = quoteIdent(String(column['table_name']));
-      const name = quoteIdent(String(column['column_name']));
-      for (const spelling of spellings(secret)) {
-        const reader = await conn.runAndReadAll(
-          `SELECT count(*) AS n FROM ${table} WHERE contains(CAST(${name} AS VARCHAR), $secret)`,
-          {
-            secret: spelling,
-          },
-        );
-        if (Number(reader.getRowObjectsJS()[0]?.['n']) > 0)
-          hits.push(`${String(column['table_name'])}.${String(column['column_name'])}`);
-      }
+      const table = String(column['table_name']);
+      tables.set(table, [...(tables.get(table) ?? []), String(column['column_name'])]);
+    }
+    const hits: string[] = [];
+    for (const [table, names] of tables) {
+      const counts = names.flatMap((name, c) =>
+        spelled.map(
+          (_, i) =>
+            `count(*) FILTER (WHERE contains(CAST(${quoteIdent(name)} AS VARCHAR), $s${i})) AS "c${c}s${i}"`,
+        ),
+      );
+      const reader = await conn.runAndReadAll(
+        `SELECT ${counts.join(', ')} FROM ${quoteIdent(table)}`,
+        params,
+      );
+      const [row] = reader.getRowObjectsJS();
+      names.forEach((name, c) => {
+        spelled.forEach((_, i) => {
+          if (Number(row?.[`c${c}s${i}`]) > 0) hits.push(`${table}.${name}`);
+        });
+      });
     }
     for (const file of [dbPath, `${dbPath}.wal`]) {
       if (existsSync(file) && textHits(readFileSync(file).toString('latin1'), secret).length > 0)

@@ -44,11 +44,18 @@ function phraseJob(sim: Simulator): string {
 }
 
 /**
- * A simulator of 30 jobs whose first done job says PHRASE in its transcript, file name and
- * metadata; closed after the test.
+ * A simulator of 30 jobs of one month (a published partition per kind) whose first done job says
+ * PHRASE in its transcript, file name and metadata; closed after the test.
  */
 async function account(): Promise<{ sim: Simulator; id: string }> {
-  const sim = await startSimulator({ jobs: 30, seed: 11 });
+  const sim = await startSimulator({
+    jobs: 30,
+    seed: 11,
+    utterancesPerJob: 3,
+    wordsPerUtterance: 3,
+    from: new Date('2026-10-02T00:00:00.000Z'),
+    to: new Date('2026-10-30T00:00:00.000Z'),
+  });
   onCleanup(() => sim.close());
   const id = phraseJob(sim);
   sim.data.edit(id, (r) => {

@@ -97,7 +97,7 @@ describe('the list body scan', () => {
         vouched += counts.vouched;
         refused += counts.refused;
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
     expect(vouched).toBeGreaterThan(0);
     expect(refused).toBeGreaterThan(0);

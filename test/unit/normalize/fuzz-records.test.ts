@@ -156,7 +156,7 @@ describe('fuzzed records', () => {
         await loadRecords(db, batch);
         await expectOutcome(batch, tag);
       }),
-      { numRuns: 20 },
+      { numRuns: 10 },
     );
     // The properties were exercised on both sides: records loaded and records quarantined. How many
     // of each depends on fast-check's seed, so the check is that neither side was empty.
@@ -181,7 +181,7 @@ describe('fuzzed records', () => {
           before,
         );
       }),
-      { numRuns: 8 },
+      { numRuns: 4 },
     );
   });
 });

@@ -36,7 +36,7 @@ let db = '';
 beforeAll(async () => {
   root = mkdtempSync(join(SCRATCH, 'tsync-docs-'));
   db = join(root, 'demo.duckdb');
-  const demo = await runMain(['demo', '--db', db, '--jobs', '100']);
+  const demo = await runMain(['demo', '--db', db, '--jobs', '40']);
   expect(demo.code, demo.stderr).toBe(0);
 });
 

@@ -1,9 +1,11 @@
 /**
  * A listing service that misbehaves in ways a real one can: huge records, many jobs
- * sharing one created_at, the deletion guard, an offset cap, --since. Each case runs the engine over
- * HTTP against the simulator, which serves the behaviour as a fault or a data option. Pages that
- * contradict themselves (empty, short, a total that shrinks under the walk) are
- * hostile-pages.test.ts.
+ * sharing one created_at, the deletion guard, an offset cap, --since. The cases of bytes on the
+ * wire, offset caps and --since run the engine over HTTP against the simulator, which serves the
+ * behaviour as a fault or a data option; those of timestamp ties and the deletion guard are the
+ * engine's alone and run over an in-memory listing (test/helpers/listing-fake.ts) of the same
+ * account. Pages that contradict themselves (empty, short, a total that shrinks under the walk)
+ * are hostile-pages.test.ts.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from '../../../src/errors.js';
 import { ListingClient } from '../../../src/extract/index.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
-import { deletedCount, listQueries, preRecordedOnly, recent, start } from '../../helpers/hostile.js';
+import { account, deletedCount, listQueries, preRecordedOnly, recent, start } from '../../helpers/hostile.js';
+import { FakeListing, syncFake } from '../../helpers/listing-fake.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { syncOnce } from '../../helpers/sync.js';
@@ -147,29 +150,31 @@ describe('huge records', () => {
 describe('timestamp ties', () => {
   it('re-checks every pending job of a timestamp shared by more jobs than a page holds', async () => {
     // 13 jobs of one instant, pages of at most 5: the instant's window takes three pages.
-    const s = await start({ preRecorded: 0, live: 0, limitCap: 5 });
+    const data = account({ preRecorded: 0, live: 0 });
+    const source = new FakeListing(() => data.all(), { limitCap: 5 });
     const createdAt = new Date(Date.now() - 3_600_000);
     for (let i = 0; i < 13; i++) {
-      s.data.add({ kind: 'pre-recorded', status: i < 4 ? 'processing' : 'done', createdAt });
+      data.add({ kind: 'pre-recorded', status: i < 4 ? 'processing' : 'done', createdAt });
     }
     const db = await migratedDb('ties.duckdb');
-    expect((await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
-    for (const record of s.data.all().filter((r) => r['status'] === 'processing')) {
-      s.data.advance(String(record['id']), 'done');
+    expect((await syncFake(source, db, { ...preRecordedOnly, pageSize: 100 })).outcome).toBe('ok');
+    for (const record of data.all().filter((r) => r['status'] === 'processing')) {
+      data.advance(String(record['id']), 'done');
     }
-    const summary = await syncOnce(s, db, { ...preRecordedOnly, pageSize: 100 });
+    const summary = await syncFake(source, db, { ...preRecordedOnly, pageSize: 100 });
     expect(summary.outcome).toBe('ok');
-    await expectMirror(db, s.data.all());
+    await expectMirror(db, data.all());
   });
 
   it('asks for pending jobs a page apart one by one, and for close ones in one window', async () => {
-    const s = await start({ preRecorded: 0, live: 0 });
+    const data = account({ preRecorded: 0, live: 0 });
+    const source = new FakeListing(() => data.all());
     // Older than the window: four queued jobs with 10 done ones between each two (a page of 10
     // apart), then six queued ones a second apart with nothing between.
     let at = Date.now() - 3_600_000;
     const add = (status: 'queued' | 'done') => {
       at -= 1_000;
-      s.data.add({ kind: 'pre-recorded', status, createdAt: new Date(at) });
+      data.add({ kind: 'pre-recorded', status, createdAt: new Date(at) });
     };
     for (let lone = 0; lone < 4; lone++) {
       add('queued');
@@ -178,43 +183,45 @@ describe('timestamp ties', () => {
     for (let close = 0; close < 6; close++) add('queued');
     const db = await migratedDb('pending-windows.duckdb');
     const paging = { ...preRecordedOnly, pageSize: 10, pageBytes: 8 * 2 ** 20 };
-    await syncOnce(s, db, paging);
-    const from = s.log.length;
-    for (const record of s.data.all().filter((r) => r['status'] === 'queued')) {
-      s.data.advance(String(record['id']), 'done');
+    await syncFake(source, db, paging);
+    const from = source.asked.length;
+    for (const record of data.all().filter((r) => r['status'] === 'queued')) {
+      data.advance(String(record['id']), 'done');
     }
-    const summary = await syncOnce(s, db, paging);
+    const summary = await syncFake(source, db, paging);
     expect(summary.kinds[0]?.pendingRechecked).toBe(10);
-    const spans = listQueries(s, from)
-      .filter(
-        (q) =>
-          q.get('after_date') !== null && Date.parse(q.get('before_date') ?? '') < Date.now() - 1_800_000,
-      )
-      .map((q) => Date.parse(q.get('before_date') ?? '') - Date.parse(q.get('after_date') ?? ''));
+    const ms = (date: Date | string | undefined) =>
+      date === undefined ? Number.NaN : new Date(date).getTime();
+    const spans = source.asked
+      .slice(from)
+      .map(({ params }) => params)
+      .filter((p) => p.afterDate !== undefined && ms(p.beforeDate) < Date.now() - 1_800_000)
+      .map((p) => ms(p.beforeDate) - ms(p.afterDate));
     // One ±1 ms window for each lone job, one window of five seconds for the six close ones.
     expect(spans.filter((span) => span === 2)).toHaveLength(4);
     expect(spans.filter((span) => span > 2)).toEqual([5_002]);
-    await expectMirror(db, s.data.all());
+    await expectMirror(db, data.all());
   });
 });
 
 describe('the deletion guard of --full', () => {
   it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
     // 110 jobs: the default share (0.1) allows 11, more than the floor of 10; 12 go.
-    const s = await start({ preRecorded: 110, live: 0 });
+    const data = account({ preRecorded: 110, live: 0 });
+    const source = new FakeListing(() => data.all());
     const db = await migratedDb('guard.duckdb');
     const paging = { ...preRecordedOnly, pageSize: 100 };
-    await syncOnce(s, db, paging);
-    for (const record of s.data.all().slice(0, 12)) s.data.delete(String(record['id']));
-    const refused = await syncOnce(s, db, { ...paging, full: true }).catch(
+    await syncFake(source, db, paging);
+    for (const record of data.all().slice(0, 12)) data.delete(String(record['id']));
+    const refused = await syncFake(source, db, { ...paging, full: true }).catch(
       (error: unknown) => error as Error,
     );
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(/would mark 12 of 110 stored jobs deleted/);
     expect(await deletedCount(db)).toBe(0);
-    const allowed = await syncOnce(s, db, { ...paging, full: true, maxDeleteShare: 1 });
+    const allowed = await syncFake(source, db, { ...paging, full: true, maxDeleteShare: 1 });
     expect(allowed.kinds[0]?.deleted).toBe(12);
-    await expectMirror(db, s.data.all());
+    await expectMirror(db, data.all());
   });
 
   it('lets a few deletions through in a small mirror (at least 10 jobs)', async () => {

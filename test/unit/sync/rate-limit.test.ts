@@ -15,6 +15,12 @@ const fixtures = apiFixtures();
 const CONCURRENCY = 4;
 /** ms a request may be stamped early against the pause (rounding of the two readings of one clock). */
 const TOLERANCE_MS = 10;
+/**
+ * The Retry-After of every 429 here, in seconds as the header gives it (the client reads a fraction
+ * too), and in ms: long next to the answers' latency, so a request sent during it would show.
+ */
+const RETRY_AFTER = '0.5';
+const RETRY_AFTER_MS = 500;
 
 /**
  * 400 small jobs over the last three days, so that its queued and processing jobs (some fifty,
@@ -54,12 +60,12 @@ function arrivedDuring(sim: Simulator, throttled: RequestLogEntry, retryAfterMs:
 describe('a 429 holds back every request of the run', () => {
   it('sends nothing while its Retry-After runs: not a probe, a slice page or a pending re-check', async () => {
     const sim = await account(20);
-    /** Arrival times of the requests answered 429 with Retry-After: 1, by what they were. */
+    /** Arrival times of the requests answered 429 with RETRY_AFTER, by what they were. */
     const throttled = new Map<string, number>();
     let stage: 'back-fill' | 'next run' = 'back-fill';
     let pages = 0;
     let nextRun = 0;
-    sim.faults.retryAfter = '1';
+    sim.faults.retryAfter = RETRY_AFTER;
     sim.faults.pick((request) => {
       const probe = isProbe(request);
       let what: string | undefined;
@@ -86,12 +92,14 @@ describe('a 429 holds back every request of the run', () => {
       expect(entry, what).toBeDefined();
       // Requests sent before the client read the 429 can still arrive after it was answered: at
       // most one for each other place in flight. Nothing else until the Retry-After has run out.
-      const during = arrivedDuring(sim, entry!, 1_000);
+      const during = arrivedDuring(sim, entry!, RETRY_AFTER_MS);
       expect(during.length, `${what}: ${during.map((e) => e.query).join('\n')}`).toBeLessThanOrEqual(
         CONCURRENCY - 1,
       );
       // The walk went on after it.
-      expect(sim.log.some((e) => e.arrivedMs >= entry!.answeredMs + 1_000 - TOLERANCE_MS)).toBe(true);
+      expect(sim.log.some((e) => e.arrivedMs >= entry!.answeredMs + RETRY_AFTER_MS - TOLERANCE_MS)).toBe(
+        true,
+      );
     }
   });
 });
@@ -101,12 +109,12 @@ describe('repeated 429s lower the requests in flight', () => {
     const sim = await account(30);
     const throttled: number[] = [];
     let pages = 0;
-    sim.faults.retryAfter = '1';
+    sim.faults.retryAfter = RETRY_AFTER;
     sim.faults.pick((request) => {
       if (isProbe(request)) return undefined;
       // The tenth page of the walk (its slices under way), then the first request the client sent
       // after that pause: a second 429, sent when the client had heard of the first.
-      const second = throttled.length === 1 && request.arrivedMs > throttled[0]! + 950;
+      const second = throttled.length === 1 && request.arrivedMs > throttled[0]! + RETRY_AFTER_MS - 50;
       if (!((throttled.length === 0 && ++pages === 10) || second)) return undefined;
       throttled.push(request.arrivedMs);
       return '429';
@@ -117,7 +125,9 @@ describe('repeated 429s lower the requests in flight', () => {
     const walk = sim.log.filter((e) => !isProbe(e));
     const before = walk.filter((e) => e.arrivedMs < first!.arrivedMs);
     // Fewer than RESTORE_AFTER answers after the halving, so none of the places came back yet.
-    const after = walk.filter((e) => e.arrivedMs > second!.answeredMs + 1_000 - TOLERANCE_MS).slice(0, 15);
+    const after = walk
+      .filter((e) => e.arrivedMs > second!.answeredMs + RETRY_AFTER_MS - TOLERANCE_MS)
+      .slice(0, 15);
     expect(after.length).toBeGreaterThan(5);
     expect(Math.max(...before.map((e) => e.inFlight))).toBeGreaterThan(2);
     expect(Math.max(...after.map((e) => e.inFlight))).toBeLessThanOrEqual(CONCURRENCY / 2);

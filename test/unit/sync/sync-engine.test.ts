@@ -1,11 +1,10 @@
 /**
  * The engine against an in-memory listing (test/helpers/listing-fake.ts) and a real DuckDB file:
- * no HTTP, so these run in a second or two. The simulator over HTTP stays the end-to-end tier
- * (sync.test.ts, hostile-listings.test.ts, chaos.test.ts).
+ * no HTTP. The simulator over HTTP stays where the wire is the subject: sync.test.ts's back-fill,
+ * hostile-listings.test.ts's byte budgets and offset caps, hostile-pages.test.ts, chaos.test.ts.
  */
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resolveRunOptions, syncDefaults } from '../../../src/config/sync-defaults.js';
 import { UpstreamError } from '../../../src/errors.js';
 import { defaultSliceJobs } from '../../../src/extract/slices.js';
@@ -13,7 +12,7 @@ import { RecordLoader } from '../../../src/load/loader.js';
 import { silentLogger } from '../../../src/log.js';
 import { planMemory } from '../../../src/memory/budget.js';
 import { HeapGuard } from '../../../src/memory/heap-guard.js';
-import { generateDataset, startSimulator } from '../../../src/simulator/index.js';
+import { generateDataset } from '../../../src/simulator/index.js';
 import type { Database } from '../../../src/store/database.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
@@ -31,10 +30,11 @@ import type {
   SyncProgress,
   SyncResources,
 } from '../../../src/sync/types.js';
-import { onCleanup } from '../../helpers/cleanup.js';
+import { accountData } from '../../helpers/account-data.js';
 import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
-import { fileTempDir, tempDir } from '../../helpers/tmp.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,23 +70,11 @@ afterEach(async () => {
 });
 
 /**
- * An empty file with the schema, made once and copied for each context and run: the failure test
- * below needs a fresh file for each of its 10 requests, and the migrations are what none of the
- * tests but the back-fill's (which makes its file) is about.
+ * An empty file with the schema (test/helpers/migrated-db.ts): the failure test below needs a
+ * fresh file for each of its requests, and the migrations are what none of the tests but the
+ * back-fill's (which makes its file) is about.
  */
-const schemaDir = fileTempDir('tsync-engine-');
-afterAll(() => schemaDir.remove());
-let emptySchema: string | undefined;
-async function freshFile(): Promise<string> {
-  if (emptySchema === undefined) {
-    const made = join(schemaDir.dir, 'schema.duckdb');
-    await (await openWriter(made)).close();
-    emptySchema = made;
-  }
-  const path = join(tempDir(), 'kind.duckdb');
-  copyFileSync(emptySchema, path);
-  return path;
-}
+const freshFile = (): Promise<string> => migratedDb('kind.duckdb');
 
 /** What syncKind needs, as runSync builds it, on a fresh file. */
 async function kindContext(
@@ -186,7 +174,8 @@ describe('the engine over an in-memory listing', () => {
   });
 
   it('a writer that opens its file again after every commit leaves the same mirror', async () => {
-    const records = dataset(7);
+    // Four pages of one kind and three of the other: each commit opens the file again.
+    const records = dataset(7, 20, 15);
     const { ctx } = await kindContext(new FakeListing(records));
     // A commit after every load, and the file opened again after every commit.
     const reopening: KindRunContext = { ...ctx, memory: { ...ctx.memory, commitBytes: 1, reopenBytes: 1 } };
@@ -222,7 +211,7 @@ describe('the engine over an in-memory listing', () => {
 
   it('commits what the re-check of pending jobs brought before the walk after it, which may fail', async () => {
     // Three days of history: its queued and processing jobs are young enough to be re-checked.
-    const sim = await startSimulator({
+    const account = accountData({
       seed: 6,
       preRecorded: 20,
       live: 0,
@@ -232,13 +221,12 @@ describe('the engine over an in-memory listing', () => {
       // Older than the window a run walks again: every pending job is the re-check's.
       to: new Date(Date.now() - 3_600_000),
     });
-    onCleanup(() => sim.close());
-    const stored = structuredClone(sim.data.all()) as Json[];
+    const stored = structuredClone(account.all()) as Json[];
     const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
     expect(pending.length).toBeGreaterThan(1);
     // Upstream they end with their results: records the loader replaces whole.
-    for (const job of pending) sim.data.advance(String(job['id']), 'done');
-    const settled = structuredClone(sim.data.all()) as Json[];
+    for (const job of pending) account.advance(String(job['id']), 'done');
+    const settled = structuredClone(account.all()) as Json[];
     const { ctx, store } = await kindContext(new FakeListing(stored));
     await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
     const checkpoint = await store.load('pre-recorded');

@@ -1,15 +1,17 @@
 /**
  * `sync --full --window 7d`: a reconcile of the recent window walks and judges only jobs created in
- * it; the whole-history reconcile still finds a deletion outside it.
+ * it; the whole-history reconcile still finds a deletion outside it. The engine's runs go over an
+ * in-memory listing of the simulator's account (test/helpers/listing-fake.ts); the flags through
+ * the CLI.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import type { SimulatorData } from '../../../src/simulator/index.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
+import { accountData } from '../../helpers/account-data.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
-import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
-import { syncOnce } from '../../helpers/sync.js';
+import { FakeListing, syncFake } from '../../helpers/listing-fake.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const DAY = 86_400_000;
@@ -26,15 +28,19 @@ const HISTORY = {
   to: new Date(Date.now() - 60_000),
 };
 
-/** A simulator of HISTORY, closed after the test. */
-async function history(): Promise<Simulator> {
-  const simulator = await startSimulator(HISTORY);
-  onCleanup(() => simulator.close());
-  return simulator;
+/** The account of HISTORY and a listing of it. */
+interface Account {
+  readonly data: SimulatorData;
+  readonly listing: FakeListing;
+}
+
+async function history(): Promise<Account> {
+  const data = accountData(HISTORY);
+  return { data, listing: new FakeListing(() => data.all()) };
 }
 
 /** The first (incremental) run over HISTORY, made once for the tests that begin with it. */
-const backfilledHistory = backfilledCopies(history, (simulator, db) => syncOnce(simulator, db));
+const backfilledHistory = backfilledCopies(history, (account, db) => syncFake(account.listing, db));
 
 function createdMs(record: Record<string, unknown>): number {
   return Date.parse(String(record['created_at']));
@@ -65,7 +71,7 @@ describe('reconcile of the recent window', () => {
     s.data.delete(goneOld);
     const inWindow = s.data.all().filter((r) => createdMs(r as Record<string, unknown>) >= Date.now() - WEEK);
 
-    const windowed = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    const windowed = await syncFake(s.listing, db, { full: true, reconcileWindow: WEEK });
     expect(windowed.outcome).toBe('ok');
     const fetched = windowed.kinds.reduce((n, k) => n + k.jobsFetched, 0);
     // Only the window was walked (plus the boundary job a slice may repeat), not the 28 jobs.
@@ -75,7 +81,7 @@ describe('reconcile of the recent window', () => {
     expect(windowed.kinds.every((k) => k.windowAfter !== null)).toBe(true);
     expect(await deletedIds(db)).toEqual([goneRecent]);
 
-    const whole = await syncOnce(s, db, { full: true });
+    const whole = await syncFake(s.listing, db, { full: true });
     expect(whole.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(1);
     expect(whole.kinds.reduce((n, k) => n + k.jobsFetched, 0)).toBeGreaterThanOrEqual(all.length - 2);
     expect(await deletedIds(db)).toEqual([goneRecent, goneOld].sort());
@@ -92,7 +98,7 @@ describe('reconcile of the recent window', () => {
   it('a windowed reconcile of a file never synced walks the whole history and is recorded as full', async () => {
     const s = await history();
     const db = join(tempDir(), 'first.duckdb');
-    const first = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    const first = await syncFake(s.listing, db, { full: true, reconcileWindow: WEEK });
     expect(first.kinds.map((k) => [k.mode, k.windowAfter])).toEqual([
       ['full', null],
       ['full', null],
@@ -138,7 +144,7 @@ describe('reconcile of the recent window', () => {
     );
     await file.close();
     const late = s.data.add({ kind: 'live', status: 'done', createdAt: new Date(Date.now() - 9 * DAY) });
-    const run = await syncOnce(s, db, { full: true, reconcileWindow: WEEK });
+    const run = await syncFake(s.listing, db, { full: true, reconcileWindow: WEEK });
     expect(run.kinds.reduce((n, k) => n + k.inserted, 0)).toBe(1);
     const check = await openReadOnly(db);
     const rows = await check.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM jobs WHERE id = $id', {

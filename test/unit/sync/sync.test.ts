@@ -1,8 +1,16 @@
+/**
+ * A sync from the service into the file: a fresh back-fill, convergence after upstream changes and
+ * an idle run over HTTP against the simulator; the engine's own cases (a late-visible job,
+ * deletions during a walk, --full marking and restoring) over an in-memory listing of the
+ * simulator's account (test/helpers/listing-fake.ts, test/helpers/account-data.ts).
+ */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { accountData } from '../../helpers/account-data.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import { onCleanup } from '../../helpers/cleanup.js';
+import { FakeListing, syncFake } from '../../helpers/listing-fake.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { actualFacts, expectMirror } from '../../helpers/mirror.js';
 import { listRequestsSince, syncOnce } from '../../helpers/sync.js';
@@ -69,74 +77,74 @@ describe('sync engine', () => {
   });
 
   it('picks up a late-visible job created inside the lookback', async () => {
-    sim = await startSimulator({ preRecorded: 10, live: 0, seed: 13, ...recent() });
+    const data = accountData({ preRecorded: 10, live: 0, seed: 13, ...recent() });
+    const source = new FakeListing(() => data.all());
     const db = await migratedDb('late.duckdb');
     const preRecorded = { kinds: ['pre-recorded'] as const };
-    const late = sim.data.add({
+    const late = data.add({
       kind: 'pre-recorded',
       status: 'done',
       createdAt: new Date(Date.now() - 60_000),
       hidden: true,
     });
-    await syncOnce(sim, db, preRecorded);
+    await syncFake(source, db, preRecorded);
     expect((await actualFacts(db)).jobs[String(late['id'])]).toBeUndefined();
-    sim.data.reveal(String(late['id']));
-    await syncOnce(sim, db, preRecorded);
-    await expectMirror(db, sim.data.all());
+    data.reveal(String(late['id']));
+    await syncFake(source, db, preRecorded);
+    await expectMirror(db, data.all());
   });
 
   it('skips no surviving job when jobs are deleted while a window is walked', async () => {
-    sim = await startSimulator({ preRecorded: 80, live: 2, seed: 14, latencyMs: 30, ...recent() });
-    const simulator = sim;
-    const db = await migratedDb('deletions.duckdb');
-    const newest = simulator.data
+    const data = accountData({ preRecorded: 80, live: 2, seed: 14, ...recent() });
+    const newest = data
       .all()
       .filter((r) => r['kind'] === 'pre-recorded')
       .slice(0, 10);
-    const start = simulator.log.length;
+    let listed = 0;
     let deleted = 0;
-    // Delete jobs from the part already walked while later pages are still to come.
-    const chaos = setInterval(() => {
-      const listed = simulator.log.slice(start).filter((e) => e.path === '/v2/pre-recorded').length;
-      if (listed >= 2 && deleted < newest.length) simulator.data.delete(String(newest[deleted++]!['id']));
-    }, 5);
-    try {
-      const summary = await syncOnce(simulator, db, {
-        kinds: ['pre-recorded'],
-        concurrency: 1,
-        pageSize: 10,
-        sliceJobs: 1_000,
-      });
-      expect(summary.outcome).toBe('ok');
-      expect(summary.kinds[0]?.restarts).toBeGreaterThan(0);
-    } finally {
-      clearInterval(chaos);
-    }
+    // From the second page on, a job of the part already walked goes before each page is served.
+    const source = new FakeListing(() => data.all(), {
+      beforePage: (list) => {
+        if (list !== 'pre-recorded') return;
+        listed += 1;
+        if (listed >= 2 && deleted < newest.length) data.delete(String(newest[deleted++]!['id']));
+      },
+    });
+    const db = await migratedDb('deletions.duckdb');
+    const summary = await syncFake(source, db, {
+      kinds: ['pre-recorded'],
+      concurrency: 1,
+      pageSize: 10,
+      sliceJobs: 1_000,
+    });
+    expect(summary.outcome).toBe('ok');
+    expect(summary.kinds[0]?.restarts).toBeGreaterThan(0);
     expect(deleted).toBeGreaterThan(0);
     const actual = await actualFacts(db);
-    for (const job of simulator.data.all().filter((r) => r['kind'] === 'pre-recorded')) {
+    for (const job of data.all().filter((r) => r['kind'] === 'pre-recorded')) {
       expect(actual.jobs[String(job['id'])], `job ${String(job['id'])} was skipped`).toBeDefined();
     }
   });
 
   it('marks jobs the service no longer lists on --full, and restores one that comes back', async () => {
-    sim = await startSimulator({ preRecorded: 0, live: 10, seed: 15, ...recent() });
-    const records = sim.data.all().map((r) => structuredClone(r));
+    const data = accountData({ preRecorded: 0, live: 10, seed: 15, ...recent() });
+    const records = data.all().map((r) => structuredClone(r));
+    const source = new FakeListing(() => data.all());
     const db = await migratedDb('full.duckdb');
     const live = { kinds: ['live'] as const };
-    await syncOnce(sim, db, live);
+    await syncFake(source, db, live);
     const gone = records.slice(0, 3).map((r) => String(r['id']));
-    for (const id of gone) sim.data.delete(id);
-    const incremental = await syncOnce(sim, db, live);
+    for (const id of gone) data.delete(id);
+    const incremental = await syncFake(source, db, live);
     expect(incremental.kinds.reduce((n, k) => n + k.deleted, 0)).toBe(0);
-    const full = await syncOnce(sim, db, { ...live, full: true });
+    const full = await syncFake(source, db, { ...live, full: true });
     expect(full.kinds.find((k) => k.kind === 'live')?.deleted).toBe(3);
-    await expectMirror(db, sim.data.all());
-    await sim.close();
-    sim = await startSimulator({ records });
-    const restored = await syncOnce(sim, db, { ...live, full: true });
+    await expectMirror(db, data.all());
+    // The service lists them again.
+    source.records = records;
+    const restored = await syncFake(source, db, { ...live, full: true });
     expect(restored.kinds.reduce((n, k) => n + k.restored, 0)).toBe(3);
-    await expectMirror(db, sim.data.all());
+    await expectMirror(db, records);
   });
 
   it('makes about one request per kind when nothing changed', async () => {
