@@ -3,7 +3,7 @@
  * 503 with a JSON report). Binds 127.0.0.1 unless told otherwise (a container publishes it with
  * --metrics-host 0.0.0.0); port 0 picks a free port, which `port` then tells.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { toError } from '../errors.js';
@@ -20,10 +20,13 @@ export interface MetricsServerOptions {
   readonly logger: Logger;
 }
 
-export interface MetricsServer {
+/** An HTTP endpoint of the worker, listening: its port (port 0 picked a free one) and its close. */
+export interface Endpoint {
   readonly port: number;
   close(): Promise<void>;
 }
+
+export type MetricsServer = Endpoint;
 
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const server = createServer((request, response) => {
@@ -35,17 +38,29 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   });
   // Scrapers hold connections open; close() must not wait for them.
   server.keepAliveTimeout = 5_000;
+  return listen(server, options, 'metrics endpoint', (error) => bindError(error, options.host, options.port));
+}
+
+/**
+ * Listens on `at`'s host and port: a failure to bind rejects with `bindFailure`'s error, a later
+ * error is logged as `what`'s. close() ends open connections rather than waiting for them.
+ */
+export async function listen(
+  server: Server,
+  at: { readonly host: string; readonly port: number; readonly logger: Logger },
+  what: string,
+  bindFailure: (error: Error) => Error,
+): Promise<Endpoint> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(bindError(error, options.host, options.port)));
-    server.listen(options.port, options.host, () => {
+    server.once('error', (error) => reject(bindFailure(error)));
+    server.listen(at.port, at.host, () => {
       server.removeAllListeners('error');
-      server.on('error', (error) => options.logger.error({ err: error }, 'metrics endpoint error'));
+      server.on('error', (error) => at.logger.error({ err: error }, `${what} error`));
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
   return {
-    port,
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -18,13 +18,13 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { listenError } from '../util/listen-error.js';
 import { type EventRun, enqueueEventRun, type WebhookAnswer } from './event-runs.js';
+import { type Endpoint, listen } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** Bytes of the largest body read; the service's events carry an event name and an id. */
@@ -51,10 +51,7 @@ export interface WebhookServerOptions {
   readonly logger: Logger;
 }
 
-export interface WebhookServer {
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type WebhookServer = Endpoint;
 
 /** The webhook endpoint's settings (./webhook-server.ts). */
 export interface WebhookSettings {
@@ -112,33 +109,15 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   // An event is a name and an id: a request still arriving after this is dropped, so a slow sender holds nothing long.
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) =>
-      reject(
-        listenError(error, {
-          host: options.host,
-          port: options.port,
-          portFlag: '--webhook-port',
-          hostFlag: '--webhook-host',
-          holder: 'another worker?',
-        }),
-      ),
-    );
-    server.listen(options.port, options.host, () => {
-      server.removeAllListeners('error');
-      server.on('error', (error) => options.logger.error({ err: error }, 'webhook endpoint error'));
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, options, 'webhook endpoint', (error) =>
+    listenError(error, {
+      host: options.host,
+      port: options.port,
+      portFlag: '--webhook-port',
+      hostFlag: '--webhook-host',
+      holder: 'another worker?',
+    }),
+  );
 }
 
 async function handle(
