@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Rng, type Simulator } from '../../../src/simulator/index.js';
+import { createSyncQueue } from '../../../src/worker/queue.js';
 import { type SyncChild, startFaults, startTranscriptSync, UpstreamChaos, waitOrExit } from './chaos.js';
 import { mirrorDifferences } from './mirror-exact.js';
 import type { SettleStep } from './storm.js';
@@ -47,7 +48,12 @@ function workerEnv(options: WorkerStormOptions): Record<string, string> {
   };
 }
 
-function startWorker(options: WorkerStormOptions, every: string, fullEvery: string): SyncChild {
+function startWorker(
+  options: WorkerStormOptions,
+  every: string,
+  fullEvery: string,
+  more: readonly string[] = [],
+): SyncChild {
   // A short job lock: the job of a killed worker goes back to the queue within seconds.
   const args = [
     'worker',
@@ -59,6 +65,7 @@ function startWorker(options: WorkerStormOptions, every: string, fullEvery: stri
     '2s',
     '--metrics-port',
     '0',
+    ...more,
   ];
   return startTranscriptSync(args, workerEnv(options));
 }
@@ -101,14 +108,31 @@ export async function runWorkerStorm(options: WorkerStormOptions): Promise<Worke
   return report;
 }
 
+/** Resolves once a worker listens on the storm's queue; throws when `worker` ends first. */
+async function untilListening(options: WorkerStormOptions, worker: SyncChild): Promise<void> {
+  const queue = createSyncQueue(options.redisUrl, options.prefix);
+  try {
+    while ((await queue.getWorkers()).length === 0) {
+      if (await waitOrExit(worker, 50))
+        throw new Error(`the worker ended before it listened: ${(await worker.done).stderr}`);
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
 /** One worker left alone; an enqueued incremental run, then an enqueued --full run, each compared. */
 export async function settleWorker(
   options: WorkerStormOptions,
   deleted: ReadonlySet<string>,
 ): Promise<{ incremental: SettleStep; full: SettleStep; stop: SettleStep }> {
   const { sim, db } = options;
-  const worker = startWorker(options, '1h', '1d');
+  // The storm may have deleted more than --max-delete-share of a kind; those deletions are real, so
+  // the worker's --full run is told so, as the CLI's settle step tells its own (./storm.ts).
+  const worker = startWorker(options, '1h', '1d', ['--max-delete-share', '1']);
   try {
+    // `enqueue --wait` refuses when no worker listens yet: wait until this one does.
+    await untilListening(options, worker);
     const step = async (args: string[], mode: 'exact' | 'incremental'): Promise<SettleStep> => {
       const { code, stderr, stdout } = await startTranscriptSync(
         ['enqueue', '--wait', '--timeout', '5m', ...args],
