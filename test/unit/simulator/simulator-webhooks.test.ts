@@ -2,32 +2,11 @@
  * The simulator posts the service's account webhooks as a growing account's clock runs: one event
  * per job created and per job ended, in the service's words and shape, to a real HTTP receiver.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/simulator/index.js';
 import { onCleanup } from '../../helpers/cleanup.js';
+import { webhookReceiver as receiver } from '../../helpers/webhook-receiver.js';
 import { eventually } from '../../helpers/worker.js';
-
-interface Received {
-  readonly event: string;
-  readonly payload: { readonly id: string };
-}
-
-async function receiver(): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push(JSON.parse(body) as Received);
-      response.writeHead(202).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
-}
 
 describe('the simulator with a webhook URL', () => {
   it('posts {event, payload: {id}} as each job arrives and as it ends, named as the service names them', async () => {
