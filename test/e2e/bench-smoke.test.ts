@@ -3,14 +3,14 @@
  * writes them as JSON. No timing is asserted (speed is for `npm run bench`). Runs the compiled
  * bench (dist/bench/, built by `npm test` or `npm run build`), as `npm run bench` does. Two runs,
  * started together before the tests, which read their output, both with `--smoke` (each phase from
- * the fewest runs that produce its figures): every phase with `--in-process` (no child per
- * measured task), and one small run that keeps the children, whose JSON line carries every figure.
+ * the fewest runs that produce its figures): every phase, scale too, with `--in-process` (no child
+ * per measured task), and one small run that keeps the children, whose JSON line carries every figure.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BENCH_HELP, parseBenchArgs } from '../../bench/args.js';
+import { BENCH_HELP, PHASES, parseBenchArgs } from '../../bench/args.js';
 import { ConfigError } from '../../src/errors.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fileTempDir } from '../helpers/tmp.js';
@@ -115,9 +115,9 @@ describe('npm run bench', () => {
   /** Where each run writes its JSON figures. */
   const inProcessOut = join(out.dir, 'in-process');
   const inChildrenOut = join(out.dir, 'in-children');
-  /** Every phase but scale, the tasks and simulators in the bench's own process. */
+  /** Every phase, the scale phase too, the tasks and simulators in the bench's own process. */
   let inProcess: Promise<BenchRun>;
-  /** One shape's backfill, floors and naive loader, each task in a child, then the scale phase. */
+  /** One shape's backfill, floors and naive loader, each task in a child. */
   let inChildren: Promise<BenchRun>;
 
   beforeAll(() => {
@@ -127,6 +127,10 @@ describe('npm run bench', () => {
       '--smoke',
       '--scale',
       '0.001',
+      '--only',
+      PHASES.join(','),
+      '--scale-jobs',
+      '2',
       '--latency-ms',
       '1',
       '--out',
@@ -138,11 +142,9 @@ describe('npm run bench', () => {
       '--scale',
       '0.001',
       '--only',
-      'floor-b,backfill,floor-a,naive,scale',
+      'floor-b,backfill,floor-a,naive',
       '--shapes',
       'S60',
-      '--scale-jobs',
-      '2',
       '--out',
       inChildrenOut,
     ]);
@@ -259,7 +261,7 @@ describe('npm run bench', () => {
   it('runs the scale phase: every command of the CLI, the first in a process of its own, measured', {
     timeout: 300_000,
   }, async () => {
-    const { code, stdout, stderr } = await inChildren;
+    const { code, stdout, stderr } = await inProcess;
     expect(code, stderr).toBe(0);
     for (const step of SCALE_STEPS) expect(stdout).toContain(`  scale 2: ${step}  `);
     expect(stdout).toMatch(/met {3}scale: every command succeeded/);
@@ -271,7 +273,7 @@ describe('npm run bench', () => {
     ])
       expect(stdout).toMatch(targetLine(name));
     expect(stdout).toContain('| step | jobs | wall time |');
-    const figures = figuresJson(inChildrenOut) as {
+    const figures = figuresJson(inProcessOut) as {
       scale: {
         runs: {
           jobs: number;
