@@ -26,7 +26,7 @@ export interface Shape {
 
 export interface LatencyDataset {
   readonly sim: SimChildOptions;
-  /** Page size and slice size giving >= 8 slices per kind of a few pages each. */
+  /** Page size and slice size giving >= 8 slices per kind of a few pages each (2 of a page with `--smoke`). */
   readonly pageSize: number;
   readonly sliceJobs: number;
 }

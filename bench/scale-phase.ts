@@ -1,7 +1,7 @@
 /**
  * The scale phase: for each account size of `--scale-jobs` (scaleDataset: ~800 words a job), the
  * commands an operator runs, one after another on one file, each the built CLI in a process of its
- * own (bench/cli-run.ts): back-fill, an idle incremental run, a run that finds one new job,
+ * own (bench/cli-run.ts; with `--smoke` the first only, the others in the bench's, bench/cli-here.ts): back-fill, an idle incremental run, a run that finds one new job,
  * `sync --full`, `verify`, `verify --hashes`, a first `--publish`, `export`, `report billing`, a
  * query aggregating every word, `status` and `compact`. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
  * the file's size after it; the simulator child's CPU beside. The commands run with the sync's

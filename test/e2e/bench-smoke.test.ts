@@ -315,6 +315,10 @@ describe('npm run bench', () => {
   it('documents a million-job scale run in its help', () => {
     expect(parseBenchArgs(['--help'])).toBeUndefined();
     expect(BENCH_HELP).toContain('--only scale --scale-jobs 1000000');
+    // The smoke mode these runs use is documented, and off unless asked for.
+    expect(BENCH_HELP).toContain('--smoke');
+    expect(parseBenchArgs([])?.smoke).toBe(false);
+    expect(parseBenchArgs(['--smoke'])?.smoke).toBe(true);
   });
 
   it('refuses an unknown phase, an unknown shape and an odd account size with a usage error (exit 2)', async () => {
