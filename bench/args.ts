@@ -104,8 +104,9 @@ Options:
                    each: quicker, but memory, CPU and bytes written are then the bench's (for the
                    smoke test); the scale phase runs the CLI in children (but see --smoke)
   --smoke          the smoke test's mode, checking the bench runs, not measuring: the latency
-                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, and
-                   the scale phase's commands after the first in the bench's process
+                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, the
+                   scale phase's commands after the first in the bench's process; with
+                   --in-process, the last shape's tasks and the naive loader still a child each
   -h, --help       show this help
 
 A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),
