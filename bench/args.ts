@@ -57,6 +57,11 @@ export interface BenchOptions {
   readonly baseline?: string;
   /** Run the measured tasks in the bench's own process, not each in a child (the smoke test's mode). */
   readonly inProcess: boolean;
+  /**
+   * The smoke test's sizes, below `--scale`'s least: every phase, task kind, figure and target,
+   * each from as few runs as produce it (--help says which). Nothing it prints is a measurement.
+   */
+  readonly smoke: boolean;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -97,7 +102,11 @@ Options:
                    bench's bench/ files): the incremental and scale phases run its sync beside this one's
   --in-process     run the measured tasks and the simulators in the bench's process, not a child
                    each: quicker, but memory, CPU and bytes written are then the bench's (for the
-                   smoke test); the scale phase always runs the CLI in children
+                   smoke test); the scale phase runs the CLI in children (but see --smoke)
+  --smoke          the smoke test's mode, checking the bench runs, not measuring: the latency
+                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, the
+                   scale phase's commands after the first in the bench's process; with
+                   --in-process, the last shape's tasks and the naive loader still a child each
   -h, --help       show this help
 
 A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),
@@ -188,6 +197,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         'latency-ms': { type: 'string' },
         baseline: { type: 'string' },
         'in-process': { type: 'boolean' },
+        smoke: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -210,5 +220,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     latencyMs: number(values, 'latency-ms', 50, 0, false),
     ...baseline(values['baseline']),
     inProcess: values['in-process'] === true,
+    smoke: values['smoke'] === true,
   };
 }

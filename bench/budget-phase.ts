@@ -20,6 +20,12 @@ import type { SyncTaskOptions, SyncTaskResult } from './task-sync.js';
 /** The default and a smaller one. */
 export const BUDGETS = [DEFAULT_MEMORY, 256e6] as const;
 const STEPS = ['backfill', 'incremental', 'full'] as const;
+type Step = (typeof STEPS)[number];
+
+/** The steps run at a budget: every one, but only the backfill at the smaller budget with `--smoke`. */
+function stepsAt(budget: number, options: BenchOptions): readonly Step[] {
+  return options.smoke && budget !== DEFAULT_MEMORY ? ['backfill'] : STEPS;
+}
 
 export async function runBudgetPhase(options: BenchOptions, dir: string, say: Say): Promise<BudgetFigures> {
   const sets = datasets(options.scale);
@@ -36,13 +42,14 @@ export async function runBudgetPhase(options: BenchOptions, dir: string, say: Sa
       for (const budget of BUDGETS) {
         const file = join(dir, `budget-${c.records}-${budget}.duckdb`);
         const rounds: BudgetRun[][] = [];
+        const steps = stepsAt(budget, options);
         for (let round = 1; round <= options.repeat; round++) {
-          const sequence = await runSequence(sim, file, budget, c, options);
+          const sequence = await runSequence(sim, file, budget, steps, c, options);
           rounds.push(sequence);
           const peaks = sequence.map((r) => `${r.step} ${r.peakRssMb.toFixed(0)}`).join(', ');
           say(`${c.records} records, ${budget / 1e6} MB budget, round ${round}: peak RSS (MiB) ${peaks}`);
         }
-        for (const [i, step] of STEPS.entries()) {
+        for (const [i, step] of steps.entries()) {
           runs.push(
             medianRun(
               rounds.map((sequence) => sequence[i]!),
@@ -58,11 +65,12 @@ export async function runBudgetPhase(options: BenchOptions, dir: string, say: Sa
   return { runs };
 }
 
-/** A backfill, an incremental run and a --full run on a fresh file. */
+/** `steps` of a backfill, an incremental run and a --full run, in that order, on a fresh file. */
 async function runSequence(
   sim: SimProcess,
   db: string,
   budget: number,
+  steps: readonly Step[],
   c: { readonly records: string; readonly pageSize: number },
   options: BenchOptions,
 ): Promise<BudgetRun[]> {
@@ -77,7 +85,7 @@ async function runSequence(
   };
   const runs: BudgetRun[] = [];
   try {
-    for (const step of STEPS) {
+    for (const step of steps) {
       const run = await runTask<SyncTaskResult>('sync', { ...task, full: step === 'full' });
       runs.push({
         records: c.records,
@@ -99,7 +107,7 @@ async function runSequence(
 }
 
 /** The run of median peak RSS among the rounds of one step, carrying the worst peak of them all. */
-function medianRun(rounds: readonly BudgetRun[], step: (typeof STEPS)[number]): BudgetRun {
+function medianRun(rounds: readonly BudgetRun[], step: Step): BudgetRun {
   const sorted = [...rounds].sort((a, b) => a.peakRssMb - b.peakRssMb);
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
   if (!median) throw new Error(`no run of the ${step} step`);

@@ -64,6 +64,16 @@ export async function runTask<R>(
   checkout?: string,
 ): Promise<TaskOutput<R>> {
   if (inProcess && !cpuProfileDir && !checkout) return runHere<R>(task, options);
+  return runTaskInChild<R>(task, options, cpuProfileDir, checkout);
+}
+
+/** As runTask, but in a child process even with `--in-process` (with `--smoke`, one of each task kind). */
+export async function runTaskInChild<R>(
+  task: string,
+  options: unknown,
+  cpuProfileDir?: string,
+  checkout?: string,
+): Promise<TaskOutput<R>> {
   const script = checkout ? join(checkout, 'dist', 'bench', 'child.js') : CHILD;
   const profile = cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${task}-${Date.now()}.cpuprofile`]

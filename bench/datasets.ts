@@ -26,7 +26,7 @@ export interface Shape {
 
 export interface LatencyDataset {
   readonly sim: SimChildOptions;
-  /** Page size and slice size giving >= 8 slices per kind of a few pages each. */
+  /** Page size and slice size giving >= 8 slices per kind of a few pages each (2 of a page with `--smoke`). */
   readonly pageSize: number;
   readonly sliceJobs: number;
 }
@@ -55,6 +55,8 @@ const DAY_MS = 86_400_000;
  * the file do not shrink with parallelism; more slices amortize them as a longer history would.
  */
 const SLICES_PER_KIND = 12;
+/** Slices per kind of the latency-bound backfill in the smoke test (`--smoke`): still more than 1. */
+const SMOKE_SLICES_PER_KIND = 2;
 /** Pages per slice: the engine's own default (sliceJobs = 4 x pageSize). */
 const PAGES_PER_SLICE = 4;
 
@@ -81,10 +83,12 @@ function dataset(
 /** Floor A bounded where no setting measured held the budget: the fastest that completed. */
 const NONE_HELD: FloorABounds = { memoryLimitMb: 300, threads: 1, batchBytes: 16e6 };
 
-export function datasets(scale: number, now = new Date()): Datasets {
+/** `smoke`: the latency dataset at its least (`--smoke`); the others are `scale`'s. */
+export function datasets(scale: number, now = new Date(), smoke = false): Datasets {
   const jobs = Math.max(4, Math.round(2_000 * scale));
-  const latencyJobs = Math.max(2 * SLICES_PER_KIND * 2, Math.round(400 * scale));
-  const sliceJobs = Math.max(1, Math.ceil(latencyJobs / 2 / SLICES_PER_KIND));
+  const slicesPerKind = smoke ? SMOKE_SLICES_PER_KIND : SLICES_PER_KIND;
+  const latencyJobs = smoke ? 2 * slicesPerKind : Math.max(2 * slicesPerKind * 2, Math.round(400 * scale));
+  const sliceJobs = Math.max(1, Math.ceil(latencyJobs / 2 / slicesPerKind));
   const manyJobs = Math.max(4, Math.round(10_000 * scale));
   const main = dataset(jobs, 60, 15, now, 7);
   return {

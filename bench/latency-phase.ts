@@ -50,7 +50,7 @@ export function peakPerWindow(marks: readonly RequestMark[], windowMs: number): 
 }
 
 export async function runLatencyPhase(options: BenchOptions, dir: string, say: Say): Promise<LatencyFigures> {
-  const { latency } = datasets(options.scale);
+  const { latency } = datasets(options.scale, new Date(), options.smoke);
   const sim = await SimProcess.start(latency.sim);
   try {
     await sim.setLatency(options.latencyMs);

@@ -1,7 +1,7 @@
 /**
  * The scale phase: for each account size of `--scale-jobs` (scaleDataset: ~800 words a job), the
  * commands an operator runs, one after another on one file, each the built CLI in a process of its
- * own (bench/cli-run.ts): back-fill, an idle incremental run, a run that finds one new job,
+ * own (bench/cli-run.ts; with `--smoke` the first only, the others in the bench's, bench/cli-here.ts): back-fill, an idle incremental run, a run that finds one new job,
  * `sync --full`, `verify`, `verify --hashes`, a first `--publish`, `export`, `report billing`, a
  * query aggregating every word, `status` and `compact`. Each step's wall time, peak RSS, V8 heap, CPU, bytes written and
  * the file's size after it; the simulator child's CPU beside. The commands run with the sync's
@@ -134,12 +134,15 @@ async function atSize(jobs: number, options: BenchOptions, dir: string, say: Say
     ...(options.memory === undefined ? {} : { TSYNC_MEMORY: String(options.memory) }),
   };
   try {
-    for (const spec of SCALE_STEPS) {
+    // With --smoke only the first step is a process of its own; the others run in the bench's process.
+    const here = options.smoke ? (await import('./cli-here.js')).runCliHere : undefined;
+    for (const [i, spec] of SCALE_STEPS.entries()) {
       await spec.upstream?.(sim);
       // The baseline first, then this checkout: the same upstream for both.
       for (const v of variants) {
         const before = await sim.usage();
-        const run = await runCli(v.bin, [...spec.args(v.place), '--db', v.place.db], env);
+        const args = [...spec.args(v.place), '--db', v.place.db];
+        const run = here && i > 0 && !v.label ? await here(args, env) : await runCli(v.bin, args, env);
         const measured = cliStep(spec, run, fileBytes(v.place.db), simCpuMs(before, await sim.usage()));
         const output = spec.output?.(v.place);
         const step = output ? { ...measured, outputBytes: takeFolder(output) } : measured;

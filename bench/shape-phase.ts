@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { BenchOptions } from './args.js';
-import { runTask, type TaskOutput } from './child-output.js';
+import { runTask, runTaskInChild, type TaskOutput } from './child-output.js';
 import { datasets, type Shape } from './datasets.js';
 import type {
   BackfillFigures,
@@ -151,6 +151,7 @@ async function shapeRound(
   say: Say,
 ): Promise<void> {
   const want = options.phases;
+  const runTask = runnerOf(s, options);
   const profile = options.cpuProf ? options.outDir : undefined;
   const seconds = (ms: number) => `${(ms / 1_000).toFixed(2)} s`;
   if (want.has('floor-b')) {
@@ -189,6 +190,15 @@ async function shapeRound(
     removeDb(floorA.db);
     say(`${s.shape.name} floor A bounded run ${round}: ${seconds(s.floorsABounded.at(-1)!.result.wallMs)}`);
   }
+}
+
+/**
+ * How a shape's tasks run: as runTask says, but with `--smoke --in-process` the last shape's tasks
+ * still each in a child, so that every task kind is checked in a child of its own too.
+ */
+function runnerOf(s: ShapeRuns, options: BenchOptions): typeof runTask {
+  const last = options.shapes.at(-1);
+  return options.smoke && options.inProcess && s.shape.name === last ? runTaskInChild : runTask;
 }
 
 function shapeFigures(s: ShapeRuns): ShapeFigures {
@@ -240,7 +250,8 @@ export async function runShapePhase(
     if (options.phases.has('naive')) {
       const jobs = datasets(options.scale).naiveJobs;
       const naive: NaiveOptions = { ndjson: first.ndjson, db: join(dir, 'naive.duckdb'), jobs };
-      const run = await runTask<NaiveResult>('naive', naive);
+      // With --smoke --in-process the naive loader is a child of its own, as the last shape's tasks.
+      const run = await (options.smoke ? runTaskInChild : runTask)<NaiveResult>('naive', naive);
       figures.naive = naiveFigures(run.result, first.dataset, figures.shapes[0]?.backfill?.words ?? 0);
       say(`naive loader (${first.shape.name}): ${jobs} jobs in ${(run.result.wallMs / 1_000).toFixed(2)} s`);
     }
