@@ -1,7 +1,8 @@
 /** Dates and instants as a person types them, read strictly: the one reading of every date flag. */
 
 const DATE_EXAMPLES = 'e.g. 2026-01-31 or 2026-01-31T08:00:00Z';
-const MONTH_NAME = new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' });
+/** Made at its first use (a day the month lacks): a DateTimeFormat loads ICU's data, which most runs never need otherwise. */
+let monthName: Intl.DateTimeFormat | undefined;
 /** YYYY-MM-DD, then optionally a time (T or a space) to the minute, second or fraction, and a zone. */
 const DATE_TEXT =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
@@ -33,10 +34,12 @@ export function parseDateText(text: string): DateParse {
     dated: true,
   });
   if (mo < 1 || mo > 12) return notADate(`there is no month ${mo}`);
-  const month = MONTH_NAME.format(Date.UTC(2000, mo - 1, 1));
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
-  if (d < 1 || d > days) return notADate(`${month} ${y} has ${days} days`);
+  if (d < 1 || d > days) {
+    monthName ??= new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' });
+    return notADate(`${monthName.format(Date.UTC(2000, mo - 1, 1))} ${y} has ${days} days`);
+  }
   if (h > 23 || mi > 59 || sec > 59)
     return notADate(`${match[4]}:${match[5]}${match[6] ? `:${match[6]}` : ''} is not a time of day`);
   const [sign, offsetH, offsetM] = [match[9], Number(match[10] ?? 0), Number(match[11] ?? 0)];

@@ -97,10 +97,14 @@ export async function migrate(
   path: string,
   options: MigrateOptions,
 ): Promise<number[]> {
-  await connection.run(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
-  );
-  const applied = new Set(await appliedVersions(connection));
+  // A file already migrated is read once and left alone: the table is made only when it is missing.
+  const recorded = await recordedVersions(connection);
+  if (recorded === undefined) {
+    await connection.run(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
+    );
+  }
+  const applied = new Set(recorded);
   assertNotNewer(applied, path);
   const done: number[] = [];
   const upgrade = applied.size > 0;

@@ -9,10 +9,20 @@ export async function checkpointState(db: RowSource, params: { kind: JobKind }):
   return rows[0]?.state;
 }
 
-/** Stores the kind's checkpoint; inside the transaction that commits the rows it covers. */
+/**
+ * Stores the kind's checkpoint; inside the transaction that commits the rows it covers. The row is
+ * replaced, and added only when the kind has none yet (one writer per file: nothing adds it between).
+ */
 export async function saveCheckpointState(
   db: Database,
   params: { kind: JobKind /** JSON text */; state: string },
 ): Promise<void> {
-  await db.run(queryText('checkpoint-save'), { kind: params.kind, state: params.state });
+  const values = { kind: params.kind, state: params.state };
+  const replaced = await db.all(queryText('checkpoint-save'), values);
+  if (replaced.length === 0) await addCheckpointState(db, values);
+}
+
+/** Adds the kind's first checkpoint (saveCheckpointState, when the kind has none). */
+async function addCheckpointState(db: Database, params: { kind: JobKind; state: string }): Promise<void> {
+  await db.run(queryText('checkpoint-add'), params);
 }

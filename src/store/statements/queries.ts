@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { sqlDir } from '../../util/paths.js';
 
 export const QUERIES = [
+  'checkpoint-add',
   'checkpoint-load',
   'checkpoint-save',
   'compact-copy-records',
