@@ -8,6 +8,7 @@
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
 import pRetry from 'p-retry';
+import { Pool } from 'undici';
 import { ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
@@ -21,7 +22,6 @@ import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { accountSignal, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
 import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
-import { Pool } from './undici-pool.js';
 import {
   bodyError,
   describeError,
