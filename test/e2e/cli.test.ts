@@ -151,13 +151,15 @@ describe('transcript-sync', () => {
     });
   });
 
-  it('loads no DuckDB with the program and its settings table, only with a command that opens a file', async () => {
+  it("loads no DuckDB with the program, its settings table or any command's module, only when a command opens a file", async () => {
     const program = join(projectRoot(), 'dist', 'src', 'cli', 'program.js');
+    // Every command's module, as `<command> --help` loads it.
     const script = `
       import { createRequire } from 'node:module';
-      await import(${JSON.stringify(program)});
+      const { loadCommands } = await import(${JSON.stringify(program)});
+      const commands = await loadCommands();
       const loaded = Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('@duckdb'));
-      process.stderr.write(JSON.stringify({ loaded }));`;
+      process.stderr.write(JSON.stringify({ loaded, commands: commands.length > 10 }));`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       env: childEnv({}),
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -165,7 +167,7 @@ describe('transcript-sync', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise((resolve) => child.on('close', resolve));
-    expect(JSON.parse(stderr)).toEqual({ loaded: false });
+    expect(JSON.parse(stderr)).toEqual({ loaded: false, commands: true });
   });
 
   it("starts node with glibc's malloc settings, in the same process, and keeps the environment's own", async () => {

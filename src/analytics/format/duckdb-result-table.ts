@@ -15,17 +15,21 @@ import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import { isoDuration, isoTimestamp } from './iso-text.js';
 import { type Cell, type Column, type ColumnType, type ResultTable, toCell } from './result-table.js';
 
-const duck = duckdb();
-const { DuckDBTypeId: Id } = duck;
-const of = (type: ColumnType, ids: readonly DuckDBTypeId[]) => ids.map((id) => [id, type] as const);
-/** A column's type by DuckDB's; every other type is `text`. */
-const COLUMN_TYPES: ReadonlyMap<DuckDBTypeId, ColumnType> = new Map([
-  ...of('integer', [Id.TINYINT, Id.SMALLINT, Id.INTEGER, Id.BIGINT, Id.HUGEINT]),
-  ...of('integer', [Id.UTINYINT, Id.USMALLINT, Id.UINTEGER, Id.UBIGINT, Id.UHUGEINT]),
-  ...of('number', [Id.FLOAT, Id.DOUBLE, Id.DECIMAL]),
-  ...of('json', [Id.LIST, Id.ARRAY, Id.STRUCT, Id.MAP, Id.UNION]),
-  ...of('boolean', [Id.BOOLEAN]),
-]);
+let columnTypes: ReadonlyMap<DuckDBTypeId, ColumnType> | undefined;
+
+/** A column's type by DuckDB's; every other type is `text`. Made at first use, as DuckDB loads. */
+function columnTypeOf(id: DuckDBTypeId): ColumnType {
+  const { DuckDBTypeId: Id } = duckdb();
+  const of = (type: ColumnType, ids: readonly DuckDBTypeId[]) => ids.map((i) => [i, type] as const);
+  columnTypes ??= new Map([
+    ...of('integer', [Id.TINYINT, Id.SMALLINT, Id.INTEGER, Id.BIGINT, Id.HUGEINT]),
+    ...of('integer', [Id.UTINYINT, Id.USMALLINT, Id.UINTEGER, Id.UBIGINT, Id.UHUGEINT]),
+    ...of('number', [Id.FLOAT, Id.DOUBLE, Id.DECIMAL]),
+    ...of('json', [Id.LIST, Id.ARRAY, Id.STRUCT, Id.MAP, Id.UNION]),
+    ...of('boolean', [Id.BOOLEAN]),
+  ]);
+  return columnTypes.get(id) ?? 'text';
+}
 
 /** A DuckDB result as a ResultTable; `plan` marks the result of an EXPLAIN. */
 export function readerTable(reader: DuckDBResultReader, plan = false): ResultTable {
@@ -34,7 +38,7 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
     const type = types[i];
     return {
       name,
-      type: type?.alias === 'JSON' ? 'json' : (type && COLUMN_TYPES.get(type.typeId)) || 'text',
+      type: type?.alias === 'JSON' ? 'json' : type ? columnTypeOf(type.typeId) : 'text',
     };
   });
   const rows = reader.getRows().map((row) =>
@@ -55,6 +59,7 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
  */
 function plainValue(value: DuckDBValue): unknown {
   if (value === null || typeof value !== 'object') return value;
+  const duck = duckdb();
   if (value instanceof duck.DuckDBDecimalValue) return new ExactNumber(value.toString());
   const timestamp = timestampText(value);
   if (timestamp !== undefined) return timestamp;
@@ -71,6 +76,7 @@ function plainValue(value: DuckDBValue): unknown {
 
 /** Any of DuckDB's timestamps as ISO 8601 (./iso-text.ts); undefined for another value. */
 function timestampText(value: object): string | undefined {
+  const duck = duckdb();
   if (value instanceof duck.DuckDBTimestampTZValue)
     return value.isFinite ? isoTimestamp(value.micros, 'us', 'Z') : value.toString();
   if (value instanceof duck.DuckDBTimestampValue)

@@ -12,30 +12,29 @@ import { duckdb } from '../../store/index.js';
 import { sqlIdentifier } from '../../util/sql-literal.js';
 import { isoDuration } from './iso-text.js';
 
-const duck = duckdb();
-const { DuckDBTypeId } = duck;
-
 /** The type a HUGEINT is written as: the widest decimal Parquet readers take. */
 const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
-const HUGE_TYPES: ReadonlySet<number> = new Set([DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+/** HUGEINT or UHUGEINT. */
+const isHuge = (id: number) => id === duckdb().DuckDBTypeId.HUGEINT || id === duckdb().DuckDBTypeId.UHUGEINT;
 
 /** The type a column is written as, or undefined when it is written as it is. */
 export function parquetCast(type: DuckDBType): string | undefined {
-  return holds(type, (id) => HUGE_TYPES.has(id)) ? castText(type) : undefined;
+  return holds(type, (id) => isHuge(id)) ? castText(type) : undefined;
 }
 
 /** Whether values of `type` need a look before writing (they may not fit, see the top). */
 export function needsCheck(type: DuckDBType): boolean {
-  return holds(type, (id) => HUGE_TYPES.has(id) || id === DuckDBTypeId.INTERVAL);
+  return holds(type, (id) => isHuge(id) || id === duckdb().DuckDBTypeId.INTERVAL);
 }
 
 /** Why `value` (of `type`) cannot be written to Parquet, in words; undefined when it can. */
 export function unwritable(value: DuckDBValue, type: DuckDBType): string | undefined {
   if (value === null) return undefined;
-  if (HUGE_TYPES.has(type.typeId) && typeof value === 'bigint') {
+  const duck = duckdb();
+  if (isHuge(type.typeId) && typeof value === 'bigint') {
     if (value < HUGE_LIMIT && value > -HUGE_LIMIT) return undefined;
-    return `the ${type.typeId === DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
+    return `the ${type.typeId === duckdb().DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
   }
   if (value instanceof duck.DuckDBIntervalValue) {
     if (value.months < 0 || value.days < 0 || value.micros < 0n)
@@ -53,6 +52,8 @@ export function unwritable(value: DuckDBValue, type: DuckDBType): string | undef
 
 /** A nested value's items, each with its type. */
 function children(value: DuckDBValue, type: DuckDBType): [DuckDBValue, DuckDBType][] {
+  const duck = duckdb();
+  const { DuckDBTypeId } = duck;
   if (
     (value instanceof duck.DuckDBListValue || value instanceof duck.DuckDBArrayValue) &&
     'valueType' in type
@@ -75,6 +76,7 @@ function holds(type: DuckDBType, leaf: (id: number) => boolean): boolean {
 }
 
 function inner(type: DuckDBType): readonly DuckDBType[] {
+  const { DuckDBTypeId } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.LIST:
     case DuckDBTypeId.ARRAY:
@@ -94,6 +96,7 @@ function inner(type: DuckDBType): readonly DuckDBType[] {
 function castText(type: DuckDBType): string {
   const fields = (names: readonly string[], types: readonly DuckDBType[]) =>
     names.map((name, i) => `${sqlIdentifier(name)} ${types[i] ? castText(types[i]) : 'VARCHAR'}`).join(', ');
+  const { DuckDBTypeId } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:

@@ -10,27 +10,49 @@ import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
 import { damagedFileError, duckdb, type SqlParams, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-const { StatementType } = duckdb();
+let kinds:
+  | {
+      readonly StatementType: ReturnType<typeof duckdb>['StatementType'];
+      readonly reading: ReadonlySet<number>;
+      readonly setting: ReadonlySet<number>;
+      readonly files: ReadonlySet<number>;
+      readonly words: Partial<Record<number, string>>;
+    }
+  | undefined;
 
 /**
- * CALL runs a table function, as `SELECT * FROM f()` does (`CALL pragma_version()`): it reads what
- * a SELECT may, and a function that would write meets the read-only file or transaction as a SELECT
- * of it does; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
+ * Statement types by what the gate does with them, made at first use (DuckDB loads then, not when
+ * a command that never queries is imported). CALL runs a table function, as `SELECT * FROM f()`
+ * does (`CALL pragma_version()`): it reads what a SELECT may, and a function that would write
+ * meets the read-only file or transaction as a SELECT of it does; a checkpoint, which neither
+ * stops, is refused by its name (runsCheckpoint). `words`: the statements DuckDB files under a
+ * type whose name is not theirs.
  */
-const READING: ReadonlySet<number> = new Set([
-  StatementType.SELECT,
-  StatementType.EXPLAIN,
-  StatementType.CALL,
-]);
-const SETTING: ReadonlySet<number> = new Set([StatementType.SET, StatementType.VARIABLE_SET]);
-const FILES: ReadonlySet<number> = new Set([
-  StatementType.COPY,
-  StatementType.EXPORT,
-  StatementType.ATTACH,
-  StatementType.DETACH,
-  StatementType.LOAD,
-  StatementType.EXTENSION,
-]);
+function statementTypes() {
+  const { StatementType } = duckdb();
+  kinds ??= {
+    StatementType,
+    reading: new Set<number>([StatementType.SELECT, StatementType.EXPLAIN, StatementType.CALL]),
+    setting: new Set<number>([StatementType.SET, StatementType.VARIABLE_SET]),
+    files: new Set<number>([
+      StatementType.COPY,
+      StatementType.EXPORT,
+      StatementType.ATTACH,
+      StatementType.DETACH,
+      StatementType.LOAD,
+      StatementType.EXTENSION,
+    ]),
+    words: {
+      [StatementType.LOAD]: 'INSTALL or LOAD',
+      [StatementType.EXTENSION]: 'extension',
+      [StatementType.VARIABLE_SET]: 'SET VARIABLE',
+      [StatementType.CREATE_FUNC]: 'CREATE MACRO or FUNCTION',
+      [StatementType.COPY_DATABASE]: 'COPY FROM DATABASE',
+      [StatementType.TRANSACTION]: 'transaction (BEGIN, COMMIT or ROLLBACK)',
+    } as Partial<Record<number, string>>,
+  };
+  return kinds;
+}
 
 /**
  * Instance-wide and irreversible: no file access except below `readableDirs` (and DuckDB's own
@@ -113,7 +135,7 @@ export async function runGuarded(
           );
         }
         readers.push(reader);
-        await each?.(reader, prepared.statementType === StatementType.EXPLAIN);
+        await each?.(reader, prepared.statementType === statementTypes().StatementType.EXPLAIN);
       } finally {
         prepared.destroySync();
       }
@@ -125,10 +147,11 @@ export async function runGuarded(
 }
 
 function assertReading(type: number): void {
-  if (READING.has(type)) return;
+  const { reading, setting, files } = statementTypes();
+  if (reading.has(type)) return;
   const kind = statementKind(type);
-  if (SETTING.has(type)) throw settingsRefusal(kind);
-  if (FILES.has(type)) throw filesRefusal(kind, FILES_HINT);
+  if (setting.has(type)) throw settingsRefusal(kind);
+  if (files.has(type)) throw filesRefusal(kind, FILES_HINT);
   throw readOnlyRefusal(kind);
 }
 
@@ -156,19 +179,10 @@ function runsCheckpoint(sql: string): boolean {
   return /(?:^|;)\s*(?:force\s+)?checkpoint\b|\b(?:force_)?checkpoint\s*\(/i.test(code);
 }
 
-/** The statements DuckDB files under a type whose name is not theirs. */
-const STATEMENT_WORDS: Partial<Record<number, string>> = {
-  [StatementType.LOAD]: 'INSTALL or LOAD',
-  [StatementType.EXTENSION]: 'extension',
-  [StatementType.VARIABLE_SET]: 'SET VARIABLE',
-  [StatementType.CREATE_FUNC]: 'CREATE MACRO or FUNCTION',
-  [StatementType.COPY_DATABASE]: 'COPY FROM DATABASE',
-  [StatementType.TRANSACTION]: 'transaction (BEGIN, COMMIT or ROLLBACK)',
-};
-
 /** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
 export function statementKind(type: number): string {
-  const words = STATEMENT_WORDS[type] ?? String(StatementType[type]).replaceAll('_', ' ');
+  const { StatementType, words: named } = statementTypes();
+  const words = named[type] ?? String(StatementType[type]).replaceAll('_', ' ');
   return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
 }
 
