@@ -3,7 +3,7 @@
  * by an import: a command that opens no file (`--help`, `config show`) loads no DuckDB, and
  * DuckDB's allocator reads its settings (src/cli/main.ts) only as the package loads. Loaded with
  * `require`: the package is CommonJS, and imported as an ES module Node would first scan the
- * source of each of its ~40 re-exported files for export names (cjs-module-lexer)
+ * source of each of its re-exported files for export names (cjs-module-lexer)
  * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the
  * package itself (`import type`).
  */

@@ -225,8 +225,9 @@ async function closeWriter(
   if (shared.refs !== 1) return;
   // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
   // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
-  // DuckDB's threads first, leaving closeSync ~20% of it (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should it fail,
-  // closeSync checkpoints as before.
+  // DuckDB's threads first, leaving closeSync little to do
+  // (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should it fail, closeSync
+  // checkpoints instead.
   await db
     .run('CHECKPOINT')
     .catch((error: unknown) => logger.debug({ err: error }, 'checkpoint before close failed'));
