@@ -43,6 +43,18 @@ type PageAsked = Pick<Page, 'list' | 'offset' | 'limit'>;
 /** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
 const DEFAULT_CONCURRENCY = 8;
 
+/** One page's GET, as its retries, its turn of the rate and its send see it. */
+interface PageRequest {
+  readonly asked: PageAsked;
+  /** The path and query sent (never the key: that is a header). */
+  readonly pathAndQuery: string;
+  /** `GET /v2/...`, as errors and logs name the request. */
+  readonly where: string;
+  readonly signal: AbortSignal | undefined;
+  /** Bytes of body read at most; a longer answer fails with ResponseTooLargeError. */
+  readonly maxBytes: number;
+}
+
 export class ListingClient implements Listing {
   /** Live counters; read them, do not write them. */
   readonly stats: ClientStats = { requests: 0, retries: 0, pauses: 0, bytes: 0 };
@@ -99,22 +111,23 @@ export class ListingClient implements Listing {
     const path = listPath(this.#basePath, list);
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
     const asked = { list, offset: params.offset ?? 0, limit: params.limit ?? DEFAULT_LIMIT };
-    return this.#withRetries(asked, `${path}?${query}`, `GET ${path}`, options.signal, maxBytes);
+    return this.#withRetries({
+      asked,
+      pathAndQuery: `${path}?${query}`,
+      where: `GET ${path}`,
+      signal: options.signal,
+      maxBytes,
+    });
   }
 
   async close(): Promise<void> {
     await this.#pool.close();
   }
 
-  async #withRetries(
-    asked: PageAsked,
-    pathAndQuery: string,
-    where: string,
-    signal: AbortSignal | undefined,
-    maxBytes: number,
-  ): Promise<Page> {
+  async #withRetries(request: PageRequest): Promise<Page> {
+    const { where, signal } = request;
     try {
-      return await pRetry(() => this.#attempt(asked, pathAndQuery, where, signal, maxBytes), {
+      return await pRetry(() => this.#attempt(request), {
         retries: this.#policy.maxAttempts - 1,
         // p-retry's own delay is off: ours (Retry-After, full jitter) is slept in shouldRetry.
         minTimeout: 0,
@@ -146,29 +159,17 @@ export class ListingClient implements Listing {
     }
   }
 
-  async #attempt(
-    asked: PageAsked,
-    pathAndQuery: string,
-    where: string,
-    signal: AbortSignal | undefined,
-    maxBytes: number,
-  ): Promise<Page> {
-    const ticket = await this.#throttle.enter(signal);
+  async #attempt(request: PageRequest): Promise<Page> {
+    const ticket = await this.#throttle.enter(request.signal);
     try {
-      return await this.#attemptInTurn(ticket, asked, pathAndQuery, where, signal, maxBytes);
+      return await this.#attemptInTurn(ticket, request);
     } finally {
       this.#throttle.leave(ticket);
     }
   }
 
-  async #attemptInTurn(
-    ticket: Ticket,
-    asked: PageAsked,
-    pathAndQuery: string,
-    where: string,
-    signal: AbortSignal | undefined,
-    maxBytes: number,
-  ): Promise<Page> {
+  async #attemptInTurn(ticket: Ticket, request: PageRequest): Promise<Page> {
+    const { asked, pathAndQuery, where, signal } = request;
     // A pause can begin while this request waits for its turn of the rate: it waits that out too.
     do {
       await this.#throttle.pauseOver(signal);
@@ -177,7 +178,7 @@ export class ListingClient implements Listing {
     this.#throttle.sent(ticket);
     this.stats.requests++;
     const started = performance.now();
-    const { status, retryAfter, body } = await this.#send(pathAndQuery, where, signal, maxBytes);
+    const { status, retryAfter, body } = await this.#send(request);
     this.#logger.debug(
       { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
       'GET',
@@ -224,7 +225,7 @@ export class ListingClient implements Listing {
    * or counted as it streams in) is abandoned and the request fails with ResponseTooLargeError.
    * Transport failures become typed errors.
    */
-  async #send(pathAndQuery: string, where: string, signal: AbortSignal | undefined, maxBytes: number) {
+  async #send({ pathAndQuery, where, signal, maxBytes }: PageRequest) {
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
       response = await this.#pool.request({

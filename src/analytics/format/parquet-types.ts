@@ -16,7 +16,10 @@ import { isoDuration } from './iso-text.js';
 const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
 /** HUGEINT or UHUGEINT. */
-const isHuge = (id: number) => id === duckdb().DuckDBTypeId.HUGEINT || id === duckdb().DuckDBTypeId.UHUGEINT;
+const isHuge = (id: number) => {
+  const { HUGEINT, UHUGEINT } = duckdb().DuckDBTypeId;
+  return id === HUGEINT || id === UHUGEINT;
+};
 
 /** The type a column is written as, or undefined when it is written as it is. */
 export function parquetCast(type: DuckDBType): string | undefined {
