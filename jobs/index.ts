@@ -1,7 +1,7 @@
 /**
  * Every job the worker runs, by BullMQ job name. A new job is a file in jobs/ (built with
  * defineJob, payload validated by zod) plus one line here; its schedule, if any, goes in
- * src/worker/schedule.ts.
+ * src/worker/queue.ts.
  */
 import type { JobDefinition } from '../src/worker/job-definition.js';
 import { billingReportJob } from './billing-report.js';

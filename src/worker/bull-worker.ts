@@ -46,7 +46,7 @@ function isConnectionError(error: Error): boolean {
 
 function logEvents(worker: Worker, logger: Logger): void {
   // Without a listener an 'error' event would crash the process. BullMQ reconnects by itself, and a
-  // Redis outage is logged once by src/worker/redis-watch.ts, so connection errors stay at debug.
+  // Redis outage is logged once by watchRedis (./connection.ts), so connection errors stay at debug.
   worker.on('error', (error) => {
     const err = toError(error);
     if (isConnectionError(err)) logger.debug({ err }, 'worker connection error');

@@ -1,10 +1,13 @@
 /**
  * Redis connections of the worker. BullMQ opens its own connections from `bullConnection()` (it
  * needs `maxRetriesPerRequest: null` so its blocking commands wait out a Redis restart); the worker
- * keeps one more client for its own commands (file lock, health PING), which fails fast instead.
+ * keeps one more client for its own commands (file lock, health PING), which fails fast instead,
+ * and watches it (watchRedis). A call that waits for Redis is bounded by `within` where an answer
+ * that never comes must not hold up a probe, a scrape or a shutdown.
  */
 import { Redis } from 'ioredis';
 import { RedisError, toError } from '../errors.js';
+import type { Logger } from '../log.js';
 
 /** Connection options for BullMQ's Queue, Worker and QueueEvents. */
 export function bullConnection(redisUrl: string): {
@@ -61,9 +64,81 @@ export async function connectRedis(redisUrl: string, connectionName: string): Pr
 /** Closes a client politely, or drops the socket when Redis does not answer. */
 export async function closeRedis(client: Redis): Promise<void> {
   if (client.status === 'end') return;
+  const quit = client.quit().then(
+    () => true,
+    () => false,
+  );
+  if (!(await within(quit, 1_000, false))) client.disconnect();
+}
+
+/** `promise`'s value, or `fallback` once `ms` pass first; the timer ends with the wait. */
+export async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<F>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
   try {
-    await Promise.race([client.quit(), new Promise((_, reject) => setTimeout(reject, 1_000).unref())]);
-  } catch {
-    client.disconnect();
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** ms between PINGs that notice a dead Redis even while the worker has nothing to do. */
+const PROBE_EVERY_MS = 1_000;
+
+export interface RedisWatch {
+  /** false from the moment the connection drops until it is ready again. */
+  isUp(): boolean;
+  stop(): void;
+}
+
+export interface RedisWatchOptions {
+  readonly redis: Redis;
+  readonly redisUrl: string;
+  readonly logger: Logger;
+  readonly onBack?: () => Promise<void>;
+}
+
+/**
+ * Watches the worker's own Redis client and logs one line per change of state: `Redis connection
+ * lost` (warn) when it drops, `Redis connection back` (info, with how long it was gone) when it
+ * returns, instead of one error per reconnect attempt. BullMQ's connections reconnect on their own;
+ * their errors are logged at debug only. `onBack` runs after each return: Redis may have come back
+ * empty (a restart without persistence), and the schedules must exist again.
+ */
+export function watchRedis(options: RedisWatchOptions): RedisWatch {
+  const { redis, logger } = options;
+  const url = displayRedisUrl(options.redisUrl);
+  let up = true;
+  let downSince = 0;
+  const lost = (reason: string) => {
+    if (!up) return;
+    up = false;
+    downSince = Date.now();
+    logger.warn({ redis: url, reason }, 'Redis connection lost; reconnecting (runs wait until it is back)');
+  };
+  const onError = (error: Error) => lost(error.message);
+  const onClose = () => lost('connection closed');
+  const onReady = () => {
+    if (up) return;
+    up = true;
+    logger.info({ redis: url, down_ms: Date.now() - downSince }, 'Redis connection back');
+    options.onBack?.().catch((error: unknown) => {
+      logger.error({ err: toError(error) }, 'could not restore the schedules after Redis came back');
+    });
+  };
+  redis.on('error', onError).on('close', onClose).on('ready', onReady);
+  // A PING keeps the client trying while nothing else uses it; its failure is already reported.
+  const timer = setInterval(() => {
+    if (redis.status === 'ready') redis.ping().catch(() => {});
+  }, PROBE_EVERY_MS);
+  timer.unref();
+  return {
+    isUp: () => up,
+    stop() {
+      clearInterval(timer);
+      redis.off('error', onError).off('close', onClose).off('ready', onReady);
+    },
+  };
 }

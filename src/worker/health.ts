@@ -15,6 +15,7 @@ import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import { formatDuration, formatDurationSetting } from '../util/duration.js';
 import type { BusyState } from './busy-file.js';
+import { within } from './connection.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** ms a PING may take before Redis counts as unreachable. */
@@ -127,18 +128,9 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
 
 /** undefined when Redis answered, else why not. */
 async function ping(redis: Redis): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`no answer within ${PING_TIMEOUT_MS} ms`), PING_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([
-      redis.ping().then((answer) => (answer === 'PONG' ? undefined : `answered ${answer}`)),
-      timeout,
-    ]);
-  } catch (error) {
-    return toError(error).message;
-  } finally {
-    clearTimeout(timer);
-  }
+  const answer = redis.ping().then(
+    (answer) => (answer === 'PONG' ? undefined : `answered ${answer}`),
+    (error: unknown) => toError(error).message,
+  );
+  return within(answer, PING_TIMEOUT_MS, `no answer within ${PING_TIMEOUT_MS} ms`);
 }

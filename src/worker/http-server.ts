@@ -1,7 +1,9 @@
 /**
  * The worker's operations endpoint: GET /metrics (Prometheus text format) and GET /healthz (200 or
  * 503 with a JSON report). Binds 127.0.0.1 unless told otherwise (a container publishes it with
- * --metrics-host 0.0.0.0); port 0 picks a free port, which `port` then tells.
+ * --metrics-host 0.0.0.0); port 0 picks a free port, which `port` then tells. It is bound before the
+ * worker locks the database or registers anything, so a port that cannot be bound fails at once as
+ * one ConfigError line naming the flag (exit 2).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +11,8 @@ import type { Registry } from 'prom-client';
 import { toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { writeJson } from '../util/json-writer.js';
+import { listenError } from '../util/listen-error.js';
 import type { HealthReport } from './health.js';
-import { bindError } from './startup-checks.js';
 
 export interface MetricsServerOptions {
   readonly host: string;
@@ -26,9 +28,7 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
-export type MetricsServer = Endpoint;
-
-export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
+export async function startMetricsServer(options: MetricsServerOptions): Promise<Endpoint> {
   const server = createServer((request, response) => {
     handle(options, request, response).catch((error) => {
       options.logger.error({ err: toError(error), url: request.url }, 'metrics endpoint failed');
@@ -38,24 +38,26 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   });
   // Scrapers hold connections open; close() must not wait for them.
   server.keepAliveTimeout = 5_000;
-  return listen(server, options, 'metrics endpoint', (error) => bindError(error, options.host, options.port));
+  return listen(server, options, 'metrics');
 }
 
 /**
- * Listens on `at`'s host and port: a failure to bind rejects with `bindFailure`'s error, a later
- * error is logged as `what`'s. close() ends open connections rather than waiting for them.
+ * Listens on `at`'s host and port: a failure to bind rejects with the ConfigError naming
+ * `--<flags>-port` or `--<flags>-host`, a later error is logged as the `<flags>` endpoint's.
+ * close() ends open connections rather than waiting for them.
  */
 export async function listen(
   server: Server,
   at: { readonly host: string; readonly port: number; readonly logger: Logger },
-  what: string,
-  bindFailure: (error: Error) => Error,
+  flags: 'metrics' | 'webhook',
 ): Promise<Endpoint> {
+  const { host, port } = at;
+  const place = { host, port, portFlag: `--${flags}-port`, hostFlag: `--${flags}-host` };
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(bindFailure(error)));
+    server.once('error', (error) => reject(listenError(error, { ...place, holder: 'another worker?' })));
     server.listen(at.port, at.host, () => {
       server.removeAllListeners('error');
-      server.on('error', (error) => at.logger.error({ err: error }, `${what} error`));
+      server.on('error', (error) => at.logger.error({ err: error }, `${flags} endpoint error`));
       resolve();
     });
   });

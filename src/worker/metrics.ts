@@ -14,8 +14,8 @@ import { TsyncError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { KindSummary } from '../sync/types.js';
-import type { WebhookAnswer } from './event-runs.js';
-import type { SyncMode } from './queue.js';
+import { within } from './connection.js';
+import type { SyncMode, WebhookAnswer } from './queue.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** ms a scrape waits for the queue counts (BullMQ's connection queues commands while Redis is down). */
@@ -67,31 +67,40 @@ export function createWorkerMetrics(
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tsync_' });
   const kindLabels = ['kind'] as const;
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
   const last = new Gauge({
     name: 'tsync_last_success_timestamp_seconds',
     help: 'Unix time of the last sync run of a kind that ended ok',
     labelNames: kindLabels,
     registers: [registry],
   });
-  const runs = new Counter({
-    name: 'tsync_runs_total',
-    help: 'Sync runs by kind, mode and outcome (ok, failed, interrupted)',
-    labelNames: ['kind', 'mode', 'outcome'] as const,
-    registers: [registry],
-  });
-  const counter = (name: string, help: string) =>
-    new Counter({ name, help, labelNames: kindLabels, registers: [registry] });
-  const upserted = counter('tsync_jobs_upserted_total', 'Job records inserted or updated in DuckDB');
+  const runs = counter('tsync_runs_total', 'Sync runs by kind, mode and outcome (ok, failed, interrupted)', [
+    'kind',
+    'mode',
+    'outcome',
+  ]);
+  const upserted = counter(
+    'tsync_jobs_upserted_total',
+    'Job records inserted or updated in DuckDB',
+    kindLabels,
+  );
   const quarantined = counter(
     'tsync_records_quarantined_total',
     'Records that failed validation and were quarantined',
+    kindLabels,
   );
-  const words = counter('tsync_words_loaded_total', 'Words of the job records inserted or updated in DuckDB');
-  const requests = counter('tsync_requests_total', 'HTTP requests made to the listing service');
-  const retries = counter('tsync_request_retries_total', 'HTTP requests retried within a run');
+  const words = counter(
+    'tsync_words_loaded_total',
+    'Words of the job records inserted or updated in DuckDB',
+    kindLabels,
+  );
+  const requests = counter('tsync_requests_total', 'HTTP requests made to the listing service', kindLabels);
+  const retries = counter('tsync_request_retries_total', 'HTTP requests retried within a run', kindLabels);
   const pauses = counter(
     'tsync_rate_limit_pauses_total',
     "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
+    kindLabels,
   );
   const published = new Gauge({
     name: 'tsync_last_publish_timestamp_seconds',
@@ -99,12 +108,11 @@ export function createWorkerMetrics(
     labelNames: ['target'] as const,
     registers: [registry],
   });
-  const busy = new Counter({
-    name: 'tsync_file_busy_total',
-    help: 'Runs that found the database file held by another writer past --lock-wait, by queue job, put back for later',
-    labelNames: ['queue_job'] as const,
-    registers: [registry],
-  });
+  const busy = counter(
+    'tsync_file_busy_total',
+    'Runs that found the database file held by another writer past --lock-wait, by queue job, put back for later',
+    ['queue_job'],
+  );
   const duration = new Histogram({
     name: 'tsync_run_duration_seconds',
     help: 'Wall time of sync runs',
@@ -113,12 +121,11 @@ export function createWorkerMetrics(
     buckets: [1, 4, 16, 64, 256, 1024, 4096],
     registers: [registry],
   });
-  const webhooks = new Counter({
-    name: 'tsync_webhook_requests_total',
-    help: 'Webhook requests by answer: queued, coalesced (a queued run took it), unknown_event, other_kind, malformed, too_large, rate_limited, not_found, unavailable',
-    labelNames: ['answer'] as const,
-    registers: [registry],
-  });
+  const webhooks = counter(
+    'tsync_webhook_requests_total',
+    'Webhook requests by answer: queued, coalesced (a queued run took it), unknown_event, other_kind, malformed, too_large, rate_limited, not_found, unavailable',
+    ['answer'],
+  );
   const freshness = new Histogram({
     name: 'tsync_freshness_seconds',
     help: "Seconds from a job's completed_at upstream to the commit that brought it to the file done or failed",
@@ -221,16 +228,9 @@ async function readCounts(
   logger: Logger,
 ): Promise<Counts | undefined> {
   if (redisUp && !redisUp()) return undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), QUEUE_READ_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([queue.getJobCounts(...QUEUE_STATES), timeout]);
-  } catch (error) {
+  const counts = queue.getJobCounts(...QUEUE_STATES).catch((error: unknown) => {
     logger.debug({ err: error }, 'could not read queue counts for /metrics');
     return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  });
+  return within(counts, QUEUE_READ_TIMEOUT_MS, undefined);
 }

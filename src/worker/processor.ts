@@ -9,17 +9,17 @@
  * found) goes back the same way without starting; a run that found the file busy past --lock-wait
  * is put back for later (./busy-file.ts), also without spending an attempt.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
 import type { BusyFile } from './busy-file.js';
-import { releaseEventRun } from './event-runs.js';
+import { within } from './connection.js';
 import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
+import { releaseEventRun } from './queue.js';
 
 /** ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed list). */
 const MOVE_BACK_MS = 1_000;
@@ -149,10 +149,11 @@ async function putBack(
   );
   // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back once
   // its lock expires instead.
-  await Promise.race([
+  await within(
     job.moveToDelayed(Date.now() + deps.putBackMs, token).catch(() => {}),
-    sleep(MOVE_BACK_MS),
-  ]);
+    MOVE_BACK_MS,
+    undefined,
+  );
   throw new DelayedError();
 }
 
@@ -179,6 +180,10 @@ async function translate(
  * the job back once its lock expires instead (an interrupted run's checkpoint is committed either way).
  */
 async function moveBackToWait(job: Job, token: string | undefined): Promise<WaitingError> {
-  await Promise.race([job.moveToWait(token).catch(() => {}), sleep(MOVE_BACK_MS)]);
+  await within(
+    job.moveToWait(token).catch(() => {}),
+    MOVE_BACK_MS,
+    undefined,
+  );
   return new WaitingError();
 }

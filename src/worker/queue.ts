@@ -1,11 +1,26 @@
 /**
- * The sync queue: its name, the options every job gets, and the scheduler ids. All BullMQ keys live
- * under the configured prefix (`${prefix}:sync:*`) through BullMQ's `prefix` option; BullMQ forbids
- * ':' in queue names, so the prefix cannot go into the name itself.
+ * The sync queue: its name, the options every job gets, its schedules, and the runs the service's
+ * webhooks ask for. All BullMQ keys live under the configured prefix (`${prefix}:sync:*`) through
+ * BullMQ's `prefix` option; BullMQ forbids ':' in queue names, so the prefix cannot go into the name.
+ *
+ * Schedules (`--every`, `--recent-every`, `--full-every`, `--report-every`; src/config/schedule.ts)
+ * are BullMQ job schedulers with stable ids: upserting with an unchanged interval keeps the pending
+ * iteration, a new interval replaces it, kinds no longer selected lose their schedulers. So any
+ * number of restarts leaves one schedule per kind and mode.
+ *
+ * Event runs (a webhook's incremental sync of one kind) go through the same queue and processor
+ * (one job at a time, the file's writer lock, the memory budget), never in place of a scheduled
+ * run. They coalesce by BullMQ's deduplication in simple mode, one id per kind: while an event run
+ * of a kind waits, an add returns that run and queues nothing. The processor drops the id as the run
+ * starts (releaseEventRun), so while it runs one more event run may queue, and no more: a job
+ * finished during a run's walk is fetched by the next run.
  */
-import { type JobsOptions, Queue } from 'bullmq';
-import type { JobKind } from '../kinds.js';
-import type { SyncMode } from '../sync/types.js';
+import { randomUUID } from 'node:crypto';
+import { type Job, type JobsOptions, Queue } from 'bullmq';
+import type { Schedule } from '../config/schedule.js';
+import { ConfigError, toError } from '../errors.js';
+import { JOB_KINDS, type JobKind } from '../kinds.js';
+import { SYNC_MODES, type SyncMode } from '../sync/types.js';
 import { bullConnection } from './connection.js';
 
 export const SYNC_QUEUE = 'sync';
@@ -19,12 +34,18 @@ export const REPORT_SCHEDULER_ID = 'report:billing';
 /** A job's mode is a run's (src/sync/types.ts): the schedulers and payloads name them alike. */
 export { SYNC_MODES, type SyncMode } from '../sync/types.js';
 
+/** The payload a sync job carries; jobs/sync.ts validates it. */
+export interface ScheduledSyncData {
+  readonly kind: JobKind;
+  readonly mode: SyncMode;
+}
+
 /**
  * Attempts and backoff across runs (p-retry already retries single requests inside a run):
  * 5 attempts, 30 s doubling (30 s, 1 m, 2 m, 4 m). Finished jobs are kept for inspection,
  * a week (completed) or a month (failed), and at most 1,000 of each.
  */
-export const JOB_OPTIONS = {
+const JOB_OPTIONS = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 30_000 },
   removeOnComplete: { age: 7 * 86_400, count: 1_000 },
@@ -42,4 +63,94 @@ export function createSyncQueue(redisUrl: string, prefix: string): Queue {
     prefix,
     defaultJobOptions: JOB_OPTIONS,
   });
+}
+
+/** A schedule as log fields: `<name>_ms` for an interval, `<name>_cron` for a cron expression. */
+export function scheduleFields(name: string, schedule: Schedule): Record<string, number | string> {
+  return 'every' in schedule ? { [`${name}_ms`]: schedule.every } : { [`${name}_cron`]: schedule.pattern };
+}
+
+export interface SchedulePlan {
+  readonly kinds: readonly JobKind[];
+  readonly incremental: Schedule;
+  readonly full: Schedule;
+  /** The reconcile of the recent window; none when absent (its scheduler is removed). */
+  readonly recent?: Schedule | undefined;
+  /** The billing report job's schedule. */
+  readonly report: Schedule;
+}
+
+/**
+ * Upserts the schedulers of the selected kinds and removes those of the others. An incremental
+ * `every` schedule runs at once on first registration (a fresh worker syncs now); a reconcile
+ * (full or recent) first runs one interval later, so deploying does not start with a reconcile of
+ * every kind.
+ */
+export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = Date.now()): Promise<void> {
+  const flags = { incremental: '--every', full: '--full-every', recent: '--recent-every' } as const;
+  for (const kind of JOB_KINDS) {
+    for (const mode of SYNC_MODES) {
+      const id = schedulerId(kind, mode);
+      const schedule = { incremental: plan.incremental, full: plan.full, recent: plan.recent }[mode];
+      if (!plan.kinds.includes(kind) || schedule === undefined) await queue.removeJobScheduler(id);
+      else {
+        const data: ScheduledSyncData = { kind, mode };
+        const later = mode === 'incremental' ? undefined : now;
+        await upsertSchedule(queue, id, schedule, flags[mode], { name: SYNC_JOB, data }, later);
+      }
+    }
+  }
+  await upsertSchedule(queue, REPORT_SCHEDULER_ID, plan.report, '--report-every', {
+    name: REPORT_JOB,
+    data: {},
+  });
+}
+
+/** An `every` schedule starts one interval after `later` when given; a bad cron names `flag`. */
+async function upsertSchedule(
+  queue: Queue,
+  id: string,
+  schedule: Schedule,
+  flag: string,
+  job: { readonly name: string; readonly data: object },
+  later?: number,
+): Promise<void> {
+  const repeat =
+    'every' in schedule
+      ? { every: schedule.every, ...(later === undefined ? {} : { startDate: later + schedule.every }) }
+      : { pattern: schedule.pattern, tz: 'UTC' };
+  try {
+    await queue.upsertJobScheduler(id, repeat, job);
+  } catch (error) {
+    if ('pattern' in schedule)
+      throw new ConfigError(flag, `"${schedule.pattern}": ${toError(error).message}`);
+    throw error;
+  }
+}
+
+/** What became of an event: a run queued, or one already waiting took it. */
+export type EventRun = 'queued' | 'coalesced';
+
+/** How a webhook request was answered: the label of tsync_webhook_requests_total. */
+export type WebhookAnswer =
+  | EventRun
+  | 'unknown_event'
+  | 'other_kind'
+  | 'malformed'
+  | 'too_large'
+  | 'rate_limited'
+  | 'not_found'
+  | 'unavailable';
+
+export async function enqueueEventRun(queue: Queue, kind: JobKind): Promise<EventRun> {
+  // BullMQ refuses ':' in a custom job id.
+  const jobId = `event-${kind}-${randomUUID()}`;
+  const data: ScheduledSyncData = { kind, mode: 'incremental' };
+  const job = await queue.add(SYNC_JOB, data, { jobId, deduplication: { id: `event-${kind}` } });
+  return job.id === jobId ? 'queued' : 'coalesced';
+}
+
+/** As an event run starts: the next event queues one run behind it. Other jobs: nothing. */
+export async function releaseEventRun(job: Job): Promise<void> {
+  if (job.deduplicationId !== undefined) await job.removeDeduplicationKey();
 }

@@ -16,16 +16,14 @@ import { acquireWriterLock } from '../store/index.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { createBullWorker } from './bull-worker.js';
 import { BusyFile, PUT_BACK_MS } from './busy-file.js';
-import { closeRedis, connectRedis } from './connection.js';
+import { closeRedis, connectRedis, watchRedis, within } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobRegistry, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { Notifier } from './notify.js';
 import { createProcessor } from './processor.js';
-import { createSyncQueue } from './queue.js';
-import { watchRedis } from './redis-watch.js';
-import { registerSchedules, scheduleFields } from './schedule.js';
+import { createSyncQueue, registerSchedules, scheduleFields } from './queue.js';
 import { startWebhooks, type WebhookSettings } from './webhook-server.js';
 
 export type { WebhookSettings } from './webhook-server.js';
@@ -266,27 +264,16 @@ class RunningJobs {
 }
 
 /**
- * ms a closing step that needs Redis may take while Redis is down (250). BullMQ's disconnect waits
- * for a client that is reconnecting, so the step ends on this bound; a longer one only delayed the
- * exit (two steps of 1 s each made a SIGTERM during an outage take 4 s, now ~2.5 s).
+ * ms a closing step that needs Redis may take while Redis is down: BullMQ's disconnect waits for a
+ * client that is reconnecting, so the step ends on this bound.
  */
 const DOWN_STEP_MS = 250;
 
 /** Waits for `step` at most DOWN_STEP_MS: during an outage it may never settle. */
 async function boundedWhileDown(step: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, DOWN_STEP_MS);
-  });
-  try {
-    await Promise.race([
-      step.then(
-        () => undefined,
-        () => undefined,
-      ),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await within(
+    step.catch(() => undefined),
+    DOWN_STEP_MS,
+    undefined,
+  );
 }

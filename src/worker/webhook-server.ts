@@ -11,7 +11,7 @@
  * - 413 for a body over MAX_BODY_BYTES, cut off there;
  * - 400 for a body that is not a JSON object with a text `event`;
  * - 204 for an event of no kind this worker syncs (counted as `unknown_event` or `other_kind`);
- * - 202 once the run of its kind is queued or an already queued one takes it (./event-runs.ts):
+ * - 202 once the run of its kind is queued or an already queued one takes it (./queue.ts):
  *   a Redis round trip, never any sync work;
  * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS.
  * The path (it holds the secret) is never logged, counted or echoed.
@@ -22,10 +22,10 @@ import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import { listenError } from '../util/listen-error.js';
-import { type EventRun, enqueueEventRun, type WebhookAnswer } from './event-runs.js';
+import { within } from './connection.js';
 import { type Endpoint, listen } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
+import { enqueueEventRun, type WebhookAnswer } from './queue.js';
 
 /** Bytes of the largest body read; the service's events carry an event name and an id. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -36,32 +36,27 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Source addresses remembered by the rate limiter before full buckets are forgotten. */
 const MAX_ADDRESSES = 10_000;
 
-export interface WebhookServerOptions {
-  readonly host: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  readonly secret: string;
-  /** Requests per second (and burst) one source address may send. */
-  readonly ratePerSecond: number;
-  /** The kinds this worker syncs; an event of another kind is answered 204. */
-  readonly kinds: readonly JobKind[];
-  /** Queues the incremental run of `kind`, or finds one queued. */
-  readonly enqueue: (kind: JobKind) => Promise<EventRun>;
-  readonly onAnswer: (answer: WebhookAnswer) => void;
-  readonly logger: Logger;
-}
-
-export type WebhookServer = Endpoint;
-
-/** The webhook endpoint's settings (./webhook-server.ts). */
+/** The webhook endpoint's settings (--webhook-host, --webhook-port, --webhook-rate). */
 export interface WebhookSettings {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
   /** TSYNC_WEBHOOK_SECRET, checked by src/cli/commands/worker.ts. */
   readonly secret: string;
-  /** Requests per second from one source address. */
+  /** Requests per second (and burst) one source address may send. */
   readonly ratePerSecond: number;
+}
+
+/** What a request is answered with: the kinds this worker syncs, the queue, the answers' counter. */
+interface Handling {
+  /** The kinds this worker syncs; an event of another kind is answered 204. */
+  readonly kinds: readonly JobKind[];
+  readonly queue: Queue;
+  readonly metrics: WorkerMetrics;
+  readonly logger: Logger;
+  /** sha256 of the one path that is answered. */
+  readonly path: Buffer;
+  readonly limiter: RateLimiter;
 }
 
 /** The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`. */
@@ -71,36 +66,20 @@ export async function startWebhooks(
   queue: Queue,
   metrics: WorkerMetrics,
   logger: Logger,
-): Promise<WebhookServer> {
-  const server = await startWebhookServer({
-    host: webhook.host,
-    port: webhook.port,
-    secret: webhook.secret,
-    ratePerSecond: webhook.ratePerSecond,
+): Promise<Endpoint> {
+  const path = digest(`/webhook/${webhook.secret}`);
+  const handling: Handling = {
     kinds,
-    enqueue: (kind) => enqueueEventRun(queue, kind),
-    onAnswer: (answer) => metrics.recordWebhook(answer),
+    queue,
+    metrics,
     logger,
-  });
-  // The path is not logged: it holds the secret.
-  logger.info({ url: `http://${webhook.host}:${server.port}` }, 'serving POST /webhook/<secret>');
-  return server;
-}
-
-/** The kind an event names: `transcription.*` pre-recorded, `live.*` live; undefined for any other. */
-export function eventKind(event: string): JobKind | undefined {
-  if (event.startsWith('transcription.')) return 'pre-recorded';
-  if (event.startsWith('live.')) return 'live';
-  return undefined;
-}
-
-export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
-  const path = digest(`/webhook/${options.secret}`);
-  const limiter = new RateLimiter(options.ratePerSecond);
+    path,
+    limiter: new RateLimiter(webhook.ratePerSecond),
+  };
   const server = createServer((request, response) => {
-    handle(options, path, limiter, request, response).catch((error) => {
+    handle(handling, request, response).catch((error) => {
       // Never the URL: it holds the secret.
-      options.logger.error({ err: toError(error) }, 'webhook endpoint failed');
+      logger.error({ err: toError(error) }, 'webhook endpoint failed');
       if (!response.headersSent) send(response, 500, 'internal error\n');
       else response.destroy();
     });
@@ -109,36 +88,32 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   // An event is a name and an id: a request still arriving after this is dropped, so a slow sender holds nothing long.
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  return listen(server, options, 'webhook endpoint', (error) =>
-    listenError(error, {
-      host: options.host,
-      port: options.port,
-      portFlag: '--webhook-port',
-      hostFlag: '--webhook-host',
-      holder: 'another worker?',
-    }),
-  );
+  const endpoint = await listen(server, { host: webhook.host, port: webhook.port, logger }, 'webhook');
+  // The path is not logged: it holds the secret.
+  logger.info({ url: `http://${webhook.host}:${endpoint.port}` }, 'serving POST /webhook/<secret>');
+  return endpoint;
 }
 
-async function handle(
-  options: WebhookServerOptions,
-  path: Buffer,
-  limiter: RateLimiter,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
+/** The kind an event names: `transcription.*` pre-recorded, `live.*` live; undefined for any other. */
+function eventKind(event: string): JobKind | undefined {
+  if (event.startsWith('transcription.')) return 'pre-recorded';
+  if (event.startsWith('live.')) return 'live';
+  return undefined;
+}
+
+async function handle(h: Handling, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const answer = (status: number, counted: WebhookAnswer, body = '') => {
-    options.onAnswer(counted);
+    h.metrics.recordWebhook(counted);
     send(response, status, body);
   };
   const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
-  if (!timingSafeEqual(digest(asked), path))
+  if (!timingSafeEqual(digest(asked), h.path))
     return drain(request, () => answer(404, 'not_found', 'not found\n'));
   if (request.method !== 'POST') {
     response.setHeader('allow', 'POST');
     return drain(request, () => send(response, 405, 'only POST\n'));
   }
-  if (!limiter.take(request.socket.remoteAddress ?? '')) {
+  if (!h.limiter.take(request.socket.remoteAddress ?? '')) {
     response.setHeader('retry-after', '1');
     return drain(request, () => answer(429, 'rate_limited', 'too many requests\n'));
   }
@@ -154,12 +129,15 @@ async function handle(
   if (event === undefined) return answer(400, 'malformed', 'expected {"event": "...", "payload": {...}}\n');
   const kind = eventKind(event);
   if (kind === undefined) return answer(204, 'unknown_event');
-  if (!options.kinds.includes(kind)) return answer(204, 'other_kind');
-  const run = await withTimeout(options.enqueue(kind), ENQUEUE_TIMEOUT_MS).catch((error: unknown) => {
-    options.logger.warn({ err: toError(error), kind }, 'could not queue the run a webhook asked for');
+  if (!h.kinds.includes(kind)) return answer(204, 'other_kind');
+  let failure: unknown = new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`);
+  const queued = enqueueEventRun(h.queue, kind).catch((error: unknown) => {
+    failure = error;
     return undefined;
   });
+  const run = await within(queued, ENQUEUE_TIMEOUT_MS, undefined);
   if (run === undefined) {
+    h.logger.warn({ err: toError(failure), kind }, 'could not queue the run a webhook asked for');
     response.setHeader('retry-after', '5');
     return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
   }
@@ -220,14 +198,6 @@ function digest(text: string): Buffer {
 function send(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
   response.end(body);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A token bucket per source address: `rate` tokens a second, at most `rate` held. */

@@ -6,8 +6,7 @@ import type { KindSummary, SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { bullConnection, closeRedis, connectRedis } from '../../worker/connection.js';
-import { createSyncQueue, SYNC_JOB, SYNC_QUEUE } from '../../worker/queue.js';
-import type { ScheduledSyncData } from '../../worker/schedule.js';
+import { createSyncQueue, type ScheduledSyncData, SYNC_JOB, SYNC_QUEUE } from '../../worker/queue.js';
 import type { Command } from '../command.js';
 import { summaryLine } from '../sync-summary.js';
 

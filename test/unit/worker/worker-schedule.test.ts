@@ -3,8 +3,7 @@ import type { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { parseSchedule } from '../../../src/config/schedule.js';
 import { ConfigError } from '../../../src/errors.js';
-import { createSyncQueue, schedulerId } from '../../../src/worker/queue.js';
-import { registerSchedules } from '../../../src/worker/schedule.js';
+import { createSyncQueue, registerSchedules, schedulerId } from '../../../src/worker/queue.js';
 import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
 import { onCleanup, testRedis } from '../../helpers/worker.js';
 
