@@ -8,8 +8,7 @@
  * retention and it is listed again).
  */
 import type { Account } from './account.js';
-import type { JobChanges } from './changes.js';
-import { Growth } from './growth.js';
+import { Growth, type JobChanges } from './growth.js';
 import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
 import { type ListItem, ListView } from './listing.js';
 import { type Entry, Overlay } from './overlay.js';

@@ -4,7 +4,14 @@
  * the key and the parameters were accepted), so probes of 401/400/404 never consume one.
  */
 import { Rng } from './rng.js';
-import { FAULT_KINDS, type FaultKind, type FaultPicker, type FaultRequest, type FaultRule } from './types.js';
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultPicker,
+  type FaultRequest,
+  type FaultRule,
+  STATUS_FAULT_KINDS,
+} from './types.js';
 
 export interface FaultController {
   /** The next list requests get these faults, in order, one each. */
@@ -27,14 +34,7 @@ export interface FaultController {
 }
 
 /** Faults answered with their HTTP status and an error body in place of the page (not 'reset'). */
-export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
-  '408',
-  '429',
-  '500',
-  '502',
-  '503',
-  '504',
-]);
+export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(STATUS_FAULT_KINDS);
 
 export class Faults implements FaultController {
   retryAfter = '1';

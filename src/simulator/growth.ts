@@ -5,13 +5,50 @@
  * seed). Events are applied in time order whenever the simulator is asked anything, so the account
  * at a given instant depends only on the seed and that instant, not on how often it was asked.
  */
-import type { Account } from './account.js';
-import type { JobChanges } from './changes.js';
+import type { Account, Lifecycle } from './account.js';
+import { GROW_DEFAULTS } from './defaults.js';
 import { classOf, GONE, type JobIndex, kindOfClass } from './job-index.js';
 import { unit } from './rng.js';
-import { JOB_STATUSES, type JobStatus } from './types.js';
+import { type GrowOptions, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 
 const LANE_DELETE = 8;
+
+/** The lifecycle of `grow`: arrivals from job `jobs` on, never before the history's last job. */
+export function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, nowMs: number): Lifecycle {
+  if (!(grow.jobsPerMinute > 0))
+    throw new RangeError(`grow.jobsPerMinute must be above 0 (got ${grow.jobsPerMinute})`);
+  const share = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
+  if (!(share >= 0 && share <= 1))
+    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${share})`);
+  const lastMs = jobs > 0 ? history.createdMs(jobs - 1) : Number.NEGATIVE_INFINITY;
+  const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
+  return {
+    arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
+    settleFromMs: startMs,
+    settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
+  };
+}
+
+/** A job created (born `queued`) or moved to `status`, for whoever watches them (webhooks.ts). */
+export interface JobChange {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly status: JobStatus;
+}
+
+export class JobChanges {
+  private readonly listeners = new Set<(change: JobChange) => void>();
+
+  /** Calls `listener` with each change from now on, as it is applied; returns the unsubscribe. */
+  watch(listener: (change: JobChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(change: JobChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
 
 export class Growth {
   private readonly events = new EventHeap();

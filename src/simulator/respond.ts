@@ -1,9 +1,88 @@
 /**
- * Ways of sending a body: whole, slowly in pieces, or cut off halfway (the socket ends before
- * the declared Content-Length is reached). Timers are tracked so that closing the simulator
- * never leaves one behind.
+ * What the simulator answers: the list envelope (spec 2.1) built by concatenating cached record
+ * JSON, error bodies shaped like the real service's ({timestamp, path, request_id, statusCode,
+ * message}, plus validation_errors on 400), and ways of sending a body: whole, slowly in pieces, or
+ * cut off halfway (the socket ends before the declared Content-Length is reached). Timers are
+ * tracked so that closing the simulator never leaves one behind.
  */
+import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { ListQuery } from './query.js';
+
+export interface PageLinks {
+  readonly first: string;
+  readonly current: string;
+  readonly next: string | null;
+}
+
+/**
+ * Page links as the real service writes them: always on /v2/transcription, carrying only status,
+ * offset and the served limit (other filters are dropped, so a client must not follow them blindly).
+ */
+export function pageLinks(baseUrl: string, query: ListQuery, total: number, served: number): PageLinks {
+  const link = (offset: number): string => {
+    const params = new URLSearchParams();
+    for (const status of query.statuses ?? []) params.append('status', status);
+    params.set('offset', String(offset));
+    params.set('limit', String(query.limit));
+    return `${baseUrl}/v2/transcription?${params}`;
+  };
+  return {
+    first: link(0),
+    current: link(query.offset),
+    next: query.offset + served >= total ? null : link(query.offset + query.limit),
+  };
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** The envelope's bytes: the links, then the cached record bytes joined by commas (one copy). */
+export function envelopeBody(links: PageLinks, items: readonly Buffer[]): Buffer {
+  const head =
+    `{"first":${JSON.stringify(links.first)},"current":${JSON.stringify(links.current)},` +
+    `"next":${JSON.stringify(links.next)},"items":[`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function errorBody(
+  status: number,
+  path: string,
+  message: string,
+  validationErrors?: readonly string[],
+): string {
+  return JSON.stringify({
+    timestamp: new Date().toISOString(),
+    path,
+    request_id: `G-${randomBytes(4).toString('hex')}`,
+    statusCode: status,
+    message: message || (REASONS[status] ?? 'Error'),
+    ...(validationErrors ? { validation_errors: validationErrors } : {}),
+  });
+}
+
+/** The body of a 401: the key missing or not the one the simulator takes. */
+export function keyRefused(key: string | string[] | undefined, path: string): string {
+  return errorBody(401, path, key === undefined ? 'missing x-service-key header' : 'invalid x-service-key');
+}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SLOW_PIECES = 8;

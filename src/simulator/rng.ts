@@ -85,11 +85,6 @@ export class Rng {
     const variant = HEX[8 + this.int(0, 3)];
     return `${this.hex(8)}-${this.hex(4)}-4${this.hex(3)}-${variant}${this.hex(3)}-${this.hex(12)}`;
   }
-
-  /** An independent generator seeded from this one. */
-  fork(): Rng {
-    return new Rng(this.int(0, 2 ** 31 - 1));
-  }
 }
 
 const HEX = '0123456789abcdef';

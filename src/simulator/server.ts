@@ -1,28 +1,32 @@
 /**
  * The simulator's HTTP server (node:http): GET /v2/transcription, /v2/pre-recorded and /v2/live,
- * and DELETE of one job (delete-job.ts), behind the x-service-key header, with the query, order,
- * envelope and error bodies of the real service, and faults on demand.
+ * and DELETE of one job, behind the x-service-key header, with the query, order, envelope and error
+ * bodies of the real service, and faults on demand.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Account, type Lifecycle } from './account.js';
-import { JobChanges } from './changes.js';
+import { Account } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
-import { deleteJob, isJobPath } from './delete-job.js';
-import { envelopeBody, errorBody, keyRefused, type PageLinks, pageLinks } from './envelope.js';
 import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
+import { JobChanges, lifecycleOf } from './growth.js';
 import type { ListItem } from './listing.js';
-import type { GrowOptions, SimulatorOptions } from './options.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
 import { accountSpec } from './records/generate.js';
-import { sendJson, sendSlowly, sendTruncated } from './respond.js';
+import {
+  envelopeBody,
+  errorBody,
+  keyRefused,
+  type PageLinks,
+  pageLinks,
+  sendJson,
+  sendSlowly,
+  sendTruncated,
+} from './respond.js';
 import { Rng } from './rng.js';
-import type { FaultKind, RequestLogEntry } from './types.js';
+import { type FaultKind, JOB_KINDS, type RequestLogEntry, type SimulatorOptions } from './types.js';
 import { startWebhookSender, type WebhookSender } from './webhooks.js';
-
-export type { GrowOptions, SimulatorOptions } from './options.js';
 
 export interface Simulator {
   /** http://HOST:PORT, no trailing slash. */
@@ -44,6 +48,9 @@ const FOREIGN_ORIGIN = 'http://evil.example.test';
 const BAD_TAIL = Buffer.from('\n<html>upstream hiccup');
 
 type LogBase = Omit<RequestLogEntry, 'status' | 'fault' | 'answeredMs'>;
+
+/** `DELETE` of one job: `/v2/pre-recorded/{id}`, `/v2/live/{id}`, or `/v2/transcription/{id}` (any kind). */
+const JOB_PATH = /^\/v2\/(pre-recorded|live|transcription)\/([^/]+)$/;
 
 /** Now, ms since the epoch, on the monotonic clock: the log's times compare exactly in a process. */
 const nowMs = (): number => performance.timeOrigin + performance.now();
@@ -78,21 +85,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     );
   }
   return sim;
-}
-
-function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, nowMs: number): Lifecycle {
-  if (!(grow.jobsPerMinute > 0))
-    throw new RangeError(`grow.jobsPerMinute must be above 0 (got ${grow.jobsPerMinute})`);
-  const share = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
-  if (!(share >= 0 && share <= 1))
-    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${share})`);
-  const lastMs = jobs > 0 ? history.createdMs(jobs - 1) : Number.NEGATIVE_INFINITY;
-  const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
-  return {
-    arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
-    settleFromMs: startMs,
-    settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
-  };
 }
 
 class SimulatorServer implements Simulator {
@@ -161,14 +153,11 @@ class SimulatorServer implements Simulator {
     };
     if (this.latencyMs > 0) await sleep(this.latencyMs);
     const list = method === 'GET' ? LIST_PATHS[url.pathname as keyof typeof LIST_PATHS] : undefined;
-    if (list === undefined && !(method === 'DELETE' && isJobPath(url.pathname))) {
+    if (list === undefined && !(method === 'DELETE' && JOB_PATH.test(url.pathname))) {
       return this.reply(res, base, 404, errorBody(404, url.pathname, `Cannot ${method} ${url.pathname}`));
     }
     if (key !== this.apiKey) return this.reply(res, base, 401, keyRefused(key, url.pathname));
-    if (list === undefined) {
-      const answer = deleteJob(this.data, url.pathname);
-      return this.reply(res, base, answer.status, answer.body);
-    }
+    if (list === undefined) return this.deleteJob(res, base, url.pathname);
     const parsed = parseListQuery(url.searchParams, list, this.limitCap);
     if (!parsed.ok) {
       return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', parsed.errors));
@@ -179,6 +168,19 @@ class SimulatorServer implements Simulator {
       return this.reply(res, base, 400, errorBody(400, url.pathname, 'Bad Request', errors));
     }
     this.serveList(req, res, base, parsed.query, this.faults.take(base));
+  }
+
+  /**
+   * Once the key is accepted, as the service answers: 202 with no body, the job gone from the list;
+   * 404 when the list holds no such job (another kind's, already deleted, past the retention).
+   */
+  private deleteJob(res: ServerResponse, base: LogBase, path: string): void {
+    const [, list = '', id = ''] = JOB_PATH.exec(path) ?? [];
+    const kinds = list === 'transcription' ? JOB_KINDS : JOB_KINDS.filter((kind) => kind === list);
+    const what = list === 'transcription' ? 'transcription' : list.replace('-', ' ');
+    if (this.data.deleteOf(decodeURIComponent(id), kinds)) this.reply(res, base, 202, '');
+    else
+      this.reply(res, base, 404, errorBody(404, path, `The ${what} job doesn't exist or has been deleted`));
   }
 
   private serveList(

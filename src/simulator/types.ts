@@ -1,6 +1,7 @@
 /**
  * The simulator's shared shapes: job records as plain JSON, the statuses and kinds the service
- * knows, the fault kinds, and what the server records about each request.
+ * knows, the fault kinds, what the server records about each request, and the options a simulator
+ * is started with (server.ts startSimulator).
  */
 
 /** A plain JSON job record as the service sends it (spec 2.2). */
@@ -15,13 +16,11 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_KINDS = ['pre-recorded', 'live'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
+/** Faults answered with their HTTP status and an error body in place of the page. */
+export const STATUS_FAULT_KINDS = ['408', '429', '500', '502', '503', '504'] as const;
+
 export const FAULT_KINDS = [
-  '408',
-  '429',
-  '500',
-  '502',
-  '503',
-  '504',
+  ...STATUS_FAULT_KINDS,
   'reset',
   'slow',
   'truncate',
@@ -84,4 +83,71 @@ export interface JobSpec {
   readonly utterances: number;
   /** Mean words per utterance; each utterance varies +-50% around it. */
   readonly words: number;
+}
+
+export interface GenerateOptions {
+  /** Default 7. */
+  seed?: number;
+  /** Jobs of each kind; defaults 100 and 100 unless `jobs` is given. The kinds interleave in this proportion. */
+  preRecorded?: number;
+  live?: number;
+  /** Jobs in all, alternating kinds (pre-recorded first), when neither preRecorded nor live is given. */
+  jobs?: number;
+  /** Mean utterances per done job, default 12 (each job varies +-50%). */
+  utterancesPerJob?: number;
+  /** Mean words per utterance, default 8 (each utterance varies +-50%). */
+  wordsPerUtterance?: number;
+  /** created_at range [from, to) the jobs are spread over; default the 90 days before 2026-11-01T00:00:00Z. */
+  from?: Date;
+  to?: Date;
+  /** Instead of from/to: the history starts at `start` with `jobsPerDay` jobs a day (prefix-stable). */
+  timeline?: { readonly start: Date; readonly jobsPerDay: number };
+  /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
+  recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
+}
+
+export interface SimulatorOptions extends GenerateOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 'sim-key'. */
+  apiKey?: string;
+  /** Most items served per page, default 100. */
+  limitCap?: number;
+  /** Largest offset served; a deeper one is refused with 400 (a service that caps offsets). Default none. */
+  offsetCap?: number;
+  /** Added before every response, ms, default 0. */
+  latencyMs?: number;
+  /** Serve these instead of generating (the simulator takes them over: edits change them). */
+  records?: JobRecord[];
+  /** A live account: jobs arrive, settle and are deleted as the clock moves (see GrowOptions). */
+  grow?: GrowOptions;
+  /** The time, ms since the epoch; default Date.now. A growing account follows it. */
+  clock?: () => number;
+  /** Most bytes of generated JSON kept for the next requests, default 32 MiB. */
+  cacheBytes?: number;
+  /** Initial random faults. */
+  faults?: FaultRule;
+  /** Jobs created longer ago (ms, by `clock`) are not listed; default none (data.setRetention). */
+  retentionMs?: number | null;
+  /** Called with each request's log entry (the CLI logs them). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** POST the service's webhooks here as a growing account's jobs are created and end (webhooks.ts); default none. */
+  webhookUrl?: string;
+  /** Told of each webhook posted: its event and the answer's status (0: failed). */
+  onWebhook?: (event: string, status: number) => void;
+  /** Keep entries in `log`; default true (a long-running CLI turns it off). */
+  keepLog?: boolean;
+}
+
+export interface GrowOptions {
+  /** New jobs a minute, above 0; they are born queued, kinds in the account's proportion. */
+  readonly jobsPerMinute: number;
+  /** Share of arrivals that each delete one older job (any age), default 0.02. */
+  readonly deleteShare?: number;
+  /** Longest time a job stays queued or processing before it is done or error, ms; default 300,000. */
+  readonly settleMs?: number;
+  /** When arrivals start, ms since the epoch: default the clock at start, never before the history's last job. */
+  readonly startMs?: number;
 }

@@ -5,14 +5,16 @@
  * `transcription.success`, `transcription.error` for a pre-recorded job, `live.start_session` and
  * `live.end_session` for a live one; no signature, as the service documents none.
  *
- * A growing account moves when asked anything, so the sender ticks it every `tickMs`. POSTs go
+ * A growing account moves when asked anything, so the sender ticks it every TICK_MS. POSTs go
  * out `CONCURRENCY` at a time in order; past `MAX_WAITING` unsent events the oldest are dropped
  * (a receiver that is down must not grow the simulator without bound). A failed POST is counted,
  * never retried.
  */
-import type { JobChange, JobChanges } from './changes.js';
+import type { JobChange, JobChanges } from './growth.js';
 import type { JobKind, JobStatus } from './types.js';
 
+/** ms between ticks of a growing account's clock. */
+const TICK_MS = 50;
 const CONCURRENCY = 4;
 const MAX_WAITING = 10_000;
 /** ms one POST may take. */
@@ -20,8 +22,6 @@ const POST_TIMEOUT_MS = 5_000;
 
 export interface WebhookSenderOptions {
   readonly url: string;
-  /** ms between ticks of a growing account's clock; default 50. */
-  readonly tickMs?: number;
   /** Told of each POST answered (its HTTP status) or failed (0). */
   readonly onSent?: (event: string, status: number) => void;
 }
@@ -95,7 +95,7 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
     pump();
   };
   const unwatch = source.changes.watch(listener);
-  const ticker = setInterval(() => source.tick(), options.tickMs ?? 50);
+  const ticker = setInterval(() => source.tick(), TICK_MS);
   ticker.unref();
 
   return {

@@ -10,28 +10,7 @@
  */
 import { Account, type AccountSpec } from '../account.js';
 import { GENERATE_DEFAULTS } from '../defaults.js';
-import type { JobKind, JobRecord } from '../types.js';
-
-export interface GenerateOptions {
-  /** Default 7. */
-  seed?: number;
-  /** Jobs of each kind; defaults 100 and 100 unless `jobs` is given. The kinds interleave in this proportion. */
-  preRecorded?: number;
-  live?: number;
-  /** Jobs in all, alternating kinds (pre-recorded first), when neither preRecorded nor live is given. */
-  jobs?: number;
-  /** Mean utterances per done job, default 12 (each job varies +-50%). */
-  utterancesPerJob?: number;
-  /** Mean words per utterance, default 8 (each utterance varies +-50%). */
-  wordsPerUtterance?: number;
-  /** created_at range [from, to) the jobs are spread over; default the 90 days before 2026-11-01T00:00:00Z. */
-  from?: Date;
-  to?: Date;
-  /** Instead of from/to: the history starts at `start` with `jobsPerDay` jobs a day (prefix-stable). */
-  timeline?: { readonly start: Date; readonly jobsPerDay: number };
-  /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
-  recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
-}
+import type { GenerateOptions, JobRecord } from '../types.js';
 
 const DAY_MS = 86_400_000;
 

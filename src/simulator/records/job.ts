@@ -7,9 +7,7 @@
 import { type Rng, round } from '../rng.js';
 import type { JobKind, JobRecord, JobSpec, JobStatus } from '../types.js';
 import { obj as asObject, featuresOf } from './features.js';
-import { liveParams } from './params-live.js';
-import { preRecordedParams } from './params-pre-recorded.js';
-import { drawRichness } from './params-shared.js';
+import { drawRichness, liveParams, preRecordedParams } from './params.js';
 import { buildResult } from './result.js';
 import { plannedDuration } from './transcript.js';
 import { COMPANIES, TEAMS } from './vocabulary.js';

@@ -1,0 +1,236 @@
+/**
+ * request_params of a job, as the service stores them: a pre-recorded job's (spec 2.4: every
+ * switch, each config object when its switch is on, plus keys the spec does not list but the real
+ * service sends: model, speaker_reidentification, skip_channel_deduplication, ...) and a live job's
+ * (spec 2.5: audio format, pre/realtime/post processing, the nine message flags of messages_config
+ * and callback_config, spec 6), with the pieces both kinds share.
+ */
+import type { Rng } from '../rng.js';
+import { COMPANIES, LANGUAGES, PEOPLE } from './vocabulary.js';
+
+export interface PreRecordedContext {
+  readonly fileId: string;
+  readonly language: string;
+  readonly richness: Richness;
+}
+
+export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<string, unknown> {
+  const on = (): boolean => switchOn(rng, ctx.richness);
+  const p: Record<string, unknown> = {
+    audio_url: rng.chance(0.5)
+      ? `https://api.example.test/file/${ctx.fileId}`
+      : `https://storage.example.test/recordings/${ctx.fileId}.mp3`,
+  };
+  if (on()) p['context_prompt'] = 'Weekly call between the account team and a customer.';
+  feature(p, 'custom_vocabulary', on(), () => vocabularyConfig(rng));
+  p['detect_language'] = rng.chance(0.5);
+  feature(
+    p,
+    'enable_code_switching',
+    on(),
+    () => ({ languages: [ctx.language, 'en'] }),
+    'code_switching_config',
+  );
+  if (!p['detect_language'] || rng.chance(0.3)) p['language'] = ctx.language;
+  const callback = on();
+  if (callback || rng.chance(0.2)) p['callback_url'] = 'https://hooks.example.test/transcripts';
+  feature(p, 'callback', callback, () => ({
+    url: 'https://hooks.example.test/transcripts',
+    method: rng.pick(['POST', 'PUT']),
+  }));
+  feature(p, 'subtitles', on(), () => subtitlesConfig(rng));
+  feature(p, 'diarization', on(), () => diarizationConfig(rng));
+  feature(p, 'translation', on(), () => translationConfig(rng, ctx.language));
+  feature(p, 'summarization', on(), () => summarizationConfig(rng));
+  p['moderation'] = on();
+  p['named_entity_recognition'] = on();
+  p['chapterization'] = on();
+  p['name_consistency'] = on();
+  feature(p, 'custom_spelling', on(), () => spellingConfig(rng));
+  feature(p, 'structured_data_extraction', on(), () => ({
+    classes: rng.some(['person', 'organization', 'date', 'amount', 'product'], 1, 3),
+  }));
+  p['sentiment_analysis'] = on();
+  feature(p, 'audio_to_llm', on(), () => ({
+    prompts: rng.some(
+      ['Summarize the call in one line.', 'List the action items.', 'Who talked most?'],
+      1,
+      3,
+    ),
+  }));
+  p['sentences'] = on();
+  p['display_mode'] = on();
+  p['punctuation_enhanced'] = rng.chance(0.3);
+  p['language_config'] = languageConfig(rng, ctx.language);
+  // Keys outside the spec, as the real service sends them.
+  p['model'] = rng.pick(['solaria-1', 'solaria-1', 'solaria-3']);
+  p['speaker_reidentification'] = on();
+  p['skip_channel_deduplication'] = rng.chance(0.1);
+  p['diarization_enhanced'] = rng.chance(0.1);
+  p['audio_enhancer'] = rng.chance(0.3);
+  p['accurate_words_timestamps'] = rng.chance(0.2);
+  return p;
+}
+
+function subtitlesConfig(rng: Rng): Record<string, unknown> {
+  return {
+    formats: rng.some(['srt', 'vtt'], 1, 2),
+    minimum_duration: 1,
+    maximum_duration: rng.pick([6, 10, 15]),
+    maximum_characters_per_row: rng.pick([32, 42]),
+    maximum_rows_per_caption: rng.pick([1, 2]),
+    style: rng.pick(['default', 'compliance']),
+  };
+}
+
+function diarizationConfig(rng: Rng): Record<string, unknown> {
+  const speakers = rng.int(2, 4);
+  return { number_of_speakers: speakers, min_speakers: 1, max_speakers: speakers + rng.int(0, 2) };
+}
+
+const MESSAGE_FLAGS = [
+  'receive_partial_transcripts',
+  'receive_final_transcripts',
+  'receive_speech_events',
+  'receive_pre_processing_events',
+  'receive_realtime_processing_events',
+  'receive_post_processing_events',
+  'receive_acknowledgments',
+  'receive_errors',
+  'receive_lifecycle_events',
+] as const;
+
+export interface LiveContext {
+  readonly language: string;
+  readonly channels: number;
+  readonly richness: Richness;
+}
+
+export function liveParams(rng: Rng, ctx: LiveContext): Record<string, unknown> {
+  const on = (): boolean => switchOn(rng, ctx.richness);
+  const callback = on();
+  return {
+    encoding: rng.pick(['wav/pcm', 'wav/alaw', 'wav/ulaw']),
+    bit_depth: rng.pick([8, 16, 16, 24, 32]),
+    sample_rate: rng.pick([8000, 16000, 16000, 44100, 48000]),
+    channels: ctx.channels,
+    model: 'solaria-1',
+    endpointing: rng.pick([0.01, 0.05, 0.1, 0.3]),
+    maximum_duration_without_endpointing: rng.pick([5, 10, 30, 60]),
+    language_config: languageConfig(rng, ctx.language),
+    pre_processing: { audio_enhancer: rng.chance(0.3), speech_threshold: rng.pick([0.3, 0.5, 0.6, 0.8]) },
+    realtime_processing: realtimeProcessing(rng, ctx, on),
+    post_processing: postProcessing(rng, on),
+    messages_config: messageFlags(rng),
+    callback,
+    ...(callback
+      ? { callback_config: { url: 'https://hooks.example.test/live', ...messageFlags(rng) } }
+      : {}),
+  };
+}
+
+function realtimeProcessing(rng: Rng, ctx: LiveContext, on: () => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  feature(out, 'custom_vocabulary', on(), () => vocabularyConfig(rng));
+  feature(out, 'custom_spelling', on(), () => spellingConfig(rng));
+  feature(out, 'translation', on(), () => translationConfig(rng, ctx.language));
+  out['named_entity_recognition'] = on();
+  out['sentiment_analysis'] = on();
+  return out;
+}
+
+function postProcessing(rng: Rng, on: () => boolean): Record<string, unknown> {
+  const summarization = on();
+  return {
+    summarization,
+    ...(summarization ? { summarization_config: summarizationConfig(rng) } : {}),
+    chapterization: on(),
+  };
+}
+
+function messageFlags(rng: Rng): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const flag of MESSAGE_FLAGS) flags[flag] = rng.chance(0.6);
+  return flags;
+}
+
+/**
+ * How feature-rich a job is: some jobs ask for every feature, some for none, most for a random
+ * few, so a dataset covers both extremes.
+ */
+export type Richness = 'none' | 'all' | number;
+
+export function drawRichness(rng: Rng): Richness {
+  return rng.weighted<Richness>([
+    ['none', 0.12],
+    ['all', 0.08],
+    [rng.float(0.2, 0.6), 0.8],
+  ]);
+}
+
+/** Draws a feature switch for this richness. */
+export function switchOn(rng: Rng, richness: Richness): boolean {
+  if (richness === 'none') return false;
+  if (richness === 'all') return true;
+  return rng.chance(richness);
+}
+
+/** Sets a switch and, when it is on, its config object (`<name>_config` unless named). */
+export function feature(
+  params: Record<string, unknown>,
+  name: string,
+  enabled: boolean,
+  config: () => Record<string, unknown>,
+  configName = `${name}_config`,
+): void {
+  params[name] = enabled;
+  if (enabled) params[configName] = config();
+}
+
+export function vocabularyConfig(rng: Rng): Record<string, unknown> {
+  // Both element forms of the spec: a plain string, the short object {value}, the full object.
+  const vocabulary: unknown[] = [rng.pick(COMPANIES), { value: rng.pick(COMPANIES) }];
+  if (rng.chance(0.7)) {
+    vocabulary.push({
+      value: rng.pick(PEOPLE).split(' ')[1],
+      pronunciations: [rng.pick(['mar-tan', 'kel-er', 'doo-bwa', 'ra-mos'])],
+      intensity: round1(rng.float(0.1, 1)),
+      language: rng.pick(LANGUAGES),
+    });
+  }
+  return { vocabulary, default_intensity: round1(rng.float(0.2, 0.8)) };
+}
+
+export function spellingConfig(rng: Rng): Record<string, unknown> {
+  const name = rng.pick(COMPANIES);
+  return { spelling_dictionary: { [name]: [name.toLowerCase(), name.replace(' ', '')] } };
+}
+
+export function translationConfig(rng: Rng, source: string): Record<string, unknown> {
+  const targets = rng.some(
+    LANGUAGES.filter((l) => l !== source),
+    1,
+    2,
+  );
+  return {
+    target_languages: targets,
+    model: rng.pick(['base', 'enhanced']),
+    match_original_utterances: rng.chance(0.8),
+    lipsync: rng.chance(0.5),
+    context_adaptation: rng.chance(0.5),
+    context: rng.chance(0.5) ? '' : 'A business call between colleagues.',
+    informal: rng.chance(0.3),
+  };
+}
+
+export function languageConfig(rng: Rng, language: string): Record<string, unknown> {
+  return { languages: rng.chance(0.4) ? [] : [language], code_switching: rng.chance(0.3) };
+}
+
+export function summarizationConfig(rng: Rng): Record<string, unknown> {
+  return { type: rng.pick(['general', 'bullet_points', 'concise']) };
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
