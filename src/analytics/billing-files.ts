@@ -112,13 +112,9 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
  * What the scheduled job runs: every complete day and month (UTC) that meets the window before
  * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
  */
-export async function writeRecentBillingReports(options: {
-  readonly db: RowSource;
-  readonly dir: string;
-  readonly now?: Date;
-  readonly kind?: JobKind;
-  readonly settings: BillingFileSettings;
-}): Promise<BillingFileResult[]> {
+export async function writeRecentBillingReports(
+  options: Omit<BillingFileOptions, 'by' | 'period'>,
+): Promise<BillingFileResult[]> {
   const { settings } = options;
   const now = options.now ?? new Date();
   const windowStart = new Date(now.getTime() - settings.windowMs);

@@ -20,11 +20,9 @@ import {
   type Figures,
 } from './billing-report.js';
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
-import type { CsvOptions } from './format/csv.js';
-import { formatCsv } from './format/csv.js';
 import { trimmedDecimal } from './format/decimal-text.js';
 import { formatHtmlPage } from './format/html.js';
-import type { OutputFormat } from './format/output-format.js';
+import { type CsvOptions, formatCsv, type OutputFormat } from './format/output-format.js';
 import { type Cell, type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import { formatTextTable } from './format/text-table.js';
 import { describeFilter } from './reports.js';

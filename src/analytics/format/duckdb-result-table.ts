@@ -4,7 +4,7 @@
  *     DECIMAL always as an ExactNumber of DuckDB's own text (123456789012345.123); FLOAT and DOUBLE as
  *     numbers: one JSON type per column, a number, and no digit lost to a double;
  *   - timestamps as ISO 8601 (2026-10-31T23:11:39.512, with Z for TIMESTAMPTZ; micro- and
- *     nanoseconds kept when there are any), INTERVAL as an ISO 8601 duration (P1DT2H3.5S): ./iso-text.ts;
+ *     nanoseconds kept when there are any), INTERVAL as an ISO 8601 duration (P1DT2H3.5S): below;
  *   - JSON, lists, structs, maps and unions as `json` columns of JSON text written with the same
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
@@ -12,7 +12,6 @@
 import type { DuckDBResultReader, DuckDBTypeId, DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../store/index.js';
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
-import { isoDuration, isoTimestamp } from './iso-text.js';
 import { type Cell, type Column, type ColumnType, type ResultTable, toCell } from './result-table.js';
 
 let columnTypes: ReadonlyMap<DuckDBTypeId, ColumnType> | undefined;
@@ -74,7 +73,7 @@ function plainValue(value: DuckDBValue): unknown {
   return value.toString();
 }
 
-/** Any of DuckDB's timestamps as ISO 8601 (./iso-text.ts); undefined for another value. */
+/** Any of DuckDB's timestamps as ISO 8601 (isoTimestamp); undefined for another value. */
 function timestampText(value: object): string | undefined {
   const duck = duckdb();
   if (value instanceof duck.DuckDBTimestampTZValue)
@@ -88,4 +87,122 @@ function timestampText(value: object): string | undefined {
   if (value instanceof duck.DuckDBTimestampSecondsValue)
     return value.isFinite ? isoTimestamp(value.seconds, 's', '') : value.toString();
   return undefined;
+}
+
+/*
+ * DuckDB's instants and intervals as ISO 8601 text, the one spelling of every output format:
+ *   - a timestamp as `2026-10-31T23:11:39.512`: milliseconds always, microseconds or nanoseconds
+ *     when it has them; `Z` after a TIMESTAMPTZ (an instant in UTC), nothing after a TIMESTAMP
+ *     (a wall-clock time of no zone, so no zone is claimed); years outside 0000-9999 in ISO's
+ *     expanded form (`+012345`, `-000044`, astronomical: year 0 is 1 BC); infinity as DuckDB
+ *     spells it (`infinity`, `-infinity`);
+ *   - an interval as a duration: `P1Y2M3DT4H5M6.5S`, `PT0S` for none.
+ * Computed from the stored integer, never through a Date, so no digit and no year is lost.
+ */
+
+/** Units of one second, per precision of DuckDB's timestamp types. */
+const PER_SECOND = {
+  s: 1n,
+  ms: 1_000n,
+  us: 1_000_000n,
+  ns: 1_000_000_000n,
+} as const;
+type TimestampPrecision = keyof typeof PER_SECOND;
+
+const SECONDS_PER_DAY = 86_400n;
+
+/**
+ * `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601; `zone` is `Z` for an instant in
+ * UTC, empty for a timestamp without time zone.
+ */
+export function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
+  const perSecond = PER_SECOND[precision];
+  const seconds = floorDiv(units, perSecond);
+  const fraction = units - seconds * perSecond;
+  const days = floorDiv(seconds, SECONDS_PER_DAY);
+  const ofDay = Number(seconds - days * SECONDS_PER_DAY);
+  const { year, month, day } = civilFromDays(Number(days));
+  const time = [Math.floor(ofDay / 3600), Math.floor(ofDay / 60) % 60, ofDay % 60].map(two).join(':');
+  return `${isoYear(year)}-${two(month)}-${two(day)}T${time}${fractionText(fraction, precision)}${zone}`;
+}
+
+/** `.SSS` always; `.SSSSSS` or `.SSSSSSSSS` when the digits past the milliseconds are not zero. */
+function fractionText(fraction: bigint, precision: TimestampPrecision): string {
+  const digits = String(PER_SECOND[precision]).length - 1;
+  const text = String(fraction).padStart(digits, '0').padEnd(9, '0');
+  const shown = text.endsWith('000000') ? 3 : text.endsWith('000') ? 6 : 9;
+  return `.${text.slice(0, shown)}`;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
+/** The proleptic Gregorian date of a day count from 1970-01-01 (H. Hinnant's civil_from_days). */
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+function isoYear(year: number): string {
+  if (year >= 0 && year <= 9999) return String(year).padStart(4, '0');
+  return `${year < 0 ? '-' : '+'}${String(Math.abs(year)).padStart(6, '0')}`;
+}
+
+function two(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+const MICROS_PER = { hour: 3_600_000_000n, minute: 60_000_000n, second: 1_000_000n } as const;
+
+/**
+ * An INTERVAL as an ISO 8601 duration: P1Y2M3DT4H5M6.5S, PT0S for none. DuckDB keeps months, days
+ * and microseconds apart, each with its own sign, so each part is written with its own sign (as
+ * PostgreSQL's iso_8601 interval style does: P-1Y-2M3DT-4H).
+ */
+export function isoDuration(value: {
+  readonly months: number;
+  readonly days: number;
+  readonly micros: bigint;
+}): string {
+  const years = Math.trunc(value.months / 12);
+  const months = value.months % 12;
+  const date = [part(years, 'Y'), part(months, 'M'), part(value.days, 'D')].join('');
+  let rest = value.micros;
+  const hours = rest / MICROS_PER.hour;
+  rest -= hours * MICROS_PER.hour;
+  const minutes = rest / MICROS_PER.minute;
+  rest -= minutes * MICROS_PER.minute;
+  const time = [part(hours, 'H'), part(minutes, 'M'), seconds(rest)].join('');
+  if (date === '' && time === '') return 'PT0S';
+  return `P${date}${time === '' ? '' : `T${time}`}`;
+}
+
+function part(n: number | bigint, unit: string): string {
+  return n === 0 || n === 0n ? '' : `${n}${unit}`;
+}
+
+function seconds(micros: bigint): string {
+  if (micros === 0n) return '';
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  const whole = abs / MICROS_PER.second;
+  const fraction = String(abs % MICROS_PER.second)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}S`;
 }

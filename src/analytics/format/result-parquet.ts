@@ -2,14 +2,20 @@
  * A query's result as a Parquet file, for `query --out FILE.parquet`: the rows are appended, with
  * the result's own column types, to a table of a private in-memory DuckDB, which writes the file.
  * The reading side (a sandboxed file, or the writer serving a socket) never writes where a reader
- * says: the private instance reads nothing but the values it is handed. Types are kept exactly,
- * HUGEINT as DECIMAL(38,0); a value Parquet cannot hold refuses the file (./parquet-types.ts).
+ * says: the private instance reads nothing but the values it is handed.
+ *
+ * Every value is kept exact, or the file is refused with one line:
+ *   - HUGEINT and UHUGEINT (DuckDB's Parquet writer would turn them into doubles) are written as
+ *     DECIMAL(38,0), at any depth of lists, structs and maps; a value of 39 digits does not fit;
+ *   - INTERVAL is Parquet's INTERVAL: months, days and milliseconds, each 0 or more, so a negative
+ *     interval or one with microseconds does not fit.
+ * Every other type is written as DuckDB writes it.
  */
-import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { ConfigError } from '../../errors.js';
 import { duckdb } from '../../store/index.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
-import { needsCheck, parquetCast, unwritable } from './parquet-types.js';
+import { isoDuration } from './duckdb-result-table.js';
 
 /** Writes `reader`'s rows to `file` (absolute); returns the row count. */
 export async function resultToParquet(reader: DuckDBResultReader, file: string): Promise<number> {
@@ -60,5 +66,112 @@ export async function withPrivateDuckDB<T>(fn: (connection: DuckDBConnection) =>
   } finally {
     connection.closeSync();
     instance.closeSync();
+  }
+}
+
+/** The type a HUGEINT is written as: the widest decimal Parquet readers take. */
+const HUGE_AS = 'DECIMAL(38,0)';
+const HUGE_LIMIT = 10n ** 38n;
+/** HUGEINT or UHUGEINT. */
+const isHuge = (id: number) => {
+  const { HUGEINT, UHUGEINT } = duckdb().DuckDBTypeId;
+  return id === HUGEINT || id === UHUGEINT;
+};
+
+/** The type a column is written as, or undefined when it is written as it is. */
+function parquetCast(type: DuckDBType): string | undefined {
+  return holds(type, (id) => isHuge(id)) ? castText(type) : undefined;
+}
+
+/** Whether values of `type` need a look before writing (they may not fit, see the top). */
+function needsCheck(type: DuckDBType): boolean {
+  return holds(type, (id) => isHuge(id) || id === duckdb().DuckDBTypeId.INTERVAL);
+}
+
+/** Why `value` (of `type`) cannot be written to Parquet, in words; undefined when it can. */
+function unwritable(value: DuckDBValue, type: DuckDBType): string | undefined {
+  if (value === null) return undefined;
+  const duck = duckdb();
+  if (isHuge(type.typeId) && typeof value === 'bigint') {
+    if (value < HUGE_LIMIT && value > -HUGE_LIMIT) return undefined;
+    return `the ${type.typeId === duckdb().DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
+  }
+  if (value instanceof duck.DuckDBIntervalValue) {
+    if (value.months < 0 || value.days < 0 || value.micros < 0n)
+      return `the negative interval ${isoDuration(value)}, and a Parquet INTERVAL holds months, days and milliseconds of 0 or more`;
+    if (value.micros % 1000n !== 0n)
+      return `the interval ${isoDuration(value)}, finer than the milliseconds a Parquet INTERVAL holds`;
+    return undefined;
+  }
+  for (const [item, itemType] of children(value, type)) {
+    const found = unwritable(item, itemType);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A nested value's items, each with its type. */
+function children(value: DuckDBValue, type: DuckDBType): [DuckDBValue, DuckDBType][] {
+  const duck = duckdb();
+  const { DuckDBTypeId } = duck;
+  if (
+    (value instanceof duck.DuckDBListValue || value instanceof duck.DuckDBArrayValue) &&
+    'valueType' in type
+  )
+    return value.items.map((item) => [item, type.valueType]);
+  if (value instanceof duck.DuckDBStructValue && type.typeId === DuckDBTypeId.STRUCT)
+    return Object.entries(value.entries).map(([name, item]) => [item, type.typeForEntry(name)]);
+  if (value instanceof duck.DuckDBMapValue && type.typeId === DuckDBTypeId.MAP)
+    return value.entries.flatMap((entry): [DuckDBValue, DuckDBType][] => [
+      [entry.key, type.keyType],
+      [entry.value, type.valueType],
+    ]);
+  if (value instanceof duck.DuckDBUnionValue && type.typeId === DuckDBTypeId.UNION)
+    return [[value.value, type.memberTypeForTag(value.tag)]];
+  return [];
+}
+
+function holds(type: DuckDBType, leaf: (id: number) => boolean): boolean {
+  return leaf(type.typeId) || inner(type).some((t) => holds(t, leaf));
+}
+
+function inner(type: DuckDBType): readonly DuckDBType[] {
+  const { DuckDBTypeId } = duckdb();
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return [type.valueType];
+    case DuckDBTypeId.STRUCT:
+      return type.entryTypes;
+    case DuckDBTypeId.MAP:
+      return [type.keyType, type.valueType];
+    case DuckDBTypeId.UNION:
+      return type.memberTypes;
+    default:
+      return [];
+  }
+}
+
+/** `type` as SQL with every HUGEINT and UHUGEINT in it spelled DECIMAL(38,0). */
+function castText(type: DuckDBType): string {
+  const fields = (names: readonly string[], types: readonly DuckDBType[]) =>
+    names.map((name, i) => `${sqlIdentifier(name)} ${types[i] ? castText(types[i]) : 'VARCHAR'}`).join(', ');
+  const { DuckDBTypeId } = duckdb();
+  switch (type.typeId) {
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+      return HUGE_AS;
+    case DuckDBTypeId.LIST:
+      return `${castText(type.valueType)}[]`;
+    case DuckDBTypeId.ARRAY:
+      return `${castText(type.valueType)}[${type.length}]`;
+    case DuckDBTypeId.STRUCT:
+      return `STRUCT(${fields(type.entryNames, type.entryTypes)})`;
+    case DuckDBTypeId.MAP:
+      return `MAP(${castText(type.keyType)}, ${castText(type.valueType)})`;
+    case DuckDBTypeId.UNION:
+      return `UNION(${fields(type.memberTags, type.memberTypes)})`;
+    default:
+      return type.toString();
   }
 }

@@ -14,12 +14,8 @@ import { ConfigError } from '../../errors.js';
 import { makeFolder } from '../../util/make-folder.js';
 import type { Reader } from '../read/reader.js';
 
-export const EXPORT_TABLES = [
-  { table: 'jobs', dataset: 'jobs' },
-  { table: 'utterances', dataset: 'utterances' },
-  { table: 'words', dataset: 'words' },
-  { table: 'module_results', dataset: 'module_results' },
-] as const;
+/** Each table is written from the dataset of its name. */
+const EXPORT_TABLES = ['jobs', 'utterances', 'words', 'module_results'] as const;
 
 /** Hive partition columns of every exported table, in folder order. */
 export const PARTITION_COLUMNS = ['kind', 'month'] as const;
@@ -42,7 +38,7 @@ export interface ExportedTable {
 
 export async function exportParquet(options: ExportOptions): Promise<ExportedTable[]> {
   const out = resolve(options.outDir);
-  const existing = EXPORT_TABLES.map((t) => join(out, t.table)).filter((dir) => existsSync(dir));
+  const existing = EXPORT_TABLES.map((table) => join(out, table)).filter((dir) => existsSync(dir));
   if (existing.length > 0 && !options.overwrite) {
     throw new ConfigError('--out', `${existing[0]} already exists`, {
       hint: 'pass --overwrite to replace the previous export, or choose another --out folder',
@@ -52,10 +48,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
   await makeFolder(staging);
   try {
     const exported: ExportedTable[] = [];
-    for (const { table, dataset } of EXPORT_TABLES) {
+    for (const table of EXPORT_TABLES) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet({
-        dataset,
+        dataset: table,
         params: { include_deleted: options.includeDeleted ?? false },
         targetDir: target,
         partitionBy: PARTITION_COLUMNS,
@@ -64,7 +60,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
       await makeFolder(target);
       exported.push({ table, rows, dir: join(out, table) });
     }
-    for (const { table } of EXPORT_TABLES) {
+    for (const table of EXPORT_TABLES) {
       await rm(join(out, table), { recursive: true, force: true });
       await rename(join(staging, table), join(out, table));
     }

@@ -12,8 +12,7 @@ import { writeFileAtomic } from './atomic-file.js';
 export const MANIFEST_FILE = '_manifest.json';
 /**
  * Bumped when the layout or a column's type changes: a manifest of another version makes the next
- * publish rewrite all, so no dataset mixes files of two schemas. 2: JSON columns as UTF-8 strings.
- * 3: jobs' erased_at.
+ * publish rewrite all, so no dataset mixes files of two schemas.
  */
 export const MANIFEST_VERSION = 3;
 

@@ -53,20 +53,22 @@ export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
   { table: 'billing_monthly', dataset: 'billing_monthly', fingerprint: 'content' },
 ];
 
-export interface PublishOptions {
-  readonly db: RowSource;
+/** Where a run publishes its dataset (`--publish`, `--publish-raw`, `--publish-keep`, `--publish-endpoint`). */
+export interface PublishTarget {
   /** A folder, or `s3://BUCKET[/PREFIX]`. */
   readonly dir: string;
   /** Add each job's `raw` (the record as received, job_records) to the jobs files; default false. */
   readonly raw?: boolean;
-  /** The instant the data is as of; default now. */
-  readonly now?: Date;
-  /** Aborted: the publish stops before its next table, and a bucket's uploads are aborted (the manifest stays the previous one). */
-  readonly signal?: AbortSignal;
   /** With a bucket: the manifests kept, with the files they name; default 2. */
   readonly keep?: number;
   /** With a bucket: an S3-compatible endpoint, addressed path-style; default the SDK's chain. */
   readonly endpoint?: string;
+}
+
+export interface PublishOptions extends PublishTarget {
+  readonly db: RowSource;
+  /** Aborted: the publish stops before its next table, and a bucket's uploads are aborted (the manifest stays the previous one). */
+  readonly signal?: AbortSignal;
   /**
    * With a bucket: the local folder the files are staged in before they are uploaded, emptied at
    * the start and removed at the end; default a new folder in the system's temporary folder.
@@ -94,22 +96,10 @@ interface Totals {
   bytes: number;
 }
 
-/** Where a run publishes its dataset (`--publish`, `--publish-raw`, `--publish-keep`, `--publish-endpoint`). */
-export interface PublishTarget {
-  /** Absolute folder of the dataset, or `s3://BUCKET[/PREFIX]`. */
-  readonly dir: string;
-  /** Add each job's `raw` to the published jobs. */
-  readonly raw: boolean;
-  /** With a bucket: the manifests kept; default 2. */
-  readonly keep?: number;
-  /** With a bucket: an S3-compatible endpoint. */
-  readonly endpoint?: string;
-}
-
 export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
   const bucket = isBucketUrl(options.dir);
   const dir = bucket ? options.dir : resolve(options.dir);
-  const now = options.now ?? new Date();
+  const now = new Date();
   const target = await openTarget(options, dir, now);
   const raw = options.raw ?? false;
   const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };

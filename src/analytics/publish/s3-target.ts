@@ -30,10 +30,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { StorageError } from '../../errors.js';
 import { makeFolder } from '../../util/make-folder.js';
-import { type BucketLocation, bucketLocation } from './bucket-url.js';
+import { type BucketLocation, bucketLocation, storageError } from './bucket-url.js';
 import type { DatasetTarget } from './folder-target.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
-import { storageError } from './s3-faults.js';
 import { type UploadBucket, Uploads } from './s3-uploads.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */

@@ -8,8 +8,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { AbortMultipartUploadCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { BucketLocation } from './bucket-url.js';
-import { storageError } from './s3-faults.js';
+import { type BucketLocation, storageError } from './bucket-url.js';
 
 /** S3's smallest part: a multipart upload holds at most this much of a file in memory. */
 const PART_BYTES = 5 * 2 ** 20;

@@ -9,9 +9,8 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import { type Database, openInMemory, openReadOnly } from '../../store/index.js';
-import { FileReader } from './file-reader.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
-import type { Reader } from './reader.js';
+import { FileReader, type Reader } from './reader.js';
 
 export interface ReaderOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */

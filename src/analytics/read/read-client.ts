@@ -95,8 +95,9 @@ export class SocketReader implements Reader {
   }
 
   /**
-   * `use` of the reply to `request`, on a connection of its own that stays open until `use` is
-   * done: the writer keeps a file it names until the reader hangs up.
+   * `use` of the reply to `request` (one line each way), on a connection of its own that stays open
+   * until `use` is done: the writer keeps a file it names until the reader hangs up. A refusal
+   * throws unless `partial`.
    */
   private async request<T>(
     request: ReadRequest,
@@ -105,26 +106,17 @@ export class SocketReader implements Reader {
   ): Promise<T> {
     const socket = await open(this.socketPath);
     try {
-      return await use(await this.exchange(socket, request, options));
+      const line = readWireLine(socket, {
+        endEvent: 'close',
+        ended: () => this.broken('hung up before answering (the run probably ended)'),
+      });
+      socket.write(`${encodeWire(request)}\n`);
+      const reply = decodeWire(await line) as Reply;
+      if (!reply.ok && !options.partial) throw this.failure(reply);
+      return await use(reply);
     } finally {
       socket.destroy();
     }
-  }
-
-  /** Sends one request line and reads the one reply line; a refusal throws unless `partial`. */
-  private async exchange(
-    socket: Socket,
-    request: ReadRequest,
-    options: { readonly partial?: boolean } = {},
-  ): Promise<Reply> {
-    const line = readWireLine(socket, {
-      endEvent: 'close',
-      ended: () => this.broken('hung up before answering (the run probably ended)'),
-    });
-    socket.write(`${encodeWire(request)}\n`);
-    const reply = decodeWire(await line) as Reply;
-    if (reply.ok || options.partial) return reply;
-    throw this.failure(reply);
   }
 
   private failure(reply: Reply): Error {

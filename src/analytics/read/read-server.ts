@@ -177,7 +177,7 @@ class Request {
         tooLong: () => new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`),
       });
       const request = readRequest.parse(decodeWire(line));
-      const reply = await this.answer(request, temp);
+      const reply = await this.db.withConnection((connection) => this.answer(connection, request, temp));
       if (this.aborted || !this.socket.writable) return;
       this.socket.write(`${encodeWire({ ok: reply['error'] === undefined, ...reply })}\n`);
       // A Parquet reply names a file the reader copies from: it stays until the reader hangs up.
@@ -194,11 +194,11 @@ class Request {
   }
 
   /** The reply to `request`, on a fresh connection in a READ ONLY transaction. */
-  private answer(request: ReadRequest, temp: string[]): Promise<Record<string, unknown>> {
-    return this.db.withConnection((connection) => this.answerOn(connection, request, temp));
-  }
-
-  private async answerOn(connection: DuckDBConnection, request: ReadRequest, temp: string[]) {
+  private async answer(
+    connection: DuckDBConnection,
+    request: ReadRequest,
+    temp: string[],
+  ): Promise<Record<string, unknown>> {
     this.connection = connection;
     try {
       await connection.run('BEGIN TRANSACTION READ ONLY');
