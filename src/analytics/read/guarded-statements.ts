@@ -10,15 +10,7 @@ import { ConfigError, DatabaseError, isOutOfMemory } from '../../errors.js';
 import { damagedFileError, duckdb, type SqlParams, toDuckParams } from '../../store/index.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 
-let kinds:
-  | {
-      readonly StatementType: ReturnType<typeof duckdb>['StatementType'];
-      readonly reading: ReadonlySet<number>;
-      readonly setting: ReadonlySet<number>;
-      readonly files: ReadonlySet<number>;
-      readonly words: Partial<Record<number, string>>;
-    }
-  | undefined;
+let kinds: ReturnType<typeof statementKinds> | undefined;
 
 /**
  * Statement types by what the gate does with them, made at first use (DuckDB loads then, not when
@@ -29,8 +21,13 @@ let kinds:
  * type whose name is not theirs.
  */
 function statementTypes() {
+  kinds ??= statementKinds();
+  return kinds;
+}
+
+function statementKinds() {
   const { StatementType } = duckdb();
-  kinds ??= {
+  return {
     StatementType,
     reading: new Set<number>([StatementType.SELECT, StatementType.EXPLAIN, StatementType.CALL]),
     setting: new Set<number>([StatementType.SET, StatementType.VARIABLE_SET]),
@@ -51,7 +48,6 @@ function statementTypes() {
       [StatementType.TRANSACTION]: 'transaction (BEGIN, COMMIT or ROLLBACK)',
     } as Partial<Record<number, string>>,
   };
-  return kinds;
 }
 
 /**
@@ -180,7 +176,7 @@ function runsCheckpoint(sql: string): boolean {
 }
 
 /** A statement type in words, with its article: `an INSERT statement`, `a DELETE statement`. */
-export function statementKind(type: number): string {
+function statementKind(type: number): string {
   const { StatementType, words: named } = statementTypes();
   const words = named[type] ?? String(StatementType[type]).replaceAll('_', ' ');
   return `${/^[AEIOU]/i.test(words) ? 'an' : 'a'} ${words} statement`;
