@@ -3,7 +3,7 @@
  * (`${prefix}:checkpoint:${kind}`, written after each DuckDB commit). The DuckDB file is open, and
  * its writer lock held, only while the run lasts, so reports and ad-hoc queries read it and other
  * writers (`sync`, `compact`, ...) write it between runs; a run that finds it held past --lock-wait
- * is put back for later by the processor (src/worker/busy-file.ts).
+ * is put back for later by the processor (src/worker/processor.ts).
  */
 import { z } from 'zod';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../src/errors.js';

@@ -14,9 +14,9 @@ import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import { formatDuration, formatDurationSetting } from '../util/duration.js';
-import type { BusyState } from './busy-file.js';
 import { within } from './connection.js';
 import type { WorkerMetrics } from './metrics.js';
+import type { BusyState } from './processor.js';
 
 /** ms a PING may take before Redis counts as unreachable. */
 const PING_TIMEOUT_MS = 2_000;

@@ -15,14 +15,13 @@ import type { Logger } from '../log.js';
 import { acquireWriterLock } from '../store/index.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { createBullWorker } from './bull-worker.js';
-import { BusyFile, PUT_BACK_MS } from './busy-file.js';
 import { closeRedis, connectRedis, watchRedis, within } from './connection.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { startMetricsServer } from './http-server.js';
 import type { JobRegistry, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { Notifier } from './notify.js';
-import { createProcessor } from './processor.js';
+import { BusyFile, createProcessor, PUT_BACK_MS } from './processor.js';
 import { createSyncQueue, registerSchedules, scheduleFields } from './queue.js';
 import { startWebhooks, type WebhookSettings } from './webhook-server.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
-import { BusyFile } from '../../../src/worker/busy-file.js';
+import { BusyFile } from '../../../src/worker/processor.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { redisUrl } from '../../helpers/redis.js';
