@@ -3,6 +3,7 @@
  * (in order, one each) and seeded random faults. A fault applies to one list request that would otherwise have been answered 200 (after
  * the key and the parameters were accepted), so probes of 401/400/404 never consume one.
  */
+import { obj } from './records/features.js';
 import { Rng } from './rng.js';
 import {
   FAULT_KINDS,
@@ -117,15 +118,11 @@ export function breakRecord(json: Buffer, rng: Rng): Buffer {
   if (breakage === 'created-at-not-a-date') record['created_at'] = 'yesterday at noon';
   if (breakage === 'unknown-status') record['status'] = 'finished';
   if (breakage === 'utterances-not-an-array') {
-    const result = isObject(record['result']) ? record['result'] : {};
-    const transcription = isObject(result['transcription']) ? result['transcription'] : {};
+    const result = obj(record['result']);
+    const transcription = obj(result['transcription']);
     transcription['utterances'] = 'see attachment';
     result['transcription'] = transcription;
     record['result'] = result;
   }
   return Buffer.from(JSON.stringify(record));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
