@@ -7,7 +7,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { isBucketUrl } from './analytics/publish/bucket-url.js';
-import { type PublishResult, type PublishTarget, publishDataset } from './analytics/publish/publish.js';
+import type { PublishResult, PublishTarget } from './analytics/publish/publish.js';
 import { serveReads } from './analytics/read/read-server.js';
 import { DatabaseError, StorageError, toError } from './errors.js';
 import type { JobKind } from './kinds.js';
@@ -104,8 +104,13 @@ async function freshnessOf(
 ): Promise<PipelineSummary['freshness']> {
   const figures: Partial<Record<JobKind, readonly number[]>> = {};
   try {
-    for (const k of summary.kinds)
-      figures[k.kind] = await runFreshness(db, { kind: k.kind, since: k.startedAt });
+    for (const k of summary.kinds) {
+      // A kind that wrote no job brought none into the file: no figure, and no statement to learn it.
+      figures[k.kind] =
+        k.inserted + k.updated + k.restored + k.deleted + k.expired === 0
+          ? []
+          : await runFreshness(db, { kind: k.kind, since: k.startedAt });
+    }
     return figures;
   } catch (error) {
     logger.debug({ err: toError(error) }, 'could not read the freshness of the run');
@@ -184,6 +189,8 @@ async function publish(
 ): Promise<PublishResult> {
   logger.info({ dir: target.dir }, 'publishing to %s', target.dir);
   try {
+    // Loaded only for a run that publishes: the Parquet and manifest writers weigh on every start.
+    const { publishDataset } = await import('./analytics/publish/publish.js');
     const result = await publishDataset({
       db,
       dir: target.dir,

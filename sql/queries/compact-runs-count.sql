@@ -1,11 +1,15 @@
--- The sync runs the file has recorded, those that wrote rows into the history tables (a job
--- inserted or replaced: an append), and whether the latest one did (src/store/file/merge-row-groups.ts
--- decides from them which small row groups a close counts).
-WITH runs AS (
-  SELECT run_id, min(started_at) AS started_at, sum(inserted + updated) > 0 AS wrote
-  FROM sync_runs GROUP BY run_id
+-- The rows of sync_runs (one per run and kind) and those of a kind that wrote rows into the
+-- history tables (a job inserted or replaced: an append), and of each how many the latest run (by
+-- its start) added: src/store/file/merge-row-groups.ts decides from them which small row groups a
+-- close counts. Counts and one filter by run id, no grouping by run: cheap as the runs pile up.
+WITH latest AS (
+  SELECT count(*)::INTEGER AS latest_rows,
+         (count(*) FILTER (WHERE inserted + updated > 0))::INTEGER AS latest_writing
+  FROM sync_runs
+  WHERE run_id = (SELECT arg_max(run_id, started_at) FROM sync_runs)
 )
-SELECT count(*)::INTEGER AS runs,
-       (count(*) FILTER (WHERE wrote))::INTEGER AS writing,
-       coalesce(arg_max(wrote, started_at), false) AS latest_wrote
-FROM runs
+SELECT count(*)::INTEGER AS rows,
+       (count(*) FILTER (WHERE inserted + updated > 0))::INTEGER AS writing,
+       any_value(latest.latest_rows) AS latest_rows,
+       any_value(latest.latest_writing) AS latest_writing
+FROM sync_runs, latest

@@ -11,7 +11,7 @@ import { lastRunOutcomes, openReadOnly } from '../../store/index.js';
 import { kindSummaryOf, summaryOf } from '../../sync/run.js';
 import type { SyncOptions, SyncSummary } from '../../sync/types.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { Notifier } from '../../worker/notify.js';
+import type { Notifier } from '../../worker/notify.js';
 import type { Command } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
@@ -126,6 +126,8 @@ async function syncNotifier(url: string, options: SyncOptions, logger: Logger): 
       await db.close();
     }
   }
+  // Loaded only with --notify.
+  const { Notifier } = await import('../../worker/notify.js');
   return new Notifier({ url, apiKey: options.apiKey, command: 'sync', db: options.db, logger, previous });
 }
 

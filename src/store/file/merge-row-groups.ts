@@ -21,6 +21,7 @@ import {
   moveRecordBatch,
   moveSmallRowGroupBatch,
   planSmallRowGroups,
+  type RecordedRuns,
   recordedRuns,
   smallRecordBatches,
   smallRowGroups,
@@ -40,22 +41,24 @@ export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 export const COMPACT_AFTER = 64;
 
 /**
- * Runs between two counts of the small row groups. Counting those of the history tables reads the
- * segments of every column (pragma_storage_info, sql/load/row-groups.sql): its cost grows with
- * the history (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every
- * close. So a close counts them after every COUNT_EVERY_RUNS-th run that wrote rows (inserted or replaced a job: only
- * appends make row groups), when that run is the latest; only sync_runs' groups after every
- * COUNT_EVERY_RUNS-th run (an idle run appends its sync_runs rows and nothing else:
- * sql/load/row-groups-runs.sql); and all of them at every close when no run is recorded (the
- * writers of other commands, the tests). A table then holds at most COMPACT_AFTER small row
- * groups and those of COUNT_EVERY_RUNS - 1 runs.
+ * Rows of sync_runs (one per run and kind) between two counts of the small row groups. Counting
+ * those of the history tables reads the segments of every column (pragma_storage_info,
+ * sql/load/row-groups.sql): its cost grows with the history
+ * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every close. So a
+ * close counts them when the latest run wrote rows (inserted or replaced a job: only appends make
+ * row groups) and its rows of kinds that wrote took their total past a multiple of
+ * COUNT_EVERY_RUNS; only sync_runs' groups when the latest run's rows took all rows past one (an
+ * idle run appends its sync_runs rows and nothing else: sql/load/row-groups-runs.sql); and all of
+ * them at every close when no run is recorded (the writers of other commands, the tests). A run
+ * adds a row per kind, at least one, so a table then holds at most COMPACT_AFTER small row groups
+ * and those of COUNT_EVERY_RUNS - 1 runs.
  */
 export const COUNT_EVERY_RUNS = 8;
 
 /** Merges the small row groups when a table has collected enough; true when it did. `after` Infinity: never, nothing counted. */
 export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): Promise<boolean> {
   if (after === Number.POSITIVE_INFINITY) return false;
-  const view = await rowGroupsToCount(db);
+  const view = rowGroupsToCount(await recordedRuns(db));
   if (view === undefined) return false;
   await makeRowGroupsView(db, { runsOnly: view === 'row-groups-runs' });
   if ((await smallRowGroups(db)) < after) return false;
@@ -83,9 +86,14 @@ async function moveSmallGroups(db: Database): Promise<void> {
 }
 
 /** The view of the row groups a close counts (see COUNT_EVERY_RUNS), or none. */
-async function rowGroupsToCount(db: Database): Promise<'row-groups' | 'row-groups-runs' | undefined> {
-  const { runs, writing, latestWrote } = await recordedRuns(db);
-  if (runs === 0 || (latestWrote && writing % COUNT_EVERY_RUNS === 0)) return 'row-groups';
-  if (runs % COUNT_EVERY_RUNS === 0) return 'row-groups-runs';
+function rowGroupsToCount(runs: RecordedRuns): 'row-groups' | 'row-groups-runs' | undefined {
+  const { rows, writing, latestRows, latestWriting } = runs;
+  if (rows === 0 || passedMultiple(writing, latestWriting)) return 'row-groups';
+  if (passedMultiple(rows, latestRows)) return 'row-groups-runs';
   return undefined;
+}
+
+/** Whether the last `added` of `total` took it to or past a multiple of COUNT_EVERY_RUNS. */
+function passedMultiple(total: number, added: number): boolean {
+  return added > 0 && Math.floor(total / COUNT_EVERY_RUNS) > Math.floor((total - added) / COUNT_EVERY_RUNS);
 }

@@ -33,23 +33,29 @@ export async function copyOtherTables(db: Database): Promise<void> {
   await db.run(queryText('compact-copy-tables'));
 }
 
-/** The sync runs a file has recorded (distinct run ids of sync_runs). */
+/** The rows of sync_runs a file has recorded, one per run and kind, and the latest run's share. */
 export interface RecordedRuns {
-  readonly runs: number;
-  /** Runs that inserted or replaced a job: they appended rows to the history tables. */
+  readonly rows: number;
+  /** Rows of a kind that inserted or replaced a job: it appended rows to the history tables. */
   readonly writing: number;
-  /** Whether the latest run (by its start) is one of those. */
-  readonly latestWrote: boolean;
+  /** Rows of the latest run (by its start): one per kind it ran; 0 when none is recorded. */
+  readonly latestRows: number;
+  /** Of those, the rows of a kind that wrote. */
+  readonly latestWriting: number;
 }
 
 export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
-  const [row] = await db.all<{ runs: number; writing: number; latest_wrote: boolean }>(
-    queryText('compact-runs-count'),
-  );
+  const [row] = await db.all<{
+    rows: number;
+    writing: number;
+    latest_rows: number | null;
+    latest_writing: number | null;
+  }>(queryText('compact-runs-count'));
   return {
-    runs: Number(row?.runs ?? 0),
+    rows: Number(row?.rows ?? 0),
     writing: Number(row?.writing ?? 0),
-    latestWrote: row?.latest_wrote === true,
+    latestRows: Number(row?.latest_rows ?? 0),
+    latestWriting: Number(row?.latest_writing ?? 0),
   };
 }
 

@@ -130,7 +130,7 @@ describe('what a run writes', () => {
     expect(stored[0]).toMatchObject({ n: 50 });
   });
 
-  it('counts the history tables after every COUNT_EVERY_RUNS-th run that wrote, sync_runs after every COUNT_EVERY_RUNS-th run', async () => {
+  it('counts the history tables when the rows of runs that wrote pass a multiple of COUNT_EVERY_RUNS, sync_runs when all its rows do', async () => {
     const path = await migratedDb('runs.duckdb');
     const compactAfter = 2;
     for (let i = 0; i < compactAfter; i++) {
@@ -139,18 +139,25 @@ describe('what a run writes', () => {
       await db.close();
     }
     /**
-     * Closes a writer on a file whose sync_runs hold `runs` runs, one a minute, the first `writing`
-     * of them having inserted a job; then the row groups of jobs and of sync_runs.
+     * Closes a writer on a file whose sync_runs hold `runs` runs, one a minute, each a row per kind
+     * of `kinds`, the first `writing` of them having inserted a job; then the row groups of jobs
+     * and of sync_runs.
      */
-    const closeWithRuns = async (runs: number, writing: number): Promise<[number, number]> => {
+    const closeWithRuns = async (
+      runs: number,
+      writing: number,
+      kinds: readonly string[] = ['live'],
+    ): Promise<[number, number]> => {
       const db = await openWriter(path, { compactAfter });
       await db.run('DELETE FROM sync_runs');
       for (let i = 0; i < runs; i++) {
-        await db.run(
-          `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome, inserted)
-           VALUES ('run-' || $i, 'live', 'incremental', now(), TIMESTAMPTZ '2026-01-01' + to_minutes($i::BIGINT), 'ok', $inserted)`,
-          { i, inserted: i < writing ? 1 : 0 },
-        );
+        for (const [k, kind] of kinds.entries()) {
+          await db.run(
+            `INSERT INTO sync_runs (run_id, kind, mode, window_before, started_at, outcome, inserted)
+             VALUES ('run-' || $i, $kind, 'incremental', now(), TIMESTAMPTZ '2026-01-01' + to_minutes($i::BIGINT) + to_seconds($k::BIGINT), 'ok', $inserted)`,
+            { i, k, kind, inserted: i < writing ? 1 : 0 },
+          );
+        }
         // As each run's close does: its rows become a row group of their own.
         await db.run('CHECKPOINT');
       }
@@ -164,11 +171,16 @@ describe('what a run writes', () => {
       return groups as [number, number];
     };
     const N = COUNT_EVERY_RUNS;
-    // One run short of a count: nothing is counted, nothing merged.
+    // One row short of a count: nothing is counted, nothing merged.
     expect(await closeWithRuns(N - 1, N - 1)).toEqual([compactAfter, N - 1]);
     // Idle runs up to the multiple: only sync_runs is counted and merged; the jobs' groups stay.
     expect(await closeWithRuns(N, 1)).toEqual([compactAfter, 1]);
-    // The latest run wrote, and it is the N-th that did: every table is counted and merged.
+    // Runs of both kinds count by their rows: half as many idle runs reach the multiple.
+    expect(await closeWithRuns(N / 2, 0, ['pre-recorded', 'live'])).toEqual([compactAfter, 1]);
+    // One past it: the latest run's rows did not take the total past the multiple.
+    expect(await closeWithRuns(N / 2 + 1, 0, ['pre-recorded', 'live'])).toEqual([compactAfter, N / 2 + 1]);
+    // The latest run wrote, and its rows took those of runs that wrote to the multiple: every table
+    // is counted and merged.
     expect(await closeWithRuns(N, N)).toEqual([1, 1]);
   });
 
