@@ -55,8 +55,15 @@ const MIN_HEAP_BYTES = 48 * MiB;
 /** Heap bytes per JSON byte in flight at the peak: the body, each item's text, V8's headroom. */
 const HEAP_PER_PAGE_BYTE = 10;
 
-/** Pages queued between the fetchers and the writer (normalized: scanned, items cut out). */
-const QUEUE_DEPTH = 1;
+/**
+ * Share of the heap mark that holds the pages queued between the fetchers and the writer
+ * (normalized: their records' texts, the bodies let go), so that the fetchers keep fetching and
+ * scanning while the writer waits on DuckDB (a parse, a commit).
+ */
+const QUEUE_SHARE = 0.3;
+
+/** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
+const HEAP_PER_QUEUED_BYTE = 3;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
@@ -108,8 +115,8 @@ export interface MemoryPlan {
   readonly budget: number;
   /** JSON bytes a page aims at (the PageSizer's target). */
   readonly pageBytes: number;
-  /** Pages waiting between the fetchers and the writer (PageQueue capacity). */
-  readonly queueDepth: number;
+  /** JSON bytes of pages waiting between the fetchers and the writer (PageQueue capacity; one page always fits). */
+  readonly queueBytes: number;
   /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
   readonly batchBytes: number;
   /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
@@ -132,10 +139,11 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
+  const pagesInFlight = Math.max(1, concurrency) + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
+  const queueHeap = Math.floor(heapBytes * QUEUE_SHARE);
   const pageBytes = clamp(
-    Math.floor(heapBytes / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
+    Math.floor((heapBytes - queueHeap) / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
     MIN_PAGE_BYTES,
     MAX_PAGE_BYTES,
   );
@@ -144,7 +152,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   return Object.freeze({
     budget,
     pageBytes,
-    queueDepth: QUEUE_DEPTH,
+    queueBytes: Math.max(pageBytes, Math.floor(queueHeap / HEAP_PER_QUEUED_BYTE)),
     batchBytes: pageBytes * BATCH_PAGES,
     parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     heapBytes,
