@@ -184,8 +184,8 @@ export class RecordLoader {
     if (todo.size > 0) {
       const stored = jobs.filter((job) => todo.has(job.id));
       for (const job of stored) result.storedBytes += job.raw.length;
-      await this.parses.add(stored, syncedAt);
-      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.flush());
+      addRows(result, await this.parses.add(stored, syncedAt));
+      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.parse());
     }
     if (await this.hasUnresolved()) {
       await resolveQuarantinedJobs(this.db, {
