@@ -56,11 +56,11 @@ const MIN_HEAP_BYTES = 48 * MiB;
 const HEAP_PER_PAGE_BYTE = 10;
 
 /**
- * Share of the heap mark that holds the pages queued between the fetchers and the writer
+ * Pages in flight whose heap holds the pages queued between the fetchers and the writer
  * (normalized: their records' texts, the bodies let go), so that the fetchers keep fetching and
  * scanning while the writer waits on DuckDB (a parse, a commit).
  */
-const QUEUE_SHARE = 0.3;
+const QUEUE_PAGES = 1;
 
 /** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
 const HEAP_PER_QUEUED_BYTE = 3;
@@ -139,11 +139,10 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const pagesInFlight = Math.max(1, concurrency) + BATCH_PAGES;
+  const pagesInFlight = Math.max(1, concurrency) + QUEUE_PAGES + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
-  const queueHeap = Math.floor(heapBytes * QUEUE_SHARE);
   const pageBytes = clamp(
-    Math.floor((heapBytes - queueHeap) / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
+    Math.floor(heapBytes / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
     MIN_PAGE_BYTES,
     MAX_PAGE_BYTES,
   );
@@ -152,7 +151,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   return Object.freeze({
     budget,
     pageBytes,
-    queueBytes: Math.max(pageBytes, Math.floor(queueHeap / HEAP_PER_QUEUED_BYTE)),
+    queueBytes: Math.floor((QUEUE_PAGES * pageBytes * HEAP_PER_PAGE_BYTE) / HEAP_PER_QUEUED_BYTE),
     batchBytes: pageBytes * BATCH_PAGES,
     parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     heapBytes,
