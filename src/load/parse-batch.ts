@@ -3,13 +3,13 @@
  * as received to `_tsync_items` of one of the writer's two staging connections
  * (sql/load/parse-reset.sql), outside the writer's transaction. Parsing costs a fixed part per
  * statement, so the loader gathers several batches' records (at most `parseBytes` of JSON) before
- * it parses them: `parse` starts that on their connection (parse.sql, then the rows of each table,
- * rows-*.sql) and returns at once, and the next records go to the other connection, so that DuckDB
- * parses one lot while JavaScript fetches, scans and stages the next. A parsed lot's rows are
- * appended to the tables in the writer's open transaction when the loader next calls in and they
- * are ready, before a record of theirs is compared again (`holds`), and at the latest by `flush`,
- * which the caller runs before its transaction commits. At most two lots are held: staging a third
- * waits for the older's rows.
+ * it parses them: `parse` starts that on their connection (parse.sql) and returns at once, and the
+ * next records go to the other connection, so that DuckDB parses one lot while JavaScript fetches,
+ * scans and stages the next. A parsed lot's rows are shaped for each table (rows-*.sql) and
+ * appended to the tables in the writer's open transaction when the loader next calls in and the
+ * parse has ended, before a record of theirs is compared again (`holds`), and at the latest by
+ * `flush`, which the caller runs before its transaction commits. At most two lots are held:
+ * staging a third waits for the older's rows.
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
@@ -31,12 +31,6 @@ export interface RowCounts {
 /** The tables the parsed rows go to, in order. */
 const TABLES: readonly ParsedTable[] = ['jobs', 'job_records', 'utterances', 'words', 'module_results'];
 
-/** A lot's rows, each table's in TABLES' order, and its child rows. */
-interface Parsed {
-  readonly rows: readonly DuckDBMaterializedResult[];
-  readonly counts: RowCounts;
-}
-
 /** The lot one staging connection holds (the Database's, in turn: a reopen makes them anew): staged, or being parsed. */
 interface Lane {
   /** Which of the Database's staging connections. */
@@ -45,8 +39,8 @@ interface Lane {
   readonly ids: Set<string>;
   /** JSON bytes staged in each half of the lot (parse.sql parses the halves apart). */
   readonly halves: [number, number];
-  /** The lot's parse, once started: its rows, the staging emptied behind them. */
-  parsing: Promise<Parsed> | undefined;
+  /** The lot's parse, once started: its child rows, the parsed rows kept on its connection. */
+  parsing: Promise<RowCounts> | undefined;
   /** Whether `parsing` settled. */
   settled: boolean;
 }
@@ -126,7 +120,7 @@ export class ParseBatch {
     const lane = this.lane(this.filling);
     if (lane.ids.size === 0) return { ...NO_ROWS };
     lane.settled = false;
-    lane.parsing = parseLane(this.connection(lane));
+    lane.parsing = parseStaged(this.connection(lane));
     lane.parsing.then(
       () => (lane.settled = true),
       () => (lane.settled = true),
@@ -161,20 +155,36 @@ export class ParseBatch {
     return other.settled ? this.appendRows(other) : { ...NO_ROWS };
   }
 
-  /** Waits for `lane`'s parse, if one was started, and appends its rows; the lane is empty after. */
+  /**
+   * Waits for `lane`'s parse, if one was started, and appends its rows, each table's while its
+   * connection shapes the next table's (the appender runs on this thread, the query on DuckDB's);
+   * the lane and its staging are emptied whatever happens.
+   */
   private async appendRows(lane: Lane): Promise<RowCounts> {
     const parsing = lane.parsing;
     if (parsing === undefined) return { ...NO_ROWS };
     lane.parsing = undefined;
     lane.settled = false;
+    const staging = this.connection(lane);
     try {
-      const parsed = await parsing;
+      const counts = await parsing;
+      let pending = parsedRows(staging, TABLES[0] as ParsedTable);
       for (let i = 0; i < TABLES.length; i++) {
-        await this.append(TABLES[i] as ParsedTable, parsed.rows[i] as DuckDBMaterializedResult);
+        const rows = await pending;
+        const next = TABLES[i + 1];
+        if (next) pending = parsedRows(staging, next);
+        try {
+          await this.append(TABLES[i] as ParsedTable, rows);
+        } catch (error) {
+          // The next query still runs on the staging connection: let it end before the reset.
+          await pending.catch(() => undefined);
+          throw error;
+        }
       }
-      return { ...parsed.counts };
+      return { utterances: counts.utterances, words: counts.words };
     } finally {
       clear(lane);
+      await resetParseStaging(staging);
     }
   }
 
@@ -191,21 +201,6 @@ export class ParseBatch {
     closing(appender, () => {
       for (let c = 0; c < rows.chunkCount; c++) appender.appendDataChunk(rows.getChunk(c));
     });
-  }
-}
-
-/**
- * Parses the records staged on `staging` and reads the rows of each table; the staging is emptied
- * whatever happens (parse-reset.sql).
- */
-async function parseLane(staging: DuckDBConnection): Promise<Parsed> {
-  try {
-    const counts = await parseStaged(staging);
-    const rows: DuckDBMaterializedResult[] = [];
-    for (const table of TABLES) rows.push(await parsedRows(staging, table));
-    return { rows, counts: { utterances: counts.utterances, words: counts.words } };
-  } finally {
-    await resetParseStaging(staging);
   }
 }
 
