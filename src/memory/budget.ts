@@ -69,10 +69,12 @@ const HEAP_PER_QUEUED_BYTE = 3;
 const BATCH_PAGES = 2;
 
 /**
- * Batches whose new records are parsed together, in DuckDB's work memory: parsing costs a fixed part
- * a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * Batches whose new records are parsed together (a lot), in DuckDB's work memory: parsing costs a
+ * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * Two lots are held at once, one parsing while the other is staged or its rows appended
+ * (src/load/parse-batch.ts), so each takes half of what one lot of two batches took.
  */
-const PARSE_BATCHES = 2;
+const PARSE_BATCHES = 1;
 
 /** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
