@@ -8,8 +8,8 @@
  * scans and stages the next. A parsed lot's rows are shaped for each table (rows-*.sql) and
  * appended to the tables in the writer's open transaction when the loader next calls in and the
  * parse has ended, before a record of theirs is compared again (`holds`), and at the latest by
- * `flush`, which the caller runs before its transaction commits. At most two lots are held:
- * staging a third waits for the older's rows.
+ * `flush`, which the caller runs before its transaction commits. At most one lot is parsing or
+ * parsed beside the one being staged: a lot's parse starts once the older lot's rows are appended.
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
@@ -113,20 +113,23 @@ export class ParseBatch {
   }
 
   /**
-   * Starts parsing the filling lot on its connection and turns to the other one, first appending
-   * that one's rows (waiting for its parse if it still runs). Returns the child rows appended.
+   * Starts parsing the filling lot on its connection and turns to the other one. That one's rows
+   * are appended first (waiting for its parse if it still runs), so that DuckDB holds one lot parsed
+   * or parsing at a time beside the texts of the lot being staged. Returns the child rows appended.
    */
   async parse(): Promise<RowCounts> {
     const lane = this.lane(this.filling);
     if (lane.ids.size === 0) return { ...NO_ROWS };
+    const other = this.lane(1 - this.filling);
+    const appended = await this.appendRows(other);
     lane.settled = false;
     lane.parsing = parseStaged(this.connection(lane));
     lane.parsing.then(
       () => (lane.settled = true),
       () => (lane.settled = true),
     );
-    this.filling = 1 - this.filling;
-    return this.appendRows(this.lane(this.filling));
+    this.filling = other.index;
+    return appended;
   }
 
   /** Parses what is staged and appends every lot's rows in the open transaction, the older lot first. */

@@ -71,8 +71,8 @@ const BATCH_PAGES = 2;
 /**
  * Batches whose new records are parsed together (a lot), in DuckDB's work memory: parsing costs a
  * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
- * Two lots are held at once, one parsing while the other is staged or its rows appended
- * (src/load/parse-batch.ts), so each takes half of what one lot of two batches took.
+ * One lot is staged while the one before it parses (src/load/parse-batch.ts), so each takes half
+ * of what one lot of two batches took.
  */
 const PARSE_BATCHES = 1;
 
