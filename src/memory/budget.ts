@@ -71,8 +71,8 @@ const BATCH_PAGES = 2;
 /**
  * Batches whose new records are parsed together (a lot), in DuckDB's work memory: parsing costs a
  * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
- * One lot is staged while the one before it parses (src/load/parse-batch.ts), so each takes half
- * of what one lot of two batches took.
+ * Two lots are in DuckDB at once, one staged while the one before it parses
+ * (src/load/parse-batch.ts), so a lot is one batch: the two fit DuckDB's work memory.
  */
 const PARSE_BATCHES = 1;
 
