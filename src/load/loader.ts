@@ -4,10 +4,11 @@
  * stored job's (an identical record writes nothing) and a changed job's row and children deleted,
  * in the transaction (a batch the filter of stored ids, stored-ids.ts, rules out is new, compared
  * with nothing); the new and changed records' texts are appended as received to a staging
- * table of the writer's staging connection and parsed into rows there, outside the transaction,
- * and those rows are appended to jobs, utterances, words and module_results in the transaction
- * (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may leave them staged
- * until more have come, and the caller flushes before its transaction commits.
+ * table of one of the writer's two staging connections and parsed into rows there, outside the
+ * transaction, and those rows are appended to jobs, utterances, words and module_results in the
+ * transaction (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may
+ * leave them staged until more have come, or parsing while it returns, and the caller flushes
+ * before its transaction commits.
  * What a transaction stages DuckDB holds until it commits, even once dropped: staged there, each
  * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
  * Records that failed validation go to the quarantine; the rest of the batch loads.
@@ -84,19 +85,20 @@ export class RecordLoader {
 
   /**
    * Loads the batch as `load` does, except that the new and changed records stay staged, unparsed,
-   * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Inside the
-   * caller's open transaction, which must `flush` before it commits and `discard` if it rolls back.
+   * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Their parse
+   * then starts and `stage` returns; their rows are appended by a later call. Inside the caller's
+   * open transaction, which must `flush` before it commits and `discard` if it rolls back.
    */
   stage(records: PageRecords, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
     return this.db.transaction(() => this.stageInTransaction(records, syncedAt, parseBytes));
   }
 
-  /** Parses what is staged and appends its rows in the open transaction. */
+  /** Parses what is staged and appends every staged or parsed record's rows in the open transaction. */
   flush(): Promise<RowCounts> {
     return this.parses.flush();
   }
 
-  /** Drops what is staged unparsed: for a transaction that rolled back. */
+  /** Drops what is staged or parsed and not appended: for a transaction that rolled back. */
   discard(): Promise<void> {
     return this.parses.discard();
   }
@@ -184,8 +186,8 @@ export class RecordLoader {
     if (todo.size > 0) {
       const stored = jobs.filter((job) => todo.has(job.id));
       for (const job of stored) result.storedBytes += job.raw.length;
-      await this.parses.add(stored, syncedAt);
-      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.flush());
+      addRows(result, await this.parses.add(stored, syncedAt));
+      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.parse());
     }
     if (await this.hasUnresolved()) {
       await resolveQuarantinedJobs(this.db, {

@@ -1,10 +1,15 @@
 /**
  * The records a loader has classified as new or changed but not parsed yet: their texts, appended
- * as received to `_tsync_items` of the writer's staging connection (sql/load/parse-reset.sql),
- * outside the writer's transaction. `flush` parses them there (parse.sql), shapes the rows of each
- * table (rows-*.sql) and appends those to the tables in the writer's open transaction. Parsing
- * costs a fixed part per statement, so the loader may gather several batches' records before one
- * flush (at most `parseBytes` of JSON); the caller flushes before its transaction commits.
+ * as received to `_tsync_items` of one of the writer's two staging connections
+ * (sql/load/parse-reset.sql), outside the writer's transaction. Parsing costs a fixed part per
+ * statement, so the loader gathers several batches' records (at most `parseBytes` of JSON) before
+ * it parses them: `parse` starts that on their connection (parse.sql) and returns at once, and the
+ * next records go to the other connection, so that DuckDB parses one lot while JavaScript fetches,
+ * scans and stages the next. A parsed lot's rows are shaped for each table (rows-*.sql) and
+ * appended to the tables in the writer's open transaction when the loader next calls in and the
+ * parse has ended, before a record of theirs is compared again (`holds`), and at the latest by
+ * `flush`, which the caller runs before its transaction commits. At most one lot is parsing or
+ * parsed beside the one being staged: a lot's parse starts once the older lot's rows are appended.
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
@@ -17,7 +22,7 @@ import {
   resetParseStaging,
 } from '../store/index.js';
 
-/** Child rows a flush appended. */
+/** Child rows appended. */
 export interface RowCounts {
   utterances: number;
   words: number;
@@ -26,42 +31,70 @@ export interface RowCounts {
 /** The tables the parsed rows go to, in order. */
 const TABLES: readonly ParsedTable[] = ['jobs', 'job_records', 'utterances', 'words', 'module_results'];
 
+/** The lot one staging connection holds (the Database's, in turn: a reopen makes them anew): staged, or being parsed. */
+interface Lane {
+  /** Which of the Database's staging connections. */
+  readonly index: number;
+  /** Ids of the records staged or being parsed: a record staged twice before its rows are appended would be inserted twice. */
+  readonly ids: Set<string>;
+  /** JSON bytes staged in each half of the lot (parse.sql parses the halves apart). */
+  readonly halves: [number, number];
+  /** The lot's parse, once started: its child rows, the parsed rows kept on its connection. */
+  parsing: Promise<RowCounts> | undefined;
+  /** Whether `parsing` settled. */
+  settled: boolean;
+}
+
+const NO_ROWS: RowCounts = { utterances: 0, words: 0 };
+
 export class ParseBatch {
-  /** Ids of the staged records: a record staged twice before a flush would be inserted twice. */
-  private readonly ids = new Set<string>();
-  /** JSON bytes staged in each half of the batch (parse.sql parses the halves apart). */
-  private readonly halves = [0, 0];
+  private readonly lanes: readonly Lane[];
+  /** The lane that takes staged records; the other one may be parsing. */
+  private filling = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.lanes = [0, 1].map((index) => ({
+      index,
+      ids: new Set<string>(),
+      halves: [0, 0],
+      parsing: undefined,
+      settled: false,
+    }));
+  }
 
-  /** JSON bytes staged, not parsed yet. */
+  /** JSON bytes staged in the filling lot, not being parsed yet. */
   get bytes(): number {
-    return (this.halves[0] as number) + (this.halves[1] as number);
+    const lane = this.lane(this.filling);
+    return lane.halves[0] + lane.halves[1];
   }
 
-  /** Whether a record of this id waits to be parsed. */
+  /** Whether a record of this id waits for its rows to be appended. */
   holds(id: string): boolean {
-    return this.ids.has(id);
+    return this.lanes.some((lane) => lane.ids.has(id));
   }
 
-  /** Ids of the records staged, not parsed yet. */
-  stagedIds(): Iterable<string> {
-    return this.ids;
+  /** Ids of the records staged or being parsed, whose rows are not appended yet. */
+  *stagedIds(): Iterable<string> {
+    for (const lane of this.lanes) yield* lane.ids;
   }
 
-  /** Appends the records' texts to the staging table; nothing is parsed yet. */
-  async add(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
-    const staging = this.db.stagingConnection();
-    const appender = await staging.createAppender('_tsync_items', null, 'temp');
+  /**
+   * Appends the records' texts to the filling lot; nothing is parsed yet. Returns the child rows of
+   * a lot parsed meanwhile, appended now.
+   */
+  async add(jobs: readonly JobText[], syncedAt: Date): Promise<RowCounts> {
+    const appended = await this.appendReady();
+    const lane = this.lane(this.filling);
+    const appender = await this.connection(lane).createAppender('_tsync_items', null, 'temp');
     const { LIST, timestampTZValue, VARCHAR } = duckdb();
     const names = LIST(VARCHAR);
     const stamp = timestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
     closing(appender, () => {
       for (const job of jobs) {
         // Each record to the half with fewer bytes so far.
-        const part = (this.halves[0] as number) <= (this.halves[1] as number) ? 0 : 1;
-        this.halves[part] = (this.halves[part] as number) + job.raw.length;
-        this.ids.add(job.id);
+        const part = lane.halves[0] <= lane.halves[1] ? 0 : 1;
+        lane.halves[part] += job.raw.length;
+        lane.ids.add(job.id);
         appender.appendVarchar(job.id);
         appender.appendVarchar(job.hash);
         appender.appendVarchar(job.raw);
@@ -76,18 +109,68 @@ export class ParseBatch {
         appender.endRow();
       }
     });
+    return appended;
   }
 
   /**
-   * Parses the staged records and appends their rows to the tables in the open transaction; the
-   * staging is emptied whatever happens. Each table's rows are appended while the staging
-   * connection shapes the next table's: the appender runs on this thread, the query on DuckDB's.
+   * Starts parsing the filling lot on its connection and turns to the other one. That one's rows
+   * are appended first (waiting for its parse if it still runs), so that DuckDB holds one lot parsed
+   * or parsing at a time beside the texts of the lot being staged. Returns the child rows appended.
    */
+  async parse(): Promise<RowCounts> {
+    const lane = this.lane(this.filling);
+    if (lane.ids.size === 0) return { ...NO_ROWS };
+    const other = this.lane(1 - this.filling);
+    const appended = await this.appendRows(other);
+    lane.settled = false;
+    lane.parsing = parseStaged(this.connection(lane));
+    lane.parsing.then(
+      () => (lane.settled = true),
+      () => (lane.settled = true),
+    );
+    this.filling = other.index;
+    return appended;
+  }
+
+  /** Parses what is staged and appends every lot's rows in the open transaction, the older lot first. */
   async flush(): Promise<RowCounts> {
-    if (this.ids.size === 0) return { utterances: 0, words: 0 };
-    const staging = this.db.stagingConnection();
+    const counts = await this.parse();
+    const last = await this.appendRows(this.lane(1 - this.filling));
+    return { utterances: counts.utterances + last.utterances, words: counts.words + last.words };
+  }
+
+  /** Drops what is staged or parsed and not appended (their transaction rolled back). */
+  async discard(): Promise<void> {
+    for (const lane of this.lanes) {
+      const parsing = lane.parsing;
+      lane.parsing = undefined;
+      if (parsing) await parsing.catch(() => undefined);
+      if (lane.ids.size > 0) {
+        clear(lane);
+        await resetParseStaging(this.connection(lane));
+      }
+    }
+  }
+
+  /** The rows of a lot whose parse already settled, appended (the other lane's). */
+  private async appendReady(): Promise<RowCounts> {
+    const other = this.lane(1 - this.filling);
+    return other.settled ? this.appendRows(other) : { ...NO_ROWS };
+  }
+
+  /**
+   * Waits for `lane`'s parse, if one was started, and appends its rows, each table's while its
+   * connection shapes the next table's (the appender runs on this thread, the query on DuckDB's);
+   * the lane and its staging are emptied whatever happens.
+   */
+  private async appendRows(lane: Lane): Promise<RowCounts> {
+    const parsing = lane.parsing;
+    if (parsing === undefined) return { ...NO_ROWS };
+    lane.parsing = undefined;
+    lane.settled = false;
+    const staging = this.connection(lane);
     try {
-      const counts = await parseStaged(staging);
+      const counts = await parsing;
       let pending = parsedRows(staging, TABLES[0] as ParsedTable);
       for (let i = 0; i < TABLES.length; i++) {
         const rows = await pending;
@@ -103,13 +186,17 @@ export class ParseBatch {
       }
       return { utterances: counts.utterances, words: counts.words };
     } finally {
-      await this.reset(staging);
+      clear(lane);
+      await resetParseStaging(staging);
     }
   }
 
-  /** Drops the staged records unparsed (their transaction rolled back). */
-  async discard(): Promise<void> {
-    if (this.ids.size > 0) await this.reset(this.db.stagingConnection());
+  private lane(index: number): Lane {
+    return this.lanes[index] as Lane;
+  }
+
+  private connection(lane: Lane): DuckDBConnection {
+    return this.db.stagingConnections()[lane.index] as DuckDBConnection;
   }
 
   private async append(table: string, rows: DuckDBMaterializedResult): Promise<void> {
@@ -118,13 +205,12 @@ export class ParseBatch {
       for (let c = 0; c < rows.chunkCount; c++) appender.appendDataChunk(rows.getChunk(c));
     });
   }
+}
 
-  private async reset(staging: DuckDBConnection): Promise<void> {
-    this.ids.clear();
-    this.halves[0] = 0;
-    this.halves[1] = 0;
-    await resetParseStaging(staging);
-  }
+function clear(lane: Lane): void {
+  lane.ids.clear();
+  lane.halves[0] = 0;
+  lane.halves[1] = 0;
 }
 
 /** Runs `fill` on `appender`, flushes and closes it; the first error is the one thrown. */

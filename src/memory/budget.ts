@@ -55,17 +55,26 @@ const MIN_HEAP_BYTES = 48 * MiB;
 /** Heap bytes per JSON byte in flight at the peak: the body, each item's text, V8's headroom. */
 const HEAP_PER_PAGE_BYTE = 10;
 
-/** Pages queued between the fetchers and the writer (normalized: scanned, items cut out). */
-const QUEUE_DEPTH = 1;
+/**
+ * Pages in flight whose heap holds the pages queued between the fetchers and the writer
+ * (normalized: their records' texts, the bodies let go), so that the fetchers keep fetching and
+ * scanning while the writer waits on DuckDB (a parse, a commit).
+ */
+const QUEUE_PAGES = 1;
+
+/** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
+const HEAP_PER_QUEUED_BYTE = 3;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
 
 /**
- * Batches whose new records are parsed together, in DuckDB's work memory: parsing costs a fixed part
- * a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * Batches whose new records are parsed together (a lot), in DuckDB's work memory: parsing costs a
+ * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * Two lots are in DuckDB at once, one staged while the one before it parses
+ * (src/load/parse-batch.ts), so a lot is one batch: the two fit DuckDB's work memory.
  */
-const PARSE_BATCHES = 2;
+const PARSE_BATCHES = 1;
 
 /** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
@@ -108,8 +117,8 @@ export interface MemoryPlan {
   readonly budget: number;
   /** JSON bytes a page aims at (the PageSizer's target). */
   readonly pageBytes: number;
-  /** Pages waiting between the fetchers and the writer (PageQueue capacity). */
-  readonly queueDepth: number;
+  /** JSON bytes of pages waiting between the fetchers and the writer (PageQueue capacity; one page always fits). */
+  readonly queueBytes: number;
   /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
   readonly batchBytes: number;
   /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
@@ -132,7 +141,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   }
   const rest = Math.floor((budget - FIXED_BYTES) * PLANNED_SHARE);
   const duckdbShare = Math.floor(rest * DUCKDB_SHARE);
-  const pagesInFlight = Math.max(1, concurrency) + QUEUE_DEPTH + BATCH_PAGES;
+  const pagesInFlight = Math.max(1, concurrency) + QUEUE_PAGES + BATCH_PAGES;
   const heapBytes = Math.max(MIN_HEAP_BYTES, Math.floor(rest * (1 - DUCKDB_SHARE)));
   const pageBytes = clamp(
     Math.floor(heapBytes / (pagesInFlight * HEAP_PER_PAGE_BYTE)),
@@ -144,7 +153,7 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   return Object.freeze({
     budget,
     pageBytes,
-    queueDepth: QUEUE_DEPTH,
+    queueBytes: Math.floor((QUEUE_PAGES * pageBytes * HEAP_PER_PAGE_BYTE) / HEAP_PER_QUEUED_BYTE),
     batchBytes: pageBytes * BATCH_PAGES,
     parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     heapBytes,

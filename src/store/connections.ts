@@ -1,6 +1,6 @@
 /**
  * A file's connections as a Database holds them: its own (statements and transactions), a
- * writer's staging connection, and connections lent for a while (withConnection: the read
+ * writer's staging connections, and connections lent for a while (withConnection: the read
  * server's). A writer's can be opened again (reopen): the instance given back, a new one opened
  * with the same settings, the reopen hooks run on it before anything else.
  */
@@ -11,8 +11,8 @@ export interface ConnectionParts {
   readonly connection: DuckDBConnection;
   /** A new connection to the same file: its own transactions, so its own snapshot. */
   readonly connect: () => Promise<DuckDBConnection>;
-  /** A writer's staging connection (the loader's parsing, outside its transactions). */
-  readonly staging?: DuckDBConnection;
+  /** A writer's staging connections (the loader's parsing, outside its transactions): two, used in turn. */
+  readonly staging?: readonly DuckDBConnection[];
   /** Run once the connections closed: gives the file back. */
   readonly release: () => void;
   /** A writer's: gives the file back and opens it again with the same settings, no migration. */
@@ -105,7 +105,7 @@ export class Connections<P extends ConnectionParts> {
 
   /** The staging and main connections closed and the instance given back. */
   close(): void {
-    this.current.staging?.closeSync();
+    for (const staging of this.current.staging ?? []) staging.closeSync();
     this.current.connection.closeSync();
     this.current.release();
   }

@@ -133,10 +133,11 @@ export class Database {
   }
 
   /**
-   * A writer's staging connection, opened with it: the loader parses records there, each statement
-   * committing on its own, so that nothing it stages is held by this connection's transaction.
+   * A writer's two staging connections, opened with it: the loader parses records there, each
+   * statement committing on its own, so that nothing it stages is held by this connection's
+   * transaction; one parses a batch while the other takes the next.
    */
-  stagingConnection(): DuckDBConnection {
+  stagingConnections(): readonly DuckDBConnection[] {
     this.assertOpen();
     const staging = this.connections.parts.staging;
     if (staging) return staging;

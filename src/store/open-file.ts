@@ -1,7 +1,7 @@
 /**
  * Opening a transcript-sync file, composed. A writer: the file's DuckDB instance with the writer's
  * settings (file/open-instance.ts), the schema brought up to date (migrate.ts), the loader's
- * staging table (sql/load/stage-create.sql) and its staging connection, where records are parsed
+ * staging table (sql/load/stage-create.sql) and its two staging connections, where records are parsed
  * (sql/load/parse-create.sql, parse-reset.sql); its close merges small row groups when
  * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
  * with a reader's memory (src/memory/reader-memory.ts) and a check that the schema is current.
@@ -61,6 +61,9 @@ export interface WriterOptions extends OpenOptions {
   readonly migrations?: readonly number[];
 }
 
+/** A writer's staging connections: one parses a batch (src/load/parse-batch.ts) while the other takes the next. */
+const STAGING_CONNECTIONS = 2;
+
 /** `path` opened for writing, migrated, with the loader's staging in place; close() merges and checkpoints. */
 export async function openWriter(path: string, options: WriterOptions = {}): Promise<Database> {
   return new Database(await writerParts(resolve(path), options, true));
@@ -84,11 +87,14 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
     await createWriterStaging(connection);
-    const staging = await shared.instance.connect();
+    const staging: DuckDBConnection[] = [];
     try {
-      await createParseStaging(staging);
+      for (let i = 0; i < STAGING_CONNECTIONS; i++) {
+        staging.push(await shared.instance.connect());
+        await createParseStaging(staging[i] as DuckDBConnection);
+      }
     } catch (error) {
-      staging.closeSync();
+      for (const made of staging) made.closeSync();
       throw error;
     }
     return {

@@ -93,7 +93,7 @@ function memoryPlanTable(): string {
     `| derived from \`--memory\` (\`--concurrency ${concurrency}\`) | ${BUDGETS.map(([label]) => label).join(' | ')} |`,
     `|---|${BUDGETS.map(() => '---|').join('')}`,
     line('page bytes (`--page-bytes` when unset)', (p) => mib(p.pageBytes)),
-    line('pages queued for the writer', (p) => String(p.queueDepth)),
+    line('JSON bytes queued for the writer', (p) => mib(p.queueBytes)),
     line('bytes the writer loads in one go', (p) => mib(p.batchBytes)),
     line('child rows per commit', (p) => p.commitRows.toLocaleString('en-US')),
     line('JSON bytes per commit', (p) => mib(p.commitBytes)),

@@ -2,7 +2,7 @@
  * The loader's statements (sql/load/). On the writer's connection, in its transaction: a batch's
  * staged keys (_tsync_keys, stage-create.sql) against the stored jobs, and what the comparison
  * decides; the loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
- * refresh the erased, finish. On the writer's staging connection, outside the transaction, each
+ * refresh the erased, finish. On one of the writer's two staging connections, outside the transaction, each
  * committing on its own (src/load/parse-batch.ts): the records' texts parsed into rows. And the
  * staging tables a writer makes once when it opens the file.
  */

@@ -5,8 +5,8 @@
  * or the windows around pending jobs, each cut when a fetcher takes it. The client's rate limit
  * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
  * arrives, while the writer waits on DuckDB, and only its records are queued. The queue is
- * bounded: `push` waits while it is full, so memory holds at most its capacity of pages however
- * far the fetchers could run ahead.
+ * bounded by JSON bytes (src/memory/budget.ts queueBytes): `push` waits while it is full, so memory
+ * holds at most its capacity however far the fetchers could run ahead.
  */
 import type { Listing, ListName, Page, PageBudget, PageSizer, Slice } from '../../extract/index.js';
 import { walkSlice } from '../../extract/index.js';
@@ -105,30 +105,42 @@ export async function fetchSlices(
   }
 }
 
-/** A bounded async queue between the fetchers and the single writer. */
+/**
+ * A bounded async queue between the fetchers and the single writer, bounded by the size of what it
+ * holds (`sizeOf`, JSON bytes for pages): `push` waits while the items held and the new one would
+ * pass `capacity`, except into an empty queue, so one item of any size always fits.
+ */
 export class PageQueue<T> {
   private readonly items: T[] = [];
   private readonly takers: ((item: T | undefined) => void)[] = [];
   private readonly pushers: (() => void)[] = [];
+  private held = 0;
   private closed = false;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly sizeOf: (item: T) => number,
+  ) {}
 
   async push(item: T): Promise<void> {
-    while (this.items.length >= this.capacity && !this.closed) {
+    const size = this.sizeOf(item);
+    while (this.items.length > 0 && this.held + size > this.capacity && !this.closed) {
       await new Promise<void>((resolve) => this.pushers.push(resolve));
     }
     if (this.closed) return;
     const taker = this.takers.shift();
     if (taker) taker(item);
-    else this.items.push(item);
+    else {
+      this.items.push(item);
+      this.held += size;
+    }
   }
 
   /** The next item, or undefined once the queue is closed and drained. */
   async take(): Promise<T | undefined> {
     const item = this.items.shift();
     if (item !== undefined) {
-      this.pushers.shift()?.();
+      this.taken(item);
       return item;
     }
     if (this.closed) return undefined;
@@ -140,7 +152,7 @@ export class PageQueue<T> {
     const item = this.items[0];
     if (item === undefined || !accept(item)) return undefined;
     this.items.shift();
-    this.pushers.shift()?.();
+    this.taken(item);
     return item;
   }
 
@@ -148,6 +160,12 @@ export class PageQueue<T> {
   close(): void {
     this.closed = true;
     for (const taker of this.takers.splice(0)) taker(undefined);
+    for (const pusher of this.pushers.splice(0)) pusher();
+  }
+
+  /** Room was made: every waiting pusher checks again, in the order they came. */
+  private taken(item: T): void {
+    this.held -= this.sizeOf(item);
     for (const pusher of this.pushers.splice(0)) pusher();
   }
 }

@@ -60,9 +60,10 @@ export async function walkAndLoad(
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  // Pages come normalized (the fetchers normalize them as they read them), so the writer needs no deep
-  // queue to keep busy: each fetcher holds its next page while it waits (src/memory/budget.ts).
-  const queue = new PageQueue<Queued>(ctx.memory.queueDepth);
+  // Pages come normalized (the fetchers normalize them as they read them); the queue holds enough of
+  // them that the fetchers keep fetching and scanning while the writer waits on DuckDB, its
+  // statements and its commits (src/memory/budget.ts queueBytes).
+  const queue = new PageQueue<Queued>(ctx.memory.queueBytes, queuedBytes);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.plan.concurrency,
     sizer: paging.sizer,
@@ -183,6 +184,11 @@ function withWaitingPages(queue: PageQueue<Queued>, first: PageRecords, maxBytes
     bytes += next.bytes;
   }
   return mergePageRecords(pages);
+}
+
+/** JSON bytes a queued item holds: a page's records' bytes, none for a slice's end. */
+function queuedBytes(item: Queued): number {
+  return typeof item === 'number' ? 0 : item.bytes;
 }
 
 /** Child rows stored, JSON bytes read and JSON bytes stored in the open transaction. */

@@ -450,6 +450,62 @@ describe('the loader: writes only what changed', () => {
   });
 });
 
+describe('the loader: a lot parsed while the next is staged', () => {
+  const texts = (records: readonly unknown[]) => normalizeTexts(records.map((r) => JSON.stringify(r)));
+
+  it('returns from stage while a full lot parses, and appends its rows by the flush before the commit', async () => {
+    const db = await freshDb();
+    const loader = new RecordLoader(db);
+    const live = fixture('done-live-messages');
+    const pre = fixture('done-pre-recorded-all-modules');
+    await db.transaction(async () => {
+      // A lot is full at its first byte: the stage starts its parse and returns.
+      const first = await loader.stage(texts([live]), syncedAt, 1);
+      expect(first).toMatchObject({ inserted: 1, words: 0 });
+      expect(await count(db, 'jobs')).toBe(0);
+      // The next lot goes to the other connection; the one parsed is appended before it parses.
+      const second = await loader.stage(texts([pre]), syncedAt, 1);
+      expect(second.inserted).toBe(1);
+      expect(await count(db, 'jobs')).toBe(1);
+      // A record whose lot is not appended yet is compared with its stored self, never stored twice.
+      const again = await loader.stage(texts([pre, fixture('queued-pre-recorded')]), syncedAt, 1);
+      expect(again).toMatchObject({ inserted: 1, unchanged: 1 });
+      const flushed = await loader.flush();
+      // Each lot's child rows are counted once, by the call that appended them.
+      const words = [first, second, again, flushed].reduce((sum, r) => sum + r.words, 0);
+      expect(words).toBe(await count(db, 'words'));
+    });
+    expect(await count(db, 'jobs')).toBe(3);
+    expect(await storedChildren(db, String(live['id']))).toEqual(expectedChildren(live));
+    expect(await storedChildren(db, String(pre['id']))).toEqual(expectedChildren(pre));
+  });
+
+  it('drops a lot that is parsing when its transaction rolls back, and loads it again after', async () => {
+    const db = await freshDb();
+    const loader = new RecordLoader(db);
+    const records = allFixtures();
+    const failing = db.transaction(async () => {
+      await loader.stage(texts(records), syncedAt, 1);
+      throw new Error('the walk failed');
+    });
+    await expect(failing).rejects.toThrow('the walk failed');
+    await loader.discard();
+    for (const table of ['jobs', 'job_records', 'utterances', 'words', 'module_results']) {
+      expect(await count(db, table)).toBe(0);
+    }
+    const result = await db.transaction(async () => {
+      const staged = await loader.stage(texts(records), syncedAt, 1);
+      await loader.flush();
+      return staged;
+    });
+    expect(result.inserted).toBe(records.length);
+    expect(await count(db, 'jobs')).toBe(records.length);
+    for (const record of records) {
+      expect(await storedChildren(db, String(record['id']))).toEqual(expectedChildren(record));
+    }
+  });
+});
+
 describe('the loader: transactions', () => {
   it('writes nothing when the caller rolls back (appended rows follow the transaction)', async () => {
     const db = await freshDb();

@@ -177,8 +177,12 @@ describe('the engine over an in-memory listing', () => {
     // Four pages of one kind and three of the other: each commit opens the file again.
     const records = dataset(7, 20, 15);
     const { ctx } = await kindContext(new FakeListing(records));
-    // A commit after every load, and the file opened again after every commit.
-    const reopening: KindRunContext = { ...ctx, memory: { ...ctx.memory, commitBytes: 1, reopenBytes: 1 } };
+    // A commit after every load, and the file opened again after every commit; one page queued at a
+    // time, so that each load is a page's.
+    const reopening: KindRunContext = {
+      ...ctx,
+      memory: { ...ctx.memory, commitBytes: 1, reopenBytes: 1, queueBytes: 1 },
+    };
     let reopens = 0;
     ctx.db.onReopen(async () => {
       reopens += 1;
