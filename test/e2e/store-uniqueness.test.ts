@@ -2,7 +2,8 @@
  * `jobs` has no key (a key makes every checkpoint rewrite the history): jobs.id stays unique because
  * the loader is the only writer and replaces a job set-based. Proved here over the real simulator
  * and a real DuckDB file, where a job really does arrive more than once: pages that overlap, pages
- * retried, a run killed mid-batch and resumed, the same job in two slices. `verify` checks it all.
+ * retried, a run killed mid-batch and resumed (the next incremental run alone restores it exactly),
+ * the same job in two slices. `verify` checks it all.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { openReadOnly, openWriter } from '../../src/store/open-file.js';
 import { verifyFile } from '../../src/store/verify.js';
 import { runMain } from '../helpers/cli.js';
 import { loadRecords } from '../helpers/load.js';
+import { expectMirror, readCount } from '../helpers/mirror.js';
 import { startTranscriptSync } from '../helpers/storm/chaos.js';
 import { mirrorDifferences } from '../helpers/storm/mirror-exact.js';
 import { syncEnv } from '../helpers/storm/storm.js';
@@ -107,7 +109,13 @@ describe('jobs.id unique without a key', () => {
     const [row] = await partial.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM jobs');
     await partial.close();
     expect(row?.n ?? 0).toBeLessThan(40);
+    expect(
+      await readCount(db, "SELECT count(*) FROM sync_runs WHERE outcome = 'running'"),
+      'killed mid-run',
+    ).toBe(1);
+    // The next incremental run alone restores every job whole, once: nothing lost, nothing doubled.
     expect((await syncOnce(s, db, { pageSize: 10 })).outcome).toBe('ok');
+    await expectMirror(db, s.data.all() as unknown as Record<string, unknown>[]);
     await syncOnce(s, db, { pageSize: 10, full: true });
     await expectUniqueMirror(s, db);
   });
