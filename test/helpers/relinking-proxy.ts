@@ -1,7 +1,8 @@
 /**
  * A local stand-in for a service whose `next` links name another origin: an HTTP server that
  * passes each request on to the simulator (headers included) and rewrites `next` in the answer to
- * a link of another server, the "foreign origin", in a chosen spelling. Both listen on 127.0.0.1.
+ * a link of another server, the "foreign origin", in each of the spellings given, one answer after
+ * the other. Both listen on 127.0.0.1.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,12 +49,20 @@ export const NEXT_SPELLINGS: Readonly<Record<string, NextSpelling>> = {
   https: (f, q) => `https://${f.host}/v2/live?${q}`,
 };
 
+export interface RelinkingProxy extends Origin {
+  /** The name of the spelling of each `next` it rewrote, in order. */
+  readonly spelled: string[];
+}
+
+/** Rewrites each `next` in the next of `spellings` (by name), in turn, round and round. */
 export async function startRelinkingProxy(
   target: string,
   foreign: string,
-  spelling: NextSpelling,
-): Promise<Origin> {
+  spellings: Readonly<Record<string, NextSpelling>>,
+): Promise<RelinkingProxy> {
   const requests: Origin['requests'] = [];
+  const spelled: string[] = [];
+  const names = Object.keys(spellings);
   const foreignUrl = new URL(foreign);
   const server = createServer((req, res) => {
     requests.push({ path: req.url ?? '', hadKey: req.headers['x-service-key'] !== undefined });
@@ -63,8 +72,11 @@ export async function startRelinkingProxy(
         let body = text;
         if (upstream.status === 200) {
           const envelope = JSON.parse(text) as { next: string | null };
-          if (envelope.next !== null)
-            envelope.next = spelling(foreignUrl, new URL(envelope.next).search.slice(1));
+          if (envelope.next !== null) {
+            const name = names[spelled.length % names.length]!;
+            spelled.push(name);
+            envelope.next = spellings[name]!(foreignUrl, new URL(envelope.next).search.slice(1));
+          }
           body = JSON.stringify(envelope);
         }
         res.writeHead(upstream.status, { 'content-type': 'application/json' });
@@ -72,7 +84,7 @@ export async function startRelinkingProxy(
       })
       .catch(() => res.destroy());
   });
-  return { url: await listen(server), requests, close: closer(server) };
+  return { url: await listen(server), requests, spelled, close: closer(server) };
 }
 
 function forward(req: IncomingMessage, target: string): Promise<Response> {
