@@ -2,11 +2,13 @@
  * A storm of one-shot syncs: while the simulator changes and fails at random, `transcript-sync sync`
  * runs again and again as a child process and is killed with SIGKILL at seeded random points (some
  * runs are left to finish, some are --full, some one kind only). Then the quiet: changes and faults
- * stop, one incremental and one --full run finish, and the file is compared with the simulator.
+ * stop, one incremental and one --full run finish (in this process: no signal is aimed at them),
+ * and the file is compared with the simulator.
  * The chaos test and the soak (test/e2e/soak.test.ts) share it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Rng, type Simulator } from '../../../src/simulator/index.js';
+import { runMain } from '../cli.js';
 import {
   GLITCHES,
   type SyncChild,
@@ -127,8 +129,9 @@ export async function settle(
   db: string,
   deleted: ReadonlySet<string>,
 ): Promise<{ incremental: SettleStep; full: SettleStep }> {
+  // No signal or kill is aimed at these runs: the program's main() in this process, as the bin runs it.
   const step = async (args: string[], mode: 'exact' | 'incremental'): Promise<SettleStep> => {
-    const { code, stderr } = await startTranscriptSync(['sync', '--db', db, ...args], syncEnv(sim)).done;
+    const { code, stderr } = await runMain(['sync', '--db', db, ...args], syncEnv(sim));
     return { code, stderr, differences: await mirrorDifferences(db, sim.data.all(), deleted, mode) };
   };
   const incremental = await step([], 'incremental');
