@@ -6,9 +6,13 @@
  * - `floor-a`: DuckDB's defaults (both threads, no memory limit) and one transaction: the fastest
  *   DuckDB loads these records, whatever memory that takes (GiBs on the larger shapes).
  * - `floor-a-bounded`: the same statements with the shape's `floorBounds` (bench/datasets.ts,
- *   docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md): a transaction for each file of `batchBytes` of NDJSON (cut by the bench
- *   beforehand, bench/ndjson-batches.ts, so the measured process never holds the records), DuckDB's
- *   `memory_limit` and threads as given, the program's allocator setting (bench/child.ts).
+ *   docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md): a transaction for
+ *   each file of `batchJobs` records (cut by the bench beforehand, bench/ndjson-batches.ts, so the
+ *   measured process never holds the records), DuckDB's `memory_limit` and threads as given, the
+ *   program's allocator settings (bench/child.ts, bench/child-output.ts).
+ *
+ * Both check, after the clock stops, that each stored text is its job's (the two scans of a file
+ * were joined by position).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_FORMAT } from '../src/store/file/open-instance.js';
@@ -20,7 +24,7 @@ export interface FloorAOptions {
   readonly db: string;
 }
 
-/** floor-a-bounded's: its DuckDB settings and the records cut into files of `bounds.batchBytes`. */
+/** floor-a-bounded's: its DuckDB settings and the records cut into files of `bounds.batchJobs` lines. */
 export interface FloorABoundedOptions {
   readonly db: string;
   readonly bounds: FloorABounds;
@@ -91,6 +95,11 @@ async function ingest(
       const reader = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM ${table}`);
       rows[table] = Number(reader.getRowsJS()[0]?.[0] ?? 0);
     }
+    const misjoined = await connection.runAndReadAll(
+      "SELECT count(*)::INTEGER FROM job_records WHERE json_extract_string(raw, '$.id') IS DISTINCT FROM job_id",
+    );
+    const wrong = Number(misjoined.getRowsJS()[0]?.[0] ?? 0);
+    if (wrong > 0) throw new Error(`floor A: ${wrong} records stored with another job's text`);
     return { wallMs, steps, rows, transactions: files.length };
   } finally {
     connection.closeSync();
