@@ -75,9 +75,10 @@ export const BENCH_HELP = `Usage: npm run bench -- [options]
 Measures, side by side in one run, and prints the figures, their ratios and the targets:
 - backfill, floor-a, floor-b: a backfill against its floors (DuckDB ingesting the same records
   from NDJSON, with its defaults and held to the budget; fetching and parsing every page) on
-  three account shapes: the bench's dataset (2,000 long jobs with translations), S600 (10,000
-  jobs of ~600 words) and S60 (10,000 jobs of ~60 words); peak RSS, the V8 heap, CPU of the sync
-  and of the simulator;
+  four account shapes: the bench's dataset (2,000 long jobs with translations), S600 (10,000
+  jobs of ~600 words), L2k (2,000 jobs of ~600 words) and S60 (10,000 jobs of ~60 words); the
+  ratio backfill / max(floor A bounded, floor B) against its goal of 1.5x; peak RSS, the V8
+  heap, CPU of the sync and of the simulator;
 - idle, naive: a run with nothing new, and a row-by-row loader, on the first shape;
 - memory: peak RSS at 10x the jobs; latency: 1, 2 and 4 slices at once against a slow service;
 - budget: peak RSS of a backfill, an incremental and a --full run at the default memory budget

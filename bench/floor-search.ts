@@ -8,7 +8,7 @@
  *
  * Pruning, per thread count: memory limits ascending, transactions growing until one passes the
  * budget or fails (DuckDB out of memory at its limit); a transaction size that passed the budget
- * at a lower limit is not tried at a higher one.
+ * at a lower limit is not tried at a higher one (a failed one is).
  */
 import { join } from 'node:path';
 import { DEFAULT_MEMORY } from '../src/memory/budget.js';
@@ -75,7 +75,7 @@ async function searchShape(
   );
   const trials: FloorTrial[] = [];
   for (const threads of grid.threads) {
-    /** The smallest transaction that passed the budget or failed at a lower limit. */
+    /** The smallest transaction that passed the budget at a lower limit. */
     let ceiling = Number.POSITIVE_INFINITY;
     for (const memoryLimitMb of [...grid.memoryLimitMb].sort((a, b) => a - b)) {
       for (const batchJobs of sizes.filter((n) => n < ceiling)) {
@@ -83,10 +83,9 @@ async function searchShape(
         const trial = trialOf(bounds, await run(bounds, batches.get(batchJobs) ?? []));
         trials.push(trial);
         say(`floor search ${shape.name}: ${floorTrialText(trial)}`);
-        if (trial.outcome !== 'held') {
-          ceiling = Math.min(ceiling, batchJobs);
-          break;
-        }
+        // Past the budget at this limit, past it at a higher one too; out of DuckDB's limit, maybe not.
+        if (trial.outcome === 'over budget') ceiling = Math.min(ceiling, batchJobs);
+        if (trial.outcome !== 'held') break;
       }
     }
   }
