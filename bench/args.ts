@@ -104,7 +104,7 @@ Options:
   --scale-jobs LIST  account sizes of the scale phase, even numbers of jobs (default ${SCALE_JOBS.join(',')})
   --floor-threads LIST  DuckDB threads the floor search tries (default ${FLOOR_THREADS.join(',')})
   --floor-memory LIST   DuckDB memory_limit in MB it tries (default ${FLOOR_MEMORY_MB.join(',')})
-  --floor-jobs LIST     jobs a transaction it tries (default about 4, 8, 16 and 32 MB of the shape's records)
+  --floor-jobs LIST     jobs a transaction it tries (default about 1, 2, 4 ... 32 MB of the shape's records)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)

@@ -31,7 +31,7 @@ export const FLOOR_MEMORY_MB = [200, 300, 400] as const;
 export interface FloorGrid {
   readonly threads: readonly number[];
   readonly memoryLimitMb: readonly number[];
-  /** Jobs a transaction; undefined: about 4, 8, 16 and 32 MB of NDJSON in the shape's jobs. */
+  /** Jobs a transaction; undefined: about 1, 2, 4, 8, 16 and 32 MB of NDJSON in the shape's jobs. */
   readonly batchJobs?: readonly number[];
 }
 

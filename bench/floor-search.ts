@@ -6,9 +6,10 @@
  * prints every setting tried and the one found, to be written into `floorBounds`
  * (bench/datasets.ts), which the shape phase's floor A bounded runs with.
  *
- * Pruning, per thread count: memory limits ascending, transactions growing until one passes the
- * budget or fails (DuckDB out of memory at its limit); a transaction size that passed the budget
- * at a lower limit is not tried at a higher one (a failed one is).
+ * Pruning, per thread count and memory limit: transactions from the largest down to the first that
+ * holds (a smaller one, more transactions for the same records, is taken to be slower); memory
+ * limits ascending, and a transaction size that passed the budget at a lower limit is not tried at
+ * a higher one (one that failed, DuckDB out of memory at its limit, is).
  */
 import { join } from 'node:path';
 import { DEFAULT_MEMORY } from '../src/memory/budget.js';
@@ -23,7 +24,7 @@ import { SimProcess } from './sim-process.js';
 import type { FloorABoundedOptions, FloorAResult } from './task-floor-a.js';
 
 /** Transactions of about these many MB of NDJSON, in jobs of the shape's mean size. */
-const FLOOR_TRANSACTION_MB = [4, 8, 16, 32] as const;
+const FLOOR_TRANSACTION_MB = [1, 2, 4, 8, 16, 32] as const;
 
 /** `n` to two significant digits. */
 function round2(n: number): number {
@@ -78,14 +79,14 @@ async function searchShape(
     /** The smallest transaction that passed the budget at a lower limit. */
     let ceiling = Number.POSITIVE_INFINITY;
     for (const memoryLimitMb of [...grid.memoryLimitMb].sort((a, b) => a - b)) {
-      for (const batchJobs of sizes.filter((n) => n < ceiling)) {
+      for (const batchJobs of sizes.filter((n) => n < ceiling).reverse()) {
         const bounds: FloorABounds = { threads, memoryLimitMb, batchJobs };
         const trial = trialOf(bounds, await run(bounds, batches.get(batchJobs) ?? []));
         trials.push(trial);
         say(`floor search ${shape.name}: ${floorTrialText(trial)}`);
         // Past the budget at this limit, past it at a higher one too; out of DuckDB's limit, maybe not.
         if (trial.outcome === 'over budget') ceiling = Math.min(ceiling, batchJobs);
-        if (trial.outcome !== 'held') break;
+        if (trial.outcome === 'held') break;
       }
     }
   }
