@@ -326,8 +326,8 @@ describe('npm run bench', () => {
       2, 2, 1,
     ]);
     expect(files.map((file) => readFileSync(file, 'utf8')).join('')).toBe(readFileSync(ndjson, 'utf8'));
-    // Node and DuckDB alone pass 8 MiB: the child is stopped, with the peak it had reached. The
-    // compiled bench's, whose child is dist/bench/child.js.
+    // Node and DuckDB alone take more than 8 MiB: the child is stopped with the peak it had
+    // reached. The compiled bench's runner, whose child is dist/bench/child.js.
     const { runTaskWithin } = (await import(
       join(projectRoot(), 'dist', 'bench', 'child-output.js')
     )) as typeof import('../../bench/child-output.js');
