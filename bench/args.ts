@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../src/errors.js';
 import { projectRoot } from '../src/util/paths.js';
-import { SHAPES, type ShapeName } from './datasets.js';
+import { FLOOR_MEMORY_MB, FLOOR_THREADS, type FloorGrid, SHAPES, type ShapeName } from './datasets.js';
 
 export const PHASES = [
   'floor-b',
@@ -20,11 +20,15 @@ export const PHASES = [
   'budget',
   'incremental',
   'scale',
+  'floor-search',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** Phases run when --only is not given: all but `scale`, which takes an hour at its default sizes. */
-const DEFAULT_PHASES = PHASES.filter((phase) => phase !== 'scale');
+/**
+ * Phases run when --only is not given: all but `scale`, which takes an hour at its default sizes,
+ * and `floor-search`, whose findings bench/datasets.ts keeps.
+ */
+const DEFAULT_PHASES = PHASES.filter((phase) => phase !== 'scale' && phase !== 'floor-search');
 
 /** Accounts of the scale phase, jobs (`--scale-jobs`). */
 export const SCALE_JOBS = [10_000, 100_000] as const;
@@ -57,6 +61,8 @@ export interface BenchOptions {
   readonly baseline?: string;
   /** Run the measured tasks in the bench's own process, not each in a child (the smoke test's mode). */
   readonly inProcess: boolean;
+  /** The settings the floor search tries (`--floor-threads`, `--floor-memory`, `--floor-jobs`). */
+  readonly floorGrid: FloorGrid;
   /**
    * The smoke test's sizes, below `--scale`'s least: every phase, task kind, figure and target,
    * each from as few runs as produce it (--help says which). Nothing it prints is a measurement.
@@ -69,14 +75,18 @@ export const BENCH_HELP = `Usage: npm run bench -- [options]
 Measures, side by side in one run, and prints the figures, their ratios and the targets:
 - backfill, floor-a, floor-b: a backfill against its floors (DuckDB ingesting the same records
   from NDJSON, with its defaults and held to the budget; fetching and parsing every page) on
-  three account shapes: the bench's dataset (2,000 long jobs with translations), S600 (10,000
-  jobs of ~600 words) and S60 (10,000 jobs of ~60 words); peak RSS, the V8 heap, CPU of the sync
-  and of the simulator;
+  four account shapes: the bench's dataset (2,000 long jobs with translations), S600 (10,000
+  jobs of ~600 words), L2k (2,000 jobs of ~600 words) and S60 (10,000 jobs of ~60 words); the
+  ratio backfill / max(floor A bounded, floor B) against its goal of 1.5x; peak RSS, the V8
+  heap, CPU of the sync and of the simulator;
 - idle, naive: a run with nothing new, and a row-by-row loader, on the first shape;
 - memory: peak RSS at 10x the jobs; latency: 1, 2 and 4 slices at once against a slow service;
 - budget: peak RSS of a backfill, an incremental and a --full run at the default memory budget
   and at 256 MB, for bench and hour-long records;
 - incremental: the runs a worker makes at a history of 1,000 and 10,000 jobs (bytes written, time);
+- floor-search (only when asked for): on each shape of --shapes, floor A bounded at each setting
+  of DuckDB's threads, memory_limit and jobs a transaction, each run stopped once its peak RSS
+  passes the budget (--memory); the fastest that held, for bench/datasets.ts's floorBounds;
 - scale (only when asked for): accounts of --scale-jobs jobs of ~800 words, each step a command of
   the built CLI (bin/transcript-sync) in a child of its own, one after another on one file:
   back-fill, idle incremental, one new job, sync --full, verify, verify --hashes, a first
@@ -92,6 +102,9 @@ Options:
   --phase LIST     the same as --only (e.g. --phase incremental)
   --shapes LIST    account shapes of backfill, floor-a and floor-b: ${SHAPES.join(',')} (default all)
   --scale-jobs LIST  account sizes of the scale phase, even numbers of jobs (default ${SCALE_JOBS.join(',')})
+  --floor-threads LIST  DuckDB threads the floor search tries (default ${FLOOR_THREADS.join(',')})
+  --floor-memory LIST   DuckDB memory_limit in MB it tries (default ${FLOOR_MEMORY_MB.join(',')})
+  --floor-jobs LIST     jobs a transaction it tries (default about 1, 2, 4 ... 32 MB of the shape's records)
   --out DIR        where to write the JSON figures (default bench/out)
   --cpu-prof       profile the measured children (node --cpu-prof), into --out
   --page-size N    most items per page of the backfill and floor B (default 100; fewer for big jobs)
@@ -166,6 +179,26 @@ function scaleJobs(text: unknown): readonly number[] {
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
+/** A comma-separated list of whole numbers >= 1. */
+function counts(text: unknown, flag: string): number[] | undefined {
+  if (text === undefined) return undefined;
+  const values = String(text)
+    .split(',')
+    .map((value) => Number(value.trim().replaceAll('_', '')));
+  if (values.length === 0 || values.some((n) => !Number.isInteger(n) || n < 1))
+    throw new ConfigError(flag, `takes whole numbers >= 1, comma-separated (got "${String(text)}")`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+function floorGrid(values: Record<string, unknown>): FloorGrid {
+  const jobs = counts(values['floor-jobs'], '--floor-jobs');
+  return {
+    threads: counts(values['floor-threads'], '--floor-threads') ?? FLOOR_THREADS,
+    memoryLimitMb: counts(values['floor-memory'], '--floor-memory') ?? FLOOR_MEMORY_MB,
+    ...(jobs ? { batchJobs: jobs } : {}),
+  };
+}
+
 function baseline(text: unknown): { baseline?: string } {
   if (text === undefined) return {};
   const child = join(resolve(String(text)), 'dist', 'bench', 'child.js');
@@ -197,6 +230,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
         'latency-ms': { type: 'string' },
         baseline: { type: 'string' },
         'in-process': { type: 'boolean' },
+        'floor-threads': { type: 'string' },
+        'floor-memory': { type: 'string' },
+        'floor-jobs': { type: 'string' },
         smoke: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -220,6 +256,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | undefine
     latencyMs: number(values, 'latency-ms', 50, 0, false),
     ...baseline(values['baseline']),
     inProcess: values['in-process'] === true,
+    floorGrid: floorGrid(values),
     smoke: values['smoke'] === true,
   };
 }

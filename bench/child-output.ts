@@ -4,7 +4,8 @@
  * With `--in-process` (runTasksInProcess) the tasks run in the bench's own process instead: the
  * smoke test's mode, which checks that every phase runs and reports, not what it measures.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTask, writeBytes } from './tasks.js';
@@ -19,6 +20,20 @@ export interface TaskOutput<R = object> {
   readonly memory: { readonly heapTotalMb: number; readonly heapUsedMb: number; readonly externalMb: number };
   /** Bytes the child wrote to storage (`/proc/self/io` write_bytes), the database's checkpoints included. */
   readonly writeBytes: number;
+}
+
+/**
+ * glibc's malloc as bin/transcript-sync sets it for the program (one arena, blocks of 256 KiB and
+ * more handed back; docs/decisions/0005-one-memory-budget.md), unless the environment sets them:
+ * glibc reads them only as a process starts, so the bench sets them on the children held to the
+ * program's settings (a sync, floor A bounded).
+ */
+const PROGRAM_MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '262144' } as const;
+const PROGRAM_TASKS: ReadonlySet<string> = new Set(['sync', 'floor-a-bounded']);
+
+/** The environment of a child running `task`. */
+export function childEnv(task: string): NodeJS.ProcessEnv {
+  return PROGRAM_TASKS.has(task) ? { ...PROGRAM_MALLOC_ENV, ...process.env } : process.env;
 }
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
@@ -78,9 +93,64 @@ export async function runTaskInChild<R>(
   const profile = cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${task}-${Date.now()}.cpuprofile`]
     : [];
-  const child = spawn(process.execPath, [...profile, script, task, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const run = await spawnTask<R>(task, [...profile, script, task, JSON.stringify(options)]);
+  if ('error' in run) throw new Error(run.error);
+  return run.output;
+}
+
+/** How often a watched child's peak RSS is read, ms. */
+const WATCH_MS = 20;
+
+/** A watched task's end: its output, or why it has none. */
+export type WatchedRun<R> =
+  | { readonly output: TaskOutput<R> }
+  | { readonly overMb: number }
+  | { readonly error: string };
+
+/**
+ * As runTaskInChild, but the child is killed as soon as its peak RSS (VmHWM, read every WATCH_MS)
+ * passes `limitMb` MiB, and a failure is returned, not thrown: for searches of the settings that
+ * hold a budget, where a run past it need not finish.
+ */
+export async function runTaskWithin<R>(
+  task: string,
+  options: unknown,
+  limitMb: number,
+): Promise<WatchedRun<R>> {
+  let overMb: number | undefined;
+  const run = await spawnTask<R>(task, [CHILD, task, JSON.stringify(options)], (child) => {
+    const timer = setInterval(() => {
+      const peak = peakRssMb(child.pid);
+      if (peak !== undefined && peak > limitMb) {
+        overMb = peak;
+        child.kill('SIGKILL');
+      }
+    }, WATCH_MS);
+    child.once('close', () => clearInterval(timer));
   });
+  if (overMb !== undefined) return { overMb };
+  if ('output' in run && run.output.peakRssMb > limitMb) return { overMb: run.output.peakRssMb };
+  return run;
+}
+
+/** VmHWM of a live process, MiB; undefined once it is gone (or off Linux). */
+function peakRssMb(pid: number | undefined): number | undefined {
+  try {
+    const kib = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs node with `args`, the child of `task`, and reads its one JSON line. */
+async function spawnTask<R>(
+  task: string,
+  args: readonly string[],
+  watch?: (child: ChildProcess) => void,
+): Promise<{ readonly output: TaskOutput<R> } | { readonly error: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(task) });
+  watch?.(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -88,7 +158,7 @@ export async function runTaskInChild<R>(
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const line = stdout.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !line.startsWith('{')) {
-    throw new Error(`bench task ${task} failed (exit ${code}):\n${stderr.trim() || stdout.trim()}`);
+    return { error: `bench task ${task} failed (exit ${code}):\n${stderr.trim() || stdout.trim()}` };
   }
-  return JSON.parse(line) as TaskOutput<R>;
+  return { output: JSON.parse(line) as TaskOutput<R> };
 }

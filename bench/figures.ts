@@ -66,6 +66,35 @@ export interface ShapeFigures {
   readonly roundRatios?: readonly number[];
 }
 
+/** One setting of floor A bounded tried by the floor search (bench/floor-search.ts). */
+export interface FloorTrial {
+  readonly bounds: FloorABounds;
+  /** held: finished within the budget; over budget: stopped as its peak RSS passed it; failed: DuckDB gave up. */
+  readonly outcome: 'held' | 'over budget' | 'failed';
+  readonly wallMs?: number;
+  /** MiB: the run's peak, or where it was stopped. */
+  readonly peakRssMb?: number;
+  readonly cpuMs?: number;
+  readonly transactions?: number;
+  readonly error?: string;
+}
+
+export interface FloorSearchShape {
+  readonly name: ShapeName;
+  readonly jobs: number;
+  /** NDJSON bytes of the records. */
+  readonly bytes: number;
+  /** The peak RSS a setting must hold, MiB. */
+  readonly budgetMb: number;
+  readonly trials: readonly FloorTrial[];
+  /** The fastest setting that held; absent when none did. */
+  readonly best?: FloorABounds;
+}
+
+export interface FloorSearchFigures {
+  readonly shapes: readonly FloorSearchShape[];
+}
+
 export interface NaiveFigures {
   readonly subsetJobs: number;
   readonly subsetRows: number;
@@ -234,4 +263,5 @@ export interface Figures {
   budget?: BudgetFigures;
   incremental?: IncrementalFigures;
   scale?: ScaleFigures;
+  floorSearch?: FloorSearchFigures;
 }

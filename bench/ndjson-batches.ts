@@ -1,28 +1,40 @@
 /**
- * An NDJSON file cut into files of about a given size, whole lines each: floor A bounded's
- * transactions (bench/task-floor-a.ts). Read a block at a time, so the bench never holds the file.
+ * An NDJSON file cut into files of a given number of lines (jobs): floor A bounded's transactions
+ * (bench/task-floor-a.ts). Read a block at a time, so the bench never holds the file.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Writes `path`'s lines into files of about `bytes` each under `dir` (made); their paths, in order. */
-export function cutNdjson(path: string, dir: string, bytes: number): string[] {
+/** Bytes read at a time. */
+const BLOCK_BYTES = 4 * 2 ** 20;
+
+/** Writes `path`'s lines into files of `lines` lines each (the last fewer) under `dir` (made); their paths, in order. */
+export function cutNdjson(path: string, dir: string, lines: number): string[] {
   mkdirSync(dir, { recursive: true });
   const fd = openSync(path, 'r');
   const files: string[] = [];
+  let parts: Buffer[] = [];
+  let count = 0;
+  const flush = () => {
+    if (parts.length === 0) return;
+    const file = join(dir, `batch-${files.length}.ndjson`);
+    writeFileSync(file, Buffer.concat(parts));
+    files.push(file);
+    parts = [];
+    count = 0;
+  };
   try {
-    const size = fstatSync(fd).size;
-    let carry = Buffer.alloc(0);
-    for (let position = 0; position < size; ) {
-      const block = Buffer.alloc(Math.min(bytes, size - position));
-      position += readSync(fd, block, 0, block.length, position);
-      const text = Buffer.concat([carry, block]);
-      const end = position >= size ? text.length : text.lastIndexOf(10) + 1;
-      const file = join(dir, `batch-${files.length}.ndjson`);
-      writeFileSync(file, text.subarray(0, end));
-      files.push(file);
-      carry = Buffer.from(text.subarray(end));
+    const block = Buffer.alloc(BLOCK_BYTES);
+    for (let read = readSync(fd, block); read > 0; read = readSync(fd, block)) {
+      let start = 0;
+      for (let nl = block.indexOf(10, start); nl !== -1 && nl < read; nl = block.indexOf(10, start)) {
+        parts.push(Buffer.from(block.subarray(start, nl + 1)));
+        start = nl + 1;
+        if (++count === lines) flush();
+      }
+      if (start < read) parts.push(Buffer.from(block.subarray(start, read)));
     }
+    flush();
   } finally {
     closeSync(fd);
   }

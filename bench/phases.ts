@@ -10,6 +10,7 @@ import { runBudgetPhase } from './budget-phase.js';
 import { runTask } from './child-output.js';
 import { datasets } from './datasets.js';
 import type { Figures } from './figures.js';
+import { runFloorSearch } from './floor-search.js';
 import { runIncrementalPhase } from './incremental-phase.js';
 import { runLatencyPhase } from './latency-phase.js';
 import { type Say, syncOptions } from './phase-kit.js';
@@ -53,6 +54,7 @@ export async function runBench(options: BenchOptions, say: Say): Promise<Figures
     if (options.phases.has('budget')) figures.budget = await runBudgetPhase(options, dir, say);
     if (options.phases.has('incremental')) figures.incremental = await runIncrementalPhase(options, dir, say);
     if (options.phases.has('scale')) figures.scale = await runScalePhase(options, dir, say);
+    if (options.phases.has('floor-search')) figures.floorSearch = await runFloorSearch(options, dir, say);
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

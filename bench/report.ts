@@ -5,6 +5,7 @@
  */
 import { DEFAULT_MEMORY } from '../src/memory/budget.js';
 import type { Figures } from './figures.js';
+import { floorSearchRows, floorSearchTable, floorSearchTargets } from './report-floor-search.js';
 import {
   bound,
   budgetName,
@@ -88,6 +89,7 @@ export function figureRows(f: Figures): Row[] {
   }
   for (const run of f.incremental?.runs ?? []) rows.push(...incrementalRows(run));
   if (f.scale) rows.push(...scaleRows(f.scale));
+  if (f.floorSearch) rows.push(...floorSearchRows(f.floorSearch));
   const r = ratios(f);
   if (r.naiveOverBackfill !== undefined) rows.push(['ratio naive / backfill', times(r.naiveOverBackfill)]);
   if (r.speedup4Over1 !== undefined) rows.push(['ratio 4-way / 1-way (speed-up)', times(r.speedup4Over1)]);
@@ -155,6 +157,7 @@ export function targets(f: Figures): Target[] {
   }
   out.push(...incrementalTargets(f));
   if (f.scale) out.push(...scaleTargets(f.scale));
+  if (f.floorSearch) out.push(...floorSearchTargets(f.floorSearch));
   return out;
 }
 
@@ -171,6 +174,7 @@ export function renderReport(f: Figures): string {
   }
   if (f.shapes && f.shapes.length > 0) lines.push('', ...shapeTable(f.shapes));
   if (f.scale) lines.push('', ...scaleTable(f.scale));
+  if (f.floorSearch) lines.push('', ...floorSearchTable(f.floorSearch));
   lines.push('', ...markdown(['figure', 'value'], rows), '');
   return lines.join('\n');
 }

@@ -184,7 +184,7 @@ async function shapeRound(
     removeDb(floorA.db);
     say(`${s.shape.name} floor A (DuckDB ingest) run ${round}: ${seconds(s.floorsA.at(-1)!.result.wallMs)}`);
     const bounds = s.shape.floorBounds;
-    s.batches ??= cutNdjson(s.ndjson, join(dir, `batches-${s.shape.name}`), bounds.batchBytes);
+    s.batches ??= cutNdjson(s.ndjson, join(dir, `batches-${s.shape.name}`), bounds.batchJobs);
     const bounded: FloorABoundedOptions = { db: floorA.db, bounds, batches: s.batches };
     s.floorsABounded.push(await runTask<FloorAResult>('floor-a-bounded', bounded, profile));
     removeDb(floorA.db);

@@ -7,10 +7,11 @@
  * task, but for one of each task kind, whose JSON line carries the figures).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENCH_HELP, PHASES, parseBenchArgs } from '../../bench/args.js';
+import { cutNdjson } from '../../bench/ndjson-batches.js';
 import { ConfigError } from '../../src/errors.js';
 import { projectRoot } from '../../src/util/paths.js';
 import { fileTempDir } from '../helpers/tmp.js';
@@ -40,7 +41,7 @@ function bench(args: readonly string[]): Promise<BenchRun> {
   );
 }
 
-const SHAPES = ['bench', 'S600', 'S60'] as const;
+const SHAPES = ['bench', 'S600', 'L2k', 'S60'] as const;
 
 const SCALE_STEPS = [
   'back-fill',
@@ -86,6 +87,7 @@ const FIGURES = [
   'bench records, 256 MB budget, backfill',
   'hour-long records, 512 MB budget, incremental',
   'hour-long records, 256 MB budget, backfill',
+  ...SHAPES.flatMap((shape) => [`floor search ${shape} 1`, `floor search ${shape}: fastest held`]),
 ];
 
 const TARGETS = [
@@ -100,6 +102,7 @@ const TARGETS = [
   '4-way vs 1-way',
   'peak RSS at the default budget, bench records',
   'peak RSS at the default budget, hour-long records',
+  ...SHAPES.map((shape) => `${shape}: floor A bounded holds the budget`),
 ];
 
 /** A target's line in the printout, met or missed. */
@@ -154,7 +157,7 @@ describe('npm run bench', () => {
     expect(stdout).toContain('| figure | value |');
     expect(stdout).toContain('| account shape |');
     const figures = figuresJson(inProcessOut);
-    for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget'])
+    for (const key of ['machine', 'shapes', 'naive', 'idle', 'memory', 'latency', 'budget', 'floorSearch'])
       expect(figures).toHaveProperty(key);
     // Each shape's backfill loaded its own account, every job of it; the shapes' jobs differ in size.
     const shapes = figures['shapes'] as {
@@ -167,7 +170,7 @@ describe('npm run bench', () => {
       roundRatios: number[];
     }[];
     expect(shapes.map((shape) => shape.name)).toEqual([...SHAPES]);
-    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([4, 10, 10]);
+    expect(shapes.map((shape) => shape.dataset.jobs)).toEqual([4, 10, 4, 10]);
     for (const shape of shapes) {
       expect(shape.backfill.jobs).toBe(shape.dataset.jobs);
       expect(shape.floorA.transactions).toBe(1);
@@ -175,12 +178,23 @@ describe('npm run bench', () => {
       expect(shape).toHaveProperty('floorB');
       expect(shape.roundRatios).toHaveLength(1);
     }
+    // The floor search tried a setting on every shape and names the fastest that held.
+    const search = figures['floorSearch'] as {
+      shapes: { name: string; trials: { outcome: string }[]; best?: { batchJobs: number } }[];
+    };
+    expect(search.shapes.map((shape) => shape.name)).toEqual([...SHAPES]);
+    for (const shape of search.shapes) {
+      expect(shape.trials.map((trial) => trial.outcome)).toEqual(['held']);
+      expect(shape.best?.batchJobs).toBe(2);
+    }
     const wordsPerJob = shapes.map((shape) => shape.dataset.words / shape.dataset.jobs);
     expect(wordsPerJob[0]).toBeGreaterThan(800);
     expect(wordsPerJob[1]).toBeGreaterThan(300);
     expect(wordsPerJob[1]).toBeLessThan(900);
-    expect(wordsPerJob[2]).toBeGreaterThan(20);
-    expect(wordsPerJob[2]).toBeLessThan(120);
+    expect(wordsPerJob[2]).toBeGreaterThan(300);
+    expect(wordsPerJob[2]).toBeLessThan(900);
+    expect(wordsPerJob[3]).toBeGreaterThan(20);
+    expect(wordsPerJob[3]).toBeLessThan(120);
   });
 
   it('runs the incremental phase at two histories, with bytes written and its targets', {
@@ -299,6 +313,32 @@ describe('npm run bench', () => {
     // The Parquet files of the publish and the export, measured before their folders are deleted.
     expect(steps.get('first --publish')?.outputBytes).toBeGreaterThan(0);
     expect(steps.get('export')?.outputBytes).toBeGreaterThan(0);
+  });
+
+  it('stops a floor run as soon as its peak RSS passes the limit, and cuts records by jobs', async () => {
+    const ndjson = join(out.dir, 'five.ndjson');
+    writeFileSync(
+      ndjson,
+      ['{"id":"1"}', '{"id":"2"}', '{"id":"3"}', '{"id":"4"}', '{"id":"5"}\n'].join('\n'),
+    );
+    const files = cutNdjson(ndjson, join(out.dir, 'cut'), 2);
+    expect(files.map((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length)).toEqual([
+      2, 2, 1,
+    ]);
+    expect(files.map((file) => readFileSync(file, 'utf8')).join('')).toBe(readFileSync(ndjson, 'utf8'));
+    // Node and DuckDB alone take more than 8 MiB: the child is stopped with the peak it had
+    // reached. The compiled bench's runner, whose child is dist/bench/child.js.
+    const { runTaskWithin } = (await import(
+      join(projectRoot(), 'dist', 'bench', 'child-output.js')
+    )) as typeof import('../../bench/child-output.js');
+    const bounds = { threads: 1, memoryLimitMb: 100, batchJobs: 2 };
+    const run = await runTaskWithin(
+      'floor-a-bounded',
+      { db: join(out.dir, 'stopped.duckdb'), bounds, batches: [] },
+      8,
+    );
+    expect(run).toHaveProperty('overMb');
+    expect((run as { overMb: number }).overMb).toBeGreaterThan(8);
   });
 
   it('documents a million-job scale run in its help', () => {
