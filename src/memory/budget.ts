@@ -63,7 +63,7 @@ const HEAP_PER_PAGE_BYTE = 10;
 const QUEUE_PAGES = 1;
 
 /** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
-const HEAP_PER_QUEUED_BYTE = 3;
+const HEAP_PER_QUEUED_BYTE = 5;
 
 /** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
 const BATCH_PAGES = 2;
