@@ -76,8 +76,8 @@ async function windowFirstPage(
   const first = await consistentPage(await ask(), ask, 0, recheck);
   if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
   assertAdvances(first.page);
-  // Asked before any record was seen, the first page is small (one item at the default budget's
-  // 1.3 MiB, a record being assumed to weigh 1 MiB: page-sizer.ts). When its records showed that
+  // Asked before any record was seen, the first page is small (at the default budget, one item of
+  // ASSUMED_RECORD_BYTES: page-sizer.ts). When its records showed that
   // more fit and the window goes on, it is asked again at the size learned: a window of up to
   // --page-size small jobs is then one page, with no probes to plan slices.
   if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;

@@ -15,7 +15,7 @@
  *
  * Each page is bounded by bytes (getBoundedPage, also the window's first page and probes), from the
  * first request on. The sizer says how many items fit the page
- * budget (`--page-bytes`) at the record size seen so far, or assumed (1 MiB) before any;
+ * budget (`--page-bytes`) at the record size seen so far, or ASSUMED_RECORD_BYTES before any (page-sizer.ts);
  * the client stops reading an answer that grows past the budget, and the page is asked again with
  * a smaller `limit` (at most half), down to one item. One record alone may be bigger than a page:
  * at `limit` 1 the answer may grow to the record ceiling (`--max-record-bytes`) per item;

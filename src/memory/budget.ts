@@ -96,7 +96,8 @@ const REOPEN_JSON_BYTES = 1e9;
 
 /**
  * DuckDB's jemalloc settings (`DUCKDB_JE_MALLOC_CONF`, set by src/cli/main.ts before DuckDB loads
- * unless the environment sets it): freed pages go back to the system after 200 ms, one arena.
+ * unless the environment sets it): freed pages go back to the system soon, one arena
+ * (docs/decisions/0005-one-memory-budget.md).
  */
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narenas:1';
 

@@ -13,7 +13,7 @@ import type { ListName, ListParams, RequestOptions } from '../../src/extract/ind
 import { type Listing, type Page, readPage } from '../../src/extract/listing.js';
 import { RecordScanner } from '../../src/normalize/index.js';
 import { runSync } from '../../src/sync/run.js';
-import type { SyncPlan, SyncSummary } from '../../src/sync/types.js';
+import type { RunHooks, SyncPlan, SyncResources, SyncSummary } from '../../src/sync/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -121,12 +121,18 @@ export function syncFake(
   overrides: Partial<SyncPlan> = {},
 ): Promise<SyncSummary> {
   const plan: SyncPlan = { ...syncDefaults(), pageSize: 20, anomalyPauseMs: 5, ...overrides };
-  return runSync(plan, {
+  return runSync(plan, fakeResources(db, source));
+}
+
+/** What a run over `source` into `db` is given: checkpoints in the file, no Redis, and `extra`'s hooks. */
+export function fakeResources(db: string, source: FakeListing, extra: RunHooks = {}): SyncResources {
+  return {
     db,
     lockWait: 5_000,
     checkpoints: 'duckdb',
     redisUrl: null,
     redisPrefix: 'tsync-test',
     source,
-  });
+    ...extra,
+  };
 }

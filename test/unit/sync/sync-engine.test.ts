@@ -22,16 +22,9 @@ import { syncKind } from '../../../src/sync/kind-run.js';
 import { RetentionWatch, retentionEdges } from '../../../src/sync/retention.js';
 import { runSync } from '../../../src/sync/run.js';
 import { KindRunFailed } from '../../../src/sync/run-failures.js';
-import type {
-  Checkpoint,
-  CheckpointStore,
-  RunHooks,
-  SyncPlan,
-  SyncProgress,
-  SyncResources,
-} from '../../../src/sync/types.js';
+import type { Checkpoint, CheckpointStore, SyncPlan, SyncProgress } from '../../../src/sync/types.js';
 import { accountData } from '../../helpers/account-data.js';
-import { FakeListing, type FakeListingOptions } from '../../helpers/listing-fake.js';
+import { FakeListing, type FakeListingOptions, fakeResources } from '../../helpers/listing-fake.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -50,18 +43,6 @@ function dataset(seed = 3, preRecorded = 30, live = 20): Json[] {
     utterancesPerJob: 2,
     wordsPerUtterance: 2,
   }) as Json[];
-}
-
-function resources(db: string, source: FakeListing, extra: RunHooks = {}): SyncResources {
-  return {
-    db,
-    lockWait: 5_000,
-    checkpoints: 'duckdb',
-    redisUrl: null,
-    redisPrefix: 'tsync-test',
-    source,
-    ...extra,
-  };
 }
 
 const opened: Database[] = [];
@@ -122,7 +103,7 @@ describe('the engine over an in-memory listing', () => {
     const records = dataset();
     const source = new FakeListing(records);
     const db = join(tempDir(), 'backfill.duckdb');
-    const summary = await runSync(plan, resources(db, source));
+    const summary = await runSync(plan, fakeResources(db, source));
     expect(summary.outcome).toBe('ok');
     expect(summary.kinds.map((k) => [k.kind, k.inserted])).toEqual([
       ['pre-recorded', 30],
@@ -135,7 +116,7 @@ describe('the engine over an in-memory listing', () => {
 
     // An incremental run after it finds nothing new and asks little.
     const before = source.stats.requests;
-    const again = await runSync(plan, resources(db, source));
+    const again = await runSync(plan, fakeResources(db, source));
     expect(again.kinds.map((k) => k.inserted + k.updated)).toEqual([0, 0]);
     expect(source.stats.requests - before).toBeLessThan(10);
   });
@@ -291,14 +272,14 @@ describe('the engine over an in-memory listing', () => {
     const records = dataset(7);
     const source = new FakeListing(records, failingAt(3, 'pre-recorded'));
     const db = await freshFile();
-    const summary = await runSync(plan, resources(db, source));
+    const summary = await runSync(plan, fakeResources(db, source));
     expect(summary.outcome).toBe('failed');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([
       ['pre-recorded', 'failed'],
       ['live', 'ok'],
     ]);
     // The next run resumes and completes the mirror.
-    const next = await runSync(plan, resources(db, new FakeListing(records)));
+    const next = await runSync(plan, fakeResources(db, new FakeListing(records)));
     expect(next.outcome).toBe('ok');
     await expectMirror(db, records);
   });
@@ -314,7 +295,7 @@ describe('the engine over an in-memory listing', () => {
     });
     const db = await freshFile();
     const progress: SyncProgress[] = [];
-    const summary = await runSync(plan, resources(db, source, { onProgress: (p) => progress.push(p) }));
+    const summary = await runSync(plan, fakeResources(db, source, { onProgress: (p) => progress.push(p) }));
     const [pre, live] = summary.kinds;
     if (!pre || !live) throw new Error('expected both kinds');
     const ms = (iso: string) => Date.parse(iso);
@@ -346,11 +327,11 @@ describe('the engine over an in-memory listing', () => {
       },
     });
     const db = await freshFile();
-    const summary = await runSync(plan, resources(db, source, { signal: stop.signal }));
+    const summary = await runSync(plan, fakeResources(db, source, { signal: stop.signal }));
     expect(summary.outcome).toBe('interrupted');
     expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
     expect(summary.notStarted).toEqual(['live']);
-    const next = await runSync(plan, resources(db, new FakeListing(records)));
+    const next = await runSync(plan, fakeResources(db, new FakeListing(records)));
     expect(next.outcome).toBe('ok');
     await expectMirror(db, records);
   });
