@@ -50,13 +50,19 @@ FROM parsed;
 
 CREATE OR REPLACE TEMP TABLE _tsync_utterances AS
 WITH entries AS (
-  SELECT id, created_at, i, e.lang, e.utterances
-  FROM _tsync_src, unnest(translations) WITH ORDINALITY AS x(e, i)
+  -- A translation entry is named by its language when no earlier entry of its job has it: the
+  -- first position of that language in the job's list of them (a list function, not a window over
+  -- the entries, which would sort them with their utterances).
+  -- Each list unnested in the select list, not joined laterally, which costs a join per job.
+  SELECT id, created_at, i, e.lang, e.utterances, list_position(langs, e.lang) AS first_of_lang
+  FROM (SELECT id, created_at, list_transform(translations, t -> t.lang) AS langs,
+               unnest(translations) AS e, generate_subscripts(translations, 1) AS i
+        FROM _tsync_src)
 ), lists AS (
   SELECT id AS job_id, created_at, 'transcription' AS source, transcription.utterances AS us FROM _tsync_src
   UNION ALL
   SELECT id, created_at,
-         CASE WHEN lang <> '' AND row_number() OVER (PARTITION BY id, lang ORDER BY i) = 1
+         CASE WHEN lang <> '' AND first_of_lang = i
               THEN 'translation:' || lang ELSE 'translation:' || (i - 1) END,
          utterances
   FROM entries

@@ -29,8 +29,9 @@ WITH members AS (
   SELECT s.id, o.name, o.value
   FROM _tsync_src s, unnest(s.other_modules) AS x(o)
   UNION ALL
-  SELECT id, 'transcription.sentences', s
-  FROM _tsync_src, unnest(transcription.sentences) AS x(s)
+  -- Unnested in the select list: a lateral unnest of a list in a struct costs a join per job.
+  SELECT id, 'transcription.sentences', unnest(transcription.sentences)
+  FROM _tsync_src
 ), wrapped AS (
   SELECT job_id, module, value, json_type(value) = 'OBJECT' AS wrapper,
          tsync_wrapper(value) AS w
