@@ -8,7 +8,7 @@
  * client cannot show it; it is sent as `x-service-key` and nowhere else.
  */
 import pRetry from 'p-retry';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
@@ -58,7 +58,11 @@ interface PageRequest {
 export class ListingClient implements Listing {
   /** Live counters; read them, do not write them. */
   readonly stats: ClientStats = { requests: 0, retries: 0, pauses: 0, bytes: 0 };
-  readonly #pool: Pool;
+  /** Opened at the first request: commands that never fetch never load undici. */
+  #pool: Promise<Pool> | undefined;
+  #closed = false;
+  readonly #origin: string;
+  readonly #poolOptions: Pool.Options;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #basePath: string;
   readonly #limiter: RateLimiter;
@@ -85,7 +89,8 @@ export class ListingClient implements Listing {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#scanner = options.scanner ?? HeadScanner;
-    this.#pool = new Pool(base.origin, {
+    this.#origin = base.origin;
+    this.#poolOptions = {
       // Never fewer than the requests let in flight: one queued in the pool could leave in a pause.
       connections: Math.max(
         concurrency,
@@ -99,7 +104,7 @@ export class ListingClient implements Listing {
       },
       headersTimeout: positive('headersTimeoutMs', options.headersTimeoutMs, 30_000),
       bodyTimeout: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
-    });
+    };
   }
 
   /**
@@ -121,7 +126,14 @@ export class ListingClient implements Listing {
   }
 
   async close(): Promise<void> {
-    await this.#pool.close();
+    this.#closed = true;
+    if (this.#pool) await (await this.#pool).close();
+  }
+
+  #openPool(): Promise<Pool> {
+    if (this.#closed && !this.#pool) throw new Error('the listing client is closed');
+    this.#pool ??= import('undici').then(({ Pool }) => new Pool(this.#origin, this.#poolOptions));
+    return this.#pool;
   }
 
   async #withRetries(request: PageRequest): Promise<Page> {
@@ -228,7 +240,8 @@ export class ListingClient implements Listing {
   async #send({ pathAndQuery, where, signal, maxBytes }: PageRequest) {
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
-      response = await this.#pool.request({
+      const pool = await this.#openPool();
+      response = await pool.request({
         method: 'GET',
         path: pathAndQuery,
         headers: this.#headers,
