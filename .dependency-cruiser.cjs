@@ -4,7 +4,8 @@
  * import its own folder and folders ranked below it, never above, never a sibling of its rank,
  * and no import may close a cycle. The stages' folders and the store's are contracts: another
  * folder enters one only through its `index.ts`. The simulator stands apart: it imports nothing of
- * the product, and only the CLI (its `simulate` and `demo` commands) imports it.
+ * the product, and only the CLI (its `simulate` and `demo` commands) imports it. A command loads
+ * what it runs: Redis, BullMQ and prom-client only in the commands that talk to Redis, when they run.
  */
 
 const { ranks } = require('./architecture.json');
@@ -44,6 +45,30 @@ const doors = STAGES.map((stage) => ({
   },
 }));
 
+/** The packages only a command that talks to Redis (or serves the worker's metrics) loads. */
+const REDIS_PACKAGES = '^node_modules/(bullmq|ioredis|prom-client)/';
+/** What loads them: the worker's modules and the Redis copy of the checkpoints. */
+const REDIS_MODULES = ['^src/worker/', '^src/sync/checkpoints/redis-store\\.ts$'];
+
+const loadedWhenRun = [
+  {
+    name: 'redis-packages-only-in-the-worker',
+    comment:
+      'BullMQ, ioredis and prom-client are imported by src/worker/ and the Redis checkpoint store only (types aside), so that no other module loads them',
+    severity: 'error',
+    from: { path: '^src/', pathNot: REDIS_MODULES },
+    to: { path: REDIS_PACKAGES, dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'redis-modules-loaded-when-run',
+    comment:
+      'another folder loads src/worker/ and the Redis checkpoint store with import() where a command runs them (or imports their types): `sync`, `status` or `--help` never load Redis',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/worker/' },
+    to: { path: REDIS_MODULES, dependencyTypesNot: ['type-only', 'dynamic-import'] },
+  },
+];
+
 module.exports = {
   forbidden: [
     {
@@ -69,10 +94,12 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/simulator/', '^src/cli/', '^src/config/'] },
       to: { path: '^src/simulator/' },
     },
+    ...loadedWhenRun,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
+    // src/, and the packages a rule names (leaves: node_modules is not followed).
+    includeOnly: ['^src/', REDIS_PACKAGES],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },

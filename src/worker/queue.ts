@@ -16,7 +16,7 @@
  * finished during a run's walk is fetched by the next run.
  */
 import { randomUUID } from 'node:crypto';
-import { type Job, type JobsOptions, Queue } from 'bullmq';
+import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
 import { ConfigError, toError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
@@ -63,6 +63,11 @@ export function createSyncQueue(redisUrl: string, prefix: string): Queue {
     prefix,
     defaultJobOptions: JOB_OPTIONS,
   });
+}
+
+/** The sync queue's events (a job's completion and failure), for a caller that waits on its jobs. */
+export function syncQueueEvents(redisUrl: string, prefix: string): QueueEvents {
+  return new QueueEvents(SYNC_QUEUE, { connection: bullConnection(redisUrl), prefix });
 }
 
 /** A schedule as log fields: `<name>_ms` for an interval, `<name>_cron` for a cron expression. */

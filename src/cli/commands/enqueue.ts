@@ -1,12 +1,11 @@
 /** `transcript-sync enqueue`: a sync job per kind on the worker's queue; needs Redis, not the key. */
-import { type Job, QueueEvents } from 'bullmq';
+import type { Job, QueueEvents } from 'bullmq';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { KindSummary, SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { bullConnection, closeRedis, connectRedis } from '../../worker/connection.js';
-import { createSyncQueue, type ScheduledSyncData, SYNC_JOB, SYNC_QUEUE } from '../../worker/queue.js';
+import type { ScheduledSyncData } from '../../worker/queue.js';
 import type { Command } from '../command.js';
 import { summaryLine } from '../sync-summary.js';
 
@@ -37,14 +36,17 @@ export const command: Command = {
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';
     const timeoutMs = settings.waitTimeout;
+    // BullMQ and ioredis load when a job is queued: never for --help, nor for the settings table.
+    const [{ closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] = await Promise.all([
+      import('../../worker/connection.js'),
+      import('../../worker/queue.js'),
+    ]);
     // Fail fast with a clear message; BullMQ's own connections would wait for Redis forever.
     await closeRedis(await connectRedis(redisUrl, 'tsync-enqueue'));
 
     const queue = createSyncQueue(redisUrl, redisPrefix);
     // Listening before adding, so a job that finishes at once is not missed.
-    const events = wait
-      ? new QueueEvents(SYNC_QUEUE, { connection: bullConnection(redisUrl), prefix: redisPrefix })
-      : undefined;
+    const events = wait ? syncQueueEvents(redisUrl, redisPrefix) : undefined;
     try {
       await events?.waitUntilReady();
       // A job nobody takes would only wait out --timeout: say so now, before queuing anything.

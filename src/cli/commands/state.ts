@@ -7,7 +7,7 @@ import type { JobKind } from '../../kinds.js';
 import { openReadOnly, openWriter } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
-import { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
+import type { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
@@ -52,9 +52,7 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = settingsOf(flags, env);
   const json = resolveFormat('format', flags, env) === 'json';
   const kinds = settings.kindShown;
-  const remote = settings.redisUrl
-    ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
-    : undefined;
+  const remote = await redisStore(settings);
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });
   try {
     const local = new DuckDbCheckpointStore(db);
@@ -110,9 +108,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
     settings.db,
     'nothing to reset: the first sync starts from the beginning (or --since) anyway',
   );
-  const remote = settings.redisUrl
-    ? new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix)
-    : undefined;
+  const remote = await redisStore(settings);
   try {
     const lock = { db: settings.db, command: 'state reset', waitMs: settings.lockWait };
     await withCommandLock(stderr, lock, async () => {
@@ -134,6 +130,15 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
     await remote?.close();
   }
   return 0;
+}
+
+/** The Redis copy of the checkpoints with REDIS_URL; ioredis loads only then. */
+async function redisStore(
+  settings: ReturnType<typeof settingsOf>,
+): Promise<RedisCheckpointStore | undefined> {
+  if (!settings.redisUrl) return undefined;
+  const { RedisCheckpointStore } = await import('../../sync/checkpoints/redis-store.js');
+  return new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix);
 }
 
 /** Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice. */

@@ -10,8 +10,7 @@ import { WEBHOOK_SECRET_MIN } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type Logger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
-import { startWorker, type WebhookSettings, type WorkerOptions } from '../../worker/runtime.js';
-import { listenForShutdown, stopWithin } from '../../worker/shutdown.js';
+import type { WebhookSettings, WorkerOptions } from '../../worker/runtime.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {
@@ -71,8 +70,12 @@ export const command: Command = {
       );
     }
     const logger = options.logger;
+    const { listenForShutdown, stopWithin } = await import('../../worker/shutdown.js');
     const signals = listenForShutdown();
     try {
+      // BullMQ, ioredis and prom-client load with the worker's runtime, once a worker starts (a
+      // signal meanwhile stops it as soon as it has started): never for --help.
+      const { startWorker } = await import('../../worker/runtime.js');
       const running = await startWorker({ ...options, jobs: await jobs() });
       const reason = await Promise.race([
         signals.first.then((s) => `received ${s}`),

@@ -76,7 +76,7 @@ describe('the arrows of the layout', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the rules catch an upward import (the store importing the loader among them), a sideways one, a cycle, a stage entered past its index and the simulator importing the product', async () => {
+  it('the rules catch an upward import (the store importing the loader among them), a sideways one, a cycle, a stage entered past its index, the simulator importing the product, and Redis loaded where no command talks to it', async () => {
     const tree = tempDir();
     const write = (file: string, text: string) => {
       mkdirSync(dirname(join(tree, file)), { recursive: true });
@@ -107,10 +107,22 @@ describe('the arrows of the layout', () => {
     write('src/sync/plan.ts', "import { walk } from '../extract/index.js';\nexport const plan = walk;\n");
     write('src/extract/index.ts', "export { walk } from './walk.js';\n");
     write('src/sync/write.ts', "import { open } from '../store/open.js';\nexport const write = open;\n");
+    // ioredis, as a package the tree holds; the worker may import it, a command only load the worker when it runs.
+    write('node_modules/ioredis/package.json', '{ "name": "ioredis", "main": "index.js" }\n');
+    write('node_modules/ioredis/index.js', 'exports.Redis = class {};\n');
+    write('src/worker/queue.ts', "import { Redis } from 'ioredis';\nexport const queue = Redis;\n");
+    write('src/store/cache.ts', "import { Redis } from 'ioredis';\nexport const cache = Redis;\n");
+    write('src/cli/status.ts', "import { queue } from '../worker/queue.js';\nexport const status = queue;\n");
+    write(
+      'src/cli/enqueue.ts',
+      "import type { queue } from '../worker/queue.js';\nexport const enqueue = async (): Promise<typeof queue> => (await import('../worker/queue.js')).queue;\n",
+    );
     expect((await violationsIn(tree)).sort()).toEqual([
       'extract-entered-by-its-index: src/load/store.ts -> src/extract/walk.ts',
       'extract-imports-no-higher-rank: src/extract/walk.ts -> src/load/types.ts',
       'no-circular: src/cli/a.ts -> src/cli/b.ts',
+      'redis-modules-loaded-when-run: src/cli/status.ts -> src/worker/queue.ts',
+      'redis-packages-only-in-the-worker: src/store/cache.ts -> node_modules/ioredis/index.js',
       'simulator-imports-no-product: src/simulator/server.ts -> src/extract/walk.ts',
       'store-entered-by-its-index: src/sync/write.ts -> src/store/open.ts',
       'store-imports-no-higher-rank: src/store/open.ts -> src/load/types.ts',
