@@ -15,17 +15,10 @@ import { type Entry, Overlay } from './overlay.js';
 import type { ListQuery } from './query.js';
 import { completeJob, failJob, generateJob } from './records/job.js';
 import type { Rng } from './rng.js';
-import type { JobKind, JobRecord, JobStatus } from './types.js';
+import type { JobKind, JobRecord, JobSpec } from './types.js';
 
-export interface AddSpec {
-  kind: JobKind;
-  status: JobStatus;
-  createdAt: Date;
-  utterances: number;
-  words: number;
-  /** Late-visible: not listed until reveal(id). */
-  hidden: boolean;
-}
+/** `hidden`: late-visible, not listed until reveal(id). */
+export type AddSpec = JobSpec & { readonly hidden: boolean };
 
 export interface SimulatorData {
   /** Listed jobs, newest first. Builds every record: for small accounts; pages never use it. */
@@ -266,26 +259,22 @@ export class JobStore implements SimulatorData {
 
   private forget(i: number): void {
     this.index.setClass(i, GONE);
-    const hit = this.cache.get(i);
-    if (hit) {
-      this.cache.delete(i);
-      this.cachedBytes -= hit.bytes.length;
-    }
+    this.uncache(i);
+  }
+
+  private uncache(i: number): void {
+    this.cachedBytes -= this.cache.get(i)?.bytes.length ?? 0;
+    this.cache.delete(i);
   }
 
   private remember(i: number, cached: Cached): void {
-    const old = this.cache.get(i);
-    if (old) {
-      this.cache.delete(i);
-      this.cachedBytes -= old.bytes.length;
-    }
+    this.uncache(i);
     if (cached.bytes.length > this.options.cacheBytes) return;
     this.cache.set(i, cached);
     this.cachedBytes += cached.bytes.length;
-    for (const [key, value] of this.cache) {
+    for (const key of this.cache.keys()) {
       if (this.cachedBytes <= this.options.cacheBytes) break;
-      this.cache.delete(key);
-      this.cachedBytes -= value.bytes.length;
+      this.uncache(key);
     }
   }
 

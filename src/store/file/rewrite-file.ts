@@ -6,9 +6,8 @@
  * runs of about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group
  * of its own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
  * records) at a time, decompressed whole: such a row group reads within the default budget, a full
- * one (122,880 rows) needs ~256 MiB at once for records of 80 KB. Row counts are compared, and the
- * copy replaces the file by a rename while the original is still held, so no writer can slip in
- * between.
+ * one does not. Row counts are compared, and the copy replaces the file by a rename while the
+ * original is still held, so no writer can slip in between.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
