@@ -41,10 +41,9 @@ const instances = new Map<string, SharedInstance>();
  *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
- *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for
- *   about 20% more backfill time. DuckDB 1.2.0 (February 2025) and newer open such a file; older
- *   ones refuse it. An existing file keeps the format it was created in (DuckDB ignores the setting
- *   for it); `transcript-sync compact` rewrites one into the new format.
+ *   `raw` takes a fraction of the JSON received, for some more backfill time (BENCHMARKS.md).
+ *   DuckDB 1.2.0 and newer open such a file; older ones refuse it. An existing file keeps the
+ *   format it was created in; `transcript-sync compact` rewrites one into the new format.
  * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
  *   the last 2,047 stored jobs again; src/store/file/merge-row-groups.ts merges them every so often instead.
  * Read-only opens (reports, queries, exports, verify) take readerSettings.

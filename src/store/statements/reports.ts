@@ -3,7 +3,7 @@
  * Instants may be Date or ISO text; null leaves that end of the range open.
  */
 import type { RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 type Instant = Date | string | null;
 
@@ -66,24 +66,12 @@ export type ErrorsReportRow = {
   readonly last_created_at: string;
 };
 
-const range = (p: ReportRange) => ({
-  from: p.from,
-  before: p.before,
-  kind: p.kind,
-  include_deleted: p.include_deleted,
-});
+const range = (p: ReportRange) => only(p, 'from', 'before', 'kind', 'include_deleted');
 
 /** Billed jobs per period and group, then the total row. */
 export function billingRows(db: RowSource, params: BillingParams): Promise<BillingCells[]> {
-  return db.all<BillingCells>(queryText('report-billing'), {
-    ...range(params),
-    by: params.by,
-    date: params.date,
-    g1: params.g1,
-    g2: params.g2,
-    g3: params.g3,
-    prices: params.prices,
-  });
+  const own = only(params, 'by', 'date', 'g1', 'g2', 'g3', 'prices');
+  return db.all<BillingCells>(queryText('report-billing'), { ...range(params), ...own });
 }
 
 /** Jobs per kind and status. */
@@ -118,12 +106,10 @@ export async function quarantinedInRange(
   db: RowSource,
   params: Omit<ReportRange, 'include_deleted'> & DateBasis,
 ): Promise<number> {
-  const [row] = await db.all<{ n: number }>(queryText('report-quarantined'), {
-    date: params.date,
-    from: params.from,
-    before: params.before,
-    kind: params.kind,
-  });
+  const [row] = await db.all<{ n: number }>(
+    queryText('report-quarantined'),
+    only(params, 'date', 'from', 'before', 'kind'),
+  );
   return Number(row?.n ?? 0);
 }
 
