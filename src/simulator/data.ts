@@ -105,7 +105,7 @@ export class JobStore implements SimulatorData {
       this.growth?.adopt(i, born);
     }
     for (const record of options.records ?? [])
-      this.overlay.put(record, false, this.utterances(), this.words());
+      this.overlay.put(record, false, account.spec.utterancesPerJob, account.spec.wordsPerUtterance);
   }
 
   /** The list a query selects, as of now. */
@@ -155,8 +155,8 @@ export class JobStore implements SimulatorData {
   }
 
   add(spec: Partial<AddSpec> = {}): JobRecord {
-    const utterances = spec.utterances ?? this.options.rng.around(this.utterances());
-    const words = spec.words ?? this.words();
+    const utterances = spec.utterances ?? this.options.rng.around(this.account.spec.utterancesPerJob);
+    const words = spec.words ?? this.account.spec.wordsPerUtterance;
     const record = generateJob(this.options.rng, {
       kind: spec.kind ?? 'pre-recorded',
       status: spec.status ?? 'queued',
@@ -254,7 +254,12 @@ export class JobStore implements SimulatorData {
     if (i === undefined) throw new Error(`simulator: no job ${id}`);
     const record = this.generated(i);
     this.forget(i);
-    return this.overlay.put(record, false, this.account.head(i).utterances, this.words());
+    return this.overlay.put(
+      record,
+      false,
+      this.account.head(i).utterances,
+      this.account.spec.wordsPerUtterance,
+    );
   }
 
   private forget(i: number): void {
@@ -276,13 +281,5 @@ export class JobStore implements SimulatorData {
       if (this.cachedBytes <= this.options.cacheBytes) break;
       this.uncache(key);
     }
-  }
-
-  private utterances(): number {
-    return this.account.spec.utterancesPerJob;
-  }
-
-  private words(): number {
-    return this.account.spec.wordsPerUtterance;
   }
 }
