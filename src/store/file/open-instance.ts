@@ -226,16 +226,13 @@ async function createWithRetry(
       return await duckdb().DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!isLockConflict(message)) throw openError(path, readOnly, message, error);
+      if (!/could not set lock|conflicting lock/i.test(message))
+        throw openError(path, readOnly, message, error);
       if (Date.now() + delay > deadline) throw busyError(path, lockWaitMs, message, error);
       await sleep(delay);
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }
-}
-
-function isLockConflict(message: string): boolean {
-  return /could not set lock|conflicting lock/i.test(message);
 }
 
 function busyError(path: string, lockWaitMs: number, message: string, cause: unknown): DatabaseError {
