@@ -250,32 +250,22 @@ function busyError(path: string, lockWaitMs: number, message: string, cause: unk
 }
 
 function openError(path: string, readOnly: boolean, message: string, cause: unknown): DatabaseError {
-  if (readOnly && /does not exist/i.test(message)) {
-    return new DatabaseError(`${path} does not exist yet`, {
-      path,
-      hint: 'run `transcript-sync sync` first to create and fill it',
-      cause,
-    });
-  }
+  const fail = (what: string, hint: string) => new DatabaseError(what, { path, hint, cause });
+  if (readOnly && /does not exist/i.test(message))
+    return fail(`${path} does not exist yet`, 'run `transcript-sync sync` first to create and fill it');
   const damaged = damagedFileError(path, cause);
   if (damaged) return damaged;
   if (readOnly && /permission denied/i.test(message)) {
-    return new DatabaseError(`cannot read ${path}: permission denied`, {
-      path,
-      hint: 'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
-      cause,
-    });
+    return fail(
+      `cannot read ${path}: permission denied`,
+      'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
+    );
   }
   if (/permission denied|read-only file system/i.test(message)) {
-    return new DatabaseError(`cannot open ${path}: permission denied`, {
-      path,
-      hint: 'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
-      cause,
-    });
+    return fail(
+      `cannot open ${path}: permission denied`,
+      'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
+    );
   }
-  return new DatabaseError(`cannot open ${path}: ${message}`, {
-    path,
-    hint: 'check the path given by --db (TSYNC_DB)',
-    cause,
-  });
+  return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
 }
