@@ -96,23 +96,21 @@ export function startOf(by: PeriodUnit, instant: Date): Date {
   }
 }
 
-/** The first instant after the period that starts at `start`. */
+/** Years, months and days from a period's start to the next one's. */
+const STEPS: Readonly<Record<PeriodUnit, readonly [number, number, number]>> = {
+  day: [0, 0, 1],
+  week: [0, 0, 7],
+  month: [0, 1, 0],
+  quarter: [0, 3, 0],
+  year: [1, 0, 0],
+};
+
+/** The first instant after the period that starts at `start` (a period's first instant). */
 function nextStart(by: PeriodUnit, start: Date): Date {
-  const y = start.getUTCFullYear();
-  const m = start.getUTCMonth();
-  const d = start.getUTCDate();
-  switch (by) {
-    case 'day':
-      return new Date(Date.UTC(y, m, d + 1));
-    case 'week':
-      return new Date(Date.UTC(y, m, d + 7));
-    case 'month':
-      return new Date(Date.UTC(y, m + 1, 1));
-    case 'quarter':
-      return new Date(Date.UTC(y, m + 3, 1));
-    case 'year':
-      return new Date(Date.UTC(y + 1, 0, 1));
-  }
+  const [years, months, days] = STEPS[by];
+  return new Date(
+    Date.UTC(start.getUTCFullYear() + years, start.getUTCMonth() + months, start.getUTCDate() + days),
+  );
 }
 
 /** The label of the period that holds `instant`, in UTC. */

@@ -41,15 +41,11 @@ export function loadPrices(path: string, setting: string): Prices {
   } catch (error) {
     throw new ConfigError(setting, `${path} is not JSON: ${(error as Error).message}`, { cause: error });
   }
-  return parsePrices(json, `${setting} ${path}`);
-}
-
-function parsePrices(json: unknown, setting: string): Prices {
   const parsed = pricesSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(file)';
-    throw new ConfigError(setting, `${field}: ${issue?.message ?? 'invalid'}`, {
+    throw new ConfigError(`${setting} ${path}`, `${field}: ${issue?.message ?? 'invalid'}`, {
       hint: 'expected {"currency": "EUR", "per_hour": {"pre-recorded": 0.61, "live": 0.75}, "models": {"<model>": {"<kind>": 0.5}}}',
     });
   }

@@ -15,17 +15,10 @@ import { type Entry, Overlay } from './overlay.js';
 import type { ListQuery } from './query.js';
 import { completeJob, failJob, generateJob } from './records/job.js';
 import type { Rng } from './rng.js';
-import type { JobKind, JobRecord, JobStatus } from './types.js';
+import type { JobKind, JobRecord, JobSpec } from './types.js';
 
-export interface AddSpec {
-  kind: JobKind;
-  status: JobStatus;
-  createdAt: Date;
-  utterances: number;
-  words: number;
-  /** Late-visible: not listed until reveal(id). */
-  hidden: boolean;
-}
+/** `hidden`: late-visible, not listed until reveal(id). */
+export type AddSpec = JobSpec & { readonly hidden: boolean };
 
 export interface SimulatorData {
   /** Listed jobs, newest first. Builds every record: for small accounts; pages never use it. */
@@ -112,7 +105,7 @@ export class JobStore implements SimulatorData {
       this.growth?.adopt(i, born);
     }
     for (const record of options.records ?? [])
-      this.overlay.put(record, false, this.utterances(), this.words());
+      this.overlay.put(record, false, account.spec.utterancesPerJob, account.spec.wordsPerUtterance);
   }
 
   /** The list a query selects, as of now. */
@@ -162,8 +155,8 @@ export class JobStore implements SimulatorData {
   }
 
   add(spec: Partial<AddSpec> = {}): JobRecord {
-    const utterances = spec.utterances ?? this.options.rng.around(this.utterances());
-    const words = spec.words ?? this.words();
+    const utterances = spec.utterances ?? this.options.rng.around(this.account.spec.utterancesPerJob);
+    const words = spec.words ?? this.account.spec.wordsPerUtterance;
     const record = generateJob(this.options.rng, {
       kind: spec.kind ?? 'pre-recorded',
       status: spec.status ?? 'queued',
@@ -261,39 +254,32 @@ export class JobStore implements SimulatorData {
     if (i === undefined) throw new Error(`simulator: no job ${id}`);
     const record = this.generated(i);
     this.forget(i);
-    return this.overlay.put(record, false, this.account.head(i).utterances, this.words());
+    return this.overlay.put(
+      record,
+      false,
+      this.account.head(i).utterances,
+      this.account.spec.wordsPerUtterance,
+    );
   }
 
   private forget(i: number): void {
     this.index.setClass(i, GONE);
-    const hit = this.cache.get(i);
-    if (hit) {
-      this.cache.delete(i);
-      this.cachedBytes -= hit.bytes.length;
-    }
+    this.uncache(i);
+  }
+
+  private uncache(i: number): void {
+    this.cachedBytes -= this.cache.get(i)?.bytes.length ?? 0;
+    this.cache.delete(i);
   }
 
   private remember(i: number, cached: Cached): void {
-    const old = this.cache.get(i);
-    if (old) {
-      this.cache.delete(i);
-      this.cachedBytes -= old.bytes.length;
-    }
+    this.uncache(i);
     if (cached.bytes.length > this.options.cacheBytes) return;
     this.cache.set(i, cached);
     this.cachedBytes += cached.bytes.length;
-    for (const [key, value] of this.cache) {
+    for (const key of this.cache.keys()) {
       if (this.cachedBytes <= this.options.cacheBytes) break;
-      this.cache.delete(key);
-      this.cachedBytes -= value.bytes.length;
+      this.uncache(key);
     }
-  }
-
-  private utterances(): number {
-    return this.account.spec.utterancesPerJob;
-  }
-
-  private words(): number {
-    return this.account.spec.wordsPerUtterance;
   }
 }

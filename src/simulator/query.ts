@@ -91,12 +91,7 @@ function enumList<T extends string>(
   const values: string[] = [];
   for (const [key, value] of params) {
     if (key === name || key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)) {
-      values.push(
-        ...value
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== ''),
-      );
+      for (const v of value.split(',')) if (v.trim() !== '') values.push(v.trim());
     }
   }
   if (values.length === 0) return null;

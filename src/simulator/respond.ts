@@ -6,7 +6,7 @@
  * tracked so that closing the simulator never leaves one behind.
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { ListQuery } from './query.js';
 
 export interface PageLinks {
@@ -51,18 +51,6 @@ export function envelopeBody(links: PageLinks, items: readonly Buffer[]): Buffer
   return Buffer.concat(parts);
 }
 
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  408: 'Request Timeout',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 export function errorBody(
   status: number,
   path: string,
@@ -74,7 +62,7 @@ export function errorBody(
     path,
     request_id: `G-${randomBytes(4).toString('hex')}`,
     statusCode: status,
-    message: message || (REASONS[status] ?? 'Error'),
+    message: message || (STATUS_CODES[status] ?? 'Error'),
     ...(validationErrors ? { validation_errors: validationErrors } : {}),
   });
 }

@@ -36,19 +36,15 @@ export interface WebhookSender {
   close(): void;
 }
 
-/** The event the service sends when a job of `kind` is created or reaches `status`; none for others. */
-export function webhookEvent(kind: JobKind, status: JobStatus, created: boolean): string | undefined {
-  if (kind === 'pre-recorded') {
-    if (created) return 'transcription.created';
-    return status === 'done'
-      ? 'transcription.success'
-      : status === 'error'
-        ? 'transcription.error'
-        : undefined;
-  }
-  if (created) return 'live.start_session';
-  return status === 'done' || status === 'error' ? 'live.end_session' : undefined;
-}
+/** The event the service sends when a job of each kind is created or reaches a status; none for others. */
+const EVENTS: Readonly<Record<JobKind, Partial<Record<JobStatus | 'created', string>>>> = {
+  'pre-recorded': {
+    created: 'transcription.created',
+    done: 'transcription.success',
+    error: 'transcription.error',
+  },
+  live: { created: 'live.start_session', done: 'live.end_session', error: 'live.end_session' },
+};
 
 /** What the sender watches: a growing account's changes, and its clock's tick (data.ts). */
 export interface WebhookSource {
@@ -85,7 +81,7 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
   };
 
   const listener = ({ id, kind, status }: JobChange): void => {
-    const event = webhookEvent(kind, status, status === 'queued');
+    const event = EVENTS[kind][status === 'queued' ? 'created' : status];
     if (event === undefined || closed) return;
     waiting.push({ event, id });
     if (waiting.length > MAX_WAITING) {

@@ -17,7 +17,7 @@ import { duckdb } from './duckdb.js';
 
 /** Statements kept: queries and DML. */
 let KEPT: ReadonlySet<StatementType> | undefined;
-/** Texts kept at most per connection: the named queries are ~70; a caller of ever new texts stops here. */
+/** Texts kept at most per connection: above the named queries; a caller of ever new texts stops here. */
 const MAX_KEPT = 128;
 
 export class KeptStatements {

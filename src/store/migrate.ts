@@ -82,14 +82,7 @@ export interface MigrateOptions {
  * Work a migration needs done before its transaction, in transactions of its own: each must be
  * idempotent, as a kill before the migration commits runs it again at the next open.
  */
-const BEFORE: ReadonlyMap<
-  number,
-  (
-    connection: DuckDBConnection,
-    walThreshold: string,
-    onBatch: (copied: number, batches: number) => void,
-  ) => Promise<void>
-> = new Map([[6, copyRecordsApart]]);
+const BEFORE = new Map([[6, copyRecordsApart]]);
 
 /** Applies every shipped migration the file lacks. Returns the versions applied now. */
 export async function migrate(

@@ -23,8 +23,7 @@ import {
   type SharedInstance,
   walThresholdSetting,
 } from './file/open-instance.js';
-import { createMemoryInstance } from './file/reader-settings.js';
-import { removeStaleReaderTemps } from './file/reader-temp.js';
+import { createMemoryInstance, removeStaleReaderTemps } from './file/reader-settings.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { createParseStaging, createWriterStaging } from './statements/loader.js';
 

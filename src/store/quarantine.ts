@@ -24,9 +24,7 @@ export async function quarantineList(
   db: Database,
   options: { includeResolved?: boolean } = {},
 ): Promise<QuarantineRow[]> {
-  const rows = await quarantineRows(db, {
-    include_resolved: options.includeResolved ?? false,
-  });
+  const rows = await quarantineRows(db, { include_resolved: options.includeResolved ?? false });
   return rows.map((row) => ({
     rawHash: row.raw_hash,
     jobId: row.job_id,

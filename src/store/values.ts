@@ -53,9 +53,7 @@ export function toDuckParams(
 ): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
   if (params === undefined) return undefined;
   if (Array.isArray(params)) return params.map(toDuckValue);
-  const out: Record<string, DuckDBValue> = {};
-  for (const [key, value] of Object.entries(params)) out[key] = toDuckValue(value);
-  return out;
+  return Object.fromEntries(Object.entries(params).map(([key, value]) => [key, toDuckValue(value)]));
 }
 
 /** Row values from DuckDB's JS conversion, made JSON-friendly: bigint → number when safe. */

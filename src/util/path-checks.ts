@@ -62,12 +62,6 @@ function nearestExisting(path: string): string {
   return dir;
 }
 
-/** The nearest existing ancestor of `path` when it is not a directory. */
-function fileInTheWay(path: string): string | undefined {
-  const dir = nearestExisting(dirname(resolve(path)));
-  return existsSync(dir) && !statSync(dir).isDirectory() ? dir : undefined;
-}
-
 /** Whether the file starts with SQLite's header (DuckDB would try to load its sqlite extension). */
 export function isSqliteFile(path: string): boolean {
   let fd: number | undefined;
@@ -90,8 +84,8 @@ export function isSqliteFile(path: string): boolean {
  */
 export function assertDatabasePath(path: string): void {
   assertNotPseudoFs(path, '--db');
-  const file = fileInTheWay(path);
-  if (file) {
+  const file = nearestExisting(dirname(resolve(path)));
+  if (existsSync(file) && !statSync(file).isDirectory()) {
     throw new ConfigError('--db', `${file} is a file, not a directory, so ${path} cannot be created there`, {
       hint: 'point --db (TSYNC_DB) at a path inside a directory',
     });

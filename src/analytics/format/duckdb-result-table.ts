@@ -76,16 +76,13 @@ function plainValue(value: DuckDBValue): unknown {
 /** Any of DuckDB's timestamps as ISO 8601 (isoTimestamp); undefined for another value. */
 function timestampText(value: object): string | undefined {
   const duck = duckdb();
-  if (value instanceof duck.DuckDBTimestampTZValue)
-    return value.isFinite ? isoTimestamp(value.micros, 'us', 'Z') : value.toString();
-  if (value instanceof duck.DuckDBTimestampValue)
-    return value.isFinite ? isoTimestamp(value.micros, 'us', '') : value.toString();
-  if (value instanceof duck.DuckDBTimestampNanosecondsValue)
-    return value.isFinite ? isoTimestamp(value.nanos, 'ns', '') : value.toString();
-  if (value instanceof duck.DuckDBTimestampMillisecondsValue)
-    return value.isFinite ? isoTimestamp(value.millis, 'ms', '') : value.toString();
-  if (value instanceof duck.DuckDBTimestampSecondsValue)
-    return value.isFinite ? isoTimestamp(value.seconds, 's', '') : value.toString();
+  const iso = (units: bigint, precision: TimestampPrecision, zone: 'Z' | '' = '') =>
+    'isFinite' in value && value.isFinite ? isoTimestamp(units, precision, zone) : String(value);
+  if (value instanceof duck.DuckDBTimestampTZValue) return iso(value.micros, 'us', 'Z');
+  if (value instanceof duck.DuckDBTimestampValue) return iso(value.micros, 'us');
+  if (value instanceof duck.DuckDBTimestampNanosecondsValue) return iso(value.nanos, 'ns');
+  if (value instanceof duck.DuckDBTimestampMillisecondsValue) return iso(value.millis, 'ms');
+  if (value instanceof duck.DuckDBTimestampSecondsValue) return iso(value.seconds, 's');
   return undefined;
 }
 

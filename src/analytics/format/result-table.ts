@@ -76,9 +76,7 @@ export function toCell(value: unknown, type: ColumnType = 'text'): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint')
     return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value;
-  if (value instanceof ExactNumber) return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof ExactNumber) return value;
   if (typeof value === 'string') return type === 'integer' || type === 'number' ? numberOrText(value) : value;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');

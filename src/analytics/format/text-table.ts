@@ -60,10 +60,7 @@ function showCell(cell: Cell, column: Column, decimals: number | undefined): str
     if (column.decimals !== undefined) return fixedDecimals(cell, column.decimals);
     return decimals === undefined ? String(cell) : padFraction(String(cell), decimals);
   }
-  const text = String(cell)
-    .replace(/\r?\n|\r/g, ' ')
-    .replace(/\t/g, ' ');
-  return cutToWidth(text, MAX_CELL_WIDTH);
+  return cutToWidth(String(cell).replace(/\r?\n|\r|\t/g, ' '), MAX_CELL_WIDTH);
 }
 
 /** A plain decimal's text with zeros added to reach `decimals` digits after the point; other text as it is. */

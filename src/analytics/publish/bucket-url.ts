@@ -44,19 +44,15 @@ export function storageError(
   };
   const name = fault.Code ?? fault.name ?? 'Error';
   const status = fault.$metadata?.httpStatusCode;
-  const where = `could not publish to ${location.url}`;
   const said = status === undefined ? name : `${name}, HTTP ${status}`;
-  const options = (retryable: boolean, hint: string) => ({ retryable, hint, cause: error });
-  if (name === 'AbortError') {
-    return new StorageError(
-      `${where}: the upload was stopped`,
-      options(true, 'the next run publishes again'),
-    );
-  }
+  const fail = (what: string, retryable: boolean, hint: string) =>
+    new StorageError(`could not publish to ${location.url}: ${what}`, { retryable, hint, cause: error });
+  if (name === 'AbortError') return fail('the upload was stopped', true, 'the next run publishes again');
   if (name === 'NoSuchBucket') {
-    return new StorageError(
-      `${where}: the bucket ${location.bucket} does not exist (${said})`,
-      options(false, 'create the bucket, or fix its name in --publish (TSYNC_PUBLISH)'),
+    return fail(
+      `the bucket ${location.bucket} does not exist (${said})`,
+      false,
+      'create the bucket, or fix its name in --publish (TSYNC_PUBLISH)',
     );
   }
   if (
@@ -70,21 +66,17 @@ export function storageError(
       'CredentialsProviderError',
     ].includes(name)
   ) {
-    return new StorageError(
-      `${where}: the object store refused the credentials (${said})`,
-      options(
-        false,
-        'renew or set the credentials of the AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a role)',
-      ),
+    return fail(
+      `the object store refused the credentials (${said})`,
+      false,
+      'renew or set the credentials of the AWS chain (AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a role)',
     );
   }
   if (name === 'AccessDenied' || name === 'AllAccessDisabled' || status === 403) {
-    return new StorageError(
-      `${where}: access denied (${said})`,
-      options(
-        false,
-        `grant the publisher s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on ${location.prefix === '' ? 'the bucket' : `the prefix ${location.prefix}`} (docs/querying.md)`,
-      ),
+    return fail(
+      `access denied (${said})`,
+      false,
+      `grant the publisher s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on ${location.prefix === '' ? 'the bucket' : `the prefix ${location.prefix}`} (docs/querying.md)`,
     );
   }
   const code = fault.code ?? fault.errors?.[0]?.code;
@@ -98,19 +90,15 @@ export function storageError(
     'ENETUNREACH',
   ];
   if ((code !== undefined && network.includes(code)) || name === 'TimeoutError') {
-    return new StorageError(
-      `${where}: cannot reach ${endpoint ?? 'the S3 endpoint of its region'} (${code ?? name})`,
-      options(
-        true,
-        'check --publish-endpoint (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), the region and the network; the next run publishes again',
-      ),
+    return fail(
+      `cannot reach ${endpoint ?? 'the S3 endpoint of its region'} (${code ?? name})`,
+      true,
+      'check --publish-endpoint (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), the region and the network; the next run publishes again',
     );
   }
-  return new StorageError(
-    `${where}: the object store answered ${said}`,
-    options(
-      status === undefined || status >= 500,
-      'the sync itself is committed and the next run publishes again',
-    ),
+  return fail(
+    `the object store answered ${said}`,
+    status === undefined || status >= 500,
+    'the sync itself is committed and the next run publishes again',
   );
 }

@@ -11,11 +11,9 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { EXPORTED_DATASETS } from '../../store/index.js';
 import { makeFolder } from '../../util/make-folder.js';
 import type { Reader } from '../read/reader.js';
-
-/** Each table is written from the dataset of its name. */
-const EXPORT_TABLES = ['jobs', 'utterances', 'words', 'module_results'] as const;
 
 /** Hive partition columns of every exported table, in folder order. */
 export const PARTITION_COLUMNS = ['kind', 'month'] as const;
@@ -38,7 +36,7 @@ export interface ExportedTable {
 
 export async function exportParquet(options: ExportOptions): Promise<ExportedTable[]> {
   const out = resolve(options.outDir);
-  const existing = EXPORT_TABLES.map((table) => join(out, table)).filter((dir) => existsSync(dir));
+  const existing = EXPORTED_DATASETS.map((table) => join(out, table)).filter((dir) => existsSync(dir));
   if (existing.length > 0 && !options.overwrite) {
     throw new ConfigError('--out', `${existing[0]} already exists`, {
       hint: 'pass --overwrite to replace the previous export, or choose another --out folder',
@@ -48,7 +46,8 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
   await makeFolder(staging);
   try {
     const exported: ExportedTable[] = [];
-    for (const table of EXPORT_TABLES) {
+    // Each table is written from the dataset of its name.
+    for (const table of EXPORTED_DATASETS) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet({
         dataset: table,
@@ -60,7 +59,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
       await makeFolder(target);
       exported.push({ table, rows, dir: join(out, table) });
     }
-    for (const table of EXPORT_TABLES) {
+    for (const table of EXPORTED_DATASETS) {
       await rm(join(out, table), { recursive: true, force: true });
       await rename(join(staging, table), join(out, table));
     }

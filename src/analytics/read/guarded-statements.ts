@@ -12,6 +12,8 @@ import { sqlPathLiteral } from '../../util/sql-literal.js';
 
 let kinds: ReturnType<typeof statementKinds> | undefined;
 
+const statementTypes = () => (kinds ??= statementKinds());
+
 /**
  * Statement types by what the gate does with them, made at first use (DuckDB loads then, not when
  * a command that never queries is imported). CALL runs a table function, as `SELECT * FROM f()`
@@ -20,11 +22,6 @@ let kinds: ReturnType<typeof statementKinds> | undefined;
  * stops, is refused by its name (runsCheckpoint). `words`: the statements DuckDB files under a
  * type whose name is not theirs.
  */
-function statementTypes() {
-  kinds ??= statementKinds();
-  return kinds;
-}
-
 function statementKinds() {
   const { StatementType } = duckdb();
   return {

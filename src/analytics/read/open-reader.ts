@@ -41,12 +41,8 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      db = await openReadOnly(full, {
-        lockWaitMs: 0,
-        ...(options.memory === undefined ? {} : { memory: options.memory }),
-        ...(options.readsRaw ? { readsRaw: true } : {}),
-        ...(options.writesParquet ? { writesParquet: true } : {}),
-      });
+      const { memory, readsRaw, writesParquet } = options;
+      db = await openReadOnly(full, { lockWaitMs: 0, memory, readsRaw, writesParquet });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);
@@ -85,7 +81,7 @@ export async function withFilesReader<T>(
   options: ReaderOptions,
   fn: (reader: Reader) => Promise<T>,
 ): Promise<T> {
-  const db = await openInMemory(label, options.memory === undefined ? {} : { memory: options.memory });
+  const db = await openInMemory(label, { memory: options.memory });
   return readAndClose(db, options, fn);
 }
 

@@ -30,10 +30,9 @@ import {
 /**
  * Bytes of `raw` a row group of `job_records` that a merge or `compact` writes holds, about (plus one
  * record): DuckDB decompresses `raw` a vector of a row group (up to 2,048 records) at once, into
- * one allocation of up to twice this, which a reading at the default budget (a 180 MiB pool, two
- * threads; src/memory/reader-memory.ts) holds with room, and one at 320 MB (88 MiB, one thread)
- * too. A back-fill's row groups hold a commit's JSON, 26 MiB at the default budget
- * (src/memory/budget.ts). Smaller compresses worse: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md.
+ * one allocation of up to twice this, which a reading's pool holds at the default budget
+ * (src/memory/reader-memory.ts). A back-fill's row groups hold a commit's JSON (src/memory/budget.ts).
+ * Smaller compresses worse: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md.
  */
 export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 

@@ -41,10 +41,9 @@ const instances = new Map<string, SharedInstance>();
  *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  * - Background threads that hand memory DuckDB freed back to the system.
  * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
- *   `raw` takes about a third of the JSON received (a file 0.44x the JSON instead of 1.3-2.1x), for
- *   about 20% more backfill time. DuckDB 1.2.0 (February 2025) and newer open such a file; older
- *   ones refuse it. An existing file keeps the format it was created in (DuckDB ignores the setting
- *   for it); `transcript-sync compact` rewrites one into the new format.
+ *   `raw` takes a fraction of the JSON received, for some more backfill time (BENCHMARKS.md).
+ *   DuckDB 1.2.0 and newer open such a file; older ones refuse it. An existing file keeps the
+ *   format it was created in; `transcript-sync compact` rewrites one into the new format.
  * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
  *   the last 2,047 stored jobs again; src/store/file/merge-row-groups.ts merges them every so often instead.
  * Read-only opens (reports, queries, exports, verify) take readerSettings.
@@ -227,16 +226,13 @@ async function createWithRetry(
       return await duckdb().DuckDBInstance.create(path, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!isLockConflict(message)) throw openError(path, readOnly, message, error);
+      if (!/could not set lock|conflicting lock/i.test(message))
+        throw openError(path, readOnly, message, error);
       if (Date.now() + delay > deadline) throw busyError(path, lockWaitMs, message, error);
       await sleep(delay);
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }
-}
-
-function isLockConflict(message: string): boolean {
-  return /could not set lock|conflicting lock/i.test(message);
 }
 
 function busyError(path: string, lockWaitMs: number, message: string, cause: unknown): DatabaseError {
@@ -254,32 +250,22 @@ function busyError(path: string, lockWaitMs: number, message: string, cause: unk
 }
 
 function openError(path: string, readOnly: boolean, message: string, cause: unknown): DatabaseError {
-  if (readOnly && /does not exist/i.test(message)) {
-    return new DatabaseError(`${path} does not exist yet`, {
-      path,
-      hint: 'run `transcript-sync sync` first to create and fill it',
-      cause,
-    });
-  }
+  const fail = (what: string, hint: string) => new DatabaseError(what, { path, hint, cause });
+  if (readOnly && /does not exist/i.test(message))
+    return fail(`${path} does not exist yet`, 'run `transcript-sync sync` first to create and fill it');
   const damaged = damagedFileError(path, cause);
   if (damaged) return damaged;
   if (readOnly && /permission denied/i.test(message)) {
-    return new DatabaseError(`cannot read ${path}: permission denied`, {
-      path,
-      hint: 'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
-      cause,
-    });
+    return fail(
+      `cannot read ${path}: permission denied`,
+      'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
+    );
   }
   if (/permission denied|read-only file system/i.test(message)) {
-    return new DatabaseError(`cannot open ${path}: permission denied`, {
-      path,
-      hint: 'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
-      cause,
-    });
+    return fail(
+      `cannot open ${path}: permission denied`,
+      'check the file and directory permissions, or point --db (TSYNC_DB) at a writable place',
+    );
   }
-  return new DatabaseError(`cannot open ${path}: ${message}`, {
-    path,
-    hint: 'check the path given by --db (TSYNC_DB)',
-    cause,
-  });
+  return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
 }

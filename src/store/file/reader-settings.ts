@@ -1,11 +1,16 @@
 /**
  * The DuckDB settings every open takes, and a reader's: the file's read-only opens
- * (open-instance.ts) and the empty database in memory that SQL over files alone runs on.
+ * (open-instance.ts) and the empty database in memory that SQL over files alone runs on. A reading
+ * process spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts) and removes it when it closes
+ * the file; one killed before that leaves it behind, and the next reading removes the folders of
+ * processes no longer alive.
  */
-
+import { readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { duckdb } from '../duckdb.js';
+import { pidAlive } from './lock-file.js';
 
 /** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
 export const BASE_OPTIONS = {
@@ -33,4 +38,20 @@ export function readerSettings(memory: ReaderMemory): Record<string, string> {
  */
 export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
   return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
+}
+
+/** Removes the spill folders beside `path` of reading processes that are gone. */
+export function removeStaleReaderTemps(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return; // an unreadable folder: DuckDB says what is wrong with the file itself
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
+    rmSync(join(dirname(path), name), { recursive: true, force: true });
+  }
 }

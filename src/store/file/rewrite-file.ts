@@ -6,11 +6,10 @@
  * runs of about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group
  * of its own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
  * records) at a time, decompressed whole: such a row group reads within the default budget, a full
- * one (122,880 rows) needs ~256 MiB at once for records of 80 KB. Row counts are compared, and the
- * copy replaces the file by a rename while the original is still held, so no writer can slip in
- * between.
+ * one does not. Row counts are compared, and the copy replaces the file by a rename while the
+ * original is still held, so no writer can slip in between.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
@@ -23,7 +22,7 @@ import {
   tableRowCounts,
 } from '../statements/file-upkeep.js';
 import { JOBS_GROUP_RAW_BYTES } from './merge-row-groups.js';
-import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
+import { discardCreatedFile, restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
 export interface CompactResult {
   readonly bytesBefore: number;
@@ -49,7 +48,7 @@ export async function compactFile(
   finish: () => Promise<void> = async () => {},
 ): Promise<CompactResult> {
   const target = `${db.path}.compact-tmp`;
-  removeCopy(target);
+  discardCreatedFile(target);
   const bytesBefore = statSync(db.path).size;
   await db.run('CHECKPOINT');
   const [row] = await db.all<{ name: string }>('SELECT current_database() AS name');
@@ -85,7 +84,7 @@ export async function compactFile(
     }
   } catch (error) {
     await db.run('DETACH DATABASE IF EXISTS tsync_compacted').catch(() => {});
-    removeCopy(target);
+    discardCreatedFile(target);
     throw error;
   }
   restrictFile(target);
@@ -102,9 +101,4 @@ function syncDir(dir: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-function removeCopy(target: string): void {
-  rmSync(target, { force: true });
-  rmSync(`${target}.wal`, { force: true });
 }

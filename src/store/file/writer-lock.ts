@@ -76,7 +76,8 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const role = options.role ?? 'writer';
   const path = writerLockPath(db, role);
   const logger = options.logger ?? silentLogger;
-  const madeDir = prepareDir(db);
+  assertDatabasePath(db);
+  const madeDir = makePrivateDir(dirname(db));
   const holder: LockHolder = {
     token: randomUUID(),
     pid: process.pid,
@@ -136,12 +137,6 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
       if (madeDir !== undefined) removeEmptyDirs(dirname(db), madeDir);
     },
   };
-}
-
-/** The outermost directory made for the file, undefined when its directory existed. */
-function prepareDir(db: string): string | undefined {
-  assertDatabasePath(db);
-  return makePrivateDir(dirname(db));
 }
 
 /** Removes `dir`, then its parents up to and including `top`, while each is empty. */

@@ -4,17 +4,14 @@
  */
 import type { JobKind } from '../../kinds.js';
 import type { RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 /** One figure per job of `kind` written since `since` (ISO instant: the kind's run start). */
 export async function runFreshness(
   db: RowSource,
   params: { kind: JobKind; since: string },
 ): Promise<number[]> {
-  const rows = await db.all<{ seconds: number }>(queryText('freshness-run'), {
-    kind: params.kind,
-    since: params.since,
-  });
+  const rows = await db.all<{ seconds: number }>(queryText('freshness-run'), only(params, 'kind', 'since'));
   return rows.map((row) => Number(row.seconds));
 }
 

@@ -20,34 +20,28 @@ export interface ParquetTarget {
 
 /**
  * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
- * row group in the making) open per partition of a COPY, so a history of many months would hold
- * them all at once; past
- * `partitioned_write_max_open_files` (100) it also splits a partition into several files. The
- * bound is what a Parquet reading's pool holds at the default budget
- * (docs/decisions/0014-published-dataset.md).
+ * row group in the making) open per partition of a COPY, and past
+ * `partitioned_write_max_open_files` splits a partition into several files. The bound is what a
+ * Parquet reading's pool holds at the default budget (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 
 /**
  * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
- * ROW_GROUP_SIZE_BYTES; DuckDB's default is 1 KiB a row of its 122,880). Rows of ~2 KB
- * (module_results) or ~5 KB (jobs) otherwise make a row group of a whole partition, which DuckDB
- * allocates in one piece and cannot spill. It also cuts words
- * into row groups of ~65,000 rows and utterances of ~35,000 (DuckDB checks it every 2,048 rows).
+ * ROW_GROUP_SIZE_BYTES). Without it, wide rows (module_results, jobs) make a row group of a whole
+ * partition, which DuckDB allocates in one piece and cannot spill. DuckDB checks it every 2,048 rows.
  */
 export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
 /**
- * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: DuckDB checks it every 2,048 rows, so its row
- * groups are 2,048 rows (~4 MiB of module results, ~7 MiB of jobs), the least it writes, and a
- * column's page is at most one such group's.
+ * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: below one check's 2,048 rows, so its row groups
+ * are 2,048 rows, the least DuckDB writes, and a column's page is at most one such group's.
  */
 export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
 
 /**
  * Rows a thread gathers across a COPY's partitions before it hands them to their writers
- * (`partitioned_write_flush_threshold`; DuckDB's default 524,288): one row group of DuckDB's.
- * A bound in rows, not bytes: ~7 MB of words a thread, but 250-600 MB of module results or jobs,
+ * (`partitioned_write_flush_threshold`): one row group of DuckDB's. A bound in rows, not bytes,
  * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONED_FLUSH_ROWS = 122_880;

@@ -108,3 +108,11 @@ export function queryText(name: QueryName): string {
   texts.set(name, text);
   return text;
 }
+
+/**
+ * `keys` of `params` and no other: DuckDB refuses a named value its statement does not name, and a
+ * caller's object may hold more than the statement takes.
+ */
+export function only<T extends object, K extends keyof T>(params: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, params[key]])) as Pick<T, K>;
+}

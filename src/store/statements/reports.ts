@@ -3,7 +3,7 @@
  * Instants may be Date or ISO text; null leaves that end of the range open.
  */
 import type { RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 type Instant = Date | string | null;
 
@@ -48,57 +48,30 @@ export type BillingCells = {
   readonly unpriced: string[] | null;
 };
 
-export type StatusReportRow = { readonly kind: string; readonly status: string; readonly jobs: number };
-export type LatencyReportRow = {
-  readonly period: string;
-  readonly kind: string;
-  readonly jobs: number;
-  readonly p50_seconds: number | null;
-  readonly p90_seconds: number | null;
-  readonly p99_seconds: number | null;
-  readonly max_seconds: number | null;
-};
-export type ErrorsReportRow = {
-  readonly error_code: number | null;
-  readonly kind: string;
-  readonly jobs: number;
-  readonly first_created_at: string;
-  readonly last_created_at: string;
-};
+/** A row of status, latency or errors: its columns are the report's (src/analytics/reports.ts). */
+type ReportRow = Record<string, unknown>;
 
-const range = (p: ReportRange) => ({
-  from: p.from,
-  before: p.before,
-  kind: p.kind,
-  include_deleted: p.include_deleted,
-});
+const range = (p: ReportRange) => only(p, 'from', 'before', 'kind', 'include_deleted');
 
 /** Billed jobs per period and group, then the total row. */
 export function billingRows(db: RowSource, params: BillingParams): Promise<BillingCells[]> {
-  return db.all<BillingCells>(queryText('report-billing'), {
-    ...range(params),
-    by: params.by,
-    date: params.date,
-    g1: params.g1,
-    g2: params.g2,
-    g3: params.g3,
-    prices: params.prices,
-  });
+  const own = only(params, 'by', 'date', 'g1', 'g2', 'g3', 'prices');
+  return db.all<BillingCells>(queryText('report-billing'), { ...range(params), ...own });
 }
 
 /** Jobs per kind and status. */
-export function statusReport(db: RowSource, params: ReportRange): Promise<StatusReportRow[]> {
-  return db.all<StatusReportRow>(queryText('report-status'), range(params));
+export function statusReport(db: RowSource, params: ReportRange): Promise<ReportRow[]> {
+  return db.all(queryText('report-status'), range(params));
 }
 
 /** Seconds from created_at to completed_at of done jobs, per period and kind. */
-export function latencyReport(db: RowSource, params: ReportRange & ByPeriod): Promise<LatencyReportRow[]> {
-  return db.all<LatencyReportRow>(queryText('report-latency'), { ...range(params), by: params.by });
+export function latencyReport(db: RowSource, params: ReportRange & ByPeriod): Promise<ReportRow[]> {
+  return db.all(queryText('report-latency'), { ...range(params), by: params.by });
 }
 
 /** Failed jobs per error_code and kind. */
-export function errorsReport(db: RowSource, params: ReportRange): Promise<ErrorsReportRow[]> {
-  return db.all<ErrorsReportRow>(queryText('report-errors'), range(params));
+export function errorsReport(db: RowSource, params: ReportRange): Promise<ReportRow[]> {
+  return db.all(queryText('report-errors'), range(params));
 }
 
 /** What a billing report's range holds but cannot count yet: pending jobs, and (by completion) undated ones. */
@@ -118,12 +91,10 @@ export async function quarantinedInRange(
   db: RowSource,
   params: Omit<ReportRange, 'include_deleted'> & DateBasis,
 ): Promise<number> {
-  const [row] = await db.all<{ n: number }>(queryText('report-quarantined'), {
-    date: params.date,
-    from: params.from,
-    before: params.before,
-    kind: params.kind,
-  });
+  const [row] = await db.all<{ n: number }>(
+    queryText('report-quarantined'),
+    only(params, 'date', 'from', 'before', 'kind'),
+  );
   return Number(row?.n ?? 0);
 }
 

@@ -3,21 +3,8 @@ import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';
 import { queryText } from './queries.js';
 
-/** Instants as ISO 8601 text. */
-export type RunStart = {
-  readonly run_id: string;
-  readonly kind: JobKind;
-  readonly mode: string;
-  readonly window_after: string | null;
-  readonly window_before: string;
-  readonly started_at: string;
-};
-
-/** Instants as ISO 8601 text. */
-export type RunFinish = {
-  readonly run_id: string;
-  readonly kind: JobKind;
-  readonly window_after: string | null;
+/** A run's counts, as `sync_runs` stores them. */
+type RunCounts = {
   readonly pages: number;
   readonly requests: number;
   readonly retries: number;
@@ -29,13 +16,30 @@ export type RunFinish = {
   readonly deleted: number;
   readonly expired: number;
   readonly restored: number;
+};
+
+/** Instants as ISO 8601 text. */
+export type RunStart = {
+  readonly run_id: string;
+  readonly kind: JobKind;
+  readonly mode: string;
+  readonly window_after: string | null;
+  readonly window_before: string;
+  readonly started_at: string;
+};
+
+/** Instants as ISO 8601 text. */
+export type RunFinish = RunCounts & {
+  readonly run_id: string;
+  readonly kind: JobKind;
+  readonly window_after: string | null;
   readonly finished_at: string;
   readonly outcome: string;
   readonly error: string | null;
 };
 
-/** One row of `runs`: instants as ISO 8601 UTC text, the counts as stored. */
-export type RunRow = {
+/** One row of `runs`: instants as ISO 8601 UTC text, the counts as stored (null on a run never finished). */
+export type RunRow = { readonly [K in keyof RunCounts]: RunCounts[K] | null } & {
   readonly run_id: string;
   readonly kind: string;
   readonly mode: string;
@@ -43,17 +47,6 @@ export type RunRow = {
   readonly started_at: string;
   readonly finished_at: string | null;
   readonly duration_s: number | null;
-  readonly pages: number | null;
-  readonly requests: number | null;
-  readonly retries: number | null;
-  readonly jobs_fetched: number | null;
-  readonly inserted: number | null;
-  readonly updated: number | null;
-  readonly unchanged: number | null;
-  readonly quarantined: number | null;
-  readonly deleted: number | null;
-  readonly expired: number | null;
-  readonly restored: number | null;
   readonly window_after: string | null;
   readonly window_before: string | null;
   readonly error: string | null;

@@ -6,7 +6,7 @@
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
 import { duckdb } from '../duckdb.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
 type WalkedRange = { kind: JobKind; after: string | null; before: string };
@@ -30,11 +30,10 @@ export async function countUnseen(
   db: Database,
   params: WalkedRange,
 ): Promise<{ unseen: number; stored: number }> {
-  const [row] = await db.all<{ unseen: number; stored: number }>(queryText('seen-count-unseen'), {
-    kind: params.kind,
-    after: params.after,
-    before: params.before,
-  });
+  const [row] = await db.all<{ unseen: number; stored: number }>(
+    queryText('seen-count-unseen'),
+    only(params, 'kind', 'after', 'before'),
+  );
   return { unseen: Number(row?.unseen ?? 0), stored: Number(row?.stored ?? 0) };
 }
 
@@ -46,13 +45,10 @@ export async function markUnseenJobsExpired(
   db: Database,
   params: WalkedRange & { horizon: string; now: string },
 ): Promise<number> {
-  const [row] = await db.all<{ Count: number }>(queryText('seen-mark-expired'), {
-    kind: params.kind,
-    after: params.after,
-    before: params.before,
-    horizon: params.horizon,
-    now: params.now,
-  });
+  const [row] = await db.all<{ Count: number }>(
+    queryText('seen-mark-expired'),
+    only(params, 'kind', 'after', 'before', 'horizon', 'now'),
+  );
   return Number(row?.Count ?? 0);
 }
 
@@ -61,11 +57,9 @@ export async function markUnseenJobsDeleted(
   db: Database,
   params: WalkedRange & { now: string },
 ): Promise<number> {
-  const [row] = await db.all<{ Count: number }>(queryText('seen-mark-deleted'), {
-    kind: params.kind,
-    after: params.after,
-    before: params.before,
-    now: params.now,
-  });
+  const [row] = await db.all<{ Count: number }>(
+    queryText('seen-mark-deleted'),
+    only(params, 'kind', 'after', 'before', 'now'),
+  );
   return Number(row?.Count ?? 0);
 }

@@ -1,6 +1,6 @@
 /** What `status` reads: per kind, the file's contents and how the last run went. */
 import type { RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 export type KindStatusRow = {
   /** pre-recorded, live, or unknown (quarantined records of no known kind; listed when there are some). */
@@ -49,8 +49,8 @@ export function stalePendingJobs(
   db: RowSource,
   params: { pending_since: string; max_age_ms: number },
 ): Promise<StalePendingRow[]> {
-  return db.all<StalePendingRow>(queryText('status-pending-stale'), {
-    pending_since: params.pending_since,
-    max_age_ms: params.max_age_ms,
-  });
+  return db.all<StalePendingRow>(
+    queryText('status-pending-stale'),
+    only(params, 'pending_since', 'max_age_ms'),
+  );
 }
