@@ -175,7 +175,7 @@ describe('worker', () => {
     await running.stop();
   });
 
-  it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
+  it('a refused key fails the job at once, without retries, with the reason in failedReason and /healthz', async () => {
     const { sim, prefix, db } = await setup({ preRecorded: 3, live: 3, ...SHORT });
     const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });
     const running = await start({ ...opts, settings: { ...opts.settings, apiKey: 'not-the-key' } });
@@ -195,6 +195,22 @@ describe('worker', () => {
     expect((await get(running, '/metrics')).body).toContain(
       'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
     );
+    // /healthz fails naming the error, the key never in it.
+    const health = await eventually(async () => {
+      const answer = await get(running, '/healthz');
+      return answer.status === 503 ? answer : undefined;
+    }, 'a failing /healthz');
+    const said = JSON.parse(health.body) as Record<string, unknown>;
+    expect(said['redis']).toBe('ok');
+    expect(said['reasons']).toEqual([
+      expect.stringMatching(
+        /^the last pre-recorded sync failed with an error no retry can fix \(AUTH\): the service refused the API key/,
+      ),
+    ]);
+    expect(said['kinds']).toMatchObject({
+      'pre-recorded': { last_outcome: 'failed', last_error_retryable: false },
+    });
+    expect(health.body).not.toContain('not-the-key');
     // The billing report of a mirror that never synced writes nothing (no month of zeros).
     const report = await eventually(async () => {
       const completed = await queue.getCompleted();
