@@ -91,7 +91,6 @@ async function syncInProcess(
     settings: { ...base.settings, pageSize: 10 },
     kinds,
     jobLockMs: 2_000,
-    reportEvery: { pattern: '0 0 1 1 *' },
     logger: createLogger('info', {}, { stream: log.stream }),
   });
   await eventually(succeeded(running, waitFor), `a successful run of ${waitFor.join(' and ')}`, 60_000);

@@ -272,7 +272,6 @@ describe('--notify', () => {
     const base = workerOptions(sim, join(tempDir(), 'w.duckdb'), prefix, {
       kinds: ['live'],
       notifyUrl: hook.url,
-      reportEvery: { pattern: '0 0 1 1 *' },
     });
     await start({ ...base, settings: { ...base.settings, apiKey: 'worker-wrong-key' } });
     await eventually(() => hook.bodies.length > 0, 'a notification');

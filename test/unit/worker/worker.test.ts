@@ -23,6 +23,7 @@ import {
   collect,
   get,
   HOUR,
+  REPORT_AT_START,
   reportingWithin,
   setup,
   start,
@@ -34,11 +35,15 @@ import {
 const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
 
 /**
- * The helper's worker options, with the billing report each start runs covering the last complete
- * day and month only (--report-window 1d): the report's periods are worker-reports.test.ts's.
+ * The helper's worker options, with the worker's default report schedule: a billing report as each
+ * start runs, covering the last complete day and month only (--report-window 1d): the report's
+ * periods are worker-reports.test.ts's.
  */
-function options(...args: Parameters<typeof workerOptions>): ReturnType<typeof workerOptions> {
-  return reportingWithin('1d', workerOptions(...args));
+function options(...[sim, db, prefix, overrides]: Parameters<typeof workerOptions>) {
+  return reportingWithin(
+    '1d',
+    workerOptions(sim, db, prefix, { reportEvery: REPORT_AT_START, ...overrides }),
+  );
 }
 
 describe('worker', () => {
