@@ -4,15 +4,16 @@
  * is the order of the writes alone: the previous `_manifest.json` is still the current one and
  * every file it names is in place; the next publish succeeds and deletes what the killed one left.
  * The store answers through a proxy that holds each request a while, so that the kill lands after
- * the first upload and long before the manifest.
+ * the first upload and long before the manifest. The publishes before and after the killed one run
+ * in this process (runMain): what they show is the dataset, not a process.
  */
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '../../src/analytics/publish/manifest.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runMain, startCli } from '../helpers/cli.js';
 import { S3RVER_KEY, type S3Server, startS3Server } from '../helpers/s3-server.js';
 import { fileTempDir, tempDir } from '../helpers/tmp.js';
 
@@ -64,6 +65,7 @@ afterAll(async () => {
   folder.remove();
 });
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await sim?.close();
   sim = undefined;
 });
@@ -98,8 +100,11 @@ describe('sync --publish s3:// killed during its uploads', () => {
       AWS_SECRET_ACCESS_KEY: S3RVER_KEY.secretAccessKey,
       AWS_REGION: 'us-east-1',
     };
+    // The SDK's default chain reads the credentials from the process's environment: this one's too.
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION'] as const)
+      vi.stubEnv(name, env[name]);
     const args = ['sync', '--db', db, '--publish', `s3://${BUCKET}/${PREFIX}`];
-    const first = await runCli(args, env);
+    const first = await runMain(args, env);
     expect(first.code, first.stderr).toBe(0);
     const m1 = await manifest();
     const before = new Set(await s3.keys(BUCKET, PREFIX));
@@ -135,7 +140,7 @@ describe('sync --publish s3:// killed during its uploads', () => {
       expect(rows.length, file).toBe(partition?.rows);
     }
 
-    const next = await runCli(args, env);
+    const next = await runMain(args, env);
     expect(next.code, next.stderr).toBe(0);
     const m2 = await manifest();
     expect(m2.as_of > m1.as_of).toBe(true);

@@ -1,6 +1,8 @@
 /**
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
+ * The worker that picks up after a stopped or killed one runs in this process
+ * (test/helpers/worker-in-process.ts): what it shows is the state the process left, not a process.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +11,8 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { command as queryCommand } from '../../src/cli/commands/query.js';
 import { command as runsCommand } from '../../src/cli/commands/runs.js';
+import { JOB_KINDS, type JobKind } from '../../src/kinds.js';
+import { createLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { writerLockPath } from '../../src/store/file/writer-lock.js';
 import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
@@ -18,7 +22,8 @@ import { shownLines } from '../helpers/cli.js';
 import { actualFacts, expectedFacts } from '../helpers/mirror.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { type Child, NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { type Child, eventually, NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { collect, options, start, succeeded } from '../helpers/worker-in-process.js';
 
 interface Setup {
   readonly sim: Simulator;
@@ -67,6 +72,30 @@ function startWorkerProcess(s: Setup, extra: readonly string[] = []): Child {
     ['worker', '--metrics-port', '0', '--every', '1h', '--job-lock', '2s', ...NO_REPORT, ...extra],
     s.env,
   );
+}
+
+/**
+ * A worker in this process with startWorkerProcess's settings (its page size, job lock and no
+ * report run) on `kinds`, logging at info into the returned `log`, stopped once each kind of
+ * `waitFor` has synced.
+ */
+async function syncInProcess(
+  s: Setup,
+  kinds: readonly JobKind[],
+  waitFor: readonly JobKind[] = kinds,
+): Promise<{ log: () => string }> {
+  const log = collect();
+  const base = options(s.sim, s.db, s.prefix);
+  const running = await start({
+    ...base,
+    settings: { ...base.settings, pageSize: 10 },
+    kinds,
+    jobLockMs: 2_000,
+    logger: createLogger('info', {}, { stream: log.stream }),
+  });
+  await eventually(succeeded(running, waitFor), `a successful run of ${waitFor.join(' and ')}`, 60_000);
+  await running.stop();
+  return { log: log.text };
 }
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -142,10 +171,7 @@ describe('worker process', () => {
 
     // The slow pages only had to keep the first run going until the signal.
     s.sim.setLatency(0);
-    const again = startWorkerProcess(s, ['--kind', 'pre-recorded']);
-    await again.waitForLog((line) => line['msg'] === 'sync finished', 60_000);
-    again.process.kill('SIGTERM');
-    expect(await again.exited, again.stderr()).toBe(0);
+    await syncInProcess(s, ['pre-recorded']);
     const facts = await actualFacts(s.db);
     expect(Object.keys(facts.jobs)).toHaveLength(JOBS_PER_KIND);
     expect(facts.duplicateJobs).toBe(0);
@@ -227,11 +253,12 @@ describe('worker process', () => {
 
     // The dead worker's lock is taken over at once (same host, pid gone); its job comes back
     // once BullMQ's job lock (--job-lock 2s) expires.
-    const restarted = startWorkerProcess(s);
-    await bothKindsSynced(restarted, synced);
-    restarted.process.kill('SIGTERM');
-    expect(await restarted.exited, restarted.stderr()).toBe(0);
-    expect(restarted.stderr()).toContain('took over a stale database lock');
+    const restarted = await syncInProcess(
+      s,
+      JOB_KINDS,
+      JOB_KINDS.filter((kind) => !synced.includes(kind)),
+    );
+    expect(restarted.log()).toContain('took over a stale database lock');
     await expectMirrorOf(s);
     // The killed run is closed, not left running for good.
     const after = await outcomes(s);

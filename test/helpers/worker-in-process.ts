@@ -30,6 +30,15 @@ const {
 
 export const HOUR = 3_600_000;
 
+/**
+ * The billing report's schedule unless a test asks for one: a cron of once a year, which does not
+ * run as the worker starts (an interval does), as NO_REPORT keeps it out of a worker process. A
+ * test of the report passes `reportEvery: REPORT_AT_START`.
+ */
+export const NO_REPORT_RUN = { pattern: '0 0 1 1 *' } as const;
+/** The worker's default schedule of the billing report: daily, and once as it starts. */
+export const REPORT_AT_START = { every: 24 * HOUR } as const;
+
 export async function setup(simOptions: SimulatorOptions = {}) {
   const sim = await startSimulator({
     preRecorded: 40,
@@ -69,7 +78,7 @@ export function options(
     kinds: JOB_KINDS,
     every: { every: HOUR },
     fullEvery: { every: 24 * HOUR },
-    reportEvery: { every: 24 * HOUR },
+    reportEvery: NO_REPORT_RUN,
     metricsHost: '127.0.0.1',
     metricsPort: 0,
     staleAfterMs: HOUR,

@@ -15,6 +15,7 @@ import { eventually } from '../../helpers/worker.js';
 import {
   collect,
   options,
+  REPORT_AT_START,
   reportingWithin,
   setup,
   start,
@@ -33,7 +34,9 @@ describe('worker billing reports', () => {
       to: new Date(),
     });
     // The shortest window: the last complete day and month are written whatever the window.
-    const running = await start(reportingWithin('1d', options(sim, db, prefix)));
+    const running = await start(
+      reportingWithin('1d', options(sim, db, prefix, { reportEvery: REPORT_AT_START })),
+    );
     const reports = join(dirname(db), 'reports');
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
@@ -94,9 +97,7 @@ describe('worker billing reports', () => {
     // The report schedule fires once a year: this test runs the report job itself.
     // Each report run rewrites what changed in the eight days before it: day 6 is inside the window
     // of every run.
-    const running = await start(
-      reportingWithin('8d', options(sim, db, prefix, { reportEvery: { pattern: '0 0 1 1 *' } })),
-    );
+    const running = await start(reportingWithin('8d', options(sim, db, prefix)));
     await eventually(succeeded(running, JOB_KINDS), 'a successful run of each kind');
     const queue = createSyncQueue(redisUrl(), prefix);
     onCleanup(() => queue.close());

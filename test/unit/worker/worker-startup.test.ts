@@ -1,8 +1,8 @@
 /**
  * What the worker checks before it starts: a busy metrics port or an unwritable report directory
  * is one line and exit 2 before the database is locked; a missing REDIS_URL is named as the
- * worker's need. In-process (runMain), as bin/transcript-sync runs it; the worker process itself,
- * its /healthz and its signals are test/e2e/worker-startup.test.ts.
+ * worker's need. In-process (runMain), as bin/transcript-sync runs it; the worker process itself
+ * and its signals are test/e2e/worker-process.test.ts, /healthz on a refused key worker.test.ts.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

@@ -41,7 +41,7 @@ describe('worker stop', () => {
     const second = recording('second');
     const jobs: JobRegistry = { first: first.definition, second: second.definition };
     // No sync schedules and no report run at start: the queue holds the test's two jobs only.
-    const opts = options(sim, db, prefix, { kinds: [], reportEvery: { pattern: '0 0 1 1 *' }, jobs });
+    const opts = options(sim, db, prefix, { kinds: [], jobs });
     const queue = createSyncQueue(redisUrl(), prefix);
     onCleanup(() => queue.close());
 

@@ -23,6 +23,7 @@ import {
   collect,
   get,
   HOUR,
+  REPORT_AT_START,
   reportingWithin,
   setup,
   start,
@@ -34,11 +35,15 @@ import {
 const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
 
 /**
- * The helper's worker options, with the billing report each start runs covering the last complete
- * day and month only (--report-window 1d): the report's periods are worker-reports.test.ts's.
+ * The helper's worker options, with the worker's default report schedule: a billing report as each
+ * start runs, covering the last complete day and month only (--report-window 1d): the report's
+ * periods are worker-reports.test.ts's.
  */
-function options(...args: Parameters<typeof workerOptions>): ReturnType<typeof workerOptions> {
-  return reportingWithin('1d', workerOptions(...args));
+function options(...[sim, db, prefix, overrides]: Parameters<typeof workerOptions>) {
+  return reportingWithin(
+    '1d',
+    workerOptions(sim, db, prefix, { reportEvery: REPORT_AT_START, ...overrides }),
+  );
 }
 
 describe('worker', () => {
@@ -175,7 +180,7 @@ describe('worker', () => {
     await running.stop();
   });
 
-  it('a refused key fails the job at once, without retries, with the reason in failedReason', async () => {
+  it('a refused key fails the job at once, without retries, with the reason in failedReason and /healthz', async () => {
     const { sim, prefix, db } = await setup({ preRecorded: 3, live: 3, ...SHORT });
     const opts = options(sim, db, prefix, { kinds: ['pre-recorded'] });
     const running = await start({ ...opts, settings: { ...opts.settings, apiKey: 'not-the-key' } });
@@ -195,6 +200,22 @@ describe('worker', () => {
     expect((await get(running, '/metrics')).body).toContain(
       'tsync_runs_total{kind="pre-recorded",mode="incremental",outcome="failed"} 1',
     );
+    // /healthz fails naming the error, the key never in it.
+    const health = await eventually(async () => {
+      const answer = await get(running, '/healthz');
+      return answer.status === 503 ? answer : undefined;
+    }, 'a failing /healthz');
+    const said = JSON.parse(health.body) as Record<string, unknown>;
+    expect(said['redis']).toBe('ok');
+    expect(said['reasons']).toEqual([
+      expect.stringMatching(
+        /^the last pre-recorded sync failed with an error no retry can fix \(AUTH\): the service refused the API key/,
+      ),
+    ]);
+    expect(said['kinds']).toMatchObject({
+      'pre-recorded': { last_outcome: 'failed', last_error_retryable: false },
+    });
+    expect(health.body).not.toContain('not-the-key');
     // The billing report of a mirror that never synced writes nothing (no month of zeros).
     const report = await eventually(async () => {
       const completed = await queue.getCompleted();

@@ -1,19 +1,20 @@
 /**
- * The commands operators reach for, as child processes against a real DuckDB file, real Redis and
- * the simulator: `runs`, `state show|reset`, `config show`, and `--notify` posting to a local
- * HTTP server on 127.0.0.1.
+ * The commands operators reach for, in this process (runMain) against a real DuckDB file, real
+ * Redis and the simulator: `runs`, `state show|reset`, `config show`, and `--notify` posting to a
+ * local HTTP server on 127.0.0.1, from a sync and from the worker.
  */
 import { createServer } from 'node:http';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { acquireWriterLock } from '../../src/store/file/writer-lock.js';
-import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
-import { parseCheckpoint } from '../../src/sync/checkpoints/schema.js';
-import { type CliResult, runMain } from '../helpers/cli.js';
-import { redisUrl, uniquePrefix } from '../helpers/redis.js';
-import { tempDir } from '../helpers/tmp.js';
-import { NO_REPORT, onCleanup, spawnCli, testRedis } from '../helpers/worker.js';
+import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
+import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
+import { parseCheckpoint } from '../../../src/sync/checkpoints/schema.js';
+import { type CliResult, runMain } from '../../helpers/cli.js';
+import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { eventually, onCleanup, testRedis } from '../../helpers/worker.js';
+import { start, options as workerOptions } from '../../helpers/worker-in-process.js';
 
 async function simulator(): Promise<Simulator> {
   const sim = await startSimulator({ preRecorded: 6, live: 4, utterancesPerJob: 1, wordsPerUtterance: 2 });
@@ -267,33 +268,16 @@ describe('--notify', () => {
     const hook = await receiver();
     const prefix = uniquePrefix('notify');
     testRedis(prefix);
-    const worker = spawnCli(
-      [
-        'worker',
-        '--metrics-port',
-        '0',
-        '--every',
-        '1h',
-        '--kind',
-        'live',
-        '--notify',
-        hook.url,
-        ...NO_REPORT,
-      ],
-      {
-        TSYNC_BASE_URL: sim.url,
-        TSYNC_API_KEY: 'worker-wrong-key',
-        TSYNC_DB: join(tempDir(), 'w.duckdb'),
-        REDIS_URL: redisUrl(),
-        TSYNC_REDIS_PREFIX: prefix,
-      },
-    );
-    await worker.waitForLog((l) => l['msg'] === 'notification sent');
+    // In this process: the post is the worker's runtime's, not its process's.
+    const base = workerOptions(sim, join(tempDir(), 'w.duckdb'), prefix, {
+      kinds: ['live'],
+      notifyUrl: hook.url,
+    });
+    await start({ ...base, settings: { ...base.settings, apiKey: 'worker-wrong-key' } });
+    await eventually(() => hook.bodies.length > 0, 'a notification');
     expect(hook.bodies).toEqual([
       expect.objectContaining({ event: 'run_failed', kind: 'live', command: 'worker', retryable: false }),
     ]);
     expect(hook.raw.join('\n')).not.toContain('worker-wrong-key');
-    worker.process.kill('SIGTERM');
-    expect(await worker.exited).toBe(0);
   });
 });
