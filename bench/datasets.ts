@@ -27,7 +27,7 @@ export interface Shape {
 
 /** The floor search's grid (bench/floor-search.ts), unless `--floor-threads`, `--floor-memory` or `--floor-jobs` narrow it. */
 export const FLOOR_THREADS = [1, 2] as const;
-export const FLOOR_MEMORY_MB = [200, 300, 400] as const;
+export const FLOOR_MEMORY_MB = [150, 200, 250, 300, 350, 400] as const;
 
 export interface FloorGrid {
   readonly threads: readonly number[];
