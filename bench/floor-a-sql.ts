@@ -3,7 +3,9 @@
  * Each line is typed once by `read_ndjson` with explicit columns (auto-detection is slower), its
  * text kept exactly as received by `read_ndjson_objects` beside it (a positional join of the two
  * scans of the file), and the nested lists are unnested in SQL. Every column the loader writes is
- * written here too, `raw` and its sha1 included, so the two do the same work.
+ * written here too, `raw` and its sha1 included, so the two do the same work. Floor A types each
+ * record once into a temporary table; floor A bounded reads the file once a statement instead
+ * (floorABoundedStatements).
  */
 
 const WORD = { word: 'VARCHAR', start: 'DOUBLE', end: 'DOUBLE', confidence: 'DOUBLE' };
