@@ -27,7 +27,7 @@ export interface Shape {
 
 /** The floor search's grid (bench/floor-search.ts), unless `--floor-threads`, `--floor-memory` or `--floor-jobs` narrow it. */
 export const FLOOR_THREADS = [1, 2] as const;
-export const FLOOR_MEMORY_MB = [200, 300, 400] as const;
+export const FLOOR_MEMORY_MB = [150, 200, 250, 300, 350, 400] as const;
 
 export interface FloorGrid {
   readonly threads: readonly number[];
@@ -112,8 +112,7 @@ export function datasets(scale: number, now = new Date(), smoke = false): Datase
         about: 'long jobs with translations',
         sim: main,
         goal: GOAL,
-        // None searched held the budget: the smallest transactions DuckDB completed at its least limit.
-        floorBounds: { memoryLimitMb: 200, threads: 2, batchJobs: 34 },
+        floorBounds: { memoryLimitMb: 350, threads: 1, batchJobs: 140 },
       },
       // ~600 and ~60 words a job (~58 kB and ~8.5 kB of JSON): a job's own cost weighs more.
       {
@@ -121,8 +120,7 @@ export function datasets(scale: number, now = new Date(), smoke = false): Datase
         about: '~600 words a job',
         sim: dataset(manyJobs, 29, 15, now, 13),
         goal: GOAL,
-        // None searched held the budget: L2k's, the same jobs, five times fewer.
-        floorBounds: { memoryLimitMb: 400, threads: 2, batchJobs: 270 },
+        floorBounds: { memoryLimitMb: 200, threads: 1, batchJobs: 270 },
       },
       // S600's jobs, a fifth of them: the job's cost against a smaller account's.
       {
@@ -130,14 +128,14 @@ export function datasets(scale: number, now = new Date(), smoke = false): Datase
         about: '~600 words a job',
         sim: dataset(jobs, 29, 15, now, 15),
         goal: GOAL,
-        floorBounds: { memoryLimitMb: 400, threads: 2, batchJobs: 270 },
+        floorBounds: { memoryLimitMb: 300, threads: 1, batchJobs: 530 },
       },
       {
         name: 'S60',
         about: '~60 words a job',
         sim: dataset(manyJobs, 3, 15, now, 14),
         goal: GOAL,
-        floorBounds: { memoryLimitMb: 400, threads: 2, batchJobs: 3_700 },
+        floorBounds: { memoryLimitMb: 350, threads: 1, batchJobs: 3_700 },
       },
     ],
     tenfold: dataset(jobs * 10, 6, 15, now, 8),

@@ -3,10 +3,20 @@
  * budget (to be written into `floorBounds` in bench/datasets.ts), as rows, targets and one
  * Markdown table.
  */
-import type { FloorSearchFigures } from './figures.js';
+import type { FloorSearchFigures, FloorTrial } from './figures.js';
 import { floorABoundsText } from './floor-a-sql.js';
 import { floorTrialText } from './floor-search.js';
 import { markdown, mib, type Row, seconds, type Target } from './report-format.js';
+
+/** Where none held: the setting stopped at the lowest peak, the nearest to holding. */
+function nearestText(trials: readonly FloorTrial[]): string {
+  const over = trials.filter((t) => t.outcome === 'over budget');
+  const nearest = over.reduce<FloorTrial | undefined>(
+    (a, t) => (a === undefined || (t.peakRssMb ?? 0) < (a.peakRssMb ?? 0) ? t : a),
+    undefined,
+  );
+  return nearest ? `; nearest: ${floorTrialText(nearest)}` : '';
+}
 
 export function floorSearchRows(f: FloorSearchFigures): Row[] {
   const rows: Row[] = [];
@@ -19,7 +29,7 @@ export function floorSearchRows(f: FloorSearchFigures): Row[] {
       `floor search ${s.name}: fastest held`,
       best
         ? `${floorABoundsText(best)}; floorBounds: { memoryLimitMb: ${best.memoryLimitMb}, threads: ${best.threads}, batchJobs: ${best.batchJobs} }`
-        : `none of ${s.trials.length} settings held ${mib(s.budgetMb)}`,
+        : `none of ${s.trials.length} settings held ${mib(s.budgetMb)}${nearestText(s.trials)}`,
     ]);
   }
   return rows;
