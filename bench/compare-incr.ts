@@ -13,12 +13,14 @@
  * Prints a Markdown table of medians and new/old ratios on stdout; progress on stderr.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median, removeDb } from './phase-kit.js';
 import { SimProcess } from './sim-process.js';
 import type { SimChildOptions } from './sim-service.js';
+import { writeBytes } from './tasks.js';
 
 const DAY_MS = 86_400_000;
 const say = (line: string) => process.stderr.write(`[compare-incr ${new Date().toISOString()}] ${line}\n`);
@@ -71,13 +73,6 @@ interface Figures {
   readonly writtenMB: number;
 }
 
-function writeBytes(): number {
-  const line = readFileSync('/proc/self/io', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('write_bytes:'));
-  return Number(line?.split(':')[1] ?? Number.NaN);
-}
-
 /** One `sync` of a build's CLI under /usr/bin/time; throws unless it exits 0. */
 async function sync(
   variant: Variant,
@@ -119,12 +114,6 @@ async function sync(
   };
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 function account(jobs: number, now: Date): SimChildOptions {
   const to = new Date(now.getTime() - 3_600_000);
   return {
@@ -156,9 +145,6 @@ async function atSize(jobs: number, dir: string): Promise<void> {
   const seeders = VARIANTS.filter((v) => !ONE_FILE || v.name === ONE_FILE);
   const start = (v: Variant) => join(dir, `${jobs}-${ONE_FILE ?? v.name}-start.duckdb`);
   const work = (v: Variant) => join(dir, `${jobs}-${v.name}-work.duckdb`);
-  const clear = (db: string) => {
-    for (const file of [db, `${db}.wal`]) rmSync(file, { force: true });
-  };
   try {
     const pending = await sim.addJobs(Math.max(1, Math.round(jobs / 100)), 'queued', 5 * 60_000);
     for (const v of seeders) keep(v, 'backfill', await sync(v, start(v), sim, []));
@@ -176,10 +162,10 @@ async function atSize(jobs: number, dir: string): Promise<void> {
         ['--full', ['--full']],
       ] as const) {
         for (const v of order) {
-          clear(work(v));
+          removeDb(work(v));
           copyFileSync(start(v), work(v));
           keep(v, step, await sync(v, work(v), sim, extra));
-          clear(work(v));
+          removeDb(work(v));
         }
       }
     }

@@ -8,6 +8,7 @@
 import { Redis } from 'ioredis';
 import { RedisError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { within } from '../util/within.js';
 
 /** Connection options for BullMQ's Queue, Worker and QueueEvents. */
 export function bullConnection(redisUrl: string): {
@@ -69,19 +70,6 @@ export async function closeRedis(client: Redis): Promise<void> {
     () => false,
   );
   if (!(await within(quit, 1_000, false))) client.disconnect();
-}
-
-/** `promise`'s value, or `fallback` once `ms` pass first; the timer ends with the wait. */
-export async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<F>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** ms between PINGs that notice a dead Redis even while the worker has nothing to do. */

@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import { formatDuration, formatDurationSetting } from '../util/duration.js';
-import { within } from './connection.js';
+import { within } from '../util/within.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { BusyState } from './processor.js';
 

@@ -14,7 +14,7 @@ import { TsyncError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { KindSummary } from '../sync/types.js';
-import { within } from './connection.js';
+import { within } from '../util/within.js';
 import type { SyncMode, WebhookAnswer } from './queue.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;

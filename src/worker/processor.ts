@@ -14,7 +14,7 @@ import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.
 import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
-import { within } from './connection.js';
+import { within } from '../util/within.js';
 import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';

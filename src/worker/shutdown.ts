@@ -3,6 +3,8 @@
  * a second one gives up waiting. `stopWithin` bounds the clean stop (default 10 s via
  * --shutdown-timeout), so an orchestrator's grace period is never exceeded silently.
  */
+import { within } from '../util/within.js';
+
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export type ShutdownSignal = (typeof SIGNALS)[number];
 
@@ -46,20 +48,12 @@ export function listenForShutdown(): ShutdownSignals {
 export type StopResult = 'stopped' | 'timeout' | 'forced';
 
 /** Runs `stop`, unless `timeoutMs` passes or `abandon` resolves first. */
-export async function stopWithin(
+export function stopWithin(
   timeoutMs: number,
   stop: () => Promise<void>,
   abandon?: Promise<unknown>,
 ): Promise<StopResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<StopResult>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const racers: Promise<StopResult>[] = [stop().then(() => 'stopped' as const), timeout];
-  if (abandon) racers.push(abandon.then(() => 'forced' as const));
-  try {
-    return await Promise.race(racers);
-  } finally {
-    clearTimeout(timer);
-  }
+  const stopped = stop().then(() => 'stopped' as const);
+  const ended = abandon ? Promise.race([stopped, abandon.then(() => 'forced' as const)]) : stopped;
+  return within(ended, timeoutMs, 'timeout' as const);
 }

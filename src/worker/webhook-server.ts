@@ -22,7 +22,7 @@ import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import { within } from './connection.js';
+import { within } from '../util/within.js';
 import { type Endpoint, listen } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
 import { enqueueEventRun, type WebhookAnswer } from './queue.js';

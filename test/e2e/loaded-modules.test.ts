@@ -109,6 +109,12 @@ describe('a command loads what it runs', () => {
     expect(run.loaded.filter((url) => NOT_LOADED.test(url))).toEqual([]);
   });
 
+  it('the hook sees a package loaded: state show with REDIS_URL loads ioredis', async () => {
+    // Port 9 answers nothing: the Redis copy is reported unreachable, the file's copy still shown.
+    const run = await runTraced(['state', 'show'], { ...env, REDIS_URL: 'redis://127.0.0.1:9' });
+    expect(run.loaded.some((url) => /\/node_modules\/ioredis\//.test(url))).toBe(true);
+  });
+
   it('state show without REDIS_URL reads the file and loads no Redis client, nor undici', async () => {
     const run = await runTraced(['state', 'show'], env);
     expect(run.code, run.stderr).toBe(0);

@@ -112,7 +112,7 @@ const SECONDS_PER_DAY = 86_400n;
  * `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601; `zone` is `Z` for an instant in
  * UTC, empty for a timestamp without time zone.
  */
-export function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
+function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
   const perSecond = PER_SECOND[precision];
   const seconds = floorDiv(units, perSecond);
   const fraction = units - seconds * perSecond;

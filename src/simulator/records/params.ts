@@ -169,14 +169,14 @@ export function drawRichness(rng: Rng): Richness {
 }
 
 /** Draws a feature switch for this richness. */
-export function switchOn(rng: Rng, richness: Richness): boolean {
+function switchOn(rng: Rng, richness: Richness): boolean {
   if (richness === 'none') return false;
   if (richness === 'all') return true;
   return rng.chance(richness);
 }
 
 /** Sets a switch and, when it is on, its config object (`<name>_config` unless named). */
-export function feature(
+function feature(
   params: Record<string, unknown>,
   name: string,
   enabled: boolean,
@@ -187,7 +187,7 @@ export function feature(
   if (enabled) params[configName] = config();
 }
 
-export function vocabularyConfig(rng: Rng): Record<string, unknown> {
+function vocabularyConfig(rng: Rng): Record<string, unknown> {
   // Both element forms of the spec: a plain string, the short object {value}, the full object.
   const vocabulary: unknown[] = [rng.pick(COMPANIES), { value: rng.pick(COMPANIES) }];
   if (rng.chance(0.7)) {
@@ -201,12 +201,12 @@ export function vocabularyConfig(rng: Rng): Record<string, unknown> {
   return { vocabulary, default_intensity: round1(rng.float(0.2, 0.8)) };
 }
 
-export function spellingConfig(rng: Rng): Record<string, unknown> {
+function spellingConfig(rng: Rng): Record<string, unknown> {
   const name = rng.pick(COMPANIES);
   return { spelling_dictionary: { [name]: [name.toLowerCase(), name.replace(' ', '')] } };
 }
 
-export function translationConfig(rng: Rng, source: string): Record<string, unknown> {
+function translationConfig(rng: Rng, source: string): Record<string, unknown> {
   const targets = rng.some(
     LANGUAGES.filter((l) => l !== source),
     1,
@@ -223,11 +223,11 @@ export function translationConfig(rng: Rng, source: string): Record<string, unkn
   };
 }
 
-export function languageConfig(rng: Rng, language: string): Record<string, unknown> {
+function languageConfig(rng: Rng, language: string): Record<string, unknown> {
   return { languages: rng.chance(0.4) ? [] : [language], code_switching: rng.chance(0.3) };
 }
 
-export function summarizationConfig(rng: Rng): Record<string, unknown> {
+function summarizationConfig(rng: Rng): Record<string, unknown> {
   return { type: rng.pick(['general', 'bullet_points', 'concise']) };
 }
 

@@ -46,13 +46,13 @@ export const COMPACT_AFTER = 64;
  * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every close. So a
  * close counts them when the latest run wrote rows (inserted or replaced a job: only appends make
  * row groups) and its rows of kinds that wrote took their total past a multiple of
- * COUNT_EVERY_RUNS; only sync_runs' groups when the latest run's rows took all rows past one (an
+ * COUNT_EVERY_ROWS; only sync_runs' groups when the latest run's rows took all rows past one (an
  * idle run appends its sync_runs rows and nothing else: sql/load/row-groups-runs.sql); and all of
  * them at every close when no run is recorded (the writers of other commands, the tests). A run
  * adds a row per kind, at least one, so a table then holds at most COMPACT_AFTER small row groups
- * and those of COUNT_EVERY_RUNS - 1 runs.
+ * and those of COUNT_EVERY_ROWS - 1 rows of sync_runs.
  */
-export const COUNT_EVERY_RUNS = 8;
+export const COUNT_EVERY_ROWS = 8;
 
 /** Merges the small row groups when a table has collected enough; true when it did. `after` Infinity: never, nothing counted. */
 export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): Promise<boolean> {
@@ -84,7 +84,7 @@ async function moveSmallGroups(db: Database): Promise<void> {
   }
 }
 
-/** The view of the row groups a close counts (see COUNT_EVERY_RUNS), or none. */
+/** The view of the row groups a close counts (see COUNT_EVERY_ROWS), or none. */
 function rowGroupsToCount(runs: RecordedRuns): 'row-groups' | 'row-groups-runs' | undefined {
   const { rows, writing, latestRows, latestWriting } = runs;
   if (rows === 0 || passedMultiple(writing, latestWriting)) return 'row-groups';
@@ -92,7 +92,7 @@ function rowGroupsToCount(runs: RecordedRuns): 'row-groups' | 'row-groups-runs' 
   return undefined;
 }
 
-/** Whether the last `added` of `total` took it to or past a multiple of COUNT_EVERY_RUNS. */
+/** Whether the last `added` of `total` took it to or past a multiple of COUNT_EVERY_ROWS. */
 function passedMultiple(total: number, added: number): boolean {
-  return added > 0 && Math.floor(total / COUNT_EVERY_RUNS) > Math.floor((total - added) / COUNT_EVERY_RUNS);
+  return added > 0 && Math.floor(total / COUNT_EVERY_ROWS) > Math.floor((total - added) / COUNT_EVERY_ROWS);
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import type { Database } from '../../../src/store/database.js';
 import {
-  COUNT_EVERY_RUNS,
+  COUNT_EVERY_ROWS,
   compactIfFragmented,
   JOBS_GROUP_RAW_BYTES,
 } from '../../../src/store/file/merge-row-groups.js';
@@ -130,7 +130,7 @@ describe('what a run writes', () => {
     expect(stored[0]).toMatchObject({ n: 50 });
   });
 
-  it('counts the history tables when the rows of runs that wrote pass a multiple of COUNT_EVERY_RUNS, sync_runs when all its rows do', async () => {
+  it('counts the history tables when the rows of runs that wrote pass a multiple of COUNT_EVERY_ROWS, sync_runs when all its rows do', async () => {
     const path = await migratedDb('runs.duckdb');
     const compactAfter = 2;
     for (let i = 0; i < compactAfter; i++) {
@@ -170,7 +170,7 @@ describe('what a run writes', () => {
       await reader.close();
       return groups as [number, number];
     };
-    const N = COUNT_EVERY_RUNS;
+    const N = COUNT_EVERY_ROWS;
     // One row short of a count: nothing is counted, nothing merged.
     expect(await closeWithRuns(N - 1, N - 1)).toEqual([compactAfter, N - 1]);
     // Idle runs up to the multiple: only sync_runs is counted and merged; the jobs' groups stay.

@@ -9,7 +9,7 @@ import { createSyncQueue } from '../../../src/worker/queue.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
-import { options, setup, start } from '../../helpers/worker-in-process.js';
+import { NO_REPORT_RUN, options, setup, start } from '../../helpers/worker-in-process.js';
 
 /** A job that records each payload it runs with, after waiting for `until`. */
 function recording(name: string, until: Promise<void> = Promise.resolve()) {
@@ -41,7 +41,7 @@ describe('worker stop', () => {
     const second = recording('second');
     const jobs: JobRegistry = { first: first.definition, second: second.definition };
     // No sync schedules and no report run at start: the queue holds the test's two jobs only.
-    const opts = options(sim, db, prefix, { kinds: [], jobs });
+    const opts = options(sim, db, prefix, { kinds: [], jobs, reportEvery: NO_REPORT_RUN });
     const queue = createSyncQueue(redisUrl(), prefix);
     onCleanup(() => queue.close());
 
