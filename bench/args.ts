@@ -98,7 +98,7 @@ Options:
   --repeat N       rounds of the backfill and of each floor, alternating shape by shape and task
                    by task, and of each memory-budget step; the median is reported (default 1)
   --only LIST      phases to run, comma-separated: ${PHASES.join(',')}
-                   (default all but scale)
+                   (default all but scale and floor-search)
   --phase LIST     the same as --only (e.g. --phase incremental)
   --shapes LIST    account shapes of backfill, floor-a and floor-b: ${SHAPES.join(',')} (default all)
   --scale-jobs LIST  account sizes of the scale phase, even numbers of jobs (default ${SCALE_JOBS.join(',')})

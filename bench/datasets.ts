@@ -19,7 +19,7 @@ export interface Shape {
   readonly goal: number;
   /**
    * Floor A bounded's settings: the fastest that `--only floor-search` found keeping DuckDB's ingest
-   * of this shape within the default budget, or where none did, the one its comment names
+   * of this shape within the default budget
    * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
    */
   readonly floorBounds: FloorABounds;
