@@ -83,7 +83,7 @@ export async function runSyncStorm(options: StormOptions): Promise<StormReport> 
       const result = await run.done;
       if (!ended) report.killed += 1;
       else report.finished += 1;
-      const what = `round ${round} (${args.slice(3).join(' ')}, ${ended ? 'ran to the end' : `killed after ${requests} requests + ${extraMs} ms`})`;
+      const what = `round ${round} (${args.slice(3).join(' ')}, ${ended ? `ran to the end${letFinish ? '' : ` before its kill point, ${requests} requests`}` : `killed after ${requests} requests + ${extraMs} ms`})`;
       options.log?.(`${what}: ${result.signal ?? `exit ${result.code}`}`);
       if (letFinish && !ended) report.bad.push(`${what}: still running after ${FINISH_LIMIT_MS} ms (hung)`);
       // Exit 1 is allowed: a kind may outlast its retries in a storm and resume next run.
