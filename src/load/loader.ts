@@ -187,7 +187,7 @@ export class RecordLoader {
       const stored = jobs.filter((job) => todo.has(job.id));
       for (const job of stored) result.storedBytes += job.raw.length;
       addRows(result, await this.parses.add(stored, syncedAt));
-      if (this.parses.bytes >= parseBytes) addRows(result, await this.parses.parse());
+      if (this.parses.full(parseBytes)) addRows(result, await this.parses.parse());
     }
     if (await this.hasUnresolved()) {
       await resolveQuarantinedJobs(this.db, {

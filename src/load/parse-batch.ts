@@ -47,6 +47,15 @@ interface Lane {
 
 const NO_ROWS: RowCounts = { utterances: 0, words: 0 };
 
+/**
+ * A parse costs a fixed part a statement besides its part a record, which a lot of many small
+ * records pays every few records: a lot whose records average under SMALL_RECORD_BYTES holds
+ * SMALL_LOT_FACTOR times `parseBytes` (a lot of big records stays at `parseBytes`, what DuckDB's
+ * work memory is planned for: src/memory/budget.ts).
+ */
+const SMALL_RECORD_BYTES = 16 * 1024;
+const SMALL_LOT_FACTOR = 2;
+
 export class ParseBatch {
   private readonly lanes: readonly Lane[];
   /** The lane that takes staged records; the other one may be parsing. */
@@ -66,6 +75,17 @@ export class ParseBatch {
   get bytes(): number {
     const lane = this.lane(this.filling);
     return lane.halves[0] + lane.halves[1];
+  }
+
+  /**
+   * Whether the filling lot is to be parsed: it holds `parseBytes` of JSON, or SMALL_LOT_FACTOR
+   * times that while its records average under SMALL_RECORD_BYTES.
+   */
+  full(parseBytes: number): boolean {
+    const lane = this.lane(this.filling);
+    const bytes = lane.halves[0] + lane.halves[1];
+    const small = bytes < SMALL_RECORD_BYTES * lane.ids.size;
+    return bytes >= (small ? SMALL_LOT_FACTOR : 1) * parseBytes;
   }
 
   /** Whether a record of this id waits for its rows to be appended. */

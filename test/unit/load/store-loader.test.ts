@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordLoader } from '../../../src/load/loader.js';
+import { ParseBatch } from '../../../src/load/parse-batch.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import type { Database } from '../../../src/store/database.js';
@@ -478,6 +479,24 @@ describe('the loader: a lot parsed while the next is staged', () => {
     expect(await count(db, 'jobs')).toBe(3);
     expect(await storedChildren(db, String(live['id']))).toEqual(expectedChildren(live));
     expect(await storedChildren(db, String(pre['id']))).toEqual(expectedChildren(pre));
+  });
+
+  it('parses a lot of small records at twice parseBytes, a lot of big ones at parseBytes', async () => {
+    const db = await freshDb();
+    const small = texts([fixture('done-live-messages'), fixture('queued-pre-recorded')]).jobs;
+    const padded = { ...fixture('done-live-messages'), custom_metadata: { note: 'x'.repeat(40_000) } };
+    const big = texts([padded]).jobs;
+    const bytes = (jobs: readonly { raw: string }[]) => jobs.reduce((sum, job) => sum + job.raw.length, 0);
+    const smallLot = new ParseBatch(db);
+    await smallLot.add(small, syncedAt);
+    expect(smallLot.full(bytes(small))).toBe(false);
+    expect(smallLot.full(bytes(small) / 2)).toBe(true);
+    await smallLot.discard();
+    const bigLot = new ParseBatch(db);
+    await bigLot.add(big, syncedAt);
+    expect(bigLot.full(bytes(big))).toBe(true);
+    expect(bigLot.full(bytes(big) + 1)).toBe(false);
+    await bigLot.discard();
   });
 
   it('drops a lot that is parsing when its transaction rolls back, and loads it again after', async () => {
