@@ -117,7 +117,8 @@ Options:
                    each: quicker, but memory, CPU and bytes written are then the bench's (for the
                    smoke test); the scale phase runs the CLI in children (but see --smoke)
   --smoke          the smoke test's mode, checking the bench runs, not measuring: the latency
-                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, the
+                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, its
+                   hour-long jobs and the incremental histories' jobs a tenth as long, the
                    scale phase's commands after the first in the bench's process; with
                    --in-process, the last shape's tasks and the naive loader still a child each
   -h, --help       show this help

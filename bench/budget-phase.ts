@@ -28,7 +28,7 @@ function stepsAt(budget: number, options: BenchOptions): readonly Step[] {
 }
 
 export async function runBudgetPhase(options: BenchOptions, dir: string, say: Say): Promise<BudgetFigures> {
-  const sets = datasets(options.scale);
+  const sets = datasets(options.scale, new Date(), options.smoke);
   const runs: BudgetRun[] = [];
   const cases = [
     { records: 'bench', sim: sets.main, pageSize: options.pageSize },

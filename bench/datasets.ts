@@ -53,7 +53,8 @@ export interface Datasets {
   readonly latency: LatencyDataset;
   /**
    * Hour-long transcripts: ~600 utterances of 15 words, ~1.3 MB of JSON a job (the memory budget);
-   * 240 jobs at `--scale 1`, at least one of each kind at any scale.
+   * 240 jobs at `--scale 1`, at least one of each kind at any scale. With `--smoke` a tenth of the
+   * utterances: the phase runs and reports the same steps, and measures nothing.
    */
   readonly hourLong: SimChildOptions;
   /** Jobs the naive loader inserts row by row before extrapolating. */
@@ -69,6 +70,10 @@ const DAY_MS = 86_400_000;
 const SLICES_PER_KIND = 12;
 /** Slices per kind of the latency-bound backfill in the smoke test (`--smoke`): still more than 1. */
 const SMOKE_SLICES_PER_KIND = 2;
+/** Utterances of an hour-long job in the smoke test (`--smoke`): a tenth of an hour. */
+const SMOKE_HOUR_LONG_UTTERANCES = 60;
+/** Utterances of an incremental history's job in the smoke test (`--smoke`): a tenth of the bench's. */
+const SMOKE_INCREMENTAL_UTTERANCES = 6;
 /** Pages per slice: the engine's own default (sliceJobs = 4 x pageSize). */
 const PAGES_PER_SLICE = 4;
 
@@ -95,7 +100,10 @@ function dataset(
 /** The goal of every shape: the backfill within 1.5x of the slower of its floors. */
 const GOAL = 1.5;
 
-/** `smoke`: the latency dataset at its least (`--smoke`); the others are `scale`'s. */
+/**
+ * `smoke`: the latency dataset at its least and the hour-long jobs a tenth as long (`--smoke`); the
+ * others are `scale`'s.
+ */
 export function datasets(scale: number, now = new Date(), smoke = false): Datasets {
   const jobs = Math.max(4, Math.round(2_000 * scale));
   const slicesPerKind = smoke ? SMOKE_SLICES_PER_KIND : SLICES_PER_KIND;
@@ -139,7 +147,13 @@ export function datasets(scale: number, now = new Date(), smoke = false): Datase
       },
     ],
     tenfold: dataset(jobs * 10, 6, 15, now, 8),
-    hourLong: dataset(Math.max(2, Math.round(240 * scale)), 600, 15, now, 10),
+    hourLong: dataset(
+      Math.max(2, Math.round(240 * scale)),
+      smoke ? SMOKE_HOUR_LONG_UTTERANCES : 600,
+      15,
+      now,
+      10,
+    ),
     latency: {
       sim: dataset(latencyJobs, 3, 5, now, 9),
       pageSize: Math.max(1, Math.ceil(sliceJobs / PAGES_PER_SLICE)),
@@ -149,9 +163,12 @@ export function datasets(scale: number, now = new Date(), smoke = false): Datase
   };
 }
 
-/** The incremental phase's history: the main dataset's job shape, `jobs` of them. */
-export function incrementalDataset(jobs: number, now = new Date()): SimChildOptions {
-  return dataset(jobs, 60, 15, now, 11);
+/**
+ * The incremental phase's history: the main dataset's job shape, `jobs` of them; with `smoke`
+ * (`--smoke`) a tenth of the utterances a job.
+ */
+export function incrementalDataset(jobs: number, smoke = false, now = new Date()): SimChildOptions {
+  return dataset(jobs, smoke ? SMOKE_INCREMENTAL_UTTERANCES : 60, 15, now, 11);
 }
 
 /** Where the scale accounts' history starts, and its pace: a million jobs end 100 days later. */

@@ -52,7 +52,7 @@ async function atHistory(
   say: Say,
 ): Promise<IncrementalRun> {
   say(`incremental: generating ${jobs} jobs`);
-  const sim = await SimProcess.start(incrementalDataset(jobs));
+  const sim = await SimProcess.start(incrementalDataset(jobs, options.smoke));
   const variant = (checkout: string | undefined, name: string): Variant => ({
     checkout,
     db: join(dir, `incremental-${jobs}-${name}.duckdb`),

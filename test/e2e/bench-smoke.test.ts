@@ -21,7 +21,8 @@ import { fileTempDir } from '../helpers/tmp.js';
 const RUN = join(projectRoot(), 'dist', 'bench', 'run.js');
 
 interface BenchRun {
-  readonly code: number | null;
+  /** The exit code, or the signal that ended the run. */
+  readonly code: number | NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -36,9 +37,9 @@ function bench(args: readonly string[]): Promise<BenchRun> {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) =>
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       started.delete(child);
-      resolve({ code, stdout, stderr });
+      resolve({ code: code ?? signal, stdout, stderr });
     }),
   );
 }
