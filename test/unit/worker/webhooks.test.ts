@@ -3,6 +3,7 @@
  * simulator's webhooks start runs that bring their jobs, a burst becomes few runs, and each bad
  * request gets its answer without the secret showing anywhere.
  */
+import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
@@ -102,13 +103,13 @@ describe('the webhook endpoint', () => {
   });
 
   it('measures the seconds from completion upstream to the commit, in /metrics and in status', async () => {
-    // A job arrives every 500 ms and settles within a second; the simulator posts each change.
+    // A job arrives every 250 ms and settles within 300 ms; the simulator posts each change.
     const port = await freePort();
     const { sim, prefix, db } = await setup({
       preRecorded: 4,
       live: 2,
       ...SMALL,
-      grow: { jobsPerMinute: 120, settleMs: 1_000, deleteShare: 0 },
+      grow: { jobsPerMinute: 240, settleMs: 300, deleteShare: 0 },
       webhookUrl: `http://127.0.0.1:${port}/webhook/${SECRET}`,
     });
     const running = await start({ ...options(sim, db, prefix), webhook: webhook({ port }) });
@@ -210,10 +211,12 @@ describe('the webhook endpoint', () => {
   });
 
   it('refuses a webhook port that is taken with one line naming --webhook-port', async () => {
-    const first = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const taken = await start({ ...options(first.sim, first.db, first.prefix), webhook: webhook() });
+    // Another listener on 127.0.0.1 holds the port, as another worker's webhook endpoint would.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const { port } = holder.address() as AddressInfo;
     const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const port = taken.webhookPort ?? 0;
     await expect(start({ ...options(sim, db, prefix), webhook: webhook({ port }) })).rejects.toThrow(
       /--webhook-port/,
     );
