@@ -57,16 +57,20 @@ function collected(): { stream: Writable; text: () => string } {
 
 describe('the webhook endpoint', () => {
   it('syncs a job an event announces, and a processing job once its success event comes, re-checking it alone', async () => {
-    // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each.
+    // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each. The
+    // events are of pre-recorded jobs: a worker of that kind alone.
     const now = Date.now();
     const { sim, prefix, db } = await setup({
       preRecorded: 45,
-      live: 2,
+      live: 0,
       ...SMALL,
       from: new Date(now - 86_400_000),
       to: new Date(now - 60_000),
     });
-    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
+    const running = await start({
+      ...options(sim, db, prefix, { kinds: ['pre-recorded'] }),
+      webhook: webhook(),
+    });
     await eventually(async () => (await okRuns(running, 'pre-recorded')) >= 1, 'the first run');
     const processing = sim.data
       .all()
@@ -103,7 +107,8 @@ describe('the webhook endpoint', () => {
   });
 
   it('measures the seconds from completion upstream to the commit, in /metrics and in status', async () => {
-    // A job arrives every 250 ms and settles within 300 ms; the simulator posts each change.
+    // A job arrives every 250 ms and settles within 300 ms; the simulator posts each change. The
+    // figures read are pre-recorded's: a worker of that kind alone (the live events are answered 204).
     const port = await freePort();
     const { sim, prefix, db } = await setup({
       preRecorded: 4,
@@ -112,7 +117,10 @@ describe('the webhook endpoint', () => {
       grow: { jobsPerMinute: 240, settleMs: 300, deleteShare: 0 },
       webhookUrl: `http://127.0.0.1:${port}/webhook/${SECRET}`,
     });
-    const running = await start({ ...options(sim, db, prefix), webhook: webhook({ port }) });
+    const running = await start({
+      ...options(sim, db, prefix, { kinds: ['pre-recorded'] }),
+      webhook: webhook({ port }),
+    });
     const count = async () => {
       const text = (await get(running, '/metrics')).body;
       return Number(/tsync_freshness_seconds_count\{kind="pre-recorded"\} (\d+)/.exec(text)?.[1] ?? 0);
