@@ -340,9 +340,11 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       const service = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
       const commands = [['status'], ['verify'], ['query', 'SELECT id FROM jobs'], ['sync', '--full']];
       for (const block of [CATALOG_BLOCK, JOBS_ID_BLOCK]) {
+        // Every copy is the template byte for byte: the block is at the same place in each.
+        const at = await storedAt(syncedDb(), block);
         for (const args of commands) {
           const db = syncedDb();
-          await damageAt(db, await storedAt(db, block));
+          await damageAt(db, at);
           const ran = await runMain([...args, '--db', db], service);
           // A sync the damage stops mid-run reports each kind first (src/cli/sync-summary.ts).
           const closing = ran.stderr.trim().split('\n').at(-1) ?? '';

@@ -4,15 +4,15 @@
  * local HTTP server on 127.0.0.1, from a sync and from the worker.
  */
 import { createServer } from 'node:http';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
 import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
 import { parseCheckpoint } from '../../../src/sync/checkpoints/schema.js';
 import { type CliResult, runMain } from '../../helpers/cli.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
-import { tempDir } from '../../helpers/tmp.js';
 import { eventually, onCleanup, testRedis } from '../../helpers/worker.js';
 import { start, options as workerOptions } from '../../helpers/worker-in-process.js';
 
@@ -37,7 +37,7 @@ function oneLine(result: CliResult, code: number): string {
 describe('runs', () => {
   it('lists sync_runs newest first with snake_case JSON, filtered by --kind and --limit', async () => {
     const sim = await simulator();
-    const db = join(tempDir(), 'runs.duckdb');
+    const db = await migratedDb('runs.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
     ok(await runMain(['sync'], env));
     ok(await runMain(['sync', '--kind', 'live'], env));
@@ -72,7 +72,7 @@ describe('runs', () => {
 describe('state', () => {
   it('shows both checkpoints and the start of the next run; reset needs --yes, writes both stores, and the next run re-fetches', async () => {
     const sim = await simulator();
-    const db = join(tempDir(), 'state.duckdb');
+    const db = await migratedDb('state.duckdb');
     const prefix = uniquePrefix('state');
     const redis = testRedis(prefix);
     const env = {
@@ -121,7 +121,7 @@ describe('state', () => {
 
   it('reset is refused while another writer holds the file', async () => {
     const sim = await simulator();
-    const db = join(tempDir(), 'held.duckdb');
+    const db = await migratedDb('held.duckdb');
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey, TSYNC_DB: db };
     ok(await runMain(['sync'], env));
     const lock = acquireWriterLock({ db, command: 'worker' });
@@ -218,7 +218,7 @@ describe('--notify', () => {
   it('sync posts once when a kind starts failing and once when it recovers, never with the key', async () => {
     const sim = await simulator();
     const hook = await receiver();
-    const db = join(tempDir(), 'notify.duckdb');
+    const db = await migratedDb('notify.duckdb');
     // Given relative, as a cron line often does: the message names the file absolutely.
     const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: relative(process.cwd(), db) };
     ok(await runMain(['sync', '--notify', hook.url], { ...env, TSYNC_API_KEY: sim.apiKey }));
@@ -269,7 +269,7 @@ describe('--notify', () => {
     const prefix = uniquePrefix('notify');
     testRedis(prefix);
     // In this process: the post is the worker's runtime's, not its process's.
-    const base = workerOptions(sim, join(tempDir(), 'w.duckdb'), prefix, {
+    const base = workerOptions(sim, await migratedDb('w.duckdb'), prefix, {
       kinds: ['live'],
       notifyUrl: hook.url,
     });

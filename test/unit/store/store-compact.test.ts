@@ -57,7 +57,7 @@ describe('transcript-sync compact', () => {
     timeout: 60_000,
   }, async () => {
     const path = join(tempDir(), 'legacy.duckdb');
-    await writeLegacyFile(path, { jobs: 60, utterancesPerJob: 20 });
+    await writeLegacyFile(path, { jobs: 30, utterancesPerJob: 20 });
     // The first writable open migrates it (002), as a sync would.
     await (await openWriter(path)).close();
     const before = await fingerprint(path);

@@ -32,8 +32,8 @@ const backfilledSmall = backfilledCopies(
 
 describe('huge records', () => {
   it('never asks for more than the byte budget allows, from the first request on', async () => {
-    // 12 records of ~100 kB: a first page of --page-size 20 would be 1.2 MB; the budget is 256 KiB.
-    const s = await start({ preRecorded: 12, live: 0, recordPadding: { bytes: 100_000 } });
+    // 6 records of ~100 kB: a first page of --page-size 20 would be 600 kB; the budget is 256 KiB.
+    const s = await start({ preRecorded: 6, live: 0, recordPadding: { bytes: 100_000 } });
     const db = await migratedDb('huge.duckdb');
     const summary = await syncOnce(s, db, { ...preRecordedOnly, pageBytes: 256 * 2 ** 10 });
     expect(summary.outcome).toBe('ok');
@@ -206,8 +206,9 @@ describe('timestamp ties', () => {
 
 describe('the deletion guard of --full', () => {
   it('marks nothing and fails when more than --max-delete-share would go; marks them when allowed', async () => {
-    // 110 jobs: the default share (0.1) allows 11, more than the floor of 10; 12 go.
-    const data = account({ preRecorded: 110, live: 0 });
+    // 110 jobs: the default share (0.1) allows 11, more than the floor of 10; 12 go. Jobs of one
+    // utterance of one word: the guard counts jobs, not their transcripts.
+    const data = account({ preRecorded: 110, live: 0, utterancesPerJob: 1, wordsPerUtterance: 1 });
     const source = new FakeListing(() => data.all());
     const db = await migratedDb('guard.duckdb');
     const paging = { ...preRecordedOnly, pageSize: 100 };

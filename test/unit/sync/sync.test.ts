@@ -95,7 +95,15 @@ describe('sync engine', () => {
   });
 
   it('skips no surviving job when jobs are deleted while a window is walked', async () => {
-    const data = accountData({ preRecorded: 80, live: 2, seed: 14, ...recent() });
+    // Jobs of one utterance of one word: the walk lists jobs, whatever their transcripts hold.
+    const data = accountData({
+      preRecorded: 80,
+      live: 2,
+      seed: 14,
+      ...recent(),
+      utterancesPerJob: 1,
+      wordsPerUtterance: 1,
+    });
     const newest = data
       .all()
       .filter((r) => r['kind'] === 'pre-recorded')

@@ -3,6 +3,7 @@
  * simulator's webhooks start runs that bring their jobs, a burst becomes few runs, and each bad
  * request gets its answer without the secret showing anywhere.
  */
+import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
@@ -16,7 +17,7 @@ import { readCount } from '../../helpers/mirror.js';
 import { freePort } from '../../helpers/net.js';
 import { textHits } from '../../helpers/secret-search.js';
 import { eventually } from '../../helpers/worker.js';
-import { get, options, setup, start } from '../../helpers/worker-in-process.js';
+import { get, NO_REPORT_RUN, options, setup, start } from '../../helpers/worker-in-process.js';
 
 const SECRET = 'wh-0123456789abcdef0123456789abcdef-secret';
 const SMALL = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
@@ -56,16 +57,20 @@ function collected(): { stream: Writable; text: () => string } {
 
 describe('the webhook endpoint', () => {
   it('syncs a job an event announces, and a processing job once its success event comes, re-checking it alone', async () => {
-    // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each.
+    // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each. The
+    // events are of pre-recorded jobs: a worker of that kind alone.
     const now = Date.now();
     const { sim, prefix, db } = await setup({
       preRecorded: 45,
-      live: 2,
+      live: 0,
       ...SMALL,
       from: new Date(now - 86_400_000),
       to: new Date(now - 60_000),
     });
-    const running = await start({ ...options(sim, db, prefix), webhook: webhook() });
+    const running = await start({
+      ...options(sim, db, prefix, { kinds: ['pre-recorded'] }),
+      webhook: webhook(),
+    });
     await eventually(async () => (await okRuns(running, 'pre-recorded')) >= 1, 'the first run');
     const processing = sim.data
       .all()
@@ -102,16 +107,20 @@ describe('the webhook endpoint', () => {
   });
 
   it('measures the seconds from completion upstream to the commit, in /metrics and in status', async () => {
-    // A job arrives every 500 ms and settles within a second; the simulator posts each change.
+    // A job arrives every 250 ms and settles within 300 ms; the simulator posts each change. The
+    // figures read are pre-recorded's: a worker of that kind alone (the live events are answered 204).
     const port = await freePort();
     const { sim, prefix, db } = await setup({
       preRecorded: 4,
       live: 2,
       ...SMALL,
-      grow: { jobsPerMinute: 120, settleMs: 1_000, deleteShare: 0 },
+      grow: { jobsPerMinute: 240, settleMs: 300, deleteShare: 0 },
       webhookUrl: `http://127.0.0.1:${port}/webhook/${SECRET}`,
     });
-    const running = await start({ ...options(sim, db, prefix), webhook: webhook({ port }) });
+    const running = await start({
+      ...options(sim, db, prefix, { kinds: ['pre-recorded'] }),
+      webhook: webhook({ port }),
+    });
     const count = async () => {
       const text = (await get(running, '/metrics')).body;
       return Number(/tsync_freshness_seconds_count\{kind="pre-recorded"\} (\d+)/.exec(text)?.[1] ?? 0);
@@ -172,8 +181,10 @@ describe('the webhook endpoint', () => {
     const { sim, prefix, db } = await setup({ preRecorded: 2, live: 2, ...SMALL });
     const log = collected();
     const logger = createLogger('debug', {}, { stream: log.stream });
+    // The answers are the endpoint's own, none of them queues a run: incremental runs once a year
+    // (a cron, which does not run as the worker starts), so the worker syncs nothing meanwhile.
     const running = await start({
-      ...options(sim, db, prefix, { logger }),
+      ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
       webhook: webhook({ ratePerSecond: 5 }),
     });
     const base = `http://127.0.0.1:${running.webhookPort}`;
@@ -210,10 +221,12 @@ describe('the webhook endpoint', () => {
   });
 
   it('refuses a webhook port that is taken with one line naming --webhook-port', async () => {
-    const first = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const taken = await start({ ...options(first.sim, first.db, first.prefix), webhook: webhook() });
+    // Another listener on 127.0.0.1 holds the port, as another worker's webhook endpoint would.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const { port } = holder.address() as AddressInfo;
     const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const port = taken.webhookPort ?? 0;
     await expect(start({ ...options(sim, db, prefix), webhook: webhook({ port }) })).rejects.toThrow(
       /--webhook-port/,
     );
