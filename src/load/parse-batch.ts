@@ -71,12 +71,6 @@ export class ParseBatch {
     }));
   }
 
-  /** JSON bytes staged in the filling lot, not being parsed yet. */
-  get bytes(): number {
-    const lane = this.lane(this.filling);
-    return lane.halves[0] + lane.halves[1];
-  }
-
   /**
    * Whether the filling lot is to be parsed: it holds `parseBytes` of JSON, or SMALL_LOT_FACTOR
    * times that while its records average under SMALL_RECORD_BYTES.
