@@ -103,6 +103,11 @@ export class SimProcess {
     return this.link.call('ndjson', { path });
   }
 
+  /** Serves the whole listing once, so that the cache holds what fits of it (SimChildOptions.cacheBytes). */
+  warm(): Promise<number> {
+    return this.link.call('warm');
+  }
+
   jsonBytes(): Promise<number> {
     return this.link.call('jsonBytes');
   }

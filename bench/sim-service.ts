@@ -33,6 +33,8 @@ export interface SimChildOptions {
   readonly grow?: GrowOptions;
   /** Most items served per page. */
   readonly limitCap: number;
+  /** Most bytes of served JSON the simulator keeps for the next requests (its default: 32 MiB). */
+  readonly cacheBytes?: number;
 }
 
 /** The resources of the simulator's process, from process.cpuUsage and process.resourceUsage. */
@@ -80,6 +82,7 @@ export async function startSimService(options: SimChildOptions): Promise<SimServ
       : {}),
     ...(options.grow ? { grow: options.grow } : {}),
     limitCap: options.limitCap,
+    ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
     keepLog: false,
     // Stamped when the answer is sent, i.e. after the added latency.
     onRequest: (entry) => requests.push({ path: entry.path, status: entry.status, at: performance.now() }),
@@ -95,6 +98,22 @@ export async function startSimService(options: SimChildOptions): Promise<SimServ
       since: ({ from }: { from: number }) => requests.slice(from),
       /** The served records, newest first, one JSON text a line, exactly the bytes the server sends. */
       ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data, path),
+      /**
+       * Serves every page of the listing once, so that what the cache holds (cacheBytes) is served
+       * from memory afterwards; returns the bytes served.
+       */
+      warm: async (): Promise<number> => {
+        let bytes = 0;
+        let next: string | null = `${sim.url}/v2/transcription?limit=${options.limitCap}&offset=0`;
+        while (next !== null) {
+          const response: Response = await fetch(next, { headers: { 'x-service-key': sim.apiKey } });
+          const body = (await response.json()) as { next: string | null; items: unknown[] };
+          if (!response.ok) throw new Error(`warming the simulator: HTTP ${response.status}`);
+          bytes += Buffer.byteLength(JSON.stringify(body.items));
+          next = body.next;
+        }
+        return bytes;
+      },
       /** Bytes of JSON of the served records (what a whole walk receives, envelopes aside). */
       jsonBytes: () => {
         let bytes = 0;
