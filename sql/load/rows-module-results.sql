@@ -5,8 +5,10 @@
 -- Returns the columns of `module_results`, in the table's order (appended as they come).
 -- The names below, with the two list_contains branches, are FEATURE_MODULES
 -- (src/normalize/records/modules.ts): test/unit/normalize/record-contract.test.ts.
+-- Each list is unnested in a select list, beside the job's columns (its created_at among them): a
+-- lateral unnest, or a lookup of the job's row, costs a join per batch.
 WITH members AS (
-  SELECT s.id AS job_id, name AS module,
+  SELECT id AS job_id, created_at, name AS module,
          CASE name
            WHEN 'summarization' THEN summarization
            WHEN 'moderation' THEN moderation
@@ -21,33 +23,32 @@ WITH members AS (
            WHEN 'display_mode' THEN display_mode
            WHEN 'messages' THEN messages
          END AS value
-  FROM _tsync_src s, unnest(s.modules) AS x(name)
+  FROM (SELECT *, unnest(modules) AS name FROM _tsync_src)
   WHERE name IN ('summarization', 'moderation', 'named_entity_recognition', 'sentiment_analysis',
                  'chapterization', 'name_consistency', 'speaker_reidentification',
                  'structured_data_extraction', 'audio_to_llm', 'sentences', 'display_mode', 'messages')
   UNION ALL
-  SELECT s.id, o.name, o.value
-  FROM _tsync_src s, unnest(s.other_modules) AS x(o)
+  SELECT id, created_at, o.name, o.value
+  FROM (SELECT id, created_at, unnest(other_modules) AS o FROM _tsync_src)
   UNION ALL
-  -- Unnested in the select list: a lateral unnest of a list in a struct costs a join per job.
-  SELECT id, 'transcription.sentences', unnest(transcription.sentences)
+  SELECT id, created_at, 'transcription.sentences', unnest(transcription.sentences)
   FROM _tsync_src
 ), wrapped AS (
-  SELECT job_id, module, value, json_type(value) = 'OBJECT' AS wrapper,
+  SELECT job_id, created_at, module, value, json_type(value) = 'OBJECT' AS wrapper,
          tsync_wrapper(value) AS w
   FROM members
 ), fields AS (
-  SELECT job_id, module, wrapper, w.success, w.is_empty, w.exec_time, w.error,
+  SELECT job_id, created_at, module, wrapper, w.success, w.is_empty, w.exec_time, w.error,
          CASE WHEN NOT wrapper THEN value
               WHEN module = 'named_entity_recognition' THEN w.entity
               ELSE w.results END AS results
   FROM wrapped
   UNION ALL
-  SELECT id, 'translation', true, translation.success, translation.is_empty, translation.exec_time,
+  SELECT id, created_at, 'translation', true, translation.success, translation.is_empty, translation.exec_time,
          translation.error, translation.results
   FROM _tsync_src WHERE list_contains(modules, 'translation')
   UNION ALL
-  SELECT id, 'diarization', true, diarization.success, diarization.is_empty, diarization.exec_time,
+  SELECT id, created_at, 'diarization', true, diarization.success, diarization.is_empty, diarization.exec_time,
          diarization.error, NULL
   FROM _tsync_src WHERE kind = 'pre-recorded' AND list_contains(modules, 'diarization')
 ), typed AS (
@@ -66,6 +67,5 @@ SELECT job_id, module,
             THEN e.status_code::DOUBLE::INTEGER END,
        CASE WHEN json_type(e.exception) = 'VARCHAR' THEN e.exception ->> '$' END,
        CASE WHEN json_type(e.message) = 'VARCHAR' THEN e.message ->> '$' END,
-       results,
-       (SELECT s.created_at FROM _tsync_src AS s WHERE s.id = typed.job_id)
+       results, created_at
 FROM typed;
