@@ -91,7 +91,7 @@ export async function runReport(db: RowSource, name: ReportName, filter: ReportF
 }
 
 /** The parameters of the report statements; each binds the ones it takes. */
-function reportParams(filter: ReportFilter): ReportRange & { by: string } {
+export function reportParams(filter: ReportFilter): ReportRange & { by: string } {
   return {
     by: filter.by,
     from: filter.range.from ?? null,
