@@ -33,12 +33,9 @@ function columnTypeOf(id: DuckDBTypeId): ColumnType {
 /** A DuckDB result as a ResultTable; `plan` marks the result of an EXPLAIN. */
 export function readerTable(reader: DuckDBResultReader, plan = false): ResultTable {
   const types = reader.columnTypes();
-  const columns: Column[] = reader.columnNames().map((name, i) => {
+  const columns = reader.columnNames().map((name, i): Column => {
     const type = types[i];
-    return {
-      name,
-      type: type?.alias === 'JSON' ? 'json' : type ? columnTypeOf(type.typeId) : 'text',
-    };
+    return { name, type: type?.alias === 'JSON' ? 'json' : type ? columnTypeOf(type.typeId) : 'text' };
   });
   const rows = reader.getRows().map((row) =>
     row.map((value, c): Cell => {
@@ -98,12 +95,7 @@ function timestampText(value: object): string | undefined {
  */
 
 /** Units of one second, per precision of DuckDB's timestamp types. */
-const PER_SECOND = {
-  s: 1n,
-  ms: 1_000n,
-  us: 1_000_000n,
-  ns: 1_000_000_000n,
-} as const;
+const PER_SECOND = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n } as const;
 type TimestampPrecision = keyof typeof PER_SECOND;
 
 const SECONDS_PER_DAY = 86_400n;
