@@ -152,10 +152,7 @@ const readOnlyRefusal = (why: string, cause?: unknown) =>
   new ConfigError(
     'query',
     `refused: the statement would change the database, and query is read-only (${why})`,
-    {
-      hint: READ_ONLY_HINT,
-      cause,
-    },
+    { hint: READ_ONLY_HINT, cause },
   );
 const filesRefusal = (why: string, hint: string, cause?: unknown) =>
   new ConfigError('query', `refused: the statement reads or writes files (${why})`, { hint, cause });

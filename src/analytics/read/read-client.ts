@@ -5,6 +5,7 @@
  * here, in a private in-memory DuckDB, so the writer never writes where a reader says.
  */
 
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -132,18 +133,13 @@ export class SocketReader implements Reader {
   }
 }
 
-function open(socketPath: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath);
-    const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+async function open(socketPath: string): Promise<Socket> {
+  const socket = connect(socketPath);
+  const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
+  try {
+    await once(socket, 'connect');
+    return socket;
+  } finally {
+    clearTimeout(timer);
+  }
 }
