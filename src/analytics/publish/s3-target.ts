@@ -36,7 +36,7 @@ import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './man
 import { type UploadBucket, Uploads } from './s3-uploads.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
-export const MANIFESTS_FOLDER = '_manifests/';
+const MANIFESTS_FOLDER = '_manifests/';
 /** S3's most keys in one DeleteObjects. */
 const DELETE_BATCH = 1_000;
 /** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
@@ -85,14 +85,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
         const text = manifestText(manifest);
         await store.put(`${MANIFESTS_FOLDER}${id}.json`, text);
         await store.put(MANIFEST_FILE, text);
-        await store.prune({
-          listed,
-          current: manifest,
-          previous,
-          id,
-          keep: options.keep,
-          tables: options.tables,
-        });
+        await store.prune({ ...options, listed, current: manifest, previous, id });
         return 2 * Buffer.byteLength(text);
       },
       async close() {
@@ -178,14 +171,14 @@ class Bucket implements UploadBucket {
    * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
    * one of the kept manifests not read back, no data object is deleted this time.
    */
-  async prune(run: {
-    readonly listed: ReadonlySet<string>;
-    readonly current: Manifest;
-    readonly previous: Manifest | undefined;
-    readonly id: string;
-    readonly keep: number;
-    readonly tables: readonly string[];
-  }): Promise<void> {
+  async prune(
+    run: Pick<BucketTargetOptions, 'keep' | 'tables'> & {
+      readonly listed: ReadonlySet<string>;
+      readonly current: Manifest;
+      readonly previous: Manifest | undefined;
+      readonly id: string;
+    },
+  ): Promise<void> {
     const manifests = [
       `${MANIFESTS_FOLDER}${run.id}.json`,
       ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),
