@@ -208,11 +208,8 @@ function groupCombos(data: readonly BillingRow[], query: BillingQuery): (readonl
     for (const kind of query.kind ? [query.kind] : JOB_KINDS) combos.set(rowKey('', [kind]), [kind]);
   }
   for (const row of data) combos.set(rowKey('', row.groups), row.groups);
-  if (combos.size === 0)
-    combos.set(
-      '',
-      query.groupBy.map(() => NONE_GROUP),
-    );
+  const none = query.groupBy.map(() => NONE_GROUP);
+  if (combos.size === 0) combos.set('', none);
   return [...combos.values()].sort(compareGroups);
 }
 

@@ -46,12 +46,7 @@ const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integ
 export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   // Rendered by billing-report.ts and billing-output.ts (its columns depend on --group-by and
   // --prices); listed here for its name, title and --by.
-  billing: {
-    read: undefined,
-    periodic: true,
-    title: 'Billed hours',
-    columns: [],
-  },
+  billing: { read: undefined, periodic: true, title: 'Billed hours', columns: [] },
   status: {
     read: statusReport,
     periodic: false,

@@ -143,14 +143,13 @@ async function openTarget(options: PublishOptions, dir: string, now: Date): Prom
   // The SDK loads only for a bucket.
   const { openBucketTarget } = await import('./s3-target.js');
   return openBucketTarget({
+    ...options,
     url: dir,
     keep: options.keep ?? 2,
-    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     staging:
       options.staging ?? join(tmpdir(), `tsync-publish-${process.pid}-${randomBytes(4).toString('hex')}`),
     tables: PUBLISHED_TABLES.map((t) => t.table),
     now,
-    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 
@@ -185,10 +184,8 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
   // the files, in one statement for the table.
   const files = new Map<string, string | null>();
   for (const key of changed) files.set(key, await stagedFile(staged, key));
-  const rows = await parquetFileRows(
-    db,
-    [...files.values()].filter((file): file is string => file !== null),
-  );
+  const written = [...files.values()].filter((file): file is string => file !== null);
+  const rows = await parquetFileRows(db, written);
   const partitions: PublishedPartition[] = [];
   for (const key of prints.keys()) {
     const old = before.get(key);

@@ -154,16 +154,8 @@ class Bucket implements UploadBucket {
   }
 
   async put(file: string, text: string): Promise<void> {
-    await this.guard(() =>
-      this.client.send(
-        new PutObjectCommand({
-          Bucket: this.location.bucket,
-          Key: this.key(file),
-          Body: text,
-          ContentType: 'application/json',
-        }),
-      ),
-    );
+    const object = { Bucket: this.location.bucket, Key: this.key(file), ContentType: 'application/json' };
+    await this.guard(() => this.client.send(new PutObjectCommand({ ...object, Body: text })));
   }
 
   /**

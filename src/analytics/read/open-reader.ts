@@ -41,8 +41,7 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      const { memory, readsRaw, writesParquet } = options;
-      db = await openReadOnly(full, { lockWaitMs: 0, memory, readsRaw, writesParquet });
+      db = await openReadOnly(full, { ...options, lockWaitMs: 0 });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);

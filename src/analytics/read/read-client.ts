@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { copyParquetFile, type SqlParams, toDuckParams } from '../../store/index.js';
+import { connectionRows, copyParquetFile, type SqlParams } from '../../store/index.js';
 import { withPrivateDuckDB } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
@@ -53,9 +53,7 @@ export async function connectWriter(path: string): Promise<SocketReader | undefi
   }
 }
 
-export class SocketReader implements Reader {
-  readonly via = 'writer';
-
+class SocketReader implements Reader {
   constructor(
     readonly path: string,
     private readonly socketPath: string,
@@ -87,11 +85,9 @@ export class SocketReader implements Reader {
     return this.request(request, async ({ file }) => {
       if (!file) throw this.broken('named no file');
       const target = { path: copy.targetDir, partitionBy: copy.partitionBy, setting: '--out' };
-      return withPrivateDuckDB(async (connection) => {
-        const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
-          (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
-        return copyParquetFile({ path: this.path, all }, file, target);
-      });
+      return withPrivateDuckDB((connection) =>
+        copyParquetFile(connectionRows(connection, this.path), file, target),
+      );
     });
   }
 

@@ -39,17 +39,8 @@ const MAX_ROWS = 200_000;
 const MAX_REQUESTS = 8;
 
 export interface ReadServer {
-  /** undefined when the path was too long to serve on (readers then wait as before). */
-  readonly socketPath: string | undefined;
   /** Stops accepting, interrupts requests in hand, removes the socket. Call before closing the database. */
   close(): Promise<void>;
-}
-
-interface ServedRequest {
-  /** Interrupts its statement and hangs up. */
-  abort(): void;
-  /** Settles once the request has ended and its temp files are removed. */
-  readonly done: Promise<void>;
 }
 
 export interface ServeOptions {
@@ -74,10 +65,10 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
       { socket_path: socketPath },
       'database path too long for a read socket: readers wait for this run',
     );
-    return { socketPath: undefined, close: async () => void removeSandboxHook() };
+    return { close: async () => void removeSandboxHook() };
   }
   removeStaleSocket(socketPath);
-  const active = new Set<ServedRequest>();
+  const active = new Set<ReturnType<typeof serveRequest>>();
   const server = createServer((socket) => {
     // A reader that hangs up early must never crash the sync: its socket errors end its request only.
     socket.on('error', (error) => options.logger.debug({ err: error }, 'read socket error'));
@@ -98,7 +89,6 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   options.logger.debug({ socket_path: socketPath }, 'serving reads');
   let closing: Promise<void> | undefined;
   return {
-    socketPath,
     close: () => {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -138,8 +128,11 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-/** One reader's connection: read the request line, answer it on a fresh DuckDB connection, end. */
-function serveRequest(db: Database, socket: Socket, logger: Logger): ServedRequest {
+/**
+ * One reader's connection: read the request line, answer it on a fresh DuckDB connection, end.
+ * `abort` interrupts its statement and hangs up; `done` settles once it ended and its temp files are gone.
+ */
+function serveRequest(db: Database, socket: Socket, logger: Logger) {
   let connection: DuckDBConnection | undefined;
   let aborted = false;
   const temp: string[] = [];

@@ -19,8 +19,6 @@ import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statement
 
 /** A RowSource (store statements run through it) that also runs a user's SQL. */
 export interface Reader extends RowSource {
-  /** `file`: opened read-only; `writer`: served by the process that holds the file. */
-  readonly via: 'file' | 'writer';
   /**
    * A user's SQL text (one or more statements): each statement's result handed to `onTable` in
    * order, as soon as it is complete. A failing statement throws after the results before it.
@@ -51,7 +49,6 @@ export interface ParquetCopy {
  * `readableDirs`, settings locked): the sandbox is permanent, and a Parquet copy needs none.
  */
 export class FileReader implements Reader {
-  readonly via = 'file';
   private sandboxApplied = false;
 
   constructor(
