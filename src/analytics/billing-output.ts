@@ -61,16 +61,12 @@ function rowObject(report: BillingReport, row: BillingRow): Record<string, Cell>
   return { period: row.period, ...groups, ...figureObject(report, row) };
 }
 
+/** The figures in column order, cost and currency after billed_hours when priced. */
 function figureObject(report: BillingReport, figures: Figures): Record<string, Cell> {
+  const { jobs, billed_seconds, billed_hours, cost, audio_hours, transcription_hours } = figures;
   const currency = report.query.prices?.currency;
-  return {
-    jobs: figures.jobs,
-    billed_seconds: figures.billed_seconds,
-    billed_hours: figures.billed_hours,
-    ...(currency === undefined ? {} : { cost: figures.cost ?? null, currency }),
-    audio_hours: figures.audio_hours,
-    transcription_hours: figures.transcription_hours,
-  };
+  const money: Record<string, Cell> = currency === undefined ? {} : { cost: cost ?? null, currency };
+  return { jobs, billed_seconds, billed_hours, ...money, audio_hours, transcription_hours };
 }
 
 /** The rows, and the total as the footer (its group cells blank). */

@@ -89,8 +89,8 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
   options.logger.debug({ socket_path: socketPath }, 'serving reads');
   let closing: Promise<void> | undefined;
   return {
-    close: () => {
-      closing ??= (async () => {
+    close: () =>
+      (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const request of active) request.abort();
         await Promise.all([...active].map((r) => r.done));
@@ -98,9 +98,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
         rmSync(socketPath, { force: true });
         removeIfEmpty(`${db.path}.tmp`);
         removeSandboxHook();
-      })();
-      return closing;
-    },
+      })()),
   };
 }
 
