@@ -118,10 +118,8 @@ export async function billingReport(
 }
 
 /**
- * The figures whose rows do not add up to the total, in words; undefined when every one does.
- * Each row and the total are rounded once, from the exact sums of their own jobs (never a sum of
- * rounded rows), so a column of rows may differ from the total by half a unit of its last digit
- * per row.
+ * The report's `rounding` note; undefined when every figure's rows add up to its total. Never a sum
+ * of rounded rows, so a column may differ from its total by half a unit of its last digit per row.
  */
 function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
   const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(

@@ -63,7 +63,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
   try {
     const listed = await store.list();
     const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
-    const staging = options.staging;
+    const { staging } = options;
     await rm(staging, { recursive: true, force: true });
     await makeFolder(staging);
     const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
