@@ -34,13 +34,11 @@ import {
   type PublishedTable,
 } from './manifest.js';
 
-/** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
-type Fingerprinted = 'jobs' | 'content';
-
 interface PublishedSpec {
   readonly table: string;
   readonly dataset: Dataset;
-  readonly fingerprint: Fingerprinted;
+  /** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
+  readonly fingerprint: 'jobs' | 'content';
 }
 
 export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
@@ -119,10 +117,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
         spec.fingerprint === 'jobs'
           ? new Map([...jobPrints].map(([key, print]) => [key, `${fingerprintTag(dataset)}:${print}`]))
           : await contentFingerprints(options.db, dataset);
-      const before = new Map(
-        (target.previous?.tables[spec.table]?.partitions ?? []).map((p) => [partitionKey(p), p]),
-      );
-      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, before, totals });
+      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, totals });
     }
     totals.bytes += await target.commit({
       version: MANIFEST_VERSION,
@@ -159,12 +154,13 @@ interface TableRun {
   readonly dataset: Dataset;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
   readonly prints: ReadonlyMap<string, string>;
-  readonly before: ReadonlyMap<string, PublishedPartition>;
   readonly totals: Totals;
 }
 
 async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTable> {
-  const { target, spec, prints, before, totals } = run;
+  const { target, spec, prints, totals } = run;
+  const previous = target.previous?.tables[spec.table]?.partitions ?? [];
+  const before = new Map(previous.map((p) => [partitionKey(p), p]));
   const changed = [...prints.keys()].filter((key) => {
     const old = before.get(key);
     if (!old) return true;
