@@ -3,8 +3,7 @@
  *   - integers as numbers, or as ExactNumbers of their digits past 2^53 (BIGINT, HUGEINT, UBIGINT);
  *     DECIMAL always as an ExactNumber of DuckDB's own text (123456789012345.123); FLOAT and DOUBLE as
  *     numbers: one JSON type per column, a number, and no digit lost to a double;
- *   - timestamps as ISO 8601 (2026-10-31T23:11:39.512, with Z for TIMESTAMPTZ; micro- and
- *     nanoseconds kept when there are any), INTERVAL as an ISO 8601 duration (P1DT2H3.5S): below;
+ *   - timestamps and INTERVAL as ISO 8601 text (below);
  *   - JSON, lists, structs, maps and unions as `json` columns of JSON text written with the same
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
@@ -100,10 +99,7 @@ type TimestampPrecision = keyof typeof PER_SECOND;
 
 const SECONDS_PER_DAY = 86_400n;
 
-/**
- * `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601; `zone` is `Z` for an instant in
- * UTC, empty for a timestamp without time zone.
- */
+/** `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601, ending with `zone` (above). */
 function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
   const perSecond = PER_SECOND[precision];
   const seconds = floorDiv(units, perSecond);
