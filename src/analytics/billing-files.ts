@@ -63,6 +63,8 @@ export interface BillingFileResult {
 
 /** A line that changes on every sync without the figures changing; left out when comparing. */
 const AS_OF_LINE = /^(# |<li>)as of .*$/gm;
+const sameFigures = (old: string, next: string) =>
+  old.replace(AS_OF_LINE, '') === next.replace(AS_OF_LINE, '');
 
 export async function writeBillingReport(options: BillingFileOptions): Promise<BillingFileResult> {
   const { db, dir, by, period, kind, settings } = options;
@@ -79,8 +81,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
     prices: settings.prices,
   };
   const report = await billingReport(db, query, now);
-  const suffix: JobKind | 'all' = kind ?? 'all';
-  const result = { by, period, kind: suffix, report };
+  const result = { by, period, kind: kind ?? ('all' as const), report };
   if (report.as_of === null) return { ...result, stale: false, files: [] };
   const stale = now.getTime() - new Date(report.as_of).getTime() > settings.staleAfterMs;
   const alert = stale
@@ -88,22 +89,18 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
     : undefined;
   // The file's whole name, said to be one: a bare `w` at the end of a title reads as a cut word.
   const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}, database ${basename(db.path)}`;
-  const render = (format: 'csv' | 'html') =>
-    renderBilling(report, format, {
+  const base = join(dir, `billing-${databaseName(db.path)}-${by}-${period}-${result.kind}`);
+  const files: ReportFile[] = [];
+  for (const format of ['csv', 'html'] as const) {
+    const text = renderBilling(report, format, {
       title,
       subtitle: describeBilling(query),
       // A file read far from any command output must say how true it is: markers always on.
       csv: { bom: settings.bom, comments: true },
       ...(alert ? { alert } : {}),
     });
-  const base = join(dir, `billing-${databaseName(db.path)}-${by}-${period}-${suffix}`);
-  const files: ReportFile[] = [];
-  for (const format of ['csv', 'html'] as const) {
     const path = `${base}.${format}`;
-    const written = await writeFileIfChanged(path, render(format), {
-      same: (old, next) => old.replace(AS_OF_LINE, '') === next.replace(AS_OF_LINE, ''),
-    });
-    files.push({ path, format, written });
+    files.push({ path, format, written: await writeFileIfChanged(path, text, sameFigures) });
   }
   return { ...result, stale, files };
 }
@@ -115,9 +112,9 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
 export async function writeRecentBillingReports(
   options: Omit<BillingFileOptions, 'by' | 'period'>,
 ): Promise<BillingFileResult[]> {
-  const { settings } = options;
   const now = options.now ?? new Date();
-  const windowStart = new Date(now.getTime() - settings.windowMs);
+  const kind = options.kind ?? options.settings.kind;
+  const windowStart = new Date(now.getTime() - options.settings.windowMs);
   const results: BillingFileResult[] = [];
   for (const by of ['day', 'month'] as const) {
     const current = startOf(by, now);
@@ -125,8 +122,7 @@ export async function writeRecentBillingReports(
     const last = startOf(by, new Date(current.getTime() - 1));
     const from = last < windowStart ? last : windowStart;
     for (const period of periodsBetween(by, from, current)) {
-      const kind = options.kind ?? settings.kind;
-      const result = await writeBillingReport({ ...options, kind, by, period, settings, now });
+      const result = await writeBillingReport({ ...options, kind, by, period, now });
       results.push(result);
       if (result.report.as_of === null) return results;
     }

@@ -22,7 +22,7 @@ import {
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
 import { trimmedDecimal } from './format/decimal-text.js';
 import { formatHtmlPage } from './format/html.js';
-import { type CsvOptions, formatCsv, type OutputFormat } from './format/output-format.js';
+import { formatCsv, type OutputFormat } from './format/output-format.js';
 import { type Cell, type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import { formatTextTable } from './format/text-table.js';
 import { describeFilter } from './reports.js';
@@ -61,29 +61,21 @@ function rowObject(report: BillingReport, row: BillingRow): Record<string, Cell>
   return { period: row.period, ...groups, ...figureObject(report, row) };
 }
 
+/** The figures in column order, cost and currency after billed_hours when priced. */
 function figureObject(report: BillingReport, figures: Figures): Record<string, Cell> {
+  const { jobs, billed_seconds, billed_hours, cost, audio_hours, transcription_hours } = figures;
   const currency = report.query.prices?.currency;
-  return {
-    jobs: figures.jobs,
-    billed_seconds: figures.billed_seconds,
-    billed_hours: figures.billed_hours,
-    ...(currency === undefined ? {} : { cost: figures.cost ?? null, currency }),
-    audio_hours: figures.audio_hours,
-    transcription_hours: figures.transcription_hours,
-  };
+  const money: Record<string, Cell> = currency === undefined ? {} : { cost: cost ?? null, currency };
+  return { jobs, billed_seconds, billed_hours, ...money, audio_hours, transcription_hours };
 }
 
+/** The rows, and the total as the footer (its group cells blank). */
 function billingResultTable(report: BillingReport): ResultTable {
-  const columns = billingColumns(report);
-  const table = tableFromObjects(
-    columns,
-    report.rows.map((row) => rowObject(report, row)),
-  );
   const blanks = Object.fromEntries(report.query.groupBy.map((key) => [key, '']));
-  const [footer] = tableFromObjects(columns, [
-    { period: 'total', ...blanks, ...figureObject(report, report.total) },
-  ]).rows;
-  return { ...table, ...(footer ? { footer } : {}) };
+  const total = { period: 'total', ...blanks, ...figureObject(report, report.total) };
+  const objects = [...report.rows.map((row) => rowObject(report, row)), total];
+  const { columns, rows } = tableFromObjects(billingColumns(report), objects);
+  return { columns, rows: rows.slice(0, -1), footer: rows.at(-1) ?? [] };
 }
 
 function billingJson(report: BillingReport): string {
@@ -168,14 +160,12 @@ export function renderBilling(
       return billingJson(report);
     case 'table':
       return formatTextTable(billingResultTable(report), markerLines(report, options.alert));
-    case 'csv': {
-      const csv: CsvOptions = {
+    case 'csv':
+      return formatCsv(billingResultTable(report), {
         guardFormulas: true,
         bom: options.csv?.bom ?? false,
         comments: options.csv?.comments ? markerLines(report, options.alert) : [],
-      };
-      return formatCsv(billingResultTable(report), csv);
-    }
+      });
     case 'html':
       return formatHtmlPage({
         title: options.title,

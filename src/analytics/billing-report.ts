@@ -13,22 +13,18 @@ import { ExactNumber } from '../util/json-writer.js';
 import { counted } from '../util/plural.js';
 import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
-import type { DateBasis, InstantRange, PeriodUnit } from './periods.js';
-import { parsePeriod, periodsBetween } from './periods.js';
+import { type DateBasis, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
 import type { RowSource } from './read/reader.js';
+import { type ReportFilter, reportParams } from './reports.js';
 
 /** The most periods one report may hold; past it the range or --by is surely a mistake. */
 const MAX_PERIODS = 20_000;
 
-export interface BillingQuery {
-  readonly by: PeriodUnit;
+/** The filter of every report (its range of the `date` instant), then billing's own settings. */
+export interface BillingQuery extends ReportFilter {
   /** Which instant decides a job's period; default created. */
   readonly date: DateBasis;
-  readonly range: InstantRange;
-  /** One kind, or both when undefined. */
-  readonly kind?: JobKind | undefined;
-  readonly includeDeleted: boolean;
   readonly groupBy: readonly GroupKey[];
   /** List every period of the range with every group, zeros included; else only rows with jobs. */
   readonly includeEmpty: boolean;
@@ -90,16 +86,9 @@ export async function billingReport(
   query: BillingQuery,
   now: Date = new Date(),
 ): Promise<BillingReport> {
-  const filter = {
-    date: query.date,
-    from: query.range.from ?? null,
-    before: query.range.before ?? null,
-    kind: query.kind ?? null,
-  };
+  const params = { ...reportParams(query), date: query.date };
   const found = await billingRows(db, {
-    ...filter,
-    by: query.by,
-    include_deleted: query.includeDeleted,
+    ...params,
     g1: query.groupBy[0] ?? null,
     g2: query.groupBy[1] ?? null,
     g3: query.groupBy[2] ?? null,
@@ -109,8 +98,8 @@ export async function billingReport(
   assertPriced(totalRow, query.prices);
   const data = found.filter((row) => row['is_total'] !== true).map((row) => dataRow(row, query));
   const { rows, periods, leftOut } = shownRows(data, query, now);
-  const open = await uncountedJobs(db, { ...filter, include_deleted: query.includeDeleted });
-  const quarantined = await quarantinedInRange(db, filter);
+  const open = await uncountedJobs(db, params);
+  const quarantined = await quarantinedInRange(db, params);
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : JOB_KINDS);
   const notCounted = { quarantined, pending: open.pending };
   const total = figures(totalRow ?? {}, query);
@@ -129,10 +118,8 @@ export async function billingReport(
 }
 
 /**
- * The figures whose rows do not add up to the total, in words; undefined when every one does.
- * Each row and the total are rounded once, from the exact sums of their own jobs (never a sum of
- * rounded rows), so a column of rows may differ from the total by half a unit of its last digit
- * per row.
+ * The report's `rounding` note; undefined when every figure's rows add up to its total. Never a sum
+ * of rounded rows, so a column may differ from its total by half a unit of its last digit per row.
  */
 function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
   const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(
@@ -178,19 +165,13 @@ function assertPriced(total: Record<string, unknown> | undefined, prices: Prices
   });
 }
 
-interface Shown {
-  readonly rows: BillingRow[];
-  readonly periods: string[];
-  /** Rows of zeros left out: every period times every group, less the rows with jobs. */
-  readonly leftOut: number;
-}
-
 /**
  * The rows shown: with includeEmpty every period of the range, each with every group seen in it or
  * elsewhere in the range (zeros where it had no jobs); else only the rows with jobs, in the same
- * order. The range runs from --from (or the first billed job) to --to (or now).
+ * order. The range runs from --from (or the first billed job) to --to (or now). `leftOut`: the rows
+ * of zeros left out, every period times every group less the rows with jobs.
  */
-function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date): Shown {
+function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date) {
   const starts = data.map((row) => parsePeriod(row.period)?.start.getTime() ?? Number.NaN);
   const ends = data.map((row) => parsePeriod(row.period)?.end.getTime() ?? Number.NaN);
   const from = query.range.from ?? (starts.length > 0 ? new Date(Math.min(...starts)) : undefined);
@@ -225,11 +206,8 @@ function groupCombos(data: readonly BillingRow[], query: BillingQuery): (readonl
     for (const kind of query.kind ? [query.kind] : JOB_KINDS) combos.set(rowKey('', [kind]), [kind]);
   }
   for (const row of data) combos.set(rowKey('', row.groups), row.groups);
-  if (combos.size === 0)
-    combos.set(
-      '',
-      query.groupBy.map(() => NONE_GROUP),
-    );
+  const none = query.groupBy.map(() => NONE_GROUP);
+  if (combos.size === 0) combos.set('', none);
   return [...combos.values()].sort(compareGroups);
 }
 

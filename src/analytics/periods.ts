@@ -69,31 +69,12 @@ export function rangeFromFlags(from: string | undefined, to: string | undefined)
   return { from: start, before };
 }
 
-function requirePeriod(flagName: string, text: string): Parsed {
+/** The period `text` names, of unit `by` when given, or a ConfigError naming `setting`. */
+function requirePeriod(setting: string, text: string, by?: PeriodUnit): Parsed {
   const parsed = parsePeriod(text);
-  if (!parsed) throw new ConfigError(flagName, `"${text}" is not a date; use ${SHAPES}`);
+  if (!parsed || (by && parsed.unit !== by))
+    throw new ConfigError(setting, `"${text}" is not a ${by ?? 'date'}; use ${SHAPES}`);
   return parsed;
-}
-
-/** The first instant of the period that holds `instant`. */
-export function startOf(by: PeriodUnit, instant: Date): Date {
-  const y = instant.getUTCFullYear();
-  const m = instant.getUTCMonth();
-  switch (by) {
-    case 'day':
-      return new Date(Date.UTC(y, m, instant.getUTCDate()));
-    case 'week': {
-      const day = startOf('day', instant).getTime();
-      // getUTCDay: Sunday 0 ... Saturday 6; ISO weeks start on Monday.
-      return new Date(day - ((instant.getUTCDay() + 6) % 7) * DAY_MS);
-    }
-    case 'month':
-      return new Date(Date.UTC(y, m, 1));
-    case 'quarter':
-      return new Date(Date.UTC(y, m - (m % 3), 1));
-    case 'year':
-      return new Date(Date.UTC(y, 0, 1));
-  }
 }
 
 /** Years, months and days from a period's start to the next one's. */
@@ -104,6 +85,18 @@ const STEPS: Readonly<Record<PeriodUnit, readonly [number, number, number]>> = {
   quarter: [0, 3, 0],
   year: [1, 0, 0],
 };
+
+/** The first instant of the period that holds `instant`. */
+export function startOf(by: PeriodUnit, instant: Date): Date {
+  const [y, m] = [instant.getUTCFullYear(), instant.getUTCMonth()];
+  const day = Date.UTC(y, m, instant.getUTCDate());
+  if (by === 'day') return new Date(day);
+  // getUTCDay: Sunday 0 ... Saturday 6; ISO weeks start on Monday.
+  if (by === 'week') return new Date(day - ((instant.getUTCDay() + 6) % 7) * DAY_MS);
+  // Months, quarters and years start on the first of a month that is a whole number of steps into the year.
+  const [years, months] = STEPS[by];
+  return new Date(Date.UTC(y, m - (m % (12 * years + months)), 1));
+}
 
 /** The first instant after the period that starts at `start` (a period's first instant). */
 function nextStart(by: PeriodUnit, start: Date): Date {
@@ -147,11 +140,8 @@ export function periodsBetween(by: PeriodUnit, from: Date, before: Date): string
 
 /** The range of one period given as its label. */
 export function periodRange(by: PeriodUnit, period: string): { readonly from: Date; readonly before: Date } {
-  const parsed = parsePeriod(period);
-  if (!parsed || parsed.unit !== by) {
-    throw new ConfigError('period', `"${period}" is not a ${by}; use ${SHAPES}`);
-  }
-  return { from: parsed.start, before: parsed.end };
+  const { start, end } = requirePeriod('period', period, by);
+  return { from: start, before: end };
 }
 
 /** ms of the Monday that starts ISO week 1 of `year`: the week holding January 4th. */

@@ -29,17 +29,12 @@ export type Prices = Readonly<z.infer<typeof pricesSchema>>;
 
 /** Reads and validates a price file; `setting` is the flag that named it. */
 export function loadPrices(path: string, setting: string): Prices {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(setting, `cannot read ${path}: ${(error as Error).message}`, { cause: error });
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(setting, `${path} is not JSON: ${(error as Error).message}`, { cause: error });
+    const what = error instanceof SyntaxError ? `${path} is not JSON` : `cannot read ${path}`;
+    throw new ConfigError(setting, `${what}: ${(error as Error).message}`, { cause: error });
   }
   const parsed = pricesSchema.safeParse(json);
   if (!parsed.success) {

@@ -46,12 +46,7 @@ const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integ
 export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   // Rendered by billing-report.ts and billing-output.ts (its columns depend on --group-by and
   // --prices); listed here for its name, title and --by.
-  billing: {
-    read: undefined,
-    periodic: true,
-    title: 'Billed hours',
-    columns: [],
-  },
+  billing: { read: undefined, periodic: true, title: 'Billed hours', columns: [] },
   status: {
     read: statusReport,
     periodic: false,
@@ -91,7 +86,7 @@ export async function runReport(db: RowSource, name: ReportName, filter: ReportF
 }
 
 /** The parameters of the report statements; each binds the ones it takes. */
-function reportParams(filter: ReportFilter): ReportRange & { by: string } {
+export function reportParams(filter: ReportFilter): ReportRange & { by: string } {
   return {
     by: filter.by,
     from: filter.range.from ?? null,

@@ -15,8 +15,8 @@ export interface BarPoint {
   readonly series: string;
   /** The bar's height (a double is exact enough for pixels). */
   readonly value: number;
-  /** The exact value, as the bar's title shows it; default the value. */
-  readonly label?: string;
+  /** The exact value as decimal text, as the bar's title shows it. */
+  readonly label: string;
 }
 
 export interface BarChartOptions {
@@ -24,8 +24,8 @@ export interface BarChartOptions {
   readonly unit: string;
   /** Accessible name of the chart. */
   readonly label: string;
-  /** Every period of the axis, in order, those without a point included; default the points'. */
-  readonly periods?: readonly string[];
+  /** Every period of the axis, in order, those without a point included. */
+  readonly periods: readonly string[];
 }
 
 /** Tableau 10: ten colours that stay apart; the last, grey, is the one "other" takes. */
@@ -60,9 +60,7 @@ const MAX_PLOT_WIDTH = 1100;
 const LABEL_SPACING = 80;
 
 export function barChartSvg(points: readonly BarPoint[], options: BarChartOptions): string {
-  const periods = options.periods?.length
-    ? [...options.periods]
-    : [...new Set(points.map((p) => p.period))].sort();
+  const { periods } = options;
   const series = seriesOf(points);
   const plotWidth = Math.min(
     MAX_PLOT_WIDTH,
@@ -88,7 +86,7 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
       const yTop = y(point.value);
       const fill = PALETTE[s % PALETTE.length];
       parts.push(
-        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${point.label ?? point.value} ${options.unit}`)}</title></rect>`,
+        `<rect class="bar" x="${fixed(left + s * bar)}" y="${fixed(yTop)}" width="${fixed(bar)}" height="${fixed(MARGIN.top + PLOT_HEIGHT - yTop)}" fill="${fill}"><title>${escapeHtml(`${period} ${name}: ${point.label} ${options.unit}`)}</title></rect>`,
       );
     });
   });
@@ -114,22 +112,22 @@ function axis(top: number, y: (value: number) => number, plotWidth: number, unit
   return parts;
 }
 
+/** Every period's label that fits, LABEL_SPACING px apart at least. */
 function periodLabels(periods: readonly string[], group: number): string[] {
   const every = Math.max(1, Math.ceil(LABEL_SPACING / group));
   const baseline = MARGIN.top + PLOT_HEIGHT + 16;
-  return periods
-    .map((period, i) =>
-      i % every === 0
-        ? `<text x="${fixed(MARGIN.left + (i + 0.5) * group)}" y="${baseline}" text-anchor="middle">${escapeHtml(period)}</text>`
-        : '',
-    )
-    .filter((label) => label !== '');
+  return periods.flatMap((period, i) =>
+    i % every === 0
+      ? [
+          `<text x="${fixed(MARGIN.left + (i + 0.5) * group)}" y="${baseline}" text-anchor="middle">${escapeHtml(period)}</text>`,
+        ]
+      : [],
+  );
 }
 
 /** The legend as an HTML list, one swatch per series in the bars' colours. */
 export function chartLegend(points: readonly BarPoint[]): string {
-  const series = seriesOf(points);
-  const items = series.map(
+  const items = seriesOf(points).map(
     (name, s) =>
       `<li><span style="background:${PALETTE[s % PALETTE.length]}"></span>${escapeHtml(name)}</li>`,
   );
@@ -139,7 +137,7 @@ export function chartLegend(points: readonly BarPoint[]): string {
 /**
  * `points` with at most MAX_SERIES series, in the caller's order: past it, the series outside the
  * MAX_SERIES - 1 largest (ties: the earlier) become one series, `other (N smaller)`, last, whose
- * value in a period is their sum there (its label exact when theirs are decimal text).
+ * value in a period is their sum there (its label their labels' exact sum).
  */
 export function limitSeries(points: readonly BarPoint[]): BarPoint[] {
   const series = seriesOf(points);
@@ -156,18 +154,9 @@ export function limitSeries(points: readonly BarPoint[]): BarPoint[] {
     period,
     series: other,
     value: parts.reduce((sum, p) => sum + p.value, 0),
-    label: sumLabel(parts),
+    label: trimmedDecimal(sumExact(parts.map((p) => new ExactNumber(p.label)))),
   }));
   return [...points.filter((p) => kept.has(p.series)), ...summed];
-}
-
-/** The exact sum of the parts' labels when they are decimal text, else of their values. */
-function sumLabel(parts: readonly BarPoint[]): string {
-  try {
-    return trimmedDecimal(sumExact(parts.map((p) => new ExactNumber(p.label ?? String(p.value)))));
-  } catch {
-    return String(parts.reduce((sum, p) => sum + p.value, 0));
-  }
 }
 
 /** Series in the order they first appear: the caller's order (the report's group order). */

@@ -3,8 +3,7 @@
  *   - integers as numbers, or as ExactNumbers of their digits past 2^53 (BIGINT, HUGEINT, UBIGINT);
  *     DECIMAL always as an ExactNumber of DuckDB's own text (123456789012345.123); FLOAT and DOUBLE as
  *     numbers: one JSON type per column, a number, and no digit lost to a double;
- *   - timestamps as ISO 8601 (2026-10-31T23:11:39.512, with Z for TIMESTAMPTZ; micro- and
- *     nanoseconds kept when there are any), INTERVAL as an ISO 8601 duration (P1DT2H3.5S): below;
+ *   - timestamps and INTERVAL as ISO 8601 text (below);
  *   - JSON, lists, structs, maps and unions as `json` columns of JSON text written with the same
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
@@ -33,12 +32,9 @@ function columnTypeOf(id: DuckDBTypeId): ColumnType {
 /** A DuckDB result as a ResultTable; `plan` marks the result of an EXPLAIN. */
 export function readerTable(reader: DuckDBResultReader, plan = false): ResultTable {
   const types = reader.columnTypes();
-  const columns: Column[] = reader.columnNames().map((name, i) => {
+  const columns = reader.columnNames().map((name, i): Column => {
     const type = types[i];
-    return {
-      name,
-      type: type?.alias === 'JSON' ? 'json' : type ? columnTypeOf(type.typeId) : 'text',
-    };
+    return { name, type: type?.alias === 'JSON' ? 'json' : type ? columnTypeOf(type.typeId) : 'text' };
   });
   const rows = reader.getRows().map((row) =>
     row.map((value, c): Cell => {
@@ -98,20 +94,12 @@ function timestampText(value: object): string | undefined {
  */
 
 /** Units of one second, per precision of DuckDB's timestamp types. */
-const PER_SECOND = {
-  s: 1n,
-  ms: 1_000n,
-  us: 1_000_000n,
-  ns: 1_000_000_000n,
-} as const;
+const PER_SECOND = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n } as const;
 type TimestampPrecision = keyof typeof PER_SECOND;
 
 const SECONDS_PER_DAY = 86_400n;
 
-/**
- * `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601; `zone` is `Z` for an instant in
- * UTC, empty for a timestamp without time zone.
- */
+/** `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601, ending with `zone` (above). */
 function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
   const perSecond = PER_SECOND[precision];
   const seconds = floorDiv(units, perSecond);

@@ -27,7 +27,8 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     // type they are written in (HUGEINT as DECIMAL(38,0)), into which the appender casts the values.
     const columns = names.map((name, i) => {
       const type = types[i];
-      return `${sqlIdentifier(name)} ${type === undefined ? 'VARCHAR' : (parquetCast(type) ?? type.toString())}`;
+      const cast = type === undefined ? 'VARCHAR' : holds(type, isHuge) ? castText(type) : type.toString();
+      return `${sqlIdentifier(name)} ${cast}`;
     });
     await connection.run(`CREATE TABLE result (${columns.join(', ')})`);
     const appender = await connection.createAppender('result');
@@ -78,11 +79,6 @@ const isHuge = (id: number) => {
   return id === HUGEINT || id === UHUGEINT;
 };
 
-/** The type a column is written as, or undefined when it is written as it is. */
-function parquetCast(type: DuckDBType): string | undefined {
-  return holds(type, (id) => isHuge(id)) ? castText(type) : undefined;
-}
-
 /** Whether values of `type` need a look before writing (they may not fit, see the top). */
 function needsCheck(type: DuckDBType): boolean {
   return holds(type, (id) => isHuge(id) || id === duckdb().DuckDBTypeId.INTERVAL);
@@ -94,7 +90,7 @@ function unwritable(value: DuckDBValue, type: DuckDBType): string | undefined {
   const duck = duckdb();
   if (isHuge(type.typeId) && typeof value === 'bigint') {
     if (value < HUGE_LIMIT && value > -HUGE_LIMIT) return undefined;
-    return `the ${type.typeId === duckdb().DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
+    return `the ${type.typeId === duck.DuckDBTypeId.HUGEINT ? 'HUGEINT' : 'UHUGEINT'} ${value}, past the 38 digits of the ${HUGE_AS} a Parquet file keeps it in`;
   }
   if (value instanceof duck.DuckDBIntervalValue) {
     if (value.months < 0 || value.days < 0 || value.micros < 0n)

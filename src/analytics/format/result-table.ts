@@ -53,18 +53,12 @@ export function tableToObjects(table: ResultTable): Record<string, unknown>[] {
     const object: Record<string, unknown> = {};
     table.columns.forEach((column, i) => {
       const cell = row[i] ?? null;
-      object[column.name] = column.type === 'json' && typeof cell === 'string' ? jsonText(cell) : cell;
+      // DuckDB's JSON type accepts nothing unparsable; a hand-made cell that is not JSON stays text.
+      object[column.name] =
+        column.type === 'json' && typeof cell === 'string' ? orText(cell, JsonText) : cell;
     });
     return object;
   });
-}
-
-function jsonText(text: string): JsonText | string {
-  try {
-    return new JsonText(text);
-  } catch {
-    return text; // DuckDB's JSON type accepts nothing unparsable; a hand-made cell stays as it was.
-  }
 }
 
 /**
@@ -77,16 +71,18 @@ export function toCell(value: unknown, type: ColumnType = 'text'): Cell {
   if (typeof value === 'bigint')
     return Number.isSafeInteger(Number(value)) ? Number(value) : new ExactNumber(value.toString());
   if (typeof value === 'number' || typeof value === 'boolean' || value instanceof ExactNumber) return value;
-  if (typeof value === 'string') return type === 'integer' || type === 'number' ? numberOrText(value) : value;
+  // A numeric column's text (DuckDB's spelling of a DECIMAL) is the exact number it spells.
+  if (typeof value === 'string')
+    return type === 'integer' || type === 'number' ? orText(value, ExactNumber) : value;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
   return writeJson(value);
 }
 
-/** A numeric column's text (DuckDB's spelling of a DECIMAL) as the exact number it spells. */
-function numberOrText(text: string): Cell {
+/** `text` as a `Made` (which refuses text it cannot take), or as it is when refused. */
+function orText<T>(text: string, Made: new (text: string) => T): T | string {
   try {
-    return new ExactNumber(text);
+    return new Made(text);
   } catch {
     return text;
   }

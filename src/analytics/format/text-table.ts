@@ -19,15 +19,13 @@ export function formatTextTable(table: ResultTable, notes: readonly string[] = [
   const header = table.columns.map((column) => column.name);
   const all = [...table.rows, ...(table.footer ? [table.footer] : [])];
   const decimals = table.columns.map((column, i) => column.decimals ?? longestFraction(column, all, i));
-  const cells = (row: readonly Cell[]) =>
-    table.columns.map((column, i) => showCell(row[i] ?? null, column, decimals[i]));
-  const body = table.rows.map(cells);
-  const footer = table.footer ? cells(table.footer) : undefined;
+  const shown = all.map((row) =>
+    table.columns.map((column, i) => showCell(row[i] ?? null, column, decimals[i])),
+  );
+  const body = shown.slice(0, table.rows.length);
+  const footer = table.footer ? shown.at(-1) : undefined;
   const widths = header.map((name, i) =>
-    Math.max(
-      displayWidth(name),
-      ...[...body, ...(footer ? [footer] : [])].map((row) => displayWidth(row[i] ?? '')),
-    ),
+    Math.max(displayWidth(name), ...shown.map((row) => displayWidth(row[i] ?? ''))),
   );
   const right = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
   const line = (cells: readonly string[]) =>

@@ -9,19 +9,16 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
 
-export interface IfChangedOptions {
-  /** Whether the file's current text counts as the same as `content`; default: equal strings. */
-  readonly same?: (current: string, content: string) => boolean;
-}
-
-/** Returns true when it wrote, false when the file already held `content` (or the same by `same`). */
+/**
+ * Returns true when it wrote, false when the file already held `content`, or text that `same`
+ * (default: equal strings) counts as the same.
+ */
 export async function writeFileIfChanged(
   path: string,
   content: string,
-  options: IfChangedOptions = {},
+  same = (current: string, next: string) => current === next,
 ): Promise<boolean> {
   const current = await readIfExists(path);
-  const same = options.same ?? ((a: string, b: string) => a === b);
   if (current !== undefined && same(current, content)) return false;
   await writeFileAtomic(path, content);
   return true;

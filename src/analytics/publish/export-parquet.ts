@@ -46,7 +46,6 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
   await makeFolder(staging);
   try {
     const exported: ExportedTable[] = [];
-    // Each table is written from the dataset of its name.
     for (const table of EXPORTED_DATASETS) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet({

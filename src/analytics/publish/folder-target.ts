@@ -9,10 +9,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
-import { MANIFEST_FILE, type Manifest, readManifest, writeManifest } from './manifest.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
 
 export interface DatasetTarget {
   /** Local folder, made by the target, that DuckDB writes the changed partitions into. */
@@ -44,7 +45,7 @@ export function partitionPath(kind: string, month: string): string {
 export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
   await makeFolder(dir);
   await removeStaleStaging(dir);
-  const previous = await readManifest(dir);
+  const previous = parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8').catch(() => ''));
   const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
   await makeFolder(staging);
   return {
@@ -65,7 +66,7 @@ export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
       await rm(join(dir, table, partitionPath(kind, month)), { recursive: true, force: true });
     },
     async commit(manifest) {
-      await writeManifest(dir, manifest);
+      await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
       return (await stat(join(dir, MANIFEST_FILE))).size;
     },
     async close() {

@@ -3,11 +3,8 @@
  * the file, its row count and the fingerprint that decides whether the next publish rewrites it.
  * Written last and atomically, so it never names a file that is not in place.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { writeJson } from '../../util/json-writer.js';
-import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_manifest.json';
 /**
@@ -53,15 +50,6 @@ const manifest = z.object({
 });
 export type Manifest = z.output<typeof manifest>;
 
-/** The previous manifest, or undefined when there is none (or it is unreadable: then all is rewritten). */
-export async function readManifest(dir: string): Promise<Manifest | undefined> {
-  try {
-    return parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** A manifest's text read back; undefined when it is not one of this version. */
 export function parseManifest(text: string): Manifest | undefined {
   try {
@@ -74,8 +62,4 @@ export function parseManifest(text: string): Manifest | undefined {
 
 export function manifestText(value: Manifest): string {
   return `${writeJson(value, { indent: 2 })}\n`;
-}
-
-export async function writeManifest(dir: string, value: Manifest): Promise<void> {
-  await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(value));
 }

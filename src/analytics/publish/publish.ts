@@ -34,13 +34,11 @@ import {
   type PublishedTable,
 } from './manifest.js';
 
-/** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
-type Fingerprinted = 'jobs' | 'content';
-
 interface PublishedSpec {
   readonly table: string;
   readonly dataset: Dataset;
-  readonly fingerprint: Fingerprinted;
+  /** `jobs`: the partition follows its jobs' fingerprint; `content`: a hash of the rows themselves. */
+  readonly fingerprint: 'jobs' | 'content';
 }
 
 export const PUBLISHED_TABLES: readonly PublishedSpec[] = [
@@ -76,29 +74,25 @@ export interface PublishOptions extends PublishTarget {
   readonly staging?: string;
 }
 
-export interface PublishResult {
+/** A publish's counts, summed as its tables are published. */
+interface Totals {
+  /** Partition files written (tables × partitions). */
+  written: number;
+  unchanged: number;
+  removed: number;
+  /** Bytes of the Parquet files and the manifest written. */
+  bytes: number;
+}
+
+export interface PublishResult extends Readonly<Totals> {
   /** The folder or the s3:// URL. */
   readonly dir: string;
-  /** Partition files written (tables × partitions). */
-  readonly written: number;
-  readonly unchanged: number;
-  readonly removed: number;
-  /** Bytes of the Parquet files and the manifest written. */
-  readonly bytes: number;
   /** Kinds whose newest run did not end ok: their data stops at their last successful sync. */
   readonly stale: readonly string[];
 }
 
-interface Totals {
-  written: number;
-  unchanged: number;
-  removed: number;
-  bytes: number;
-}
-
 export async function publishDataset(options: PublishOptions): Promise<PublishResult> {
-  const bucket = isBucketUrl(options.dir);
-  const dir = bucket ? options.dir : resolve(options.dir);
+  const dir = isBucketUrl(options.dir) ? options.dir : resolve(options.dir);
   const now = new Date();
   const target = await openTarget(options, dir, now);
   const raw = options.raw ?? false;
@@ -106,8 +100,16 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const tables: Record<string, PublishedTable> = {};
   let kinds: Record<string, PublishedKind>;
   try {
-    kinds = await kindStates(options.db);
-    const jobPrints = await jobFingerprints(options.db);
+    // Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql).
+    kinds = Object.fromEntries(
+      (await kindFreshness(options.db)).map((row) => [
+        row.kind,
+        { as_of: row.as_of, stale: row.last_outcome !== 'ok', error: row.last_error },
+      ]),
+    );
+    const jobPrints = new Map(
+      (await jobPartitionPrints(options.db)).map((r) => [partitionKey(r), `${r.jobs}:${r.synced}:${r.hash}`]),
+    );
     for (const spec of PUBLISHED_TABLES) {
       options.signal?.throwIfAborted();
       const dataset = spec.table === 'jobs' && raw ? 'jobs_with_raw' : spec.dataset;
@@ -115,10 +117,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
         spec.fingerprint === 'jobs'
           ? new Map([...jobPrints].map(([key, print]) => [key, `${fingerprintTag(dataset)}:${print}`]))
           : await contentFingerprints(options.db, dataset);
-      const before = new Map(
-        (target.previous?.tables[spec.table]?.partitions ?? []).map((p) => [`${p.kind}|${p.month}`, p]),
-      );
-      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, before, totals });
+      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, totals });
     }
     totals.bytes += await target.commit({
       version: MANIFEST_VERSION,
@@ -139,26 +138,14 @@ async function openTarget(options: PublishOptions, dir: string, now: Date): Prom
   // The SDK loads only for a bucket.
   const { openBucketTarget } = await import('./s3-target.js');
   return openBucketTarget({
+    ...options,
     url: dir,
     keep: options.keep ?? 2,
-    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     staging:
       options.staging ?? join(tmpdir(), `tsync-publish-${process.pid}-${randomBytes(4).toString('hex')}`),
     tables: PUBLISHED_TABLES.map((t) => t.table),
     now,
-    ...(options.signal ? { signal: options.signal } : {}),
   });
-}
-
-/** Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql). */
-async function kindStates(db: PublishOptions['db']): Promise<Record<string, PublishedKind>> {
-  const rows = await kindFreshness(db);
-  return Object.fromEntries(
-    rows.map((row) => [
-      row.kind,
-      { as_of: row.as_of, stale: row.last_outcome !== 'ok', error: row.last_error },
-    ]),
-  );
 }
 
 interface TableRun {
@@ -167,12 +154,13 @@ interface TableRun {
   readonly dataset: Dataset;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
   readonly prints: ReadonlyMap<string, string>;
-  readonly before: ReadonlyMap<string, PublishedPartition>;
   readonly totals: Totals;
 }
 
-async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<PublishedTable> {
-  const { target, spec, prints, before, totals } = run;
+async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTable> {
+  const { target, spec, prints, totals } = run;
+  const previous = target.previous?.tables[spec.table]?.partitions ?? [];
+  const before = new Map(previous.map((p) => [partitionKey(p), p]));
   const changed = [...prints.keys()].filter((key) => {
     const old = before.get(key);
     if (!old) return true;
@@ -192,10 +180,8 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
   // the files, in one statement for the table.
   const files = new Map<string, string | null>();
   for (const key of changed) files.set(key, await stagedFile(staged, key));
-  const rows = await parquetFileRows(
-    db,
-    [...files.values()].filter((file): file is string => file !== null),
-  );
+  const written = [...files.values()].filter((file): file is string => file !== null);
+  const rows = await parquetFileRows(db, written);
   const partitions: PublishedPartition[] = [];
   for (const key of prints.keys()) {
     const old = before.get(key);
@@ -211,7 +197,9 @@ async function publishTable(db: PublishOptions['db'], run: TableRun): Promise<Pu
       await target.drop(spec.table, kind, month);
       partitions.push({ kind, month, rows: 0, file: null, fingerprint });
     } else {
-      const n = rowsOf(rows, file);
+      // A file DuckDB read no footer of is an error, not 0 rows.
+      const n = rows.get(file);
+      if (n === undefined) throw new Error(`DuckDB read no footer of ${file}, which the publish just wrote`);
       totals.bytes += (await stat(file)).size;
       const placed = await target.place(file, spec.table, kind, month);
       partitions.push({ kind, month, rows: n, file: placed, fingerprint });
@@ -236,23 +224,11 @@ async function stagedFile(staged: string, key: string): Promise<string | null> {
   return files[0] === undefined ? null : join(dir, files[0]);
 }
 
-/** The rows DuckDB read from `file`'s footer; a file it did not name is an error, not 0 rows. */
-function rowsOf(rows: ReadonlyMap<string, number>, file: string): number {
-  const n = rows.get(file);
-  if (n === undefined) throw new Error(`DuckDB read no footer of ${file}, which the publish just wrote`);
-  return n;
-}
-
 function partitionKey(p: { readonly kind: string; readonly month: string }): string {
   return `${p.kind}|${p.month}`;
 }
 
-async function jobFingerprints(db: PublishOptions['db']): Promise<Map<string, string>> {
-  const rows = await jobPartitionPrints(db);
-  return new Map(rows.map((r) => [partitionKey(r), `${r.jobs}:${r.synced}:${r.hash}`]));
-}
-
-async function contentFingerprints(db: PublishOptions['db'], dataset: Dataset): Promise<Map<string, string>> {
+async function contentFingerprints(db: RowSource, dataset: Dataset): Promise<Map<string, string>> {
   const rows = await datasetFingerprints(db, dataset);
   return new Map(rows.map((r) => [partitionKey(r), `${fingerprintTag(dataset)}:${r.n}:${r.hash}`]));
 }

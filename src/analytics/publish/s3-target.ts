@@ -36,7 +36,7 @@ import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './man
 import { type UploadBucket, Uploads } from './s3-uploads.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
-export const MANIFESTS_FOLDER = '_manifests/';
+const MANIFESTS_FOLDER = '_manifests/';
 /** S3's most keys in one DeleteObjects. */
 const DELETE_BATCH = 1_000;
 /** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
@@ -63,7 +63,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
   try {
     const listed = await store.list();
     const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
-    const staging = options.staging;
+    const { staging } = options;
     await rm(staging, { recursive: true, force: true });
     await makeFolder(staging);
     const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
@@ -85,14 +85,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
         const text = manifestText(manifest);
         await store.put(`${MANIFESTS_FOLDER}${id}.json`, text);
         await store.put(MANIFEST_FILE, text);
-        await store.prune({
-          listed,
-          current: manifest,
-          previous,
-          id,
-          keep: options.keep,
-          tables: options.tables,
-        });
+        await store.prune({ ...options, listed, current: manifest, previous, id });
         return 2 * Buffer.byteLength(text);
       },
       async close() {
@@ -161,16 +154,8 @@ class Bucket implements UploadBucket {
   }
 
   async put(file: string, text: string): Promise<void> {
-    await this.guard(() =>
-      this.client.send(
-        new PutObjectCommand({
-          Bucket: this.location.bucket,
-          Key: this.key(file),
-          Body: text,
-          ContentType: 'application/json',
-        }),
-      ),
-    );
+    const object = { Bucket: this.location.bucket, Key: this.key(file), ContentType: 'application/json' };
+    await this.guard(() => this.client.send(new PutObjectCommand({ ...object, Body: text })));
   }
 
   /**
@@ -178,14 +163,14 @@ class Bucket implements UploadBucket {
    * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
    * one of the kept manifests not read back, no data object is deleted this time.
    */
-  async prune(run: {
-    readonly listed: ReadonlySet<string>;
-    readonly current: Manifest;
-    readonly previous: Manifest | undefined;
-    readonly id: string;
-    readonly keep: number;
-    readonly tables: readonly string[];
-  }): Promise<void> {
+  async prune(
+    run: Pick<BucketTargetOptions, 'keep' | 'tables'> & {
+      readonly listed: ReadonlySet<string>;
+      readonly current: Manifest;
+      readonly previous: Manifest | undefined;
+      readonly id: string;
+    },
+  ): Promise<void> {
     const manifests = [
       `${MANIFESTS_FOLDER}${run.id}.json`,
       ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),

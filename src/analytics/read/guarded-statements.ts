@@ -119,13 +119,9 @@ export async function runGuarded(
             ? await prepared.runAndReadAll()
             : await prepared.streamAndReadUntil(maxRows + 1);
         if (maxRows !== undefined && (reader.currentRowCount > maxRows || !reader.done)) {
-          throw new ConfigError(
-            'query',
-            `the result has more than ${maxRows} rows, more than a sync serves`,
-            {
-              hint: 'add a LIMIT or aggregate, run it again after the sync, or read the --publish dataset',
-            },
-          );
+          const hint = 'add a LIMIT or aggregate, run it again after the sync, or read the --publish dataset';
+          const why = `the result has more than ${maxRows} rows, more than a sync serves`;
+          throw new ConfigError('query', why, { hint });
         }
         readers.push(reader);
         await each?.(reader, prepared.statementType === statementTypes().StatementType.EXPLAIN);
@@ -152,10 +148,7 @@ const readOnlyRefusal = (why: string, cause?: unknown) =>
   new ConfigError(
     'query',
     `refused: the statement would change the database, and query is read-only (${why})`,
-    {
-      hint: READ_ONLY_HINT,
-      cause,
-    },
+    { hint: READ_ONLY_HINT, cause },
   );
 const filesRefusal = (why: string, hint: string, cause?: unknown) =>
   new ConfigError('query', `refused: the statement reads or writes files (${why})`, { hint, cause });

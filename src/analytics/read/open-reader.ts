@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import { type Database, openInMemory, openReadOnly } from '../../store/index.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
-import { FileReader, type Reader } from './reader.js';
+import { fileReader, type Reader } from './reader.js';
 
 export interface ReaderOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */
@@ -41,8 +41,7 @@ export async function withReader<T>(
   for (;;) {
     let db: Database;
     try {
-      const { memory, readsRaw, writesParquet } = options;
-      db = await openReadOnly(full, { lockWaitMs: 0, memory, readsRaw, writesParquet });
+      db = await openReadOnly(full, { ...options, lockWaitMs: 0 });
     } catch (error) {
       if (!(error instanceof DatabaseError && error.busy)) throw error;
       const writer = await connectWriter(full);
@@ -65,7 +64,7 @@ export async function withReader<T>(
 
 async function readAndClose<T>(db: Database, options: ReaderOptions, fn: (reader: Reader) => Promise<T>) {
   try {
-    return await fn(new FileReader(db, options.readableDirs));
+    return await fn(fileReader(db, options.readableDirs));
   } finally {
     await db.close();
   }

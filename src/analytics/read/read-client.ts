@@ -5,11 +5,12 @@
  * here, in a private in-memory DuckDB, so the writer never writes where a reader says.
  */
 
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { copyParquetFile, type SqlParams, toDuckParams } from '../../store/index.js';
+import { connectionRows, copyParquetFile, type SqlParams } from '../../store/index.js';
 import { withPrivateDuckDB } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
@@ -21,7 +22,7 @@ import {
   readWireLine,
   type WireError,
 } from './read-wire.js';
-import type { ParquetCopy, Reader } from './reader.js';
+import type { Reader } from './reader.js';
 
 /** ms to wait for the writer to accept a connection. */
 const CONNECT_TIMEOUT_MS = 2_000;
@@ -39,111 +40,84 @@ interface Reply {
 /** The writer closed the socket before answering: its run ended, so the file is probably free now. */
 export class WriterGoneError extends DatabaseError {}
 
-/** A SocketReader when a writer serves reads of `path`, else undefined (no socket, or a dead one). */
-export async function connectWriter(path: string): Promise<SocketReader | undefined> {
+/** A Reader of the writer's socket when it serves reads of `path`, else undefined (no socket, or a dead one). */
+export async function connectWriter(path: string): Promise<Reader | undefined> {
   const socketPath = socketPathOf(path);
   if (!existsSync(socketPath)) return undefined;
   try {
-    const socket = await open(socketPath);
-    socket.destroy();
-    return new SocketReader(path, socketPath);
+    (await open(socketPath)).destroy();
+    return socketReader(path, socketPath);
   } catch {
     return undefined;
   }
 }
 
-export class SocketReader implements Reader {
-  readonly via = 'writer';
-
-  constructor(
-    readonly path: string,
-    private readonly socketPath: string,
-  ) {}
-
-  async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
-    const request: ReadRequest = { op: 'rows', sql, ...(params ? { params: { ...params } } : {}) };
-    return this.request(request, async (reply) => (reply.rows ?? []) as T[]);
-  }
-
-  /** The writer answers with every result at once; those before a failing statement come with it. */
-  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
-    const reply = await this.request({ op: 'tables', sql }, async (reply) => reply, { partial: true });
-    for (const table of reply.tables ?? []) await onTable(table);
-    if (!reply.ok) throw this.failure(reply);
-  }
-
-  /** The writer writes the file in its temp folder, and it is copied from there. */
-  async userQueryParquet(sql: string, file: string): Promise<number> {
-    return this.request({ op: 'query-parquet', sql }, async (reply) => {
-      if (!reply.file) throw this.broken('named no file');
-      await copyFile(reply.file, file);
-      return reply.count ?? 0;
+function socketReader(path: string, socketPath: string): Reader {
+  const broken = (what: string) =>
+    new WriterGoneError(`the sync holding ${path} ${what}`, {
+      path,
+      retryable: true,
+      hint: 'run the command again: it reads the file directly, or from the next run',
     });
-  }
-
-  async copyParquet(copy: ParquetCopy): Promise<number> {
-    const request: ReadRequest = { op: 'parquet', dataset: copy.dataset, params: copy.params };
-    return this.request(request, async ({ file }) => {
-      if (!file) throw this.broken('named no file');
-      const target = { path: copy.targetDir, partitionBy: copy.partitionBy, setting: '--out' };
-      return withPrivateDuckDB(async (connection) => {
-        const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
-          (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
-        return copyParquetFile({ path: this.path, all }, file, target);
-      });
-    });
-  }
-
+  const failure = (reply: Reply) =>
+    fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, path);
   /**
    * `use` of the reply to `request` (one line each way), on a connection of its own that stays open
    * until `use` is done: the writer keeps a file it names until the reader hangs up. A refusal
    * throws unless `partial`.
    */
-  private async request<T>(
-    request: ReadRequest,
-    use: (reply: Reply) => Promise<T>,
-    options: { readonly partial?: boolean } = {},
-  ): Promise<T> {
-    const socket = await open(this.socketPath);
+  const request = async <T>(message: ReadRequest, use: (reply: Reply) => Promise<T>, partial = false) => {
+    const socket = await open(socketPath);
     try {
       const line = readWireLine(socket, {
         endEvent: 'close',
-        ended: () => this.broken('hung up before answering (the run probably ended)'),
+        ended: () => broken('hung up before answering (the run probably ended)'),
       });
-      socket.write(`${encodeWire(request)}\n`);
+      socket.write(`${encodeWire(message)}\n`);
       const reply = decodeWire(await line) as Reply;
-      if (!reply.ok && !options.partial) throw this.failure(reply);
+      if (!reply.ok && !partial) throw failure(reply);
       return await use(reply);
     } finally {
       socket.destroy();
     }
-  }
-
-  private failure(reply: Reply): Error {
-    return fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, this.path);
-  }
-
-  private broken(what: string): WriterGoneError {
-    return new WriterGoneError(`the sync holding ${this.path} ${what}`, {
-      path: this.path,
-      retryable: true,
-      hint: 'run the command again: it reads the file directly, or from the next run',
-    });
-  }
+  };
+  return {
+    path,
+    all<T>(sql: string, params?: SqlParams) {
+      const message: ReadRequest = { op: 'rows', sql, ...(params ? { params: { ...params } } : {}) };
+      return request(message, async (reply) => (reply.rows ?? []) as T[]);
+    },
+    /** The writer answers with every result at once; those before a failing statement come with it. */
+    async userQuery(sql, onTable) {
+      const reply = await request({ op: 'tables', sql }, async (reply) => reply, true);
+      for (const table of reply.tables ?? []) await onTable(table);
+      if (!reply.ok) throw failure(reply);
+    },
+    /** The writer writes the file in its temp folder, and it is copied from there. */
+    userQueryParquet: (sql, file) =>
+      request({ op: 'query-parquet', sql }, async (reply) => {
+        if (!reply.file) throw broken('named no file');
+        await copyFile(reply.file, file);
+        return reply.count ?? 0;
+      }),
+    copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
+      request({ op: 'parquet', dataset, params }, async ({ file }) => {
+        if (!file) throw broken('named no file');
+        const target = { path: targetDir, partitionBy, setting: '--out' };
+        return withPrivateDuckDB((connection) =>
+          copyParquetFile(connectionRows(connection, path), file, target),
+        );
+      }),
+  };
 }
 
-function open(socketPath: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath);
-    const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+async function open(socketPath: string): Promise<Socket> {
+  const socket = connect(socketPath);
+  const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
+  try {
+    await once(socket, 'connect');
+    return socket;
+  } finally {
+    clearTimeout(timer);
+  }
 }

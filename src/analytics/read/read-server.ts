@@ -7,20 +7,15 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { lstatSync, rmdirSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigError, DatabaseError, toError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import {
-  connectionRows,
-  copyDataset,
-  type Database,
-  type ExportedDataset,
-  plainRow,
-} from '../../store/index.js';
+import { connectionRows, copyDataset, type Database, plainRow } from '../../store/index.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
@@ -44,8 +39,6 @@ const MAX_ROWS = 200_000;
 const MAX_REQUESTS = 8;
 
 export interface ReadServer {
-  /** undefined when the path was too long to serve on (readers then wait as before). */
-  readonly socketPath: string | undefined;
   /** Stops accepting, interrupts requests in hand, removes the socket. Call before closing the database. */
   close(): Promise<void>;
 }
@@ -72,10 +65,10 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
       { socket_path: socketPath },
       'database path too long for a read socket: readers wait for this run',
     );
-    return { socketPath: undefined, close: async () => void removeSandboxHook() };
+    return { close: async () => void removeSandboxHook() };
   }
   removeStaleSocket(socketPath);
-  const active = new Set<Request>();
+  const active = new Set<ReturnType<typeof serveRequest>>();
   const server = createServer((socket) => {
     // A reader that hangs up early must never crash the sync: its socket errors end its request only.
     socket.on('error', (error) => options.logger.debug({ err: error }, 'read socket error'));
@@ -87,18 +80,17 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
       socket.end(`${encodeWire({ ok: false, error: toWireError(busy) })}\n`);
       return;
     }
-    const request = new Request(db, socket, options.logger);
+    const request = serveRequest(db, socket, options.logger);
     active.add(request);
-    void request.serve().finally(() => active.delete(request));
+    void request.done.finally(() => active.delete(request));
   });
-  await listen(server, socketPath);
+  await once(server.listen(socketPath), 'listening');
   await chmod(socketPath, 0o600);
   options.logger.debug({ socket_path: socketPath }, 'serving reads');
   let closing: Promise<void> | undefined;
   return {
-    socketPath,
-    close: () => {
-      closing ??= (async () => {
+    close: () =>
+      (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const request of active) request.abort();
         await Promise.all([...active].map((r) => r.done));
@@ -106,9 +98,7 @@ export async function serveReads(db: Database, options: ServeOptions): Promise<R
         rmSync(socketPath, { force: true });
         removeIfEmpty(`${db.path}.tmp`);
         removeSandboxHook();
-      })();
-      return closing;
-    },
+      })()),
   };
 }
 
@@ -136,145 +126,111 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-function listen(server: Server, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/** One reader's connection: read the request line, answer it on a fresh DuckDB connection, end. */
-class Request {
-  private connection: DuckDBConnection | undefined;
-  private aborted = false;
-  private finish: () => void = () => {};
-  readonly done = new Promise<void>((resolve) => {
-    this.finish = resolve;
-  });
-
-  constructor(
-    private readonly db: Database,
-    private readonly socket: Socket,
-    private readonly logger: Logger,
-  ) {}
-
-  abort(): void {
-    this.aborted = true;
-    this.connection?.interrupt();
-    this.socket.destroy();
-  }
-
-  async serve(): Promise<void> {
-    const temp: string[] = [];
+/**
+ * One reader's connection: read the request line, answer it on a fresh DuckDB connection, end.
+ * `abort` interrupts its statement and hangs up; `done` settles once it ended and its temp files are gone.
+ */
+function serveRequest(db: Database, socket: Socket, logger: Logger) {
+  let connection: DuckDBConnection | undefined;
+  let aborted = false;
+  const temp: string[] = [];
+  const done = (async () => {
     try {
-      const line = await readWireLine(this.socket, {
+      const line = await readWireLine(socket, {
         endEvent: 'end',
         ended: () => new Error('the reader hung up before sending a request'),
         maxBytes: MAX_REQUEST_BYTES,
         tooLong: () => new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`),
       });
       const request = readRequest.parse(decodeWire(line));
-      const reply = await this.db.withConnection((connection) => this.answer(connection, request, temp));
-      if (this.aborted || !this.socket.writable) return;
-      this.socket.write(`${encodeWire({ ok: reply['error'] === undefined, ...reply })}\n`);
+      const reply = await db.withConnection(async (opened) => {
+        connection = opened;
+        try {
+          return await answer(db, opened, request, temp);
+        } finally {
+          connection = undefined;
+        }
+      });
+      if (aborted || !socket.writable) return;
+      socket.write(`${encodeWire({ ok: reply['error'] === undefined, ...reply })}\n`);
       // A Parquet reply names a file the reader copies from: it stays until the reader hangs up.
-      if (temp.length > 0) await new Promise((resolve) => this.socket.once('close', resolve).resume());
-      else this.socket.end();
+      if (temp.length > 0) await new Promise((resolve) => socket.once('close', resolve).resume());
+      else socket.end();
     } catch (error) {
-      if (!this.aborted && this.socket.writable)
-        this.socket.end(`${encodeWire({ ok: false, error: toWireError(error) })}\n`);
-      this.logger.debug({ err: toError(error) }, 'read request refused or failed');
+      if (!aborted && socket.writable)
+        socket.end(`${encodeWire({ ok: false, error: toWireError(error) })}\n`);
+      logger.debug({ err: toError(error) }, 'read request refused or failed');
     } finally {
       for (const file of temp) rmSync(file, { force: true });
-      this.finish();
     }
-  }
+  })();
+  const abort = () => {
+    aborted = true;
+    connection?.interrupt();
+    socket.destroy();
+  };
+  return { abort, done };
+}
 
-  /** The reply to `request`, on a fresh connection in a READ ONLY transaction. */
-  private async answer(
-    connection: DuckDBConnection,
-    request: ReadRequest,
-    temp: string[],
-  ): Promise<Record<string, unknown>> {
-    this.connection = connection;
-    try {
-      await connection.run('BEGIN TRANSACTION READ ONLY');
-      switch (request.op) {
-        case 'rows': {
-          const readers = await runGuarded(connection, request.sql, this.db.path, {
-            ...(request.params ? { params: request.params } : {}),
-            maxRows: MAX_ROWS,
-          });
-          const rows = readers.at(-1)?.getRowObjectsJS() ?? [];
-          return { rows: rows.map((row) => plainRow(row as Record<string, unknown>)) };
-        }
-        case 'tables': {
-          const tables: ResultTable[] = [];
-          try {
-            await runGuarded(connection, request.sql, this.db.path, {
-              maxRows: MAX_ROWS,
-              each: (reader, explain) => {
-                tables.push(readerTable(reader, explain));
-              },
-            });
-            return { tables };
-          } catch (error) {
-            // The results of the statements before the failing one go with it, printed first.
-            return { tables, error: toWireError(error) };
-          }
-        }
-        case 'query-parquet':
-          return { ...(await this.queryParquet(connection, request.sql, temp)) };
-        case 'parquet':
-          return { ...(await this.parquet(connection, request.dataset, request.params, temp)) };
-      }
-    } finally {
-      this.connection = undefined;
-      await connection.run('ROLLBACK').catch(() => {});
-    }
-  }
-
-  /** A reader's one statement, its result written by a private DuckDB into the temp folder. */
-  private async queryParquet(
-    connection: DuckDBConnection,
-    sql: string,
-    temp: string[],
-  ): Promise<{ file: string; count: number }> {
-    const [reader] = await runGuarded(connection, sql, this.db.path, {
-      maxRows: MAX_ROWS,
-      single: PARQUET_SINGLE,
-    });
-    const file = this.tempFile(temp);
-    return { file, count: reader ? await resultToParquet(reader, file) : 0 };
-  }
-
-  /** A new file name in DuckDB's own temp folder (`<db>.tmp`), removed when the request ends. */
-  private tempFile(temp: string[]): string {
-    const dir = `${this.db.path}.tmp`;
-    makeFolderSync(dir, 0o700);
-    const file = join(dir, `read-${randomBytes(6).toString('hex')}.parquet`);
+/**
+ * The reply to `request`, on a fresh connection in a READ ONLY transaction. A Parquet reply's file
+ * is made in DuckDB's own temp folder (`<db>.tmp`, which the sandbox always allows) and listed in
+ * `temp`, removed when the request ends.
+ */
+async function answer(
+  db: Database,
+  connection: DuckDBConnection,
+  request: ReadRequest,
+  temp: string[],
+): Promise<Record<string, unknown>> {
+  const tempFile = () => {
+    makeFolderSync(`${db.path}.tmp`, 0o700);
+    const file = join(`${db.path}.tmp`, `read-${randomBytes(6).toString('hex')}.parquet`);
     temp.push(file);
     return file;
-  }
-
-  /**
-   * An exported dataset into DuckDB's own temp folder (`<db>.tmp`, which the sandbox always allows):
-   * only the datasets of `export` (the request's schema), never a reader's SQL or path.
-   */
-  private async parquet(
-    connection: DuckDBConnection,
-    dataset: ExportedDataset,
-    params: { readonly include_deleted: boolean },
-    temp: string[],
-  ): Promise<{ file: string; rows: number }> {
-    const file = this.tempFile(temp);
-    const target = { path: file, partitionBy: [], setting: 'export' };
-    return {
-      file,
-      rows: await copyDataset(connectionRows(connection, this.db.path), dataset, params, target),
-    };
+  };
+  try {
+    await connection.run('BEGIN TRANSACTION READ ONLY');
+    switch (request.op) {
+      case 'rows': {
+        const readers = await runGuarded(connection, request.sql, db.path, {
+          ...(request.params ? { params: request.params } : {}),
+          maxRows: MAX_ROWS,
+        });
+        const rows = readers.at(-1)?.getRowObjectsJS() ?? [];
+        return { rows: rows.map((row) => plainRow(row as Record<string, unknown>)) };
+      }
+      case 'tables': {
+        const tables: ResultTable[] = [];
+        try {
+          await runGuarded(connection, request.sql, db.path, {
+            maxRows: MAX_ROWS,
+            each: (reader, explain) => {
+              tables.push(readerTable(reader, explain));
+            },
+          });
+          return { tables };
+        } catch (error) {
+          // The results of the statements before the failing one go with it, printed first.
+          return { tables, error: toWireError(error) };
+        }
+      }
+      case 'query-parquet': {
+        // The result is written by a private DuckDB, which reads nothing but the values handed to it.
+        const single = PARQUET_SINGLE;
+        const [reader] = await runGuarded(connection, request.sql, db.path, { maxRows: MAX_ROWS, single });
+        const file = tempFile();
+        return { file, count: reader ? await resultToParquet(reader, file) : 0 };
+      }
+      case 'parquet': {
+        // Only the datasets of `export` (the request's schema), never a reader's SQL or path.
+        const file = tempFile();
+        const target = { path: file, partitionBy: [], setting: 'export' };
+        const rows = connectionRows(connection, db.path);
+        return { file, rows: await copyDataset(rows, request.dataset, request.params, target) };
+      }
+    }
+  } finally {
+    await connection.run('ROLLBACK').catch(() => {});
   }
 }

@@ -1,17 +1,11 @@
 /**
  * What reports, `status`, `query` and `export` read through: the file opened read-only
- * (FileReader, below), or the writer over its socket while a sync runs (./read-client.ts). Both
+ * (fileReader, below), or the writer over its socket while a sync runs (./read-client.ts). Both
  * answer with the data as of one commit and refuse anything but reading statements
  * (./guarded-statements.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import {
-  copyDataset,
-  type Database,
-  type ExportedDataset,
-  type RowSource,
-  type SqlParams,
-} from '../../store/index.js';
+import { copyDataset, type Database, type ExportedDataset, type RowSource } from '../../store/index.js';
 import { readerTable } from '../format/duckdb-result-table.js';
 import { resultToParquet } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
@@ -19,8 +13,6 @@ import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statement
 
 /** A RowSource (store statements run through it) that also runs a user's SQL. */
 export interface Reader extends RowSource {
-  /** `file`: opened read-only; `writer`: served by the process that holds the file. */
-  readonly via: 'file' | 'writer';
   /**
    * A user's SQL text (one or more statements): each statement's result handed to `onTable` in
    * order, as soon as it is complete. A failing statement throws after the results before it.
@@ -50,54 +42,30 @@ export interface ParquetCopy {
  * connection of its own, on an instance sandboxed at the first user query (no file access outside
  * `readableDirs`, settings locked): the sandbox is permanent, and a Parquet copy needs none.
  */
-export class FileReader implements Reader {
-  readonly via = 'file';
-  private sandboxApplied = false;
-
-  constructor(
-    private readonly db: Database,
-    private readonly readableDirs: readonly string[] = [],
-  ) {}
-
-  get path(): string {
-    return this.db.path;
-  }
-
-  all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
-    return this.db.all<T>(sql, params);
-  }
-
-  async userQuery(sql: string, onTable: (table: ResultTable) => Promise<void> | void): Promise<void> {
-    await this.sandboxed(async (connection) => {
-      await runGuarded(connection, sql, this.db.path, {
-        each: (reader, explain) => onTable(readerTable(reader, explain)),
-      });
-    });
-  }
-
-  async userQueryParquet(sql: string, file: string): Promise<number> {
-    return this.sandboxed(async (connection) => {
-      const [reader] = await runGuarded(connection, sql, this.db.path, { single: PARQUET_SINGLE });
-      return reader ? resultToParquet(reader, file) : 0;
-    });
-  }
-
+export function fileReader(db: Database, readableDirs: readonly string[] = []): Reader {
+  let sandboxApplied = false;
   /** `fn` on a new connection of the file's instance, sandboxed first; the connection closes after. */
-  private async sandboxed<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.db.withConnection(async (connection) => {
-      if (!this.sandboxApplied) {
-        await sandboxInstance(connection, { readableDirs: this.readableDirs, lockSettings: true });
-        this.sandboxApplied = true;
-      }
+  const sandboxed = <T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> =>
+    db.withConnection(async (connection) => {
+      if (!sandboxApplied) await sandboxInstance(connection, { readableDirs, lockSettings: true });
+      sandboxApplied = true;
       return fn(connection);
     });
-  }
-
-  async copyParquet(copy: ParquetCopy): Promise<number> {
-    return copyDataset(this.db, copy.dataset, copy.params, {
-      path: copy.targetDir,
-      partitionBy: copy.partitionBy,
-      setting: '--out',
-    });
-  }
+  return {
+    path: db.path,
+    all: (sql, params) => db.all(sql, params),
+    userQuery: (sql, onTable) =>
+      sandboxed(async (connection) => {
+        await runGuarded(connection, sql, db.path, {
+          each: (reader, explain) => onTable(readerTable(reader, explain)),
+        });
+      }),
+    userQueryParquet: (sql, file) =>
+      sandboxed(async (connection) => {
+        const [reader] = await runGuarded(connection, sql, db.path, { single: PARQUET_SINGLE });
+        return reader ? resultToParquet(reader, file) : 0;
+      }),
+    copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
+      copyDataset(db, dataset, params, { path: targetDir, partitionBy, setting: '--out' }),
+  };
 }
