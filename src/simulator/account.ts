@@ -188,8 +188,7 @@ export class Account {
   }
 
   private segmentOf(i: number): Segment {
-    const arrivals = this.spec.lifecycle?.arrivals;
-    return arrivals !== undefined && i >= arrivals.firstIndex ? arrivals : this.spec.history;
+    return this.arrives(i) ? this.spec.lifecycle!.arrivals : this.spec.history;
   }
 
   private slotMs(i: number): number {

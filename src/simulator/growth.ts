@@ -7,7 +7,7 @@
  */
 import type { Account, Lifecycle } from './account.js';
 import { GROW_DEFAULTS } from './defaults.js';
-import { classOf, GONE, type JobIndex, kindOfClass } from './job-index.js';
+import { classOf, copied, GONE, type JobIndex, kindOfClass } from './job-index.js';
 import { unit } from './rng.js';
 import { type GrowOptions, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 
@@ -170,14 +170,8 @@ class EventHeap {
 
   private grow(): void {
     const size = this.times.length * 2;
-    const times = new Float64Array(size);
-    times.set(this.times);
-    const jobs = new Uint32Array(size);
-    jobs.set(this.jobs);
-    const statuses = new Uint8Array(size);
-    statuses.set(this.statuses);
-    this.times = times;
-    this.jobs = jobs;
-    this.statuses = statuses;
+    this.times = copied(new Float64Array(size), this.times);
+    this.jobs = copied(new Uint32Array(size), this.jobs);
+    this.statuses = copied(new Uint8Array(size), this.statuses);
   }
 }

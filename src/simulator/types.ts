@@ -64,12 +64,7 @@ export interface RequestLogEntry {
 }
 
 /** What a fault picker (FaultController.pick) sees of a list request. */
-export interface FaultRequest {
-  readonly path: string;
-  /** The query string without `?`, as received. */
-  readonly query: string;
-  readonly arrivedMs: number;
-}
+export type FaultRequest = Pick<RequestLogEntry, 'path' | 'query' | 'arrivedMs'>;
 
 /** Names the fault of a chosen request, or undefined to leave it to the injected and random ones. */
 export type FaultPicker = (request: FaultRequest) => FaultKind | undefined;

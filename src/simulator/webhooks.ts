@@ -20,12 +20,6 @@ const MAX_WAITING = 10_000;
 /** ms one POST may take. */
 const POST_TIMEOUT_MS = 5_000;
 
-export interface WebhookSenderOptions {
-  readonly url: string;
-  /** Told of each POST answered (its HTTP status) or failed (0). */
-  readonly onSent?: (event: string, status: number) => void;
-}
-
 export interface WebhookSender {
   /** Events posted, answered with any status. */
   readonly sent: () => number;
@@ -52,7 +46,12 @@ export interface WebhookSource {
   tick(): void;
 }
 
-export function startWebhookSender(source: WebhookSource, options: WebhookSenderOptions): WebhookSender {
+/** Posts `source`'s events to `url`; `onSent` is told of each POST answered (its HTTP status) or failed (0). */
+export function startWebhookSender(
+  source: WebhookSource,
+  url: string,
+  onSent?: (event: string, status: number) => void,
+): WebhookSender {
   const waiting: { event: string; id: string }[] = [];
   let inFlight = 0;
   let sent = 0;
@@ -66,11 +65,11 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
       const next = waiting.shift();
       if (next === undefined) break;
       inFlight += 1;
-      post(options.url, next.event, next.id, controller.signal)
+      post(url, next.event, next.id, controller.signal)
         .then((status) => {
           if (status === 0) failed += 1;
           else sent += 1;
-          options.onSent?.(next.event, status);
+          onSent?.(next.event, status);
         })
         .finally(() => {
           inFlight -= 1;

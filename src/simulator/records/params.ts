@@ -5,7 +5,7 @@
  * (spec 2.5: audio format, pre/realtime/post processing, the nine message flags of messages_config
  * and callback_config, spec 6), with the pieces both kinds share.
  */
-import type { Rng } from '../rng.js';
+import { type Rng, round } from '../rng.js';
 import { COMPANIES, LANGUAGES, PEOPLE } from './vocabulary.js';
 
 export interface PreRecordedContext {
@@ -194,11 +194,11 @@ function vocabularyConfig(rng: Rng): Record<string, unknown> {
     vocabulary.push({
       value: rng.pick(PEOPLE).split(' ')[1],
       pronunciations: [rng.pick(['mar-tan', 'kel-er', 'doo-bwa', 'ra-mos'])],
-      intensity: round1(rng.float(0.1, 1)),
+      intensity: round(rng.float(0.1, 1), 1),
       language: rng.pick(LANGUAGES),
     });
   }
-  return { vocabulary, default_intensity: round1(rng.float(0.2, 0.8)) };
+  return { vocabulary, default_intensity: round(rng.float(0.2, 0.8), 1) };
 }
 
 function spellingConfig(rng: Rng): Record<string, unknown> {
@@ -207,13 +207,12 @@ function spellingConfig(rng: Rng): Record<string, unknown> {
 }
 
 function translationConfig(rng: Rng, source: string): Record<string, unknown> {
-  const targets = rng.some(
-    LANGUAGES.filter((l) => l !== source),
-    1,
-    2,
-  );
   return {
-    target_languages: targets,
+    target_languages: rng.some(
+      LANGUAGES.filter((l) => l !== source),
+      1,
+      2,
+    ),
     model: rng.pick(['base', 'enhanced']),
     match_original_utterances: rng.chance(0.8),
     lipsync: rng.chance(0.5),
@@ -229,8 +228,4 @@ function languageConfig(rng: Rng, language: string): Record<string, unknown> {
 
 function summarizationConfig(rng: Rng): Record<string, unknown> {
   return { type: rng.pick(['general', 'bullet_points', 'concise']) };
-}
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
 }

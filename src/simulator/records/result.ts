@@ -73,15 +73,8 @@ export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknow
   };
   if (f.translation) result['translation'] = translation(rng, utterances, f);
   if (f.summarization) result['summarization'] = moduleResult(rng, () => summaryOf(rng, utterances));
-  if (ctx.kind === 'pre-recorded') addPreRecordedModules(rng, result, utterances, f);
-  else {
-    if (f.namedEntityRecognition)
-      result['named_entity_recognition'] = moduleResult(rng, () => entitiesOf(rng, utterances), 'entity');
-    if (f.sentimentAnalysis)
-      result['sentiment_analysis'] = moduleResult(rng, () => sentimentOf(rng, utterances));
-    if (f.chapterization) result['chapterization'] = moduleResult(rng, () => chaptersOf(rng, utterances));
-    result['messages'] = liveMessages(rng, ctx.id, utterances);
-  }
+  addModules(rng, result, utterances, f);
+  if (ctx.kind === 'live') result['messages'] = liveMessages(rng, ctx.id, utterances);
   return result;
 }
 
@@ -129,12 +122,8 @@ function failedTranslation(language: string): Record<string, unknown> {
   };
 }
 
-function addPreRecordedModules(
-  rng: Rng,
-  result: Record<string, unknown>,
-  utterances: Utterance[],
-  f: Features,
-): void {
+/** One module result per requested feature; a live job's features (features.ts) name only some. */
+function addModules(rng: Rng, result: Record<string, unknown>, utterances: Utterance[], f: Features): void {
   const add = (name: string, results: () => unknown, key: 'results' | 'entity' = 'results'): void => {
     result[name] = moduleResult(rng, results, key);
   };
