@@ -60,17 +60,14 @@ export const command: Command = {
         kinds.map((kind) => ({ name: SYNC_JOB, data: { kind, mode } satisfies ScheduledSyncData })),
       );
       if (!events) {
-        for (const job of jobs)
-          write(
-            stdout,
-            json,
-            { jobId: job.id, ...job.data, state: 'queued' },
-            `queued job ${job.id}: ${job.data.kind} ${mode} sync`,
-          );
+        for (const job of jobs) {
+          const line = `queued job ${job.id}: ${job.data.kind} ${mode} sync\n`;
+          stdout.write(json ? jsonLine({ jobId: job.id, ...job.data, state: 'queued' }) : line);
+        }
         return 0;
       }
       const results = await Promise.all(jobs.map((job) => waitFor(job, events, timeoutMs)));
-      for (const r of results) write(stdout, json, r.json, r.line);
+      for (const r of results) stdout.write(json ? jsonLine(r.json) : `${r.line}\n`);
       return results.every((r) => r.ok) ? 0 : 1;
     } finally {
       await events?.close();
@@ -121,13 +118,4 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
       json: { ...head, state, reason },
     };
   }
-}
-
-function write(
-  stdout: NodeJS.WritableStream,
-  json: boolean,
-  value: Record<string, unknown>,
-  line: string,
-): void {
-  stdout.write(json ? jsonLine(value) : `${line}\n`);
 }

@@ -1,6 +1,5 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import type { RowSource } from '../../analytics/read/reader.js';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import {
   completionLagByKind,
@@ -42,7 +41,9 @@ export const command: Command = {
     const lastHour = new Date(now.getTime() - HOUR_MS).toISOString();
     const [kinds, stale, lags] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
-      json ? [] : await stalePending(db, settings.pendingMaxAge, now),
+      json
+        ? []
+        : await stalePendingJobs(db, { pending_since: pendingSince, max_age_ms: settings.pendingMaxAge }),
       await completionLagByKind(db, { since: lastHour }),
     ]);
     const rows = kinds.map((r) => {
@@ -83,17 +84,9 @@ export const command: Command = {
  * Pending jobs past --pending-max-age, which runs no longer re-check, call for one of two acts:
  * jobs no run has listed since they went past it (their row may be out of date: a `sync --full`
  * re-reads them), and jobs a recent run listed still queued or processing (the file is right; only
- * the service can move them on). A full run turns the first kind into the second.
+ * the service can move them on). A full run turns the first kind into the second. One line per
+ * kind and case, empty when no job is past --pending-max-age.
  */
-/** Per kind, the stale pending jobs split as above, judged at `now`. */
-function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date): Promise<StalePending[]> {
-  return stalePendingJobs(db, {
-    pending_since: new Date(now.getTime() - pendingMaxAgeMs).toISOString(),
-    max_age_ms: pendingMaxAgeMs,
-  });
-}
-
-/** One line per kind and case, empty when no job is past --pending-max-age. */
 function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): string[] {
   const maxAge = formatDurationSetting(pendingMaxAgeMs);
   const lines: string[] = [];
