@@ -155,20 +155,12 @@ export class Account {
     const head = this.head(i);
     const born = this.bornStatus(i, head);
     const kind = this.kindOf(i);
-    const record = buildJob(
-      new Rng(this.seed, i, LANE_BODY),
-      {
-        kind,
-        status: born,
-        createdAt: new Date(this.createdMs(i)),
-        utterances: head.utterances,
-        words: this.spec.wordsPerUtterance,
-      },
-      this.idOf(i),
-      metadataOf(head.metadataCode),
-    );
+    const { utterances, metadataCode } = head;
+    const createdAt = new Date(this.createdMs(i));
+    const job = { kind, status: born, createdAt, utterances, words: this.spec.wordsPerUtterance };
+    const record = buildJob(new Rng(this.seed, i, LANE_BODY), job, this.idOf(i), metadataOf(metadataCode));
     if (status !== undefined && status !== born) {
-      this.move(record, i, status, head.utterances);
+      this.move(record, i, status, utterances);
       const settled = this.settlement(i, born)?.settledAt;
       if (settled !== undefined && (status === 'done' || status === 'error'))
         record['completed_at'] = new Date(settled).toISOString();

@@ -5,6 +5,7 @@
  * seed). Events are applied in time order whenever the simulator is asked anything, so the account
  * at a given instant depends only on the seed and that instant, not on how often it was asked.
  */
+import { EventEmitter } from 'node:events';
 import type { Account, Lifecycle } from './account.js';
 import { GROW_DEFAULTS } from './defaults.js';
 import { classOf, copied, GONE, type JobIndex, kindOfClass } from './job-index.js';
@@ -36,19 +37,8 @@ export interface JobChange {
   readonly status: JobStatus;
 }
 
-export class JobChanges {
-  private readonly listeners = new Set<(change: JobChange) => void>();
-
-  /** Calls `listener` with each change from now on, as it is applied; returns the unsubscribe. */
-  watch(listener: (change: JobChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  emit(change: JobChange): void {
-    for (const listener of this.listeners) listener(change);
-  }
-}
+/** The changes of a growing account, as they are applied: a `change` event each. */
+export class JobChanges extends EventEmitter<{ change: [JobChange] }> {}
 
 export class Growth {
   private readonly events = new EventHeap();
@@ -103,7 +93,7 @@ export class Growth {
   }
 
   private changed(i: number, status: JobStatus): void {
-    this.options.changes?.emit({ id: this.account.idOf(i), kind: this.account.kindOf(i), status });
+    this.options.changes?.emit('change', { id: this.account.idOf(i), kind: this.account.kindOf(i), status });
   }
 }
 

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Account } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
-import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
+import { breakRecord, Faults, STATUS_FAULTS } from './faults.js';
 import { JobChanges, lifecycleOf } from './growth.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
@@ -32,7 +32,7 @@ export interface Simulator {
   readonly url: string;
   readonly apiKey: string;
   readonly data: SimulatorData;
-  readonly faults: FaultController;
+  readonly faults: Faults;
   readonly log: RequestLogEntry[];
   /** With `webhookUrl`: what was posted there. */
   readonly webhooks: WebhookSender | undefined;
@@ -76,7 +76,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
   if (webhookUrl !== undefined && changes)
-    sim.webhooks = startWebhookSender({ changes, tick: () => store.tick() }, webhookUrl, options.onWebhook);
+    sim.webhooks = startWebhookSender(changes, () => store.tick(), webhookUrl, options.onWebhook);
   return sim;
 }
 

@@ -63,7 +63,7 @@ export interface RequestLogEntry {
   readonly inFlight: number;
 }
 
-/** What a fault picker (FaultController.pick) sees of a list request. */
+/** What a fault picker (Faults.pick) sees of a list request. */
 export type FaultRequest = Pick<RequestLogEntry, 'path' | 'query' | 'arrivedMs'>;
 
 /** Names the fault of a chosen request, or undefined to leave it to the injected and random ones. */

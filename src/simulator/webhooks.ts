@@ -40,15 +40,13 @@ const EVENTS: Readonly<Record<JobKind, Partial<Record<JobStatus | 'created', str
   live: { created: 'live.start_session', done: 'live.end_session', error: 'live.end_session' },
 };
 
-/** What the sender watches: a growing account's changes, and its clock's tick (data.ts). */
-export interface WebhookSource {
-  readonly changes: JobChanges;
-  tick(): void;
-}
-
-/** Posts `source`'s events to `url`; `onSent` is told of each POST answered (its HTTP status) or failed (0). */
+/**
+ * Posts the events of a growing account's `changes` to `url`, ticking its clock with `tick`
+ * (data.ts); `onSent` is told of each POST answered (its HTTP status) or failed (0).
+ */
 export function startWebhookSender(
-  source: WebhookSource,
+  changes: JobChanges,
+  tick: () => void,
   url: string,
   onSent?: (event: string, status: number) => void,
 ): WebhookSender {
@@ -89,8 +87,8 @@ export function startWebhookSender(
     }
     pump();
   };
-  const unwatch = source.changes.watch(listener);
-  const ticker = setInterval(() => source.tick(), TICK_MS);
+  changes.on('change', listener);
+  const ticker = setInterval(tick, TICK_MS);
   ticker.unref();
 
   return {
@@ -103,7 +101,7 @@ export function startWebhookSender(
     close() {
       closed = true;
       clearInterval(ticker);
-      unwatch();
+      changes.off('change', listener);
       controller.abort();
       waiting.length = 0;
       for (const wake of idle.splice(0)) wake();

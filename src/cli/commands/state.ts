@@ -52,15 +52,10 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
     const local = new DuckDbCheckpointStore(db);
     const rows = [];
     for (const kind of kinds) {
-      const file = await local.load(kind);
-      const redis = remote ? await remote.load(kind) : null;
+      const duckdb = await local.load(kind);
+      const redis = remote ? await remote.load(kind) : 'not configured';
       const next = await resolveCheckpoint(db, local, remote, kind);
-      rows.push({
-        kind,
-        next_run_from: next.watermark,
-        duckdb: file,
-        redis: remote ? redis : 'not configured',
-      });
+      rows.push({ kind, next_run_from: next.watermark, duckdb, redis });
     }
     writeRows(stdout, json, rows, (r) => ({
       kind: r.kind,

@@ -132,15 +132,10 @@ function addModules(rng: Rng, result: Record<string, unknown>, utterances: Utter
   if (f.namedEntityRecognition) add('named_entity_recognition', () => entitiesOf(rng, utterances), 'entity');
   if (f.nameConsistency) add('name_consistency', () => fullTranscript(utterances.slice(0, 3)));
   if (f.speakerReidentification) add('speaker_reidentification', () => speakerNames(rng, utterances));
-  if (f.structuredDataExtraction) {
-    const classes = f.structuredDataExtraction;
-    add('structured_data_extraction', () => structuredData(rng, classes));
-  }
+  const { structuredDataExtraction: classes, audioToLlm: prompts } = f;
+  if (classes) add('structured_data_extraction', () => structuredData(rng, classes));
   if (f.sentimentAnalysis) add('sentiment_analysis', () => sentimentOf(rng, utterances));
-  if (f.audioToLlm) {
-    const prompts = f.audioToLlm;
-    add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
-  }
+  if (prompts) add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
   if (f.sentences) add('sentences', () => sentencesOf(utterances));
   if (f.displayMode) add('display_mode', () => displayLines(utterances));
   if (f.chapterization) add('chapterization', () => chaptersOf(rng, utterances));
