@@ -60,8 +60,7 @@ export function startWebhookSender(
 
   const pump = (): void => {
     while (!closed && inFlight < CONCURRENCY && waiting.length > 0) {
-      const next = waiting.shift();
-      if (next === undefined) break;
+      const next = waiting.shift()!;
       inFlight += 1;
       post(url, next.event, next.id, controller.signal)
         .then((status) => {
@@ -88,8 +87,7 @@ export function startWebhookSender(
     pump();
   };
   changes.on('change', listener);
-  const ticker = setInterval(tick, TICK_MS);
-  ticker.unref();
+  const ticker = setInterval(tick, TICK_MS).unref();
 
   return {
     sent: () => sent,

@@ -2,7 +2,7 @@
 import type { Job, QueueEvents } from 'bullmq';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import type { KindSummary, SyncSummary } from '../../sync/types.js';
+import type { SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
 import type { ScheduledSyncData } from '../../worker/queue.js';
@@ -87,12 +87,8 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
   const head = { jobId: job.id, kind: data.kind, mode: data.mode };
   try {
     const summary = (await job.waitUntilFinished(events, timeoutMs)) as SyncSummary;
-    const lines = summary.kinds.map((k: KindSummary) => summaryLine(k));
-    return {
-      ok: summary.outcome === 'ok',
-      line: lines.join('\n'),
-      json: { ...head, state: 'completed', summary },
-    };
+    const line = summary.kinds.map(summaryLine).join('\n');
+    return { ok: summary.outcome === 'ok', line, json: { ...head, state: 'completed', summary } };
   } catch (error) {
     const state = await job.getState().catch(() => 'unknown');
     if (state !== 'failed') {

@@ -37,7 +37,6 @@ export const command: Command = {
     // Both kinds: no filter.
     const filter = { kind: onlyKind(settings.kindShown) ?? null, limit: settings.limit };
     const rows = await withReader(settings.db, readerOptions(settings), (db) => listRuns(db, filter));
-    // JSON: every column; the table: the columns a person scans.
     writeRows(stdout, json, rows, (row) =>
       Object.fromEntries(TABLE_COLUMNS.map((c) => [c, c === 'error' ? (row[c] ?? '') : row[c]])),
     );

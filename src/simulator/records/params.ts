@@ -38,8 +38,18 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
     url: 'https://hooks.example.test/transcripts',
     method: rng.pick(['POST', 'PUT']),
   }));
-  feature(p, 'subtitles', on(), () => subtitlesConfig(rng));
-  feature(p, 'diarization', on(), () => diarizationConfig(rng));
+  feature(p, 'subtitles', on(), () => ({
+    formats: rng.some(['srt', 'vtt'], 1, 2),
+    minimum_duration: 1,
+    maximum_duration: rng.pick([6, 10, 15]),
+    maximum_characters_per_row: rng.pick([32, 42]),
+    maximum_rows_per_caption: rng.pick([1, 2]),
+    style: rng.pick(['default', 'compliance']),
+  }));
+  feature(p, 'diarization', on(), () => {
+    const speakers = rng.int(2, 4);
+    return { number_of_speakers: speakers, min_speakers: 1, max_speakers: speakers + rng.int(0, 2) };
+  });
   feature(p, 'translation', on(), () => translationConfig(rng, ctx.language));
   feature(p, 'summarization', on(), () => summarizationConfig(rng));
   p['moderation'] = on();
@@ -70,22 +80,6 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
   p['audio_enhancer'] = rng.chance(0.3);
   p['accurate_words_timestamps'] = rng.chance(0.2);
   return p;
-}
-
-function subtitlesConfig(rng: Rng): Record<string, unknown> {
-  return {
-    formats: rng.some(['srt', 'vtt'], 1, 2),
-    minimum_duration: 1,
-    maximum_duration: rng.pick([6, 10, 15]),
-    maximum_characters_per_row: rng.pick([32, 42]),
-    maximum_rows_per_caption: rng.pick([1, 2]),
-    style: rng.pick(['default', 'compliance']),
-  };
-}
-
-function diarizationConfig(rng: Rng): Record<string, unknown> {
-  const speakers = rng.int(2, 4);
-  return { number_of_speakers: speakers, min_speakers: 1, max_speakers: speakers + rng.int(0, 2) };
 }
 
 const MESSAGE_FLAGS = [
