@@ -84,27 +84,19 @@ export const command: Command = {
       const at = { host: settings.simHost, port: settings.simPort, portFlag: '--port', hostFlag: '--host' };
       throw listenError(error, { ...at, holder: 'another simulator?' });
     });
+    // Listening before the URL is printed: whoever reads it may stop the simulator at once.
+    const { listenForShutdown } = await import('../../worker/shutdown.js');
+    const signals = listenForShutdown();
     const growing = grow === undefined ? '' : `, growing ${flags['grow']}`;
     stdout.write(`simulator listening on ${sim.url} (${jobs} jobs, seed ${seed}${growing})\n`);
     stdout.write(`TSYNC_BASE_URL=${sim.url} TSYNC_API_KEY=${sim.apiKey}\n`);
     try {
-      await untilSignal();
+      await signals.first;
     } finally {
+      signals.dispose();
       await sim.close();
     }
     logger.info('simulator stopped');
     return 0;
   },
 };
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
