@@ -9,9 +9,8 @@ import {
 } from '../../store/index.js';
 import { formatDurationSetting } from '../../util/duration.js';
 import { counted } from '../../util/plural.js';
-import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
-import { renderTable } from '../table.js';
+import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'status',
@@ -55,21 +54,14 @@ export const command: Command = {
         fresh_p95_s: lag ? roundTenth(lag.p95) : null,
       };
     });
-    if (json) {
-      // The rows carry pending_stale; a program reading them wants nothing else.
-      stdout.write(jsonLine(rows));
-      return 0;
-    }
-    stdout.write(
-      renderTable(
-        rows.map((r) => ({
-          ...r,
-          last_error: r.last_error ?? '',
-          fresh_p50_s: r.fresh_p50_s ?? '',
-          fresh_p95_s: r.fresh_p95_s ?? '',
-        })),
-      ),
-    );
+    writeRows(stdout, json, rows, (r) => ({
+      ...r,
+      last_error: r.last_error ?? '',
+      fresh_p50_s: r.fresh_p50_s ?? '',
+      fresh_p95_s: r.fresh_p95_s ?? '',
+    }));
+    // The rows carry pending_stale; a program reading them wants nothing else.
+    if (json) return 0;
     const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
     if (duplicates > 0)
       stderr.write(
