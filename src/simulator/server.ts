@@ -198,7 +198,6 @@ class SimulatorServer implements Simulator {
       return;
     }
     const matching = this.data.list(query);
-    // 'shrink-total': past offset 0 the list seems to end one item after the offset asked.
     const total =
       fault === 'shrink-total' && query.offset > 0
         ? Math.min(matching.total, query.offset + 1)
@@ -206,7 +205,6 @@ class SimulatorServer implements Simulator {
     let page = matching.slice(query.offset, Math.min(total, query.offset + query.limit));
     const links = this.linksFor(query, total, page.length, fault);
     if (fault === 'empty-page') page = [];
-    // 'short-page': half the items of a page that still links onward.
     if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
     const body = envelopeBody(links, this.itemsOf(page, fault));
     this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
