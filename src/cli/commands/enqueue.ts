@@ -30,12 +30,11 @@ export const command: Command = {
       flags,
       env,
     );
-    const { redisUrl, redisPrefix, kind: kinds, wait } = settings;
+    const { redisUrl, redisPrefix, kind: kinds, wait, waitTimeout } = settings;
     const json = resolveFormat('format', flags, env) === 'json';
     if (settings.full && settings.recent)
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';
-    const timeoutMs = settings.waitTimeout;
     // BullMQ and ioredis load when a job is queued: never for --help, nor for the settings table.
     const [{ closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] = await Promise.all([
       import('../../worker/connection.js'),
@@ -66,7 +65,7 @@ export const command: Command = {
         }
         return 0;
       }
-      const results = await Promise.all(jobs.map((job) => waitFor(job, events, timeoutMs)));
+      const results = await Promise.all(jobs.map((job) => waitFor(job, events, waitTimeout)));
       for (const r of results) stdout.write(json ? jsonLine(r.json) : `${r.line}\n`);
       return results.every((r) => r.ok) ? 0 : 1;
     } finally {
