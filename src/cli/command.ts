@@ -18,6 +18,8 @@ interface FlagSpec {
   readonly short?: string;
 }
 
+type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
 /**
  * What a command reads and writes in place of the process's own: src/cli/main.ts (the bin) binds
  * them to process.stdout, stderr, env and stdin; a test passes buffers and an env of its own, so
@@ -70,7 +72,7 @@ export interface Command {
 export const PROGRAM = 'transcript-sync';
 
 /** Every flag a command accepts, by name, `--help` included: what parseCommandArgs parses. */
-function commandFlags(command: Command): Readonly<Record<string, FlagSpec>> {
+function commandFlags(command: Command): FlagSpecs {
   const options: Record<string, FlagSpec> = { help: { type: 'boolean', short: 'h' } };
   for (const name of command.settings) {
     const setting = settingOf(name);
@@ -114,7 +116,7 @@ type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 /** The first flag that is unknown, lacks its value or has one it does not take, in our words. */
 function usageProblem(
   tokens: readonly Token[],
-  options: Readonly<Record<string, { type: 'string' | 'boolean' }>>,
+  options: FlagSpecs,
   args: readonly string[],
 ): string | undefined {
   for (const token of tokens) {
@@ -138,10 +140,7 @@ function usageProblem(
  * `--full-every -5m` would be refused by parseArgs as "ambiguous" (the value looks like a flag);
  * joined as `--full-every=-5m` it reaches the flag's own check, which names the flag and the fix.
  */
-function joinNegativeValues(
-  argv: readonly string[],
-  options: Readonly<Record<string, { type: 'string' | 'boolean' }>>,
-): string[] {
+function joinNegativeValues(argv: readonly string[], options: FlagSpecs): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
@@ -163,7 +162,7 @@ function joinNegativeValues(
  */
 function setTextsAside(
   argv: readonly string[],
-  options: Readonly<Record<string, FlagSpec>>,
+  options: FlagSpecs,
 ): { args: string[]; texts: Map<string, string> } {
   const texts = new Map<string, string>();
   const args = argv.map((arg, i) => {
@@ -177,7 +176,7 @@ function setTextsAside(
 }
 
 /** Whether `arg` is a flag whose value is the next argument (`--format`, `-f`; not `--format=csv`). */
-function takesValue(arg: string | undefined, options: Readonly<Record<string, FlagSpec>>): boolean {
+function takesValue(arg: string | undefined, options: FlagSpecs): boolean {
   if (arg === undefined || arg.includes('=') || !arg.startsWith('-')) return false;
   const name = arg.startsWith('--')
     ? arg.slice(2)

@@ -6,93 +6,62 @@ import { retiredWarnings } from '../config/retired.js';
 import { TsyncError } from '../errors.js';
 import { type Command, type CommandIo, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
 
-interface Entry {
-  readonly summary: string;
-  readonly load: () => Promise<Command>;
-}
+type Loader = () => Promise<{ readonly command: Command }>;
 
-/** Commands load lazily so that `--help` and small commands stay quick. */
-const COMMANDS: Readonly<Record<string, Entry>> = {
-  demo: {
-    summary: 'sync a local simulator into ./data/demo.duckdb and show the result',
-    load: async () => (await import('./commands/demo.js')).command,
-  },
-  sync: {
-    summary: 'bring the DuckDB file up to date with the service (one run)',
-    load: async () => (await import('./commands/sync.js')).command,
-  },
-  status: {
-    summary: 'per kind: watermark, pending jobs, last run, row counts',
-    load: async () => (await import('./commands/status.js')).command,
-  },
-  simulate: {
-    summary: 'serve a local simulator of the listing service',
-    load: async () => (await import('./commands/simulate.js')).command,
-  },
-  worker: {
-    summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
-    load: async () => (await import('./commands/worker.js')).command,
-  },
-  enqueue: {
-    summary: 'queue a sync run now for the worker (needs REDIS_URL)',
-    load: async () => (await import('./commands/enqueue.js')).command,
-  },
-  report: {
-    summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
-    load: async () => (await import('./commands/report.js')).command,
-  },
-  query: {
-    summary: 'run read-only SQL against the DuckDB file',
-    load: async () => (await import('./commands/query.js')).command,
-  },
-  export: {
-    summary: 'write Parquet files partitioned by kind and month',
-    load: async () => (await import('./commands/export.js')).command,
-  },
-  runs: {
-    summary: 'the history of sync runs (sync_runs), newest first',
-    load: async () => (await import('./commands/runs.js')).command,
-  },
-  state: {
-    summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
-    load: async () => (await import('./commands/state.js')).command,
-  },
-  config: {
-    summary: 'show each setting, its value (secrets masked) and where it came from',
-    load: async () => (await import('./commands/config.js')).command,
-  },
-  quarantine: {
-    summary: 'list records that failed validation, or retry loading them',
-    load: async () => (await import('./commands/quarantine.js')).command,
-  },
-  erase: {
-    summary: "erase jobs' content on request (a data-subject request), keeping their billing facts",
-    load: async () => (await import('./commands/erase.js')).command,
-  },
-  compact: {
-    summary: 'rewrite the DuckDB file in the current storage format (smaller)',
-    load: async () => (await import('./commands/compact.js')).command,
-  },
-  verify: {
-    summary: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
-    load: async () => (await import('./commands/verify.js')).command,
-  },
+/** Each command's module, loaded lazily so that `--help` and small commands stay quick. */
+const LOADERS = {
+  demo: () => import('./commands/demo.js'),
+  sync: () => import('./commands/sync.js'),
+  status: () => import('./commands/status.js'),
+  simulate: () => import('./commands/simulate.js'),
+  worker: () => import('./commands/worker.js'),
+  enqueue: () => import('./commands/enqueue.js'),
+  report: () => import('./commands/report.js'),
+  query: () => import('./commands/query.js'),
+  export: () => import('./commands/export.js'),
+  runs: () => import('./commands/runs.js'),
+  state: () => import('./commands/state.js'),
+  config: () => import('./commands/config.js'),
+  quarantine: () => import('./commands/quarantine.js'),
+  erase: () => import('./commands/erase.js'),
+  compact: () => import('./commands/compact.js'),
+  verify: () => import('./commands/verify.js'),
+} satisfies Record<string, Loader>;
+
+/** The program's --help, in this order (docs/configuration.md lists them so). */
+const SUMMARIES: Readonly<Record<keyof typeof LOADERS, string>> = {
+  demo: 'sync a local simulator into ./data/demo.duckdb and show the result',
+  sync: 'bring the DuckDB file up to date with the service (one run)',
+  status: 'per kind: watermark, pending jobs, last run, row counts',
+  simulate: 'serve a local simulator of the listing service',
+  worker: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
+  enqueue: 'queue a sync run now for the worker (needs REDIS_URL)',
+  report: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
+  query: 'run read-only SQL against the DuckDB file',
+  export: 'write Parquet files partitioned by kind and month',
+  runs: 'the history of sync runs (sync_runs), newest first',
+  state: "show a kind's checkpoint, or reset it to re-sync (from a date)",
+  config: 'show each setting, its value (secrets masked) and where it came from',
+  quarantine: 'list records that failed validation, or retry loading them',
+  erase: "erase jobs' content on request (a data-subject request), keeping their billing facts",
+  compact: 'rewrite the DuckDB file in the current storage format (smaller)',
+  verify: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
 };
 
-/** Every command, in the order of the program's --help (docs/configuration.md lists them so). */
+/** Every command, in the order of the program's --help. */
 export function loadCommands(): Promise<Command[]> {
-  return Promise.all(Object.values(COMMANDS).map((entry) => entry.load()));
+  return Promise.all(Object.values(LOADERS).map(async (load) => (await load()).command));
 }
 
 function programHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const width = Math.max(...Object.keys(SUMMARIES).map((n) => n.length));
   return [
     `Usage: ${PROGRAM} <command> [options]`,
     '',
     "Mirror a speech-transcription service's job listings into DuckDB.",
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),
+    ...Object.entries(SUMMARIES).map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     `Run \`${PROGRAM} <command> --help\` (or \`${PROGRAM} help <command>\`) for a command's options;`,
     `\`${PROGRAM} --version\` (-V) prints the version.`,
@@ -126,14 +95,14 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  const entry = COMMANDS[name];
-  if (!entry) {
+  const load: Loader | undefined = LOADERS[name as keyof typeof LOADERS];
+  if (!load) {
     stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
     return 2;
   }
   let command: Command | undefined;
   try {
-    command = await entry.load();
+    command = (await load()).command;
     const { flags, positionals } = parseCommandArgs(command, rest);
     if (flags['help'] === true) {
       stdout.write(commandHelp(command));

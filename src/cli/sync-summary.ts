@@ -1,6 +1,5 @@
 /** The end-of-run lines a person reads (stderr) for `sync`, `demo` and `enqueue --wait`. */
 import type { PublishResult } from '../analytics/publish/publish.js';
-import type { JobKind } from '../kinds.js';
 import type { OutcomeLevel } from '../log.js';
 import type { PipelineSummary } from '../pipeline.js';
 import type { KindSummary } from '../sync/types.js';
@@ -23,11 +22,6 @@ export function summaryLine(k: KindSummary): string {
   return `${k.kind}: ${outcome}: ${fetched}: ${counts}${tail}; ${took}`;
 }
 
-/** The line of a kind asked for that the run was stopped before. */
-function notStartedLine(kind: JobKind): string {
-  return `${kind}: not started (the run stopped before it)`;
-}
-
 /** One line of a run's outcome: its text, the level it is logged at off a terminal, its fields. */
 export interface RunLine {
   readonly level: OutcomeLevel;
@@ -43,29 +37,22 @@ const RESUME = 'what was fetched is committed; run `transcript-sync sync` again 
 
 /** A run's lines of `sync`: each kind asked for, then what became of the dataset with --publish. */
 export function runLines(summary: PipelineSummary): RunLine[] {
-  const kinds = summary.kinds.map((kind) => ({
+  const lines: RunLine[] = summary.kinds.map((kind) => ({
     level: LEVEL_OF[kind.outcome],
     text: kind.outcome === 'interrupted' ? `${summaryLine(kind)}; ${RESUME}` : summaryLine(kind),
     fields: snakeKeys(kind) as Record<string, unknown>,
   }));
-  const notStarted = summary.notStarted.map((kind) => ({
-    level: 'warn' as const,
-    text: notStartedLine(kind),
-    fields: { kind, outcome: 'not started' },
-  }));
-  const published = summary.published
-    ? [{ level: 'info' as const, text: publishLine(summary.published), fields: { ...summary.published } }]
-    : [];
-  const notPublished = summary.notPublished
-    ? [
-        {
-          level: 'warn' as const,
-          text: `not published to ${summary.notPublished.dir}: ${summary.notPublished.reason}; the dataset keeps its previous refresh`,
-          fields: { ...summary.notPublished },
-        },
-      ]
-    : [];
-  return [...kinds, ...notStarted, ...published, ...notPublished];
+  for (const kind of summary.notStarted) {
+    const text = `${kind}: not started (the run stopped before it)`;
+    lines.push({ level: 'warn', text, fields: { kind, outcome: 'not started' } });
+  }
+  const { published, notPublished } = summary;
+  if (published) lines.push({ level: 'info', text: publishLine(published), fields: { ...published } });
+  if (notPublished) {
+    const text = `not published to ${notPublished.dir}: ${notPublished.reason}; the dataset keeps its previous refresh`;
+    lines.push({ level: 'warn', text, fields: { ...notPublished } });
+  }
+  return lines;
 }
 
 export function quarantineNote(kinds: readonly KindSummary[], db: string): string | undefined {

@@ -9,7 +9,7 @@
  * id that sorts after it, so a list's order (created_at, then id, descending) is the jobs' order
  * reversed whenever slots are 1 ms or longer.
  */
-import { buildJob, completeJob, drawMetadataCode, failJob, metadataOf, STATUS_MIX } from './records/job.js';
+import { buildJob, drawMetadataCode, metadataOf, moveJob, STATUS_MIX } from './records/job.js';
 import { hash32, Rng, unit } from './rng.js';
 import type { JobKind, JobRecord, JobStatus } from './types.js';
 
@@ -155,20 +155,13 @@ export class Account {
     const head = this.head(i);
     const born = this.bornStatus(i, head);
     const kind = this.kindOf(i);
-    const record = buildJob(
-      new Rng(this.seed, i, LANE_BODY),
-      {
-        kind,
-        status: born,
-        createdAt: new Date(this.createdMs(i)),
-        utterances: head.utterances,
-        words: this.spec.wordsPerUtterance,
-      },
-      this.idOf(i),
-      metadataOf(head.metadataCode),
-    );
+    const { utterances, metadataCode } = head;
+    const createdAt = new Date(this.createdMs(i));
+    const job = { kind, status: born, createdAt, utterances, words: this.spec.wordsPerUtterance };
+    const record = buildJob(new Rng(this.seed, i, LANE_BODY), job, this.idOf(i), metadataOf(metadataCode));
     if (status !== undefined && status !== born) {
-      this.move(record, i, status, head.utterances);
+      // The move's draws come from the job's own stream for later moves.
+      moveJob(new Rng(this.seed, i, LANE_LATER), record, status, job);
       const settled = this.settlement(i, born)?.settledAt;
       if (settled !== undefined && (status === 'done' || status === 'error'))
         record['completed_at'] = new Date(settled).toISOString();
@@ -179,17 +172,8 @@ export class Account {
     return record;
   }
 
-  /** Moves a built record of job i on to `status`, drawing what that needs from the job's own stream. */
-  move(record: JobRecord, i: number, status: JobStatus, utterances: number): void {
-    const rng = new Rng(this.seed, i, LANE_LATER);
-    if (status === 'processing' || status === 'queued') record['status'] = status;
-    else if (status === 'done') completeJob(rng, record, { utterances, words: this.spec.wordsPerUtterance });
-    else failJob(rng, record);
-  }
-
   private segmentOf(i: number): Segment {
-    const arrivals = this.spec.lifecycle?.arrivals;
-    return arrivals !== undefined && i >= arrivals.firstIndex ? arrivals : this.spec.history;
+    return this.arrives(i) ? this.spec.lifecycle!.arrivals : this.spec.history;
   }
 
   private slotMs(i: number): number {

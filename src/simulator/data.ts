@@ -13,7 +13,7 @@ import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
 import { type ListItem, ListView } from './listing.js';
 import { type Entry, Overlay } from './overlay.js';
 import type { ListQuery } from './query.js';
-import { completeJob, failJob, generateJob } from './records/job.js';
+import { generateJob, moveJob } from './records/job.js';
 import type { Rng } from './rng.js';
 import type { JobKind, JobRecord, JobSpec } from './types.js';
 
@@ -180,12 +180,7 @@ export class JobStore implements SimulatorData {
     const target = to ?? (status === 'queued' ? 'processing' : status === 'processing' ? 'done' : undefined);
     if (target === undefined)
       throw new Error(`simulator: job ${id} is ${String(status)}; pass the status to advance to`);
-    return this.edit(id, (record) => {
-      if (target === 'processing') record['status'] = 'processing';
-      else if (target === 'done')
-        completeJob(this.options.rng, record, { utterances: entry.utterances, words: entry.words });
-      else failJob(this.options.rng, record);
-    });
+    return this.edit(id, (record) => moveJob(this.options.rng, record, target, entry));
   }
 
   edit(id: string, change: (record: JobRecord) => void): JobRecord {
@@ -253,13 +248,9 @@ export class JobStore implements SimulatorData {
     const i = this.indexOf(id);
     if (i === undefined) throw new Error(`simulator: no job ${id}`);
     const record = this.generated(i);
+    const { utterances } = this.account.head(i);
     this.forget(i);
-    return this.overlay.put(
-      record,
-      false,
-      this.account.head(i).utterances,
-      this.account.spec.wordsPerUtterance,
-    );
+    return this.overlay.put(record, false, utterances, this.account.spec.wordsPerUtterance);
   }
 
   private forget(i: number): void {

@@ -1,7 +1,8 @@
 /**
  * Fault scheduling: faults for chosen requests (a picker), faults injected for the next requests
- * (in order, one each) and seeded random faults. A fault applies to one list request that would otherwise have been answered 200 (after
- * the key and the parameters were accepted), so probes of 401/400/404 never consume one.
+ * (in order, one each) and seeded random faults. A fault applies to one list request that would
+ * otherwise have been answered 200 (after the key and the parameters were accepted), so probes of
+ * 401/400/404 never consume one.
  */
 import { obj } from './records/features.js';
 import { Rng } from './rng.js';
@@ -14,32 +15,16 @@ import {
   STATUS_FAULT_KINDS,
 } from './types.js';
 
-export interface FaultController {
-  /** The next list requests get these faults, in order, one each. */
-  inject(...kinds: FaultKind[]): void;
-  /** Seeded random faults on every list request; null stops them. */
-  setRandom(rule: FaultRule | null): void;
-  /**
-   * Faults for chosen requests: `picker` sees each list request first, and the fault it names
-   * (checked here) is served instead of an injected or random one. null removes it.
-   */
-  pick(picker: FaultPicker | null): void;
-  /** Retry-After header of a 429, default '1' (seconds); may be set to an HTTP date. */
-  retryAfter: string;
-  /** Retry-After header of a 503, default null: none. */
-  retryAfterOn503: string | null;
-  /** Total delay of a 'slow' body, ms, default 2000; the body is sent in pieces over it. */
-  slowMs: number;
-  /** Drops injected faults and random faults. */
-  clear(): void;
-}
-
 /** Faults answered with their HTTP status and an error body in place of the page (not 'reset'). */
 export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(STATUS_FAULT_KINDS);
 
-export class Faults implements FaultController {
+/** The faults a simulator serves (Simulator.faults): tests set them while it runs. */
+export class Faults {
+  /** Retry-After header of a 429, default '1' (seconds); may be set to an HTTP date. */
   retryAfter = '1';
+  /** Retry-After header of a 503, default null: none. */
   retryAfterOn503: string | null = null;
+  /** Total delay of a 'slow' body, ms, default 2000; the body is sent in pieces over it. */
   slowMs = 2_000;
   private readonly queue: FaultKind[] = [];
   private picker: FaultPicker | null = null;
@@ -52,11 +37,13 @@ export class Faults implements FaultController {
     this.setRandom(rule ?? null);
   }
 
+  /** The next list requests get these faults, in order, one each. */
   inject(...kinds: FaultKind[]): void {
     for (const kind of kinds) assertKind(kind);
     this.queue.push(...kinds);
   }
 
+  /** Seeded random faults on every list request; null stops them. */
   setRandom(rule: FaultRule | null): void {
     if (rule) {
       if (!(rule.rate >= 0 && rule.rate <= 1))
@@ -66,10 +53,15 @@ export class Faults implements FaultController {
     this.random = rule && rule.kinds.length > 0 ? { rule, rng: new Rng(rule.seed ?? 1) } : null;
   }
 
+  /**
+   * Faults for chosen requests: `picker` sees each list request first, and the fault it names
+   * (checked here) is served instead of an injected or random one. null removes it.
+   */
   pick(picker: FaultPicker | null): void {
     this.picker = picker;
   }
 
+  /** Drops injected faults and random faults. */
   clear(): void {
     this.queue.length = 0;
     this.random = null;

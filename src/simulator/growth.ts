@@ -5,9 +5,10 @@
  * seed). Events are applied in time order whenever the simulator is asked anything, so the account
  * at a given instant depends only on the seed and that instant, not on how often it was asked.
  */
+import { EventEmitter } from 'node:events';
 import type { Account, Lifecycle } from './account.js';
 import { GROW_DEFAULTS } from './defaults.js';
-import { classOf, GONE, type JobIndex, kindOfClass } from './job-index.js';
+import { classOf, copied, GONE, type JobIndex, kindOfClass } from './job-index.js';
 import { unit } from './rng.js';
 import { type GrowOptions, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 
@@ -36,19 +37,8 @@ export interface JobChange {
   readonly status: JobStatus;
 }
 
-export class JobChanges {
-  private readonly listeners = new Set<(change: JobChange) => void>();
-
-  /** Calls `listener` with each change from now on, as it is applied; returns the unsubscribe. */
-  watch(listener: (change: JobChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  emit(change: JobChange): void {
-    for (const listener of this.listeners) listener(change);
-  }
-}
+/** The changes of a growing account, as they are applied: a `change` event each. */
+export class JobChanges extends EventEmitter<{ change: [JobChange] }> {}
 
 export class Growth {
   private readonly events = new EventHeap();
@@ -103,7 +93,7 @@ export class Growth {
   }
 
   private changed(i: number, status: JobStatus): void {
-    this.options.changes?.emit({ id: this.account.idOf(i), kind: this.account.kindOf(i), status });
+    this.options.changes?.emit('change', { id: this.account.idOf(i), kind: this.account.kindOf(i), status });
   }
 }
 
@@ -170,14 +160,8 @@ class EventHeap {
 
   private grow(): void {
     const size = this.times.length * 2;
-    const times = new Float64Array(size);
-    times.set(this.times);
-    const jobs = new Uint32Array(size);
-    jobs.set(this.jobs);
-    const statuses = new Uint8Array(size);
-    statuses.set(this.statuses);
-    this.times = times;
-    this.jobs = jobs;
-    this.statuses = statuses;
+    this.times = copied(new Float64Array(size), this.times);
+    this.jobs = copied(new Uint32Array(size), this.jobs);
+    this.statuses = copied(new Uint8Array(size), this.statuses);
   }
 }

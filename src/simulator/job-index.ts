@@ -156,7 +156,8 @@ function blocksFor(jobs: number): number {
   return Math.max(1, Math.ceil(jobs / BLOCK));
 }
 
-function copied<T extends Uint8Array | Uint16Array | Uint32Array>(into: T, from: T): T {
+/** `into` (a larger array) with `from` copied to its start. */
+export function copied<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(into: T, from: T): T {
   into.set(from);
   return into;
 }

@@ -37,9 +37,8 @@ export class ListView {
     overlay: readonly Entry[],
     query: ListQuery,
   ) {
-    const n = index.length;
     let lo = 0;
-    let hi = n;
+    let hi = index.length;
     if (query.day) {
       lo = this.firstAtOrAfter(query.day.from);
       hi = this.firstAtOrAfter(query.day.until);

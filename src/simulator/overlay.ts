@@ -8,8 +8,8 @@ import type { JobRecord } from './types.js';
 
 export interface Entry {
   readonly record: JobRecord;
-  /** UTF-8 JSON of the record; undefined after a change. */
-  json: Buffer | undefined;
+  /** UTF-8 JSON of the record; undefined until served, and after a change. */
+  json?: Buffer | undefined;
   createdMs: number;
   hidden: boolean;
   /** Transcript size used when the job completes later. */
@@ -37,14 +37,7 @@ export class Overlay {
       typeof record['id'] === 'string' && record['id'] !== ''
         ? record['id']
         : `\u0000no-id-${this.entries.size}`;
-    const entry: Entry = {
-      record,
-      json: undefined,
-      createdMs: createdMsOf(record),
-      hidden,
-      utterances,
-      words,
-    };
+    const entry: Entry = { record, createdMs: createdMsOf(record), hidden, utterances, words };
     this.entries.set(id, entry);
     this.listed = undefined;
     return entry;

@@ -35,16 +35,13 @@ const DEFAULT_LIMIT = 20;
 const DAY_MS = 86_400_000;
 
 export function parseListQuery(params: URLSearchParams, list: ListName, limitCap: number): ParsedQuery {
+  // Each is checked in this order, its errors in the answer's order.
   const errors: string[] = [];
-  const offset = integer(params.get('offset'), 0, 'offset', errors);
-  const limit = integer(params.get('limit'), DEFAULT_LIMIT, 'limit', errors, 1);
-  const statuses = enumList(params, 'status', JOB_STATUSES, errors);
-  const kindParam = list === 'transcription' ? enumList(params, 'kind', JOB_KINDS, errors) : null;
   const query: ListQuery = {
-    offset,
-    limit: Math.min(limit, limitCap),
-    statuses,
-    kinds: list === 'transcription' ? kindParam : [list],
+    offset: integer(params.get('offset'), 0, 'offset', errors),
+    limit: Math.min(integer(params.get('limit'), DEFAULT_LIMIT, 'limit', errors, 1), limitCap),
+    statuses: enumList(params, 'status', JOB_STATUSES, errors),
+    kinds: list === 'transcription' ? enumList(params, 'kind', JOB_KINDS, errors) : [list],
     day: day(params.get('date'), errors),
     before: instant(params.get('before_date'), 'before_date', errors),
     after: instant(params.get('after_date'), 'after_date', errors),
@@ -95,8 +92,7 @@ function enumList<T extends string>(
     }
   }
   if (values.length === 0) return null;
-  const bad = values.filter((v) => !(allowed as readonly string[]).includes(v));
-  if (bad.length > 0) {
+  if (values.some((v) => !(allowed as readonly string[]).includes(v))) {
     errors.push(`each value in ${name} must be one of the following values: ${allowed.join(', ')}`);
     return null;
   }

@@ -67,11 +67,6 @@ export function errorBody(
   });
 }
 
-/** The body of a 401: the key missing or not the one the simulator takes. */
-export function keyRefused(key: string | string[] | undefined, path: string): string {
-  return errorBody(401, path, key === undefined ? 'missing x-service-key header' : 'invalid x-service-key');
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SLOW_PIECES = 8;
 

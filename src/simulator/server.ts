@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Account } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
-import { breakRecord, type FaultController, Faults, STATUS_FAULTS } from './faults.js';
+import { breakRecord, Faults, STATUS_FAULTS } from './faults.js';
 import { JobChanges, lifecycleOf } from './growth.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
@@ -17,7 +17,6 @@ import { accountSpec } from './records/generate.js';
 import {
   envelopeBody,
   errorBody,
-  keyRefused,
   type PageLinks,
   pageLinks,
   sendJson,
@@ -33,7 +32,7 @@ export interface Simulator {
   readonly url: string;
   readonly apiKey: string;
   readonly data: SimulatorData;
-  readonly faults: FaultController;
+  readonly faults: Faults;
   readonly log: RequestLogEntry[];
   /** With `webhookUrl`: what was posted there. */
   readonly webhooks: WebhookSender | undefined;
@@ -62,28 +61,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const jobs = options.records ? 0 : generated;
   const lifecycle = options.grow ? lifecycleOf(new Account(spec), jobs, options.grow, clock()) : undefined;
   const account = new Account(lifecycle ? { ...spec, lifecycle } : spec);
-  const changes = options.webhookUrl === undefined ? undefined : new JobChanges();
+  const webhookUrl = options.webhookUrl;
+  const changes = webhookUrl === undefined ? undefined : new JobChanges();
   const store = new JobStore(account, {
     changes,
     jobs,
-    ...(options.records ? { records: options.records } : {}),
+    records: options.records,
     rng: new Rng(seed ^ 0xada),
     deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
     clock,
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
-    retentionMs: options.retentionMs ?? null,
+    retentionMs: options.retentionMs,
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
-  if (options.webhookUrl !== undefined && changes) {
-    sim.webhooks = startWebhookSender(
-      { changes, tick: () => store.tick() },
-      {
-        url: options.webhookUrl,
-        ...(options.onWebhook ? { onSent: options.onWebhook } : {}),
-      },
-    );
-  }
+  if (webhookUrl !== undefined && changes)
+    sim.webhooks = startWebhookSender(changes, () => store.tick(), webhookUrl, options.onWebhook);
   return sim;
 }
 
@@ -156,7 +149,10 @@ class SimulatorServer implements Simulator {
     if (list === undefined && !(method === 'DELETE' && JOB_PATH.test(url.pathname))) {
       return this.reply(res, base, 404, errorBody(404, url.pathname, `Cannot ${method} ${url.pathname}`));
     }
-    if (key !== this.apiKey) return this.reply(res, base, 401, keyRefused(key, url.pathname));
+    if (key !== this.apiKey) {
+      const message = key === undefined ? 'missing x-service-key header' : 'invalid x-service-key';
+      return this.reply(res, base, 401, errorBody(401, url.pathname, message));
+    }
     if (list === undefined) return this.deleteJob(res, base, url.pathname);
     const parsed = parseListQuery(url.searchParams, list, this.limitCap);
     if (!parsed.ok) {
@@ -190,9 +186,18 @@ class SimulatorServer implements Simulator {
     query: ListQuery,
     fault?: FaultKind,
   ): void {
-    if (fault && this.answerWithoutPage(req, res, base, fault)) return;
+    // Faults that replace the page: an error status, a reset connection.
+    if (fault !== undefined && STATUS_FAULTS.has(fault)) {
+      const body = errorBody(Number(fault), base.path, fault === '429' ? 'Too Many Requests' : '');
+      this.reply(res, base, Number(fault), body, fault, this.faults.headersOf(fault));
+      return;
+    }
+    if (fault === 'reset') {
+      this.record({ ...base, status: 0, fault });
+      req.socket.resetAndDestroy();
+      return;
+    }
     const matching = this.data.list(query);
-    // 'shrink-total': past offset 0 the list seems to end one item after the offset asked.
     const total =
       fault === 'shrink-total' && query.offset > 0
         ? Math.min(matching.total, query.offset + 1)
@@ -200,7 +205,6 @@ class SimulatorServer implements Simulator {
     let page = matching.slice(query.offset, Math.min(total, query.offset + query.limit));
     const links = this.linksFor(query, total, page.length, fault);
     if (fault === 'empty-page') page = [];
-    // 'short-page': half the items of a page that still links onward.
     if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
     const body = envelopeBody(links, this.itemsOf(page, fault));
     this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
@@ -209,25 +213,6 @@ class SimulatorServer implements Simulator {
     else if (fault === 'bad-json')
       sendJson(res, 200, Buffer.concat([body.subarray(0, body.length >> 1), BAD_TAIL]));
     else sendJson(res, 200, body);
-  }
-
-  /** Faults that replace the page: STATUS_FAULTS, a reset connection. True when one was served. */
-  private answerWithoutPage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    base: LogBase,
-    fault: FaultKind,
-  ): boolean {
-    if (STATUS_FAULTS.has(fault)) {
-      const body = errorBody(Number(fault), base.path, fault === '429' ? 'Too Many Requests' : '');
-      this.reply(res, base, Number(fault), body, fault, this.faults.headersOf(fault));
-    } else if (fault === 'reset') {
-      this.record({ ...base, status: 0, fault });
-      req.socket.resetAndDestroy();
-    } else {
-      return false;
-    }
-    return true;
   }
 
   private linksFor(query: ListQuery, total: number, served: number, fault?: FaultKind): PageLinks {

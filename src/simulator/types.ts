@@ -63,13 +63,8 @@ export interface RequestLogEntry {
   readonly inFlight: number;
 }
 
-/** What a fault picker (FaultController.pick) sees of a list request. */
-export interface FaultRequest {
-  readonly path: string;
-  /** The query string without `?`, as received. */
-  readonly query: string;
-  readonly arrivedMs: number;
-}
+/** What a fault picker (Faults.pick) sees of a list request. */
+export type FaultRequest = Pick<RequestLogEntry, 'path' | 'query' | 'arrivedMs'>;
 
 /** Names the fault of a chosen request, or undefined to leave it to the injected and random ones. */
 export type FaultPicker = (request: FaultRequest) => FaultKind | undefined;

@@ -20,12 +20,6 @@ const MAX_WAITING = 10_000;
 /** ms one POST may take. */
 const POST_TIMEOUT_MS = 5_000;
 
-export interface WebhookSenderOptions {
-  readonly url: string;
-  /** Told of each POST answered (its HTTP status) or failed (0). */
-  readonly onSent?: (event: string, status: number) => void;
-}
-
 export interface WebhookSender {
   /** Events posted, answered with any status. */
   readonly sent: () => number;
@@ -46,13 +40,16 @@ const EVENTS: Readonly<Record<JobKind, Partial<Record<JobStatus | 'created', str
   live: { created: 'live.start_session', done: 'live.end_session', error: 'live.end_session' },
 };
 
-/** What the sender watches: a growing account's changes, and its clock's tick (data.ts). */
-export interface WebhookSource {
-  readonly changes: JobChanges;
-  tick(): void;
-}
-
-export function startWebhookSender(source: WebhookSource, options: WebhookSenderOptions): WebhookSender {
+/**
+ * Posts the events of a growing account's `changes` to `url`, ticking its clock with `tick`
+ * (data.ts); `onSent` is told of each POST answered (its HTTP status) or failed (0).
+ */
+export function startWebhookSender(
+  changes: JobChanges,
+  tick: () => void,
+  url: string,
+  onSent?: (event: string, status: number) => void,
+): WebhookSender {
   const waiting: { event: string; id: string }[] = [];
   let inFlight = 0;
   let sent = 0;
@@ -63,14 +60,13 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
 
   const pump = (): void => {
     while (!closed && inFlight < CONCURRENCY && waiting.length > 0) {
-      const next = waiting.shift();
-      if (next === undefined) break;
+      const next = waiting.shift()!;
       inFlight += 1;
-      post(options.url, next.event, next.id, controller.signal)
+      post(url, next.event, next.id, controller.signal)
         .then((status) => {
           if (status === 0) failed += 1;
           else sent += 1;
-          options.onSent?.(next.event, status);
+          onSent?.(next.event, status);
         })
         .finally(() => {
           inFlight -= 1;
@@ -90,9 +86,8 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
     }
     pump();
   };
-  const unwatch = source.changes.watch(listener);
-  const ticker = setInterval(() => source.tick(), TICK_MS);
-  ticker.unref();
+  changes.on('change', listener);
+  const ticker = setInterval(tick, TICK_MS).unref();
 
   return {
     sent: () => sent,
@@ -104,7 +99,7 @@ export function startWebhookSender(source: WebhookSource, options: WebhookSender
     close() {
       closed = true;
       clearInterval(ticker);
-      unwatch();
+      changes.off('change', listener);
       controller.abort();
       waiting.length = 0;
       for (const wake of idle.splice(0)) wake();

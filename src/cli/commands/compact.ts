@@ -41,17 +41,14 @@ export const command: Command = {
     );
     const budget = planMemory(settings.memory, 1).duckdb;
     const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
+    const oneThread = { ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 };
     const lock = { db: settings.db, command: 'compact', waitMs: settings.lockWait, logger };
     const result = await withCommandLock(stderr, lock, () =>
       onOutOfMemory(
         () => compact(budget),
         () => {
           logger.info('DuckDB could not copy raw within --memory: copying again with one thread and 1 GiB');
-          return compact({
-            ...budget,
-            memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES),
-            threads: 1,
-          });
+          return compact(oneThread);
         },
       ),
     );

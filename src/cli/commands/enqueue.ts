@@ -2,7 +2,7 @@
 import type { Job, QueueEvents } from 'bullmq';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import type { KindSummary, SyncSummary } from '../../sync/types.js';
+import type { SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
 import type { ScheduledSyncData } from '../../worker/queue.js';
@@ -30,12 +30,11 @@ export const command: Command = {
       flags,
       env,
     );
-    const { redisUrl, redisPrefix, kind: kinds, wait } = settings;
+    const { redisUrl, redisPrefix, kind: kinds, wait, waitTimeout } = settings;
     const json = resolveFormat('format', flags, env) === 'json';
     if (settings.full && settings.recent)
       throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';
-    const timeoutMs = settings.waitTimeout;
     // BullMQ and ioredis load when a job is queued: never for --help, nor for the settings table.
     const [{ closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] = await Promise.all([
       import('../../worker/connection.js'),
@@ -60,17 +59,14 @@ export const command: Command = {
         kinds.map((kind) => ({ name: SYNC_JOB, data: { kind, mode } satisfies ScheduledSyncData })),
       );
       if (!events) {
-        for (const job of jobs)
-          write(
-            stdout,
-            json,
-            { jobId: job.id, ...job.data, state: 'queued' },
-            `queued job ${job.id}: ${job.data.kind} ${mode} sync`,
-          );
+        for (const job of jobs) {
+          const line = `queued job ${job.id}: ${job.data.kind} ${mode} sync\n`;
+          stdout.write(json ? jsonLine({ jobId: job.id, ...job.data, state: 'queued' }) : line);
+        }
         return 0;
       }
-      const results = await Promise.all(jobs.map((job) => waitFor(job, events, timeoutMs)));
-      for (const r of results) write(stdout, json, r.json, r.line);
+      const results = await Promise.all(jobs.map((job) => waitFor(job, events, waitTimeout)));
+      for (const r of results) stdout.write(json ? jsonLine(r.json) : `${r.line}\n`);
       return results.every((r) => r.ok) ? 0 : 1;
     } finally {
       await events?.close();
@@ -90,12 +86,8 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
   const head = { jobId: job.id, kind: data.kind, mode: data.mode };
   try {
     const summary = (await job.waitUntilFinished(events, timeoutMs)) as SyncSummary;
-    const lines = summary.kinds.map((k: KindSummary) => summaryLine(k));
-    return {
-      ok: summary.outcome === 'ok',
-      line: lines.join('\n'),
-      json: { ...head, state: 'completed', summary },
-    };
+    const line = summary.kinds.map(summaryLine).join('\n');
+    return { ok: summary.outcome === 'ok', line, json: { ...head, state: 'completed', summary } };
   } catch (error) {
     const state = await job.getState().catch(() => 'unknown');
     if (state !== 'failed') {
@@ -121,13 +113,4 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
       json: { ...head, state, reason },
     };
   }
-}
-
-function write(
-  stdout: NodeJS.WritableStream,
-  json: boolean,
-  value: Record<string, unknown>,
-  line: string,
-): void {
-  stdout.write(json ? jsonLine(value) : `${line}\n`);
 }

@@ -59,17 +59,20 @@ export const command: Command = {
   logs: true,
   settings: SETTINGS,
   async run(context) {
-    const { settings, selection, selector } = selectionOf(context.flags, context.env);
-    assertFileExists(settings.db, 'nothing to erase: the file does not exist');
-    if (!settings.yes) return preview(context, settings, selection, selector);
-    return erase(context, settings, selection, selector);
+    const request = selectionOf(context.flags, context.env);
+    assertFileExists(request.settings.db, 'nothing to erase: the file does not exist');
+    return request.settings.yes ? erase(context, request) : preview(context, request);
   },
 };
 
-type EraseSettings = ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
+/** The settings and the selectors given (checked: at least one); `selector` names their kinds in `erasures`. */
+interface EraseRequest {
+  readonly settings: ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
+  readonly selection: ErasureSelection;
+  readonly selector: string;
+}
 
-/** The selectors given, checked: at least one; the kind recorded in `erasures` names them. */
-function selectionOf(flags: FlagValues, env: Env) {
+function selectionOf(flags: FlagValues, env: Env): EraseRequest {
   const settings = resolveAll(SETTINGS, flags, env);
   const kinds: string[] = [];
   const selection: { -readonly [K in keyof ErasureSelection]: ErasureSelection[K] } = {};
@@ -95,12 +98,7 @@ function selectionOf(flags: FlagValues, env: Env) {
 }
 
 /** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
-async function preview(
-  { stdout }: CommandContext,
-  settings: EraseSettings,
-  selection: ErasureSelection,
-  selector: string,
-): Promise<number> {
+async function preview({ stdout }: CommandContext, { settings, selection, selector }: EraseRequest) {
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait, memory: settings.memory });
   let kinds: ErasurePreview[];
   try {
@@ -109,9 +107,10 @@ async function preview(
     await db.close();
   }
   const total = sum(kinds, 'jobs');
-  writeOutcome(stdout, settings.json, { erased: 0, would_erase: total, kinds, rewritten: false }, () =>
-    total === 0 ? nothingLine(kinds, selector) : kinds.map((k) => kindLine(k, 'would erase')).join('\n'),
-  );
+  const text =
+    total === 0 ? nothingLine(kinds, selector) : kinds.map((k) => kindLine(k, 'would erase')).join('\n');
+  const outcome = { erased: 0, would_erase: total, kinds, rewritten: false };
+  stdout.write(`${settings.json ? writeJson(outcome) : text}\n`);
   if (total === 0) return 0;
   throw new ConfigError(
     '--yes',
@@ -119,12 +118,7 @@ async function preview(
   );
 }
 
-async function erase(
-  { stdout, stderr }: CommandContext,
-  settings: EraseSettings,
-  selection: ErasureSelection,
-  selector: string,
-): Promise<number> {
+async function erase({ stdout, stderr }: CommandContext, { settings, selection, selector }: EraseRequest) {
   const logger = createLogger(settings.logLevel, {}, { stream: stderr });
   const lock = { db: settings.db, command: 'erase', waitMs: settings.lockWait, logger };
   return withCommandLock(stderr, lock, async () => {
@@ -157,11 +151,10 @@ async function erase(
             logger,
           })
         : undefined;
-    writeOutcome(stdout, settings.json, { erased, kinds, rewritten: rewrite !== undefined }, () => {
-      const lines = erased === 0 ? [nothingLine(kinds, selector)] : kinds.map((k) => kindLine(k, 'erased'));
-      if (rewrite) lines.push(`${settings.db}: rewritten without the erased bytes`);
-      return lines.join('\n');
-    });
+    const lines = erased === 0 ? [nothingLine(kinds, selector)] : kinds.map((k) => kindLine(k, 'erased'));
+    if (rewrite) lines.push(`${settings.db}: rewritten without the erased bytes`);
+    const outcome = { erased, kinds, rewritten: rewrite !== undefined };
+    stdout.write(`${settings.json ? writeJson(outcome) : lines.join('\n')}\n`);
     return 0;
   });
 }
@@ -187,13 +180,4 @@ function nothingLine(kinds: readonly ErasurePreview[], selector: string): string
   return already > 0
     ? `${already === 1 ? 'the job' : `the ${already} jobs`} matching --${selector.replaceAll('+', ', --')} ${already === 1 ? 'is' : 'are'} erased already; nothing to erase`
     : `no job matches --${selector.replaceAll('+', ', --')}; nothing to erase`;
-}
-
-function writeOutcome(
-  stdout: NodeJS.WritableStream,
-  json: boolean,
-  outcome: Record<string, unknown>,
-  text: () => string,
-): void {
-  stdout.write(`${json ? writeJson(outcome) : text()}\n`);
 }

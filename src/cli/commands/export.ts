@@ -7,6 +7,8 @@ import { assertOutputFolder } from '../../util/path-checks.js';
 
 import type { Command } from '../command.js';
 
+const SETTINGS = ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'] as const;
+
 export const command: Command = {
   name: 'export',
   summary: 'write Parquet files partitioned by kind and month',
@@ -20,14 +22,9 @@ export const command: Command = {
     'are written to a staging folder in DIR and moved into place at the end, so a failed export',
     'changes nothing.',
   ].join('\n'),
-  settings: ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'],
+  settings: SETTINGS,
   async run({ flags, env, stdout }) {
-    const settings = resolveSettings(
-      ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'],
-      [],
-      flags,
-      env,
-    );
+    const settings = resolveSettings(SETTINGS, [], flags, env);
     assertOutputFolder(settings.exportOut, '--out');
     const reading = { ...readerOptions(settings), writesParquet: true };
     const tables = await withReader(settings.db, reading, (database) =>

@@ -9,8 +9,6 @@ import { type Command, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
-const ACTIONS = ['list', 'retry'] as const;
-
 /** Longest first error shown in the table view; JSON holds everything. */
 const ERROR_WIDTH = 80;
 
@@ -50,7 +48,7 @@ export const command: Command = {
   },
 };
 
-function parseAction(positionals: readonly string[]): (typeof ACTIONS)[number] {
+function parseAction(positionals: readonly string[]): 'list' | 'retry' {
   const [action, extra] = positionals;
   if (action === 'list' || action === 'retry') {
     if (extra !== undefined) throw new ConfigError('quarantine', `unexpected argument "${extra}"`);
@@ -70,12 +68,8 @@ async function list(
 ): Promise<number> {
   const rows = await quarantineList(db, { includeResolved: options.includeResolved });
   if (options.json) {
-    stdout.write(
-      jsonLine(
-        rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown })),
-        ['raw'],
-      ),
-    );
+    const parsed = rows.map((row) => ({ ...row, raw: JSON.parse(row.raw) as unknown }));
+    stdout.write(jsonLine(parsed, ['raw']));
     return 0;
   }
   const table = rows.map((row) => ({

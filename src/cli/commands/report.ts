@@ -2,10 +2,9 @@
 
 import { billingTitle, describeBilling, renderBilling } from '../../analytics/billing-output.js';
 import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';
-import { type OutputFormat, render } from '../../analytics/format/output-format.js';
+import { render } from '../../analytics/format/output-format.js';
 import { rangeFromFlags } from '../../analytics/periods.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import type { RowSource } from '../../analytics/read/reader.js';
 import {
   describeFilter,
   REPORT_NAMES,
@@ -87,47 +86,21 @@ export const command: Command = {
       kind: onlyKind(settings.kindShown),
       includeDeleted: settings.includeDeleted,
     };
-    const text = await withReader(settings.db, readerOptions(settings), (database) =>
-      name === 'billing'
-        ? renderBillingReport(
-            database,
-            {
-              ...filter,
-              date: settings.date,
-              groupBy: settings.groupBy,
-              includeEmpty: settings.includeEmpty,
-              prices: settings.prices,
-            },
-            format,
-            { bom: settings.bom, comments: settings.csvComments },
-          )
-        : renderReport(database, name, filter, format),
-    );
+    const text = await withReader(settings.db, readerOptions(settings), async (db) => {
+      if (name !== 'billing') {
+        const subtitle = describeFilter(name, filter);
+        return render(await runReport(db, name, filter), format, { title: REPORTS[name].title, subtitle });
+      }
+      const { date, groupBy, includeEmpty, prices } = settings;
+      const query: BillingQuery = { ...filter, date, groupBy, includeEmpty, prices };
+      const csv = { bom: settings.bom, comments: settings.csvComments };
+      const [title, subtitle] = [billingTitle(query), describeBilling(query)];
+      return renderBilling(await billingReport(db, query), format, { title, subtitle, csv });
+    });
     stdout.write(text);
     return 0;
   },
 };
-
-async function renderReport(
-  db: RowSource,
-  name: ReportName,
-  filter: ReportFilter,
-  format: OutputFormat,
-): Promise<string> {
-  const subtitle = describeFilter(name, filter);
-  const title = REPORTS[name].title;
-  return render(await runReport(db, name, filter), format, { title, subtitle });
-}
-
-async function renderBillingReport(
-  db: RowSource,
-  query: BillingQuery,
-  format: OutputFormat,
-  csv: { readonly bom: boolean; readonly comments: boolean },
-): Promise<string> {
-  const report = await billingReport(db, query);
-  return renderBilling(report, format, { title: billingTitle(query), subtitle: describeBilling(query), csv });
-}
 
 function reportName(positionals: readonly string[]): ReportName {
   const [first, extra] = positionals;

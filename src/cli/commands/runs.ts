@@ -35,12 +35,8 @@ export const command: Command = {
     const settings = resolveSettings(['kindShown', 'limit', 'db', 'lockWait', 'memory'], [], flags, env);
     const json = resolveFormat('format', flags, env) === 'json';
     // Both kinds: no filter.
-    const kind = onlyKind(settings.kindShown) ?? null;
-    const { limit } = settings;
-    const rows = await withReader(settings.db, readerOptions(settings), (db) =>
-      listRuns(db, { kind: kind ?? null, limit }),
-    );
-    // JSON: every column; the table: the columns a person scans.
+    const filter = { kind: onlyKind(settings.kindShown) ?? null, limit: settings.limit };
+    const rows = await withReader(settings.db, readerOptions(settings), (db) => listRuns(db, filter));
     writeRows(stdout, json, rows, (row) =>
       Object.fromEntries(TABLE_COLUMNS.map((c) => [c, c === 'error' ? (row[c] ?? '') : row[c]])),
     );

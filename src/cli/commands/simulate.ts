@@ -51,17 +51,13 @@ export const command: Command = {
   settings: SETTINGS,
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveAll(SETTINGS, flags, env);
-    const { simJobs: jobs, simSeed: seed, simOffsetCap: offsetCap, simRecordBytes: recordBytes } = settings;
-    const faultRate = settings.simFaultRate;
-    const nowMs = Date.now();
-    const jobsPerDay = settings.simRate;
+    const { simJobs: jobs, simSeed: seed, simRate: jobsPerDay, simGrow: grow } = settings;
+    const { simOffsetCap: offsetCap, simRecordBytes: recordBytes, simFaultRate: faultRate } = settings;
     // --start is prefix-stable; --end places the history to end there instead.
     if (settings.simEnd !== undefined && flags['start'] !== undefined)
       throw new ConfigError('--end', 'give --start or --end, not both');
     const startMs =
       settings.simEnd === undefined ? settings.simStart : settings.simEnd - (jobs * DAY_MS) / jobsPerDay;
-    const grow = settings.simGrow;
-    const retention = settings.simRetention;
     const logger = createLogger(settings.logLevel, { component: 'simulator' }, { stream: stderr });
     const sim = await startSimulator({
       host: settings.simHost,
@@ -70,8 +66,8 @@ export const command: Command = {
       seed,
       jobs,
       timeline: { start: new Date(startMs), jobsPerDay },
-      ...(grow === undefined ? {} : { grow: { jobsPerMinute: grow / 1_440, startMs: nowMs } }),
-      ...(retention === undefined ? {} : { retentionMs: retention }),
+      ...(grow === undefined ? {} : { grow: { jobsPerMinute: grow / 1_440, startMs: Date.now() } }),
+      retentionMs: settings.simRetention,
       limitCap: settings.simLimitCap,
       latencyMs: settings.simLatency,
       utterancesPerJob: settings.simUtterances,
@@ -81,43 +77,26 @@ export const command: Command = {
       ...(faultRate > 0 ? { faults: { rate: faultRate, kinds: SIMULATED_FAULTS, seed } } : {}),
       keepLog: false,
       onRequest: (entry) => logger.debug(entry, 'request'),
-      ...(settings.simWebhookUrl === undefined
-        ? {}
-        : {
-            webhookUrl: settings.simWebhookUrl,
-            // Never the URL: its path holds the receiver's secret.
-            onWebhook: (event: string, status: number) => logger.debug({ event, status }, 'webhook'),
-          }),
+      webhookUrl: settings.simWebhookUrl,
+      // Never the URL: its path holds the receiver's secret.
+      onWebhook: (event, status) => logger.debug({ event, status }, 'webhook'),
     }).catch((error: unknown) => {
-      const at = { host: settings.simHost, port: settings.simPort };
-      throw listenError(error, {
-        ...at,
-        portFlag: '--port',
-        hostFlag: '--host',
-        holder: 'another simulator?',
-      });
+      const at = { host: settings.simHost, port: settings.simPort, portFlag: '--port', hostFlag: '--host' };
+      throw listenError(error, { ...at, holder: 'another simulator?' });
     });
+    // Listening before the URL is printed: whoever reads it may stop the simulator at once.
+    const { listenForShutdown } = await import('../../worker/shutdown.js');
+    const signals = listenForShutdown();
     const growing = grow === undefined ? '' : `, growing ${flags['grow']}`;
     stdout.write(`simulator listening on ${sim.url} (${jobs} jobs, seed ${seed}${growing})\n`);
     stdout.write(`TSYNC_BASE_URL=${sim.url} TSYNC_API_KEY=${sim.apiKey}\n`);
     try {
-      await untilSignal();
+      await signals.first;
     } finally {
+      signals.dispose();
       await sim.close();
     }
     logger.info('simulator stopped');
     return 0;
   },
 };
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}

@@ -1,7 +1,6 @@
 /** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
 
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
-import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
 import { openReadOnly, openWriter } from '../../store/index.js';
@@ -14,6 +13,9 @@ import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
+
+/** What both actions resolve (the format is show's alone). */
+const SETTINGS = ['kindShown', 'resetSince', 'yes', 'db', 'lockWait', 'redisUrl', 'redisPrefix'] as const;
 
 export const command: Command = {
   name: 'state',
@@ -40,33 +42,20 @@ export const command: Command = {
   },
 };
 
-function settingsOf(flags: FlagValues, env: Env) {
-  return resolveAll(
-    ['kindShown', 'resetSince', 'yes', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
-    flags,
-    env,
-  );
-}
-
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
-  const settings = settingsOf(flags, env);
+  const settings = resolveAll(SETTINGS, flags, env);
   const json = resolveFormat('format', flags, env) === 'json';
   const kinds = settings.kindShown;
-  const remote = await redisStore(settings);
+  const remote = await redisStore(settings.redisUrl, settings.redisPrefix);
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });
   try {
     const local = new DuckDbCheckpointStore(db);
     const rows = [];
     for (const kind of kinds) {
-      const file = await local.load(kind);
-      const redis = remote ? await remote.load(kind) : null;
+      const duckdb = await local.load(kind);
+      const redis = remote ? await remote.load(kind) : 'not configured';
       const next = await resolveCheckpoint(db, local, remote, kind);
-      rows.push({
-        kind,
-        next_run_from: next.watermark,
-        duckdb: file,
-        redis: remote ? redis : 'not configured',
-      });
+      rows.push({ kind, next_run_from: next.watermark, duckdb, redis });
     }
     writeRows(stdout, json, rows, (r) => ({
       kind: r.kind,
@@ -84,12 +73,11 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
 }
 
 function describe(checkpoint: Checkpoint | null): string {
-  if (!checkpoint) return '(none)';
-  return checkpoint.watermark ?? '(beginning)';
+  return checkpoint ? (checkpoint.watermark ?? '(beginning)') : '(none)';
 }
 
 async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<number> {
-  const settings = settingsOf(flags, env);
+  const settings = resolveAll(SETTINGS, flags, env);
   refuseGiven(flags, ['format', 'json'], '`state show`', 'reset');
   // Named on the command line, never taken from a default: a reset of the wrong kind loses work.
   if (flags['kind'] === undefined) {
@@ -108,7 +96,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
     settings.db,
     'nothing to reset: the first sync starts from the beginning (or --since) anyway',
   );
-  const remote = await redisStore(settings);
+  const remote = await redisStore(settings.redisUrl, settings.redisPrefix);
   try {
     const lock = { db: settings.db, command: 'state reset', waitMs: settings.lockWait };
     await withCommandLock(stderr, lock, async () => {
@@ -134,11 +122,12 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
 
 /** The Redis copy of the checkpoints with REDIS_URL; ioredis loads only then. */
 async function redisStore(
-  settings: ReturnType<typeof settingsOf>,
+  url: string | undefined,
+  prefix: string,
 ): Promise<RedisCheckpointStore | undefined> {
-  if (!settings.redisUrl) return undefined;
+  if (!url) return undefined;
   const { RedisCheckpointStore } = await import('../../sync/checkpoints/redis-store.js');
-  return new RedisCheckpointStore(settings.redisUrl, settings.redisPrefix);
+  return new RedisCheckpointStore(url, prefix);
 }
 
 /** Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice. */

@@ -1,6 +1,5 @@
 /** `transcript-sync status`: what the file holds per kind and how the last run went. */
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
-import type { RowSource } from '../../analytics/read/reader.js';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import {
   completionLagByKind,
@@ -10,9 +9,8 @@ import {
 } from '../../store/index.js';
 import { formatDurationSetting } from '../../util/duration.js';
 import { counted } from '../../util/plural.js';
-import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
-import { renderTable } from '../table.js';
+import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'status',
@@ -42,7 +40,9 @@ export const command: Command = {
     const lastHour = new Date(now.getTime() - HOUR_MS).toISOString();
     const [kinds, stale, lags] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
-      json ? [] : await stalePending(db, settings.pendingMaxAge, now),
+      json
+        ? []
+        : await stalePendingJobs(db, { pending_since: pendingSince, max_age_ms: settings.pendingMaxAge }),
       await completionLagByKind(db, { since: lastHour }),
     ]);
     const rows = kinds.map((r) => {
@@ -54,21 +54,14 @@ export const command: Command = {
         fresh_p95_s: lag ? roundTenth(lag.p95) : null,
       };
     });
-    if (json) {
-      // The rows carry pending_stale; a program reading them wants nothing else.
-      stdout.write(jsonLine(rows));
-      return 0;
-    }
-    stdout.write(
-      renderTable(
-        rows.map((r) => ({
-          ...r,
-          last_error: r.last_error ?? '',
-          fresh_p50_s: r.fresh_p50_s ?? '',
-          fresh_p95_s: r.fresh_p95_s ?? '',
-        })),
-      ),
-    );
+    writeRows(stdout, json, rows, (r) => ({
+      ...r,
+      last_error: r.last_error ?? '',
+      fresh_p50_s: r.fresh_p50_s ?? '',
+      fresh_p95_s: r.fresh_p95_s ?? '',
+    }));
+    // The rows carry pending_stale; a program reading them wants nothing else.
+    if (json) return 0;
     const duplicates = rows.reduce((n, r) => n + r.duplicate_ids, 0);
     if (duplicates > 0)
       stderr.write(
@@ -83,17 +76,9 @@ export const command: Command = {
  * Pending jobs past --pending-max-age, which runs no longer re-check, call for one of two acts:
  * jobs no run has listed since they went past it (their row may be out of date: a `sync --full`
  * re-reads them), and jobs a recent run listed still queued or processing (the file is right; only
- * the service can move them on). A full run turns the first kind into the second.
+ * the service can move them on). A full run turns the first kind into the second. One line per
+ * kind and case, empty when no job is past --pending-max-age.
  */
-/** Per kind, the stale pending jobs split as above, judged at `now`. */
-function stalePending(db: RowSource, pendingMaxAgeMs: number, now: Date): Promise<StalePending[]> {
-  return stalePendingJobs(db, {
-    pending_since: new Date(now.getTime() - pendingMaxAgeMs).toISOString(),
-    max_age_ms: pendingMaxAgeMs,
-  });
-}
-
-/** One line per kind and case, empty when no job is past --pending-max-age. */
 function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): string[] {
   const maxAge = formatDurationSetting(pendingMaxAgeMs);
   const lines: string[] = [];

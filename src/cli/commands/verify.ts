@@ -6,10 +6,9 @@ import { onOutOfMemory } from '../../errors.js';
 import { type CheckResult, inCheckOrder, openWriter, repairFile, verifyFile } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
-import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
-import { renderTable } from '../table.js';
+import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'verify',
@@ -58,8 +57,7 @@ export const command: Command = {
         results = inCheckOrder([...results, ...raw]);
       }
     }
-    if (json) stdout.write(jsonLine(results));
-    else stdout.write(renderTable(results.map(row)));
+    writeRows(stdout, json, results, row);
     if (dropped > 0) {
       stderr.write(
         `${PROGRAM}: verify --repair dropped ${counted(dropped, 'job')}; run \`${PROGRAM} sync --full\` to load them again\n`,

@@ -139,7 +139,8 @@ export function resolveWorkerOptions(
   const webhook = resolveWebhook(flags, env);
   const reportFiles = billingFileSettings(flags, env);
   // Checked before the run's settings, whose own message would point at --checkpoints redis.
-  if (!resolveAll(['redisUrl'], flags, env).redisUrl) {
+  const { redisUrl } = resolveAll(['redisUrl'], flags, env);
+  if (!redisUrl) {
     throw new ConfigError(
       'REDIS_URL',
       'the worker needs Redis for its queue; set REDIS_URL or --redis-url (e.g. redis://127.0.0.1:6379)',
@@ -147,20 +148,7 @@ export function resolveWorkerOptions(
   }
   const run = resolveRunOptions(flags, env, { checkpoints: 'redis' });
   // A job picks the kind, the mode (and with it the window) and the checkpoints of each run.
-  const {
-    kinds: _k,
-    full: _f,
-    checkpoints: _c,
-    since: _s,
-    reconcileWindow: _w,
-    logLevel,
-    redisUrl,
-    ...rest
-  } = run;
-  if (!redisUrl) {
-    // resolveRunOptions already refuses this for checkpoints 'redis'; this narrows the type.
-    throw new ConfigError('REDIS_URL', 'is required by the worker; set REDIS_URL or --redis-url');
-  }
+  const { kinds: _k, full: _f, checkpoints: _c, since: _s, reconcileWindow: _w, logLevel, ...rest } = run;
   const { reportDir } = resolveAll(['reportDir'], flags, env);
   const settings: SyncSettings = Object.freeze({
     ...rest,

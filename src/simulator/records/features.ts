@@ -23,23 +23,6 @@ export interface Features {
   readonly chapterization: boolean;
 }
 
-const NONE: Features = {
-  subtitles: null,
-  diarization: null,
-  translation: null,
-  summarization: false,
-  moderation: false,
-  namedEntityRecognition: false,
-  nameConsistency: false,
-  speakerReidentification: false,
-  structuredDataExtraction: null,
-  sentimentAnalysis: false,
-  audioToLlm: null,
-  sentences: false,
-  displayMode: false,
-  chapterization: false,
-};
-
 type Obj = Record<string, unknown>;
 
 /** `value` when it is a plain object, else an empty one. */
@@ -83,8 +66,9 @@ function preRecordedFeatures(p: Obj): Features {
 function liveFeatures(p: Obj): Features {
   const realtime = obj(p['realtime_processing']);
   const post = obj(p['post_processing']);
+  // A live request has none of the pre-recorded switches: every feature off but the live ones.
   return {
-    ...NONE,
+    ...preRecordedFeatures({}),
     translation:
       realtime['translation'] === true
         ? strings(obj(realtime['translation_config'])['target_languages'])

@@ -73,11 +73,15 @@ export function buildJob(
       client: rng.pick(['web', 'sdk-js', 'sdk-python']),
     };
   }
-  const plan = { utterances: spec.utterances, words: spec.words, language };
-  if (spec.status === 'processing') record['status'] = 'processing';
-  if (spec.status === 'done') completeJob(rng, record, plan);
-  if (spec.status === 'error') failJob(rng, record);
+  moveJob(rng, record, spec.status, { utterances: spec.utterances, words: spec.words, language });
   return record;
+}
+
+/** Moves a record on to `status`, drawing from `rng` a result for `plan` (done) or a failure (error). */
+export function moveJob(rng: Rng, record: JobRecord, status: JobStatus, plan: CompletionPlan): void {
+  if (status === 'done') completeJob(rng, record, plan);
+  else if (status === 'error') failJob(rng, record);
+  else record['status'] = status;
 }
 
 export interface CompletionPlan {
@@ -88,7 +92,7 @@ export interface CompletionPlan {
 }
 
 /** Makes a job done: a result for its requested features, completed_at after created_at. */
-export function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): void {
+function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): void {
   const kind: JobKind = record['kind'] === 'live' ? 'live' : 'pre-recorded';
   const file = asObject(record['file']);
   const channels = Number(file['number_of_channels']) || 1;
@@ -111,7 +115,7 @@ export function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): 
 }
 
 /** Makes a job fail: an HTTP-shaped error_code, no result, sometimes no file or request_params. */
-export function failJob(rng: Rng, record: JobRecord): void {
+function failJob(rng: Rng, record: JobRecord): void {
   record['status'] = 'error';
   record['error_code'] = rng.pick([400, 400, 422, 422, 500]);
   record['completed_at'] = after(record['created_at'], rng.float(1, 30));

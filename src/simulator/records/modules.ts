@@ -10,14 +10,12 @@ import { COMPANIES, PEOPLE } from './vocabulary.js';
 /** Share of modules that fail. */
 const MODULE_FAILURE_RATE = 0.04;
 
-export type ModuleResult = Record<string, unknown>;
-
 /** Wraps `results` (or `entity` for named_entity_recognition); a drawn failure replaces it with an error. */
 export function moduleResult(
   rng: Rng,
   results: () => unknown,
   key: 'results' | 'entity' = 'results',
-): ModuleResult {
+): Record<string, unknown> {
   const exec_time = round(rng.float(0.05, 12), 6);
   if (rng.chance(MODULE_FAILURE_RATE)) {
     const [status_code, exception] = rng.pick([
@@ -96,9 +94,9 @@ export function audioToLlm(
   rng: Rng,
   prompts: readonly string[],
   utterances: readonly Utterance[],
-): ModuleResult[] {
+): Record<string, unknown>[] {
   return prompts.map((prompt) =>
-    moduleResult(rng, () => ({ prompt, response: `${summaryOf(rng, utterances.slice(0, 3))}` })),
+    moduleResult(rng, () => ({ prompt, response: summaryOf(rng, utterances.slice(0, 3)) })),
   );
 }
 

@@ -5,7 +5,7 @@
  * (spec 2.5: audio format, pre/realtime/post processing, the nine message flags of messages_config
  * and callback_config, spec 6), with the pieces both kinds share.
  */
-import type { Rng } from '../rng.js';
+import { type Rng, round } from '../rng.js';
 import { COMPANIES, LANGUAGES, PEOPLE } from './vocabulary.js';
 
 export interface PreRecordedContext {
@@ -38,8 +38,18 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
     url: 'https://hooks.example.test/transcripts',
     method: rng.pick(['POST', 'PUT']),
   }));
-  feature(p, 'subtitles', on(), () => subtitlesConfig(rng));
-  feature(p, 'diarization', on(), () => diarizationConfig(rng));
+  feature(p, 'subtitles', on(), () => ({
+    formats: rng.some(['srt', 'vtt'], 1, 2),
+    minimum_duration: 1,
+    maximum_duration: rng.pick([6, 10, 15]),
+    maximum_characters_per_row: rng.pick([32, 42]),
+    maximum_rows_per_caption: rng.pick([1, 2]),
+    style: rng.pick(['default', 'compliance']),
+  }));
+  feature(p, 'diarization', on(), () => {
+    const speakers = rng.int(2, 4);
+    return { number_of_speakers: speakers, min_speakers: 1, max_speakers: speakers + rng.int(0, 2) };
+  });
   feature(p, 'translation', on(), () => translationConfig(rng, ctx.language));
   feature(p, 'summarization', on(), () => summarizationConfig(rng));
   p['moderation'] = on();
@@ -70,22 +80,6 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
   p['audio_enhancer'] = rng.chance(0.3);
   p['accurate_words_timestamps'] = rng.chance(0.2);
   return p;
-}
-
-function subtitlesConfig(rng: Rng): Record<string, unknown> {
-  return {
-    formats: rng.some(['srt', 'vtt'], 1, 2),
-    minimum_duration: 1,
-    maximum_duration: rng.pick([6, 10, 15]),
-    maximum_characters_per_row: rng.pick([32, 42]),
-    maximum_rows_per_caption: rng.pick([1, 2]),
-    style: rng.pick(['default', 'compliance']),
-  };
-}
-
-function diarizationConfig(rng: Rng): Record<string, unknown> {
-  const speakers = rng.int(2, 4);
-  return { number_of_speakers: speakers, min_speakers: 1, max_speakers: speakers + rng.int(0, 2) };
 }
 
 const MESSAGE_FLAGS = [
@@ -194,11 +188,11 @@ function vocabularyConfig(rng: Rng): Record<string, unknown> {
     vocabulary.push({
       value: rng.pick(PEOPLE).split(' ')[1],
       pronunciations: [rng.pick(['mar-tan', 'kel-er', 'doo-bwa', 'ra-mos'])],
-      intensity: round1(rng.float(0.1, 1)),
+      intensity: round(rng.float(0.1, 1), 1),
       language: rng.pick(LANGUAGES),
     });
   }
-  return { vocabulary, default_intensity: round1(rng.float(0.2, 0.8)) };
+  return { vocabulary, default_intensity: round(rng.float(0.2, 0.8), 1) };
 }
 
 function spellingConfig(rng: Rng): Record<string, unknown> {
@@ -207,13 +201,12 @@ function spellingConfig(rng: Rng): Record<string, unknown> {
 }
 
 function translationConfig(rng: Rng, source: string): Record<string, unknown> {
-  const targets = rng.some(
-    LANGUAGES.filter((l) => l !== source),
-    1,
-    2,
-  );
   return {
-    target_languages: targets,
+    target_languages: rng.some(
+      LANGUAGES.filter((l) => l !== source),
+      1,
+      2,
+    ),
     model: rng.pick(['base', 'enhanced']),
     match_original_utterances: rng.chance(0.8),
     lipsync: rng.chance(0.5),
@@ -229,8 +222,4 @@ function languageConfig(rng: Rng, language: string): Record<string, unknown> {
 
 function summarizationConfig(rng: Rng): Record<string, unknown> {
   return { type: rng.pick(['general', 'bullet_points', 'concise']) };
-}
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
 }

@@ -73,15 +73,8 @@ export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknow
   };
   if (f.translation) result['translation'] = translation(rng, utterances, f);
   if (f.summarization) result['summarization'] = moduleResult(rng, () => summaryOf(rng, utterances));
-  if (ctx.kind === 'pre-recorded') addPreRecordedModules(rng, result, utterances, f);
-  else {
-    if (f.namedEntityRecognition)
-      result['named_entity_recognition'] = moduleResult(rng, () => entitiesOf(rng, utterances), 'entity');
-    if (f.sentimentAnalysis)
-      result['sentiment_analysis'] = moduleResult(rng, () => sentimentOf(rng, utterances));
-    if (f.chapterization) result['chapterization'] = moduleResult(rng, () => chaptersOf(rng, utterances));
-    result['messages'] = liveMessages(rng, ctx.id, utterances);
-  }
+  addModules(rng, result, utterances, f);
+  if (ctx.kind === 'live') result['messages'] = liveMessages(rng, ctx.id, utterances);
   return result;
 }
 
@@ -129,12 +122,8 @@ function failedTranslation(language: string): Record<string, unknown> {
   };
 }
 
-function addPreRecordedModules(
-  rng: Rng,
-  result: Record<string, unknown>,
-  utterances: Utterance[],
-  f: Features,
-): void {
+/** One module result per requested feature; a live job's features (features.ts) name only some. */
+function addModules(rng: Rng, result: Record<string, unknown>, utterances: Utterance[], f: Features): void {
   const add = (name: string, results: () => unknown, key: 'results' | 'entity' = 'results'): void => {
     result[name] = moduleResult(rng, results, key);
   };
@@ -143,15 +132,10 @@ function addPreRecordedModules(
   if (f.namedEntityRecognition) add('named_entity_recognition', () => entitiesOf(rng, utterances), 'entity');
   if (f.nameConsistency) add('name_consistency', () => fullTranscript(utterances.slice(0, 3)));
   if (f.speakerReidentification) add('speaker_reidentification', () => speakerNames(rng, utterances));
-  if (f.structuredDataExtraction) {
-    const classes = f.structuredDataExtraction;
-    add('structured_data_extraction', () => structuredData(rng, classes));
-  }
+  const { structuredDataExtraction: classes, audioToLlm: prompts } = f;
+  if (classes) add('structured_data_extraction', () => structuredData(rng, classes));
   if (f.sentimentAnalysis) add('sentiment_analysis', () => sentimentOf(rng, utterances));
-  if (f.audioToLlm) {
-    const prompts = f.audioToLlm;
-    add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
-  }
+  if (prompts) add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
   if (f.sentences) add('sentences', () => sentencesOf(utterances));
   if (f.displayMode) add('display_mode', () => displayLines(utterances));
   if (f.chapterization) add('chapterization', () => chaptersOf(rng, utterances));

@@ -108,12 +108,7 @@ export function translateUtterances(rng: Rng, source: readonly Utterance[], lang
   const vocabulary = wordsOf(language);
   return source.map((u) =>
     utterance(
-      u.words.map((w) => ({
-        word: rng.pick(vocabulary),
-        start: w.start,
-        end: w.end,
-        confidence: w.confidence,
-      })),
+      u.words.map((w) => ({ ...w, word: rng.pick(vocabulary) })),
       language,
       u.speaker,
       u.channel,
