@@ -9,12 +9,13 @@ import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
 import type { PageBudget } from '../extract/index.js';
 import { defaultSliceJobs, PageSizer, type Paging, planWindow, type Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
+import { createSeenSet, dropSeenSet } from '../store/index.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
 import { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
 import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
-import { endSeenSet, judgeUnseen, startSeenSet } from './reconcile.js';
+import { judgeUnseen } from './reconcile.js';
 import { reconcileStart } from './reconcile-window.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
@@ -61,7 +62,7 @@ export async function syncKind(
       budget,
       anomalyPauseMs: plan.anomalyPauseMs,
     };
-    if (plan.full) await startSeenSet(ctx.db);
+    if (plan.full) await createSeenSet(ctx.db);
     else if (after) await recheckPending(ctx, kind, after, paging, { counters, progress, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
@@ -103,7 +104,8 @@ export async function syncKind(
         counters.deleted = judged.deleted;
         counters.expired = judged.expired;
       }
-      if (plan.full) await endSeenSet(ctx.db);
+      // The seen ids are not kept in the file, after the final transaction or a stop.
+      if (plan.full) await dropSeenSet(ctx.db);
       const result = summaries.summary('ok');
       await recordRunFinish(ctx.db, result);
       const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
@@ -123,7 +125,7 @@ export async function syncKind(
       interrupted ? 'interrupted by a signal' : error instanceof TsyncError ? error.toLine() : error.message,
     );
     await recordRunFinish(ctx.db, result).catch(() => {});
-    if (plan.full) await endSeenSet(ctx.db).catch(() => {});
+    if (plan.full) await dropSeenSet(ctx.db).catch(() => {});
     const watermark = ledger ? ledger.committed : checkpoint.watermark;
     const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
     for (const phase of ['in-transaction', 'after-commit'] as const)

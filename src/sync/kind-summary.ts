@@ -12,9 +12,8 @@ import type { KindSummary, RunOutcome, SyncMode } from './types.js';
 export class KindSummaryBuilder {
   /** When this kind's run started; the window's end stays the run's start (`ctx.startedAt`). */
   readonly startedAt = new Date();
-  readonly #requestsBefore: number;
-  readonly #retriesBefore: number;
-  readonly #pausesBefore: number;
+  /** The client's counts as the kind started. */
+  readonly #before: { readonly requests: number; readonly retries: number; readonly pauses: number };
 
   constructor(
     private readonly ctx: KindRunContext,
@@ -22,9 +21,8 @@ export class KindSummaryBuilder {
     private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
     private readonly counters: RunCounters,
   ) {
-    this.#requestsBefore = ctx.client.stats.requests;
-    this.#retriesBefore = ctx.client.stats.retries;
-    this.#pausesBefore = ctx.client.stats.pauses;
+    const { requests, retries, pauses } = ctx.client.stats;
+    this.#before = { requests, retries, pauses };
   }
 
   /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */
@@ -37,9 +35,9 @@ export class KindSummaryBuilder {
       windowAfter: this.window.after?.toISOString() ?? null,
       windowBefore: ctx.startedAt.toISOString(),
       pages: counters.pages,
-      requests: ctx.client.stats.requests - this.#requestsBefore,
-      retries: ctx.client.stats.retries - this.#retriesBefore,
-      pauses: ctx.client.stats.pauses - this.#pausesBefore,
+      requests: ctx.client.stats.requests - this.#before.requests,
+      retries: ctx.client.stats.retries - this.#before.retries,
+      pauses: ctx.client.stats.pauses - this.#before.pauses,
       jobsFetched: counters.jobsFetched,
       inserted: counters.inserted,
       updated: counters.updated,

@@ -17,17 +17,8 @@ import type { SliceSource } from './writer/fetch-slices.js';
 import { type Claims, walkAndLoad } from './writer/writer.js';
 
 /** Pending jobs of a kind created in [since, before). */
-export async function pendingJobs(
-  db: Database,
-  kind: JobKind,
-  since: Date,
-  before: Date,
-): Promise<PendingJob[]> {
-  return listPendingJobs(db, {
-    kind,
-    since: since.toISOString(),
-    before: before.toISOString(),
-  });
+export function pendingJobs(db: Database, kind: JobKind, since: Date, before: Date): Promise<PendingJob[]> {
+  return listPendingJobs(db, { kind, since: since.toISOString(), before: before.toISOString() });
 }
 
 /**
@@ -47,11 +38,6 @@ export function pendingWindows(pending: readonly PendingJob[], paging: Paging): 
   };
 }
 
-/** The re-check moves no watermark: each of its commits saves the run's starting checkpoint. */
-function unchanged(start: Checkpoint): Claims {
-  return { complete: () => {}, checkpoint: () => start, committed: () => {} };
-}
-
 /**
  * Re-checks the kind's pending jobs created in [now - pendingMaxAge, windowAfter) (younger ones the
  * window walks anyway), `concurrency` windows at a time. A run stopped in between re-checks what is
@@ -68,7 +54,8 @@ export async function recheckPending(
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
   const { counters, progress, checkpoint } = state;
-  const claims = unchanged(checkpoint);
+  // The re-check moves no watermark: each of its commits saves the run's starting checkpoint.
+  const claims: Claims = { complete: () => {}, checkpoint: () => checkpoint, committed: () => {} };
   await walkAndLoad(ctx, kind, pendingWindows(pending, paging), undefined, paging, {
     counters,
     progress,

@@ -10,24 +10,13 @@
 import type { JobKind } from '../kinds.js';
 import {
   addSeenIds,
-  createSeenSet,
   type Database,
-  dropSeenSet,
   eraseJobs,
   markUnseenJobsDeleted,
   markUnseenJobsExpired,
 } from '../store/index.js';
 import { guardDeletions } from './deletion-guard.js';
 import type { RetentionEdges } from './retention.js';
-
-export async function startSeenSet(db: Database): Promise<void> {
-  await createSeenSet(db);
-}
-
-/** After the walk's final transaction, or when it stopped: the seen ids are not kept in the file. */
-export async function endSeenSet(db: Database): Promise<void> {
-  await dropSeenSet(db);
-}
 
 /** `ids`: of every record listed, valid or not (PageRecords.listedIds). */
 export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {

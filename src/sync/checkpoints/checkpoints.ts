@@ -23,7 +23,7 @@ export async function resolveCheckpoint(
   const fromRemote = remote ? await remote.load(kind) : null;
   if (fromFile && fromRemote) return earlier(fromFile, fromRemote);
   if (fromFile) return fromFile;
-  if (fromRemote) return (await jobCount(db, kind)) > 0 ? fromRemote : EMPTY_CHECKPOINT;
+  if (fromRemote) return (await countJobs(db, { kind })) > 0 ? fromRemote : EMPTY_CHECKPOINT;
   const watermark = await lastOkWindowBefore(db, { kind });
   return watermark ? { ...EMPTY_CHECKPOINT, watermark: new Date(watermark).toISOString() } : EMPTY_CHECKPOINT;
 }
@@ -32,10 +32,6 @@ function earlier(a: Checkpoint, b: Checkpoint): Checkpoint {
   if (a.watermark === null) return a;
   if (b.watermark === null) return b;
   return Date.parse(a.watermark) <= Date.parse(b.watermark) ? a : b;
-}
-
-async function jobCount(db: Database, kind: JobKind): Promise<number> {
-  return countJobs(db, { kind });
 }
 
 /** Saves `checkpoint` into each store that saves in `phase`, in the stores' order. */

@@ -32,32 +32,23 @@ export class RedisCheckpointStore implements CheckpointStore {
     this.redis.on('error', () => {});
   }
 
-  private async ready(): Promise<Redis> {
-    if (this.redis.status === 'wait' || this.redis.status === 'end') {
-      try {
-        await this.redis.connect();
-      } catch (error) {
-        throw redisError(error);
-      }
-    }
-    return this.redis;
-  }
-
-  async load(kind: JobKind): Promise<Checkpoint | null> {
+  /** Runs `command` on the client, connecting it first; any failure is a RedisError. */
+  private async command<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
     try {
-      return parseCheckpoint(await (await this.ready()).get(checkpointKey(this.prefix, kind)));
+      if (this.redis.status === 'wait' || this.redis.status === 'end') await this.redis.connect();
+      return await command(this.redis);
     } catch (error) {
       throw redisError(error);
     }
+  }
+
+  async load(kind: JobKind): Promise<Checkpoint | null> {
+    return parseCheckpoint(await this.command((redis) => redis.get(checkpointKey(this.prefix, kind))));
   }
 
   /** Call after the DuckDB commit of the rows the checkpoint covers. */
   async save(kind: JobKind, checkpoint: Checkpoint): Promise<void> {
-    try {
-      await (await this.ready()).set(checkpointKey(this.prefix, kind), JSON.stringify(checkpoint));
-    } catch (error) {
-      throw redisError(error);
-    }
+    await this.command((redis) => redis.set(checkpointKey(this.prefix, kind), JSON.stringify(checkpoint)));
   }
 
   async close(): Promise<void> {
