@@ -214,9 +214,6 @@ export const metadataMatch = z.string().transform((value, ctx) => {
   return { key, value: value.slice(at + 1) };
 });
 
-/** A folder, as an absolute path. */
-export const folder = text.transform((value) => resolve(value));
-
 /** An S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, a letter or digit at each end. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 

@@ -11,11 +11,8 @@ import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
 
 /** Connection options for BullMQ's Queue, Worker and QueueEvents. */
-export function bullConnection(redisUrl: string): {
-  readonly url: string;
-  readonly maxRetriesPerRequest: null;
-} {
-  return { url: redisUrl, maxRetriesPerRequest: null };
+export function bullConnection(redisUrl: string) {
+  return { url: redisUrl, maxRetriesPerRequest: null } as const;
 }
 
 /** The URL without its password, for messages and logs. */

@@ -107,21 +107,14 @@ export async function checkHealth(options: HealthOptions, now = Date.now()): Pro
       `the database file has been busy for ${formatDuration(busyMs)}, longer than the run interval (${formatDuration(options.busyAfterMs ?? 0)}): ${busy.holder}`,
     );
   }
+  const fileBusy: FileBusyHealth | null = busy
+    ? { since: new Date(busy.since).toISOString(), seconds: Math.round(busyMs / 1_000), holder: busy.holder }
+    : null;
   return {
     status: unhealthy ? 'unhealthy' : degraded ? 'degraded' : 'ok',
     redis: redis === undefined ? 'ok' : 'unreachable',
     kinds,
-    ...(options.busy
-      ? {
-          file_busy: busy
-            ? {
-                since: new Date(busy.since).toISOString(),
-                seconds: Math.round(busyMs / 1_000),
-                holder: busy.holder,
-              }
-            : null,
-        }
-      : {}),
+    ...(options.busy ? { file_busy: fileBusy } : {}),
     reasons,
   };
 }

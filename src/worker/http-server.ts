@@ -91,7 +91,8 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
   return send(response, 404, 'text/plain', 'not found: try /metrics or /healthz\n');
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string): void {
+/** Answers `status` with `body` of content type `type`. */
+export function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

@@ -69,6 +69,8 @@ export function createWorkerMetrics(
   const kindLabels = ['kind'] as const;
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter({ name, help, labelNames, registers: [registry] });
+  /** A counter by kind. */
+  const kindCounter = (name: string, help: string) => counter(name, help, kindLabels);
   const last = new Gauge({
     name: 'tsync_last_success_timestamp_seconds',
     help: 'Unix time of the last sync run of a kind that ended ok',
@@ -80,27 +82,20 @@ export function createWorkerMetrics(
     'mode',
     'outcome',
   ]);
-  const upserted = counter(
-    'tsync_jobs_upserted_total',
-    'Job records inserted or updated in DuckDB',
-    kindLabels,
-  );
-  const quarantined = counter(
+  const upserted = kindCounter('tsync_jobs_upserted_total', 'Job records inserted or updated in DuckDB');
+  const quarantined = kindCounter(
     'tsync_records_quarantined_total',
     'Records that failed validation and were quarantined',
-    kindLabels,
   );
-  const words = counter(
+  const words = kindCounter(
     'tsync_words_loaded_total',
     'Words of the job records inserted or updated in DuckDB',
-    kindLabels,
   );
-  const requests = counter('tsync_requests_total', 'HTTP requests made to the listing service', kindLabels);
-  const retries = counter('tsync_request_retries_total', 'HTTP requests retried within a run', kindLabels);
-  const pauses = counter(
+  const requests = kindCounter('tsync_requests_total', 'HTTP requests made to the listing service');
+  const retries = kindCounter('tsync_request_retries_total', 'HTTP requests retried within a run');
+  const pauses = kindCounter(
     'tsync_rate_limit_pauses_total',
     "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
-    kindLabels,
   );
   const published = new Gauge({
     name: 'tsync_last_publish_timestamp_seconds',

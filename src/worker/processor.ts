@@ -146,13 +146,7 @@ async function putBack(
     { put_back_ms: deps.putBackMs },
     `${error.message}; the run goes back to the queue and asks again in ${formatDuration(deps.putBackMs)}`,
   );
-  // During a Redis outage this would wait for Redis; past the bound, BullMQ hands the job back once
-  // its lock expires instead.
-  await within(
-    job.moveToDelayed(Date.now() + deps.putBackMs, token).catch(() => {}),
-    MOVE_BACK_MS,
-    undefined,
-  );
+  await boundedMove(job.moveToDelayed(Date.now() + deps.putBackMs, token));
   throw new DelayedError();
 }
 
@@ -174,17 +168,24 @@ async function translate(
 }
 
 /**
- * Puts `job` back in the wait list without spending an attempt; returns the error that tells
- * BullMQ so. During a Redis outage the move would wait for Redis; past MOVE_BACK_MS, BullMQ hands
- * the job back once its lock expires instead (an interrupted run's checkpoint is committed either way).
+ * Puts `job` back in the wait list without spending an attempt (boundedMove); returns the error
+ * that tells BullMQ so. An interrupted run's checkpoint is committed either way.
  */
 async function moveBackToWait(job: Job, token: string | undefined): Promise<WaitingError> {
+  await boundedMove(job.moveToWait(token));
+  return new WaitingError();
+}
+
+/**
+ * Waits for a move of a job between BullMQ's lists at most MOVE_BACK_MS: during a Redis outage it
+ * would wait for Redis; past the bound, BullMQ hands the job back once its lock expires instead.
+ */
+async function boundedMove(move: Promise<unknown>): Promise<void> {
   await within(
-    job.moveToWait(token).catch(() => {}),
+    move.catch(() => undefined),
     MOVE_BACK_MS,
     undefined,
   );
-  return new WaitingError();
 }
 
 /** ms a run that found the file busy waits in the queue before it asks again. */

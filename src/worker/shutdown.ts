@@ -18,21 +18,13 @@ export interface ShutdownSignals {
 }
 
 export function listenForShutdown(): ShutdownSignals {
-  let count = 0;
-  let resolveFirst: (signal: ShutdownSignal) => void = () => {};
-  let resolveSecond: (signal: ShutdownSignal) => void = () => {};
-  const first = new Promise<ShutdownSignal>((resolve) => {
-    resolveFirst = resolve;
-  });
-  const second = new Promise<ShutdownSignal>((resolve) => {
-    resolveSecond = resolve;
-  });
+  // Each signal resolves the next of these, in order; any after the second resolves nothing.
+  const wake: ((signal: ShutdownSignal) => void)[] = [];
+  const signalled = () => new Promise<ShutdownSignal>((resolve) => wake.push(resolve));
+  const first = signalled();
+  const second = signalled();
   const handlers = SIGNALS.map((signal) => {
-    const handler = () => {
-      count += 1;
-      if (count === 1) resolveFirst(signal);
-      else resolveSecond(signal);
-    };
+    const handler = () => wake.shift()?.(signal);
     process.on(signal, handler);
     return [signal, handler] as const;
   });

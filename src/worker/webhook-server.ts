@@ -23,7 +23,7 @@ import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
-import { type Endpoint, listen } from './http-server.js';
+import { type Endpoint, listen, send } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
 import { enqueueEventRun, type WebhookAnswer } from './queue.js';
 
@@ -80,7 +80,7 @@ export async function startWebhooks(
     handle(handling, request, response).catch((error) => {
       // Never the URL: it holds the secret.
       logger.error({ err: toError(error) }, 'webhook endpoint failed');
-      if (!response.headersSent) send(response, 500, 'internal error\n');
+      if (!response.headersSent) send(response, 500, 'text/plain', 'internal error\n');
       else response.destroy();
     });
   });
@@ -104,14 +104,14 @@ function eventKind(event: string): JobKind | undefined {
 async function handle(h: Handling, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const answer = (status: number, counted: WebhookAnswer, body = '') => {
     h.metrics.recordWebhook(counted);
-    send(response, status, body);
+    send(response, status, 'text/plain', body);
   };
   const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
   if (!timingSafeEqual(digest(asked), h.path))
     return drain(request, () => answer(404, 'not_found', 'not found\n'));
   if (request.method !== 'POST') {
     response.setHeader('allow', 'POST');
-    return drain(request, () => send(response, 405, 'only POST\n'));
+    return drain(request, () => send(response, 405, 'text/plain', 'only POST\n'));
   }
   if (!h.limiter.take(request.socket.remoteAddress ?? '')) {
     response.setHeader('retry-after', '1');
@@ -193,11 +193,6 @@ function drain(request: IncomingMessage, then: () => void): void {
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
-}
-
-function send(response: ServerResponse, status: number, body: string): void {
-  response.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
-  response.end(body);
 }
 
 /** A token bucket per source address: `rate` tokens a second, at most `rate` held. */
