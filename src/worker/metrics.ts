@@ -33,11 +33,6 @@ export interface LastOutcome {
   readonly reason: string | null;
 }
 
-export interface MetricsOptions {
-  /** false while Redis is known to be down: the scrape does not even ask. */
-  readonly redisUp?: () => boolean;
-}
-
 export interface WorkerMetrics {
   readonly registry: Registry;
   /** Records a run that ended (ok, failed or interrupted) with a summary. */
@@ -62,7 +57,8 @@ export function createWorkerMetrics(
   /** The queue, or a getter for one attached once the worker has connected. */
   queue: Queue | undefined | (() => Queue | undefined),
   logger: Logger,
-  options: MetricsOptions = {},
+  /** `redisUp`: false while Redis is known to be down, when the scrape does not even ask. */
+  options: { readonly redisUp?: () => boolean } = {},
 ): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tsync_' });

@@ -47,19 +47,10 @@ export interface WebhookSettings {
   readonly ratePerSecond: number;
 }
 
-/** What a request is answered with: the kinds this worker syncs, the queue, the answers' counter. */
-interface Handling {
-  /** The kinds this worker syncs; an event of another kind is answered 204. */
-  readonly kinds: readonly JobKind[];
-  readonly queue: Queue;
-  readonly metrics: WorkerMetrics;
-  readonly logger: Logger;
-  /** sha256 of the one path that is answered. */
-  readonly path: Buffer;
-  readonly limiter: RateLimiter;
-}
-
-/** The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`. */
+/**
+ * The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`; an
+ * event of a kind not in `kinds` is answered 204.
+ */
 export async function startWebhooks(
   webhook: WebhookSettings,
   kinds: readonly JobKind[],
@@ -67,17 +58,55 @@ export async function startWebhooks(
   metrics: WorkerMetrics,
   logger: Logger,
 ): Promise<Endpoint> {
+  /** sha256 of the one path that is answered. */
   const path = digest(`/webhook/${webhook.secret}`);
-  const handling: Handling = {
-    kinds,
-    queue,
-    metrics,
-    logger,
-    path,
-    limiter: new RateLimiter(webhook.ratePerSecond),
+  const limiter = new RateLimiter(webhook.ratePerSecond);
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const answer = (status: number, counted: WebhookAnswer, body = '') => {
+      metrics.recordWebhook(counted);
+      send(response, status, 'text/plain', body);
+    };
+    const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (!timingSafeEqual(digest(asked), path))
+      return drain(request, () => answer(404, 'not_found', 'not found\n'));
+    if (request.method !== 'POST') {
+      response.setHeader('allow', 'POST');
+      return drain(request, () => send(response, 405, 'text/plain', 'only POST\n'));
+    }
+    if (!limiter.take(request.socket.remoteAddress ?? '')) {
+      response.setHeader('retry-after', '1');
+      return drain(request, () => answer(429, 'rate_limited', 'too many requests\n'));
+    }
+    const body = await readBody(request);
+    if (body === undefined) {
+      response.setHeader('connection', 'close');
+      answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);
+      // Cut off: the rest of an oversize body is not read.
+      response.on('finish', () => request.destroy());
+      return;
+    }
+    const event = eventOf(body);
+    if (event === undefined) return answer(400, 'malformed', 'expected {"event": "...", "payload": {...}}\n');
+    const kind = eventKind(event);
+    if (kind === undefined) return answer(204, 'unknown_event');
+    if (!kinds.includes(kind)) return answer(204, 'other_kind');
+    let failure: unknown = new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`);
+    const queued = enqueueEventRun(queue, kind).catch((error: unknown) => {
+      failure = error;
+      return undefined;
+    });
+    const run = await within(queued, ENQUEUE_TIMEOUT_MS, undefined);
+    if (run === undefined) {
+      logger.warn({ err: toError(failure), kind }, 'could not queue the run a webhook asked for');
+      response.setHeader('retry-after', '5');
+      return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
+    }
+    answer(202, run);
   };
+
   const server = createServer((request, response) => {
-    handle(handling, request, response).catch((error) => {
+    handle(request, response).catch((error) => {
       // Never the URL: it holds the secret.
       logger.error({ err: toError(error) }, 'webhook endpoint failed');
       if (!response.headersSent) send(response, 500, 'text/plain', 'internal error\n');
@@ -99,49 +128,6 @@ function eventKind(event: string): JobKind | undefined {
   if (event.startsWith('transcription.')) return 'pre-recorded';
   if (event.startsWith('live.')) return 'live';
   return undefined;
-}
-
-async function handle(h: Handling, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const answer = (status: number, counted: WebhookAnswer, body = '') => {
-    h.metrics.recordWebhook(counted);
-    send(response, status, 'text/plain', body);
-  };
-  const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
-  if (!timingSafeEqual(digest(asked), h.path))
-    return drain(request, () => answer(404, 'not_found', 'not found\n'));
-  if (request.method !== 'POST') {
-    response.setHeader('allow', 'POST');
-    return drain(request, () => send(response, 405, 'text/plain', 'only POST\n'));
-  }
-  if (!h.limiter.take(request.socket.remoteAddress ?? '')) {
-    response.setHeader('retry-after', '1');
-    return drain(request, () => answer(429, 'rate_limited', 'too many requests\n'));
-  }
-  const body = await readBody(request);
-  if (body === undefined) {
-    response.setHeader('connection', 'close');
-    answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);
-    // Cut off: the rest of an oversize body is not read.
-    response.on('finish', () => request.destroy());
-    return;
-  }
-  const event = eventOf(body);
-  if (event === undefined) return answer(400, 'malformed', 'expected {"event": "...", "payload": {...}}\n');
-  const kind = eventKind(event);
-  if (kind === undefined) return answer(204, 'unknown_event');
-  if (!h.kinds.includes(kind)) return answer(204, 'other_kind');
-  let failure: unknown = new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`);
-  const queued = enqueueEventRun(h.queue, kind).catch((error: unknown) => {
-    failure = error;
-    return undefined;
-  });
-  const run = await within(queued, ENQUEUE_TIMEOUT_MS, undefined);
-  if (run === undefined) {
-    h.logger.warn({ err: toError(failure), kind }, 'could not queue the run a webhook asked for');
-    response.setHeader('retry-after', '5');
-    return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
-  }
-  answer(202, run);
 }
 
 /** The event of a body `{"event": "<text>", ...}`; undefined when it is not one. */
