@@ -19,32 +19,31 @@ export interface ParquetTarget {
 }
 
 /**
- * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
- * row group in the making) open per partition of a COPY, and past
- * `partitioned_write_max_open_files` splits a partition into several files. The bound is what a
- * Parquet reading's pool holds at the default budget (docs/decisions/0014-published-dataset.md).
+ * Partitions one COPY of a dataset of narrow rows writes at most: DuckDB keeps a writer (and its row
+ * group in the making) open per partition of a COPY, and this many fit a Parquet reading's pool at
+ * the default budget (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 
 /**
  * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
- * ROW_GROUP_SIZE_BYTES). Without it, wide rows (module_results, jobs) make a row group of a whole
- * partition, which DuckDB allocates in one piece and cannot spill. DuckDB checks it every 2,048 rows.
+ * ROW_GROUP_SIZE_BYTES, checked every 2,048 rows): without it, a row group of a whole partition,
+ * which DuckDB allocates in one piece and cannot spill.
  */
-export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
+const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
 /**
  * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: below one check's 2,048 rows, so its row groups
  * are 2,048 rows, the least DuckDB writes, and a column's page is at most one such group's.
  */
-export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
+const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
 
 /**
  * Rows a thread gathers across a COPY's partitions before it hands them to their writers
- * (`partitioned_write_flush_threshold`): one row group of DuckDB's. A bound in rows, not bytes,
- * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0014-published-dataset.md).
+ * (`partitioned_write_flush_threshold`): a bound in rows, not bytes, which is why a wide dataset is
+ * not written by a partitioned COPY.
  */
-export const PARTITIONED_FLUSH_ROWS = 122_880;
+const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
  * `keys` in order, cut into the batches one COPY each takes: at most PARTITIONS_PER_COPY
@@ -152,9 +151,7 @@ export async function copyPartitionFiles(
 
 /**
  * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
- * after. A thread writing wide rows holds memory the pool cannot evict (its row group's Parquet
- * pages, uncompressed and compressed, and the long strings it scans), so one thread is what a
- * Parquet reading's pool holds (docs/decisions/0014-published-dataset.md).
+ * after: a thread writing wide rows holds memory the pool cannot evict (its row group's pages).
  */
 async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
@@ -199,9 +196,8 @@ async function partitionsOf(
 }
 
 /**
- * One COPY of `source`'s rows; the one place that spells this statement. Into a folder already
- * there, partitions add up. Unpartitioned with `rowGroupBytes`, row groups of at most that many
- * bytes in memory, without `preserve_insertion_order` (withoutInsertionOrder).
+ * One COPY of `source`'s rows. Into a folder already there, partitions add up. Unpartitioned with
+ * `rowGroupBytes`, row groups of at most that many bytes in memory (withoutInsertionOrder).
  */
 async function copyOnce(
   db: RowSource,
@@ -211,7 +207,6 @@ async function copyOnce(
   rowGroupBytes?: number,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
-  // The COPY's options after FORMAT: a partitioned COPY's, or a file's row group bound.
   const partitions = partitioned
     ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
     : rowGroupBytes === undefined
