@@ -114,14 +114,11 @@ export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
 /** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */
 const brokenIds = async (db: RowSource, check: Check) => (await check.find(db)).map((row) => String(row.id));
 
-/** What `--repair` did. */
-export interface RepairResult {
-  /** Jobs dropped: `sync --full` loads them again. */
-  readonly droppedJobs: number;
-}
-
-/** Repairs every broken invariant of `results` in one transaction. */
-export async function repairFile(db: Database, results: readonly CheckResult[]): Promise<RepairResult> {
+/** Repairs every broken invariant of `results` in one transaction; `droppedJobs`: `sync --full` loads them again. */
+export async function repairFile(
+  db: Database,
+  results: readonly CheckResult[],
+): Promise<{ droppedJobs: number }> {
   const broken = results.filter((r) => !r.ok);
   return db.transaction(async () => {
     let droppedJobs = 0;

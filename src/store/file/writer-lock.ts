@@ -29,9 +29,9 @@ import {
 import { makePrivateDir } from './open-instance.js';
 
 /** ms */
-export const LOCK_HEARTBEAT_MS = 10_000;
+const LOCK_HEARTBEAT_MS = 10_000;
 /** ms */
-export const LOCK_STALE_AFTER_MS = 30_000;
+const LOCK_STALE_AFTER_MS = 30_000;
 
 export interface WriterLock {
   readonly path: string;

@@ -9,6 +9,9 @@ import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 
+/** A statement's named values. */
+type Params = Readonly<Record<string, unknown>>;
+
 export interface ParquetTarget {
   /** Absolute: a folder of Hive partitions, or the one file when `partitionBy` is empty. */
   readonly path: string;
@@ -85,7 +88,7 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 export async function copyToParquet(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   partitions?: readonly string[],
 ): Promise<number> {
@@ -101,7 +104,7 @@ export async function copyToParquet(
 export async function copyBatches(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   batches: readonly (readonly string[])[],
 ): Promise<number> {
@@ -122,7 +125,7 @@ export async function copyBatches(
 export async function copyPartitionFiles(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   keys: readonly string[],
 ): Promise<number> {
@@ -183,11 +186,7 @@ function ofPartitions(rows: string): string {
 }
 
 /** The `kind|month` partitions `rows` has rows in, sorted. */
-async function partitionsOf(
-  db: RowSource,
-  rows: string,
-  params: Readonly<Record<string, unknown>>,
-): Promise<string[]> {
+async function partitionsOf(db: RowSource, rows: string, params: Params): Promise<string[]> {
   const found = await db.all<{ key: string }>(
     `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${rows}) AS t ORDER BY key`,
     params,
@@ -202,7 +201,7 @@ async function partitionsOf(
 async function copyOnce(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   rowGroupBytes?: number,
 ): Promise<number> {
@@ -245,11 +244,7 @@ async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Pr
   }
 }
 
-async function copyRows(
-  db: RowSource,
-  sql: string,
-  params: Readonly<Record<string, unknown>>,
-): Promise<number> {
+async function copyRows(db: RowSource, sql: string, params: Params): Promise<number> {
   const [result] = await db.all<{ Count: number | bigint }>(sql, params);
   return Number(result?.Count ?? 0);
 }

@@ -20,12 +20,7 @@ export type QuarantinedRecord = {
 };
 
 /** A row of the quarantine: JSON columns as text. */
-export type StoredQuarantineRow = {
-  readonly raw_hash: string;
-  readonly job_id: string | null;
-  readonly kind: string | null;
-  readonly errors: string;
-  readonly raw: string;
+export type StoredQuarantineRow = Omit<QuarantinedRecord, 'seen_at'> & {
   readonly first_seen_at: Date;
   readonly last_seen_at: Date;
   readonly seen_count: number;
