@@ -178,7 +178,7 @@ async function withConnection(
   }
 }
 
-/** How often a migration's long copy logs its progress, ms. */
+/** How often a migration's long copy logs its progress, ms; it logs its last batch too. */
 const PROGRESS_EVERY_MS = 5_000;
 
 async function migrateLogged(
@@ -193,7 +193,6 @@ async function migrateLogged(
   const applied = await migrate(connection, full, {
     versions,
     walThreshold,
-    // A long copy says how far it got, every PROGRESS_EVERY_MS and at its last batch.
     onBatch: (copied, batches) => {
       if (copied < batches && Date.now() - logged < PROGRESS_EVERY_MS) return;
       logged = Date.now();
@@ -202,7 +201,6 @@ async function migrateLogged(
         `upgrading ${full}: copied ${copied} of ${batches} batches of records`,
       );
     },
-    // A rebuild of a big file takes a while, once: say so before it starts.
     onUpgrade: (m) => {
       const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
       logger.info(
