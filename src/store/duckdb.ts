@@ -1,11 +1,9 @@
 /**
- * @duckdb/node-api, loaded at its first use (an open of a file or of an in-memory instance), never
- * by an import: a command that opens no file (`--help`, `config show`) loads no DuckDB, and
- * DuckDB's allocator reads its settings (src/cli/main.ts) only as the package loads. Loaded with
- * `require`: the package is CommonJS, and imported as an ES module Node would first scan the
- * source of each of its re-exported files for export names (cjs-module-lexer)
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Types come from the
- * package itself (`import type`).
+ * @duckdb/node-api, loaded at its first use, never by an import: a command that opens no file
+ * (`--help`, `config show`) loads no DuckDB, and DuckDB's allocator reads its settings
+ * (src/cli/main.ts) only as the package loads. Loaded with `require`: imported as an ES module, the
+ * CommonJS package would first have each re-exported file scanned for export names
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 import { createRequire } from 'node:module';
 import type * as Api from '@duckdb/node-api';

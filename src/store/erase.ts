@@ -1,16 +1,10 @@
 /**
  * Erasure of jobs' content, on request (`transcript-sync erase`) or when the service deleted them
  * (`--on-delete erase`): an erased job keeps its billing facts and loses the rest
- * (sql/queries/erase-jobs.sql, docs/decisions/0021-erasure-keeps-billing-facts.md). Two steps:
- *
- * 1. `eraseJobs`, in one transaction: the content rows go, the job's row is cut down and stamped
- *    `erased_at`, and one `erasures` row records when, how many and by which kind of selector.
- *    Interrupted, the transaction rolls back: a job keeps all of its content or none of it.
- * 2. `rewriteErased`: DuckDB reuses the blocks a delete frees without clearing them, so the bytes
- *    of what was erased stay in the file until it is rewritten. The file is copied as `compact`
- *    copies it (file/rewrite-file.ts: a new file, checked, renamed over the old one), with the
- *    erasures marked `rewritten_at` in the copy. Interrupted before the rename, the old file and its
- *    unwritten erasures stay, and the next erasure or sync rewrites it.
+ * (docs/decisions/0021-erasure-keeps-billing-facts.md). `eraseJobs` erases in one transaction;
+ * `rewriteErased` then rewrites the file as `compact` does, since DuckDB reuses the blocks a
+ * delete frees without clearing them. Interrupted before its rename, the old file and its
+ * unwritten erasures stay, and the next erasure or sync rewrites it.
  */
 
 import { onOutOfMemory } from '../errors.js';

@@ -1,10 +1,8 @@
 /**
- * Statements with bound values, prepared once per text on a connection and kept. Every trip to
- * DuckDB's threads ends in a callback that waits for the event loop, which is busy reading pages
- * during a sync: the client's own path for bound values (split the text, prepare, execute, then
- * fetch each result chunk) took five such trips a statement, and the writer waited on them more
- * than on DuckDB (BENCHMARKS.md, "The writer's trips"). A kept statement runs in one trip, and its
- * result is read from the materialized chunks without another.
+ * Statements with bound values, prepared once per text on a connection and kept: every trip to
+ * DuckDB's threads waits for the event loop, busy reading pages during a sync, and a kept statement
+ * runs in one trip where the client's own path for bound values takes several (BENCHMARKS.md,
+ * "The writer's trips").
  */
 import type {
   DuckDBConnection,

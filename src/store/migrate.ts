@@ -39,12 +39,6 @@ export function shippedMigrations(): readonly Migration[] {
   return cached;
 }
 
-/** The versions recorded in `schema_migrations`, which must exist. */
-async function appliedVersions(connection: DuckDBConnection): Promise<number[]> {
-  const reader = await connection.runAndReadAll('SELECT version FROM schema_migrations ORDER BY version');
-  return reader.getRowsJS().map((row) => Number(row[0]));
-}
-
 /**
  * The versions recorded in the file, or undefined when it has no `schema_migrations` (not a file
  * of transcript-sync yet). The table is read at once: the catalog is asked whether it exists only
@@ -52,7 +46,8 @@ async function appliedVersions(connection: DuckDBConnection): Promise<number[]> 
  */
 async function recordedVersions(connection: DuckDBConnection): Promise<number[] | undefined> {
   try {
-    return await appliedVersions(connection);
+    const reader = await connection.runAndReadAll('SELECT version FROM schema_migrations ORDER BY version');
+    return reader.getRowsJS().map((row) => Number(row[0]));
   } catch (error) {
     const tables = await connection
       .runAndReadAll(
@@ -90,7 +85,6 @@ export async function migrate(
   path: string,
   options: MigrateOptions,
 ): Promise<number[]> {
-  // A file already migrated is read once and left alone: the table is made only when it is missing.
   const recorded = await recordedVersions(connection);
   if (recorded === undefined) {
     await connection.run(

@@ -157,7 +157,10 @@ export async function openInMemory(label: string, options: ReadOnlyOptions = {})
   }
 }
 
-/** `setup` on a new connection of `shared`; a failure gives the instance back (and a file just made goes). */
+/**
+ * `setup` on a new connection of `shared`; a failure gives the instance back, removes a file this
+ * open created, and is a damaged-file error when DuckDB cannot read the file through.
+ */
 async function withConnection(
   full: string,
   shared: SharedInstance,
@@ -170,14 +173,12 @@ async function withConnection(
   } catch (error) {
     connection?.closeSync();
     releaseInstance(full, shared);
-    // A file this open created and could not set up holds nothing worth keeping.
     if (shared.created && shared.refs === 0) discardCreatedFile(full);
-    // A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so.
     throw damagedFileError(full, error) ?? error;
   }
 }
 
-/** How often a migration's long copy logs its progress, ms. */
+/** How often a migration's long copy logs its progress, ms; it logs its last batch too. */
 const PROGRESS_EVERY_MS = 5_000;
 
 async function migrateLogged(
@@ -192,7 +193,6 @@ async function migrateLogged(
   const applied = await migrate(connection, full, {
     versions,
     walThreshold,
-    // A long copy says how far it got, every PROGRESS_EVERY_MS and at its last batch.
     onBatch: (copied, batches) => {
       if (copied < batches && Date.now() - logged < PROGRESS_EVERY_MS) return;
       logged = Date.now();
@@ -201,7 +201,6 @@ async function migrateLogged(
         `upgrading ${full}: copied ${copied} of ${batches} batches of records`,
       );
     },
-    // A rebuild of a big file takes a while, once: say so before it starts.
     onUpgrade: (m) => {
       const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
       logger.info(
@@ -223,16 +222,12 @@ async function closeWriter(
   compactAfter: number | undefined,
   logger: Logger,
 ): Promise<void> {
-  // The checkpoint at close merges small row groups when enough have piled up (merge-row-groups.ts).
   await compactIfFragmented(db, compactAfter).catch((error: unknown) =>
     logger.debug({ err: error }, 'could not check whether row groups need merging'),
   );
   if (shared.refs !== 1) return;
-  // The last user's close checkpoints the WAL into the file. closeSync would do that on the event
-  // loop (a worker's /metrics, /healthz and read socket stall for it); CHECKPOINT runs it on
-  // DuckDB's threads first, leaving closeSync little to do
-  // (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should it fail, closeSync
-  // checkpoints instead.
+  // The last user's close checkpoints the WAL on DuckDB's threads: closeSync would do it on the
+  // event loop (a worker's /metrics, /healthz and read socket stall for it), and does if this fails.
   await db
     .run('CHECKPOINT')
     .catch((error: unknown) => logger.debug({ err: error }, 'checkpoint before close failed'));

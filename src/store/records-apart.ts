@@ -2,10 +2,8 @@
  * The copy of the stored records from jobs.raw into job_records that migration 006 needs before it
  * drops the column (sql/006_records_apart.sql): a batch of about JOBS_GROUP_RAW_BYTES of `raw` a
  * transaction, each committed straight into the file as a row group of its own, as `compact`
- * copies them (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). One statement over every record would hold vectors of 2,048
- * of them at once, more than the writer's memory_limit at a few thousand jobs, and leave row
- * groups that a reading of `raw` cannot hold within the budget. An interrupted copy is emptied and
- * done again: until 006 commits, jobs.raw is the records' only home.
+ * copies them: one statement over every record would not fit the writer's memory_limit. An
+ * interrupted copy is emptied and done again: until 006 commits, jobs.raw is the records' only home.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitWithCheckpoint } from './file/commit-checkpoint.js';

@@ -1,15 +1,9 @@
 /**
- * The invariants of a transcript-sync file that no index enforces (tables that grow with the
- * history carry no key, so a checkpoint writes only new rows: sql/002_no_keys_on_history.sql). The
- * loader keeps them: it is the only writer and replaces a job with its children set-based in one
- * transaction. `verify` checks them; `verify --repair` drops what breaks them, and a `sync --full`
- * loads dropped jobs again.
- *
- * Each check is one statement that reads its tables once. The checks of words and utterances group
- * about one row per list of utterances, or per utterance for the duplicate words, never one per
- * word (sql/queries/verify-words-*.sql, verify-utterances-*.sql): the groups stay within the
- * reader's memory_limit or spill little (src/memory/reader-memory.ts), so the time grows with the
- * rows and the memory does not.
+ * The invariants of a transcript-sync file that no index enforces (history tables carry no key:
+ * sql/002_no_keys_on_history.sql); the loader, the only writer, keeps them. `verify` checks them;
+ * `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again. Each check
+ * is one statement that reads its tables once, grouping never one row per word, so its memory
+ * does not grow with the rows (sql/queries/verify-*.sql).
  */
 import type { Database, RowSource } from './database.js';
 import {
@@ -118,18 +112,13 @@ export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
 }
 
 /** Ids of what breaks a check: none on a sound file, so reading them whole costs nothing then. */
-async function brokenIds(db: RowSource, check: Check): Promise<string[]> {
-  return (await check.find(db)).map((row) => String(row.id));
-}
+const brokenIds = async (db: RowSource, check: Check) => (await check.find(db)).map((row) => String(row.id));
 
-/** What `--repair` did. */
-export interface RepairResult {
-  /** Jobs dropped: `sync --full` loads them again. */
-  readonly droppedJobs: number;
-}
-
-/** Repairs every broken invariant of `results` in one transaction. */
-export async function repairFile(db: Database, results: readonly CheckResult[]): Promise<RepairResult> {
+/** Repairs every broken invariant of `results` in one transaction; `droppedJobs`: `sync --full` loads them again. */
+export async function repairFile(
+  db: Database,
+  results: readonly CheckResult[],
+): Promise<{ droppedJobs: number }> {
   const broken = results.filter((r) => !r.ok);
   return db.transaction(async () => {
     let droppedJobs = 0;

@@ -1,11 +1,9 @@
 /**
  * A COMMIT that writes the transaction's changes straight into the file: DuckDB checkpoints at a
  * commit that finds its WAL threshold passed, and writers open with
- * `auto_checkpoint_skip_wal_threshold` 0 (open-instance.ts), so such a commit skips the WAL. With
- * the threshold at zero for the one COMMIT, the transaction's rows are written once, compressed,
- * instead of into the WAL and again at a later checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should another
- * connection hold a transaction that needs the old data (a reader, decisions/0013-reads-during-a-sync-served-by-the-writer.md), DuckDB writes
- * the WAL after all: the same result, more bytes.
+ * `auto_checkpoint_skip_wal_threshold` 0 (open-instance.ts), so such a commit skips the WAL
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md). Should another connection hold a
+ * transaction that needs the old data (a reader), DuckDB writes the WAL after all.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 

@@ -1,19 +1,11 @@
 /**
- * When and how the small row groups of the history tables are merged. DuckDB appends a run's rows
- * to new row groups (no index on the history tables), so every run that writes leaves about one
- * small row group per table (the bounds: sql/load/stage-create.sql). DuckDB's own merging (vacuum,
- * at checkpoints) packs consecutive row groups into fewer: it rewrites every group of a mergeable
- * run, so it rewrote whole back-filled tails, `raw` included. Writers open with it off
- * (`max_vacuum_tasks = 0`, open-instance.ts).
- *
- * Instead, when a table holds COMPACT_AFTER small row groups, the close moves the rows of the small
- * groups, and only those, into new row groups (sql/queries/merge-small-row-groups.sql), a batch
- * that fits the smallest budget a transaction; each checkpoint drops the emptied groups.
+ * When and how the small row groups of the history tables are merged
+ * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). Every run that writes leaves
+ * about one small row group per table, and DuckDB's own merging is off for writers. When a table
+ * holds COMPACT_AFTER small row groups, the close moves the rows of the small groups, and only
+ * those, into new row groups (sql/queries/merge-small-row-groups.sql), a batch a transaction;
  * `job_records` follows in batches of about JOBS_GROUP_RAW_BYTES of `raw`, each a transaction and
- * a row group of its own (sql/queries/merge-records-batches.sql). Scans see at most about
- * COMPACT_AFTER small row groups per table, and a merge writes the rows of the runs since the last
- * one, about once. A back-fill's commits leave groups too big to be small, which stay where they
- * are (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
+ * a row group of its own (sql/queries/merge-records-batches.sql).
  */
 import type { Database } from '../database.js';
 import {
@@ -29,10 +21,8 @@ import {
 
 /**
  * Bytes of `raw` a row group of `job_records` that a merge or `compact` writes holds, about (plus one
- * record): DuckDB decompresses `raw` a vector of a row group (up to 2,048 records) at once, into
- * one allocation of up to twice this, which a reading's pool holds at the default budget
- * (src/memory/reader-memory.ts). A back-fill's row groups hold a commit's JSON (src/memory/budget.ts).
- * Smaller compresses worse: docs/decisions/0007-small-row-groups-merged-by-moving-rows.md.
+ * record): DuckDB decompresses `raw` a vector of a row group at once, into one allocation of up to
+ * twice this, which a reading's pool holds at the default budget (src/memory/reader-memory.ts).
  */
 export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 
@@ -40,17 +30,11 @@ export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 export const COMPACT_AFTER = 64;
 
 /**
- * Rows of sync_runs (one per run and kind) between two counts of the small row groups. Counting
- * those of the history tables reads the segments of every column (pragma_storage_info,
- * sql/load/row-groups.sql): its cost grows with the history
- * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md), too much for every close. So a
- * close counts them when the latest run wrote rows (inserted or replaced a job: only appends make
- * row groups) and its rows of kinds that wrote took their total past a multiple of
- * COUNT_EVERY_ROWS; only sync_runs' groups when the latest run's rows took all rows past one (an
- * idle run appends its sync_runs rows and nothing else: sql/load/row-groups-runs.sql); and all of
- * them at every close when no run is recorded (the writers of other commands, the tests). A run
- * adds a row per kind, at least one, so a table then holds at most COMPACT_AFTER small row groups
- * and those of COUNT_EVERY_ROWS - 1 rows of sync_runs.
+ * Rows of sync_runs (one per run and kind) between two counts of the small row groups, which read
+ * every column's segments (sql/load/row-groups.sql). A close counts them all when the latest run's
+ * rows of kinds that wrote took their total past a multiple of this; only sync_runs' groups when
+ * its rows took all rows past one (sql/load/row-groups-runs.sql); all of them at every close when
+ * no run is recorded (the writers of other commands, the tests).
  */
 export const COUNT_EVERY_ROWS = 8;
 

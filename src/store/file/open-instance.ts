@@ -30,25 +30,10 @@ export interface SharedInstance {
 const instances = new Map<string, SharedInstance>();
 
 /**
- * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md):
- * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget
- *   (src/memory/budget.ts): the buffer pool holds the open transaction's rows and what small
- *   commits left committed but not yet checkpointed, and a checkpoint every `wal_autocheckpoint`
- *   bytes of WAL lets that go. Without a limit a backfill keeps every block it wrote resident.
- * - A commit that checkpoints writes its changes into the file only, not into the WAL first
- *   (`auto_checkpoint_skip_wal_threshold` 0): the writer's commits that stored at least a batch
- *   checkpoint (src/store/database.ts checkpointAtCommit, src/sync/writer/writer.ts TransactionSize), so a back-fill writes each row once, compressed,
- *   instead of into the WAL and again at a checkpoint (docs/decisions/0009-a-commit-written-into-the-file-once.md).
- * - Background threads that hand memory DuckDB freed back to the system.
- * - New files in DuckDB's storage format v1.2.0 (`STORAGE_FORMAT`): long strings are compressed, so
- *   `raw` takes a fraction of the JSON received, for some more backfill time (BENCHMARKS.md).
- *   DuckDB 1.2.0 and newer open such a file; older ones refuse it. An existing file keeps the
- *   format it was created in; `transcript-sync compact` rewrites one into the new format.
- * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): a run writes its own rows, not
- *   the last 2,047 stored jobs again; src/store/file/merge-row-groups.ts merges them every so often instead.
- * Read-only opens (reports, queries, exports, verify) take readerSettings.
+ * The storage format new files are written in: long strings are compressed, so `raw` takes a
+ * fraction of the JSON received (BENCHMARKS.md). DuckDB 1.2.0 and newer open such a file. An
+ * existing file keeps the format it was created in; `transcript-sync compact` rewrites it.
  */
-/** The storage format new files are written in; see writerSettings. */
 export const STORAGE_FORMAT = 'v1.2.0';
 
 /** A writer's `wal_autocheckpoint` as DuckDB takes it: whole MiB. */
@@ -56,6 +41,14 @@ export function walThresholdSetting(memory: DuckDbMemory): string {
   return `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`;
 }
 
+/**
+ * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md); read-only
+ * opens take readerSettings.
+ * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget (src/memory/budget.ts).
+ * - A commit that checkpoints writes its changes into the file only, not into the WAL first
+ *   (`auto_checkpoint_skip_wal_threshold` 0; docs/decisions/0009-a-commit-written-into-the-file-once.md).
+ * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): merge-row-groups.ts does it.
+ */
 function writerSettings(memory: DuckDbMemory): Record<string, string> {
   return {
     memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
@@ -141,9 +134,7 @@ export function discardCreatedFile(path: string): void {
 export function restrictFile(path: string): void {
   try {
     chmodSync(path, 0o600);
-  } catch {
-    // The WAL is removed at each checkpoint; nothing to restrict then.
-  }
+  } catch {}
 }
 
 /** What can be told of a path before DuckDB sees it; one that can hold no file is a ConfigError. */

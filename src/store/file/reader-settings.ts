@@ -1,9 +1,7 @@
 /**
- * The DuckDB settings every open takes, and a reader's: the file's read-only opens
- * (open-instance.ts) and the empty database in memory that SQL over files alone runs on. A reading
- * process spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts) and removes it when it closes
- * the file; one killed before that leaves it behind, and the next reading removes the folders of
- * processes no longer alive.
+ * The DuckDB settings every open takes, and a reader's: the file's read-only opens and the empty
+ * database in memory that SQL over files alone runs on. A reading process spills to
+ * `<file>.tmp-<pid>` (src/memory/reader-memory.ts); the next reading removes those of dead processes.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,9 +1,7 @@
 /**
  * A writer that reads the whole history (the publish after a sync) does it within the memory of a
- * reading that writes Parquet (src/memory/reader-memory.ts), not the writer's own, which the
- * budget plan sizes for its transactions. DuckDB spills what
- * the reading needs beyond the reader's limit; the writer's comes back after. Only for a stretch in
- * which nothing commits: a commit or checkpoint that reaches the other limit could fail.
+ * reading that writes Parquet (src/memory/reader-memory.ts), not the writer's own. Only for a
+ * stretch in which nothing commits: a commit or checkpoint that reaches the other limit could fail.
  */
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import type { Database } from '../database.js';

@@ -1,13 +1,10 @@
 /**
- * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT):
- * files created before it keep DuckDB's old format, where `raw` is stored uncompressed, and a
- * rebuild (migration 002, 004) leaves the blocks of the old tables free inside the file. The
- * schema (tables, views, macros) is copied by COPY FROM DATABASE, then the rows: `job_records` in
- * runs of about JOBS_GROUP_RAW_BYTES of raw, each committed straight into the copy as a row group
- * of its own, and every other table whole. DuckDB reads a row group's `raw` a vector (up to 2,048
- * records) at a time, decompressed whole: such a row group reads within the default budget, a full
- * one does not. Row counts are compared, and the copy replaces the file by a rename while the
- * original is still held, so no writer can slip in between.
+ * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT),
+ * leaving behind the blocks that deletes and rebuilds freed. The schema is copied by COPY FROM
+ * DATABASE, then the rows: `job_records` in runs of about JOBS_GROUP_RAW_BYTES of raw, each
+ * committed straight into the copy as a row group of its own, and every other table whole. Row
+ * counts are compared, and the copy replaces the file by a rename while the original is still
+ * held, so no writer can slip in between.
  */
 import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

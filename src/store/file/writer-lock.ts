@@ -1,20 +1,12 @@
 /**
- * One writer per DuckDB file, held by the file system itself: `<db>.lock` beside the database,
- * created with O_EXCL and holding who writes (pid, host, command, since). Whatever Redis prefix or
- * Redis a process uses, a second writer (`sync`, a run of the `worker`, `quarantine retry`, `state
- * reset`, `compact`, `verify --repair`, `demo`) is refused with the holder's pid, at once or after
- * waiting for it (`waitForWriterLock`, --lock-wait). DuckDB's own lock only covers the moments a file is open, and
- * a writer opens it again every gigabyte it loads; this one lasts as long as the writing does.
+ * One writer per DuckDB file (docs/decisions/0015-one-writer-per-file.md): `<db>.lock` beside the
+ * database, created with O_EXCL and holding who writes. A second writer is refused with the
+ * holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). A worker holds
+ * it only while a run writes, and `<db>.worker.lock` (`role: 'worker'`) for as long as it lives.
  *
- * A worker holds the writer lock only while a run writes, and `<db>.worker.lock` (`role: 'worker'`,
- * same rules) for as long as it lives, so a second worker on the file is refused at once while
- * `sync`, `compact` and the others take turns with its runs.
- *
- * Stale locks are taken over, never waited out by hand:
- * - same host: the holder's pid is gone, or now belongs to another process (its start time in
- *   /proc differs: a restarted container gets pid 1 again);
- * - another host (a shared volume): the holder touches the file every `heartbeatMs` (10 s); one
- *   untouched for `staleAfterMs` (30 s) is stale.
+ * Stale locks are taken over: on the same host, the holder's pid is gone or now belongs to another
+ * process (its start time in /proc differs); from another host (a shared volume), the holder
+ * touches the file every `heartbeatMs` and one untouched for `staleAfterMs` is stale.
  */
 import { randomUUID } from 'node:crypto';
 import { rmdirSync, utimesSync } from 'node:fs';
@@ -37,9 +29,9 @@ import {
 import { makePrivateDir } from './open-instance.js';
 
 /** ms */
-export const LOCK_HEARTBEAT_MS = 10_000;
+const LOCK_HEARTBEAT_MS = 10_000;
 /** ms */
-export const LOCK_STALE_AFTER_MS = 30_000;
+const LOCK_STALE_AFTER_MS = 30_000;
 
 export interface WriterLock {
   readonly path: string;

@@ -1,7 +1,7 @@
 /** The `checkpoints` table: one row per kind, its checkpoint as JSON (src/sync/checkpoints). */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 /** The kind's stored checkpoint as JSON text; undefined when it has none. */
 export async function checkpointState(db: RowSource, params: { kind: JobKind }): Promise<string | undefined> {
@@ -17,12 +17,7 @@ export async function saveCheckpointState(
   db: Database,
   params: { kind: JobKind /** JSON text */; state: string },
 ): Promise<void> {
-  const values = { kind: params.kind, state: params.state };
+  const values = only(params, 'kind', 'state');
   const replaced = await db.all(queryText('checkpoint-save'), values);
-  if (replaced.length === 0) await addCheckpointState(db, values);
-}
-
-/** Adds the kind's first checkpoint (saveCheckpointState, when the kind has none). */
-async function addCheckpointState(db: Database, params: { kind: JobKind; state: string }): Promise<void> {
-  await db.run(queryText('checkpoint-add'), params);
+  if (replaced.length === 0) await db.run(queryText('checkpoint-add'), values);
 }

@@ -52,10 +52,8 @@ export interface DatasetFilter {
 
 /**
  * Bytes of DuckDB's pool a COPY of a job's rows (words, utterances, module results) allows for
- * each job it joins them to. The join holds its jobs (id, kind, created_at) in a hash table; past
- * the pool it spills every row of the other side, or fails. So such a COPY takes a batch of
- * partitions holding at most memory_limit / JOB_JOIN_BYTES jobs, and scans the child table once
- * per batch (docs/decisions/0014-published-dataset.md).
+ * each job it joins them to in a hash table: such a COPY takes a batch of partitions holding at
+ * most memory_limit / JOB_JOIN_BYTES jobs (docs/decisions/0014-published-dataset.md).
  */
 export const JOB_JOIN_BYTES = 1024;
 

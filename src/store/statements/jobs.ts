@@ -1,7 +1,7 @@
 /** Reads of the `jobs` table a sync plans with. */
 import type { JobKind } from '../../kinds.js';
 import type { RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 export type PendingJob = {
   readonly id: string;
@@ -22,9 +22,5 @@ export function listPendingJobs(
   db: RowSource,
   params: { kind: JobKind; since: string; before: string },
 ): Promise<PendingJob[]> {
-  return db.all<PendingJob>(queryText('jobs-pending'), {
-    kind: params.kind,
-    since: params.since,
-    before: params.before,
-  });
+  return db.all<PendingJob>(queryText('jobs-pending'), only(params, 'kind', 'since', 'before'));
 }

@@ -1,9 +1,7 @@
 /**
- * Every file of sql/load/ (the loader's SQL, and the file's own: its staging tables, the row groups
- * a close counts, the copy before migration 006), by name, and its text, read once per process.
- * Each is run by one typed function of this folder (loader.ts, file-upkeep.ts), the
- * only readers of `loadSql`; test/unit/store/store-queries.test.ts checks that this list and the
- * folder agree and that each name has its one function.
+ * Every file of sql/load/ (the loader's SQL, and the file's own staging, row groups and copy before
+ * migration 006), by name, and its text, read once per process. Each is run by one typed function
+ * of loader.ts or file-upkeep.ts, the only readers of `loadSql` (test/unit/store/store-queries.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

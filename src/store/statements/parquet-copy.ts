@@ -9,6 +9,9 @@ import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 
+/** A statement's named values. */
+type Params = Readonly<Record<string, unknown>>;
+
 export interface ParquetTarget {
   /** Absolute: a folder of Hive partitions, or the one file when `partitionBy` is empty. */
   readonly path: string;
@@ -19,32 +22,31 @@ export interface ParquetTarget {
 }
 
 /**
- * Partitions one COPY of a dataset of narrow rows writes at most. DuckDB keeps a writer (and its
- * row group in the making) open per partition of a COPY, and past
- * `partitioned_write_max_open_files` splits a partition into several files. The bound is what a
- * Parquet reading's pool holds at the default budget (docs/decisions/0014-published-dataset.md).
+ * Partitions one COPY of a dataset of narrow rows writes at most: DuckDB keeps a writer (and its row
+ * group in the making) open per partition of a COPY, and this many fit a Parquet reading's pool at
+ * the default budget (docs/decisions/0014-published-dataset.md).
  */
 export const PARTITIONS_PER_COPY = 16;
 
 /**
  * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
- * ROW_GROUP_SIZE_BYTES). Without it, wide rows (module_results, jobs) make a row group of a whole
- * partition, which DuckDB allocates in one piece and cannot spill. DuckDB checks it every 2,048 rows.
+ * ROW_GROUP_SIZE_BYTES, checked every 2,048 rows): without it, a row group of a whole partition,
+ * which DuckDB allocates in one piece and cannot spill.
  */
-export const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
+const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
 /**
  * ROW_GROUP_SIZE_BYTES of a wide dataset's COPY: below one check's 2,048 rows, so its row groups
  * are 2,048 rows, the least DuckDB writes, and a column's page is at most one such group's.
  */
-export const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
+const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
 
 /**
  * Rows a thread gathers across a COPY's partitions before it hands them to their writers
- * (`partitioned_write_flush_threshold`): one row group of DuckDB's. A bound in rows, not bytes,
- * which is why a wide dataset is not written by a partitioned COPY (docs/decisions/0014-published-dataset.md).
+ * (`partitioned_write_flush_threshold`): a bound in rows, not bytes, which is why a wide dataset is
+ * not written by a partitioned COPY.
  */
-export const PARTITIONED_FLUSH_ROWS = 122_880;
+const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
  * `keys` in order, cut into the batches one COPY each takes: at most PARTITIONS_PER_COPY
@@ -86,7 +88,7 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 export async function copyToParquet(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   partitions?: readonly string[],
 ): Promise<number> {
@@ -102,7 +104,7 @@ export async function copyToParquet(
 export async function copyBatches(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   batches: readonly (readonly string[])[],
 ): Promise<number> {
@@ -123,7 +125,7 @@ export async function copyBatches(
 export async function copyPartitionFiles(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   keys: readonly string[],
 ): Promise<number> {
@@ -152,9 +154,7 @@ export async function copyPartitionFiles(
 
 /**
  * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
- * after. A thread writing wide rows holds memory the pool cannot evict (its row group's Parquet
- * pages, uncompressed and compressed, and the long strings it scans), so one thread is what a
- * Parquet reading's pool holds (docs/decisions/0014-published-dataset.md).
+ * after: a thread writing wide rows holds memory the pool cannot evict (its row group's pages).
  */
 async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
@@ -186,11 +186,7 @@ function ofPartitions(rows: string): string {
 }
 
 /** The `kind|month` partitions `rows` has rows in, sorted. */
-async function partitionsOf(
-  db: RowSource,
-  rows: string,
-  params: Readonly<Record<string, unknown>>,
-): Promise<string[]> {
+async function partitionsOf(db: RowSource, rows: string, params: Params): Promise<string[]> {
   const found = await db.all<{ key: string }>(
     `SELECT DISTINCT t.kind || '|' || t.month AS key FROM (${rows}) AS t ORDER BY key`,
     params,
@@ -199,19 +195,17 @@ async function partitionsOf(
 }
 
 /**
- * One COPY of `source`'s rows; the one place that spells this statement. Into a folder already
- * there, partitions add up. Unpartitioned with `rowGroupBytes`, row groups of at most that many
- * bytes in memory, without `preserve_insertion_order` (withoutInsertionOrder).
+ * One COPY of `source`'s rows. Into a folder already there, partitions add up. Unpartitioned with
+ * `rowGroupBytes`, row groups of at most that many bytes in memory (withoutInsertionOrder).
  */
 async function copyOnce(
   db: RowSource,
   source: string,
-  params: Readonly<Record<string, unknown>>,
+  params: Params,
   target: ParquetTarget,
   rowGroupBytes?: number,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
-  // The COPY's options after FORMAT: a partitioned COPY's, or a file's row group bound.
   const partitions = partitioned
     ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
     : rowGroupBytes === undefined
@@ -250,11 +244,7 @@ async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Pr
   }
 }
 
-async function copyRows(
-  db: RowSource,
-  sql: string,
-  params: Readonly<Record<string, unknown>>,
-): Promise<number> {
+async function copyRows(db: RowSource, sql: string, params: Params): Promise<number> {
   const [result] = await db.all<{ Count: number | bigint }>(sql, params);
   return Number(result?.Count ?? 0);
 }

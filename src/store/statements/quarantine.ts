@@ -6,7 +6,7 @@
 import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';
 import type { Database, RowSource } from '../database.js';
 import { duckdb } from '../duckdb.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 export type QuarantinedRecord = {
   readonly raw_hash: string;
@@ -20,12 +20,7 @@ export type QuarantinedRecord = {
 };
 
 /** A row of the quarantine: JSON columns as text. */
-export type StoredQuarantineRow = {
-  readonly raw_hash: string;
-  readonly job_id: string | null;
-  readonly kind: string | null;
-  readonly errors: string;
-  readonly raw: string;
+export type StoredQuarantineRow = Omit<QuarantinedRecord, 'seen_at'> & {
   readonly first_seen_at: Date;
   readonly last_seen_at: Date;
   readonly seen_count: number;
@@ -71,9 +66,7 @@ export function quarantineRows(
   db: RowSource,
   params: { include_resolved: boolean },
 ): Promise<StoredQuarantineRow[]> {
-  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), {
-    include_resolved: params.include_resolved,
-  });
+  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), only(params, 'include_resolved'));
 }
 
 /** Unresolved records, oldest first. */
@@ -91,7 +84,7 @@ export async function setQuarantineErrors(
   db: Database,
   params: { raw_hash: string; errors: string },
 ): Promise<void> {
-  await db.run(queryText('quarantine-set-errors'), { raw_hash: params.raw_hash, errors: params.errors });
+  await db.run(queryText('quarantine-set-errors'), only(params, 'raw_hash', 'errors'));
 }
 
 /** The records of these hashes loaded: resolved at `resolved_at`. */
