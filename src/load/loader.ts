@@ -138,7 +138,7 @@ export class RecordLoader {
         this.known?.add(job.id);
       }
       result.inserted = jobs.length;
-      await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
+      await this.stageTexts(jobs, todo, syncedAt, { parseBytes, compared: false }, result);
       return result;
     }
     await this.stageKeys(jobs, syncedAt);
@@ -161,7 +161,7 @@ export class RecordLoader {
     if (result.updated > refreshed.length) await replaceChanged(this.db);
     if (refreshed.length > 0) await this.refreshErased(jobs, refreshed);
     await finishBatch(this.db);
-    await this.stageTexts(jobs, todo, syncedAt, parseBytes, result);
+    await this.stageTexts(jobs, todo, syncedAt, { parseBytes, compared: true }, result);
     return result;
   }
 
@@ -173,20 +173,21 @@ export class RecordLoader {
   }
 
   /**
-   * Stages the texts of the records in `todo` for parsing (parsed once `parseBytes` are staged),
-   * and resolves the quarantined records the batch brings again.
+   * Stages the texts of the records in `todo` for parsing (parsed once the lot is full: ParseBatch
+   * `full`; `compared`: the batch was compared with the stored jobs), and resolves the quarantined
+   * records the batch brings again.
    */
   private async stageTexts(
     jobs: readonly JobText[],
     todo: ReadonlySet<string>,
     syncedAt: Date,
-    parseBytes: number,
+    { parseBytes, compared }: { parseBytes: number; compared: boolean },
     result: LoadResult,
   ): Promise<void> {
     if (todo.size > 0) {
       const stored = jobs.filter((job) => todo.has(job.id));
       for (const job of stored) result.storedBytes += job.raw.length;
-      addRows(result, await this.parses.add(stored, syncedAt));
+      addRows(result, await this.parses.add(stored, syncedAt, compared));
       if (this.parses.full(parseBytes)) addRows(result, await this.parses.parse());
     }
     if (await this.hasUnresolved()) {

@@ -39,6 +39,8 @@ interface Lane {
   readonly ids: Set<string>;
   /** JSON bytes staged in each half of the lot (parse.sql parses the halves apart). */
   readonly halves: [number, number];
+  /** Whether a record of the lot was compared with the stored jobs (its batch may replace rows). */
+  compared: boolean;
   /** The lot's parse, once started: its child rows, the parsed rows kept on its connection. */
   parsing: Promise<RowCounts> | undefined;
   /** Whether `parsing` settled. */
@@ -49,9 +51,11 @@ const NO_ROWS: RowCounts = { utterances: 0, words: 0 };
 
 /**
  * A parse costs a fixed part a statement besides its part a record, which a lot of many small
- * records pays every few records: a lot whose records average under SMALL_RECORD_BYTES holds
- * SMALL_LOT_FACTOR times `parseBytes` (a lot of big records stays at `parseBytes`, what DuckDB's
- * work memory is planned for: src/memory/budget.ts).
+ * records pays every few records: a lot of new records (none compared with stored jobs, as in a
+ * back-fill) whose records average under SMALL_RECORD_BYTES holds SMALL_LOT_FACTOR times
+ * `parseBytes`. Any other lot stays at `parseBytes`, what DuckDB's work memory is planned for
+ * (src/memory/budget.ts): big records need it all, and a transaction that compares and replaces
+ * stored jobs holds that work beside the lots.
  */
 const SMALL_RECORD_BYTES = 16 * 1024;
 const SMALL_LOT_FACTOR = 2;
@@ -66,6 +70,7 @@ export class ParseBatch {
       index,
       ids: new Set<string>(),
       halves: [0, 0],
+      compared: false,
       parsing: undefined,
       settled: false,
     }));
@@ -73,12 +78,12 @@ export class ParseBatch {
 
   /**
    * Whether the filling lot is to be parsed: it holds `parseBytes` of JSON, or SMALL_LOT_FACTOR
-   * times that while its records average under SMALL_RECORD_BYTES.
+   * times that while its records are new and average under SMALL_RECORD_BYTES.
    */
   full(parseBytes: number): boolean {
     const lane = this.lane(this.filling);
     const bytes = lane.halves[0] + lane.halves[1];
-    const small = bytes < SMALL_RECORD_BYTES * lane.ids.size;
+    const small = !lane.compared && bytes < SMALL_RECORD_BYTES * lane.ids.size;
     return bytes >= (small ? SMALL_LOT_FACTOR : 1) * parseBytes;
   }
 
@@ -93,12 +98,14 @@ export class ParseBatch {
   }
 
   /**
-   * Appends the records' texts to the filling lot; nothing is parsed yet. Returns the child rows of
-   * a lot parsed meanwhile, appended now.
+   * Appends the records' texts to the filling lot; nothing is parsed yet. `compared`: the records'
+   * batch was compared with the stored jobs (not a batch of records known to be new). Returns the
+   * child rows of a lot parsed meanwhile, appended now.
    */
-  async add(jobs: readonly JobText[], syncedAt: Date): Promise<RowCounts> {
+  async add(jobs: readonly JobText[], syncedAt: Date, compared: boolean): Promise<RowCounts> {
     const appended = await this.appendReady();
     const lane = this.lane(this.filling);
+    lane.compared ||= compared;
     const appender = await this.connection(lane).createAppender('_tsync_items', null, 'temp');
     const { LIST, timestampTZValue, VARCHAR } = duckdb();
     const names = LIST(VARCHAR);
@@ -223,6 +230,7 @@ export class ParseBatch {
 
 function clear(lane: Lane): void {
   lane.ids.clear();
+  lane.compared = false;
   lane.halves[0] = 0;
   lane.halves[1] = 0;
 }

@@ -73,7 +73,8 @@ const BATCH_PAGES = 2;
  * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  * Two lots are in DuckDB at once, one staged while the one before it parses
  * (src/load/parse-batch.ts), so a lot is one batch: the two fit DuckDB's work memory. A lot of
- * small records holds two (parse-batch.ts SMALL_LOT_FACTOR): they parse in less memory a byte.
+ * new small records (a back-fill's) holds two (parse-batch.ts SMALL_LOT_FACTOR): they parse in
+ * less memory a byte, and their transaction replaces no stored rows.
  */
 const PARSE_BATCHES = 1;
 

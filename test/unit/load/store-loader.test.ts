@@ -481,19 +481,30 @@ describe('the loader: a lot parsed while the next is staged', () => {
     expect(await storedChildren(db, String(pre['id']))).toEqual(expectedChildren(pre));
   });
 
-  it('parses a lot of small records at twice parseBytes, a lot of big ones at parseBytes', async () => {
+  it('parses a lot of new small records at twice parseBytes, big or compared ones at parseBytes', async () => {
     const db = await freshDb();
     const small = texts([fixture('done-live-messages'), fixture('queued-pre-recorded')]).jobs;
     const padded = { ...fixture('done-live-messages'), custom_metadata: { note: 'x'.repeat(40_000) } };
     const big = texts([padded]).jobs;
     const bytes = (jobs: readonly { raw: string }[]) => jobs.reduce((sum, job) => sum + job.raw.length, 0);
     const smallLot = new ParseBatch(db);
-    await smallLot.add(small, syncedAt);
+    await smallLot.add(small, syncedAt, false);
     expect(smallLot.full(bytes(small))).toBe(false);
     expect(smallLot.full(bytes(small) / 2)).toBe(true);
     await smallLot.discard();
+    // Records compared with the stored jobs (an incremental or --full run's): one parseBytes.
+    const comparedLot = new ParseBatch(db);
+    await comparedLot.add(small.slice(0, 1), syncedAt, false);
+    await comparedLot.add(small.slice(1), syncedAt, true);
+    expect(comparedLot.full(bytes(small))).toBe(true);
+    expect(comparedLot.full(bytes(small) + 1)).toBe(false);
+    await comparedLot.discard();
+    // Emptied, the lane takes a lot of new records at twice parseBytes again.
+    await comparedLot.add(small, syncedAt, false);
+    expect(comparedLot.full(bytes(small))).toBe(false);
+    await comparedLot.discard();
     const bigLot = new ParseBatch(db);
-    await bigLot.add(big, syncedAt);
+    await bigLot.add(big, syncedAt, false);
     expect(bigLot.full(bytes(big))).toBe(true);
     expect(bigLot.full(bytes(big) + 1)).toBe(false);
     await bigLot.discard();
