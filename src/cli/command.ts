@@ -121,7 +121,8 @@ function usageProblem(
 ): string | undefined {
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
-    const spec = options[token.name];
+    // Own flags only: `--constructor` is no flag.
+    const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
     // A group of short flags (`-hx`) is named whole, as it was typed.
     const typed = token.rawName.startsWith('--') ? token.rawName : (args[token.index] ?? token.rawName);
     if (!spec) return retiredFlag(typed) ?? `unknown flag ${typed}`;

@@ -95,7 +95,10 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  const load: Loader | undefined = LOADERS[name as keyof typeof LOADERS];
+  // Own names only: `toString` or `constructor` is no command.
+  const load: Loader | undefined = Object.hasOwn(LOADERS, name)
+    ? LOADERS[name as keyof typeof LOADERS]
+    : undefined;
   if (!load) {
     stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
     return 2;

@@ -22,6 +22,19 @@ describe('help and version', () => {
     expect(unknown.stderr).toContain('unknown command "synk"');
   });
 
+  it('a name every object has (toString, constructor) is an unknown command or flag, not a crash', async () => {
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      const result = await runMain([name]);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr, name).toBe(
+        `transcript-sync: unknown command "${name}"; run \`transcript-sync --help\` for the list\n`,
+      );
+    }
+    const flag = await runMain(['status', '--constructor']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('unknown flag --constructor; see `transcript-sync status --help`');
+  });
+
   it('-V and --version print the version', async () => {
     const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
       version: string;
