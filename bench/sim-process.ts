@@ -103,7 +103,7 @@ export class SimProcess {
     return this.link.call('ndjson', { path });
   }
 
-  /** Serves the whole listing once, so that the cache holds what fits of it (SimChildOptions.cacheBytes). */
+  /** Serves the whole listing once, so that the cache holds what fits of it (SimChildOptions.cacheBytes); the pages served. */
   warm(): Promise<number> {
     return this.link.call('warm');
   }

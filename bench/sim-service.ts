@@ -100,19 +100,18 @@ export async function startSimService(options: SimChildOptions): Promise<SimServ
       ndjson: ({ path }: { path: string }): DatasetFile => writeNdjson(sim.data, path),
       /**
        * Serves every page of the listing once, so that what the cache holds (cacheBytes) is served
-       * from memory afterwards; returns the bytes served.
+       * from memory afterwards; returns the pages served.
        */
       warm: async (): Promise<number> => {
-        let bytes = 0;
+        let pages = 0;
         let next: string | null = `${sim.url}/v2/transcription?limit=${options.limitCap}&offset=0`;
         while (next !== null) {
           const response: Response = await fetch(next, { headers: { 'x-service-key': sim.apiKey } });
-          const body = (await response.json()) as { next: string | null; items: unknown[] };
           if (!response.ok) throw new Error(`warming the simulator: HTTP ${response.status}`);
-          bytes += Buffer.byteLength(JSON.stringify(body.items));
-          next = body.next;
+          next = ((await response.json()) as { next: string | null }).next;
+          pages += 1;
         }
-        return bytes;
+        return pages;
       },
       /** Bytes of JSON of the served records (what a whole walk receives, envelopes aside). */
       jsonBytes: () => {
