@@ -50,9 +50,35 @@ export interface CommandContext extends CommandIo {
   readonly positionals: readonly string[];
 }
 
+/**
+ * Every command's name and its line in the program's --help, in that order (docs/configuration.md
+ * lists them so). Kept here, apart from the commands' modules, so that `--help` loads none of them.
+ */
+export const SUMMARIES = {
+  demo: 'sync a local simulator into ./data/demo.duckdb and show the result',
+  sync: 'bring the DuckDB file up to date with the service (one run)',
+  status: 'per kind: watermark, pending jobs, last run, row counts',
+  simulate: 'serve a local simulator of the listing service',
+  worker: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
+  enqueue: 'queue a sync run now for the worker (needs REDIS_URL)',
+  report: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
+  query: 'run read-only SQL against the DuckDB file',
+  export: 'write Parquet files partitioned by kind and month',
+  runs: 'the history of sync runs (sync_runs), newest first',
+  state: "show a kind's checkpoint, or reset it to re-sync (from a date)",
+  config: 'show each setting, its value (secrets masked) and where it came from',
+  quarantine: 'list records that failed validation, or retry loading them',
+  erase: "erase jobs' content on request (a data-subject request), keeping their billing facts",
+  compact: 'rewrite the DuckDB file in the current storage format (smaller)',
+  verify: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
+} as const;
+
+export type CommandName = keyof typeof SUMMARIES;
+
 export interface Command {
-  readonly name: string;
-  readonly summary: string;
+  readonly name: CommandName;
+  /** The line under the usage in its own --help; unset, its line in SUMMARIES. */
+  readonly summary?: string;
   /** e.g. `sync [options]`; the program name is added. */
   readonly usage: string;
   /** Longer text printed under the usage line. */
@@ -186,7 +212,7 @@ function takesValue(arg: string | undefined, options: FlagSpecs): boolean {
 }
 
 export function commandHelp(command: Command): string {
-  const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', command.summary];
+  const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', command.summary ?? SUMMARIES[command.name]];
   if (command.description) lines.push('', command.description);
   const rows: [string, string][] = command.settings
     .filter((name) => settingOf(name).flag !== undefined)

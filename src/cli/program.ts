@@ -4,7 +4,14 @@
  */
 import { retiredWarnings } from '../config/retired.js';
 import { TsyncError } from '../errors.js';
-import { type Command, type CommandIo, commandHelp, PROGRAM, parseCommandArgs } from './command.js';
+import {
+  type Command,
+  type CommandIo,
+  commandHelp,
+  PROGRAM,
+  parseCommandArgs,
+  SUMMARIES,
+} from './command.js';
 
 type Loader = () => Promise<{ readonly command: Command }>;
 
@@ -26,27 +33,7 @@ const LOADERS = {
   erase: () => import('./commands/erase.js'),
   compact: () => import('./commands/compact.js'),
   verify: () => import('./commands/verify.js'),
-} satisfies Record<string, Loader>;
-
-/** The program's --help, in this order (docs/configuration.md lists them so). */
-const SUMMARIES: Readonly<Record<keyof typeof LOADERS, string>> = {
-  demo: 'sync a local simulator into ./data/demo.duckdb and show the result',
-  sync: 'bring the DuckDB file up to date with the service (one run)',
-  status: 'per kind: watermark, pending jobs, last run, row counts',
-  simulate: 'serve a local simulator of the listing service',
-  worker: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
-  enqueue: 'queue a sync run now for the worker (needs REDIS_URL)',
-  report: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
-  query: 'run read-only SQL against the DuckDB file',
-  export: 'write Parquet files partitioned by kind and month',
-  runs: 'the history of sync runs (sync_runs), newest first',
-  state: "show a kind's checkpoint, or reset it to re-sync (from a date)",
-  config: 'show each setting, its value (secrets masked) and where it came from',
-  quarantine: 'list records that failed validation, or retry loading them',
-  erase: "erase jobs' content on request (a data-subject request), keeping their billing facts",
-  compact: 'rewrite the DuckDB file in the current storage format (smaller)',
-  verify: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
-};
+} satisfies Record<keyof typeof SUMMARIES, Loader>;
 
 /** Every command, in the order of the program's --help. */
 export function loadCommands(): Promise<Command[]> {

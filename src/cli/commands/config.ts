@@ -8,7 +8,6 @@ import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'config',
-  summary: 'show each setting, its value (secrets masked) and where it came from',
   usage: 'config show [--format table|json | --json] [--SETTING VALUE ...]',
   description: [
     'Lists every setting that has an environment variable (those of sync, worker and the other',

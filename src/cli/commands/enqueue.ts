@@ -11,7 +11,6 @@ import { summaryLine } from '../sync-summary.js';
 
 export const command: Command = {
   name: 'enqueue',
-  summary: 'queue a sync run now for the worker (needs REDIS_URL)',
   usage:
     'enqueue [--kind pre-recorded|live|all] [--full|--recent] [--wait [--timeout 1h]] [--format table|json | --json]',
   description: [

@@ -41,7 +41,6 @@ const SETTINGS = [
 
 export const command: Command = {
   name: 'erase',
-  summary: "erase jobs' content on request (a data-subject request), keeping their billing facts",
   usage: 'erase (--job ID ... | --metadata KEY=VALUE | --before DATE) [--erase-keep-metadata KEYS] --yes',
   description: [
     'Erases the content of the jobs selected (every selector given must match): the record as',

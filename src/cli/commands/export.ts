@@ -11,7 +11,6 @@ const SETTINGS = ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 
 
 export const command: Command = {
   name: 'export',
-  summary: 'write Parquet files partitioned by kind and month',
   usage: 'export --out DIR [--overwrite] [--include-deleted] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [
     'Writes DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet for jobs, utterances, words and',

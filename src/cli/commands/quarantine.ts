@@ -14,7 +14,6 @@ const ERROR_WIDTH = 80;
 
 export const command: Command = {
   name: 'quarantine',
-  summary: 'list records that failed validation, or retry loading them',
   usage:
     'quarantine list [--db PATH] [--format table|json | --json] [--all]\n       transcript-sync quarantine retry [--db PATH]',
   description: [

@@ -26,7 +26,6 @@ const EXTENSION_FORMATS: Readonly<Record<string, QueryFormat>> = {
 
 export const command: Command = {
   name: 'query',
-  summary: 'run read-only SQL against the DuckDB file',
   usage:
     'query "SQL" | -f FILE | - [--format table|csv|json|parquet | --json] [--out FILE] [--read DIR] [--db PATH] [--lock-wait 5s] [--memory 512MB]',
   description: [

@@ -63,7 +63,6 @@ const SETTINGS = [
 
 export const command: Command = {
   name: 'report',
-  summary: 'billing, status, latency and errors reports (table, CSV, JSON, HTML)',
   usage:
     'report billing|status|latency|errors [--by day|week|month|quarter|year] [--from DATE] [--to DATE] ' +
     '[--kind pre-recorded|live|all] [--format table|csv|json|html | --json] [--include-deleted] ' +

@@ -33,7 +33,6 @@ const SETTINGS = [
 
 export const command: Command = {
   name: 'simulate',
-  summary: 'serve a local simulator of the listing service',
   usage:
     'simulate [--port 8787] [--host 127.0.0.1] [--jobs 1000] [--start ISO | --end ISO|now] [--rate 2000/d] ' +
     '[--grow 60/m] [--webhook-url URL] [--retention 365d] [--seed 7] [--key sim-key] [--limit-cap 100] [--latency MS] [--utterances N] [--words N] ' +

@@ -19,7 +19,6 @@ const SETTINGS = ['kindShown', 'resetSince', 'yes', 'db', 'lockWait', 'redisUrl'
 
 export const command: Command = {
   name: 'state',
-  summary: "show a kind's checkpoint, or reset it to re-sync (from a date)",
   usage: 'state show [--kind K] [--format table|json | --json] | state reset --kind K [--since ISO] --yes',
   description: [
     'show   per kind: the watermark and pending jobs in the DuckDB file and (with REDIS_URL) in Redis,',

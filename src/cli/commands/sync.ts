@@ -19,7 +19,6 @@ import { quarantineNote, runLines } from '../sync-summary.js';
 
 export const command: Command = {
   name: 'sync',
-  summary: 'bring the DuckDB file up to date with the service (one run)',
   usage:
     'sync [--kind pre-recorded|live|all] [--full [--window 1d]] [--since ISO] [--publish DIR|s3://BUCKET/PREFIX [--publish-raw]] [--db PATH] [--base-url URL] [--checkpoints duckdb|redis] [--format table|json | --json] [--notify URL]',
   description: [

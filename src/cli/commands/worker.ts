@@ -15,7 +15,6 @@ import type { Command } from '../command.js';
 
 export const command: Command = {
   name: 'worker',
-  summary: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   usage:
     'worker [--every 5m] [--recent-every 1h] [--recent-window 1d] [--full-every 7d] [--report-every 1d] [--report-dir DIR] [--report-group-by KEYS] [--report-prices FILE] [--report-window 35d] [--publish DIR|s3://BUCKET/PREFIX] [--kind pre-recorded|live|all] [--metrics-port 9464] [--webhook-port PORT] [--webhook-rate 50] [--stale-after 1h] [--shutdown-timeout 10s] [--notify URL] [--db PATH] [--base-url URL]',
   description: [
