@@ -20,31 +20,8 @@ import type { JobKind, JobRecord, JobSpec } from './types.js';
 /** `hidden`: late-visible, not listed until reveal(id). */
 export type AddSpec = JobSpec & { readonly hidden: boolean };
 
-export interface SimulatorData {
-  /** Listed jobs, newest first. Builds every record: for small accounts; pages never use it. */
-  all(): JobRecord[];
-  /** How many jobs are listed. */
-  count(): number;
-  /** The listed jobs at positions [start, end) of the list, newest first (walk a big account with it). */
-  slice(start: number, end: number): JobRecord[];
-  get(id: string): JobRecord | undefined;
-  /** Generates a job (defaults: pre-recorded, queued, created now) and stores it. */
-  add(spec?: Partial<AddSpec>): JobRecord;
-  /** A hidden job becomes listed, at its (past) created_at. */
-  reveal(id: string): void;
-  /** queued -> processing -> done by default; or straight to `to`. */
-  advance(id: string, to?: 'processing' | 'done' | 'error'): JobRecord;
-  /** Changes a record in place (custom_metadata, result, ...); its cached JSON is dropped. */
-  edit(id: string, change: (record: JobRecord) => void): JobRecord;
-  delete(id: string): boolean;
-  /**
-   * Deletes a job of one of `kinds` that the account still holds (not past the retention), as
-   * `DELETE /v2/{kind}/{id}` does; false when there is none.
-   */
-  deleteOf(id: string, kinds: readonly JobKind[]): boolean;
-  /** The retention, ms: jobs created longer ago than this are no longer listed; null: kept forever. */
-  setRetention(ms: number | null): void;
-}
+/** A simulator's `data`, what tests and benches drive: the store without its serving side. */
+export type SimulatorData = Omit<JobStore, 'account' | 'list' | 'bytesOf' | 'tick'>;
 
 export interface StoreOptions {
   /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
@@ -82,7 +59,7 @@ interface Cached {
   readonly bytes: Buffer;
 }
 
-export class JobStore implements SimulatorData {
+export class JobStore {
   private readonly index: JobIndex;
   private readonly overlay = new Overlay();
   private readonly growth: Growth | undefined;
@@ -132,14 +109,17 @@ export class JobStore implements SimulatorData {
     return bytes;
   }
 
+  /** Listed jobs, newest first. Builds every record: for small accounts; pages never use it. */
   all(): JobRecord[] {
     return this.slice(0, Number.MAX_SAFE_INTEGER);
   }
 
+  /** How many jobs are listed. */
   count(): number {
     return this.list(EVERYTHING).total;
   }
 
+  /** The listed jobs at positions [start, end) of the list, newest first (walk a big account with it). */
   slice(start: number, end: number): JobRecord[] {
     return this.list(EVERYTHING)
       .slice(start, end)
@@ -154,6 +134,7 @@ export class JobStore implements SimulatorData {
     return i === undefined ? undefined : this.generated(i);
   }
 
+  /** Generates a job (defaults: pre-recorded, queued, created now) and stores it. */
   add(spec: Partial<AddSpec> = {}): JobRecord {
     const utterances = spec.utterances ?? this.options.rng.around(this.account.spec.utterancesPerJob);
     const words = spec.words ?? this.account.spec.wordsPerUtterance;
@@ -168,12 +149,14 @@ export class JobStore implements SimulatorData {
     return record;
   }
 
+  /** A hidden job becomes listed, at its (past) created_at. */
   reveal(id: string): void {
     const entry = this.entry(id);
     entry.hidden = false;
     this.overlay.changed(entry);
   }
 
+  /** queued -> processing -> done by default; or straight to `to`. */
   advance(id: string, to?: 'processing' | 'done' | 'error'): JobRecord {
     const entry = this.entry(id);
     const status = entry.record['status'];
@@ -183,6 +166,7 @@ export class JobStore implements SimulatorData {
     return this.edit(id, (record) => moveJob(this.options.rng, record, target, entry));
   }
 
+  /** Changes a record in place (custom_metadata, result, ...); its cached JSON is dropped. */
   edit(id: string, change: (record: JobRecord) => void): JobRecord {
     const entry = this.entry(id);
     change(entry.record);
@@ -199,6 +183,10 @@ export class JobStore implements SimulatorData {
     return true;
   }
 
+  /**
+   * Deletes a job of one of `kinds` that the account still holds (not past the retention), as
+   * `DELETE /v2/{kind}/{id}` does; false when there is none.
+   */
   deleteOf(id: string, kinds: readonly JobKind[]): boolean {
     const record = this.get(id);
     if (record === undefined || !kinds.includes(record['kind'] as JobKind)) return false;
@@ -208,6 +196,7 @@ export class JobStore implements SimulatorData {
     return this.delete(id);
   }
 
+  /** The retention, ms: jobs created longer ago than this are no longer listed; null: kept forever. */
   setRetention(ms: number | null): void {
     if (ms !== null && !(ms > 0)) throw new RangeError(`retention must be above 0 ms (got ${ms})`);
     this.retentionMs = ms;
