@@ -4,24 +4,8 @@
  */
 import type { JobKind } from '../types.js';
 
-export interface Features {
-  /** Subtitle formats, or null when subtitles were not asked for. */
-  readonly subtitles: readonly string[] | null;
-  /** Number of speakers when diarization was asked for. */
-  readonly diarization: number | null;
-  readonly translation: readonly string[] | null;
-  readonly summarization: boolean;
-  readonly moderation: boolean;
-  readonly namedEntityRecognition: boolean;
-  readonly nameConsistency: boolean;
-  readonly speakerReidentification: boolean;
-  readonly structuredDataExtraction: readonly string[] | null;
-  readonly sentimentAnalysis: boolean;
-  readonly audioToLlm: readonly string[] | null;
-  readonly sentences: boolean;
-  readonly displayMode: boolean;
-  readonly chapterization: boolean;
-}
+/** Each result module's settings when the request asked for it; null (or false) when it did not. */
+export type Features = Readonly<ReturnType<typeof preRecordedFeatures>>;
 
 type Obj = Record<string, unknown>;
 
@@ -30,7 +14,7 @@ export function obj(value: unknown): Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : {};
 }
 
-function strings(value: unknown): string[] {
+function strings(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
@@ -40,7 +24,7 @@ export function featuresOf(kind: JobKind, requestParams: unknown): Features {
   return kind === 'live' ? liveFeatures(p) : preRecordedFeatures(p);
 }
 
-function preRecordedFeatures(p: Obj): Features {
+function preRecordedFeatures(p: Obj) {
   const on = (name: string): boolean => p[name] === true;
   const config = (name: string): Obj => obj(p[`${name}_config`]);
   return {
