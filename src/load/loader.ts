@@ -49,6 +49,18 @@ export interface LoadResult {
   storedBytes: number;
 }
 
+/** A load that loaded nothing: every count 0. */
+export const NOTHING_LOADED: Readonly<LoadResult> = {
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  restored: 0,
+  quarantined: 0,
+  utterances: 0,
+  words: 0,
+  storedBytes: 0,
+};
+
 export class RecordLoader {
   private readonly logger: Logger;
   /** New and changed records staged, not parsed yet. */
@@ -108,16 +120,7 @@ export class RecordLoader {
     syncedAt: Date,
     parseBytes: number,
   ): Promise<LoadResult> {
-    const result: LoadResult = {
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      restored: 0,
-      quarantined: quarantine.length,
-      utterances: 0,
-      words: 0,
-      storedBytes: 0,
-    };
+    const result: LoadResult = { ...NOTHING_LOADED, quarantined: quarantine.length };
     if (quarantine.length > 0) {
       this.unresolved = true;
       await recordQuarantined(this.db, quarantine, syncedAt);

@@ -8,19 +8,13 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
-import { type Database, openInMemory, openReadOnly } from '../../store/index.js';
+import { type Database, openInMemory, openReadOnly, type ReadOnlyOptions } from '../../store/index.js';
 import { connectWriter, WriterGoneError } from './read-client.js';
 import { fileReader, type Reader } from './reader.js';
 
-export interface ReaderOptions {
+export interface ReaderOptions extends ReadOnlyOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */
   readonly lockWaitMs: number;
-  /** The memory budget, bytes (--memory): the read-only open's DuckDB memory (open-file.ts). */
-  readonly memory?: number;
-  /** The reading reads every `raw` (verify --hashes): one DuckDB thread, a higher ceiling. */
-  readonly readsRaw?: boolean;
-  /** The reading writes Parquet (export): a smaller `memory_limit` (src/memory/reader-memory.ts). */
-  readonly writesParquet?: boolean;
   /** Folders a user's SQL may read files from (Parquet of export / --publish). */
   readonly readableDirs?: readonly string[];
 }

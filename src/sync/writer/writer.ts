@@ -20,7 +20,7 @@
 
 import type { Page, Paging } from '../../extract/index.js';
 import type { JobKind } from '../../kinds.js';
-import type { LoadResult, RecordLoader } from '../../load/loader.js';
+import { type LoadResult, NOTHING_LOADED, type RecordLoader } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
 import type { Database } from '../../store/index.js';
@@ -212,17 +212,6 @@ export class TransactionSize {
     if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
   }
 }
-
-const NOTHING_LOADED: LoadResult = {
-  inserted: 0,
-  updated: 0,
-  unchanged: 0,
-  restored: 0,
-  quarantined: 0,
-  utterances: 0,
-  words: 0,
-  storedBytes: 0,
-};
 
 /**
  * Before a commit: the records `loader` still holds staged are parsed into the open transaction,
