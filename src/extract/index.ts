@@ -38,4 +38,4 @@ export {
 } from './retry-policy.js';
 export { defaultSliceJobs, type Slice } from './slices.js';
 export type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
-export { type PageBudget, walkSlice } from './walk-slice.js';
+export { type PageBudget, type WalkOptions, walkSlice } from './walk-slice.js';

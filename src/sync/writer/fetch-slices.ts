@@ -8,7 +8,7 @@
  * bounded by JSON bytes (src/memory/budget.ts queueBytes): `push` waits while it is full, so memory
  * holds at most its capacity however far the fetchers could run ahead.
  */
-import type { Listing, ListName, Page, PageBudget, PageSizer, Slice } from '../../extract/index.js';
+import type { Listing, ListName, Page, Slice, WalkOptions } from '../../extract/index.js';
 import { walkSlice } from '../../extract/index.js';
 import { normalizePage, type PageRecords } from '../../normalize/index.js';
 
@@ -18,17 +18,11 @@ import { normalizePage, type PageRecords } from '../../normalize/index.js';
  */
 export type Queued = PageRecords | number;
 
-export interface FetchOptions {
+/** How each slice is walked (WalkOptions), by up to `concurrency` fetchers at once. */
+export interface FetchOptions extends Omit<WalkOptions, 'maxRestarts' | 'signal' | 'onRestart'> {
   readonly concurrency: number;
-  /** Items per page: --page-size, fewer for big records; shared with the kind's first page and probes. */
-  readonly sizer: PageSizer;
-  readonly budget: PageBudget;
-  /** ms before a contradicting page is asked again (page-anomalies.ts). */
-  readonly anomalyPauseMs: number;
   readonly signal: AbortSignal;
   readonly onRestart: () => void;
-  /** A page contradicted itself (walk-slice.ts WalkOptions.onAnomaly). */
-  readonly onAnomaly?: () => void;
 }
 
 /** The slices to walk, oldest first: at most `count`; `next` cuts one, undefined once none is left. */
@@ -63,14 +57,7 @@ export async function fetchSlices(
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
-  const walkOptions = {
-    sizer: options.sizer,
-    budget: options.budget,
-    anomalyPauseMs: options.anomalyPauseMs,
-    signal: stop.signal,
-    onRestart: options.onRestart,
-    ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
-  };
+  const walkOptions: WalkOptions = { ...options, signal: stop.signal };
   // Reused once, then let go.
   let reuse = firstPage;
   const walk = async (index: number, slice: Slice): Promise<void> => {
