@@ -117,10 +117,12 @@ Options:
                    each: quicker, but memory, CPU and bytes written are then the bench's (for the
                    smoke test); the scale phase runs the CLI in children (but see --smoke)
   --smoke          the smoke test's mode, checking the bench runs, not measuring: the latency
-                   phase on 2 slices a kind, the budget phase's 256 MB runs a backfill only, its
-                   hour-long jobs and the incremental histories' jobs a tenth as long, the
-                   scale phase's commands after the first in the bench's process; with
-                   --in-process, the last shape's tasks and the naive loader still a child each
+                   phase on 2 slices a kind; the budget phase's every step for hour-long records
+                   at the default budget, a backfill only otherwise; its hour-long jobs and the
+                   incremental histories' jobs a tenth as long; the scale phase's commands after
+                   the first in the bench's process; the floor search one setting a shape, over
+                   its first two transactions; with --in-process, the last shape's tasks and the
+                   naive loader still a child each
   -h, --help       show this help
 
 A million-job account: hours on 2 cores (a back-fill of 10,000 jobs takes about a minute of CPU),

@@ -22,9 +22,14 @@ export const BUDGETS = [DEFAULT_MEMORY, 256e6] as const;
 const STEPS = ['backfill', 'incremental', 'full'] as const;
 type Step = (typeof STEPS)[number];
 
-/** The steps run at a budget: every one, but only the backfill at the smaller budget with `--smoke`. */
-function stepsAt(budget: number, options: BenchOptions): readonly Step[] {
-  return options.smoke && budget !== DEFAULT_MEMORY ? ['backfill'] : STEPS;
+/**
+ * The steps run at a budget for one kind of records: every one, but with `--smoke` each step once
+ * per kind of figure: every step for hour-long records at the default budget, the backfill alone
+ * otherwise.
+ */
+function stepsAt(budget: number, records: string, options: BenchOptions): readonly Step[] {
+  if (!options.smoke) return STEPS;
+  return budget === DEFAULT_MEMORY && records === 'hour-long' ? STEPS : ['backfill'];
 }
 
 export async function runBudgetPhase(options: BenchOptions, dir: string, say: Say): Promise<BudgetFigures> {
@@ -42,7 +47,7 @@ export async function runBudgetPhase(options: BenchOptions, dir: string, say: Sa
       for (const budget of BUDGETS) {
         const file = join(dir, `budget-${c.records}-${budget}.duckdb`);
         const rounds: BudgetRun[][] = [];
-        const steps = stepsAt(budget, options);
+        const steps = stepsAt(budget, c.records, options);
         for (let round = 1; round <= options.repeat; round++) {
           const sequence = await runSequence(sim, file, budget, steps, c, options);
           rounds.push(sequence);

@@ -26,6 +26,9 @@ import type { FloorABoundedOptions, FloorAResult } from './task-floor-a.js';
 /** Transactions of about these many MB of NDJSON, in jobs of the shape's mean size. */
 const FLOOR_TRANSACTION_MB = [1, 2, 4, 8, 16, 32] as const;
 
+/** Transactions of a trial with `--smoke`: the first two of its batches, still more than one. */
+const SMOKE_TRANSACTIONS = 2;
+
 /** `n` to two significant digits. */
 function round2(n: number): number {
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
@@ -126,7 +129,8 @@ export async function runFloorSearch(
   let runs = 0;
   const run: Run = async (bounds, batches) => {
     const db = join(dir, `search-${runs++}.duckdb`);
-    const task: FloorABoundedOptions = { db, bounds, batches };
+    const loaded = options.smoke ? batches.slice(0, SMOKE_TRANSACTIONS) : batches;
+    const task: FloorABoundedOptions = { db, bounds, batches: loaded };
     try {
       // In the bench's process (`--in-process`) a run cannot be stopped: its peak is the bench's.
       if (options.inProcess) return { output: await runTask<FloorAResult>('floor-a-bounded', task) };
