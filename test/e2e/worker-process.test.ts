@@ -2,7 +2,8 @@
  * The worker as operators run it: the built bin as a child process (build first: `npm test` does).
  * One worker per DuckDB file, a clean stop on SIGTERM mid-run, and recovery after SIGKILL mid-run.
  * The worker that picks up after a stopped or killed one runs in this process
- * (test/helpers/worker-in-process.ts): what it shows is the state the process left, not a process.
+ * (test/helpers/worker-in-process.ts): what it shows is the state the process left, not a process;
+ * so does the second worker refused beside a running one, whose exit code and output are the test's.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,7 +19,7 @@ import { writerLockPath } from '../../src/store/file/writer-lock.js';
 import { checkpointKey } from '../../src/sync/checkpoints/redis-store.js';
 import { createSyncQueue } from '../../src/worker/queue.js';
 import { runCommand } from '../helpers/analytics-data.js';
-import { shownLines } from '../helpers/cli.js';
+import { runMain, shownLines } from '../helpers/cli.js';
 import { actualFacts, expectedFacts } from '../helpers/mirror.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -193,12 +194,12 @@ describe('worker process', () => {
     expect(during.error).toBeUndefined();
 
     const holder = `transcript-sync: ${resolve(s.db)} already has a worker: pid ${worker.process.pid} (transcript-sync worker) on host`;
-    const second = spawnCli(['worker', '--metrics-port', '0', '--every', '1h', ...NO_REPORT], {
+    const second = await runMain(['worker', '--metrics-port', '0', '--every', '1h', ...NO_REPORT], {
       ...s.env,
       TSYNC_REDIS_PREFIX: uniquePrefix('other-prefix'),
     });
-    expect(await second.exited).toBe(1);
-    const lines = shownLines(second.stderr());
+    expect(second.code).toBe(1);
+    const lines = shownLines(second.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(holder);
     expect(lines[0]).toContain('run one worker per file');
