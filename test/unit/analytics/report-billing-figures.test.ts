@@ -116,10 +116,22 @@ const PRICES = {
 const pricesFile = join(temp.dir, 'prices.json');
 writeFileSync(pricesFile, JSON.stringify(PRICES));
 
-async function run(...args: string[]): Promise<string> {
-  const outcome = await runCommand(report, ['billing', '--db', db, ...args]);
-  expect(outcome.error?.message).toBeUndefined();
-  return outcome.stdout;
+/**
+ * The report's output for `args`, run once per file for each distinct `args`: nothing writes to the
+ * file after beforeAll, so tests that check different things of one report share its run.
+ */
+const outputs = new Map<string, Promise<string>>();
+function run(...args: string[]): Promise<string> {
+  const key = JSON.stringify(args);
+  let output = outputs.get(key);
+  if (output === undefined) {
+    output = runCommand(report, ['billing', '--db', db, ...args]).then((outcome) => {
+      expect(outcome.error?.message).toBeUndefined();
+      return outcome.stdout;
+    });
+    outputs.set(key, output);
+  }
+  return output;
 }
 
 async function billing(...args: string[]): Promise<ReportJson> {
