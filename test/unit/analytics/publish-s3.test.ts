@@ -15,6 +15,7 @@ import { type Simulator, type SimulatorOptions, startSimulator } from '../../../
 import { openReadOnly } from '../../../src/store/open-file.js';
 import { copyDataset } from '../../../src/store/statements/datasets.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
+import { migratedDb } from '../../helpers/migrated-db.js';
 import { freePort } from '../../helpers/net.js';
 import { S3RVER_KEY, type S3Server, startS3Server } from '../../helpers/s3-server.js';
 import { syncOnce } from '../../helpers/sync.js';
@@ -168,7 +169,7 @@ function addJob(simulator: Simulator): void {
 describe('sync --publish s3://BUCKET/PREFIX', () => {
   test('publishes, then publishes a change: every table reads back equal to the mirror; a reader of the previous manifest reads it whole throughout; what the last 2 manifests name is kept', async () => {
     sim = await startSimulator(ACCOUNT);
-    const db = join(tempDir(), 'pub.duckdb');
+    const db = await migratedDb('pub.duckdb');
     const { url, prefix } = datasetUrl('round-trip');
     const publish = { dir: url, raw: false, endpoint: s3.url };
 
@@ -230,7 +231,7 @@ describe('sync --publish s3://BUCKET/PREFIX', () => {
 
   test('--publish-keep 1 leaves only the current manifest and the files it names', async () => {
     sim = await startSimulator(ACCOUNT);
-    const db = join(tempDir(), 'pub.duckdb');
+    const db = await migratedDb('pub.duckdb');
     const { url, prefix } = datasetUrl('keep-one');
     const publish = { dir: url, raw: false, endpoint: s3.url, keep: 1 };
     await syncOnce(sim, db, { publish });
@@ -248,7 +249,7 @@ describe('sync --publish s3://BUCKET/PREFIX', () => {
 
   test('a publish stopped during its uploads leaves the previous manifest and every file it names; the next one cleans up', async () => {
     sim = await startSimulator(ACCOUNT);
-    const db = join(tempDir(), 'pub.duckdb');
+    const db = await migratedDb('pub.duckdb');
     const { url, prefix } = datasetUrl('stopped');
     const publish = { dir: url, raw: false, endpoint: s3.url };
     await syncOnce(sim, db, { publish });
@@ -292,7 +293,7 @@ describe('--publish s3:// refuses bad input in one line naming the fix', () => {
   /** A run of the CLI in this process against a two-job account, with `env` beside the service's. */
   async function run(args: readonly string[], env: Record<string, string> = {}) {
     sim ??= await startSimulator({ ...ACCOUNT, preRecorded: 1, live: 1 });
-    const db = join(tempDir(), 'bad.duckdb');
+    const db = await migratedDb('bad.duckdb');
     const result = await runMain(['sync', '--db', db, ...args], {
       TSYNC_BASE_URL: sim.url,
       TSYNC_API_KEY: sim.apiKey,
