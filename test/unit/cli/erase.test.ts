@@ -15,6 +15,7 @@ import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
+import { copyMigrated } from '../../helpers/migrated-db.js';
 import { searchDatabase } from '../../helpers/secret-search.js';
 import { syncOnce } from '../../helpers/sync.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -151,6 +152,7 @@ describe('erase', () => {
     const { sim, id } = await account();
     const dir = tempDir();
     const db = join(dir, 'mirror.duckdb');
+    await copyMigrated(db);
     const published = join(dir, 'published');
     await syncOnce(sim, db, { publish: { dir: published, raw: true } });
     // The phrase is there to be found: in the rows, the file's bytes and the dataset.
