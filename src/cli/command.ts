@@ -55,9 +55,9 @@ export interface CommandContext extends CommandIo {
  * lists them so). Kept here, apart from the commands' modules, so that `--help` loads none of them.
  */
 export const SUMMARIES = {
-  demo: 'sync a local simulator into ./data/demo.duckdb and show the result',
+  demo: 'sync a local simulator of the service into ./data/demo.duckdb and show the result',
   sync: 'bring the DuckDB file up to date with the service (one run)',
-  status: 'per kind: watermark, pending jobs, last run, row counts',
+  status: 'show per kind the watermark, pending jobs, last run and row counts',
   simulate: 'serve a local simulator of the listing service',
   worker: 'run scheduled syncs from a BullMQ queue (needs REDIS_URL)',
   enqueue: 'queue a sync run now for the worker (needs REDIS_URL)',
@@ -69,16 +69,14 @@ export const SUMMARIES = {
   config: 'show each setting, its value (secrets masked) and where it came from',
   quarantine: 'list records that failed validation, or retry loading them',
   erase: "erase jobs' content on request (a data-subject request), keeping their billing facts",
-  compact: 'rewrite the DuckDB file in the current storage format (smaller)',
-  verify: "check every table's invariants (unique ids, no orphans); exit 1 if one breaks",
+  compact: 'rewrite the DuckDB file in the current storage format (long strings compressed)',
+  verify: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
 } as const;
 
 export type CommandName = keyof typeof SUMMARIES;
 
 export interface Command {
   readonly name: CommandName;
-  /** The line under the usage in its own --help; unset, its line in SUMMARIES. */
-  readonly summary?: string;
   /** e.g. `sync [options]`; the program name is added. */
   readonly usage: string;
   /** Longer text printed under the usage line. */
@@ -212,7 +210,7 @@ function takesValue(arg: string | undefined, options: FlagSpecs): boolean {
 }
 
 export function commandHelp(command: Command): string {
-  const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', command.summary ?? SUMMARIES[command.name]];
+  const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', SUMMARIES[command.name]];
   if (command.description) lines.push('', command.description);
   const rows: [string, string][] = command.settings
     .filter((name) => settingOf(name).flag !== undefined)

@@ -13,7 +13,6 @@ import { withCommandLock } from '../lock-wait.js';
 
 export const command: Command = {
   name: 'compact',
-  summary: 'rewrite the DuckDB file in the current storage format (long strings compressed)',
   usage: 'compact [--db PATH] [--format table|json | --json]',
   description: [
     'Files created by transcript-sync before 0.2 use DuckDB storage format v1.0, where `raw` is stored',

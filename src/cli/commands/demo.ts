@@ -14,7 +14,6 @@ import { renderTable } from '../table.js';
 
 export const command: Command = {
   name: 'demo',
-  summary: 'sync a local simulator of the service into ./data/demo.duckdb and show the result',
   usage: 'demo [--db PATH] [--jobs N]',
   description: 'Needs no key and no Redis. Run it again: the second run is incremental and changes nothing.',
   logs: true,

@@ -14,7 +14,6 @@ import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'status',
-  summary: 'show per kind the watermark, pending jobs, last run and row counts',
   usage: 'status [--db PATH] [--pending-max-age DURATION] [--format table|json | --json]',
   description: [
     'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',

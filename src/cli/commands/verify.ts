@@ -12,7 +12,6 @@ import { writeRows } from '../table.js';
 
 export const command: Command = {
   name: 'verify',
-  summary: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
   usage: 'verify [--db PATH] [--format table|json | --json] [--hashes] [--repair]',
   description: [
     'Read-only unless --repair. Checks: jobs.id unique; one job_records row per job; utterances',
