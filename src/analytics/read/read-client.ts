@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { DatabaseError } from '../../errors.js';
-import { connectionRows, copyParquetFile, type SqlParams } from '../../store/index.js';
+import { copyParquetFile, type SqlParams, toDuckParams } from '../../store/index.js';
 import { withPrivateDuckDB } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
 import { socketPathOf } from './read-server.js';
@@ -68,6 +68,8 @@ function socketReader(path: string, socketPath: string): Reader {
    */
   const request = async <T>(message: ReadRequest, use: (reply: Reply) => Promise<T>, partial = false) => {
     const socket = await open(socketPath);
+    // Once the reply is read, the connection only keeps the file it names: a reset then is no error.
+    socket.on('error', () => {});
     try {
       const line = readWireLine(socket, {
         endEvent: 'close',
@@ -104,9 +106,12 @@ function socketReader(path: string, socketPath: string): Reader {
       request({ op: 'parquet', dataset, params }, async ({ file }) => {
         if (!file) throw broken('named no file');
         const target = { path: targetDir, partitionBy, setting: '--out' };
-        return withPrivateDuckDB((connection) =>
-          copyParquetFile(connectionRows(connection, path), file, target),
-        );
+        // The private DuckDB's errors are the copy's, never a sign that the database file is damaged.
+        return withPrivateDuckDB((connection) => {
+          const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
+            (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
+          return copyParquetFile({ path, all }, file, target);
+        });
       }),
   };
 }
