@@ -166,10 +166,9 @@ export class ParseBatch {
       const parsing = lane.parsing;
       lane.parsing = undefined;
       if (parsing) await parsing.catch(() => undefined);
-      if (lane.ids.size > 0) {
-        clear(lane);
-        await resetParseStaging(this.connection(lane));
-      }
+      const held = lane.ids.size > 0;
+      clear(lane);
+      if (held) await resetParseStaging(this.connection(lane));
     }
   }
 
