@@ -33,7 +33,7 @@ export interface SimChildOptions {
   readonly grow?: GrowOptions;
   /** Most items served per page. */
   readonly limitCap: number;
-  /** Most bytes of served JSON the simulator keeps for the next requests (its default: 32 MiB). */
+  /** Most bytes of served JSON the simulator keeps for the next requests (default: the simulator's). */
   readonly cacheBytes?: number;
 }
 
