@@ -11,12 +11,10 @@ import { defaultSliceJobs, PageSizer, type Paging, planWindow, type Slice } from
 import type { JobKind } from '../kinds.js';
 import { createSeenSet, dropSeenSet } from '../store/index.js';
 import { saveCheckpoint } from './checkpoints/checkpoints.js';
-import { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import { KindProgress, KindSummaryBuilder } from './kind-summary.js';
+import { KindProgress, KindSummaryBuilder, RunCounters } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
-import { judgeUnseen } from './reconcile.js';
-import { reconcileStart } from './reconcile-window.js';
+import { judgeUnseen, reconcileStart } from './reconcile.js';
 import { KindRunFailed } from './run-failures.js';
 import { recordRunFinish, recordRunStart } from './run-log.js';
 import type { Checkpoint, KindSummary, SyncMode, SyncPlan } from './types.js';

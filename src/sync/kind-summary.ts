@@ -1,9 +1,44 @@
-/** One kind's summary (what sync_runs, the CLI and the worker report) and its progress reports. */
+/**
+ * One kind's running totals (RunCounters), its summary at the end (what sync_runs, the CLI and the
+ * worker report) and its progress reports.
+ */
 
 import type { JobKind } from '../kinds.js';
-import type { RunCounters } from './counters.js';
+import type { LoadResult } from '../load/loader.js';
 import type { KindRunContext } from './kind-context.js';
 import type { KindSummary, RunOutcome, SyncMode } from './types.js';
+
+/** Running totals of one kind's run, turned into its summary at the end. */
+export class RunCounters {
+  pages = 0;
+  jobsFetched = 0;
+  inserted = 0;
+  updated = 0;
+  unchanged = 0;
+  quarantined = 0;
+  restored = 0;
+  deleted = 0;
+  expired = 0;
+  words = 0;
+  pendingRechecked = 0;
+  restarts = 0;
+  /** Pages that contradicted themselves, cleared by asking again or not: a --full run then marks no deletions. */
+  anomalies = 0;
+
+  addPages(pages: number, records: number): void {
+    this.pages += pages;
+    this.jobsFetched += records;
+  }
+
+  addLoad(result: LoadResult): void {
+    this.inserted += result.inserted;
+    this.updated += result.updated;
+    this.unchanged += result.unchanged;
+    this.quarantined += result.quarantined;
+    this.restored += result.restored;
+    this.words += result.words;
+  }
+}
 
 /**
  * Builds the kind's summary from its counters and the client's request counts since the kind's own

@@ -2,16 +2,18 @@
  * Jobs seen `queued` or `processing` are fetched again on every run until they reach `done` or
  * `error`, even when they are older than the window. The service cannot fetch one job by id through
  * the list endpoints, so they are asked for with windows around their created_at
- * (pending-windows.ts: neighbours within a page share one). Each window is walked like a slice and
- * loaded by the window's writer (writer/writer.ts): the same transactions, flush and commits.
+ * (nextPendingWindow). Each window is walked like a slice and loaded by the window's writer
+ * (writer/writer.ts): the same transactions, flush and commits.
+ *
+ * Pending jobs whose places in the stored list lie within one page of each other share one window
+ * (one request where each would cost one); a lone one gets ±1 ms around its instant. Jobs sharing
+ * an instant always share a window, however many: its walk follows `next` links.
  */
-import type { Paging } from '../extract/index.js';
+import type { Paging, Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import { type Database, listPendingJobs, type PendingJob } from '../store/index.js';
-import type { RunCounters } from './counters.js';
 import type { KindRunContext } from './kind-context.js';
-import type { KindProgress } from './kind-summary.js';
-import { nextPendingWindow } from './pending-windows.js';
+import type { KindProgress, RunCounters } from './kind-summary.js';
 import type { Checkpoint } from './types.js';
 import type { SliceSource } from './writer/fetch-slices.js';
 import { type Claims, walkAndLoad } from './writer/writer.js';
@@ -62,4 +64,28 @@ export async function recheckPending(
     claims,
   });
   counters.pendingRechecked = pending.length;
+}
+
+/**
+ * The window of `pending[from]` and of the pending jobs after it (sorted by created_at, as
+ * listPendingJobs returns them) that lie within `perPage` stored jobs of it, and the index of the
+ * first pending job it leaves out.
+ */
+export function nextPendingWindow(
+  pending: readonly PendingJob[],
+  from: number,
+  perPage: number,
+): { window: Slice; end: number } {
+  const first = pending[from];
+  if (!first) throw new RangeError(`no pending job at ${from}`);
+  const firstAt = Date.parse(first.created_at);
+  let lastAt = firstAt;
+  let end = from + 1;
+  for (; end < pending.length; end++) {
+    const job = pending[end]!;
+    const at = Date.parse(job.created_at);
+    if (at !== lastAt && job.position - first.position >= perPage) break;
+    lastAt = at;
+  }
+  return { window: { after: new Date(firstAt), before: new Date(lastAt + 1) }, end };
 }

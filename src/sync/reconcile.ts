@@ -17,6 +17,7 @@ import {
 } from '../store/index.js';
 import { guardDeletions } from './deletion-guard.js';
 import type { RetentionEdges } from './retention.js';
+import type { Checkpoint, SyncPlan } from './types.js';
 
 /** `ids`: of every record listed, valid or not (PageRecords.listedIds). */
 export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {
@@ -101,4 +102,30 @@ export function markVanished(db: Database, kind: JobKind, range: CreatedRange, n
     before: range.before.toISOString(),
     now: now.toISOString(),
   });
+}
+
+/**
+ * Where a `--full` run (a reconcile) starts walking. Without `--window` it walks the whole history
+ * the service still lists: from the retention horizon (retention.ts; `--service-retention`), as
+ * the service lists nothing older, so years of history cost no more than the retention's worth.
+ * With `--window 7d` it walks only jobs created in the last 7 days, where deletions and edits
+ * upstream are most likely, and only those can be marked deleted (judgeUnseen takes the same
+ * bound). A rarer whole-history run finds what happened to older jobs.
+ *
+ * The window never starts later than an incremental run would (the watermark minus the lookback):
+ * a reconcile moves the watermark to its start time like any run, so it must also cover any gap an
+ * incremental run has not walked yet. A file never synced gets the whole history.
+ */
+export function reconcileStart(
+  checkpoint: Checkpoint,
+  plan: SyncPlan,
+  startedAt: Date,
+  horizon: Date,
+): Date | null {
+  if (checkpoint.watermark === null) return null;
+  const window = plan.reconcileWindow;
+  const recent =
+    window === null ? horizon.getTime() : Math.max(startedAt.getTime() - window, horizon.getTime());
+  const incremental = Date.parse(checkpoint.watermark) - plan.lookback;
+  return new Date(Math.min(recent, incremental));
 }

@@ -6,7 +6,7 @@
  * little early or late, and its 12 months are not always 365 days):
  *
  * - the horizon (edge minus the margin): a `--full` walk starts there, never lower, since the service
- *   lists nothing older (reconcile-window.ts); a job listed older than it shows the setting is too
+ *   lists nothing older (reconcile.ts); a job listed older than it shows the setting is too
  *   short, which RetentionWatch says once per run;
  * - the expiry line (edge plus the margin): a stored job the run did not see and created before it
  *   is expired (`expired_at`, kept in every view and report), one created after it was deleted

@@ -17,7 +17,7 @@ export interface SyncPlan {
   readonly full: boolean;
   /**
    * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
-   * (`--window`; src/sync/reconcile-window.ts); null: the whole history the service lists.
+   * (`--window`; src/sync/reconcile.ts); null: the whole history the service lists.
    */
   readonly reconcileWindow: number | null;
   /** Lower bound of a first run (no watermark yet); null: all history. */
