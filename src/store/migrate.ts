@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { sqlDir } from '../util/paths.js';
-import { copyRecordsApart } from './records-apart.js';
+import { commitWithCheckpoint } from './file/commit-checkpoint.js';
+import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
+import { copyRecordsApartBatch, recordsApartBatches, resetRecordsApart } from './statements/file-upkeep.js';
 
 export interface Migration {
   readonly version: number;
@@ -71,6 +73,31 @@ export interface MigrateOptions {
   readonly walThreshold: string;
   /** Hears of each batch a migration's copy has done, of how many (the records of 006). */
   readonly onBatch?: ((copied: number, batches: number) => void) | undefined;
+}
+
+/**
+ * jobs.raw copied into job_records before 006 drops it (sql/006_records_apart.sql): a batch of about
+ * JOBS_GROUP_RAW_BYTES a transaction, committed straight into the file (one statement over every
+ * record would not fit memory_limit); an interrupted copy is emptied and done again.
+ */
+async function copyRecordsApart(
+  connection: DuckDBConnection,
+  walThreshold: string,
+  onBatch: (copied: number, batches: number) => void,
+): Promise<void> {
+  await resetRecordsApart(connection);
+  const batches = await recordsApartBatches(connection, { batchBytes: JOBS_GROUP_RAW_BYTES });
+  for (const [index, batch] of batches.entries()) {
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      await copyRecordsApartBatch(connection, batch);
+      await commitWithCheckpoint(connection, walThreshold);
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => {});
+      throw error;
+    }
+    onBatch(index + 1, batches.length);
+  }
 }
 
 /**
