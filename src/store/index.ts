@@ -11,7 +11,6 @@ export * from './file/reading-memory.js';
 export * from './file/rewrite-file.js';
 export * from './file/writer-lock.js';
 export * from './open-file.js';
-export * from './quarantine.js';
 export * from './statements/checkpoints.js';
 export * from './statements/datasets.js';
 export * from './statements/demo.js';

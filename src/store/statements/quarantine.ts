@@ -1,6 +1,7 @@
 /**
- * The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash.
- * Bad records are rare, so one statement each is fine here (the bulk path is the appender).
+ * The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash,
+ * with the problems found (retried by src/load/quarantine-retry.ts). Bad records are rare, so one
+ * statement each is fine here (the bulk path is the appender).
  */
 
 import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';
@@ -17,14 +18,6 @@ export type QuarantinedRecord = {
   /** The record's JSON text, as received. */
   readonly raw: string;
   readonly seen_at: Date;
-};
-
-/** A row of the quarantine: JSON columns as text. */
-export type StoredQuarantineRow = Omit<QuarantinedRecord, 'seen_at'> & {
-  readonly first_seen_at: Date;
-  readonly last_seen_at: Date;
-  readonly seen_count: number;
-  readonly resolved_at: Date | null;
 };
 
 /** Keeps a record; the same one seen again counts up and is unresolved again. */
@@ -61,12 +54,43 @@ export async function recordQuarantined(
   }
 }
 
-/** Unresolved rows (with `include_resolved`, every row), newest first. */
-export function quarantineRows(
+export interface QuarantineRow {
+  readonly rawHash: string;
+  readonly jobId: string | null;
+  readonly kind: string | null;
+  readonly errors: RecordProblem[];
+  /** The record's JSON text, as received. */
+  readonly raw: string;
+  readonly firstSeenAt: string;
+  readonly lastSeenAt: string;
+  readonly seenCount: number;
+  readonly resolvedAt: string | null;
+}
+
+/** Unresolved rows, newest first; with `includeResolved`, all of them. */
+export async function quarantineList(
   db: RowSource,
-  params: { include_resolved: boolean },
-): Promise<StoredQuarantineRow[]> {
-  return db.all<StoredQuarantineRow>(queryText('quarantine-list'), only(params, 'include_resolved'));
+  options: { includeResolved?: boolean } = {},
+): Promise<QuarantineRow[]> {
+  const rows = await db.all<
+    Omit<QuarantinedRecord, 'seen_at'> & {
+      first_seen_at: Date;
+      last_seen_at: Date;
+      seen_count: number;
+      resolved_at: Date | null;
+    }
+  >(queryText('quarantine-list'), { include_resolved: options.includeResolved ?? false });
+  return rows.map((row) => ({
+    rawHash: row.raw_hash,
+    jobId: row.job_id,
+    kind: row.kind,
+    errors: JSON.parse(row.errors) as RecordProblem[],
+    raw: row.raw,
+    firstSeenAt: row.first_seen_at.toISOString(),
+    lastSeenAt: row.last_seen_at.toISOString(),
+    seenCount: row.seen_count,
+    resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
+  }));
 }
 
 /** Unresolved records, oldest first. */
