@@ -18,12 +18,13 @@ import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
   acquireInstance,
+  createMemoryInstance,
   discardCreatedFile,
   releaseInstance,
+  removeStaleReaderTemps,
   type SharedInstance,
   walThresholdSetting,
 } from './file/open-instance.js';
-import { createMemoryInstance, removeStaleReaderTemps } from './file/reader-settings.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { createParseStaging, createWriterStaging } from './statements/loader.js';
 

@@ -2,10 +2,12 @@
  * Opens (or shares) the one DuckDBInstance of a file in this process. DuckDB locks a file for one
  * writing process; while another process holds it, opening is retried until `lockWaitMs`, then a
  * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
- * we create is 0700 and the database file 0600 (set before anything is written to it).
+ * we create is 0700 and the database file 0600 (set before anything is written to it). A reading
+ * process spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts); the next reading removes
+ * those of dead processes.
  */
-import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../../errors.js';
@@ -15,7 +17,6 @@ import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
 import { duckdb } from '../duckdb.js';
 import { damagedFileError } from './damaged-file.js';
-import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -58,6 +59,26 @@ function writerSettings(memory: DuckDbMemory): Record<string, string> {
     allocator_background_threads: 'true',
     max_vacuum_tasks: '0',
     storage_compatibility_version: STORAGE_FORMAT,
+  };
+}
+
+/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
+const BASE_OPTIONS = {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+} as const;
+
+/**
+ * Settings of a read-only open, from the reader's memory (src/memory/reader-memory.ts): a buffer pool
+ * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
+ * allocator's background threads, which hand freed memory back to the system.
+ */
+function readerSettings(memory: ReaderMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    threads: String(memory.threads),
+    temp_directory: memory.tempDirectory,
+    allocator_background_threads: 'true',
   };
 }
 
@@ -259,4 +280,38 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     );
   }
   return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
+}
+
+/**
+ * An instance of an empty database in memory, with a reader's settings: SQL over files alone. Not
+ * shared, and the caller closes it and removes `reader.tempDirectory` (where DuckDB may spill).
+ */
+export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
+  return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
+}
+
+/** Removes the spill folders beside `path` of reading processes that are gone. */
+export function removeStaleReaderTemps(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return; // an unreadable folder: DuckDB says what is wrong with the file itself
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
+    rmSync(join(dirname(path), name), { recursive: true, force: true });
+  }
+}
+
+/** Whether process `pid` exists (EPERM: it does, another user's). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
