@@ -14,9 +14,7 @@ import type {
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { type ConnectionParts, Connections, type ReopenHook } from './connections.js';
-import { commitWithCheckpoint } from './file/commit-checkpoint.js';
-import { damagedFileError } from './file/damaged-file.js';
-import { restrictFile } from './file/open-instance.js';
+import { damagedFileError, restrictFile } from './file/open-instance.js';
 import { KeptStatements } from './kept-statements.js';
 import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
 
@@ -201,7 +199,7 @@ export class Database {
 
   /**
    * Asks the open transaction's COMMIT to write its changes straight into the file, not into the
-   * WAL first (file/commit-checkpoint.ts): for a transaction of many rows. A few rows cost less
+   * WAL first (commitWithCheckpoint): for a transaction of many rows. A few rows cost less
    * through the WAL (a checkpoint writes every row group's metadata anew). Outside a transaction,
    * or on a read-only open, nothing.
    */
@@ -289,4 +287,26 @@ export function connectionRows(connection: DuckDBConnection, path: string): RowS
 /** A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so, with the fix. */
 function damagedOr(path: string, error: unknown): unknown {
   return damagedFileError(path, error) ?? error;
+}
+
+/**
+ * A COMMIT that writes the transaction's changes straight into the file: DuckDB checkpoints at a
+ * commit that finds its WAL threshold passed, and writers open with
+ * `auto_checkpoint_skip_wal_threshold` 0 (open-instance.ts), so such a commit skips the WAL
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md); should another connection hold a
+ * transaction that needs the old data (a reader), DuckDB writes the WAL after all. The threshold is
+ * set to zero, then back to `walThreshold` (the writer's, in MiB) whatever the outcome; DuckDB's
+ * SET takes no bound value, and the threshold is the plan's number, never input.
+ */
+export async function commitWithCheckpoint(
+  connection: DuckDBConnection,
+  walThreshold: string,
+): Promise<void> {
+  if (!/^\d+MiB$/.test(walThreshold)) throw new Error(`not a WAL threshold: ${walThreshold}`);
+  await connection.run("SET wal_autocheckpoint = '0B'");
+  try {
+    await connection.run('COMMIT');
+  } finally {
+    await connection.run(`SET wal_autocheckpoint = '${walThreshold}'`);
+  }
 }

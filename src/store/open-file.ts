@@ -14,11 +14,11 @@ import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { planReaderMemory } from '../memory/reader-memory.js';
 import { Database, type DatabaseParts } from './database.js';
-import { damagedFileError } from './file/damaged-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
   acquireInstance,
   createMemoryInstance,
+  damagedFileError,
   discardCreatedFile,
   releaseInstance,
   removeStaleReaderTemps,

@@ -16,7 +16,6 @@ import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
 import { duckdb } from '../duckdb.js';
-import { damagedFileError } from './damaged-file.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -314,4 +313,22 @@ export function pidAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+const DAMAGED =
+  /not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes|Corrupt database file|checksum .* does not match/i;
+
+/**
+ * The DatabaseError of a damaged `path` (not a DuckDB file, cut short, a block's checksum wrong)
+ * when `error` says so, else undefined: DuckDB says it at the open, or only when a statement reads
+ * the damaged block.
+ */
+export function damagedFileError(path: string, error: unknown): DatabaseError | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof DatabaseError || !DAMAGED.test(message)) return undefined;
+  return new DatabaseError(`${path} is damaged or not a DuckDB database`, {
+    path,
+    hint: 'move it aside (keep it for inspection) and run a sync to rebuild it, or point --db at another file',
+    cause: error,
+  });
 }
