@@ -1,9 +1,9 @@
 /**
- * A DuckDB file's statements and transactions: SQL with bound values (the statements of
- * src/store/statements, the loader's), run on one connection, and explicit transactions. Opening and
- * closing the file (the instance, migrations, a writer's staging, merge and checkpoint) is
- * open-file.ts's, which hands a Database its connections (connections.ts) and what closing means;
- * a writer's Database can open its file again between transactions (reopen).
+ * A DuckDB file's statements and transactions: SQL with bound values run on one connection, and
+ * explicit transactions. Opening and closing the file (the instance, migrations, a writer's staging,
+ * merge and checkpoint) is open-file.ts's, which hands a Database its connections and what closing
+ * means; a writer's Database can open its file again between transactions (reopen), and lends
+ * connections for a while (withConnection: the read server's).
  */
 import type {
   DuckDBAppender,
@@ -13,15 +13,25 @@ import type {
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
-import { type ConnectionParts, Connections, type ReopenHook } from './connections.js';
 import { damagedFileError, restrictFile } from './file/open-instance.js';
 import { KeptStatements } from './kept-statements.js';
 import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
 
 /** What the opener (open-file.ts) hands a Database. */
-export interface DatabaseParts extends ConnectionParts {
+export interface DatabaseParts {
   /** Absolute. */
   readonly path: string;
+  readonly connection: DuckDBConnection;
+  /** A new connection to the same file: its own transactions, so its own snapshot. */
+  readonly connect: () => Promise<DuckDBConnection>;
+  /** A writer's staging connections (the loader's parsing, outside its transactions): two, used in turn. */
+  readonly staging?: readonly DuckDBConnection[];
+  /** Run once the connections closed: gives the file back. */
+  readonly release: () => void;
+  /** A writer's: gives the file back and opens it again with the same settings, no migration. */
+  readonly reopen?: () => Promise<DatabaseParts>;
+  /** Whether these parts are the instance's only handle in the process (reopen needs that). */
+  readonly sole?: () => boolean;
   /** A writer's WAL threshold as its DuckDB setting (file/open-instance.ts), for checkpointAtCommit. */
   readonly walThreshold?: string;
   /** Run once by close() while statements still run (a writer's merge and checkpoint); must not throw. */
@@ -40,11 +50,16 @@ export interface RowSource {
 
 export class Database {
   readonly path: string;
-  private readonly connections: Connections<DatabaseParts>;
+  private parts: DatabaseParts;
   private readonly logger: Logger;
   private closed = false;
   /** Statements running on the main connection outside a transaction: no reopen meanwhile. */
   private running = 0;
+  /** Connections withConnection() has lent and not yet had back: no reopen meanwhile either. */
+  private lent = 0;
+  /** Set while reopen() runs: statements and withConnection() wait for it. */
+  private reopening: Promise<void> | undefined;
+  private readonly hooks = new Set<(connection: DuckDBConnection) => Promise<void>>();
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
   /** Whether the open transaction's COMMIT is to checkpoint instead of writing the WAL (checkpointAtCommit). */
@@ -53,14 +68,14 @@ export class Database {
   private readonly statements = new KeptStatements();
 
   constructor(parts: DatabaseParts) {
-    this.connections = new Connections(parts);
+    this.parts = parts;
     this.path = parts.path;
     this.logger = parts.logger ?? silentLogger;
   }
 
   /** The main connection: statements and transactions. */
   private get connection(): DuckDBConnection {
-    return this.connections.parts.connection;
+    return this.parts.connection;
   }
 
   async run(sql: string, params?: SqlParams): Promise<void> {
@@ -137,7 +152,7 @@ export class Database {
    */
   stagingConnections(): readonly DuckDBConnection[] {
     this.assertOpen();
-    const staging = this.connections.parts.staging;
+    const staging = this.parts.staging;
     if (staging) return staging;
     throw new DatabaseError(`${this.path} is not open for writing`, { path: this.path });
   }
@@ -149,12 +164,24 @@ export class Database {
    */
   async withConnection<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     await this.ready();
-    return this.connections.withConnection(fn);
+    await this.reopening; // one a caller began while this one waited
+    this.lent += 1;
+    try {
+      const connection = await this.parts.connect();
+      try {
+        return await fn(connection);
+      } finally {
+        connection.closeSync();
+      }
+    } finally {
+      this.lent -= 1;
+    }
   }
 
   /** `hook` runs after every reopen(), on a new connection, before anything else; the returned function removes it. */
-  onReopen(hook: ReopenHook): () => void {
-    return this.connections.onReopen(hook);
+  onReopen(hook: (connection: DuckDBConnection) => Promise<void>): () => void {
+    this.hooks.add(hook);
+    return () => this.hooks.delete(hook);
   }
 
   /**
@@ -168,12 +195,35 @@ export class Database {
    */
   async reopen(): Promise<boolean> {
     await this.ready();
-    if (this.depth > 0 || this.running > 0) return false;
+    const reopen = this.parts.reopen;
+    const busy = this.depth > 0 || this.running > 0 || this.lent > 0 || this.reopening !== undefined;
+    if (!reopen || busy || this.parts.sole?.() !== true) return false;
+    let done = () => {};
+    this.reopening = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    let opened = false;
     try {
-      return await this.connections.reopen(() => this.statements.clear());
+      this.statements.clear();
+      this.closeConnections();
+      this.parts = await reopen();
+      opened = true;
+      for (const hook of this.hooks) {
+        const connection = await this.parts.connect();
+        try {
+          await hook(connection);
+        } finally {
+          connection.closeSync();
+        }
+      }
+      return true;
     } catch (error) {
+      if (opened) this.closeConnections();
       this.closed = true;
       throw error;
+    } finally {
+      this.reopening = undefined;
+      done();
     }
   }
 
@@ -210,16 +260,23 @@ export class Database {
   /** Closes the connection and gives the file back; once, whatever the opener set to run first. */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.connections.parts.beforeClose?.(this);
+    await this.parts.beforeClose?.(this);
     this.closed = true;
     this.statements.clear();
-    this.connections.close();
+    this.closeConnections();
+  }
+
+  /** The staging and main connections closed and the instance given back. */
+  private closeConnections(): void {
+    for (const staging of this.parts.staging ?? []) staging.closeSync();
+    this.parts.connection.closeSync();
+    this.parts.release();
   }
 
   /** A failed COMMIT (disk full, WAL not writable) is a DatabaseError naming the file, not a crash. */
   private async commit(): Promise<void> {
     try {
-      const threshold = this.connections.parts.walThreshold;
+      const threshold = this.parts.walThreshold;
       if (this.checkpointCommit && threshold) await commitWithCheckpoint(this.connection, threshold);
       else await this.connection.run('COMMIT');
     } catch (error) {
@@ -254,7 +311,7 @@ export class Database {
 
   /** Waits out a reopen() in progress, then asserts the Database is open. */
   private async ready(): Promise<void> {
-    await this.connections.settled();
+    await this.reopening;
     this.assertOpen();
   }
 
