@@ -14,9 +14,8 @@ const READER_FIXED_BYTES = 128 * MiB;
 const LIMIT_SHARE = 0.5;
 
 /**
- * The share for a reading that writes Parquet (export, publish): it scans every table once and the
- * pool fills to its limit whatever the limit, so a smaller one is no slower
- * (docs/decisions/0014-published-dataset.md).
+ * The share for a reading that writes Parquet (export, publish): its scan fills any pool, so a smaller
+ * one is no slower (docs/decisions/0014-published-dataset.md).
  */
 const PARQUET_LIMIT_SHARE = 0.25;
 
@@ -38,8 +37,6 @@ export interface ReaderOptions {
   readonly readsRaw?: boolean;
   /** The reading writes Parquet (export, the publish): PARQUET_LIMIT_SHARE of the rest. */
   readonly writesParquet?: boolean;
-  /** The process whose spill folder it is; default this one. */
-  readonly pid?: number;
 }
 
 export interface ReaderMemory {
@@ -55,20 +52,14 @@ export interface ReaderMemory {
 export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}): ReaderMemory {
   const share = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
   const parquet = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * PARQUET_LIMIT_SHARE));
-  const memoryLimit = options.readsRaw
-    ? Math.max(share, RAW_LIMIT_BYTES)
-    : options.writesParquet
-      ? parquet
-      : share;
   const threads = Math.min(availableParallelism(), Math.max(1, Math.floor(share / BYTES_PER_THREAD)));
   return Object.freeze({
-    memoryLimit,
+    memoryLimit: options.readsRaw
+      ? Math.max(share, RAW_LIMIT_BYTES)
+      : options.writesParquet
+        ? parquet
+        : share,
     threads: options.readsRaw ? 1 : threads,
-    tempDirectory: readerTempDirectory(path, options.pid ?? process.pid),
+    tempDirectory: `${path}.tmp-${process.pid}`,
   });
-}
-
-/** The spill folder of process `pid` reading `path`. */
-function readerTempDirectory(path: string, pid: number): string {
-  return `${path}.tmp-${pid}`;
 }

@@ -1,10 +1,9 @@
 /**
- * Opening a transcript-sync file, composed. A writer: the file's DuckDB instance with the writer's
- * settings (file/open-instance.ts), the schema brought up to date (migrate.ts), the loader's
- * staging table (sql/load/stage-create.sql) and its two staging connections, where records are parsed
- * (sql/load/parse-create.sql, parse-reset.sql); its close merges small row groups when
- * enough have piled up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance
- * with a reader's memory (src/memory/reader-memory.ts) and a check that the schema is current.
+ * Opening a transcript-sync file, composed. A writer: the DuckDB instance with the writer's settings
+ * (file/open-instance.ts), the schema brought up to date (migrate.ts), the loader's staging table and
+ * its two staging connections (sql/load/); its close merges small row groups when enough have piled
+ * up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance with a reader's memory
+ * (src/memory/reader-memory.ts) and a check that the schema is current.
  */
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
-import { planReaderMemory } from '../memory/reader-memory.js';
+import { planReaderMemory, type ReaderOptions } from '../memory/reader-memory.js';
 import { Database, type DatabaseParts } from './database.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
@@ -36,32 +35,22 @@ interface OpenOptions {
   readonly lockWaitMs?: number;
 }
 
-export interface ReadOnlyOptions extends OpenOptions {
-  /**
-   * The memory budget, bytes (--memory): DuckDB's `memory_limit` and threads follow it, and what a
-   * query needs beyond spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts); default 512 MB.
-   */
+export interface ReadOnlyOptions extends OpenOptions, ReaderOptions {
+  /** The memory budget, bytes (--memory; default 512 MB), as planReaderMemory takes it. */
   readonly memory?: number;
-  /** The reading reads every `raw` (verify --hashes): see planReaderMemory. */
-  readonly readsRaw?: boolean;
-  /** The reading writes Parquet (export): a smaller `memory_limit`, see planReaderMemory. */
-  readonly writesParquet?: boolean;
 }
 
 export interface WriterOptions extends OpenOptions {
   readonly logger?: Logger;
   /** DuckDB's memory settings (src/memory/budget.ts); the default budget's if unset. */
   readonly memory?: DuckDbMemory;
-  /**
-   * Small row groups a history table may collect before the close merges them (merge-row-groups.ts);
-   * Infinity: the close writes nothing but its checkpoint (a file a rewrite replaced).
-   */
+  /** Small row groups a table may collect before the close merges them; Infinity: it only checkpoints. */
   readonly compactAfter?: number;
   /** Migration versions to apply (tests build files of an older release); default every shipped one. */
   readonly migrations?: readonly number[];
 }
 
-/** A writer's staging connections: one parses a batch (src/load/parse-batch.ts) while the other takes the next. */
+/** A writer's staging connections: one parses a batch (src/load/parse-batch.ts), the other takes the next. */
 const STAGING_CONNECTIONS = 2;
 
 /** `path` opened for writing, migrated, with the loader's staging in place; close() merges and checkpoints. */
@@ -69,10 +58,7 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
   return new Database(await writerParts(resolve(path), options, true));
 }
 
-/**
- * A writer's instance, connection and staging; migrated first when `migrating` (an open; a
- * reopen of the same file in the same run has nothing to migrate).
- */
+/** A writer's instance, connection and staging; migrated first when `migrating` (an open, not a reopen). */
 async function writerParts(full: string, options: WriterOptions, migrating: boolean): Promise<DatabaseParts> {
   const logger = options.logger ?? silentLogger;
   const shared = await acquireInstance(
@@ -112,17 +98,11 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
   });
 }
 
-/**
- * `path` opened read-only (DuckDB refuses writes), its schema checked to be current, its DuckDB
- * memory within `memory`; the spill folder goes when the last handle closes.
- */
+/** `path` opened read-only, its schema checked current, within `memory`; its spill folder goes with it. */
 export async function openReadOnly(path: string, options: ReadOnlyOptions = {}): Promise<Database> {
   const full = resolve(path);
   removeStaleReaderTemps(full);
-  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, {
-    ...(options.readsRaw ? { readsRaw: true } : {}),
-    ...(options.writesParquet ? { writesParquet: true } : {}),
-  });
+  const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, options);
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);
   const parts = await withConnection(full, shared, async (connection) => {
@@ -137,11 +117,7 @@ export async function openReadOnly(path: string, options: ReadOnlyOptions = {}):
   return new Database(parts);
 }
 
-/**
- * An empty database in memory, with a reader's memory within `memory`: for SQL over files alone
- * (`query --read` with no database file). `label` names it in messages; its spill folder, in the
- * system's temporary folder, goes when it closes.
- */
+/** An empty database in memory within a reader's `memory`, for SQL over files alone; `label` names it. */
 export async function openInMemory(label: string, options: ReadOnlyOptions = {}): Promise<Database> {
   const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, join(tmpdir(), 'tsync-files'));
   const instance = await createMemoryInstance(reader);
