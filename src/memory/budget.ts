@@ -24,25 +24,18 @@ export const MEMORY_FLOOR = 192e6;
 /** RSS of a sync before it holds any page, bytes: Node, libduckdb, modules and buffers. */
 const FIXED_BYTES = 112 * MiB;
 
-/**
- * Share of the rest (budget minus FIXED_BYTES) that the plan hands out: the peaks overshoot what the
- * shares aim at (the allocator keeps freed pages, V8 keeps garbage between collections).
- */
+/** Share of the rest (budget minus FIXED_BYTES) handed out: peaks overshoot (freed pages, V8's garbage). */
 const PLANNED_SHARE = 0.35;
 
 /** Share of the planned rest that is DuckDB's (its open transaction); the V8 heap gets the rest. */
 const DUCKDB_SHARE = 0.5;
 
-/**
- * The WAL threshold as a share of DuckDB's. Only commits under a batch go through the WAL; a bigger
- * one is written into the file at its commit.
- */
+/** The WAL threshold as a share of DuckDB's: only commits under a batch go through the WAL. */
 const WAL_SHARE = 0.25;
 
 /**
- * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the records being parsed,
- * query state, a checkpoint's write buffers; the least that does not make DuckDB spill
- * (docs/decisions/0009-a-commit-written-into-the-file-once.md).
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes (parsing, queries, a checkpoint's
+ * buffers): the least that does not spill (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;
 
@@ -55,11 +48,7 @@ const MIN_HEAP_BYTES = 48 * MiB;
 /** Heap bytes per JSON byte in flight at the peak: the body, each item's text, V8's headroom. */
 const HEAP_PER_PAGE_BYTE = 10;
 
-/**
- * Pages in flight whose heap holds the pages queued between the fetchers and the writer
- * (normalized: their records' texts, the bodies let go), so that the fetchers keep fetching and
- * scanning while the writer waits on DuckDB (a parse, a commit).
- */
+/** Pages queued between the fetchers and the writer (texts only): fetching goes on while DuckDB works. */
 const QUEUE_PAGES = 1;
 
 /** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
@@ -69,12 +58,10 @@ const HEAP_PER_QUEUED_BYTE = 5;
 const BATCH_PAGES = 2;
 
 /**
- * Batches whose new records are parsed together (a lot), in DuckDB's work memory: parsing costs a
- * fixed part a statement (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
- * Two lots are in DuckDB at once, one staged while the one before it parses
- * (src/load/parse-batch.ts), so a lot is one batch: the two fit DuckDB's work memory. A lot of
- * new small records (a back-fill's) holds two (parse-batch.ts SMALL_LOT_FACTOR): they parse in
- * less memory a byte, and their transaction replaces no stored rows.
+ * Batches whose new records are parsed together (a lot; a statement costs a fixed part:
+ * docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Two lots are in DuckDB at
+ * once, one staged while the other parses (src/load/parse-batch.ts), so a lot is one batch; one of
+ * new small records holds two (SMALL_LOT_FACTOR there): they parse in less memory a byte.
  */
 const PARSE_BATCHES = 1;
 
@@ -90,16 +77,12 @@ const BYTES_PER_PENDING_ROW = 64;
 /** DuckDB memory an uncommitted JSON byte costs until the commit writes it: `raw` and its rows. */
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
-/**
- * JSON bytes a writer loads between two opens of its file: an instance keeps in memory a
- * description of every row group it wrote (docs/decisions/0009-a-commit-written-into-the-file-once.md).
- */
+/** JSON bytes a writer loads between two opens of its file: an instance keeps each row group it wrote. */
 const REOPEN_JSON_BYTES = 1e9;
 
 /**
- * DuckDB's jemalloc settings (`DUCKDB_JE_MALLOC_CONF`, set by src/cli/main.ts before DuckDB loads
- * unless the environment sets it): freed pages go back to the system soon, one arena
- * (docs/decisions/0005-one-memory-budget.md).
+ * DuckDB's jemalloc settings (`DUCKDB_JE_MALLOC_CONF`, set by src/cli/main.ts unless the environment
+ * does): freed pages go back to the system soon, one arena (docs/decisions/0005-one-memory-budget.md).
  */
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narenas:1';
 

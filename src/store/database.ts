@@ -104,11 +104,7 @@ export class Database {
     }
   }
 
-  /**
-   * Stops the statement running on the main connection, which then fails with DuckDB's
-   * "Interrupted" error; nothing when none runs. For a long read (a publish) the process was asked
-   * to stop in the middle of.
-   */
+  /** Stops the statement running on the main connection, if any (DuckDB's "Interrupted"): a long read. */
   interrupt(): void {
     if (!this.closed) this.connection.interrupt();
   }
@@ -126,10 +122,7 @@ export class Database {
     }
   }
 
-  /**
-   * An appender into `table` (of `catalog`: the loader's staging table is in `temp`) on this
-   * connection, so inside its open transaction. The caller closes it.
-   */
+  /** An appender into `table` on this connection, so inside its open transaction; the caller closes it. */
   async createAppender(
     table: string,
     schema: string | null,
@@ -145,11 +138,7 @@ export class Database {
     return this.connection.prepare(sql);
   }
 
-  /**
-   * A writer's two staging connections, opened with it: the loader parses records there, each
-   * statement committing on its own, so that nothing it stages is held by this connection's
-   * transaction; one parses a batch while the other takes the next.
-   */
+  /** A writer's two staging connections: the loader parses there, outside this connection's transaction. */
   stagingConnections(): readonly DuckDBConnection[] {
     this.assertOpen();
     const staging = this.parts.staging;
@@ -157,11 +146,7 @@ export class Database {
     throw new DatabaseError(`${this.path} is not open for writing`, { path: this.path });
   }
 
-  /**
-   * `fn` on a new connection to this file's instance, with its own transactions (so its own
-   * snapshot), closed when `fn` settles: the read server answers each reader on one. While one is
-   * lent, reopen() does not reopen.
-   */
+  /** `fn` on a new connection (its own snapshot), closed when `fn` settles; reopen() waits meanwhile. */
   async withConnection<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     await this.ready();
     await this.reopening; // one a caller began while this one waited
@@ -185,13 +170,10 @@ export class Database {
   }
 
   /**
-   * A writer's instance given back and opened again, between transactions: DuckDB keeps in memory
-   * a description of every row group its instance wrote, and a new instance reads those of the file
-   * only as a statement needs them (docs/decisions/0009-a-commit-written-into-the-file-once.md). The loader's staging is made again;
-   * hooks (onReopen) run before any other statement. False, and nothing done, inside a
-   * transaction, while a statement runs or a connection is lent, or when another handle shares
-   * the instance: the caller asks again later. A failure to open again closes this Database and
-   * is thrown.
+   * A writer's instance given back and opened again, between transactions: an instance keeps in memory
+   * every row group it wrote (docs/decisions/0009-a-commit-written-into-the-file-once.md). False, and
+   * nothing done, inside a transaction, while a statement runs or a connection is lent, or when another
+   * handle shares the instance. A failure to open again closes this Database and is thrown.
    */
   async reopen(): Promise<boolean> {
     await this.ready();
@@ -248,10 +230,8 @@ export class Database {
   }
 
   /**
-   * Asks the open transaction's COMMIT to write its changes straight into the file, not into the
-   * WAL first (commitWithCheckpoint): for a transaction of many rows. A few rows cost less
-   * through the WAL (a checkpoint writes every row group's metadata anew). Outside a transaction,
-   * or on a read-only open, nothing.
+   * The open transaction's COMMIT writes straight into the file (commitWithCheckpoint): for many rows; a
+   * few cost less through the WAL. Outside a transaction, or on a read-only open, nothing.
    */
   checkpointAtCommit(): void {
     if (this.depth > 0) this.checkpointCommit = true;
@@ -322,10 +302,7 @@ export class Database {
   }
 }
 
-/**
- * A RowSource on `connection`, a connection of the file's instance (Database.connect) the caller
- * holds and closes: its statements run in its own transaction, so on its own snapshot.
- */
+/** A RowSource on `connection` (of the file's instance; the caller closes it), on its own snapshot. */
 export function connectionRows(connection: DuckDBConnection, path: string): RowSource {
   return {
     path,
@@ -341,19 +318,15 @@ export function connectionRows(connection: DuckDBConnection, path: string): RowS
   };
 }
 
-/** A file DuckDB opened but cannot read through (truncated, a block's checksum wrong) is damaged: say so, with the fix. */
 function damagedOr(path: string, error: unknown): unknown {
   return damagedFileError(path, error) ?? error;
 }
 
 /**
- * A COMMIT that writes the transaction's changes straight into the file: DuckDB checkpoints at a
- * commit that finds its WAL threshold passed, and writers open with
- * `auto_checkpoint_skip_wal_threshold` 0 (open-instance.ts), so such a commit skips the WAL
- * (docs/decisions/0009-a-commit-written-into-the-file-once.md); should another connection hold a
- * transaction that needs the old data (a reader), DuckDB writes the WAL after all. The threshold is
- * set to zero, then back to `walThreshold` (the writer's, in MiB) whatever the outcome; DuckDB's
- * SET takes no bound value, and the threshold is the plan's number, never input.
+ * A COMMIT straight into the file: at the WAL threshold set to zero DuckDB checkpoints, and writers
+ * skip the WAL then (open-instance.ts; docs/decisions/0009-a-commit-written-into-the-file-once.md),
+ * unless a reader's transaction needs the old data. `walThreshold` (in MiB, never input: SET binds no
+ * value) is set back whatever the outcome.
  */
 export async function commitWithCheckpoint(
   connection: DuckDBConnection,

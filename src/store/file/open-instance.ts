@@ -30,9 +30,8 @@ export interface SharedInstance {
 const instances = new Map<string, SharedInstance>();
 
 /**
- * The storage format new files are written in: long strings are compressed, so `raw` takes a
- * fraction of the JSON received (BENCHMARKS.md). DuckDB 1.2.0 and newer open such a file. An
- * existing file keeps the format it was created in; `transcript-sync compact` rewrites it.
+ * The storage format of new files (DuckDB 1.2.0 on): long strings compressed, so `raw` takes a fraction
+ * of the JSON (BENCHMARKS.md). A file keeps the format it was created in until `compact` rewrites it.
  */
 export const STORAGE_FORMAT = 'v1.2.0';
 
@@ -42,12 +41,10 @@ export function walThresholdSetting(memory: DuckDbMemory): string {
 }
 
 /**
- * Settings of a writable open (the sync, the worker), measured in bench/ (BENCHMARKS.md); read-only
- * opens take readerSettings.
- * - `memory_limit`, `wal_autocheckpoint` and `threads` come from the memory budget (src/memory/budget.ts).
- * - A commit that checkpoints writes its changes into the file only, not into the WAL first
- *   (`auto_checkpoint_skip_wal_threshold` 0; docs/decisions/0009-a-commit-written-into-the-file-once.md).
- * - No merging of row groups at checkpoints (`max_vacuum_tasks` 0): merge-row-groups.ts does it.
+ * Settings of a writable open, measured in bench/ (BENCHMARKS.md): memory from the budget
+ * (src/memory/budget.ts); a commit that checkpoints skips the WAL (`auto_checkpoint_skip_wal_threshold`
+ * 0: docs/decisions/0009-a-commit-written-into-the-file-once.md); no merging of row groups at
+ * checkpoints (`max_vacuum_tasks` 0): merge-row-groups.ts does it.
  */
 function writerSettings(memory: DuckDbMemory): Record<string, string> {
   return {
@@ -67,11 +64,7 @@ const BASE_OPTIONS = {
   autoload_known_extensions: 'false',
 } as const;
 
-/**
- * Settings of a read-only open, from the reader's memory (src/memory/reader-memory.ts): a buffer pool
- * under the budget, what a query needs beyond it spilled to the reader's own folder, and the
- * allocator's background threads, which hand freed memory back to the system.
- */
+/** A read-only open's settings: a pool under the reader's budget, spilling to the reader's own folder. */
 function readerSettings(memory: ReaderMemory): Record<string, string> {
   return {
     memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
@@ -86,9 +79,8 @@ const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
 /**
- * Opens `path` or shares its open instance. A writable open's DuckDB settings come from `memory`
- * (the default budget's when undefined), a read-only open's from `reader` (DuckDB's defaults when
- * undefined); a shared instance keeps those of its first open.
+ * Opens `path` or shares its open instance (which keeps its first open's settings): a writer's from
+ * `memory` (default: the default budget's), a reader's from `reader` (default: DuckDB's).
  */
 export async function acquireInstance(
   path: string,
@@ -184,10 +176,7 @@ function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
   }
 }
 
-/**
- * Creates the directory of a new database file, owner-only. Returns the outermost directory it
- * created (its parents may be new too), undefined when `dir` existed.
- */
+/** Creates the directory of a new database file, owner-only: the outermost one it made, or undefined. */
 export function makePrivateDir(dir: string): string | undefined {
   if (existsSync(dir)) return undefined;
   try {
@@ -203,10 +192,7 @@ export function makePrivateDir(dir: string): string | undefined {
   }
 }
 
-/**
- * DuckDB writes `<file>.wal` beside the file at the first commit: a directory it cannot write
- * would fail the run at that commit (after the fetching), so it is refused before anything starts.
- */
+/** DuckDB writes `<file>.wal` beside the file at the first commit: a folder it cannot write fails now. */
 function assertWritableDir(path: string): void {
   const dir = dirname(path);
   try {
@@ -281,10 +267,7 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
   return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
 }
 
-/**
- * An instance of an empty database in memory, with a reader's settings: SQL over files alone. Not
- * shared, and the caller closes it and removes `reader.tempDirectory` (where DuckDB may spill).
- */
+/** An unshared empty database in memory (SQL over files); the caller closes it, removes its spill folder. */
 export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
   return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
 }
@@ -319,9 +302,8 @@ const DAMAGED =
   /not a valid DuckDB database|could not read enough bytes|attempted to read \d+ bytes|Corrupt database file|checksum .* does not match/i;
 
 /**
- * The DatabaseError of a damaged `path` (not a DuckDB file, cut short, a block's checksum wrong)
- * when `error` says so, else undefined: DuckDB says it at the open, or only when a statement reads
- * the damaged block.
+ * The DatabaseError of a damaged `path` (not a DuckDB file, cut short, a block's checksum wrong) when
+ * `error` says so, else undefined: DuckDB says it at the open, or when a statement reads the block.
  */
 export function damagedFileError(path: string, error: unknown): DatabaseError | undefined {
   const message = error instanceof Error ? error.message : String(error);

@@ -29,9 +29,7 @@ import { formatDuration } from '../../util/duration.js';
 import { assertDatabasePath } from '../../util/path-checks.js';
 import { makePrivateDir, pidAlive } from './open-instance.js';
 
-/** ms */
 const LOCK_HEARTBEAT_MS = 10_000;
-/** ms */
 const LOCK_STALE_AFTER_MS = 30_000;
 
 export interface WriterLock {
@@ -49,9 +47,7 @@ export interface WriterLockOptions {
   readonly logger?: Logger;
   /** Called once when the heartbeat finds the file gone or someone else's: stop writing. */
   readonly onLost?: (reason: string) => void;
-  /** ms */
   readonly heartbeatMs?: number;
-  /** ms */
   readonly staleAfterMs?: number;
 }
 
@@ -176,10 +172,7 @@ export interface LockWaitOptions {
 const LOCK_POLL_START_MS = 100;
 const LOCK_POLL_MAX_MS = 1_000;
 
-/**
- * The file's writer lock, waiting up to `waitMs` while another writer holds it; past that the
- * refusal (DatabaseError, busy) says how long it waited. A stale lock is taken over at once.
- */
+/** The writer lock, waiting up to `waitMs` for another writer (the refusal says how long it waited). */
 export async function waitForWriterLock(options: WriterLockOptions & LockWaitOptions): Promise<WriterLock> {
   const deadline = Date.now() + options.waitMs;
   let pause = LOCK_POLL_START_MS;
@@ -209,10 +202,7 @@ function waitedError(error: DatabaseError, waitMs: number): DatabaseError {
   });
 }
 
-/**
- * Runs `fn` holding the file's writer lock; while another writer holds it, waits up to `waitMs`
- * (default 0), then refuses (DatabaseError, exit 1).
- */
+/** Runs `fn` holding the file's writer lock, waiting for another writer up to `waitMs` (default 0). */
 export async function withWriterLock<T>(
   options: Omit<WriterLockOptions, 'onLost'> & Partial<LockWaitOptions>,
   fn: () => Promise<T>,
@@ -279,10 +269,7 @@ function readHolder(path: string): LockHolder | undefined | 'gone' {
   }
 }
 
-/**
- * Why the lock is stale, or undefined when its holder may still be writing. `heldHere`: this process
- * holds the lock at `path` now (a holder with our pid is then no past life of it).
- */
+/** Why the lock is stale, or undefined while its holder may write; `heldHere`: this process holds it now. */
 function staleness(
   path: string,
   holder: LockHolder | undefined,
@@ -305,10 +292,7 @@ function staleness(
   return age > staleAfterMs ? `not refreshed for ${Math.round(age / 1000)} s` : undefined;
 }
 
-/**
- * Moves the stale file aside, then checks that what moved is the file judged stale: a racer may
- * have taken over first, and its fresh lock must be put back (link refuses to overwrite).
- */
+/** Moves the stale file aside, putting it back if it is not the one judged stale (a racer took over). */
 function takeOver(path: string, judged: LockHolder | undefined): boolean {
   const aside = `${path}.stale-${process.pid}-${randomUUID().slice(0, 8)}`;
   try {

@@ -9,7 +9,6 @@ import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 
-/** A statement's named values. */
 type Params = Readonly<Record<string, unknown>>;
 
 export interface ParquetTarget {
@@ -22,16 +21,14 @@ export interface ParquetTarget {
 }
 
 /**
- * Partitions one COPY of a dataset of narrow rows writes at most: DuckDB keeps a writer (and its row
- * group in the making) open per partition of a COPY, and this many fit a Parquet reading's pool at
- * the default budget (docs/decisions/0014-published-dataset.md).
+ * Partitions one COPY of narrow rows writes at most: DuckDB keeps a writer (and its row group) open
+ * per partition; this many fit a Parquet reading's pool at the default budget (decision 0014).
  */
 export const PARTITIONS_PER_COPY = 16;
 
 /**
- * Most bytes of one row group a partition's Parquet writer builds in memory (COPY's
- * ROW_GROUP_SIZE_BYTES, checked every 2,048 rows): without it, a row group of a whole partition,
- * which DuckDB allocates in one piece and cannot spill.
+ * Most bytes of a row group a partition's writer builds (ROW_GROUP_SIZE_BYTES, checked every 2,048
+ * rows): without it, a row group of a whole partition, allocated in one piece that cannot spill.
  */
 const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 
@@ -42,16 +39,14 @@ const PARQUET_ROW_GROUP_BYTES = 8 * 2 ** 20;
 const WIDE_ROW_GROUP_BYTES = 2 * 2 ** 20;
 
 /**
- * Rows a thread gathers across a COPY's partitions before it hands them to their writers
- * (`partitioned_write_flush_threshold`): a bound in rows, not bytes, which is why a wide dataset is
- * not written by a partitioned COPY.
+ * Rows a thread gathers across a COPY's partitions before handing them to their writers
+ * (`partitioned_write_flush_threshold`): rows, not bytes, so a wide dataset is not written partitioned.
  */
 const PARTITIONED_FLUSH_ROWS = 122_880;
 
 /**
- * `keys` in order, cut into the batches one COPY each takes: at most PARTITIONS_PER_COPY
- * partitions and `maxJobs` jobs (`jobs`: a partition's count; one not there counts none). A
- * partition of more jobs than `maxJobs` is a batch of its own.
+ * `keys` in order, cut into batches of at most PARTITIONS_PER_COPY partitions and `maxJobs` jobs
+ * (`jobs`: a partition's count, none when absent); a partition of more jobs is a batch of its own.
  */
 export function partitionBatches(
   keys: readonly string[],
@@ -81,9 +76,8 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 }
 
 /**
- * COPY of `source`'s rows (with columns kind and month when partitioned or filtered). Partitioned,
- * only the `partitions` given (`kind|month`; every one `source` has when undefined), at most
- * PARTITIONS_PER_COPY per COPY, all into the same folder.
+ * COPY of `source`'s rows (with columns kind and month when partitioned or filtered): only the
+ * `partitions` given (`kind|month`; all when undefined), partitioned at most PARTITIONS_PER_COPY a COPY.
  */
 export async function copyToParquet(
   db: RowSource,
@@ -116,11 +110,9 @@ export async function copyBatches(
 }
 
 /**
- * Each of the partitions `keys` (`kind|month`) of `source` by a COPY of its own, unpartitioned, into
- * `<target>/kind=<kind>/month=<month>/data_0.parquet` (the folders and file name DuckDB's
- * PARTITION_BY writes; the partition columns only in the folder names). A thread hands its rows
- * to the file's writer a row group at a time; PARTITION_BY would gather up to
- * PARTITIONED_FLUSH_ROWS rows a thread first. Only `target.partitionBy` kind, month.
+ * Each partition of `keys` (`kind|month`) by a COPY of its own into
+ * `<target>/kind=<kind>/month=<month>/data_0.parquet`, as PARTITION_BY names them, but handed to the
+ * writer a row group at a time, not PARTITIONED_FLUSH_ROWS a thread. Only `target.partitionBy` kind, month.
  */
 export async function copyPartitionFiles(
   db: RowSource,
@@ -152,10 +144,7 @@ export async function copyPartitionFiles(
   });
 }
 
-/**
- * `fn` run with one DuckDB thread (`threads`, an instance setting), the previous count restored
- * after: a thread writing wide rows holds memory the pool cannot evict (its row group's pages).
- */
+/** `fn` with one DuckDB thread, restored after: a thread writing wide rows holds pages no pool evicts. */
 async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
   const threads = Number(before?.threads);
@@ -194,10 +183,7 @@ async function partitionsOf(db: RowSource, rows: string, params: Params): Promis
   return found.map((row) => row.key);
 }
 
-/**
- * One COPY of `source`'s rows. Into a folder already there, partitions add up. Unpartitioned with
- * `rowGroupBytes`, row groups of at most that many bytes in memory (withoutInsertionOrder).
- */
+/** One COPY of `source`'s rows (partitions add up in a folder); `rowGroupBytes`: unpartitioned only. */
 async function copyOnce(
   db: RowSource,
   source: string,
@@ -217,10 +203,7 @@ async function copyOnce(
   return copyRows(db, sql, params);
 }
 
-/**
- * `fn` run with the session settings of a partitioned COPY, DuckDB's restored after: those of
- * withoutInsertionOrder and PARTITIONED_FLUSH_ROWS.
- */
+/** `fn` with the session settings of a partitioned COPY (PARTITIONED_FLUSH_ROWS, withoutInsertionOrder). */
 async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
   try {
@@ -231,9 +214,8 @@ async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Prom
 }
 
 /**
- * `fn` run without `preserve_insertion_order`, DuckDB's restored after: DuckDB takes
- * ROW_GROUP_SIZE_BYTES only so. A partition's rows keep no order either way: a partitioned COPY
- * takes them in the order threads finish them, and the datasets' statements have no ORDER BY.
+ * `fn` without `preserve_insertion_order`, restored after: DuckDB takes ROW_GROUP_SIZE_BYTES only so.
+ * No order is lost: the datasets' statements have no ORDER BY.
  */
 async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
   await db.all('SET SESSION preserve_insertion_order = false');
