@@ -6,23 +6,7 @@
  * does not grow with the rows (sql/queries/verify-*.sql).
  */
 import type { Database, RowSource } from './database.js';
-import {
-  type BrokenCheck,
-  dedupeRuns,
-  deleteOrphans,
-  dropBrokenJobs,
-  duplicateJobIds,
-  duplicateRuns,
-  duplicateUtteranceJobs,
-  duplicateWordJobs,
-  hashMismatchJobs,
-  markBrokenJobs,
-  orphanModuleJobs,
-  orphanRecordJobs,
-  orphanUtteranceJobs,
-  orphanWordJobs,
-  recordlessJobs,
-} from './statements/verify.js';
+import * as broken from './statements/verify.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =
@@ -36,36 +20,36 @@ export type Repair =
 export interface Check {
   readonly name: string;
   /** A row per job (or run) that breaks the invariant. */
-  readonly find: BrokenCheck;
+  readonly find: broken.BrokenCheck;
   readonly repair: Repair;
   /** Reads every `raw` (as much as the JSON ever received): only with `verify --hashes`. */
   readonly reads?: 'raw';
 }
 
 export const CHECKS: readonly Check[] = Object.freeze([
-  { name: 'jobs.id is unique', find: duplicateJobIds, repair: 'drop-jobs' },
-  { name: 'job_records holds one record per job', find: recordlessJobs, repair: 'drop-jobs' },
+  { name: 'jobs.id is unique', find: broken.duplicateJobIds, repair: 'drop-jobs' },
+  { name: 'job_records holds one record per job', find: broken.recordlessJobs, repair: 'drop-jobs' },
   {
     name: 'jobs.content_hash is the sha1 of job_records.raw',
-    find: hashMismatchJobs,
+    find: broken.hashMismatchJobs,
     repair: 'drop-jobs',
     reads: 'raw',
   },
   {
     name: 'utterances unique on (job_id, source, utterance_idx)',
-    find: duplicateUtteranceJobs,
+    find: broken.duplicateUtteranceJobs,
     repair: 'drop-jobs',
   },
   {
     name: 'words unique on (job_id, source, utterance_idx, word_idx)',
-    find: duplicateWordJobs,
+    find: broken.duplicateWordJobs,
     repair: 'drop-jobs',
   },
-  { name: 'utterances belong to a job', find: orphanUtteranceJobs, repair: 'delete-orphans' },
-  { name: 'words belong to an utterance', find: orphanWordJobs, repair: 'delete-orphans' },
-  { name: 'module_results belong to a job', find: orphanModuleJobs, repair: 'delete-orphans' },
-  { name: 'job_records belong to a job', find: orphanRecordJobs, repair: 'delete-orphans' },
-  { name: 'sync_runs unique on (run_id, kind)', find: duplicateRuns, repair: 'dedupe-runs' },
+  { name: 'utterances belong to a job', find: broken.orphanUtteranceJobs, repair: 'delete-orphans' },
+  { name: 'words belong to an utterance', find: broken.orphanWordJobs, repair: 'delete-orphans' },
+  { name: 'module_results belong to a job', find: broken.orphanModuleJobs, repair: 'delete-orphans' },
+  { name: 'job_records belong to a job', find: broken.orphanRecordJobs, repair: 'delete-orphans' },
+  { name: 'sync_runs unique on (run_id, kind)', find: broken.duplicateRuns, repair: 'dedupe-runs' },
 ]);
 
 /** Ids shown per broken check. */
@@ -119,20 +103,20 @@ export async function repairFile(
   db: Database,
   results: readonly CheckResult[],
 ): Promise<{ droppedJobs: number }> {
-  const broken = results.filter((r) => !r.ok);
+  const failed = results.filter((r) => !r.ok);
   return db.transaction(async () => {
     let droppedJobs = 0;
-    const dropping = CHECKS.filter((c) => c.repair === 'drop-jobs' && broken.some((r) => r.name === c.name));
+    const dropping = CHECKS.filter((c) => c.repair === 'drop-jobs' && failed.some((r) => r.name === c.name));
     if (dropping.length > 0) {
       const ids = new Set<string>();
       for (const check of dropping) for (const id of await brokenIds(db, check)) ids.add(id);
-      await markBrokenJobs(db, { ids: [...ids] });
+      await broken.markBrokenJobs(db, { ids: [...ids] });
       droppedJobs = ids.size;
-      await dropBrokenJobs(db);
+      await broken.dropBrokenJobs(db);
     }
     // Dropping jobs can leave no orphans (children go with them); orphans found before still go.
-    if (broken.some((r) => r.repair === 'delete-orphans')) await deleteOrphans(db);
-    if (broken.some((r) => r.repair === 'dedupe-runs')) await dedupeRuns(db);
+    if (failed.some((r) => r.repair === 'delete-orphans')) await broken.deleteOrphans(db);
+    if (failed.some((r) => r.repair === 'dedupe-runs')) await broken.dedupeRuns(db);
     return { droppedJobs };
   });
 }

@@ -23,18 +23,12 @@ export const orphanRecordJobs: BrokenCheck = (db) => db.all(queryText('verify-re
 export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-duplicates'));
 
 /**
- * Bits dropped from the 64-bit hash of an utterance's key that first groups the words: 0, the
- * whole hash. Utterances whose kept bits collide are grouped again by their natural key, so any
- * value gives the same answer; a test raises it to make every utterance collide.
- */
-export const WORD_KEY_SHIFT = 0;
-
-/**
  * Jobs with a word stored twice on its natural key: every word grouped once by a compact key (the
- * hash of its utterance's key, its word_idx >> 6), then the words of the few suspect utterances
- * grouped by the natural key (sql/queries/verify-words-duplicates.sql).
+ * hash of its utterance's key, its word_idx >> 6), then the words of the few suspect utterances by
+ * the natural key (sql/queries/verify-words-duplicates.sql). `keyShift`: bits dropped from that hash;
+ * any value gives the same answer (a test raises it to make every utterance collide).
  */
-export async function duplicateWordJobs(db: RowSource, keyShift = WORD_KEY_SHIFT): Promise<BrokenRow[]> {
+export async function duplicateWordJobs(db: RowSource, keyShift = 0): Promise<BrokenRow[]> {
   return db.all(queryText('verify-words-duplicates'), { key_shift: keyShift });
 }
 
