@@ -20,9 +20,9 @@ import {
 } from '../statements/file-upkeep.js';
 
 /**
- * Bytes of `raw` a row group of `job_records` that a merge or `compact` writes holds, about (plus one
- * record): DuckDB decompresses `raw` a vector of a row group at once, into one allocation of up to
- * twice this, which a reading's pool holds at the default budget (src/memory/reader-memory.ts).
+ * Bytes of `raw` (about, plus one record) a row group of `job_records` a merge or `compact` writes
+ * holds: DuckDB decompresses a vector of it at once into up to twice this, which a reading's pool
+ * holds at the default budget (src/memory/reader-memory.ts).
  */
 export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 
@@ -30,11 +30,10 @@ export const JOBS_GROUP_RAW_BYTES = 16 * 2 ** 20;
 export const COMPACT_AFTER = 64;
 
 /**
- * Rows of sync_runs (one per run and kind) between two counts of the small row groups, which read
- * every column's segments (sql/load/row-groups.sql). A close counts them all when the latest run's
- * rows of kinds that wrote took their total past a multiple of this; only sync_runs' groups when
- * its rows took all rows past one (sql/load/row-groups-runs.sql); all of them at every close when
- * no run is recorded (the writers of other commands, the tests).
+ * Rows of sync_runs between two counts of the small row groups, which read every column's segments
+ * (sql/load/row-groups.sql): all are counted when the latest run's rows of kinds that wrote took their
+ * total past a multiple of this, only sync_runs' when its rows did (sql/load/row-groups-runs.sql), and
+ * all at every close when no run is recorded.
  */
 export const COUNT_EVERY_ROWS = 8;
 
@@ -45,7 +44,13 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   if (view === undefined) return false;
   await makeRowGroupsView(db, { runsOnly: view === 'row-groups-runs' });
   if ((await smallRowGroups(db)) < after) return false;
-  await moveSmallGroups(db);
+  // Every table but job_records: a batch of each table a transaction, the highest batches first.
+  for (let b = await planSmallRowGroups(db); b >= 0; b--) {
+    await db.transaction(async () => {
+      db.checkpointAtCommit();
+      await moveSmallRowGroupBatch(db, { b });
+    });
+  }
   for (const ids of await smallRecordBatches(db, { batchBytes: JOBS_GROUP_RAW_BYTES })) {
     await db.transaction(async () => {
       db.checkpointAtCommit();
@@ -55,24 +60,11 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   return true;
 }
 
-/**
- * Moves the small row groups' rows of every table but `job_records` a batch of each table a
- * transaction, the highest batches first, each written straight into the file.
- */
-async function moveSmallGroups(db: Database): Promise<void> {
-  for (let b = await planSmallRowGroups(db); b >= 0; b--) {
-    await db.transaction(async () => {
-      db.checkpointAtCommit();
-      await moveSmallRowGroupBatch(db, { b });
-    });
-  }
-}
-
 /** The view of the row groups a close counts (see COUNT_EVERY_ROWS), or none. */
 function rowGroupsToCount(runs: RecordedRuns): 'row-groups' | 'row-groups-runs' | undefined {
-  const { rows, writing, latestRows, latestWriting } = runs;
-  if (rows === 0 || passedMultiple(writing, latestWriting)) return 'row-groups';
-  if (passedMultiple(rows, latestRows)) return 'row-groups-runs';
+  const { rows, writing, latest_rows, latest_writing } = runs;
+  if (rows === 0 || passedMultiple(writing, latest_writing)) return 'row-groups';
+  if (passedMultiple(rows, latest_rows)) return 'row-groups-runs';
   return undefined;
 }
 

@@ -39,23 +39,18 @@ export interface RecordedRuns {
   /** Rows of a kind that inserted or replaced a job: it appended rows to the history tables. */
   readonly writing: number;
   /** Rows of the latest run (by its start): one per kind it ran; 0 when none is recorded. */
-  readonly latestRows: number;
+  readonly latest_rows: number;
   /** Of those, the rows of a kind that wrote. */
-  readonly latestWriting: number;
+  readonly latest_writing: number;
 }
 
 export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
-  const [row] = await db.all<{
-    rows: number;
-    writing: number;
-    latest_rows: number | null;
-    latest_writing: number | null;
-  }>(queryText('compact-runs-count'));
+  const [row] = await db.all<Record<keyof RecordedRuns, number | null>>(queryText('compact-runs-count'));
   return {
     rows: Number(row?.rows ?? 0),
     writing: Number(row?.writing ?? 0),
-    latestRows: Number(row?.latest_rows ?? 0),
-    latestWriting: Number(row?.latest_writing ?? 0),
+    latest_rows: Number(row?.latest_rows ?? 0),
+    latest_writing: Number(row?.latest_writing ?? 0),
   };
 }
 
