@@ -29,14 +29,12 @@ export type RunStart = {
 };
 
 /** Instants as ISO 8601 text. */
-export type RunFinish = RunCounts & {
-  readonly run_id: string;
-  readonly kind: JobKind;
-  readonly window_after: string | null;
-  readonly finished_at: string;
-  readonly outcome: string;
-  readonly error: string | null;
-};
+export type RunFinish = RunCounts &
+  Pick<RunStart, 'run_id' | 'kind' | 'window_after'> & {
+    readonly finished_at: string;
+    readonly outcome: string;
+    readonly error: string | null;
+  };
 
 /** One row of `runs`: instants as ISO 8601 UTC text, the counts as stored (null on a run never finished). */
 export type RunRow = { readonly [K in keyof RunCounts]: RunCounts[K] | null } & {
