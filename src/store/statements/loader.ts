@@ -1,10 +1,9 @@
 /**
- * The loader's statements (sql/load/). On the writer's connection, in its transaction: a batch's
- * staged keys (_tsync_keys, stage-create.sql) against the stored jobs, and what the comparison
- * decides; the loader (src/load/loader.ts) runs them in this order: classify, restore, replace,
- * refresh the erased, finish. On one of the writer's two staging connections, outside the transaction, each
- * committing on its own (src/load/parse-batch.ts): the records' texts parsed into rows. And the
- * staging tables a writer makes once when it opens the file.
+ * The loader's statements (sql/load/). On the writer's connection, in its transaction: a batch's staged
+ * keys (_tsync_keys) against the stored jobs and what that decides, run by src/load/loader.ts in this
+ * order: classify, restore, replace, refresh the erased, finish. On a staging connection, each
+ * committing on its own (src/load/parse-batch.ts): the records parsed into rows. And the staging
+ * tables a writer makes when it opens the file.
  */
 
 import type { DuckDBConnection, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
@@ -89,14 +88,8 @@ export async function resetParseStaging(staging: DuckDBConnection): Promise<void
   await staging.run(loadSql('parse-reset'));
 }
 
-/** Child rows a parse made. */
-export interface ParsedCounts {
-  readonly utterances: number;
-  readonly words: number;
-}
-
 /** Parses the staged records into typed rows, kept on `staging` (parse.sql); the child rows made. */
-export async function parseStaged(staging: DuckDBConnection): Promise<ParsedCounts> {
+export async function parseStaged(staging: DuckDBConnection): Promise<{ utterances: number; words: number }> {
   const [counts] = (await staging.runAndReadAll(loadSql('parse'))).getRowObjectsJS();
   return { utterances: Number(counts?.['utterances'] ?? 0), words: Number(counts?.['words'] ?? 0) };
 }
