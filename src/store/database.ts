@@ -220,7 +220,12 @@ export class Database {
       await this.commit();
       return result;
     } catch (error) {
-      await this.rollbackQuietly();
+      // A failed COMMIT may already have ended the transaction; the first error is the one to report.
+      await this.connection
+        .run('ROLLBACK')
+        .catch((err: unknown) =>
+          this.logger.debug({ err }, 'rollback after a failed transaction did not run'),
+        );
       throw error;
     } finally {
       this.depth = 0;
@@ -277,15 +282,6 @@ export class Database {
       return await fn();
     } finally {
       this.depth -= 1;
-    }
-  }
-
-  private async rollbackQuietly(): Promise<void> {
-    try {
-      await this.connection.run('ROLLBACK');
-    } catch (error) {
-      // A failed COMMIT may already have ended the transaction; the first error is the one to report.
-      this.logger.debug({ err: error }, 'rollback after a failed transaction did not run');
     }
   }
 
