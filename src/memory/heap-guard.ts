@@ -1,9 +1,8 @@
 /**
- * Keeps the V8 heap near what the memory budget gives it (MemoryPlan.heapBytes, ./budget.ts). V8
- * collects its old generation lazily and `--max-old-space-size` can only be set at start, so the
- * sync asks for a full collection itself once the heap holds more than its share, and then lets it
- * grow by half that share again. `gc` is taken from a fresh context after `--expose-gc` is set at
- * run time, so `node` needs no flag.
+ * Keeps the V8 heap near its share of the budget (MemoryPlan.heapBytes): V8 collects its old generation
+ * lazily and `--max-old-space-size` is fixed at start, so the sync asks for a full collection once the
+ * heap passes its share, then lets it grow by half that again. `gc` comes from a fresh context after
+ * `--expose-gc` is set at run time, so `node` needs no flag.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

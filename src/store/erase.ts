@@ -2,9 +2,8 @@
  * Erasure of jobs' content, on request (`transcript-sync erase`) or when the service deleted them
  * (`--on-delete erase`): an erased job keeps its billing facts and loses the rest
  * (docs/decisions/0021-erasure-keeps-billing-facts.md). `eraseJobs` erases in one transaction;
- * `rewriteErased` then rewrites the file as `compact` does, since DuckDB reuses the blocks a
- * delete frees without clearing them. Interrupted before its rename, the old file and its
- * unwritten erasures stay, and the next erasure or sync rewrites it.
+ * `rewriteErased` then rewrites the file as `compact` does, since DuckDB reuses freed blocks without
+ * clearing them. Interrupted before its rename, the erasures stay unwritten for the next one or sync.
  */
 
 import { onOutOfMemory } from '../errors.js';
@@ -47,9 +46,8 @@ export function eraseJobs(db: Database, options: EraseOptions): Promise<number> 
 }
 
 /**
- * Rewrites the file when an erasure's bytes may still be in it; undefined when none may. `db` must
- * be open for writing, opened with `compactAfter: Infinity` (its close then writes nothing to the
- * replaced file); it is left open on the old file, and the caller closes it.
+ * Rewrites the file when an erasure's bytes may still be in it, else undefined. `db`: a writer opened
+ * with `compactAfter: Infinity` (its close writes nothing to the replaced file), left open for the caller.
  */
 export async function rewriteErased(
   db: Database,
@@ -67,9 +65,8 @@ export interface RewriteFileOptions {
 }
 
 /**
- * The file at `path` opened, rewritten if an erasure's bytes may be in it (rewriteErased) and
- * closed; the caller holds the writer lock. Within `memory`, or, when DuckDB cannot copy `raw`
- * within it, again with one thread and RAW_LIMIT_BYTES, as `compact` does.
+ * The file at `path` opened, rewritten if an erasure's bytes may be in it, and closed, under the
+ * caller's writer lock: within `memory`, or if `raw` does not fit, with one thread and RAW_LIMIT_BYTES.
  */
 export async function rewriteErasedFile(
   path: string,
@@ -81,7 +78,7 @@ export async function rewriteErasedFile(
       lockWaitMs: options.lockWaitMs,
       memory,
       compactAfter: Number.POSITIVE_INFINITY,
-      ...(options.logger ? { logger: options.logger } : {}),
+      logger: options.logger,
     });
     try {
       return await rewriteErased(db, options.onProgress);

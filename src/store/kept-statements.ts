@@ -24,7 +24,7 @@ export class KeptStatements {
   /** Statements between bind and run: a concurrent caller of the same text runs it unkept. */
   private readonly binding = new Set<DuckDBPreparedStatement>();
 
-  /** `sql` with `values` on `connection`, the connection every call of this cache passes. */
+  /** `sql` with `values` on `connection`, the same one at every call. */
   async run(
     connection: DuckDBConnection,
     sql: string,
@@ -48,9 +48,8 @@ export class KeptStatements {
   }
 
   /**
-   * `sql` prepared once; undefined when it holds several statements or is not a query or DML: a
-   * kept `CREATE OR REPLACE TEMP TABLE ... AS` run again left the table bound to another temp
-   * table's columns (DuckDB 1.5.6), so DDL is prepared anew each time.
+   * `sql` prepared once; undefined when it holds several statements or is not a query or DML (a kept
+   * `CREATE OR REPLACE TEMP TABLE ... AS` run again bound another temp table's columns: DuckDB 1.5.6).
    */
   private async prepared(
     connection: DuckDBConnection,

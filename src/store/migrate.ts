@@ -42,9 +42,8 @@ export function shippedMigrations(): readonly Migration[] {
 }
 
 /**
- * The versions recorded in the file, or undefined when it has no `schema_migrations` (not a file
- * of transcript-sync yet). The table is read at once: the catalog is asked whether it exists only
- * when that read fails, and any other failure is the read's own error.
+ * The versions recorded in the file, or undefined when it has no `schema_migrations` (not a file of
+ * transcript-sync yet): the catalog is asked only when reading the table fails.
  */
 async function recordedVersions(connection: DuckDBConnection): Promise<number[] | undefined> {
   try {
@@ -62,10 +61,7 @@ async function recordedVersions(connection: DuckDBConnection): Promise<number[] 
 }
 
 export interface MigrateOptions {
-  /**
-   * Only these versions are applied (a test builds a file as an older release left it); default
-   * every shipped one.
-   */
+  /** Only these versions are applied (a test builds an older release's file); default every shipped one. */
   readonly versions?: readonly number[] | undefined;
   /** Called before a migration runs on a file that already holds tables (an upgrade, not a creation). */
   readonly onUpgrade?: ((migration: Migration) => void) | undefined;

@@ -1,16 +1,10 @@
 /**
- * The one JSON writer behind every JSON the CLI prints: `query` and `report --format json`, the
- * `--json` of status, runs, verify, state show, config show, quarantine list, sync and enqueue.
- * Unlike JSON.stringify it never sends a number through a double it does not fit:
- *   - a bigint is written as its digits (BIGINT, HUGEINT, UBIGINT...);
- *   - an ExactNumber, a number known by its decimal text (DuckDB's text of a DECIMAL), is written as
- *     that literal: DECIMAL(38,2) 12345678901234567.89 prints as 12345678901234567.89;
- *   - a JsonText, JSON text DuckDB made (a JSON column), is embedded as it is, so the numbers in it
- *     keep their digits too.
- * JSON has no NaN or infinity: a number that is not finite is written as the string "NaN",
- * "Infinity" or "-Infinity" (never a silent null), as the table and CSV spell it. Date is written as
- * ISO 8601 UTC; undefined members are left out, as JSON.stringify does. With an indent the layout
- * is JSON.stringify's.
+ * The one JSON writer behind every JSON the CLI prints. Unlike JSON.stringify it never sends a number
+ * through a double it does not fit: a bigint is written as its digits, an ExactNumber (DuckDB's text
+ * of a DECIMAL) as that literal, a JsonText (a JSON column) as it is. A number that is not finite is
+ * written as the string "NaN", "Infinity" or "-Infinity" (never a silent null), as the table and CSV
+ * spell it; Date as ISO 8601 UTC; undefined members are left out. With an indent the layout is
+ * JSON.stringify's.
  */
 
 /** A JSON number literal: optional minus, digits, optional fraction and exponent. */

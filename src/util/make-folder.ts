@@ -1,8 +1,6 @@
 /**
- * Making a folder and its missing parents, as `mkdir -p` does, one `mkdir` per missing folder from
- * the top down. Node's own `mkdir(path, { recursive: true })` retries a parent that exists when the
- * child's `mkdir` says ENOENT, and on a kernel pseudo-filesystem (`/proc`, `/sys`) that answer never
- * changes: it spins forever. Here each `mkdir` runs once, and its error is the caller's.
+ * `mkdir -p`, one `mkdir` per missing folder from the top down, each run once: Node's recursive mkdir
+ * retries a parent that exists when the child's says ENOENT, forever on /proc or /sys.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
@@ -35,9 +33,8 @@ function isExisting(error: unknown): boolean {
 }
 
 /**
- * Makes `path` and its missing parents (each with `mode`, which the umask filters); a folder that
- * is there already is fine, as one another process makes meanwhile. Returns the outermost folder it
- * made, undefined when `path` was there. Throws the first `mkdir` error, once.
+ * Makes `path` and its missing parents (`mode` as the umask filters it; one made meanwhile is fine):
+ * the outermost folder it made, undefined when `path` was there. Throws the first `mkdir` error.
  */
 export function makeFolderSync(path: string, mode?: number): string | undefined {
   const missing = missingFolders(path);

@@ -1,12 +1,8 @@
 /**
- * Checks on a path given for a file or folder the CLI writes or reads (--db, and every output
- * folder: --publish, export's and query's --out, --report-dir), run before anything opens or makes
- * it, so a wrong path fails at once with the fix instead of deep inside DuckDB or a sync:
- * - kernel pseudo-filesystems (/proc, /sys, /dev) hold no real files; a read there can block
- *   (/proc/kmsg) or never end, so they are refused outright; /dev/shm, the tmpfs of shared memory,
- *   holds ordinary files (in RAM, gone at reboot) and is allowed;
- * - a parent that is a file (`notes.txt/db.duckdb`) is named as such, not as a permission problem;
- * - an output folder must be writable, or be one the user can make.
+ * Checks on a path the CLI writes or reads (--db, every output folder), run before anything opens or
+ * makes it, so a wrong path fails at once with the fix instead of deep inside DuckDB or a sync. Kernel
+ * pseudo-filesystems (/proc, /sys, /dev, but not the tmpfs /dev/shm) are refused: a read there can block
+ * or never end. A parent that is a file is named as such, not as a permission problem.
  */
 import {
   accessSync,
@@ -78,10 +74,7 @@ export function isSqliteFile(path: string): boolean {
   }
 }
 
-/**
- * The checks every open or lock of a database path runs first, each a ConfigError (exit 2): not on
- * a pseudo-filesystem, no file where a parent directory should be.
- */
+/** Every open or lock of a database path checks it first (ConfigError, exit 2). */
 export function assertDatabasePath(path: string): void {
   assertNotPseudoFs(path, '--db');
   const file = nearestExisting(dirname(resolve(path)));
@@ -93,9 +86,8 @@ export function assertDatabasePath(path: string): void {
 }
 
 /**
- * A command that changes a file it did not make (`compact`, `verify --repair`, `state reset`) is
- * refused on a path with no file: opening it for writing would create an empty one. `nothing` says
- * why there is nothing to do.
+ * A command that changes a file it did not make (`compact`, `verify --repair`, `state reset`) is refused
+ * where there is none: a writer would create it empty. `nothing` says why there is nothing to do.
  */
 export function assertFileExists(path: string, nothing: string): void {
   if (existsSync(path)) return;
@@ -106,10 +98,9 @@ export function assertFileExists(path: string, nothing: string): void {
 }
 
 /**
- * A ConfigError (exit 2) naming `flag` unless `dir` can hold the files a command writes there: not
- * on a pseudo-filesystem, not a file nor under one, and a folder this user may write, or one it may
- * make (its nearest existing ancestor is a folder it may write). Nothing is made here: the command
- * makes the folder when it first writes. `wanted` completes "point FLAG at ...".
+ * A ConfigError (exit 2) naming `flag` unless `dir` can hold the files a command writes: a folder this
+ * user may write, or make (its nearest existing ancestor is one), made by the command when it first
+ * writes. `wanted` completes "point FLAG at ...".
  */
 export function assertOutputFolder(dir: string, flag: string, wanted = 'a writable directory'): void {
   assertNotPseudoFs(dir, flag);
@@ -127,10 +118,7 @@ export function assertOutputFolder(dir: string, flag: string, wanted = 'a writab
   }
 }
 
-/**
- * A ConfigError (exit 2) naming `flag` unless `dir` is a folder that exists, off the
- * pseudo-filesystems: a folder the SQL may read files from (`query --read`).
- */
+/** A ConfigError (exit 2) naming `flag` unless `dir` is a folder SQL may read files from (`query --read`). */
 export function assertInputFolder(dir: string, flag: string): void {
   assertNotPseudoFs(dir, flag);
   const shown = dir.replace(/(.)\/+$/, '$1');

@@ -1,8 +1,4 @@
-/**
- * Every JSON the CLI prints uses snake_case keys, like the SQL tables and views (`jobs_fetched`,
- * `last_outcome`), so one naming style serves `jq`, SQL and dashboards alike. Internal types stay
- * camelCase; this converts at the edge.
- */
+/** Every JSON the CLI prints has snake_case keys, as the SQL tables do; internal types stay camelCase. */
 import { writeJson } from './json-writer.js';
 
 export function snakeCase(key: string): string {
@@ -10,9 +6,8 @@ export function snakeCase(key: string): string {
 }
 
 /**
- * A copy of `value` with every key of its plain objects in snake_case, recursively, except the
- * values of the keys named in `verbatim` (a raw record from the service keeps the service's own
- * keys). Other objects (Date, the JSON writer's exact numbers) are values, kept as they are.
+ * `value` with every key of its plain objects in snake_case, recursively, but under the keys in
+ * `verbatim` (a raw record keeps the service's keys); other objects (Date, exact numbers) as they are.
  */
 export function snakeKeys(value: unknown, verbatim: readonly string[] = []): unknown {
   if (Array.isArray(value)) return value.map((item) => snakeKeys(item, verbatim));

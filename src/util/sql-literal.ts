@@ -1,8 +1,7 @@
 /**
- * The one place that puts a value into SQL text. DuckDB cannot bind the target of COPY ... TO as a
- * parameter (the path is read when the statement is planned, before values are bound), so the
- * export's output path is written as a string literal: validated, made absolute, and quoted by
- * doubling single quotes, the only escape an SQL string literal has. Everything else is bound.
+ * The one place that puts a value into SQL text: DuckDB plans COPY ... TO's path before binding values,
+ * so it is written as a literal, checked absolute and quoted by doubling single quotes (the only escape
+ * an SQL string has). Everything else is bound.
  */
 import { isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -18,10 +17,7 @@ export function sqlPathLiteral(path: string, setting: string): string {
   return `'${path.replaceAll("'", "''")}'`;
 }
 
-/**
- * A quoted SQL identifier (a database name from DuckDB itself, e.g. for COPY FROM DATABASE, which
- * takes names, not values; a query result's column name): double quotes, an inner one doubled.
- */
+/** A quoted SQL identifier (a name DuckDB gave, for COPY FROM DATABASE or a column): inner quotes doubled. */
 export function sqlIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }

@@ -1,10 +1,8 @@
 /**
- * Rewrites a transcript-sync file into a fresh one in the current storage format (STORAGE_FORMAT),
- * leaving behind the blocks that deletes and rebuilds freed. The schema is copied by COPY FROM
- * DATABASE, then the rows: `job_records` in runs of about JOBS_GROUP_RAW_BYTES of raw, each
- * committed straight into the copy as a row group of its own, and every other table whole. Row
- * counts are compared, and the copy replaces the file by a rename while the original is still
- * held, so no writer can slip in between.
+ * Rewrites a transcript-sync file into a fresh one in STORAGE_FORMAT, leaving behind the blocks deletes
+ * freed: the schema by COPY FROM DATABASE, `job_records` in runs of about JOBS_GROUP_RAW_BYTES of raw,
+ * each committed straight into the copy as a row group, every other table whole. Row counts are
+ * compared, and the copy replaces the file by a rename while the original is held, so no writer slips in.
  */
 import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -34,10 +32,8 @@ export interface CompactProgress {
 }
 
 /**
- * `db` must be open for writing; it is left open on the original inode (the caller closes it).
- * `onProgress` hears of each batch of `job_records` copied; `finish` runs once every row is in the
- * copy (attached as tsync_compacted), before it is checked and replaces the file, so what it writes
- * there is in the file exactly when the copy is.
+ * `db`, open for writing, is left open on the original inode. `finish` runs once every row is in the
+ * copy (attached as tsync_compacted), before it is checked, so what it writes there lands with the copy.
  */
 export async function compactFile(
   db: Database,
@@ -90,7 +86,7 @@ export async function compactFile(
   return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
 }
 
-/** The rename made durable: the directory's entry is on disk once this returns. */
+/** The rename made durable. */
 function syncDir(dir: string): void {
   const fd = openSync(dir, 'r');
   try {

@@ -1,7 +1,6 @@
 /**
- * The datasets `export` and `--publish` write as Parquet: each the rows of one statement of
- * sql/queries with the partition columns kind and month. They are copied (COPY ... TO, DuckDB
- * writing the files) rather than read, so a dataset is named here and its text stays inside.
+ * The datasets `export` and `--publish` write as Parquet: each the rows of one statement of sql/queries
+ * with the partition columns kind and month, copied by DuckDB (COPY ... TO), so its text stays here.
  */
 import type { RowSource } from '../database.js';
 import {
@@ -14,9 +13,8 @@ import {
 import { type QueryName, queryText } from './queries.js';
 
 /**
- * `ofJobs`: rows follow their job (the statement takes $include_deleted); else an aggregate.
- * `wide`: rows of kilobytes (a transcript, module results' JSON, `raw`): partitioned, such a dataset
- * is written a partition per COPY (copyPartitionFiles); the others a batch of partitions per COPY.
+ * `ofJobs`: rows follow their job (the statement takes $include_deleted); else an aggregate. `wide`:
+ * rows of kilobytes, written a partition per COPY (copyPartitionFiles), not a batch of partitions.
  */
 const DATASETS = {
   jobs: { query: 'export-jobs', ofJobs: true, wide: true },
@@ -51,17 +49,14 @@ export interface DatasetFilter {
 }
 
 /**
- * Bytes of DuckDB's pool a COPY of a job's rows (words, utterances, module results) allows for
- * each job it joins them to in a hash table: such a COPY takes a batch of partitions holding at
- * most memory_limit / JOB_JOIN_BYTES jobs (docs/decisions/0014-published-dataset.md).
+ * Bytes of DuckDB's pool a COPY of a job's rows allows for each job it joins them to (a hash table):
+ * a batch holds at most memory_limit / JOB_JOIN_BYTES jobs (docs/decisions/0014-published-dataset.md).
  */
 export const JOB_JOIN_BYTES = 1024;
 
 /**
  * Writes the rows of `dataset` as Parquet at `target`; returns the row count. Partitioned, each
- * partition is whole in one file: a wide dataset's written by a COPY of its own, another's by a
- * COPY of at most PARTITIONS_PER_COPY partitions and, for the datasets of jobs, of at most the
- * jobs the pool can join (JOB_JOIN_BYTES).
+ * partition is whole in one file, written by a COPY of its own (wide) or of a batch (parquet-copy.ts).
  */
 export async function copyDataset(
   db: RowSource,
@@ -89,7 +84,7 @@ async function jobsByPartition(db: RowSource, includeDeleted: boolean): Promise<
   return new Map(rows.map((row) => [row.key, Number(row.jobs)]));
 }
 
-/** The units DuckDB reports a size in (binary, whatever unit it was set in). */
+/** The units DuckDB reports a size in (binary, whatever it was set in). */
 const UNIT_BYTES: Readonly<Record<string, number>> = {
   bytes: 1,
   KiB: 2 ** 10,
@@ -98,10 +93,7 @@ const UNIT_BYTES: Readonly<Record<string, number>> = {
   TiB: 2 ** 40,
 };
 
-/**
- * The instance's `memory_limit`, bytes, as DuckDB reports it ("90.0 MiB"); 64 MiB, the least a
- * reading is given (src/memory/reader-memory.ts), when the text is not a size.
- */
+/** The instance's `memory_limit` in bytes, from DuckDB's "90.0 MiB"; else 64 MiB, a reading's least. */
 async function memoryLimit(db: RowSource): Promise<number> {
   const [row] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
   const match = /^([\d.]+)\s*([A-Za-z]+)$/.exec(row?.limit.trim() ?? '');
@@ -121,10 +113,7 @@ export function datasetFingerprints(
   );
 }
 
-/**
- * What a published partition's fingerprint starts with: the dataset's statement, so a table
- * published from another one (--publish-raw turned on or off) is written again.
- */
+/** What a published partition's fingerprint starts with: its statement (--publish-raw switched: new). */
 export function fingerprintTag(dataset: Dataset): string {
   return DATASETS[dataset].query;
 }
