@@ -13,6 +13,7 @@ import type {
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
+import type { ReaderMemory } from '../memory/reader-memory.js';
 import { damagedFileError, restrictFile } from './file/open-instance.js';
 import { KeptStatements } from './kept-statements.js';
 import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
@@ -334,5 +335,26 @@ export async function commitWithCheckpoint(
     await connection.run('COMMIT');
   } finally {
     await connection.run(`SET wal_autocheckpoint = '${walThreshold}'`);
+  }
+}
+
+/**
+ * `fn` run while the instance of `db` has a reader's `memory_limit`, the previous one restored after:
+ * a writer that reads the whole history (the publish after a sync) does it within the memory of a
+ * reading that writes Parquet. Only for a stretch in which nothing commits: a commit or checkpoint
+ * that reaches the other limit could fail.
+ */
+export async function withReadingMemory<T>(
+  db: Database,
+  memory: Pick<ReaderMemory, 'memoryLimit'>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [before] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
+  // SET takes no bound values: the limit is a whole number of MiB computed here, the old one DuckDB's own text.
+  await db.run(`SET memory_limit = '${Math.floor(memory.memoryLimit / 2 ** 20)}MiB'`);
+  try {
+    return await fn();
+  } finally {
+    if (before) await db.run(`SET memory_limit = '${before.limit.replace(/'/g, '')}'`);
   }
 }
