@@ -1,9 +1,7 @@
 /**
- * A DuckDB file's statements and transactions: SQL with bound values run on one connection, and
- * explicit transactions. Opening and closing the file (the instance, migrations, a writer's staging,
- * merge and checkpoint) is open-file.ts's, which hands a Database its connections and what closing
- * means; a writer's Database can open its file again between transactions (reopen), and lends
- * connections for a while (withConnection: the read server's).
+ * A DuckDB file's statements (SQL with bound values, on one connection) and transactions. Opening and
+ * closing the file is open-file.ts's, which hands a Database its connections and what closing means; a
+ * writer's can open its file again between transactions (reopen), and any lends connections.
  */
 import type {
   DuckDBAppender,
@@ -212,7 +210,14 @@ export class Database {
 
   /** Runs `fn` between BEGIN and COMMIT; any throw rolls back and is rethrown. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.depth > 0) return this.nested(fn);
+    if (this.depth > 0) {
+      this.depth += 1;
+      try {
+        return await fn();
+      } finally {
+        this.depth -= 1;
+      }
+    }
     await this.ready();
     this.depth = 1;
     try {
@@ -274,15 +279,6 @@ export class Database {
         hint: 'check free disk space and that the file and its directory are writable; nothing of this batch was kept',
         cause: error,
       });
-    }
-  }
-
-  private async nested<T>(fn: () => Promise<T>): Promise<T> {
-    this.depth += 1;
-    try {
-      return await fn();
-    } finally {
-      this.depth -= 1;
     }
   }
 

@@ -82,16 +82,11 @@ export async function compactFile(
   }
   restrictFile(target);
   renameSync(target, db.path);
-  syncDir(dirname(db.path));
-  return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
-}
-
-/** The rename made durable. */
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
+  const dir = openSync(dirname(db.path), 'r'); // the rename made durable
   try {
-    fsyncSync(fd);
+    fsyncSync(dir);
   } finally {
-    closeSync(fd);
+    closeSync(dir);
   }
+  return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
 }
