@@ -55,15 +55,13 @@ export const CHECKS: readonly Check[] = Object.freeze([
 /** Ids shown per broken check. */
 const SAMPLE = 5;
 
-export interface CheckResult {
-  readonly name: string;
+export type CheckResult = Pick<Check, 'name' | 'repair'> & {
   readonly ok: boolean;
   /** Jobs (or runs) that break it. */
   readonly count: number;
   /** The first few of them, sorted. */
   readonly sample: readonly string[];
-  readonly repair: Repair;
-}
+};
 
 export interface VerifyOptions {
   /** Also check every `raw` against its hash (reads all of it; default false). */

@@ -1,12 +1,10 @@
 /**
- * One writer per DuckDB file (docs/decisions/0015-one-writer-per-file.md): `<db>.lock` beside the
- * database, created with O_EXCL and holding who writes. A second writer is refused with the
- * holder's pid, at once or after waiting for it (`waitForWriterLock`, --lock-wait). A worker holds
- * it only while a run writes, and `<db>.worker.lock` (`role: 'worker'`) for as long as it lives.
- *
- * Stale locks are taken over: on the same host, the holder's pid is gone or now belongs to another
- * process (its start time in /proc differs); from another host (a shared volume), the holder
- * touches the file every `heartbeatMs` and one untouched for `staleAfterMs` is stale.
+ * One writer per DuckDB file (docs/decisions/0015-one-writer-per-file.md): `<db>.lock`, created with
+ * O_EXCL and holding who writes. A second writer is refused with the holder's pid, at once or after
+ * waiting (`waitForWriterLock`, --lock-wait). A worker holds it while a run writes, and
+ * `<db>.worker.lock` (`role: 'worker'`) for as long as it lives. A stale lock is taken over: on the same
+ * host, its pid is gone or another process's (its start time in /proc differs); from another host, it
+ * went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -140,11 +138,10 @@ function removeEmptyDirs(dir: string, top: string): void {
   }
 }
 
-function refuse(db: string, path: string, holder: LockHolder | undefined | 'gone', role: LockRole): never {
-  const who =
-    holder && holder !== 'gone'
-      ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
-      : 'another process';
+function refuse(db: string, path: string, holder: LockHolder | undefined, role: LockRole): never {
+  const who = holder
+    ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`
+    : 'another process';
   if (role === 'worker') {
     throw new DatabaseError(`${db} already has a worker: ${who}`, {
       path: db,
