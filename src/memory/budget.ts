@@ -1,14 +1,10 @@
 /**
- * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and everything
- * derived from it, so that a sync's peak RSS stays under the budget whatever the size of the
- * records and of the history stored (docs/decisions/0005-one-memory-budget.md).
- *
- * A sync's memory: a fixed part (Node, libduckdb, modules: FIXED_BYTES); pages in flight in the V8
- * heap (a body as bytes, each item's text kept as its `raw`; DuckDB parses them, no rows are built
- * in JavaScript); DuckDB's `memory_limit`: the open transaction's rows, small commits' rows in the
- * WAL until a checkpoint, and its work. The planned part of the rest (budget minus FIXED_BYTES,
- * times PLANNED_SHARE) is split between DuckDB's share (how big a transaction gets) and the V8
- * heap's (the heap mark of heap-guard.ts and the page size).
+ * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and all derived
+ * from it, so a sync's peak RSS stays under it whatever the records and history (decision 0005).
+ * A sync's memory: a fixed part (FIXED_BYTES); pages in flight in the V8 heap (bodies, each item's
+ * `raw`: DuckDB parses them); DuckDB's `memory_limit` (the open transaction, small commits in the WAL,
+ * its work). The planned part of the rest is split between DuckDB's share (how big a transaction
+ * gets) and the V8 heap's (heap-guard.ts's mark and the page size).
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';

@@ -26,9 +26,8 @@ const MIN_LIMIT_BYTES = 64 * MiB;
 const BYTES_PER_THREAD = 48 * MiB;
 
 /**
- * The least `memory_limit` of a reading of every `raw` that the budget's reading could not do
- * (verify --hashes, compact's copy): DuckDB decompresses a vector of up to 2,048 records at once and
- * fails rather than spill (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md).
+ * The least `memory_limit` of a reading of every `raw` the budget's could not do (verify --hashes,
+ * compact): DuckDB decompresses 2,048 records at once and fails rather than spill (decision 0007).
  */
 export const RAW_LIMIT_BYTES = 1024 * MiB;
 

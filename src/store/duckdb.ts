@@ -1,8 +1,7 @@
 /**
- * @duckdb/node-api, loaded at its first use, never by an import: a command that opens no file
- * (`--help`, `config show`) loads no DuckDB, and DuckDB's allocator reads its settings
- * (src/cli/main.ts) only as the package loads. Loaded with `require`: imported as an ES module, the
- * CommonJS package would first have each re-exported file scanned for export names
+ * @duckdb/node-api, loaded at its first use, never by an import: a command that opens no file loads no
+ * DuckDB, and its allocator reads its settings (src/cli/main.ts) as it loads. With `require`: as an ES
+ * module, each file the CommonJS package re-exports would be scanned for export names
  * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 import { createRequire } from 'node:module';

@@ -1,8 +1,4 @@
-/**
- * The store's contract: what another folder of src/ may use of the DuckDB file
- * (.dependency-cruiser.cjs lets no module outside src/store import past this file). Its own
- * modules import each other directly.
- */
+/** The store's contract: no module outside src/store imports past this file (.dependency-cruiser.cjs). */
 export * from './database.js';
 export * from './duckdb.js';
 export * from './erase.js';

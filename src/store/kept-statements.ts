@@ -1,8 +1,7 @@
 /**
- * Statements with bound values, prepared once per text on a connection and kept: every trip to
- * DuckDB's threads waits for the event loop, busy reading pages during a sync, and a kept statement
- * runs in one trip where the client's own path for bound values takes several (BENCHMARKS.md,
- * "The writer's trips").
+ * Statements with bound values, prepared once per text on a connection and kept: each trip to DuckDB's
+ * threads waits for the event loop, and a kept statement runs in one where the client's own path for
+ * bound values takes several (BENCHMARKS.md, "The writer's trips").
  */
 import type {
   DuckDBConnection,

@@ -1,7 +1,6 @@
 /**
- * Applies sql/NNN_name.sql migrations in order, each in its own transaction together with its row in
- * `schema_migrations`, so a file is never left half-migrated. Migrations are append-only: a shipped
- * file is never edited, the next number is added instead.
+ * Applies sql/NNN_name.sql migrations in order, each in one transaction with its `schema_migrations`
+ * row, so a file is never left half-migrated. Append-only: a shipped migration is never edited.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

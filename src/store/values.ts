@@ -1,7 +1,4 @@
-/**
- * Conversions at the DuckDB boundary: plain JS parameters into DuckDB values, result rows into
- * JSON-friendly objects.
- */
+/** Conversions at the DuckDB boundary: JS parameters into DuckDB values, rows into JSON-friendly objects. */
 import type { DuckDBMaterializedResult, DuckDBValue } from '@duckdb/node-api';
 import { type DuckDBApi, duckdb } from './duckdb.js';
 

@@ -1,7 +1,6 @@
 /**
- * Parses a duration with a unit (`500ms`, `30s`, `15m`, `2h`, `7d`, `1w`) into ms. A bare number is
- * refused (`--full-every 5` meaning five seconds reconciled every 5 s for a user who meant minutes),
- * but for 0, which is zero in any unit.
+ * Durations with a unit (`500ms`, `30s`, `15m`, `2h`, `7d`, `1w`) in ms. A bare number but 0 is refused:
+ * `--full-every 5` would reconcile every 5 s for a user who meant minutes.
  */
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 

@@ -1,10 +1,8 @@
 /**
  * The one JSON writer behind every JSON the CLI prints. Unlike JSON.stringify it never sends a number
- * through a double it does not fit: a bigint is written as its digits, an ExactNumber (DuckDB's text
- * of a DECIMAL) as that literal, a JsonText (a JSON column) as it is. A number that is not finite is
- * written as the string "NaN", "Infinity" or "-Infinity" (never a silent null), as the table and CSV
- * spell it; Date as ISO 8601 UTC; undefined members are left out. With an indent the layout is
- * JSON.stringify's.
+ * through a double it does not fit: a bigint as its digits, an ExactNumber (DuckDB's text of a DECIMAL)
+ * as that literal, a JsonText (a JSON column) as it is. A number not finite is the string "NaN",
+ * "Infinity" or "-Infinity" (never a silent null); Date is ISO 8601 UTC; the rest as JSON.stringify.
  */
 
 /** A JSON number literal: optional minus, digits, optional fraction and exponent. */

@@ -1,7 +1,6 @@
 /**
- * The one-line error for a server that cannot listen where it was told (the worker's metrics port,
- * the simulator): a busy or privileged port, or a host that is no address of this machine, as a
- * ConfigError (exit 2) naming the flag to change. Any other error is returned as it is.
+ * A server that cannot listen where it was told (a busy or privileged port, a host not of this
+ * machine) as a one-line ConfigError (exit 2) naming the flag to change; other errors as they are.
  */
 import { ConfigError, toError } from '../errors.js';
 

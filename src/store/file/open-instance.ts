@@ -1,10 +1,8 @@
 /**
- * Opens (or shares) the one DuckDBInstance of a file in this process. DuckDB locks a file for one
- * writing process; while another process holds it, opening is retried until `lockWaitMs`, then a
- * DatabaseError with `busy: true` says who to wait for. Files are private to their owner: a directory
- * we create is 0700 and the database file 0600 (set before anything is written to it). A reading
- * process spills to `<file>.tmp-<pid>` (src/memory/reader-memory.ts); the next reading removes
- * those of dead processes.
+ * Opens (or shares) the one DuckDBInstance of a file in this process, retrying until `lockWaitMs`
+ * while another process holds it (then a DatabaseError, `busy: true`). A directory we create is 0700,
+ * the file 0600, set before anything is written. A reading process spills to `<file>.tmp-<pid>`; the
+ * next reading removes those of dead processes.
  */
 import { accessSync, chmodSync, constants, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,7 +1,6 @@
 /**
- * Erasure on request: the jobs a selection matches (the temp table `_tsync_erase`, per connection),
- * their content deleted, their row kept with its billing facts, one `erasures` row per erasure.
- * src/store/erase.ts composes them in one transaction.
+ * Erasure: the jobs a selection matches (temp table `_tsync_erase`), their content deleted, their row
+ * kept with its billing facts, one `erasures` row per erasure; src/store/erase.ts composes them.
  */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';

@@ -1,6 +1,5 @@
 /**
- * Every file of sql/load/ (the loader's SQL, and the file's own staging, row groups and copy before
- * migration 006), by name, and its text, read once per process. Each is run by one typed function
+ * Every file of sql/load/ by name, and its text, read once per process; each run by one typed function
  * of loader.ts or file-upkeep.ts, the only readers of `loadSql` (test/unit/store/store-queries.test.ts).
  */
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,4 @@
-/**
- * What a publish reads besides the datasets: each kind's freshness, each partition's fingerprint,
- * the rows of the files it wrote.
- */
+/** What a publish reads besides the datasets: freshness, partitions' fingerprints, files' rows. */
 import type { RowSource } from '../database.js';
 import { queryText } from './queries.js';
 

@@ -1,7 +1,6 @@
 /**
- * The `quarantine` table: records that failed validation, kept whole, keyed by their text's hash,
- * with the problems found (retried by src/load/quarantine-retry.ts). Bad records are rare, so one
- * statement each is fine here (the bulk path is the appender).
+ * The `quarantine` table: records that failed validation, kept whole with their problems, keyed by their
+ * text's hash (retried by src/load/quarantine-retry.ts). Bad records are rare: one statement each.
  */
 
 import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';

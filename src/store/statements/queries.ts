@@ -1,7 +1,6 @@
 /**
- * Every file of sql/queries/, by name (without `.sql`), and its text. Each is run by one typed
- * function of this folder, the only reader of `queryText`; test/unit/store/store-queries.test.ts checks that
- * this list and the folder agree and that each name has its one function.
+ * Every file of sql/queries/ by name, and its text, each run by one typed function of this folder
+ * (test/unit/store/store-queries.test.ts checks the list, the folder and the functions agree).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
