@@ -11,8 +11,7 @@ import type {
 } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
-import type { ReaderMemory } from '../memory/reader-memory.js';
-import { damagedFileError, restrictFile } from './file/open-instance.js';
+import { commitWithCheckpoint, damagedFileError, restrictFile } from './file/open-instance.js';
 import { KeptStatements } from './kept-statements.js';
 import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
 
@@ -38,10 +37,7 @@ export interface DatabaseParts {
   readonly logger?: Logger;
 }
 
-/**
- * What a reading statement (src/store/statements) needs of a database: rows of SQL text with bound
- * values, and the file's path for messages. A Database, or a Reader of one (src/analytics/read).
- */
+/** What a statement reads through: rows of SQL with bound values, a path for messages (Database, Reader). */
 export interface RowSource {
   readonly path: string;
   all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]>;
@@ -72,11 +68,6 @@ export class Database {
     this.logger = parts.logger ?? silentLogger;
   }
 
-  /** The main connection: statements and transactions. */
-  private get connection(): DuckDBConnection {
-    return this.parts.connection;
-  }
-
   async run(sql: string, params?: SqlParams): Promise<void> {
     await this.ready();
     await this.execute(sql, params);
@@ -93,11 +84,11 @@ export class Database {
     this.running += 1;
     try {
       const values = toDuckParams(params);
-      if (values === undefined) return await this.connection.run(sql);
-      return await this.statements.run(this.connection, sql, values);
+      if (values === undefined) return await this.parts.connection.run(sql);
+      return await this.statements.run(this.parts.connection, sql, values);
     } catch (error) {
       // A damaged block surfaces only when a statement reads it.
-      throw damagedOr(this.path, error);
+      throw damagedFileError(this.path, error) ?? error;
     } finally {
       this.running -= 1;
     }
@@ -105,7 +96,7 @@ export class Database {
 
   /** Stops the statement running on the main connection, if any (DuckDB's "Interrupted"): a long read. */
   interrupt(): void {
-    if (!this.closed) this.connection.interrupt();
+    if (!this.closed) this.parts.connection.interrupt();
   }
 
   /** Each value of the first column of `sql`'s rows, read a chunk at a time: for results too big to hold at once. */
@@ -113,7 +104,7 @@ export class Database {
     await this.ready();
     this.running += 1;
     try {
-      const result = await this.connection.stream(sql);
+      const result = await this.parts.connection.stream(sql);
       for (let chunk = await result.fetchChunk(); chunk?.rowCount; chunk = await result.fetchChunk())
         for (const value of chunk.getColumnValues(0)) take(value);
     } finally {
@@ -128,20 +119,19 @@ export class Database {
     catalog: string | null,
   ): Promise<DuckDBAppender> {
     this.assertOpen();
-    return this.connection.createAppender(table, schema, catalog);
+    return this.parts.connection.createAppender(table, schema, catalog);
   }
 
   /** `sql` prepared on this connection, for a caller that binds and runs it many times; the caller destroys it. */
   async prepare(sql: string): Promise<DuckDBPreparedStatement> {
     this.assertOpen();
-    return this.connection.prepare(sql);
+    return this.parts.connection.prepare(sql);
   }
 
   /** A writer's two staging connections: the loader parses there, outside this connection's transaction. */
   stagingConnections(): readonly DuckDBConnection[] {
     this.assertOpen();
-    const staging = this.parts.staging;
-    if (staging) return staging;
+    if (this.parts.staging) return this.parts.staging;
     throw new DatabaseError(`${this.path} is not open for writing`, { path: this.path });
   }
 
@@ -221,17 +211,15 @@ export class Database {
     await this.ready();
     this.depth = 1;
     try {
-      await this.connection.run('BEGIN TRANSACTION');
+      await this.parts.connection.run('BEGIN TRANSACTION');
       const result = await fn();
       await this.commit();
       return result;
     } catch (error) {
       // A failed COMMIT may already have ended the transaction; the first error is the one to report.
-      await this.connection
+      await this.parts.connection
         .run('ROLLBACK')
-        .catch((err: unknown) =>
-          this.logger.debug({ err }, 'rollback after a failed transaction did not run'),
-        );
+        .catch((err) => this.logger.debug({ err }, 'rollback after a failed transaction did not run'));
       throw error;
     } finally {
       this.depth = 0;
@@ -268,8 +256,8 @@ export class Database {
   private async commit(): Promise<void> {
     try {
       const threshold = this.parts.walThreshold;
-      if (this.checkpointCommit && threshold) await commitWithCheckpoint(this.connection, threshold);
-      else await this.connection.run('COMMIT');
+      if (this.checkpointCommit && threshold) await commitWithCheckpoint(this.parts.connection, threshold);
+      else await this.parts.connection.run('COMMIT');
     } catch (error) {
       const damaged = damagedFileError(this.path, error);
       if (damaged) throw damaged;
@@ -289,9 +277,8 @@ export class Database {
   }
 
   private assertOpen(): void {
-    if (this.closed) {
+    if (this.closed)
       throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
-    }
   }
 }
 
@@ -305,52 +292,8 @@ export function connectionRows(connection: DuckDBConnection, path: string): RowS
         const result = values === undefined ? await connection.run(sql) : await connection.run(sql, values);
         return rowObjects(result).map((row) => plainRow(row) as T);
       } catch (error) {
-        throw damagedOr(path, error);
+        throw damagedFileError(path, error) ?? error;
       }
     },
   };
-}
-
-function damagedOr(path: string, error: unknown): unknown {
-  return damagedFileError(path, error) ?? error;
-}
-
-/**
- * A COMMIT straight into the file: at the WAL threshold set to zero DuckDB checkpoints, and writers
- * skip the WAL then (open-instance.ts; docs/decisions/0009-a-commit-written-into-the-file-once.md),
- * unless a reader's transaction needs the old data. `walThreshold` (in MiB, never input: SET binds no
- * value) is set back whatever the outcome.
- */
-export async function commitWithCheckpoint(
-  connection: DuckDBConnection,
-  walThreshold: string,
-): Promise<void> {
-  if (!/^\d+MiB$/.test(walThreshold)) throw new Error(`not a WAL threshold: ${walThreshold}`);
-  await connection.run("SET wal_autocheckpoint = '0B'");
-  try {
-    await connection.run('COMMIT');
-  } finally {
-    await connection.run(`SET wal_autocheckpoint = '${walThreshold}'`);
-  }
-}
-
-/**
- * `fn` run while the instance of `db` has a reader's `memory_limit`, the previous one restored after:
- * a writer that reads the whole history (the publish after a sync) does it within the memory of a
- * reading that writes Parquet. Only for a stretch in which nothing commits: a commit or checkpoint
- * that reaches the other limit could fail.
- */
-export async function withReadingMemory<T>(
-  db: Database,
-  memory: Pick<ReaderMemory, 'memoryLimit'>,
-  fn: () => Promise<T>,
-): Promise<T> {
-  const [before] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
-  // SET takes no bound values: the limit is a whole number of MiB computed here, the old one DuckDB's own text.
-  await db.run(`SET memory_limit = '${Math.floor(memory.memoryLimit / 2 ** 20)}MiB'`);
-  try {
-    return await fn();
-  } finally {
-    if (before) await db.run(`SET memory_limit = '${before.limit.replace(/'/g, '')}'`);
-  }
 }

@@ -3,6 +3,7 @@ export * from './database.js';
 export * from './duckdb.js';
 export * from './erase.js';
 export { damagedFileError } from './file/open-instance.js';
+export * from './file/reading-memory.js';
 export * from './file/rewrite-file.js';
 export * from './file/writer-lock.js';
 export * from './open-file.js';

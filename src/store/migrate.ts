@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
 import { sqlDir } from '../util/paths.js';
-import { commitWithCheckpoint } from './database.js';
 import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
+import { commitWithCheckpoint } from './file/open-instance.js';
 import { copyRecordsApartBatch, recordsApartBatches, resetRecordsApart } from './statements/file-upkeep.js';
 
 export interface Migration {

@@ -16,14 +16,13 @@ import { Database, type DatabaseParts } from './database.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
   acquireInstance,
-  createMemoryInstance,
   damagedFileError,
   discardCreatedFile,
   releaseInstance,
-  removeStaleReaderTemps,
   type SharedInstance,
   walThresholdSetting,
 } from './file/open-instance.js';
+import { createMemoryInstance, removeStaleReaderTemps } from './file/reader-settings.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { createParseStaging, createWriterStaging } from './statements/loader.js';
 

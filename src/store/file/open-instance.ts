@@ -1,19 +1,19 @@
 /**
  * Opens (or shares) the one DuckDBInstance of a file in this process, retrying until `lockWaitMs`
  * while another process holds it (then a DatabaseError, `busy: true`). A directory we create is 0700,
- * the file 0600, set before anything is written. A reading process spills to `<file>.tmp-<pid>`; the
- * next reading removes those of dead processes.
+ * the file 0600, set before anything is written.
  */
-import { accessSync, chmodSync, constants, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { ConfigError, DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
 import { duckdb } from '../duckdb.js';
+import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -56,20 +56,23 @@ function writerSettings(memory: DuckDbMemory): Record<string, string> {
   };
 }
 
-/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
-const BASE_OPTIONS = {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-} as const;
-
-/** A read-only open's settings: a pool under the reader's budget, spilling to the reader's own folder. */
-function readerSettings(memory: ReaderMemory): Record<string, string> {
-  return {
-    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
-    threads: String(memory.threads),
-    temp_directory: memory.tempDirectory,
-    allocator_background_threads: 'true',
-  };
+/**
+ * A COMMIT straight into the file: at the WAL threshold set to zero DuckDB checkpoints, and a writer
+ * skips the WAL then (writerSettings; docs/decisions/0009-a-commit-written-into-the-file-once.md),
+ * unless a reader's transaction needs the old data. `walThreshold` (in MiB, never input: SET binds no
+ * value) is set back whatever the outcome.
+ */
+export async function commitWithCheckpoint(
+  connection: DuckDBConnection,
+  walThreshold: string,
+): Promise<void> {
+  if (!/^\d+MiB$/.test(walThreshold)) throw new Error(`not a WAL threshold: ${walThreshold}`);
+  await connection.run("SET wal_autocheckpoint = '0B'");
+  try {
+    await connection.run('COMMIT');
+  } finally {
+    await connection.run(`SET wal_autocheckpoint = '${walThreshold}'`);
+  }
 }
 
 /** First retry delay while another process holds the file, in ms; doubles up to RETRY_MAX_MS. */
@@ -263,37 +266,6 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     );
   }
   return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
-}
-
-/** An unshared empty database in memory (SQL over files); the caller closes it, removes its spill folder. */
-export async function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
-  return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
-}
-
-/** Removes the spill folders beside `path` of reading processes that are gone. */
-export function removeStaleReaderTemps(path: string): void {
-  const prefix = `${basename(path)}.tmp-`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path)).filter((name) => name.startsWith(prefix));
-  } catch {
-    return; // an unreadable folder: DuckDB says what is wrong with the file itself
-  }
-  for (const name of names) {
-    const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
-    rmSync(join(dirname(path), name), { recursive: true, force: true });
-  }
-}
-
-/** Whether process `pid` exists (EPERM: it does, another user's). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const DAMAGED =

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withReader } from '../../../src/analytics/read/open-reader.js';
 import { generateDataset } from '../../../src/simulator/index.js';
-import { withReadingMemory } from '../../../src/store/database.js';
+import { withReadingMemory } from '../../../src/store/file/reading-memory.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { CHECKS } from '../../../src/store/verify.js';
 import { loadRecords } from '../../helpers/analytics-data.js';

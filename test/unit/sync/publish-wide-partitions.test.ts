@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishDataset } from '../../../src/analytics/publish/publish.js';
 import { generateDataset } from '../../../src/simulator/index.js';
-import { withReadingMemory } from '../../../src/store/database.js';
+import { withReadingMemory } from '../../../src/store/file/reading-memory.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -5,7 +5,7 @@ import { publishDataset } from '../../../src/analytics/publish/publish.js';
 import { MEMORY_FLOOR } from '../../../src/memory/budget.js';
 import { planReaderMemory } from '../../../src/memory/reader-memory.js';
 import { generateDataset } from '../../../src/simulator/index.js';
-import { withReadingMemory } from '../../../src/store/database.js';
+import { withReadingMemory } from '../../../src/store/file/reading-memory.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { loadRecords } from '../../helpers/analytics-data.js';
 import { tempDir } from '../../helpers/tmp.js';
