@@ -33,13 +33,8 @@ export class JsonText extends Verbatim {
   }
 }
 
-export interface JsonWriteOptions {
-  /** Spaces per level of nesting; 0 (the default) writes one line. */
-  readonly indent?: number;
-}
-
-/** `value` as JSON text (no trailing newline). */
-export function writeJson(value: unknown, options: JsonWriteOptions = {}): string {
+/** `value` as JSON text (no trailing newline); `indent`: spaces per level, 0 (the default) one line. */
+export function writeJson(value: unknown, options: { readonly indent?: number } = {}): string {
   const unit = ' '.repeat(options.indent ?? 0);
   return write(value, unit, '') ?? 'null';
 }

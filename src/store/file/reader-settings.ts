@@ -1,7 +1,6 @@
 /**
- * The DuckDB settings every open takes, and a reader's: the file's read-only opens and the empty
- * database in memory that SQL over files alone runs on. A reading process spills to
- * `<file>.tmp-<pid>` (src/memory/reader-memory.ts); the next reading removes those of dead processes.
+ * The settings every open takes, and a reader's (read-only opens, the empty database in memory). A
+ * reading spills to `<file>.tmp-<pid>`; the next reading removes those of dead processes.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
