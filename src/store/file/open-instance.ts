@@ -193,7 +193,7 @@ export function makePrivateDir(dir: string): string | undefined {
   }
 }
 
-/** DuckDB writes `<file>.wal` beside the file at the first commit: a folder it cannot write fails now. */
+/** DuckDB writes `<file>.wal` beside the file at its first commit: a folder it cannot write is refused. */
 function assertWritableDir(path: string): void {
   const dir = dirname(path);
   try {
