@@ -7,12 +7,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { toError } from '../errors.js';
+import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
+import { formatDuration, formatDurationSetting } from '../util/duration.js';
 import { writeJson } from '../util/json-writer.js';
 import { listenError } from '../util/listen-error.js';
-import type { HealthReport } from './health.js';
+import { within } from '../util/within.js';
+import type { WorkerMetrics } from './metrics.js';
+import type { BusyState } from './processor.js';
 
 export interface MetricsServerOptions {
   readonly host: string;
@@ -95,4 +100,127 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
 export function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   response.end(body);
+}
+
+/*
+ * What /healthz answers: 200 only when Redis answers PING, no selected kind's last run failed with
+ * an error no retry can fix (a refused key, a bad setting: such a worker would otherwise look
+ * healthy while every run fails), and every selected kind has had a successful run within
+ * `staleAfterMs`. A worker that has not finished a first run yet counts from its own start, so a
+ * fresh worker is healthy for `staleAfterMs` (and must not be restarted by its orchestrator for
+ * being slow to finish a long first backfill within that time). Keys are snake_case, as in SQL.
+ *
+ * A database file held by another writer (a `sync` from the command line, `compact`, ...) makes the
+ * report `degraded`, still 200, once runs have found it busy for longer than `busyAfterMs` (the
+ * run interval): the worker cannot fix it by restarting, and it goes stale in time if it lasts.
+ */
+
+/** ms a PING may take before Redis counts as unreachable. */
+const PING_TIMEOUT_MS = 2_000;
+
+export interface HealthOptions {
+  readonly redis: Redis;
+  readonly kinds: readonly JobKind[];
+  /** ms */
+  readonly staleAfterMs: number;
+  /** ms since the epoch */
+  readonly startedAt: number;
+  readonly metrics: WorkerMetrics;
+  /** Since when runs have found the database file busy, if they do. */
+  readonly busy?: () => BusyState | undefined;
+  /** ms the file may stay busy before the report says `degraded` (the run interval). */
+  readonly busyAfterMs?: number;
+}
+
+export interface KindHealth {
+  /** ISO 8601, null before the first success of this process. */
+  readonly last_success: string | null;
+  /** Seconds since the last success, or since the worker started when there is none. */
+  readonly age_seconds: number;
+  readonly stale: boolean;
+  /** How the last run ended (ok, failed, interrupted), null before the first. */
+  readonly last_outcome: string | null;
+  /** The last run's error when it failed, else null. */
+  readonly last_error: string | null;
+  /** Whether a retry can fix the last failure; null when the last run did not fail. */
+  readonly last_error_retryable: boolean | null;
+}
+
+export interface FileBusyHealth {
+  /** ISO 8601: when runs first found the file held. */
+  readonly since: string;
+  readonly seconds: number;
+  /** Who holds it, as the last refusal said. */
+  readonly holder: string;
+}
+
+export interface HealthReport {
+  /** `degraded` answers 200 like `ok`; `unhealthy` 503. */
+  readonly status: 'ok' | 'degraded' | 'unhealthy';
+  readonly redis: 'ok' | 'unreachable';
+  /** Set while runs find the database file busy; null when the last run took it. */
+  readonly file_busy?: FileBusyHealth | null;
+  readonly kinds: Readonly<Partial<Record<JobKind, KindHealth>>>;
+  readonly reasons: readonly string[];
+}
+
+export async function checkHealth(options: HealthOptions, now = Date.now()): Promise<HealthReport> {
+  const reasons: string[] = [];
+  const redis = await ping(options.redis);
+  if (redis !== undefined) reasons.push(`Redis does not answer PING: ${redis}`);
+  const kinds: Partial<Record<JobKind, KindHealth>> = {};
+  for (const kind of options.kinds) {
+    const last = options.metrics.lastSuccess(kind);
+    const outcome = options.metrics.lastOutcome(kind);
+    const failed = outcome?.outcome === 'failed';
+    const age = now - (last ?? options.startedAt);
+    const stale = age > options.staleAfterMs;
+    kinds[kind] = {
+      last_success: last === undefined ? null : new Date(last).toISOString(),
+      age_seconds: Math.round(age / 1_000),
+      stale,
+      last_outcome: outcome?.outcome ?? null,
+      last_error: failed ? outcome.reason : null,
+      last_error_retryable: failed ? outcome.retryable : null,
+    };
+    if (failed && !outcome.retryable) {
+      reasons.push(
+        `the last ${kind} sync failed with an error no retry can fix (${outcome.code ?? 'error'}): ${outcome.reason ?? 'no reason given'}`,
+      );
+    }
+    if (stale) {
+      const since = last === undefined ? 'since the worker started' : 'in';
+      reasons.push(
+        `no successful ${kind} sync ${since} ${formatDuration(age)} (stale after ${formatDurationSetting(options.staleAfterMs)})`,
+      );
+    }
+  }
+  const unhealthy = reasons.length > 0;
+  const busy = options.busy?.();
+  const busyMs = busy === undefined ? 0 : now - busy.since;
+  const degraded = busy !== undefined && busyMs > (options.busyAfterMs ?? 0);
+  if (degraded) {
+    reasons.push(
+      `the database file has been busy for ${formatDuration(busyMs)}, longer than the run interval (${formatDuration(options.busyAfterMs ?? 0)}): ${busy.holder}`,
+    );
+  }
+  const fileBusy: FileBusyHealth | null = busy
+    ? { since: new Date(busy.since).toISOString(), seconds: Math.round(busyMs / 1_000), holder: busy.holder }
+    : null;
+  return {
+    status: unhealthy ? 'unhealthy' : degraded ? 'degraded' : 'ok',
+    redis: redis === undefined ? 'ok' : 'unreachable',
+    kinds,
+    ...(options.busy ? { file_busy: fileBusy } : {}),
+    reasons,
+  };
+}
+
+/** undefined when Redis answered, else why not. */
+async function ping(redis: Redis): Promise<string | undefined> {
+  const answer = redis.ping().then(
+    (answer) => (answer === 'PONG' ? undefined : `answered ${answer}`),
+    (error: unknown) => toError(error).message,
+  );
+  return within(answer, PING_TIMEOUT_MS, `no answer within ${PING_TIMEOUT_MS} ms`);
 }
