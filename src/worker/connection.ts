@@ -10,13 +10,13 @@ import { RedisError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
 
-/** Connection options for BullMQ's Queue, Worker and QueueEvents. */
+/** For BullMQ's Queue, Worker and QueueEvents. */
 export function bullConnection(redisUrl: string) {
   return { url: redisUrl, maxRetriesPerRequest: null } as const;
 }
 
 /** The URL without its password, for messages and logs. */
-export function displayRedisUrl(redisUrl: string): string {
+function displayRedisUrl(redisUrl: string): string {
   try {
     const url = new URL(redisUrl);
     if (url.password) url.password = '***';
@@ -72,19 +72,6 @@ export async function closeRedis(client: Redis): Promise<void> {
 /** ms between PINGs that notice a dead Redis even while the worker has nothing to do. */
 const PROBE_EVERY_MS = 1_000;
 
-export interface RedisWatch {
-  /** false from the moment the connection drops until it is ready again. */
-  isUp(): boolean;
-  stop(): void;
-}
-
-export interface RedisWatchOptions {
-  readonly redis: Redis;
-  readonly redisUrl: string;
-  readonly logger: Logger;
-  readonly onBack?: () => Promise<void>;
-}
-
 /**
  * Watches the worker's own Redis client and logs one line per change of state: `Redis connection
  * lost` (warn) when it drops, `Redis connection back` (info, with how long it was gone) when it
@@ -92,7 +79,12 @@ export interface RedisWatchOptions {
  * their errors are logged at debug only. `onBack` runs after each return: Redis may have come back
  * empty (a restart without persistence), and the schedules must exist again.
  */
-export function watchRedis(options: RedisWatchOptions): RedisWatch {
+export function watchRedis(options: {
+  readonly redis: Redis;
+  readonly redisUrl: string;
+  readonly logger: Logger;
+  readonly onBack?: () => Promise<void>;
+}) {
   const { redis, logger } = options;
   const url = displayRedisUrl(options.redisUrl);
   let up = true;
@@ -120,6 +112,7 @@ export function watchRedis(options: RedisWatchOptions): RedisWatch {
   }, PROBE_EVERY_MS);
   timer.unref();
   return {
+    /** false from the moment the connection drops until it is ready again. */
     isUp: () => up,
     stop() {
       clearInterval(timer);

@@ -33,39 +33,22 @@ export interface LastOutcome {
   readonly reason: string | null;
 }
 
-export interface WorkerMetrics {
-  readonly registry: Registry;
-  /** Records a run that ended (ok, failed or interrupted) with a summary. */
-  recordRun(summary: KindSummary): void;
-  /** Records a run that threw before it could produce a summary. */
-  recordFailure(kind: JobKind, mode: SyncMode, error?: Error): void;
-  /** Records a run of job `job` put back (or ended) because the database file was busy. */
-  recordBusy(job: string): void;
-  /** Records how a webhook request was answered (./webhook-server.ts). */
-  recordWebhook(answer: WebhookAnswer): void;
-  /** Records a publish of the dataset to `location` (--publish: a folder or s3://) that ended at `at`. */
-  recordPublish(location: string, at: Date): void;
-  /** Records the seconds from `completed_at` upstream to the commit in the file, one per job. */
-  recordFreshness(kind: JobKind, seconds: readonly number[]): void;
-  /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
-  lastSuccess(kind: JobKind): number | undefined;
-  /** The kind's last run in this process, if any. */
-  lastOutcome(kind: JobKind): LastOutcome | undefined;
-}
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
+/**
+ * `queue`: the queue, or a getter for one attached once the worker has connected. `redisUp`: false
+ * while Redis is known to be down, when the scrape does not even ask.
+ */
 export function createWorkerMetrics(
-  /** The queue, or a getter for one attached once the worker has connected. */
   queue: Queue | undefined | (() => Queue | undefined),
   logger: Logger,
-  /** `redisUp`: false while Redis is known to be down, when the scrape does not even ask. */
   options: { readonly redisUp?: () => boolean } = {},
-): WorkerMetrics {
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tsync_' });
   const kindLabels = ['kind'] as const;
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter({ name, help, labelNames, registers: [registry] });
-  /** A counter by kind. */
   const kindCounter = (name: string, help: string) => counter(name, help, kindLabels);
   const last = new Gauge({
     name: 'tsync_last_success_timestamp_seconds',
@@ -130,7 +113,12 @@ export function createWorkerMetrics(
   let reading: Promise<Counts | undefined> | undefined;
   const readQueue = async (): Promise<Counts | undefined> => {
     const current = typeof queue === 'function' ? queue() : queue;
-    return current ? readCounts(current, options.redisUp, logger) : undefined;
+    if (!current || options.redisUp?.() === false) return undefined;
+    const counts = current.getJobCounts(...QUEUE_STATES).catch((error: unknown) => {
+      logger.debug({ err: error }, 'could not read queue counts for /metrics');
+      return undefined;
+    });
+    return within(counts, QUEUE_READ_TIMEOUT_MS, undefined);
   };
   const readOnce = (): Promise<Counts | undefined> => {
     reading ??= readQueue().finally(() => {
@@ -162,7 +150,8 @@ export function createWorkerMetrics(
   const outcomes = new Map<JobKind, LastOutcome>();
   return {
     registry,
-    recordRun(summary) {
+    /** A run that ended (ok, failed or interrupted) with a summary. */
+    recordRun(summary: KindSummary): void {
       const { kind, mode, outcome } = summary;
       runs.inc({ kind, mode, outcome });
       upserted.inc({ kind }, summary.inserted + summary.updated);
@@ -183,7 +172,8 @@ export function createWorkerMetrics(
       }
       outcomes.set(kind, { outcome, at, retryable: true, code: null, reason: summary.error ?? null });
     },
-    recordFailure(kind, mode, error) {
+    /** A run that threw before it could produce a summary. */
+    recordFailure(kind: JobKind, mode: SyncMode, error?: Error): void {
       runs.inc({ kind, mode, outcome: 'failed' });
       const known = error instanceof TsyncError ? error : undefined;
       outcomes.set(kind, {
@@ -194,34 +184,26 @@ export function createWorkerMetrics(
         reason: known ? known.toLine() : (error?.message ?? null),
       });
     },
-    recordWebhook(answer) {
+    /** How a webhook request was answered (./webhook-server.ts). */
+    recordWebhook(answer: WebhookAnswer): void {
       webhooks.inc({ answer });
     },
-    recordFreshness(kind, seconds) {
+    /** The seconds from `completed_at` upstream to the commit in the file, one per job. */
+    recordFreshness(kind: JobKind, seconds: readonly number[]): void {
       for (const s of seconds) freshness.observe({ kind }, s);
     },
-    recordBusy(job) {
+    /** A run of job `job` put back (or ended) because the database file was busy. */
+    recordBusy(job: string): void {
       busy.inc({ queue_job: job });
     },
-    recordPublish(location, at) {
+    /** A publish of the dataset to `location` (--publish: a folder or s3://) that ended at `at`. */
+    recordPublish(location: string, at: Date): void {
       published.set({ target: isBucketUrl(location) ? 'bucket' : 'folder' }, at.getTime() / 1_000);
     },
-    lastSuccess: (kind) => successes.get(kind),
-    lastOutcome: (kind) => outcomes.get(kind),
+    /** ms since the epoch of the kind's last run with outcome ok, if any in this process. */
+    lastSuccess: (kind: JobKind): number | undefined => successes.get(kind),
+    lastOutcome: (kind: JobKind): LastOutcome | undefined => outcomes.get(kind),
   };
 }
 
 type Counts = Record<string, number>;
-
-async function readCounts(
-  queue: Queue,
-  redisUp: (() => boolean) | undefined,
-  logger: Logger,
-): Promise<Counts | undefined> {
-  if (redisUp && !redisUp()) return undefined;
-  const counts = queue.getJobCounts(...QUEUE_STATES).catch((error: unknown) => {
-    logger.debug({ err: error }, 'could not read queue counts for /metrics');
-    return undefined;
-  });
-  return within(counts, QUEUE_READ_TIMEOUT_MS, undefined);
-}

@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
 import { within } from '../util/within.js';
-import type { JobContext, JobDefinition, SyncSettings } from './job-definition.js';
+import type { JobContext, JobRegistry, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
 import { releaseEventRun } from './queue.js';
@@ -24,7 +24,7 @@ import { releaseEventRun } from './queue.js';
 const MOVE_BACK_MS = 1_000;
 
 export interface ProcessorDeps {
-  readonly jobs: Readonly<Record<string, JobDefinition>>;
+  readonly jobs: JobRegistry;
   readonly settings: SyncSettings;
   readonly metrics: WorkerMetrics;
   readonly logger: Logger;
@@ -35,11 +35,6 @@ export interface ProcessorDeps {
   readonly busy: BusyFile;
   /** ms a run that found the file busy waits in the queue (PUT_BACK_MS). */
   readonly putBackMs: number;
-}
-
-/** What a job that had nothing to do returns. */
-export interface Skipped {
-  readonly skipped: string;
 }
 
 export function createProcessor(deps: ProcessorDeps): Processor {
@@ -64,7 +59,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     const scheduled = job.repeatJobKey !== undefined;
     if (scheduled && deps.busy.doneSince(key, jobId)) {
       logger.info('put back while the file was busy, and a run of the same job has run since: nothing to do');
-      return { skipped: 'a run of the same job ran since this one was put back' } satisfies Skipped;
+      return { skipped: 'a run of the same job ran since this one was put back' };
     }
     logger.info({ data: job.data }, 'job started');
     // A webhook's run: from now on the next event queues one run behind this one.
@@ -134,7 +129,7 @@ async function putBack(
     readonly scheduled: boolean;
   },
   logger: Logger,
-): Promise<Skipped> {
+): Promise<{ skipped: string }> {
   const { job, token, key } = run;
   const verdict = deps.busy.found(key, job.id ?? key, error.message);
   deps.metrics.recordBusy(job.name);
@@ -191,20 +186,11 @@ async function boundedMove(move: Promise<unknown>): Promise<void> {
 /** ms a run that found the file busy waits in the queue before it asks again. */
 export const PUT_BACK_MS = 30_000;
 
-/** What a run found busy does next. */
-export type BusyVerdict = 'put back' | 'skipped';
-
 export interface BusyState {
   /** ms since the epoch: the first time a run found the file held since a run last took it. */
   readonly since: number;
   /** The last refusal: who holds the file. */
   readonly holder: string;
-}
-
-interface PutBack {
-  readonly jobId: string;
-  /** ms since the epoch */
-  readonly at: number;
 }
 
 /**
@@ -218,8 +204,8 @@ interface PutBack {
  */
 export class BusyFile {
   private busy: BusyState | undefined;
-  /** By job key: the run waiting put back. */
-  private readonly putBack = new Map<string, PutBack>();
+  /** By job key: the run waiting put back, since `at` (ms since the epoch). */
+  private readonly putBack = new Map<string, { readonly jobId: string; readonly at: number }>();
   /** By job key: ms since the epoch when a run of that job last took the file. */
   private readonly tookAt = new Map<string, number>();
 
@@ -231,7 +217,7 @@ export class BusyFile {
   }
 
   /** A run of `key` (job `jobId`) found the file held by `holder` past --lock-wait. */
-  found(key: string, jobId: string, holder: string, now = Date.now()): BusyVerdict {
+  found(key: string, jobId: string, holder: string, now = Date.now()): 'put back' | 'skipped' {
     this.busy = { since: this.busy?.since ?? now, holder };
     const waiting = this.putBack.get(key);
     if (waiting !== undefined && waiting.jobId !== jobId) return 'skipped';

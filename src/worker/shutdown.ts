@@ -6,18 +6,10 @@
 import { within } from '../util/within.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
-export type ShutdownSignal = (typeof SIGNALS)[number];
+type ShutdownSignal = (typeof SIGNALS)[number];
 
-export interface ShutdownSignals {
-  /** Resolves at the first signal. */
-  readonly first: Promise<ShutdownSignal>;
-  /** Resolves at the second signal. */
-  readonly second: Promise<ShutdownSignal>;
-  /** Removes the handlers. */
-  dispose(): void;
-}
-
-export function listenForShutdown(): ShutdownSignals {
+/** `first` and `second` resolve at the first and second signal; `dispose` removes the handlers. */
+export function listenForShutdown() {
   // Each signal resolves the next of these, in order; any after the second resolves nothing.
   const wake: ((signal: ShutdownSignal) => void)[] = [];
   const signalled = () => new Promise<ShutdownSignal>((resolve) => wake.push(resolve));
@@ -37,14 +29,8 @@ export function listenForShutdown(): ShutdownSignals {
   };
 }
 
-export type StopResult = 'stopped' | 'timeout' | 'forced';
-
 /** Runs `stop`, unless `timeoutMs` passes or `abandon` resolves first. */
-export function stopWithin(
-  timeoutMs: number,
-  stop: () => Promise<void>,
-  abandon?: Promise<unknown>,
-): Promise<StopResult> {
+export function stopWithin(timeoutMs: number, stop: () => Promise<void>, abandon?: Promise<unknown>) {
   const stopped = stop().then(() => 'stopped' as const);
   const ended = abandon ? Promise.race([stopped, abandon.then(() => 'forced' as const)]) : stopped;
   return within(ended, timeoutMs, 'timeout' as const);
