@@ -69,6 +69,15 @@ export async function closeRedis(client: Redis): Promise<void> {
   if (!(await within(quit, 1_000, false))) client.disconnect();
 }
 
+/** Waits for `step`, a call that needs Redis, at most `ms`: during an outage it may never settle. */
+export async function boundedRedisCall(step: Promise<unknown>, ms: number): Promise<void> {
+  await within(
+    step.catch(() => undefined),
+    ms,
+    undefined,
+  );
+}
+
 /** ms between PINGs that notice a dead Redis even while the worker has nothing to do. */
 const PROBE_EVERY_MS = 1_000;
 

@@ -14,13 +14,16 @@ import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.
 import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
-import { within } from '../util/within.js';
+import { boundedRedisCall } from './connection.js';
 import type { JobContext, JobRegistry, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
 import { releaseEventRun } from './queue.js';
 
-/** ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed list). */
+/**
+ * ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed
+ * list); past it, during a Redis outage, BullMQ hands the job back once its lock expires instead.
+ */
 const MOVE_BACK_MS = 1_000;
 
 export interface ProcessorDeps {
@@ -141,7 +144,7 @@ async function putBack(
     { put_back_ms: deps.putBackMs },
     `${error.message}; the run goes back to the queue and asks again in ${formatDuration(deps.putBackMs)}`,
   );
-  await boundedMove(job.moveToDelayed(Date.now() + deps.putBackMs, token));
+  await boundedRedisCall(job.moveToDelayed(Date.now() + deps.putBackMs, token), MOVE_BACK_MS);
   throw new DelayedError();
 }
 
@@ -163,24 +166,12 @@ async function translate(
 }
 
 /**
- * Puts `job` back in the wait list without spending an attempt (boundedMove); returns the error
- * that tells BullMQ so. An interrupted run's checkpoint is committed either way.
+ * Puts `job` back in the wait list without spending an attempt; returns the error that tells BullMQ
+ * so. An interrupted run's checkpoint is committed either way.
  */
 async function moveBackToWait(job: Job, token: string | undefined): Promise<WaitingError> {
-  await boundedMove(job.moveToWait(token));
+  await boundedRedisCall(job.moveToWait(token), MOVE_BACK_MS);
   return new WaitingError();
-}
-
-/**
- * Waits for a move of a job between BullMQ's lists at most MOVE_BACK_MS: during a Redis outage it
- * would wait for Redis; past the bound, BullMQ hands the job back once its lock expires instead.
- */
-async function boundedMove(move: Promise<unknown>): Promise<void> {
-  await within(
-    move.catch(() => undefined),
-    MOVE_BACK_MS,
-    undefined,
-  );
 }
 
 /** ms a run that found the file busy waits in the queue before it asks again. */

@@ -14,9 +14,8 @@ import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { acquireWriterLock } from '../store/index.js';
 import { assertOutputFolder } from '../util/path-checks.js';
-import { within } from '../util/within.js';
 import { createBullWorker } from './bull-worker.js';
-import { closeRedis, connectRedis, watchRedis } from './connection.js';
+import { boundedRedisCall, closeRedis, connectRedis, watchRedis } from './connection.js';
 import { checkHealth, type HealthReport, startMetricsServer } from './http-server.js';
 import type { JobRegistry, SyncSettings } from './job-definition.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
@@ -111,7 +110,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     // BullMQ reconnects by itself; the watch below logs the outage once.
     syncQueue.on('error', (error) => logger.debug({ err: toError(error) }, 'queue connection error'));
     // While Redis is down a polite close would wait for it; the shutdown bound matters more.
-    cleanups.push(() => (redisUp() ? syncQueue.close() : boundedWhileDown(syncQueue.disconnect())));
+    cleanups.push(() =>
+      redisUp() ? syncQueue.close() : boundedRedisCall(syncQueue.disconnect(), DOWN_STEP_MS),
+    );
     const plan = {
       kinds: options.kinds,
       incremental: options.every,
@@ -220,7 +221,7 @@ async function runJobs(
       if (redisUp()) return closing;
       closing.catch(() => {});
       // Its connections would keep reconnecting (and the process alive) until Redis returns.
-      await boundedWhileDown(worker.disconnect());
+      await boundedRedisCall(worker.disconnect(), DOWN_STEP_MS);
     });
     await Promise.race([closing, idleWhileDown]);
   });
@@ -267,12 +268,3 @@ class RunningJobs {
  * client that is reconnecting, so the step ends on this bound.
  */
 const DOWN_STEP_MS = 250;
-
-/** Waits for `step` at most DOWN_STEP_MS: during an outage it may never settle. */
-async function boundedWhileDown(step: Promise<unknown>): Promise<void> {
-  await within(
-    step.catch(() => undefined),
-    DOWN_STEP_MS,
-    undefined,
-  );
-}
