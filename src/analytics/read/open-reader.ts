@@ -9,8 +9,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
 import { type Database, openInMemory, openReadOnly, type ReadOnlyOptions } from '../../store/index.js';
-import { connectWriter, WriterGoneError } from './read-client.js';
-import { fileReader, type Reader } from './reader.js';
+import { connectWriter, fileReader, type Reader, WriterGoneError } from './reader.js';
 
 export interface ReaderOptions extends ReadOnlyOptions {
   /** How long to wait for a holder that does not serve reads, in ms. */

@@ -1,10 +1,9 @@
 /**
- * The read socket's protocol (src/analytics/read/read-server.ts ↔ read-client.ts): one request per
- * connection, each message one line of JSON. Values JSON lacks travel tagged: Date as
- * {"$date": ISO}, bigint as {"$bigint": digits}, an exact number (a DECIMAL's cell) as
- * {"$number": its text}, bytes as {"$bytes": base64}, NaN and the infinities as {"$float": "NaN"}. The server validates
- * every request with zod: anyone who can open the socket (its owner only, mode 0600) is still
- * untrusted input.
+ * The read socket's protocol (./read-server.ts ↔ ./reader.ts): one request per connection, each
+ * message one line of JSON. Values JSON lacks travel tagged: Date as {"$date": ISO}, bigint as
+ * {"$bigint": digits}, an exact number (a DECIMAL's cell) as {"$number": its text}, bytes as
+ * {"$bytes": base64}, NaN and the infinities as {"$float": "NaN"}. Every request is validated with
+ * zod: whoever can open the socket (its owner only, mode 0600) is still untrusted input.
  */
 import type { Socket } from 'node:net';
 import { z } from 'zod';

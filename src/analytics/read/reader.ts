@@ -1,15 +1,43 @@
 /**
  * What reports, `status`, `query` and `export` read through: the file opened read-only
- * (fileReader, below), or the writer over its socket while a sync runs (./read-client.ts). Both
+ * (fileReader), or the writer over its socket while a sync runs (socketReader, below). Both
  * answer with the data as of one commit and refuse anything but reading statements
  * (./guarded-statements.ts).
+ *
+ * Over the socket (./read-server.ts) each call is one request on a new connection, answered from a
+ * snapshot of the writer's last commit. A Parquet copy asks the writer for one unpartitioned file in
+ * its temp folder and partitions it here, in a private in-memory DuckDB, so the writer never writes
+ * where a reader says.
  */
+
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { copyDataset, type Database, type ExportedDataset, type RowSource } from '../../store/index.js';
+import { DatabaseError } from '../../errors.js';
+import {
+  copyDataset,
+  copyParquetFile,
+  type Database,
+  type ExportedDataset,
+  type RowSource,
+  type SqlParams,
+  toDuckParams,
+} from '../../store/index.js';
 import { readerTable } from '../format/duckdb-result-table.js';
-import { resultToParquet } from '../format/result-parquet.js';
+import { resultToParquet, withPrivateDuckDB } from '../format/result-parquet.js';
 import type { ResultTable } from '../format/result-table.js';
 import { PARQUET_SINGLE, runGuarded, sandboxInstance } from './guarded-statements.js';
+import { socketPathOf } from './read-server.js';
+import {
+  decodeWire,
+  encodeWire,
+  fromWireError,
+  type ReadRequest,
+  readWireLine,
+  type WireError,
+} from './read-wire.js';
 
 /** A RowSource (store statements run through it) that also runs a user's SQL. */
 export interface Reader extends RowSource {
@@ -68,4 +96,107 @@ export function fileReader(db: Database, readableDirs: readonly string[] = []): 
     copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
       copyDataset(db, dataset, params, { path: targetDir, partitionBy, setting: '--out' }),
   };
+}
+
+/** ms to wait for the writer to accept a connection. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+interface Reply {
+  readonly ok: boolean;
+  readonly error?: WireError;
+  readonly rows?: Record<string, unknown>[];
+  readonly tables?: ResultTable[];
+  readonly file?: string;
+  /** Rows of a query-parquet reply's file. */
+  readonly count?: number;
+}
+
+/** The writer closed the socket before answering: its run ended, so the file is probably free now. */
+export class WriterGoneError extends DatabaseError {}
+
+/** A Reader of the writer's socket when it serves reads of `path`, else undefined (no socket, or a dead one). */
+export async function connectWriter(path: string): Promise<Reader | undefined> {
+  const socketPath = socketPathOf(path);
+  if (!existsSync(socketPath)) return undefined;
+  try {
+    (await open(socketPath)).destroy();
+    return socketReader(path, socketPath);
+  } catch {
+    return undefined;
+  }
+}
+
+function socketReader(path: string, socketPath: string): Reader {
+  const broken = (what: string) =>
+    new WriterGoneError(`the sync holding ${path} ${what}`, {
+      path,
+      retryable: true,
+      hint: 'run the command again: it reads the file directly, or from the next run',
+    });
+  const failure = (reply: Reply) =>
+    fromWireError(reply.error ?? { type: 'database', message: 'no reason given' }, path);
+  /**
+   * `use` of the reply to `request` (one line each way), on a connection of its own that stays open
+   * until `use` is done: the writer keeps a file it names until the reader hangs up. A refusal
+   * throws unless `partial`.
+   */
+  const request = async <T>(message: ReadRequest, use: (reply: Reply) => Promise<T>, partial = false) => {
+    const socket = await open(socketPath);
+    // Once the reply is read, the connection only keeps the file it names: a reset then is no error.
+    socket.on('error', () => {});
+    try {
+      const line = readWireLine(socket, {
+        endEvent: 'close',
+        ended: () => broken('hung up before answering (the run probably ended)'),
+      });
+      socket.write(`${encodeWire(message)}\n`);
+      const reply = decodeWire(await line) as Reply;
+      if (!reply.ok && !partial) throw failure(reply);
+      return await use(reply);
+    } finally {
+      socket.destroy();
+    }
+  };
+  return {
+    path,
+    all<T>(sql: string, params?: SqlParams) {
+      const message: ReadRequest = { op: 'rows', sql, ...(params ? { params: { ...params } } : {}) };
+      return request(message, async (reply) => (reply.rows ?? []) as T[]);
+    },
+    /** The writer answers with every result at once; those before a failing statement come with it. */
+    async userQuery(sql, onTable) {
+      const reply = await request({ op: 'tables', sql }, async (reply) => reply, true);
+      for (const table of reply.tables ?? []) await onTable(table);
+      if (!reply.ok) throw failure(reply);
+    },
+    /** The writer writes the file in its temp folder, and it is copied from there. */
+    userQueryParquet: (sql, file) =>
+      request({ op: 'query-parquet', sql }, async (reply) => {
+        if (!reply.file) throw broken('named no file');
+        await copyFile(reply.file, file);
+        return reply.count ?? 0;
+      }),
+    copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
+      request({ op: 'parquet', dataset, params }, async ({ file }) => {
+        if (!file) throw broken('named no file');
+        const target = { path: targetDir, partitionBy, setting: '--out' };
+        // The private DuckDB's errors are the copy's, never a sign that the database file is damaged.
+        return withPrivateDuckDB((connection) => {
+          const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
+            (await connection.runAndReadAll(sql, toDuckParams(params))).getRowObjectsJS() as T[];
+          return copyParquetFile({ path, all }, file, target);
+        });
+      }),
+  };
+}
+
+async function open(socketPath: string): Promise<Socket> {
+  const socket = connect(socketPath);
+  const timer = setTimeout(() => socket.destroy(new Error('timed out connecting')), CONNECT_TIMEOUT_MS);
+  try {
+    await once(socket, 'connect');
+    return socket;
+  } finally {
+    clearTimeout(timer);
+  }
 }

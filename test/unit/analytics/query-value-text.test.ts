@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatJson } from '../../../src/analytics/format/output-format.js';
-import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
+import { connectWriter } from '../../../src/analytics/read/reader.js';
 import { command as query } from '../../../src/cli/commands/query.js';
 import { silentLogger } from '../../../src/log.js';
 import { openWriter } from '../../../src/store/open-file.js';

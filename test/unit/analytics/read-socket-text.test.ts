@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
+import { connectWriter } from '../../../src/analytics/read/reader.js';
 import { silentLogger } from '../../../src/log.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -5,8 +5,8 @@
  * handle of the same instance.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { connectWriter } from '../../../src/analytics/read/read-client.js';
 import { serveReads } from '../../../src/analytics/read/read-server.js';
+import { connectWriter } from '../../../src/analytics/read/reader.js';
 import { RecordLoader } from '../../../src/load/loader.js';
 import { silentLogger } from '../../../src/log.js';
 import { normalizeTexts } from '../../../src/normalize/page-records.js';
