@@ -189,19 +189,23 @@ async function runJobs(
         logger,
       })
     : undefined;
-  const running = new RunningJobs();
-  const processor = running.wrap(
-    createProcessor({
-      jobs: options.jobs,
-      settings,
-      metrics,
-      logger,
-      busy,
-      putBackMs: options.putBackMs ?? PUT_BACK_MS,
-      shutdown: shutdown.signal,
-      ...(notifier ? { notifier } : {}),
-    }),
-  );
+  const run = createProcessor({
+    jobs: options.jobs,
+    settings,
+    metrics,
+    logger,
+    busy,
+    putBackMs: options.putBackMs ?? PUT_BACK_MS,
+    shutdown: shutdown.signal,
+    ...(notifier ? { notifier } : {}),
+  });
+  // The job in hand (one at a time: ./bull-worker.ts), settled once it has ended: what a shutdown waits for.
+  let inHand: Promise<unknown> = Promise.resolve();
+  const processor: Processor = (job, token, signal) => {
+    const running = run(job, token, signal);
+    inHand = running.catch(() => {});
+    return running;
+  };
   const worker = createBullWorker(processor, {
     redisUrl: settings.redisUrl,
     prefix: settings.redisPrefix,
@@ -217,7 +221,7 @@ async function runJobs(
     shutdown.abort(new InterruptedError('the worker is shutting down (SIGTERM/SIGINT)'));
     // BullMQ's close talks to Redis; during an outage it would wait for Redis to come back. Once
     // no job runs here any more (the one in hand has committed), there is nothing left to wait for.
-    const idleWhileDown = running.idle().then(async () => {
+    const idleWhileDown = inHand.then(async () => {
       if (redisUp()) return closing;
       closing.catch(() => {});
       // Its connections would keep reconnecting (and the process alive) until Redis returns.
@@ -236,30 +240,6 @@ async function runCleanups(cleanups: Cleanup[], logger: Logger): Promise<void> {
     } catch (error) {
       logger.warn({ err: toError(error) }, 'error while shutting down');
     }
-  }
-}
-
-/** Counts the jobs this process is running, so a shutdown knows when the last one has ended. */
-class RunningJobs {
-  private active = 0;
-  private waiters: (() => void)[] = [];
-
-  wrap(processor: Processor): Processor {
-    return async (job, token, signal) => {
-      this.active += 1;
-      try {
-        return await processor(job, token, signal);
-      } finally {
-        this.active -= 1;
-        if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
-      }
-    };
-  }
-
-  /** Resolves once no job runs. */
-  idle(): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
   }
 }
 
