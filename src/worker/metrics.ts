@@ -49,13 +49,14 @@ export function createWorkerMetrics(
   const kindLabels = ['kind'] as const;
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter({ name, help, labelNames, registers: [registry] });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
   const kindCounter = (name: string, help: string) => counter(name, help, kindLabels);
-  const last = new Gauge({
-    name: 'tsync_last_success_timestamp_seconds',
-    help: 'Unix time of the last sync run of a kind that ended ok',
-    labelNames: kindLabels,
-    registers: [registry],
-  });
+  const last = gauge(
+    'tsync_last_success_timestamp_seconds',
+    'Unix time of the last sync run of a kind that ended ok',
+    kindLabels,
+  );
   const runs = counter('tsync_runs_total', 'Sync runs by kind, mode and outcome (ok, failed, interrupted)', [
     'kind',
     'mode',
@@ -76,12 +77,11 @@ export function createWorkerMetrics(
     'tsync_rate_limit_pauses_total',
     "Pauses of every request on the service's Retry-After (a 429, a 503 with Retry-After)",
   );
-  const published = new Gauge({
-    name: 'tsync_last_publish_timestamp_seconds',
-    help: 'Unix time of the last publish of the dataset (--publish) that ended, by target (folder or bucket); absent until one has',
-    labelNames: ['target'] as const,
-    registers: [registry],
-  });
+  const published = gauge(
+    'tsync_last_publish_timestamp_seconds',
+    'Unix time of the last publish of the dataset (--publish) that ended, by target (folder or bucket); absent until one has',
+    ['target'],
+  );
   const busy = counter(
     'tsync_file_busy_total',
     'Runs that found the database file held by another writer past --lock-wait, by queue job, put back for later',
