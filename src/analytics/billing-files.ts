@@ -8,7 +8,7 @@
 import { basename, extname, join } from 'node:path';
 import type { JobKind } from '../kinds.js';
 import { describeBilling, renderBilling } from './billing-output.js';
-import { type BillingQuery, type BillingReport, billingReport } from './billing-report.js';
+import { type BillingQuery, billingReport } from './billing-report.js';
 import type { GroupKey } from './group-by.js';
 import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
 import type { Prices } from './prices.js';
@@ -30,7 +30,7 @@ export interface BillingFileSettings {
   readonly kind: JobKind | undefined;
 }
 
-export interface BillingFileOptions {
+interface BillingFileOptions {
   readonly db: RowSource;
   /** Folder of the report files; created when missing. */
   readonly dir: string;
@@ -44,29 +44,16 @@ export interface BillingFileOptions {
   readonly now?: Date;
 }
 
-interface ReportFile {
-  readonly path: string;
-  readonly format: 'csv' | 'html';
-  /** False when the file already held these figures and was left untouched. */
-  readonly written: boolean;
-}
-
-export interface BillingFileResult {
-  readonly by: PeriodUnit;
-  readonly period: string;
-  readonly kind: JobKind | 'all';
-  readonly report: BillingReport;
-  readonly stale: boolean;
-  /** Empty when the mirror never synced successfully (nothing written). */
-  readonly files: readonly ReportFile[];
-}
-
 /** A line that changes on every sync without the figures changing; left out when comparing. */
 const AS_OF_LINE = /^(# |<li>)as of .*$/gm;
 const sameFigures = (old: string, next: string) =>
   old.replace(AS_OF_LINE, '') === next.replace(AS_OF_LINE, '');
 
-export async function writeBillingReport(options: BillingFileOptions): Promise<BillingFileResult> {
+/**
+ * `files` is empty when the mirror never synced successfully (nothing written); a file's `written`
+ * is false when it already held these figures and was left untouched.
+ */
+export async function writeBillingReport(options: BillingFileOptions) {
   const { db, dir, by, period, kind, settings } = options;
   const now = options.now ?? new Date();
   const query: BillingQuery = {
@@ -90,7 +77,7 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
   // The file's whole name, said to be one: a bare `w` at the end of a title reads as a cut word.
   const title = `Billing by ${by}: ${period} (UTC), ${kind ?? 'all kinds'}, database ${basename(db.path)}`;
   const base = join(dir, `billing-${databaseName(db.path)}-${by}-${period}-${result.kind}`);
-  const files: ReportFile[] = [];
+  const files: { path: string; format: 'csv' | 'html'; written: boolean }[] = [];
   for (const format of ['csv', 'html'] as const) {
     const text = renderBilling(report, format, {
       title,
@@ -109,13 +96,11 @@ export async function writeBillingReport(options: BillingFileOptions): Promise<B
  * What the scheduled job runs: every complete day and month (UTC) that meets the window before
  * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
  */
-export async function writeRecentBillingReports(
-  options: Omit<BillingFileOptions, 'by' | 'period'>,
-): Promise<BillingFileResult[]> {
+export async function writeRecentBillingReports(options: Omit<BillingFileOptions, 'by' | 'period'>) {
   const now = options.now ?? new Date();
   const kind = options.kind ?? options.settings.kind;
   const windowStart = new Date(now.getTime() - options.settings.windowMs);
-  const results: BillingFileResult[] = [];
+  const results: Awaited<ReturnType<typeof writeBillingReport>>[] = [];
   for (const by of ['day', 'month'] as const) {
     const current = startOf(by, now);
     // The last complete period is always in, however short the window.

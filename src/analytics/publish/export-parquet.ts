@@ -28,13 +28,7 @@ export interface ExportOptions {
   readonly overwrite?: boolean;
 }
 
-export interface ExportedTable {
-  readonly table: string;
-  readonly rows: number;
-  readonly dir: string;
-}
-
-export async function exportParquet(options: ExportOptions): Promise<ExportedTable[]> {
+export async function exportParquet(options: ExportOptions) {
   const out = resolve(options.outDir);
   const existing = EXPORTED_DATASETS.map((table) => join(out, table)).filter((dir) => existsSync(dir));
   if (existing.length > 0 && !options.overwrite) {
@@ -45,7 +39,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportedTab
   const staging = join(out, `.export-${process.pid}-${randomBytes(4).toString('hex')}`);
   await makeFolder(staging);
   try {
-    const exported: ExportedTable[] = [];
+    const exported: { table: string; rows: number; dir: string }[] = [];
     for (const table of EXPORTED_DATASETS) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet({
