@@ -26,10 +26,7 @@ function displayRedisUrl(redisUrl: string): string {
   }
 }
 
-/**
- * A client for the worker's own commands: a command fails after 3 reconnect attempts rather than
- * queueing forever, so a health probe or a lock renewal reports a dead Redis instead of hanging.
- */
+/** A client for the worker's own commands, failing after 3 reconnect attempts rather than hanging. */
 export async function connectRedis(redisUrl: string, connectionName: string): Promise<Redis> {
   const client = new Redis(redisUrl, {
     lazyConnect: true,
@@ -82,11 +79,9 @@ export async function boundedRedisCall(step: Promise<unknown>, ms: number): Prom
 const PROBE_EVERY_MS = 1_000;
 
 /**
- * Watches the worker's own Redis client and logs one line per change of state: `Redis connection
- * lost` (warn) when it drops, `Redis connection back` (info, with how long it was gone) when it
- * returns, instead of one error per reconnect attempt. BullMQ's connections reconnect on their own;
- * their errors are logged at debug only. `onBack` runs after each return: Redis may have come back
- * empty (a restart without persistence), and the schedules must exist again.
+ * Logs one line per change of the client's state (`Redis connection lost`, warn; `Redis connection
+ * back`, info, with how long it was gone), not one per reconnect attempt. `onBack` runs after each
+ * return: Redis may have come back empty (a restart without persistence).
  */
 export function watchRedis(options: {
   readonly redis: Redis;

@@ -4,8 +4,7 @@
  * builds on src/, so src/ never imports it: bin/transcript-sync hands the registry to the program
  * (CommandIo.jobs), and the worker command passes it to the runtime.
  */
-import type { Job } from 'bullmq';
-import { UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';
 import type { BillingFileSettings } from '../analytics/billing-files.js';
 import type { Logger } from '../log.js';

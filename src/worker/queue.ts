@@ -26,10 +26,9 @@ import { bullConnection } from './connection.js';
 export const SYNC_QUEUE = 'sync';
 /** Name of the sync job inside the queue (jobs/sync.ts). */
 export const SYNC_JOB = 'sync';
-/** Name of the scheduled billing report job (jobs/billing-report.ts); it shares the queue, so it
- * never runs while a sync writes the file. */
+/** The scheduled billing report job (jobs/billing-report.ts): in this queue, it never runs beside a sync. */
 export const REPORT_JOB = 'billing-report';
-export const REPORT_SCHEDULER_ID = 'report:billing';
+const REPORT_SCHEDULER_ID = 'report:billing';
 
 /** A job's mode is a run's (src/sync/types.ts): the schedulers and payloads name them alike. */
 export { SYNC_MODES, type SyncMode } from '../sync/types.js';
@@ -41,9 +40,8 @@ export interface ScheduledSyncData {
 }
 
 /**
- * Attempts and backoff across runs (p-retry already retries single requests inside a run):
- * 5 attempts, 30 s doubling (30 s, 1 m, 2 m, 4 m). Finished jobs are kept for inspection,
- * a week (completed) or a month (failed), and at most 1,000 of each.
+ * Attempts across runs (p-retry retries single requests inside one), 30 s apart and doubling.
+ * Finished jobs are kept for inspection a week (completed) or a month (failed), 1,000 at most.
  */
 const JOB_OPTIONS = {
   attempts: 5,
@@ -81,15 +79,13 @@ export interface SchedulePlan {
   readonly full: Schedule;
   /** The reconcile of the recent window; none when absent (its scheduler is removed). */
   readonly recent?: Schedule | undefined;
-  /** The billing report job's schedule. */
   readonly report: Schedule;
 }
 
 /**
- * Upserts the schedulers of the selected kinds and removes those of the others. An incremental
- * `every` schedule runs at once on first registration (a fresh worker syncs now); a reconcile
- * (full or recent) first runs one interval later, so deploying does not start with a reconcile of
- * every kind.
+ * Upserts the schedulers of the selected kinds and removes the others'. An incremental `every`
+ * schedule runs at once when first registered; a reconcile (full or recent) one interval later, so
+ * a deploy does not start with a reconcile of every kind.
  */
 export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = Date.now()): Promise<void> {
   const flags = { incremental: '--every', full: '--full-every', recent: '--recent-every' } as const;
