@@ -94,7 +94,7 @@ export async function writeBillingReport(options: BillingFileOptions) {
 
 /**
  * What the scheduled job runs: every complete day and month (UTC) that meets the window before
- * `now` (and at least yesterday and last month), oldest first. Stops at the first period when the mirror has no successful sync.
+ * `now` (at least yesterday and last month), oldest first; stops when the mirror has no successful sync.
  */
 export async function writeRecentBillingReports(options: Omit<BillingFileOptions, 'by' | 'period'>) {
   const now = options.now ?? new Date();

@@ -1,10 +1,7 @@
 /**
- * The billing report as finance reads it: exact figures per period and group (the periods and
- * groups with jobs, or with includeEmpty every period of the range and every group, zeros
- * included), a total summed from the jobs, and the trust markers: `as_of` (the last successful
- * sync of the kinds reported), what could not be counted (quarantined records, jobs still pending),
- * how many empty rows were left out, and warnings in words. Every output format (table, CSV, JSON,
- * HTML, the scheduled files) renders this one object.
+ * The billing report as finance reads it, the one object every output format renders: exact
+ * figures per period and group, a total summed from the jobs, and the trust markers (`as_of`, what
+ * could not be counted, the empty rows left out, warnings in words).
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
@@ -67,17 +64,11 @@ export interface BillingReport {
   readonly periods: readonly string[];
   readonly total: Figures;
   readonly not_counted: { readonly quarantined: number; readonly pending: number };
-  /**
-   * The rows of zeros (a period and group without jobs): listed (includeEmpty) or left out, and
-   * how many were left out. They change no figure and no total.
-   */
+  /** Rows of zeros (a period and group without jobs): listed (includeEmpty), or how many left out. */
   readonly empty_rows: { readonly listed: boolean; readonly left_out: number };
   /** Warnings in words; the last is `rounding` when there is one. */
   readonly warnings: readonly string[];
-  /**
-   * Set when the rows do not add up to the total: which figures, and why (each row and the total
-   * are rounded once from their own jobs' exact sums). Shown beside the numbers in every format.
-   */
+  /** Set when the rows do not add up to the total: which figures, and why. Shown in every format. */
   readonly rounding?: string;
 }
 
@@ -118,8 +109,8 @@ export async function billingReport(
 }
 
 /**
- * The report's `rounding` note; undefined when every figure's rows add up to its total. Never a sum
- * of rounded rows, so a column may differ from its total by half a unit of its last digit per row.
+ * The report's `rounding` note, or undefined. The total is never a sum of rounded rows, so a column
+ * may differ from it by half a unit of its last digit per row.
  */
 function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
   const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(
@@ -141,7 +132,7 @@ function dataRow(row: Record<string, unknown>, query: BillingQuery): BillingRow 
 }
 
 function figures(row: Record<string, unknown>, query: BillingQuery): Figures {
-  // The query returns each figure as its DECIMAL's text (NULL for a period without jobs).
+  // Each figure is its DECIMAL's text (NULL for a period without jobs).
   const exact = (name: FigureName) =>
     new ExactNumber(fixedDecimals(new ExactNumber(String(row[name] ?? '0')), FIGURE_DECIMALS[name]));
   return {
@@ -166,10 +157,9 @@ function assertPriced(total: Record<string, unknown> | undefined, prices: Prices
 }
 
 /**
- * The rows shown: with includeEmpty every period of the range, each with every group seen in it or
- * elsewhere in the range (zeros where it had no jobs); else only the rows with jobs, in the same
- * order. The range runs from --from (or the first billed job) to --to (or now). `leftOut`: the rows
- * of zeros left out, every period times every group less the rows with jobs.
+ * The rows shown: with includeEmpty every period of the range (--from or the first billed job, to
+ * --to or now) times every group seen in the range, zeros included; else only the rows with jobs,
+ * in the same order. `leftOut`: the rows of zeros not shown.
  */
 function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date) {
   const starts = data.map((row) => parsePeriod(row.period)?.start.getTime() ?? Number.NaN);
@@ -227,13 +217,8 @@ function rowKey(period: string, groups: readonly string[]): string {
   return JSON.stringify([period, ...groups]);
 }
 
-interface LastSyncs {
-  /** The oldest of the kinds' last successful syncs; undefined when a kind never synced. */
-  readonly at: Date | undefined;
-  readonly never: readonly JobKind[];
-}
-
-async function lastSyncs(db: RowSource, kinds: readonly JobKind[]): Promise<LastSyncs> {
+/** `at`: the oldest of the kinds' last successful syncs; undefined when none synced. */
+async function lastSyncs(db: RowSource, kinds: readonly JobKind[]) {
   const found = await lastOkSyncs(db);
   const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
   const never = kinds.filter((kind) => !byKind.has(kind));
@@ -244,7 +229,7 @@ async function lastSyncs(db: RowSource, kinds: readonly JobKind[]): Promise<Last
 
 function warnings(
   query: BillingQuery,
-  asOf: LastSyncs,
+  asOf: Awaited<ReturnType<typeof lastSyncs>>,
   notCounted: BillingReport['not_counted'],
   undated: number,
 ): string[] {

@@ -42,17 +42,13 @@ const PALETTE = [
   '#bab0ac',
 ] as const;
 
-/**
- * The most series a chart draws, each in a colour of its own. Past it, the MAX_SERIES - 1 largest
- * (by their sum over the range) keep theirs and the others are drawn as one series, `other`.
- */
+/** The most series a chart draws, each in a colour of its own (limitSeries). */
 export const MAX_SERIES = PALETTE.length;
 const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
 /**
- * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The
- * whole SVG (plot and margins, 1180 px) fits a 1280 px window beside the page's margins unscaled;
- * narrower windows scale it down (max-width: 100%).
+ * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The whole
+ * SVG (1180 px) fits a 1280 px window unscaled; narrower windows scale it down (max-width: 100%).
  */
 const MIN_PLOT_WIDTH = 480;
 const MAX_PLOT_WIDTH = 1100;
@@ -159,7 +155,7 @@ export function limitSeries(points: readonly BarPoint[]): BarPoint[] {
   return [...points.filter((p) => kept.has(p.series)), ...summed];
 }
 
-/** Series in the order they first appear: the caller's order (the report's group order). */
+/** Series in the order they first appear (the report's group order). */
 function seriesOf(points: readonly BarPoint[]): string[] {
   return [...new Set(points.map((p) => p.series))];
 }

@@ -48,9 +48,9 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
 }
 
 /**
- * A DuckDB value as what the JSON writer writes: numbers and booleans as they are, bigints as
- * bigints, DECIMAL as an ExactNumber, nested values as arrays and objects (a map as DuckDB's JSON
- * shape, [{key, value}]), timestamps and INTERVAL as ISO 8601, every other value as DuckDB's text.
+ * A DuckDB value as the JSON writer takes it: DECIMAL as an ExactNumber, nested values as arrays and
+ * objects (a map as DuckDB's JSON shape, [{key, value}]), timestamps and INTERVAL as ISO 8601,
+ * other objects as DuckDB's text, the rest as it is.
  */
 function plainValue(value: DuckDBValue): unknown {
   if (value === null || typeof value !== 'object') return value;

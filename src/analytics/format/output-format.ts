@@ -16,10 +16,7 @@ export interface PageInfo {
   readonly subtitle?: string;
 }
 
-/**
- * JSON: an array of row objects keyed by column name, pretty-printed, one trailing newline; numbers
- * exact (src/util/json-writer.ts).
- */
+/** JSON: an array of row objects keyed by column name, pretty-printed, numbers exact, newline-ended. */
 export function formatJson(table: ResultTable): string {
   return `${writeJson(tableToObjects(table), { indent: 2 })}\n`;
 }

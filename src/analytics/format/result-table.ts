@@ -4,10 +4,7 @@
  */
 import { ExactNumber, JsonText, writeJson } from '../../util/json-writer.js';
 
-/**
- * A ExactNumber is a number known by its exact decimal text (a DECIMAL, an integer past 2^53): the
- * table, CSV and HTML show that text, JSON writes it as a number literal.
- */
+/** An ExactNumber (a DECIMAL, an integer past 2^53) shows as its text; JSON writes it as a number literal. */
 export type Cell = string | number | boolean | ExactNumber | null;
 
 /**
@@ -33,7 +30,7 @@ export interface ResultTable {
   readonly plan?: boolean;
 }
 
-/** Builds a table from row objects, taking each column's value by name. */
+/** A table of row objects, each column's value taken by name. */
 export function tableFromObjects(
   columns: readonly Column[],
   objects: readonly Record<string, unknown>[],

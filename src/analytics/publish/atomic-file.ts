@@ -9,10 +9,7 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
 
-/**
- * Returns true when it wrote, false when the file already held `content`, or text that `same`
- * (default: equal strings) counts as the same.
- */
+/** Whether it wrote: not when the file already held text `same` (default: equality) takes for `content`. */
 export async function writeFileIfChanged(
   path: string,
   content: string,

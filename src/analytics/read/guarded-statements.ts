@@ -15,12 +15,10 @@ let kinds: ReturnType<typeof statementKinds> | undefined;
 const statementTypes = () => (kinds ??= statementKinds());
 
 /**
- * Statement types by what the gate does with them, made at first use (DuckDB loads then, not when
- * a command that never queries is imported). CALL runs a table function, as `SELECT * FROM f()`
- * does (`CALL pragma_version()`): it reads what a SELECT may, and a function that would write
- * meets the read-only file or transaction as a SELECT of it does; a checkpoint, which neither
- * stops, is refused by its name (runsCheckpoint). `words`: the statements DuckDB files under a
- * type whose name is not theirs.
+ * Statement types by what the gate does with them, made at first use (as DuckDB loads). CALL runs a
+ * table function as `SELECT * FROM f()` does, and meets the read-only file or transaction as that
+ * SELECT would; a checkpoint, which neither stops, is refused by its name (runsCheckpoint).
+ * `words`: the statements DuckDB files under a type whose name is not theirs.
  */
 function statementKinds() {
   const { StatementType } = duckdb();
@@ -76,9 +74,8 @@ export interface GuardOptions {
 }
 
 /**
- * Runs each statement of `sql` that only reads; `params` bind to a single statement. `where` names
- * the database in errors. The first refusal or failure stops the text: nothing after it runs, and
- * the results before it have been handed to `each`.
+ * Runs each statement of `sql` that only reads; `params` bind to a single statement, `where` names
+ * the database in errors. The first refusal or failure stops the text; `each` had the results before.
  */
 export async function runGuarded(
   connection: DuckDBConnection,

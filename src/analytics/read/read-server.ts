@@ -127,8 +127,8 @@ function removeIfEmpty(dir: string): void {
 }
 
 /**
- * One reader's connection: read the request line, answer it on a fresh DuckDB connection, end.
- * `abort` interrupts its statement and hangs up; `done` settles once it ended and its temp files are gone.
+ * One reader's connection: its request line answered on a fresh DuckDB connection. `abort`
+ * interrupts the statement and hangs up; `done` settles once it ended and its temp files are gone.
  */
 function serveRequest(db: Database, socket: Socket, logger: Logger) {
   let connection: DuckDBConnection | undefined;

@@ -1,13 +1,8 @@
 /**
  * What reports, `status`, `query` and `export` read through: the file opened read-only
- * (fileReader), or the writer over its socket while a sync runs (socketReader, below). Both
- * answer with the data as of one commit and refuse anything but reading statements
- * (./guarded-statements.ts).
- *
- * Over the socket (./read-server.ts) each call is one request on a new connection, answered from a
- * snapshot of the writer's last commit. A Parquet copy asks the writer for one unpartitioned file in
- * its temp folder and partitions it here, in a private in-memory DuckDB, so the writer never writes
- * where a reader says.
+ * (fileReader), or the writer over its socket while a sync runs (socketReader: one request per
+ * call, ./read-server.ts). Both answer with the data as of one commit and refuse anything but
+ * reading statements (./guarded-statements.ts).
  */
 
 import { once } from 'node:events';
@@ -176,6 +171,8 @@ function socketReader(path: string, socketPath: string): Reader {
         await copyFile(reply.file, file);
         return reply.count ?? 0;
       }),
+    // One unpartitioned file from the writer's temp folder, partitioned here in a private DuckDB:
+    // the writer never writes where a reader says.
     copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
       request({ op: 'parquet', dataset, params }, async ({ file }) => {
         if (!file) throw broken('named no file');
