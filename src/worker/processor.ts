@@ -83,7 +83,13 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     } catch (error) {
       if (error instanceof DatabaseError && error.busy)
         return putBack(deps, error, { job, token, key, scheduled }, logger);
-      throw await translate(error, job, token, logger);
+      if (error instanceof InterruptedError) {
+        logger.info('run interrupted after its last commit; the job goes back to the queue');
+        throw await moveBackToWait(job, token);
+      }
+      if (error instanceof TsyncError && !error.retryable)
+        throw new UnrecoverableError(`${error.code}: ${error.toLine()}`);
+      throw toError(error);
     }
   };
 }
@@ -146,23 +152,6 @@ async function putBack(
   );
   await boundedRedisCall(job.moveToDelayed(Date.now() + deps.putBackMs, token), MOVE_BACK_MS);
   throw new DelayedError();
-}
-
-async function translate(
-  error: unknown,
-  job: Job,
-  token: string | undefined,
-  logger: Logger,
-): Promise<Error> {
-  if (error instanceof InterruptedError) {
-    logger.info('run interrupted after its last commit; the job goes back to the queue');
-    return moveBackToWait(job, token);
-  }
-  if (error instanceof UnrecoverableError) return error;
-  if (error instanceof TsyncError && !error.retryable) {
-    return new UnrecoverableError(`${error.code}: ${error.toLine()}`);
-  }
-  return toError(error);
 }
 
 /**
