@@ -57,13 +57,7 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
     read: latencyReport,
     periodic: true,
     title: 'Latency from created_at to completed_at (done jobs, seconds)',
-    columns: [
-      ...PERIOD_KIND_JOBS,
-      seconds('p50_seconds'),
-      seconds('p90_seconds'),
-      seconds('p99_seconds'),
-      seconds('max_seconds'),
-    ],
+    columns: [...PERIOD_KIND_JOBS, ...['p50', 'p90', 'p99', 'max'].map((p) => seconds(`${p}_seconds`))],
   },
   errors: {
     read: errorsReport,
