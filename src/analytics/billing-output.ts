@@ -90,10 +90,7 @@ function billingJson(report: BillingReport): string {
   return `${writeJson(object, { indent: 2 })}\n`;
 }
 
-/**
- * The trust markers in words, one line each: as of, what was not counted, the empty rows left out
- * (when there were any), then the warnings.
- */
+/** The trust markers in words, one line each: as of, not counted, empty rows left out (if any), warnings. */
 function markerLines(report: BillingReport, alert?: string): string[] {
   const { quarantined, pending } = report.not_counted;
   const leftOut = report.empty_rows.left_out;

@@ -12,10 +12,7 @@ import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { writeJson } from '../util/json-writer.js';
 
-/** ms */
 const POST_TIMEOUT_MS = 5_000;
-
-export type NotifyEventName = 'run_failed' | 'run_recovered';
 
 export interface RunEnd {
   readonly kind: JobKind;
@@ -51,7 +48,7 @@ export class Notifier {
     if (run.outcome === 'interrupted') return;
     const before = this.last.get(run.kind);
     this.last.set(run.kind, run.outcome);
-    const event: NotifyEventName | undefined =
+    const event =
       run.outcome === 'failed' && before !== 'failed'
         ? 'run_failed'
         : run.outcome === 'ok' && before === 'failed'
@@ -60,7 +57,7 @@ export class Notifier {
     if (event) await this.post(event, run);
   }
 
-  private async post(event: NotifyEventName, run: RunEnd): Promise<void> {
+  private async post(event: 'run_failed' | 'run_recovered', run: RunEnd): Promise<void> {
     const { url, apiKey, logger } = this.options;
     const body = writeJson({
       event,

@@ -35,7 +35,6 @@ export interface WorkerOptions {
   readonly recentEvery?: Schedule;
   readonly reportEvery: Schedule;
   readonly metricsHost: string;
-  /** 0 picks a free port. */
   readonly metricsPort: number;
   /** ms without a successful run of a kind before /healthz fails. */
   readonly staleAfterMs: number;

@@ -45,9 +45,8 @@ export interface CsvOptions {
   /** Lines written first, each as `# line` (readers skip them with e.g. pandas' comment='#'). */
   readonly comments?: readonly string[];
   /**
-   * Guard text cells against formula injection: a text starting with = + - @ tab or CR is what a
-   * spreadsheet runs as a formula, so it gets a leading apostrophe (OWASP's advice). Default false:
-   * `query` output is data for programs; the billing report turns it on.
+   * Give a text cell a spreadsheet would run as a formula (= + - @ tab or CR first) a leading
+   * apostrophe (OWASP's advice). Default false: `query` output is data; the billing report sets it.
    */
   readonly guardFormulas?: boolean;
 }

@@ -59,9 +59,8 @@ export function tableToObjects(table: ResultTable): Record<string, unknown>[] {
 }
 
 /**
- * Any value DuckDB's JS conversion yields, as a cell: numbers stay numbers (a bigint beyond 2^53
- * becomes an ExactNumber of its digits rather than a rounded number), Date becomes ISO 8601 UTC,
- * lists, structs and maps become JSON text, bytes become hex.
+ * A value of DuckDB's JS conversion as a cell: a bigint past 2^53 as an ExactNumber of its digits
+ * (never rounded), Date as ISO 8601 UTC, lists, structs and maps as JSON text, bytes as hex.
  */
 export function toCell(value: unknown, type: ColumnType = 'text'): Cell {
   if (value === null || value === undefined) return null;
