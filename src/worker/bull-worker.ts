@@ -37,12 +37,9 @@ export function createBullWorker(processor: Processor, options: BullWorkerOption
 const CONNECTION_ERRORS =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|connect ETIMEDOUT|LOADING/;
 
-function isConnectionError(error: Error): boolean {
-  return (
-    CONNECTION_ERRORS.test(error.message) ||
-    CONNECTION_ERRORS.test(String((error as NodeJS.ErrnoException).code))
-  );
-}
+const isConnectionError = (error: Error) =>
+  CONNECTION_ERRORS.test(error.message) ||
+  CONNECTION_ERRORS.test(String((error as NodeJS.ErrnoException).code));
 
 function logEvents(worker: Worker, logger: Logger): void {
   // Without a listener an 'error' event would crash the process. BullMQ reconnects by itself, and a
