@@ -38,11 +38,6 @@ const MAX_ROWS = 200_000;
 /** Requests answered at once; more are refused at once (each is a DuckDB connection in the writer). */
 const MAX_REQUESTS = 8;
 
-export interface ReadServer {
-  /** Stops accepting, interrupts requests in hand, removes the socket. Call before closing the database. */
-  close(): Promise<void>;
-}
-
 export interface ServeOptions {
   readonly logger: Logger;
   /** Folders readers may read Parquet from (the publish folder); the writer may also write there. */
@@ -53,7 +48,8 @@ export function socketPathOf(dbPath: string): string {
   return `${dbPath}.sock`;
 }
 
-export async function serveReads(db: Database, options: ServeOptions): Promise<ReadServer> {
+/** Call `close` before closing the database: it stops accepting, interrupts requests, removes the socket. */
+export async function serveReads(db: Database, options: ServeOptions): Promise<{ close(): Promise<void> }> {
   // The sandbox is the instance's: a writer that opens its file again (Database.reopen) applies it again.
   const sandbox = (admin: DuckDBConnection) =>
     sandboxInstance(admin, { readableDirs: options.readableDirs ?? [], lockSettings: false });
