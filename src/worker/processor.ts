@@ -1,13 +1,11 @@
 /**
- * The BullMQ processor: finds the job's definition, runs it with a signal that aborts on shutdown
- * and the file's writer lock for the part that writes, and maps its failures to BullMQ's
- * vocabulary. A non-retryable TsyncError (a refused key, a bad setting) becomes an
- * UnrecoverableError, so the job fails at once with the reason in `job.failedReason`; an
- * interrupted run goes back to the wait list without spending an attempt, to resume from its
- * checkpoint on the next start; a job handed over once the shutdown began (BullMQ may fetch the
- * next job with the completion of the one in hand, or hand over one its blocking wait had already
- * found) goes back the same way without starting; a run that found the file busy past --lock-wait
- * is put back for later (BusyFile, below), also without spending an attempt.
+ * The BullMQ processor: runs the job's definition with a signal that aborts on shutdown and the
+ * file's writer lock for the part that writes, and maps its failures to BullMQ's vocabulary. A
+ * non-retryable TsyncError (a refused key, a bad setting) becomes an UnrecoverableError: the job
+ * fails at once, the reason in `job.failedReason`. Without spending an attempt, an interrupted run
+ * goes back to the wait list to resume from its checkpoint, a job handed over once the shutdown
+ * began (with the completion of the one in hand, or by a blocking wait already answered) goes back
+ * unstarted, and a run that found the file busy past --lock-wait waits in the queue (BusyFile).
  */
 import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.js';
@@ -175,12 +173,10 @@ export interface BusyState {
 
 /**
  * The database file as the worker's runs find it: free, or held by another writer (a `sync` from
- * the command line, `compact`, `state reset`, ...). A run that still finds it held after
- * --lock-wait is put back in the queue for PUT_BACK_MS, without spending an attempt, never failed
- * and never a reason for the worker to stop. One run per job (its name and payload) waits put back:
- * another of the same job found busy meanwhile ends at once (the one put back does its work), and
- * the one put back ends at once when a run of the same job has taken the file since. The processor
- * ends only a scheduler's runs so; a run queued by `enqueue` is put back until it runs.
+ * the command line, `compact`, `state reset`, ...); never a failure nor a reason to stop. One run
+ * per job (its name and payload) waits put back: another of the same job found busy meanwhile ends
+ * at once (the one put back does its work), and the one put back ends at once when a run of the
+ * same job has taken the file since. Only a scheduler's runs end so; one queued by `enqueue` waits.
  */
 export class BusyFile {
   private busy: BusyState | undefined;
