@@ -21,8 +21,7 @@ import {
 } from './billing-report.js';
 import { barChartSvg, chartLegend, limitSeries } from './format/bar-chart-svg.js';
 import { trimmedDecimal } from './format/decimal-text.js';
-import { formatHtmlPage } from './format/html.js';
-import { formatCsv, type OutputFormat } from './format/output-format.js';
+import { formatCsv, formatHtmlPage, type OutputFormat } from './format/output-format.js';
 import { type Cell, type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import { formatTextTable } from './format/text-table.js';
 import { describeFilter } from './reports.js';

@@ -8,7 +8,7 @@
  */
 import { ExactNumber } from '../../util/json-writer.js';
 import { sumExact, trimmedDecimal } from './decimal-text.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from './output-format.js';
 
 export interface BarPoint {
   readonly period: string;

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { formatHtmlPage } from '../../../src/analytics/format/html.js';
-import { formatCsv } from '../../../src/analytics/format/output-format.js';
+import { formatCsv, formatHtmlPage } from '../../../src/analytics/format/output-format.js';
 import type { ResultTable } from '../../../src/analytics/format/result-table.js';
 import { formatTextTable } from '../../../src/analytics/format/text-table.js';
 import { command as report } from '../../../src/cli/commands/report.js';
