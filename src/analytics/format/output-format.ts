@@ -72,11 +72,9 @@ function csvField(cell: Cell, guard: boolean): string {
 }
 
 /*
- * HTML: a self-contained page (no script, no external style or font): a title, an optional alert, a
- * headline (the totals) and notes (the billing report's trust markers), an optional chart (inline
- * SVG markup built by bar-chart-svg.ts), and the table under it with its footer (totals) and
- * footnotes. All text is escaped. The markup is also well-formed XML (every element closed), which
- * keeps it easy to check and to parse.
+ * HTML: a self-contained page (no script, no external style or font) of the fields below, each
+ * where its doc says, the table last with its footer. All text is escaped; the markup is also
+ * well-formed XML (every element closed), which keeps it easy to check and to parse.
  */
 
 export interface HtmlPage {

@@ -64,9 +64,8 @@ async function readAndClose<T>(db: Database, options: ReaderOptions, fn: (reader
 }
 
 /**
- * `fn` with a Reader of no database, for SQL over the files of `readableDirs` alone (`query --read`
- * when no database file exists): an empty database in memory, sandboxed as a file's reader is.
- * `label` names it in messages.
+ * `fn` with a Reader of an empty in-memory database, sandboxed as a file's, for SQL over the files
+ * of `readableDirs` alone (`query --read` without a database file); `label` names it in messages.
  */
 export async function withFilesReader<T>(
   label: string,
