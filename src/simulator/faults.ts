@@ -4,7 +4,7 @@
  * otherwise have been answered 200 (after the key and the parameters were accepted), so probes of
  * 401/400/404 never consume one.
  */
-import { obj } from './records/features.js';
+import { obj } from './records/modules.js';
 import { Rng } from './rng.js';
 import {
   FAULT_KINDS,

@@ -6,7 +6,7 @@
 
 import { type Rng, round } from '../rng.js';
 import type { JobKind, JobRecord, JobSpec, JobStatus } from '../types.js';
-import { obj as asObject, featuresOf } from './features.js';
+import { obj as asObject, featuresOf } from './modules.js';
 import { drawRichness, liveParams, preRecordedParams } from './params.js';
 import { buildResult } from './result.js';
 import { plannedDuration } from './transcript.js';

@@ -2,22 +2,9 @@
  * The result of a done job: metadata, transcription and one module result per requested feature
  * (spec 2.6 for pre-recorded, 2.7 for live, which adds `messages`).
  */
-
 import { type Rng, round } from '../rng.js';
 import type { JobKind } from '../types.js';
-import type { Features } from './features.js';
-import {
-  audioToLlm,
-  chaptersOf,
-  displayLines,
-  entitiesOf,
-  liveMessages,
-  moduleResult,
-  sentimentOf,
-  speakerNames,
-  structuredData,
-  summaryOf,
-} from './modules.js';
+import { addModules, type Features, liveMessages, moduleResult } from './modules.js';
 import {
   buildUtterances,
   fullTranscript,
@@ -72,7 +59,6 @@ export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknow
     transcription: transcription(rng, ctx.language, utterances, f),
   };
   if (f.translation) result['translation'] = translation(rng, utterances, f);
-  if (f.summarization) result['summarization'] = moduleResult(rng, () => summaryOf(rng, utterances));
   addModules(rng, result, utterances, f);
   if (ctx.kind === 'live') result['messages'] = liveMessages(rng, ctx.id, utterances);
   return result;
@@ -120,24 +106,4 @@ function failedTranslation(language: string): Record<string, unknown> {
     languages: [language],
     utterances: [],
   };
-}
-
-/** One module result per requested feature; a live job's features (features.ts) name only some. */
-function addModules(rng: Rng, result: Record<string, unknown>, utterances: Utterance[], f: Features): void {
-  const add = (name: string, results: () => unknown, key: 'results' | 'entity' = 'results'): void => {
-    result[name] = moduleResult(rng, results, key);
-  };
-  if (f.moderation)
-    add('moderation', () => rng.pick(['No harmful content detected.', 'Mild profanity at 00:01:12.']));
-  if (f.namedEntityRecognition) add('named_entity_recognition', () => entitiesOf(rng, utterances), 'entity');
-  if (f.nameConsistency) add('name_consistency', () => fullTranscript(utterances.slice(0, 3)));
-  if (f.speakerReidentification) add('speaker_reidentification', () => speakerNames(rng, utterances));
-  const { structuredDataExtraction: classes, audioToLlm: prompts } = f;
-  if (classes) add('structured_data_extraction', () => structuredData(rng, classes));
-  if (f.sentimentAnalysis) add('sentiment_analysis', () => sentimentOf(rng, utterances));
-  if (prompts) add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
-  if (f.sentences) add('sentences', () => sentencesOf(utterances));
-  if (f.displayMode) add('display_mode', () => displayLines(utterances));
-  if (f.chapterization) add('chapterization', () => chaptersOf(rng, utterances));
-  if (f.diarization !== null) add('diarization', () => utterances);
 }
