@@ -10,8 +10,7 @@
 import type { Account } from './account.js';
 import { Growth, type JobChanges } from './growth.js';
 import { classOf, GONE, JobIndex, statusOfClass } from './job-index.js';
-import { type ListItem, ListView } from './listing.js';
-import { type Entry, Overlay } from './overlay.js';
+import { type Entry, type ListItem, ListView, Overlay } from './listing.js';
 import type { ListQuery } from './query.js';
 import { generateJob, moveJob } from './records/job.js';
 import type { Rng } from './rng.js';

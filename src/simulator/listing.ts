@@ -2,14 +2,93 @@
  * One list query over the account, answered by index arithmetic: the generated jobs that match
  * lie in one index range (created_at never decreases with the index, so date filters are two
  * binary searches) and are counted and found by class (job-index.ts); the overlay's few records
- * (added, edited, given) are merged in at their places. The list's order is every list's:
- * created_at descending, ties by id descending.
+ * are merged in at their places. The list's order is every list's: created_at descending, ties
+ * by id descending.
+ *
+ * The overlay holds records as objects: jobs added through the data API, generated jobs once
+ * edited or advanced (taken over from the account), and records given to serve instead of
+ * generated ones, each with its UTF-8 JSON until it changes. Few by design: a generated account
+ * holds none until a test or a bench changes it.
  */
 import type { Account } from './account.js';
 import { type ClassMask, type JobIndex, maskOf } from './job-index.js';
-import type { Entry } from './overlay.js';
-import { type ListQuery, matches, metadataMatches } from './query.js';
+import { type ListQuery, metadataMatches } from './query.js';
 import { METADATA_CODES, metadataOf } from './records/job.js';
+import type { JobKind, JobRecord, JobStatus } from './types.js';
+
+export interface Entry {
+  readonly record: JobRecord;
+  /** UTF-8 JSON of the record; undefined until served, and after a change. */
+  json?: Buffer | undefined;
+  createdMs: number;
+  hidden: boolean;
+  /** Transcript size used when the job completes later. */
+  readonly utterances: number;
+  readonly words: number;
+}
+
+export class Overlay {
+  private readonly entries = new Map<string, Entry>();
+  private listed: Entry[] | undefined;
+
+  get(id: string): Entry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Visible entries in list order; kept until a change. */
+  visible(): readonly Entry[] {
+    this.listed ??= [...this.entries.values()].filter((e) => !e.hidden).sort(compareEntries);
+    return this.listed;
+  }
+
+  put(record: JobRecord, hidden: boolean, utterances: number, words: number): Entry {
+    // A given record without a string id (to test a client's validation) is served but not addressable.
+    const id =
+      typeof record['id'] === 'string' && record['id'] !== ''
+        ? record['id']
+        : `\u0000no-id-${this.entries.size}`;
+    const entry: Entry = { record, createdMs: createdMsOf(record), hidden, utterances, words };
+    this.entries.set(id, entry);
+    this.listed = undefined;
+    return entry;
+  }
+
+  /** The entry's record or visibility changed: its bytes and its place are made again. */
+  changed(entry: Entry): void {
+    entry.json = undefined;
+    entry.createdMs = createdMsOf(entry.record);
+    this.listed = undefined;
+  }
+
+  delete(id: string): boolean {
+    const deleted = this.entries.delete(id);
+    if (deleted) this.listed = undefined;
+    return deleted;
+  }
+}
+
+function createdMsOf(record: JobRecord): number {
+  const ms = Date.parse(String(record['created_at']));
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+function compareEntries(a: Entry, b: Entry): number {
+  if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
+  const ia = String(a.record['id']);
+  const ib = String(b.record['id']);
+  return ia === ib ? 0 : ia < ib ? 1 : -1;
+}
+
+function matches(entry: Entry, query: ListQuery): boolean {
+  const r = entry.record;
+  const ms = entry.createdMs;
+  if (query.kinds && !query.kinds.includes(r['kind'] as JobKind)) return false;
+  if (query.statuses && !query.statuses.includes(r['status'] as JobStatus)) return false;
+  if (query.day && (ms < query.day.from || ms >= query.day.until)) return false;
+  if (query.before !== null && !(ms < query.before)) return false;
+  if (query.after !== null && !(ms > query.after)) return false;
+  return query.metadata === null || metadataMatches(r['custom_metadata'], query.metadata);
+}
 
 /** Jobs scanned one by one for the next match before the block counts are asked. */
 const SCAN = 512;

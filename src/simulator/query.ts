@@ -4,7 +4,6 @@
  * `status[]=a`, `status=a,b`); custom_metadata as a JSON object or as `custom_metadata[key]=value`.
  * Invalid values produce validation errors (HTTP 400), never a silent default.
  */
-import type { Entry } from './overlay.js';
 import { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 
 export const LIST_PATHS = {
@@ -48,17 +47,6 @@ export function parseListQuery(params: URLSearchParams, list: ListName, limitCap
     metadata: metadata(params, errors),
   };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, query };
-}
-
-export function matches(entry: Entry, query: ListQuery): boolean {
-  const r = entry.record;
-  const ms = entry.createdMs;
-  if (query.kinds && !query.kinds.includes(r['kind'] as JobKind)) return false;
-  if (query.statuses && !query.statuses.includes(r['status'] as JobStatus)) return false;
-  if (query.day && (ms < query.day.from || ms >= query.day.until)) return false;
-  if (query.before !== null && !(ms < query.before)) return false;
-  if (query.after !== null && !(ms > query.after)) return false;
-  return query.metadata === null || metadataMatches(r['custom_metadata'], query.metadata);
 }
 
 /** Whether a record's custom_metadata holds every key of the filter, values compared as text. */
