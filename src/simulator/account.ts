@@ -44,21 +44,6 @@ export interface AccountSpec {
   readonly padding?: { readonly kind?: JobKind; readonly bytes: number };
 }
 
-/** What a job's own stream decides before anything is built; cheap enough to draw for every job. */
-export interface JobHead {
-  readonly status: JobStatus;
-  readonly metadataCode: number;
-  readonly utterances: number;
-  /** Where a pending job ends once the account grows. */
-  readonly final: 'done' | 'error';
-}
-
-/** When a pending job of a growing account moves on, ms; processingAt <= settledAt. */
-export interface Settlement {
-  readonly processingAt: number;
-  readonly settledAt: number;
-}
-
 const TIE_RATE = 0.03;
 
 // Lanes of a job's streams and hashes: each draw has its own, so adding one never shifts another.
@@ -95,12 +80,14 @@ export class Account {
     return ceilDiv((i + 1) * p, of) > ceilDiv(i * p, of) ? 'pre-recorded' : 'live';
   }
 
-  head(i: number): JobHead {
+  /** What job i's own stream decides before anything is built; cheap enough to draw for every job. */
+  head(i: number) {
     const rng = new Rng(this.seed, i, LANE_HEAD);
     const status = rng.weighted(STATUS_MIX);
     const metadataCode = drawMetadataCode(rng);
     const utterances = rng.around(this.spec.utterancesPerJob);
-    const final = rng.chance(0.9) ? 'done' : 'error';
+    // Where a pending job ends once the account grows.
+    const final: 'done' | 'error' = rng.chance(0.9) ? 'done' : 'error';
     return { status, metadataCode, utterances, final };
   }
 
@@ -139,8 +126,8 @@ export class Account {
     return i < count && this.idOf(i) === id ? i : undefined;
   }
 
-  /** When job i, pending in a growing account, moves to processing and then settles. */
-  settlement(i: number, born: JobStatus = this.bornStatus(i)): Settlement | undefined {
+  /** When job i, pending in a growing account, moves to processing and then settles, ms (in that order). */
+  settlement(i: number, born: JobStatus = this.bornStatus(i)) {
     const life = this.spec.lifecycle;
     if (!life || (born !== 'queued' && born !== 'processing')) return undefined;
     const since = this.arrives(i) ? this.createdMs(i) : life.settleFromMs;
