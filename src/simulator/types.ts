@@ -1,15 +1,10 @@
-/**
- * The simulator's shared shapes: job records as plain JSON, the statuses and kinds the service
- * knows, the fault kinds, what the server records about each request, and the options a simulator
- * is started with (server.ts startSimulator).
- */
+/** The simulator's shared shapes: records, kinds, statuses, faults, the request log and its options. */
 
 /** A plain JSON job record as the service sends it (spec 2.2). */
 export type JobRecord = Record<string, unknown>;
 
-// The simulator restates the spec's kinds and statuses instead of importing src/kinds.ts: it
-// models the service and imports nothing from the code it tests, so a change to the client's lists
-// cannot silently change the service the tests run against.
+// Restated from the spec, not imported from src/kinds.ts: the simulator models the service, so a
+// change to the client's lists cannot silently change the service the tests run against.
 export const JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -80,19 +75,19 @@ export interface JobSpec {
   readonly words: number;
 }
 
+/** What an account holds; what is left out is GENERATE_DEFAULTS (defaults.ts). */
 export interface GenerateOptions {
-  /** Default 7. */
   seed?: number;
-  /** Jobs of each kind; defaults 100 and 100 unless `jobs` is given. The kinds interleave in this proportion. */
+  /** Jobs of each kind, unless `jobs` is given. The kinds interleave in this proportion. */
   preRecorded?: number;
   live?: number;
   /** Jobs in all, alternating kinds (pre-recorded first), when neither preRecorded nor live is given. */
   jobs?: number;
-  /** Mean utterances per done job, default 12 (each job varies +-50%). */
+  /** Mean utterances per done job (each job varies +-50%). */
   utterancesPerJob?: number;
-  /** Mean words per utterance, default 8 (each utterance varies +-50%). */
+  /** Mean words per utterance (each utterance varies +-50%). */
   wordsPerUtterance?: number;
-  /** created_at range [from, to) the jobs are spread over; default the 90 days before 2026-11-01T00:00:00Z. */
+  /** created_at range [from, to) the jobs are spread over; default the `days` before `to`. */
   from?: Date;
   to?: Date;
   /** Instead of from/to: the history starts at `start` with `jobsPerDay` jobs a day (prefix-stable). */
@@ -101,18 +96,17 @@ export interface GenerateOptions {
   recordPadding?: { readonly kind?: JobKind; readonly bytes: number };
 }
 
+/** A simulator's options; host, apiKey, limitCap and latencyMs default to SERVER_DEFAULTS (defaults.ts). */
 export interface SimulatorOptions extends GenerateOptions {
-  /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (a free port). */
   port?: number;
-  /** Default 'sim-key'. */
   apiKey?: string;
-  /** Most items served per page, default 100. */
+  /** Most items served per page. */
   limitCap?: number;
   /** Largest offset served; a deeper one is refused with 400 (a service that caps offsets). Default none. */
   offsetCap?: number;
-  /** Added before every response, ms, default 0. */
+  /** Added before every response, ms. */
   latencyMs?: number;
   /** Serve these instead of generating (the simulator takes them over: edits change them). */
   records?: JobRecord[];
@@ -136,12 +130,13 @@ export interface SimulatorOptions extends GenerateOptions {
   keepLog?: boolean;
 }
 
+/** A growing account; deleteShare and settleMs default to GROW_DEFAULTS (defaults.ts). */
 export interface GrowOptions {
   /** New jobs a minute, above 0; they are born queued, kinds in the account's proportion. */
   readonly jobsPerMinute: number;
-  /** Share of arrivals that each delete one older job (any age), default 0.02. */
+  /** Share of arrivals that each delete one older job (any age). */
   readonly deleteShare?: number;
-  /** Longest time a job stays queued or processing before it is done or error, ms; default 300,000. */
+  /** Longest time a job stays queued or processing before it is done or error, ms. */
   readonly settleMs?: number;
   /** When arrivals start, ms since the epoch: default the clock at start, never before the history's last job. */
   readonly startMs?: number;
