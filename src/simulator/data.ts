@@ -1,10 +1,9 @@
 /**
  * The simulator's job store: a generated account (account.ts) indexed in two bytes a job
- * (job-index.ts), an overlay of the records changed or added through the data API (overlay.ts),
- * and, for a growing account, its clock (growth.ts). Pages are built per request from index
- * arithmetic (listing.ts); the JSON of recently served generated jobs is kept in a small LRU cache
- * bounded in bytes, so memory does not grow with the number of jobs. An account with a retention
- * lists no job older than it, as of the clock at each request (the job is kept: shorten the
+ * (job-index.ts), the overlay of records changed or added through the data API, and a growing
+ * account's clock (growth.ts). Pages are built per request (listing.ts); the JSON of recently
+ * served generated jobs is kept in an LRU cache bounded in bytes. An account with a retention
+ * lists no job older than it, as of the clock at each request (the job is kept: lengthen the
  * retention and it is listed again).
  */
 import type { Account } from './account.js';
@@ -22,6 +21,7 @@ export type AddSpec = JobSpec & { readonly hidden: boolean };
 /** A simulator's `data`, what tests and benches drive: the store without its serving side. */
 export type SimulatorData = Omit<JobStore, 'account' | 'list' | 'bytesOf' | 'tick'>;
 
+/** deleteShare, cacheBytes and retentionMs: as SimulatorOptions (types.ts) has them, defaults applied. */
 export interface StoreOptions {
   /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
   readonly jobs: number;
@@ -29,15 +29,12 @@ export interface StoreOptions {
   readonly records?: readonly JobRecord[];
   /** Draws of the jobs added through the data API. */
   readonly rng: Rng;
-  /** Share of arrivals that delete an older job, when the account grows. */
-  readonly deleteShare: number;
   /** Told of each arrival and move of a growing account (webhooks.ts). */
   readonly changes?: JobChanges | undefined;
   /** The time, ms since the epoch; a growing account moves with it. */
   readonly clock: () => number;
-  /** Most bytes of generated JSON kept for the next request. */
+  readonly deleteShare: number;
   readonly cacheBytes: number;
-  /** Jobs created longer ago than this (ms) are not listed; default null: kept forever. */
   readonly retentionMs?: number | null;
 }
 
@@ -53,10 +50,8 @@ const EVERYTHING: ListQuery = {
   metadata: null,
 };
 
-interface Cached {
-  readonly cls: number;
-  readonly bytes: Buffer;
-}
+/** A generated job's JSON, as of its class. */
+type Cached = { readonly cls: number; readonly bytes: Buffer };
 
 export class JobStore {
   private readonly index: JobIndex;
