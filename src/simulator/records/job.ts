@@ -84,12 +84,8 @@ export function moveJob(rng: Rng, record: JobRecord, status: JobStatus, plan: Co
   else record['status'] = status;
 }
 
-export interface CompletionPlan {
-  readonly utterances: number;
-  readonly words: number;
-  /** Defaults to the language the request asked for, else `en`. */
-  readonly language?: string;
-}
+/** `language` defaults to the one the request asked for, else `en`. */
+type CompletionPlan = Pick<JobSpec, 'utterances' | 'words'> & { readonly language?: string };
 
 /** Makes a job done: a result for its requested features, completed_at after created_at. */
 function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): void {

@@ -13,16 +13,7 @@ interface Word {
   confidence: number;
 }
 
-export interface Utterance {
-  words: Word[];
-  text: string;
-  language: string;
-  start: number;
-  end: number;
-  speaker: number;
-  channel: number;
-  confidence: number;
-}
+export type Utterance = ReturnType<typeof utterance>;
 
 export interface TranscriptPlan {
   readonly language: string;
@@ -88,7 +79,7 @@ export function buildUtterances(rng: Rng, plan: TranscriptPlan): Utterance[] {
   return utterances;
 }
 
-function utterance(words: Word[], language: string, speaker: number, channel: number): Utterance {
+function utterance(words: Word[], language: string, speaker: number, channel: number) {
   const confidence =
     words.length === 0 ? 0 : round(words.reduce((s, w) => s + w.confidence, 0) / words.length, 2);
   return {
