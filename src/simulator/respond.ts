@@ -1,25 +1,18 @@
 /**
- * What the simulator answers: the list envelope (spec 2.1) built by concatenating cached record
- * JSON, error bodies shaped like the real service's ({timestamp, path, request_id, statusCode,
- * message}, plus validation_errors on 400), and ways of sending a body: whole, slowly in pieces, or
- * cut off halfway (the socket ends before the declared Content-Length is reached). Timers are
- * tracked so that closing the simulator never leaves one behind.
+ * What the simulator answers: the list envelope (spec 2.1) joined from cached record JSON, error
+ * bodies shaped like the real service's, and a body sent whole, slowly in pieces, or cut off halfway.
  */
 import { randomBytes } from 'node:crypto';
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { ListQuery } from './query.js';
 
-export interface PageLinks {
-  readonly first: string;
-  readonly current: string;
-  readonly next: string | null;
-}
+export type PageLinks = ReturnType<typeof pageLinks>;
 
 /**
  * Page links as the real service writes them: always on /v2/transcription, carrying only status,
  * offset and the served limit (other filters are dropped, so a client must not follow them blindly).
  */
-export function pageLinks(baseUrl: string, query: ListQuery, total: number, served: number): PageLinks {
+export function pageLinks(baseUrl: string, query: ListQuery, total: number, served: number) {
   const link = (offset: number): string => {
     const params = new URLSearchParams();
     for (const status of query.statuses ?? []) params.append('status', status);
@@ -42,15 +35,11 @@ export function envelopeBody(links: PageLinks, items: readonly Buffer[]): Buffer
   const head =
     `{"first":${JSON.stringify(links.first)},"current":${JSON.stringify(links.current)},` +
     `"next":${JSON.stringify(links.next)},"items":[`;
-  const parts: Buffer[] = [Buffer.from(head)];
-  items.forEach((item, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(item);
-  });
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+  const joined = items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]));
+  return Buffer.concat([Buffer.from(head), ...joined, CLOSE]);
 }
 
+/** {timestamp, path, request_id, statusCode, message}, plus validation_errors on a 400. */
 export function errorBody(
   status: number,
   path: string,
@@ -80,7 +69,7 @@ export function sendJson(
   res.end(body);
 }
 
-/** Sends the body in pieces spread over `totalMs`. */
+/** Sends the body in pieces spread over `totalMs`; `timers` lets a close clear the pending ones. */
 export function sendSlowly(
   res: ServerResponse,
   bytes: Buffer,
