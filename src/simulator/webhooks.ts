@@ -20,15 +20,7 @@ const MAX_WAITING = 10_000;
 /** ms one POST may take. */
 const POST_TIMEOUT_MS = 5_000;
 
-export interface WebhookSender {
-  /** Events posted, answered with any status. */
-  readonly sent: () => number;
-  /** Events not delivered: the POST failed, or the event was dropped unsent. */
-  readonly failed: () => number;
-  /** Resolves once every event queued so far was posted. */
-  settled(): Promise<void>;
-  close(): void;
-}
+export type WebhookSender = ReturnType<typeof startWebhookSender>;
 
 /** The event the service sends when a job of each kind is created or reaches a status; none for others. */
 const EVENTS: Readonly<Record<JobKind, Partial<Record<JobStatus | 'created', string>>>> = {
@@ -49,7 +41,7 @@ export function startWebhookSender(
   tick: () => void,
   url: string,
   onSent?: (event: string, status: number) => void,
-): WebhookSender {
+) {
   const waiting: { event: string; id: string }[] = [];
   let inFlight = 0;
   let sent = 0;
@@ -90,13 +82,16 @@ export function startWebhookSender(
   const ticker = setInterval(tick, TICK_MS).unref();
 
   return {
-    sent: () => sent,
-    failed: () => failed,
-    settled: () =>
+    /** Events posted, answered with any status. */
+    sent: (): number => sent,
+    /** Events not delivered: the POST failed, or the event was dropped unsent. */
+    failed: (): number => failed,
+    /** Resolves once every event queued so far was posted. */
+    settled: (): Promise<void> =>
       inFlight === 0 && waiting.length === 0
         ? Promise.resolve()
         : new Promise<void>((resolve) => idle.push(resolve)),
-    close() {
+    close(): void {
       closed = true;
       clearInterval(ticker);
       changes.off('change', listener);
