@@ -1,7 +1,6 @@
 /**
- * The simulator's HTTP server (node:http): GET /v2/transcription, /v2/pre-recorded and /v2/live,
- * and DELETE of one job, behind the x-service-key header, with the query, order, envelope and error
- * bodies of the real service, and faults on demand.
+ * The simulator's HTTP server: GET /v2/transcription, /v2/pre-recorded and /v2/live and DELETE of
+ * one job, behind the x-service-key header, answered as the real service does, faults on demand.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,8 +60,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const jobs = options.records ? 0 : generated;
   const lifecycle = options.grow ? lifecycleOf(new Account(spec), jobs, options.grow, clock()) : undefined;
   const account = new Account(lifecycle ? { ...spec, lifecycle } : spec);
-  const webhookUrl = options.webhookUrl;
-  const changes = webhookUrl === undefined ? undefined : new JobChanges();
+  const changes = options.webhookUrl === undefined ? undefined : new JobChanges();
   const store = new JobStore(account, {
     changes,
     jobs,
@@ -75,8 +73,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
-  if (webhookUrl !== undefined && changes)
-    sim.webhooks = startWebhookSender(changes, () => store.tick(), webhookUrl, options.onWebhook);
+  if (changes)
+    sim.webhooks = startWebhookSender(changes, () => store.tick(), options.webhookUrl!, options.onWebhook);
   return sim;
 }
 
