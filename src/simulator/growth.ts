@@ -97,10 +97,6 @@ export class Growth {
   }
 }
 
-function earlier(time: number, job: number, otherTime: number, otherJob: number): boolean {
-  return time < otherTime || (time === otherTime && job < otherJob);
-}
-
 /** A binary min-heap of (time, job, status) in typed arrays, ties by job. */
 class EventHeap {
   private times = new Float64Array(64);
@@ -115,47 +111,35 @@ class EventHeap {
   push(time: number, job: number, status: JobStatus): void {
     if (this.size === this.times.length) this.grow();
     let at = this.size++;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!earlier(time, job, this.times[parent]!, this.jobs[parent]!)) break;
-      this.move(parent, at);
+    this.times[at] = time;
+    this.jobs[at] = job;
+    this.statuses[at] = JOB_STATUSES.indexOf(status);
+    for (let parent = (at - 1) >> 1; at > 0 && this.earlier(at, parent); parent = (at - 1) >> 1) {
+      this.swap(at, parent);
       at = parent;
     }
-    this.set(at, time, job, JOB_STATUSES.indexOf(status));
   }
 
   pop(): { job: number; status: JobStatus } {
     const top = { job: this.jobs[0]!, status: JOB_STATUSES[this.statuses[0]!]! };
-    this.size -= 1;
-    const last = this.size;
-    const time = this.times[last]!;
-    const job = this.jobs[last]!;
-    let at = 0;
-    for (;;) {
-      let child = 2 * at + 1;
-      if (child >= this.size) break;
-      const right = child + 1;
-      if (
-        right < this.size &&
-        earlier(this.times[right]!, this.jobs[right]!, this.times[child]!, this.jobs[child]!)
-      )
-        child = right;
-      if (!earlier(this.times[child]!, this.jobs[child]!, time, job)) break;
-      this.move(child, at);
-      at = child;
+    this.swap(0, --this.size);
+    for (let at = 0, child = 1; child < this.size; at = child, child = 2 * at + 1) {
+      if (child + 1 < this.size && this.earlier(child + 1, child)) child += 1;
+      if (!this.earlier(child, at)) break;
+      this.swap(child, at);
     }
-    this.set(at, time, job, this.statuses[last]!);
     return top;
   }
 
-  private move(from: number, to: number): void {
-    this.set(to, this.times[from]!, this.jobs[from]!, this.statuses[from]!);
+  private earlier(a: number, b: number): boolean {
+    const [ta, tb] = [this.times[a]!, this.times[b]!];
+    return ta < tb || (ta === tb && this.jobs[a]! < this.jobs[b]!);
   }
 
-  private set(at: number, time: number, job: number, status: number): void {
-    this.times[at] = time;
-    this.jobs[at] = job;
-    this.statuses[at] = status;
+  private swap(a: number, b: number): void {
+    [this.times[a], this.times[b]] = [this.times[b]!, this.times[a]!];
+    [this.jobs[a], this.jobs[b]] = [this.jobs[b]!, this.jobs[a]!];
+    [this.statuses[a], this.statuses[b]] = [this.statuses[b]!, this.statuses[a]!];
   }
 
   private grow(): void {
