@@ -24,13 +24,8 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
   if (on()) p['context_prompt'] = 'Weekly call between the account team and a customer.';
   feature(p, 'custom_vocabulary', on(), () => vocabularyConfig(rng));
   p['detect_language'] = rng.chance(0.5);
-  feature(
-    p,
-    'enable_code_switching',
-    on(),
-    () => ({ languages: [ctx.language, 'en'] }),
-    'code_switching_config',
-  );
+  p['enable_code_switching'] = on();
+  if (p['enable_code_switching']) p['code_switching_config'] = { languages: [ctx.language, 'en'] };
   if (!p['detect_language'] || rng.chance(0.3)) p['language'] = ctx.language;
   const callback = on();
   if (callback || rng.chance(0.2)) p['callback_url'] = 'https://hooks.example.test/transcripts';
@@ -61,13 +56,7 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
     classes: rng.some(['person', 'organization', 'date', 'amount', 'product'], 1, 3),
   }));
   p['sentiment_analysis'] = on();
-  feature(p, 'audio_to_llm', on(), () => ({
-    prompts: rng.some(
-      ['Summarize the call in one line.', 'List the action items.', 'Who talked most?'],
-      1,
-      3,
-    ),
-  }));
+  feature(p, 'audio_to_llm', on(), () => ({ prompts: rng.some(PROMPTS, 1, 3) }));
   p['sentences'] = on();
   p['display_mode'] = on();
   p['punctuation_enhanced'] = rng.chance(0.3);
@@ -81,6 +70,8 @@ export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<str
   p['accurate_words_timestamps'] = rng.chance(0.2);
   return p;
 }
+
+const PROMPTS = ['Summarize the call in one line.', 'List the action items.', 'Who talked most?'];
 
 const MESSAGE_FLAGS = [
   'receive_partial_transcripts',
@@ -169,16 +160,10 @@ function switchOn(rng: Rng, richness: Richness): boolean {
   return rng.chance(richness);
 }
 
-/** Sets a switch and, when it is on, its config object (`<name>_config` unless named). */
-function feature(
-  params: Record<string, unknown>,
-  name: string,
-  enabled: boolean,
-  config: () => Record<string, unknown>,
-  configName = `${name}_config`,
-): void {
-  params[name] = enabled;
-  if (enabled) params[configName] = config();
+/** Sets a switch and, when it is on, its `<name>_config` object. */
+function feature(params: Record<string, unknown>, name: string, on: boolean, config: () => object): void {
+  params[name] = on;
+  if (on) params[`${name}_config`] = config();
 }
 
 function vocabularyConfig(rng: Rng): Record<string, unknown> {
