@@ -11,7 +11,7 @@
  */
 import { buildJob, drawMetadataCode, metadataOf, moveJob, STATUS_MIX } from './records/job.js';
 import { hash32, Rng, unit } from './rng.js';
-import type { JobKind, JobRecord, JobStatus } from './types.js';
+import type { GenerateOptions, JobKind, JobRecord, JobStatus } from './types.js';
 
 /** Jobs from `firstIndex` on: job firstIndex + k falls in [startMs + k*gapMs, startMs + (k+1)*gapMs). */
 export interface Segment {
@@ -40,8 +40,7 @@ export interface AccountSpec {
   /** The history: its first segment starts at index 0. */
   readonly history: Segment;
   readonly lifecycle?: Lifecycle;
-  /** Every record (of `kind`, or of both) gets an `annotations` text of `bytes` characters. */
-  readonly padding?: { readonly kind?: JobKind; readonly bytes: number };
+  readonly padding?: GenerateOptions['recordPadding'];
 }
 
 const TIE_RATE = 0.03;
