@@ -53,10 +53,7 @@ export class Faults {
     this.random = rule && rule.kinds.length > 0 ? { rule, rng: new Rng(rule.seed ?? 1) } : null;
   }
 
-  /**
-   * Faults for chosen requests: `picker` sees each list request first, and the fault it names
-   * (checked here) is served instead of an injected or random one. null removes it.
-   */
+  /** Faults for chosen requests: `picker` sees each list request first; null removes it. */
   pick(picker: FaultPicker | null): void {
     this.picker = picker;
   }
