@@ -2,6 +2,7 @@
  * The simulator's HTTP server: GET /v2/transcription, /v2/pre-recorded and /v2/live and DELETE of
  * one job, behind the x-service-key header, answered as the real service does, faults on demand.
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -104,13 +105,8 @@ class SimulatorServer implements Simulator {
   }
 
   async listen(host: string, port: number): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
+    this.server.listen(port, host);
+    await once(this.server, 'listening');
     const address = this.server.address() as AddressInfo;
     this.url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   }
