@@ -96,7 +96,6 @@ export class Account {
     return arrivals !== undefined && i >= arrivals.firstIndex;
   }
 
-  /** The status job i was made with. */
   bornStatus(i: number, head = this.head(i)): JobStatus {
     return this.arrives(i) ? 'queued' : head.status;
   }

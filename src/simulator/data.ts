@@ -108,7 +108,6 @@ export class JobStore {
     return this.slice(0, Number.MAX_SAFE_INTEGER);
   }
 
-  /** How many jobs are listed. */
   count(): number {
     return this.list(EVERYTHING).total;
   }

@@ -1,14 +1,10 @@
 /**
- * One list query over the account, answered by index arithmetic: the generated jobs that match
- * lie in one index range (created_at never decreases with the index, so date filters are two
- * binary searches) and are counted and found by class (job-index.ts); the overlay's few records
- * are merged in at their places. The list's order is every list's: created_at descending, ties
- * by id descending.
- *
- * The overlay holds records as objects: jobs added through the data API, generated jobs once
- * edited or advanced (taken over from the account), and records given to serve instead of
- * generated ones, each with its UTF-8 JSON until it changes. Few by design: a generated account
- * holds none until a test or a bench changes it.
+ * One list query over the account, answered by index arithmetic: the matching generated jobs lie
+ * in one index range (created_at never decreases with the index, so date filters are two binary
+ * searches) and are counted and found by class (job-index.ts); the overlay's records are merged in
+ * at their places, in every list's order: created_at descending, ties by id descending. The
+ * overlay holds jobs added through the data API, generated jobs once edited or advanced (taken
+ * over), and records given to serve, each with its JSON until it changes: few by design.
  */
 import type { Account } from './account.js';
 import { type ClassMask, type JobIndex, maskOf } from './job-index.js';
@@ -97,7 +93,6 @@ const SCAN = 512;
 export type ListItem = number | Entry;
 
 export class ListView {
-  /** Matching jobs in the list. */
   readonly total: number;
   private readonly lo: number;
   private readonly hi: number;

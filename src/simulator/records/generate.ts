@@ -1,12 +1,8 @@
 /**
- * Seeded datasets: the options that define an account (how many jobs of each kind, how big,
- * over which dates) resolved into an AccountSpec, and the whole dataset as records for tests
- * that want an array. The same seed and options give the same records, byte for byte.
- *
- * Two ways to place the jobs in time:
- * - `timeline` (start and jobs a day): job i's created_at depends on i only, so the first N jobs
- *   of any longer account with the same seed and options are the same jobs (prefix-stable);
- * - `from`/`to`: the jobs are spread over that range, so their dates depend on how many there are.
+ * Seeded datasets: the options that define an account resolved into an AccountSpec, and the whole
+ * dataset as records for tests that want an array; the same seed and options, the same bytes.
+ * With `timeline` (start and jobs a day) job i's created_at depends on i only, so the first N jobs
+ * of a longer account are the same jobs; with `from`/`to` the dates depend on how many there are.
  */
 import { Account, type AccountSpec } from '../account.js';
 import { GENERATE_DEFAULTS } from '../defaults.js';

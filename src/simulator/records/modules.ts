@@ -70,7 +70,6 @@ function liveFeatures(p: Obj): Features {
   };
 }
 
-/** Share of modules that fail. */
 const MODULE_FAILURE_RATE = 0.04;
 
 /** Wraps `results` (or `entity` for named_entity_recognition); a drawn failure replaces it with an error. */

@@ -153,7 +153,6 @@ export function drawRichness(rng: Rng): Richness {
   ]);
 }
 
-/** Draws a feature switch for this richness. */
 function switchOn(rng: Rng, richness: Richness): boolean {
   if (richness === 'none') return false;
   if (richness === 'all') return true;
