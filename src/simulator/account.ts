@@ -120,7 +120,7 @@ export class Account {
   indexOfId(id: string, count: number): number | undefined {
     const match = ID_SHAPE.exec(id);
     if (!match) return undefined;
-    const i = unfeistel(this.seed, Number.parseInt(match[2]!, 16));
+    const i = feistel(this.seed, Number.parseInt(match[2]!, 16), true);
     return i < count && this.idOf(i) === id ? i : undefined;
   }
 
@@ -204,25 +204,17 @@ function hex(value: number, width: number): string {
   return value.toString(16).padStart(width, '0');
 }
 
-/** A keyed bijection of [0, 2^48): four Feistel rounds over two 24-bit halves. */
-function feistel(seed: number, i: number): number {
-  let left = Math.floor(i / HALF) % HALF;
-  let right = i % HALF;
-  for (let round = 0; round < 4; round++) {
-    const next = (left ^ (hash32(seed, LANE_FEISTEL + round, right) & 0xff_ffff)) >>> 0;
+/** A keyed bijection of [0, 2^48): four Feistel rounds over two 24-bit halves; `inverse` undoes it. */
+function feistel(seed: number, x: number, inverse = false): number {
+  let left = Math.floor(x / HALF) % HALF;
+  let right = x % HALF;
+  // The inverse is the same rounds in reverse order over the swapped halves.
+  if (inverse) [left, right] = [right, left];
+  for (let k = 0; k < 4; k++) {
+    const next = (left ^ (hash32(seed, LANE_FEISTEL + (inverse ? 3 - k : k), right) & 0xff_ffff)) >>> 0;
     left = right;
     right = next;
   }
-  return left * HALF + right;
-}
-
-function unfeistel(seed: number, x: number): number {
-  let left = Math.floor(x / HALF);
-  let right = x % HALF;
-  for (let round = 3; round >= 0; round--) {
-    const previous = (right ^ (hash32(seed, LANE_FEISTEL + round, left) & 0xff_ffff)) >>> 0;
-    right = left;
-    left = previous;
-  }
+  if (inverse) [left, right] = [right, left];
   return left * HALF + right;
 }
