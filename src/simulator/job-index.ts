@@ -40,21 +40,17 @@ export function maskOf(kinds: readonly JobKind[] | null, statuses: readonly JobS
 }
 
 export class JobIndex {
-  private cls: Uint8Array;
-  private meta: Uint8Array;
+  private cls = new Uint8Array(0);
+  private meta = new Uint8Array(0);
   /** Jobs of each class per block: counts[block * CLASSES + cls]. */
-  private counts: Uint16Array;
+  private counts = new Uint16Array(0);
   /** Jobs of each class in the blocks before block b: prefix[b * CLASSES + cls]; rows 0..validRows hold. */
-  private prefix: Uint32Array;
+  private prefix = new Uint32Array(0);
   private validRows = 0;
   private size = 0;
 
   constructor(capacity = 1024) {
-    const jobs = Math.max(BLOCK, capacity);
-    this.cls = new Uint8Array(jobs);
-    this.meta = new Uint8Array(jobs);
-    this.counts = new Uint16Array(blocksFor(jobs) * CLASSES);
-    this.prefix = new Uint32Array((blocksFor(jobs) + 1) * CLASSES);
+    this.resize(Math.max(BLOCK, capacity));
   }
 
   /** Jobs indexed, GONE ones included. */
@@ -63,7 +59,7 @@ export class JobIndex {
   }
 
   push(cls: JobClass, metadataCode: number): void {
-    if (this.size === this.cls.length) this.grow();
+    if (this.size === this.cls.length) this.resize(this.size * 2);
     const i = this.size++;
     this.cls[i] = cls;
     this.meta[i] = metadataCode;
@@ -143,8 +139,8 @@ export class JobIndex {
     this.validRows = Math.max(this.validRows, row);
   }
 
-  private grow(): void {
-    const jobs = this.cls.length * 2;
+  /** Room for `jobs` jobs, the indexed ones kept. */
+  private resize(jobs: number): void {
     this.cls = copied(new Uint8Array(jobs), this.cls);
     this.meta = copied(new Uint8Array(jobs), this.meta);
     this.counts = copied(new Uint16Array(blocksFor(jobs) * CLASSES), this.counts);
