@@ -126,16 +126,9 @@ function speakerNames(rng: Rng, utterances: readonly Utterance[]): string {
 }
 
 function structuredData(rng: Rng, classes: readonly string[]): string {
-  const out: Record<string, string[]> = {};
-  for (const c of classes)
-    out[c] = [
-      c === 'person'
-        ? rng.pick(PEOPLE)
-        : c === 'organization'
-          ? rng.pick(COMPANIES)
-          : `${c}-${rng.int(1, 99)}`,
-    ];
-  return JSON.stringify(out);
+  const value = (c: string): string =>
+    c === 'person' ? rng.pick(PEOPLE) : c === 'organization' ? rng.pick(COMPANIES) : `${c}-${rng.int(1, 99)}`;
+  return JSON.stringify(Object.fromEntries(classes.map((c) => [c, [value(c)]])));
 }
 
 function sentimentOf(rng: Rng, utterances: readonly Utterance[]): string {
@@ -160,10 +153,6 @@ function audioToLlm(
   return prompts.map((prompt) =>
     moduleResult(rng, () => ({ prompt, response: summaryOf(rng, utterances.slice(0, 3)) })),
   );
-}
-
-function displayLines(utterances: readonly Utterance[]): string[] {
-  return utterances.map((u) => `Speaker ${u.speaker}: ${u.text}`);
 }
 
 /** Chapters: the spec leaves the object's shape open; this one holds a list of titled spans. */
@@ -220,7 +209,7 @@ export function addModules(
   if (f.sentimentAnalysis) add('sentiment_analysis', () => sentimentOf(rng, utterances));
   if (prompts) add('audio_to_llm', () => audioToLlm(rng, prompts, utterances));
   if (f.sentences) add('sentences', () => sentencesOf(utterances));
-  if (f.displayMode) add('display_mode', () => displayLines(utterances));
+  if (f.displayMode) add('display_mode', () => utterances.map((u) => `Speaker ${u.speaker}: ${u.text}`));
   if (f.chapterization) add('chapterization', () => chaptersOf(rng, utterances));
   if (f.diarization !== null) add('diarization', () => utterances);
 }
