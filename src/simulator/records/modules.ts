@@ -176,13 +176,8 @@ function chaptersOf(rng: Rng, utterances: readonly Utterance[]): Record<string, 
 export function liveMessages(rng: Rng, sessionId: string, utterances: readonly Utterance[]): string[] {
   const messages = [JSON.stringify({ type: 'start_session', session_id: sessionId })];
   for (const u of utterances.slice(0, rng.int(0, 3))) {
-    messages.push(
-      JSON.stringify({
-        type: 'transcript',
-        session_id: sessionId,
-        data: { is_final: true, utterance: { text: u.text, start: u.start, end: u.end } },
-      }),
-    );
+    const data = { is_final: true, utterance: { text: u.text, start: u.start, end: u.end } };
+    messages.push(JSON.stringify({ type: 'transcript', session_id: sessionId, data }));
   }
   messages.push(JSON.stringify({ type: 'end_session', session_id: sessionId }));
   return messages;

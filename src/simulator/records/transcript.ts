@@ -72,9 +72,8 @@ export function buildUtterances(rng: Rng, plan: TranscriptPlan): Utterance[] {
         confidence,
       });
     }
-    utterances.push(
-      utterance(words, plan.language, speaker, plan.channels > 1 ? speaker % plan.channels : 0),
-    );
+    const channel = plan.channels > 1 ? speaker % plan.channels : 0;
+    utterances.push(utterance(words, plan.language, speaker, channel));
   }
   return utterances;
 }
@@ -97,14 +96,10 @@ function utterance(words: Word[], language: string, speaker: number, channel: nu
 /** The same timeline in another language: each word replaced, timings kept. */
 export function translateUtterances(rng: Rng, source: readonly Utterance[], language: string): Utterance[] {
   const vocabulary = wordsOf(language);
-  return source.map((u) =>
-    utterance(
-      u.words.map((w) => ({ ...w, word: rng.pick(vocabulary) })),
-      language,
-      u.speaker,
-      u.channel,
-    ),
-  );
+  return source.map((u) => {
+    const words = u.words.map((w) => ({ ...w, word: rng.pick(vocabulary) }));
+    return utterance(words, language, u.speaker, u.channel);
+  });
 }
 
 export function fullTranscript(utterances: readonly Utterance[]): string {
