@@ -40,19 +40,14 @@ export function envelopeBody(links: PageLinks, items: readonly Buffer[]): Buffer
 }
 
 /** {timestamp, path, request_id, statusCode, message}, plus validation_errors on a 400. */
-export function errorBody(
-  status: number,
-  path: string,
-  message: string,
-  validationErrors?: readonly string[],
-): string {
+export function errorBody(status: number, path: string, message: string, errors?: readonly string[]): string {
   return JSON.stringify({
     timestamp: new Date().toISOString(),
     path,
     request_id: `G-${randomBytes(4).toString('hex')}`,
     statusCode: status,
     message: message || (STATUS_CODES[status] ?? 'Error'),
-    ...(validationErrors ? { validation_errors: validationErrors } : {}),
+    ...(errors ? { validation_errors: errors } : {}),
   });
 }
 

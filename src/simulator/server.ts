@@ -182,8 +182,10 @@ class SimulatorServer implements Simulator {
   ): void {
     // Faults that replace the page: an error status, a reset connection.
     if (fault !== undefined && STATUS_FAULTS.has(fault)) {
-      const body = errorBody(Number(fault), base.path, fault === '429' ? 'Too Many Requests' : '');
-      this.reply(res, base, Number(fault), body, fault, this.faults.headersOf(fault));
+      const status = Number(fault);
+      const body = errorBody(status, base.path, fault === '429' ? 'Too Many Requests' : '');
+      this.record({ ...base, status, fault });
+      sendJson(res, status, body, this.faults.headersOf(fault));
       return;
     }
     if (fault === 'reset') {
@@ -232,16 +234,9 @@ class SimulatorServer implements Simulator {
     return items;
   }
 
-  private reply(
-    res: ServerResponse,
-    base: LogBase,
-    status: number,
-    body: string,
-    fault?: FaultKind,
-    headers?: Record<string, string>,
-  ): void {
-    this.record({ ...base, status, ...(fault ? { fault } : {}) });
-    sendJson(res, status, body, headers);
+  private reply(res: ServerResponse, base: LogBase, status: number, body: string): void {
+    this.record({ ...base, status });
+    sendJson(res, status, body);
   }
 
   private record(answered: Omit<RequestLogEntry, 'answeredMs'>): void {
