@@ -145,11 +145,7 @@ function sentimentOf(rng: Rng, utterances: readonly Utterance[]): string {
   );
 }
 
-function audioToLlm(
-  rng: Rng,
-  prompts: readonly string[],
-  utterances: readonly Utterance[],
-): Record<string, unknown>[] {
+function audioToLlm(rng: Rng, prompts: readonly string[], utterances: readonly Utterance[]) {
   return prompts.map((prompt) =>
     moduleResult(rng, () => ({ prompt, response: summaryOf(rng, utterances.slice(0, 3)) })),
   );

@@ -64,12 +64,7 @@ export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknow
   return result;
 }
 
-function transcription(
-  rng: Rng,
-  language: string,
-  utterances: Utterance[],
-  f: Features,
-): Record<string, unknown> {
+function transcription(rng: Rng, language: string, utterances: Utterance[], f: Features) {
   const out: Record<string, unknown> = {
     utterances,
     full_transcript: fullTranscript(utterances),

@@ -107,10 +107,7 @@ export function fullTranscript(utterances: readonly Utterance[]): string {
 }
 
 /** Subtitles in each requested format (`srt`, `vtt`), one cue per utterance. */
-export function subtitles(
-  utterances: readonly Utterance[],
-  formats: readonly string[],
-): { format: string; subtitles: string }[] {
+export function subtitles(utterances: readonly Utterance[], formats: readonly string[]) {
   return formats.map((format) => {
     const vtt = format === 'vtt';
     const cues = utterances.map(
