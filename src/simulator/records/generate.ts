@@ -13,14 +13,9 @@ const DAY_MS = 86_400_000;
 /** The account the options describe and how many of its jobs the dataset holds. */
 export function accountSpec(options: GenerateOptions = {}): { spec: AccountSpec; jobs: number } {
   const counted = options.preRecorded !== undefined || options.live !== undefined;
-  const preRecorded = counted
-    ? (options.preRecorded ?? GENERATE_DEFAULTS.preRecorded)
-    : options.jobs !== undefined
-      ? Math.ceil(options.jobs / 2)
-      : GENERATE_DEFAULTS.preRecorded;
-  const jobs = counted
-    ? preRecorded + (options.live ?? GENERATE_DEFAULTS.live)
-    : (options.jobs ?? GENERATE_DEFAULTS.preRecorded + GENERATE_DEFAULTS.live);
+  const total = options.jobs ?? GENERATE_DEFAULTS.preRecorded + GENERATE_DEFAULTS.live;
+  const preRecorded = counted ? (options.preRecorded ?? GENERATE_DEFAULTS.preRecorded) : Math.ceil(total / 2);
+  const jobs = counted ? preRecorded + (options.live ?? GENERATE_DEFAULTS.live) : total;
   for (const [name, value] of Object.entries({ preRecorded, jobs })) {
     if (!Number.isInteger(value) || value < 0)
       throw new RangeError(`${name} must be a whole number (got ${value})`);
