@@ -1,9 +1,8 @@
 /**
  * The service's account webhooks, as the simulator sends them (`simulate --webhook-url URL`): a
- * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job a growing account
- * creates and each one that ends, as it happens. The events are the service's: `transcription.created`,
- * `transcription.success`, `transcription.error` for a pre-recorded job, `live.start_session` and
- * `live.end_session` for a live one; no signature, as the service documents none.
+ * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job a growing account creates
+ * and each one that ends, as it happens, named as the service names them (EVENTS); no signature,
+ * as the service documents none.
  *
  * A growing account moves when asked anything, so the sender ticks it every TICK_MS. POSTs go
  * out `CONCURRENCY` at a time in order; past `MAX_WAITING` unsent events the oldest are dropped

@@ -1,9 +1,7 @@
 /**
  * One job record of either kind (spec 2.2-2.8), drawn from a generator: its request, its file and,
- * once done, its result; features are drawn per job, from none to every module. Statuses follow
- * the mix of a busy account (~80% done, ~8% error, ~6% queued, ~6% processing).
+ * once done, its result; features are drawn per job, from none to every module.
  */
-
 import { type Rng, round } from '../rng.js';
 import type { JobKind, JobRecord, JobSpec, JobStatus } from '../types.js';
 import { obj as asObject, featuresOf } from './modules.js';
@@ -12,6 +10,7 @@ import { buildResult } from './result.js';
 import { plannedDuration } from './transcript.js';
 import { COMPANIES, TEAMS } from './vocabulary.js';
 
+/** The statuses of a busy account's jobs. */
 export const STATUS_MIX: readonly (readonly [JobStatus, number])[] = [
   ['done', 0.8],
   ['error', 0.08],
