@@ -125,12 +125,10 @@ function realtimeProcessing(rng: Rng, ctx: LiveContext, on: () => boolean): Reco
 }
 
 function postProcessing(rng: Rng, on: () => boolean): Record<string, unknown> {
-  const summarization = on();
-  return {
-    summarization,
-    ...(summarization ? { summarization_config: summarizationConfig(rng) } : {}),
-    chapterization: on(),
-  };
+  const out: Record<string, unknown> = {};
+  feature(out, 'summarization', on(), () => summarizationConfig(rng));
+  out['chapterization'] = on();
+  return out;
 }
 
 function messageFlags(rng: Rng): Record<string, boolean> {
@@ -185,12 +183,9 @@ function spellingConfig(rng: Rng): Record<string, unknown> {
 }
 
 function translationConfig(rng: Rng, source: string): Record<string, unknown> {
+  const targets = LANGUAGES.filter((l) => l !== source);
   return {
-    target_languages: rng.some(
-      LANGUAGES.filter((l) => l !== source),
-      1,
-      2,
-    ),
+    target_languages: rng.some(targets, 1, 2),
     model: rng.pick(['base', 'enhanced']),
     match_original_utterances: rng.chance(0.8),
     lipsync: rng.chance(0.5),
