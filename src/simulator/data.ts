@@ -98,7 +98,7 @@ export class JobStore {
       this.cache.set(item, hit);
       return hit.bytes;
     }
-    const bytes = Buffer.from(JSON.stringify(this.account.record(item, statusOfClass(cls))));
+    const bytes = Buffer.from(JSON.stringify(this.generated(item)));
     this.remember(item, { cls, bytes });
     return bytes;
   }
