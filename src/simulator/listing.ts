@@ -246,8 +246,7 @@ export class ListView {
 }
 
 function metadataTable(wanted: Readonly<Record<string, string>>): Uint8Array {
-  const table = new Uint8Array(METADATA_CODES);
-  for (let code = 0; code < METADATA_CODES; code++)
-    table[code] = metadataMatches(metadataOf(code), wanted) ? 1 : 0;
-  return table;
+  return Uint8Array.from({ length: METADATA_CODES }, (_, code) =>
+    metadataMatches(metadataOf(code), wanted) ? 1 : 0,
+  );
 }
