@@ -61,13 +61,12 @@ const HALF = 2 ** 24;
 const ID_SHAPE = /^([0-9a-f]{8})-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-([0-9a-f]{12})$/;
 
 export class Account {
-  readonly padText: string | undefined;
+  /** The `annotations` text of a padded record. */
+  private readonly padText: string;
 
   constructor(readonly spec: AccountSpec) {
-    const { padding } = spec;
-    this.padText = padding
-      ? 'lorem ipsum '.repeat(Math.ceil(padding.bytes / 12)).slice(0, padding.bytes)
-      : undefined;
+    const bytes = spec.padding?.bytes ?? 0;
+    this.padText = 'lorem ipsum '.repeat(Math.ceil(bytes / 12)).slice(0, bytes);
   }
 
   get seed(): number {
@@ -152,7 +151,7 @@ export class Account {
         record['completed_at'] = new Date(settled).toISOString();
     }
     const padding = this.spec.padding;
-    if (this.padText !== undefined && (padding?.kind === undefined || padding.kind === kind))
+    if (padding && (padding.kind === undefined || padding.kind === kind))
       record['annotations'] = this.padText;
     return record;
   }
