@@ -12,7 +12,6 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { DATE_BASES, PERIOD_UNITS, rangeFromFlags } from '../analytics/periods.js';
 import { loadPrices } from '../analytics/prices.js';
 import { ConfigError } from '../errors.js';
-import { parseDateText } from './date-text.js';
 import type { Setting } from './setting.js';
 import {
   duration,
@@ -21,6 +20,7 @@ import {
   metadataMatch,
   oneOf,
   onOff,
+  parseDateText,
   parsedBy,
   pastInstant,
   text,

@@ -5,9 +5,18 @@
  */
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
-import { parseDateText } from './date-text.js';
 import type { Setting } from './setting.js';
-import { duration, intBetween, numberBetween, numberFrom, postUrl, text, wholeFrom } from './values.js';
+import {
+  duration,
+  intBetween,
+  numberBetween,
+  numberFrom,
+  parseDateText,
+  postUrl,
+  refuse,
+  text,
+  wholeFrom,
+} from './values.js';
 
 /** Faults of --fault-rate: what a real service does under load (not the protocol-breaking ones). */
 export const SIMULATED_FAULTS = ['429', '500', '502', '503', '504', 'reset'] as const;
@@ -18,26 +27,23 @@ const UNIT_PER_DAY = { s: 86_400, m: 1_440, h: 24, d: 1 } as const;
 const jobsPerDay = z.string().transform((value, ctx) => {
   const match = /^(\d+(?:\.\d+)?)\/([smhd])$/.exec(value.trim());
   const count = Number(match?.[1]);
-  if (!match || !(count > 0)) {
-    ctx.addIssue({ code: 'custom', message: 'must be jobs per unit like 60/m, units s, m, h or d' });
-    return z.NEVER;
-  }
+  if (!match || !(count > 0)) return refuse(ctx, 'must be jobs per unit like 60/m, units s, m, h or d');
   return count * UNIT_PER_DAY[match[2] as keyof typeof UNIT_PER_DAY];
 });
 
-/** A date or instant (date-text.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
+/** A date or instant (values.ts's parseDateText) as ms since the epoch; `now` too where allowed. */
 const instantMs = (options: { now?: boolean } = {}) =>
   z.string().transform((value, ctx) => {
     if (options.now && value === 'now') return Date.now();
     const parsed = parseDateText(value);
     if (parsed.ok) return parsed.date.getTime();
     // A calendar's refusal says why; text that is no date at all may also be `now` where allowed.
-    const message =
+    return refuse(
+      ctx,
       options.now && !parsed.dated
         ? `"${value}" is neither an ISO 8601 date or instant nor now`
-        : parsed.problem;
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
+        : parsed.problem,
+    );
   });
 
 export const SIMULATOR_SETTINGS = {

@@ -12,7 +12,6 @@ import { JOB_KINDS, type JobKind } from '../kinds.js';
 import { MEMORY_FLOOR } from '../memory/budget.js';
 import { parseBytes } from '../util/bytes.js';
 import { parseDurationStrict } from '../util/duration.js';
-import { parseDateText } from './date-text.js';
 import { parseSchedule } from './schedule.js';
 
 /**
@@ -40,6 +39,12 @@ export function settingIssue(issue: z.core.$ZodRawIssue): string {
   }
 }
 
+/** Refuses the value with `message` (read after the setting's name). */
+export function refuse(ctx: z.core.$RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
 /** Text that must not be blank. */
 export const text = z.string().trim().min(1, 'is empty');
 
@@ -47,11 +52,7 @@ export const text = z.string().trim().min(1, 'is empty');
 export const durationOf = (options: { allowZero?: boolean } = {}) =>
   z.string().transform((value, ctx) => {
     const parsed = parseDurationStrict(value, options);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.problem });
-      return z.NEVER;
-    }
-    return parsed.ms;
+    return parsed.ok ? parsed.ms : refuse(ctx, parsed.problem);
   });
 export const duration = durationOf();
 
@@ -62,27 +63,17 @@ export const durationBetween = (min: number, max: number, range: string) =>
 /** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory/budget.ts). */
 export const memoryBudget = z.string().transform((value, ctx) => {
   const bytes = parseBytes(value);
-  if (bytes === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'is not a size (use e.g. 512MB, 256MiB, 1GB)' });
-    return z.NEVER;
-  }
-  if (bytes < MEMORY_FLOOR) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`,
-    });
-    return z.NEVER;
-  }
+  if (bytes === undefined) return refuse(ctx, 'is not a size (use e.g. 512MB, 256MiB, 1GB)');
+  if (bytes < MEMORY_FLOOR)
+    return refuse(ctx, `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`);
   return bytes;
 });
 
 export const bytesBetween = (min: number, max: number, range: string) =>
   z.string().transform((value, ctx) => {
     const bytes = parseBytes(value);
-    if (bytes === undefined || bytes < min || bytes > max) {
-      ctx.addIssue({ code: 'custom', message: `must be a size from ${range} (e.g. 8MiB, 512KiB)` });
-      return z.NEVER;
-    }
+    if (bytes === undefined || bytes < min || bytes > max)
+      return refuse(ctx, `must be a size from ${range} (e.g. 8MiB, 512KiB)`);
     return bytes;
   });
 
@@ -125,13 +116,14 @@ const urlOf = (schemes: readonly [string, ...string[]], example: string) =>
     if (url && schemes.includes(url.protocol.slice(0, -1)) && url.host !== '') return given;
     const names = schemes.map((scheme) => `${scheme}://`).join(' or ');
     const bare = /^(localhost|[\w-]+(\.[\w-]+)+|\[[\da-f:]+\])(:\d+)?(\/\S*)?$/i.test(given);
-    const message = bare
-      ? `has no scheme; write ${schemes[0]}://${given}`
-      : url
-        ? `must start with ${names} (e.g. ${example})`
-        : `is not a URL (e.g. ${example})`;
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
+    return refuse(
+      ctx,
+      bare
+        ? `has no scheme; write ${schemes[0]}://${given}`
+        : url
+          ? `must start with ${names} (e.g. ${example})`
+          : `is not a URL (e.g. ${example})`,
+    );
   });
 
 export const httpUrl = urlOf(['http', 'https'], 'https://api.example.com').transform((u) =>
@@ -146,8 +138,7 @@ export const postUrl = z.string().transform((value, ctx) => {
   } catch {
     // refused below
   }
-  ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL' });
-  return z.NEVER;
+  return refuse(ctx, 'must be an http:// or https:// URL');
 });
 
 export const redisUrl = urlOf(['redis', 'rediss'], 'redis://127.0.0.1:6379');
@@ -164,8 +155,7 @@ export const kinds = z.string().transform((value, ctx): readonly JobKind[] => {
   if (value === 'all') return JOB_KINDS;
   const kind = JOB_KINDS.find((k) => k === value);
   if (kind) return [kind];
-  ctx.addIssue({ code: 'custom', message: 'must be pre-recorded, live or all' });
-  return z.NEVER;
+  return refuse(ctx, 'must be pre-recorded, live or all');
 });
 
 /** A switch: `true` from its flag; its environment variable says true/false, 1/0 or yes/no. */
@@ -173,26 +163,74 @@ export const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) =
   if (typeof value === 'boolean') return value;
   if (/^(true|1|yes)$/i.test(value.trim())) return true;
   if (/^(false|0|no)$/i.test(value.trim())) return false;
-  ctx.addIssue({ code: 'custom', message: 'must be true or false (or 1, 0)' });
-  return z.NEVER;
+  return refuse(ctx, 'must be true or false (or 1, 0)');
 });
 
 /** A schedule: a duration or a 5-field cron expression (schedule.ts). */
 export const schedule = parsedBy((value) => parseSchedule(value, ''));
 
+const DATE_EXAMPLES = 'e.g. 2026-01-31 or 2026-01-31T08:00:00Z';
+/** Made at its first use (a day the month lacks): a DateTimeFormat loads ICU's data. */
+let monthName: Intl.DateTimeFormat | undefined;
+/** YYYY-MM-DD, then optionally a time (T or a space) to the minute, second or fraction, and a zone. */
+const DATE_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
+
+type DateParse =
+  | { readonly ok: true; readonly date: Date }
+  /** `dated`: the text has a date's shape, and the calendar refuses it (2026-02-30). */
+  | { readonly ok: false; readonly problem: string; readonly dated: boolean };
+
+/**
+ * The one reading of every date flag (--since, simulate's --start and --end, the days of report's
+ * --from and --to): ISO 8601, a day (its midnight, UTC) or an instant (without a zone, UTC). A day
+ * or time the calendar lacks (2026-02-30, 24:00) is refused, never rolled over as Date does.
+ */
+export function parseDateText(text: string): DateParse {
+  const match = DATE_TEXT.exec(text.trim());
+  if (!match)
+    return {
+      ok: false,
+      problem: `"${text}" is not an ISO 8601 date or instant (${DATE_EXAMPLES})`,
+      dated: false,
+    };
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const notADate = (why: string): DateParse => ({
+    ok: false,
+    problem: `"${text}" is not a date: ${why}`,
+    dated: true,
+  });
+  if (mo < 1 || mo > 12) return notADate(`there is no month ${mo}`);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
+  if (d < 1 || d > days) {
+    monthName ??= new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' });
+    return notADate(`${monthName.format(Date.UTC(2000, mo - 1, 1))} ${y} has ${days} days`);
+  }
+  if (h > 23 || mi > 59 || sec > 59)
+    return notADate(`${match[4]}:${match[5]}${match[6] ? `:${match[6]}` : ''} is not a time of day`);
+  const [sign, offsetH, offsetM] = [match[9], Number(match[10] ?? 0), Number(match[11] ?? 0)];
+  if (offsetH > 23 || offsetM > 59) return notADate(`${match[8]} is not a time zone offset`);
+  const offsetMs = (sign === '-' ? -1 : 1) * (offsetH * 60 + offsetM) * 60_000;
+  const ms = Number((match[7]?.slice(1) ?? '').padEnd(3, '0').slice(0, 3));
+  // setUTCFullYear, not Date.UTC, which reads the years 0-99 as 1900-1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(y, mo - 1, d);
+  utc.setUTCHours(h, mi, sec, ms);
+  utc.setTime(utc.getTime() - offsetMs);
+  return { ok: true, date: utc };
+}
+
 /** A date or instant (parseDateText), as a Date. */
 const instant = z.string().transform((value, ctx) => {
   const parsed = parseDateText(value);
-  if (parsed.ok) return parsed.date;
-  ctx.addIssue({ code: 'custom', message: parsed.problem });
-  return z.NEVER;
+  return parsed.ok ? parsed.date : refuse(ctx, parsed.problem);
 });
 
 /** A date or instant (parseDateText), not in the future (a window that starts later than now holds nothing). */
 export const pastInstant = instant.transform((date, ctx) => {
   if (date.getTime() <= Date.now()) return date;
-  ctx.addIssue({ code: 'custom', message: 'is in the future; give a past date, e.g. 2026-01-01' });
-  return z.NEVER;
+  return refuse(ctx, 'is in the future; give a past date, e.g. 2026-01-01');
 });
 
 /** Keys of custom_metadata, comma-separated (blanks around them dropped); none when empty. */
@@ -207,10 +245,7 @@ export const metadataKeys = z.string().transform((value): readonly string[] =>
 export const metadataMatch = z.string().transform((value, ctx) => {
   const at = value.indexOf('=');
   const key = at < 0 ? '' : value.slice(0, at).trim();
-  if (key === '') {
-    ctx.addIssue({ code: 'custom', message: 'must be KEY=VALUE, e.g. customer=acme' });
-    return z.NEVER;
-  }
+  if (key === '') return refuse(ctx, 'must be KEY=VALUE, e.g. customer=acme');
   return { key, value: value.slice(at + 1) };
 });
 
@@ -225,13 +260,10 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 export const publishLocation = text.transform((value, ctx) => {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return resolve(value);
   const example = 's3://lake/transcripts';
-  const refuse = (message: string) => {
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  };
   const match = /^s3:\/\/([^/]*)(\/.*)?$/.exec(value);
   if (!match) {
     return refuse(
+      ctx,
       value.toLowerCase().startsWith('s3:')
         ? `is not an s3://BUCKET/PREFIX URL (e.g. ${example})`
         : `takes a folder or an s3://BUCKET/PREFIX URL (e.g. ${example}); for a folder whose name has a colon write ./ before it`,
@@ -243,12 +275,13 @@ export const publishLocation = text.transform((value, ctx) => {
   if (bucket.includes('@')) return value;
   if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
     return refuse(
+      ctx,
       `has no valid bucket name (3-63 lowercase letters, digits, dots and hyphens; e.g. ${example})`,
     );
   }
   const prefix = path.replace(/^\/+|\/+$/g, '');
   if (/\/\/|[\\?#]/.test(prefix) || prefix.split('/').some((part) => part === '.' || part === '..')) {
-    return refuse(`has a prefix with an empty, . or .. part, or a ? # \\ (e.g. ${example})`);
+    return refuse(ctx, `has a prefix with an empty, . or .. part, or a ? # \\ (e.g. ${example})`);
   }
   return prefix === '' ? `s3://${bucket}` : `s3://${bucket}/${prefix}`;
 });
@@ -263,8 +296,7 @@ export function parsedBy<T>(parse: (value: string) => T) {
       return parse(value);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      ctx.addIssue({ code: 'custom', message: problemOf(error) });
-      return z.NEVER;
+      return refuse(ctx, problemOf(error));
     }
   });
 }

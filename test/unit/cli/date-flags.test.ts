@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDateText } from '../../../src/config/date-text.js';
+import { parseDateText } from '../../../src/config/values.js';
 import { NO_SERVICE } from '../../helpers/bad-input.js';
 import { runMain, shownLines } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/tmp.js';
