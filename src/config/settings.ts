@@ -43,8 +43,12 @@ export function settingOf(name: SettingName): Setting {
   return SETTINGS[name];
 }
 
+/** The names of a part of the table (or the whole), in its order. */
+export const namesOf = <T extends Readonly<Record<string, Setting>>>(part: T) =>
+  Object.keys(part) as (keyof T)[];
+
 /** Settings with an environment variable: what configures a process, and what `config show` lists. */
-export const CONFIGURATION: readonly SettingName[] = (Object.keys(SETTINGS) as SettingName[]).filter(
+export const CONFIGURATION: readonly SettingName[] = namesOf(SETTINGS).filter(
   (name) => settingOf(name).env !== undefined,
 );
 

@@ -1,7 +1,8 @@
 /**
  * The flags of `transcript-sync simulate`, a tool for development, demos and benchmarks: flags
  * only, no environment variables. Where the simulator has a default of its own for what its options
- * leave out, the flag's default is that one (src/simulator/defaults.ts).
+ * leave out, the flag's default is that one (src/simulator/defaults.ts). The rows are in the order
+ * of simulate's --help.
  */
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';
@@ -68,6 +69,47 @@ export const SIMULATOR_SETTINGS = {
     default: '1000',
     help: 'jobs in the history, kinds alternating; with one seed, the jobs of --jobs N are the oldest N of any larger --jobs',
   },
+  simStart: {
+    flag: 'start',
+    value: 'ISO',
+    schema: instantMs(),
+    default: '2025-01-01T00:00:00Z',
+    help: 'created_at of the oldest job',
+  },
+  simEnd: {
+    flag: 'end',
+    value: 'ISO|now',
+    schema: instantMs({ now: true }),
+    help: 'instead of --start: the history ends here, so its dates depend on --jobs (no default)',
+  },
+  simRate: {
+    flag: 'rate',
+    value: 'N/UNIT',
+    schema: jobsPerDay,
+    default: '2000/d',
+    help: 'jobs the history was made at, per s, m, h or d',
+  },
+  simGrow: {
+    flag: 'grow',
+    value: 'N/UNIT',
+    schema: jobsPerDay,
+    help:
+      'a live account: new jobs at this rate (e.g. 60/m) from now on, born queued and done or failed ' +
+      `within ${GROW_DEFAULTS.settleMs / 60_000} minutes; jobs pending at start settle too; each arrival ` +
+      `deletes an older job with probability ${GROW_DEFAULTS.deleteShare} (default: no growth)`,
+  },
+  simWebhookUrl: {
+    flag: 'webhook-url',
+    value: 'URL',
+    schema: postUrl,
+    help: "POST the service's webhooks here as jobs are created and end, e.g. a worker's http://127.0.0.1:8790/webhook/<secret> (with --grow they happen over time; default: none)",
+  },
+  simRetention: {
+    flag: 'retention',
+    value: 'DURATION',
+    schema: duration,
+    help: "the account's data retention, e.g. 365d: jobs created longer ago are no longer listed, as of each request (default: kept forever)",
+  },
   simSeed: {
     flag: 'seed',
     value: 'N',
@@ -130,46 +172,5 @@ export const SIMULATOR_SETTINGS = {
     schema: numberBetween(0, 1),
     default: '0',
     help: `share of list requests (0..1) answered with a random fault (${SIMULATED_FAULTS.join(', ')})`,
-  },
-  simStart: {
-    flag: 'start',
-    value: 'ISO',
-    schema: instantMs(),
-    default: '2025-01-01T00:00:00Z',
-    help: 'created_at of the oldest job',
-  },
-  simRate: {
-    flag: 'rate',
-    value: 'N/UNIT',
-    schema: jobsPerDay,
-    default: '2000/d',
-    help: 'jobs the history was made at, per s, m, h or d',
-  },
-  simEnd: {
-    flag: 'end',
-    value: 'ISO|now',
-    schema: instantMs({ now: true }),
-    help: 'instead of --start: the history ends here, so its dates depend on --jobs (no default)',
-  },
-  simGrow: {
-    flag: 'grow',
-    value: 'N/UNIT',
-    schema: jobsPerDay,
-    help:
-      'a live account: new jobs at this rate (e.g. 60/m) from now on, born queued and done or failed ' +
-      `within ${GROW_DEFAULTS.settleMs / 60_000} minutes; jobs pending at start settle too; each arrival ` +
-      `deletes an older job with probability ${GROW_DEFAULTS.deleteShare} (default: no growth)`,
-  },
-  simWebhookUrl: {
-    flag: 'webhook-url',
-    value: 'URL',
-    schema: postUrl,
-    help: "POST the service's webhooks here as jobs are created and end, e.g. a worker's http://127.0.0.1:8790/webhook/<secret> (with --grow they happen over time; default: none)",
-  },
-  simRetention: {
-    flag: 'retention',
-    value: 'DURATION',
-    schema: duration,
-    help: "the account's data retention, e.g. 365d: jobs created longer ago are no longer listed, as of each request (default: kept forever)",
   },
 } as const satisfies Record<string, Setting>;

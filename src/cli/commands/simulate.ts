@@ -1,6 +1,7 @@
 /** `transcript-sync simulate`: serves the simulator of the listing service until SIGINT/SIGTERM. */
 import { resolveAll } from '../../config/resolve.js';
-import { SIMULATED_FAULTS } from '../../config/simulator-settings.js';
+import { namesOf } from '../../config/settings.js';
+import { SIMULATED_FAULTS, SIMULATOR_SETTINGS } from '../../config/simulator-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { startSimulator } from '../../simulator/index.js';
@@ -9,27 +10,8 @@ import type { Command } from '../command.js';
 
 const DAY_MS = 86_400_000;
 
-const SETTINGS = [
-  'simPort',
-  'simHost',
-  'simJobs',
-  'simStart',
-  'simEnd',
-  'simRate',
-  'simGrow',
-  'simWebhookUrl',
-  'simRetention',
-  'simSeed',
-  'simKey',
-  'simLimitCap',
-  'simLatency',
-  'simUtterances',
-  'simWords',
-  'simOffsetCap',
-  'simRecordBytes',
-  'simFaultRate',
-  'logLevel',
-] as const;
+/** simulate's flags, in the order of its --help: the simulator's part of the table, then --log-level. */
+const SETTINGS = [...namesOf(SIMULATOR_SETTINGS), 'logLevel'] as const;
 
 export const command: Command = {
   name: 'simulate',

@@ -4,9 +4,9 @@
  */
 import { billingFileSettings } from '../../config/report-files.js';
 import { resolveAll } from '../../config/resolve.js';
-import type { Env, FlagValues } from '../../config/settings.js';
+import { type Env, type FlagValues, namesOf } from '../../config/settings.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
-import { WEBHOOK_SECRET_MIN } from '../../config/worker-settings.js';
+import { WEBHOOK_SECRET_MIN, WORKER_SETTINGS } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type Logger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
@@ -36,29 +36,8 @@ export const command: Command = {
     'The API key comes from TSYNC_API_KEY only (never a flag). Every other flag has an environment',
     'variable (in brackets below); `transcript-sync config show` lists each with the value in effect.',
   ].join('\n'),
-  settings: [
-    'kind',
-    'every',
-    'recentEvery',
-    'recentWindow',
-    'fullEvery',
-    'reportEvery',
-    'reportDir',
-    'reportGroupBy',
-    'reportPrices',
-    'reportWindow',
-    'reportBom',
-    'metricsPort',
-    'metricsHost',
-    'webhookPort',
-    'webhookHost',
-    'webhookRate',
-    'webhookSecret',
-    'staleAfter',
-    'shutdownTimeout',
-    'jobLock',
-    ...RUN_FLAGS,
-  ],
+  // The worker's part of the table is in the order of its --help.
+  settings: ['kind', ...namesOf(WORKER_SETTINGS), ...RUN_FLAGS],
   logs: true,
   async run({ flags, env, stderr, exit, jobs }) {
     const { options, shutdownTimeoutMs } = resolveWorkerOptions(flags, env, stderr);
