@@ -1,29 +1,20 @@
 /**
- * What a subcommand is: the settings it takes as flags, its help, and what it runs. Every flag is a
- * setting of src/config's table, which gives its type, help and validation. Flags are parsed with
- * node's `util.parseArgs`; an unknown flag, a missing value or a value given to a switch is one line
- * of our own, a ConfigError (exit 2) that points at the command's --help.
+ * What a subcommand is: the settings it takes as flags (each a setting of src/config's table, which
+ * gives its type, help and validation), its help, and what it runs. Flags are parsed with node's
+ * `util.parseArgs`; a usage error is one line of our own, a ConfigError (exit 2) pointing at --help.
  */
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { flagUsage, settingHelp } from '../config/describe.js';
 import { retiredFlag } from '../config/retired.js';
 import { type Env, type FlagValues, type SettingName, settingOf } from '../config/settings.js';
 import { ConfigError } from '../errors.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 
-/** How parseArgs reads one flag. */
-interface FlagSpec {
-  readonly type: 'string' | 'boolean';
-  readonly multiple?: boolean;
-  readonly short?: string;
-}
-
-type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+type FlagSpecs = NonNullable<ParseArgsConfig['options']>;
 
 /**
- * What a command reads and writes in place of the process's own: src/cli/main.ts (the bin) binds
- * them to process.stdout, stderr, env and stdin; a test passes buffers and an env of its own, so
- * many commands can run in one process.
+ * What a command reads and writes in place of the process's own: src/cli/main.ts binds them to the
+ * process; a test passes buffers and an env of its own, so many commands can run in one process.
  */
 export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;
@@ -33,15 +24,9 @@ export interface CommandIo {
   readonly env: Env;
   /** `query -` reads SQL from it; unset, it is empty. */
   readonly stdin?: AsyncIterable<string | Buffer>;
-  /**
-   * Ends the process at once (a second Ctrl-C, a worker that cannot stop in time). Only main.ts
-   * binds it (process.exit); in-process callers leave it unset and the command returns its code.
-   */
+  /** Ends the process at once (a second Ctrl-C); only main.ts binds it, in-process callers get the code. */
   readonly exit?: (code: number) => void;
-  /**
-   * The worker's jobs (jobs/index.ts's JOBS), loaded when the worker starts. jobs/ builds on src/,
-   * so src/ never imports it: bin/transcript-sync, which composes the program, hands them in.
-   */
+  /** The worker's jobs (jobs/index.ts's JOBS): jobs/ builds on src/, so the bin hands them in. */
   readonly jobs?: () => Promise<JobRegistry>;
 }
 
@@ -73,20 +58,15 @@ export const SUMMARIES = {
   verify: 'check the invariants of every table (unique ids, no orphans, hashes); exit 1 if one breaks',
 } as const;
 
-export type CommandName = keyof typeof SUMMARIES;
-
 export interface Command {
-  readonly name: CommandName;
+  readonly name: keyof typeof SUMMARIES;
   /** e.g. `sync [options]`; the program name is added. */
   readonly usage: string;
   /** Longer text printed under the usage line. */
   readonly description?: string;
   /** The settings (src/config/settings.ts) this command takes as flags, in the order of its help. */
   readonly settings: readonly SettingName[];
-  /**
-   * Writes log lines on stderr (JSON lines off a terminal): then its closing error is a log line
-   * there too, so that stderr holds one format only.
-   */
+  /** Writes log lines on stderr (JSON off a terminal): its closing error is then a log line too. */
   readonly logs?: boolean;
   /** Whether positionals are allowed (otherwise an extra word is a usage error). */
   readonly positionals?: boolean;
@@ -97,7 +77,7 @@ export const PROGRAM = 'transcript-sync';
 
 /** Every flag a command accepts, by name, `--help` included: what parseCommandArgs parses. */
 function commandFlags(command: Command): FlagSpecs {
-  const options: Record<string, FlagSpec> = { help: { type: 'boolean', short: 'h' } };
+  const options: FlagSpecs = { help: { type: 'boolean', short: 'h' } };
   for (const name of command.settings) {
     const setting = settingOf(name);
     if (setting.flag === undefined) continue;
@@ -180,10 +160,9 @@ function joinNegativeValues(argv: readonly string[], options: FlagSpecs): string
 }
 
 /**
- * An argument that starts with a dash but holds whitespace is text, not a flag: SQL that opens with
- * a comment (`query "-- per kind\nSELECT ..."`). Where it stands as an argument of its own (not a
- * flag's value, nor a flag with its value, `--out=my file.csv`) it is set aside behind a stand-in no
- * flag can spell, and `texts` gives it back.
+ * An argument of its own (not a flag's value, nor `--out=my file.csv`) that starts with a dash but
+ * holds whitespace is text, not a flag: SQL that opens with a comment (`query "-- per kind\n..."`).
+ * It is set aside behind a stand-in no flag can spell, and `texts` gives it back.
  */
 function setTextsAside(
   argv: readonly string[],

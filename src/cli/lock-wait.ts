@@ -1,20 +1,16 @@
 /**
  * How a writing command (sync, quarantine retry, state reset, compact, verify --repair, erase, demo)
- * holds the file's writer lock, and what it says while it waits for the file.
+ * holds the file's writer lock, waiting up to `waitMs` for another writer. When the file is found
+ * held it says so once: a line on a terminal; elsewhere only a debug log line (with `logger`), as
+ * off a terminal the outcome speaks, and a refusal says how long it waited.
  */
 import type { Logger } from '../log.js';
 import { withWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
-import { PROGRAM } from './command.js';
+import { type CommandIo, PROGRAM } from './command.js';
 
-/**
- * `fn` holding the writer lock of `db` for `command`, waiting up to `waitMs` for another writer.
- * Once, when the file is found held: a line on a terminal; elsewhere only a debug log line
- * (`logger`, when the command has one): off a terminal the outcome speaks, and a refusal says how
- * long it waited.
- */
 export function withCommandLock<T>(
-  stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
+  stderr: CommandIo['stderr'],
   lock: { readonly db: string; readonly command: string; readonly waitMs: number; readonly logger?: Logger },
   fn: () => Promise<T>,
 ): Promise<T> {

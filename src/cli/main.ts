@@ -6,17 +6,12 @@
 import { DUCKDB_ALLOCATOR_CONF } from '../memory/budget.js';
 import type { JobRegistry } from '../worker/job-definition.js';
 
-/** The environment variable DuckDB's jemalloc reads its settings from, once, as DuckDB loads. */
-const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
-/** The AWS SDK's switch for its notice about Node versions. */
-const AWS_SDK_NODE_NOTICE_ENV = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
-
 export async function runProcess(wiring: { readonly jobs: () => Promise<JobRegistry> }): Promise<void> {
-  // Before anything imports DuckDB: the program is loaded only once this is set.
-  process.env[DUCKDB_ALLOCATOR_ENV] ??= DUCKDB_ALLOCATOR_CONF;
+  // DuckDB's jemalloc reads it once, as DuckDB loads: the program is loaded only once this is set.
+  process.env['DUCKDB_JE_MALLOC_CONF'] ??= DUCKDB_ALLOCATOR_CONF;
   // The AWS SDK (--publish s3://) would print a multi-line notice about Node versions it will drop
   // on stderr, among the program's own lines; package.json's engines says which Node runs this.
-  process.env[AWS_SDK_NODE_NOTICE_ENV] ??= 'true';
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const { main } = await import('./program.js');
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,

@@ -56,10 +56,7 @@ function programHelp(): string {
   ].join('\n');
 }
 
-/**
- * Runs one command line with the given streams and env and returns its exit code; it never exits
- * the process (src/cli/main.ts does), so tests call it in-process.
- */
+/** Runs one command line and returns its exit code; never exits the process, so tests call it in-process. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const { stdout, stderr } = io;
   const [name, ...rest] = argv;
@@ -101,7 +98,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     await warnRetired(command, io);
     return await command.run({ ...io, flags, positionals });
   } catch (error) {
-    return await reportError(error, stderr, command?.logs === true);
+    return await reportError(error, stderr, command?.logs);
   }
 }
 
@@ -117,22 +114,15 @@ async function warnRetired(command: Command, { env, stderr }: CommandIo): Promis
   }
 }
 
-/**
- * The one line of a failure and its exit code. A command that logs (`logs`) writes it off a
- * terminal as a log line (`msg` the same text), like the rest of its stderr; others write the text.
- */
-async function reportError(
-  error: unknown,
-  stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
-  logs = false,
-): Promise<number> {
+/** The one line of a failure, and its exit code: off a terminal a log line if the command `logs`. */
+async function reportError(error: unknown, stderr: CommandIo['stderr'], logs?: boolean): Promise<number> {
   const known = error instanceof TsyncError ? error : undefined;
   const exitCode = known ? known.exitCode : 1;
   const line = known
     ? known.toLine()
     : `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   const text = `${PROGRAM}: ${line}`;
-  if (logs && stderr.isTTY !== true) {
+  if (logs === true && stderr.isTTY !== true) {
     const fields = known ? { code: known.code, exit_code: exitCode } : { exit_code: exitCode };
     const { outcomeWriter } = await import('../log.js');
     outcomeWriter(stderr)('error', text, fields);

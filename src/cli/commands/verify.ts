@@ -6,7 +6,7 @@ import { onOutOfMemory } from '../../errors.js';
 import { type CheckResult, inCheckOrder, openWriter, repairFile, verifyFile } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
-import { type Command, PROGRAM } from '../command.js';
+import { type Command, type CommandIo, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
@@ -77,7 +77,7 @@ async function repair(
   path: string,
   lockWaitMs: number,
   options: { readonly hashes: boolean },
-  stderr: NodeJS.WritableStream & { readonly isTTY?: boolean },
+  stderr: CommandIo['stderr'],
 ): Promise<{ results: CheckResult[]; dropped: number }> {
   return withCommandLock(stderr, { db: path, command: 'verify --repair', waitMs: lockWaitMs }, async () => {
     const db = await openWriter(path, { lockWaitMs });
