@@ -18,8 +18,8 @@ import {
   intBetween,
   kinds,
   metadataMatch,
+  off,
   oneOf,
-  onOff,
   parseDateText,
   parsedBy,
   pastInstant,
@@ -36,9 +36,6 @@ function period(date: string, end: 'from' | 'to'): string {
   rangeFromFlags(end === 'from' ? date : undefined, end === 'to' ? date : undefined);
   return date;
 }
-
-/** A switch of one command line: off unless given. */
-const off = { switch: true, schema: onOff, default: 'false' } as const;
 
 export const COMMAND_SETTINGS = {
   // The output format (output-format.ts): `--format`, one of these per command, and --json beside it.

@@ -23,8 +23,8 @@ import {
   metadataKeys,
   numberAbove,
   numberBetween,
+  off,
   oneOf,
-  onOff,
   postUrl,
   publishLocation,
   redisUrl,
@@ -239,9 +239,7 @@ export const RUN_SETTINGS = {
   publishRaw: {
     env: 'TSYNC_PUBLISH_RAW',
     flag: 'publish-raw',
-    switch: true,
-    schema: onOff,
-    default: 'false',
+    ...off,
     help: "with --publish: add each job's raw (the record as received, job_records) to the published jobs",
   },
 } as const satisfies Record<string, Setting>;

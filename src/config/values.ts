@@ -166,6 +166,9 @@ export const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) =
   return refuse(ctx, 'must be true or false (or 1, 0)');
 });
 
+/** A switch's part of its row: off unless given. */
+export const off = { switch: true, schema: onOff, default: 'false' } as const;
+
 /** A schedule: a duration or a 5-field cron expression (schedule.ts). */
 export const schedule = parsedBy((value) => parseSchedule(value, ''));
 

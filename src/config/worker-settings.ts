@@ -6,7 +6,7 @@
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
 import type { Setting } from './setting.js';
-import { duration, numberAbove, onOff, parsedBy, port, schedule, text } from './values.js';
+import { duration, numberAbove, off, parsedBy, port, schedule, text } from './values.js';
 
 /** Fewest characters of TSYNC_WEBHOOK_SECRET: 32, as many as a UUID's hex digits. */
 export const WEBHOOK_SECRET_MIN = 32;
@@ -87,9 +87,7 @@ export const WORKER_SETTINGS = {
   reportBom: {
     env: 'TSYNC_REPORT_BOM',
     flag: 'report-bom',
-    switch: true,
-    schema: onOff,
-    default: 'false',
+    ...off,
     help: 'billing CSV files start with a UTF-8 byte order mark (for Excel)',
   },
   metricsPort: {
