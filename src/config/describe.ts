@@ -1,8 +1,4 @@
-/**
- * Settings as a person reads them: a flag's line of --help, and `config show`'s row of each setting
- * of the configuration (every one with an environment variable), with the value in effect, where it
- * came from, and why it would be refused.
- */
+/** Settings as a person reads them: a flag's line of --help, and `config show`'s rows. */
 import { snakeCase } from '../util/snake-case.js';
 import { DERIVED, given, parseGiven, type SettingSource } from './resolve.js';
 import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
@@ -24,10 +20,7 @@ export function flagUsage(name: SettingName): string {
   return `${short}--${setting.flag}${value}`;
 }
 
-/**
- * A setting's name where a program reads it (`config show --json`): its flag in snake_case, as the
- * other commands' JSON keys are (`page_bytes`, `lock_wait`); a setting without a flag, its name so.
- */
+/** A setting's key in `config show --json`: its flag (else its name) in snake_case, as JSON keys are. */
 export function settingKey(name: SettingName): string {
   return settingOf(name).flag?.replaceAll('-', '_') ?? snakeCase(name);
 }
@@ -44,10 +37,9 @@ export interface SettingRow {
 }
 
 /**
- * Every setting of the configuration with the value in effect and where it came from. A derived
- * setting left unset shows the value it takes and what from, unless one of those would be refused
- * (its own row says why). A secret is never shown (only that it is set); a password inside a URL
- * is masked.
+ * Every setting with an environment variable: the value in effect (a secret only as set, a URL's
+ * password masked), where it came from, and why it would be refused. An unset derived setting
+ * shows the value it takes and what from, unless one of those would be refused (its row says why).
  */
 export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
   const rows = CONFIGURATION.map((name): SettingRow => {

@@ -80,11 +80,7 @@ const derive = <F extends SettingName, T>(
   show: (value: T) => string,
 ): Derivation<F> => ({ from, value, show: show as (value: never) => string });
 
-/**
- * Settings that, when unset, follow from others, as the sync and the worker take them: the page
- * bytes from the memory plan (memory/budget.ts), a backfill slice from the page size
- * (extract/slices.ts), the report folder from the database file.
- */
+/** Settings that, when unset, follow from others, as the sync and the worker take them. */
 const DERIVATIONS = {
   pageBytes: derive(
     ['memory', 'concurrency'],
@@ -146,10 +142,7 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
   return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
 }
 
-/**
- * Refuses the first of `names` given on the command line (a switch: given on): it does nothing
- * here. `applies` says where it does (`the billing report`), `here` what was asked (`errors`).
- */
+/** Refuses the first of `names` given on the command line: it applies to `applies`, not to `here`. */
 export function refuseGiven(
   flags: FlagValues,
   names: readonly SettingName[],
@@ -177,19 +170,11 @@ function missing(name: SettingName): ConfigError {
 }
 
 /**
- * The one spelling of an output format on every command: `--format` (table and json everywhere;
- * csv, html or parquet where a command writes them), with `--json` kept as `--format json`. Each
- * command takes one of the format settings (`format`: table|json, report's and query's own) and
- * `json`; resolveFormat resolves the pair.
+ * The one spelling of an output format on every command: `--format` (each command takes one of the
+ * format settings), else json with `--json`, else the setting's default (query's has none: its
+ * format then comes from --out). --json beside a --format that names another format is refused.
  */
-export type FormatSetting = 'format' | 'reportFormat' | 'queryFormat';
-
-/**
- * The format a command line asks for: --format, else json with --json, else the setting's default
- * (query's has none: undefined, its format then comes from --out). --json beside a --format that
- * names another format is refused.
- */
-export function resolveFormat<K extends FormatSetting>(
+export function resolveFormat<K extends 'format' | 'reportFormat' | 'queryFormat'>(
   name: K,
   flags: FlagValues,
   env: Env,

@@ -5,16 +5,8 @@
  */
 import type { Env } from './settings.js';
 
-interface RetiredSetting {
-  readonly flag: string;
-  readonly env: string;
-  /** The commands that took it: those warn when its variable is set. */
-  readonly commands: readonly string[];
-  /** Why there is no such setting, and what to do instead. */
-  readonly why: string;
-}
-
-const RETIRED_SETTINGS: readonly RetiredSetting[] = [
+/** Each with the commands that took it (they warn when its variable is set) and why it is gone. */
+const RETIRED_SETTINGS: readonly { flag: string; env: string; commands: readonly string[]; why: string }[] = [
   {
     flag: 'metadata-encoding',
     env: 'TSYNC_METADATA_ENCODING',

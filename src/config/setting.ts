@@ -2,14 +2,11 @@
 import type { z } from 'zod';
 
 export interface Setting {
-  /** Flag without dashes; absent only for the API key, which a flag would show in `ps`. */
+  /** Flag without dashes; absent for a secret, which a flag would show in `ps`. */
   readonly flag?: string;
   /** One-letter alias of the flag (`-f`). */
   readonly short?: string;
-  /**
-   * Environment variable. A setting with one configures the process (a container sets it, `config
-   * show` lists it); a flag without one asks something of one command line (`--json`, `--yes`).
-   */
+  /** Environment variable: a setting with one configures the process (`config show` lists it). */
   readonly env?: string;
   /** A switch (`--full`) takes no value; its environment variable says true or false. */
   readonly switch?: true;

@@ -1,14 +1,12 @@
 /**
- * src/config owns every setting of every command: the one table below (its flag, environment
- * variable, default written once, validation and help), how flags and an environment handed in
- * resolve against it (resolve.ts; never process.env itself: only src/cli/main.ts binds that), what
- * `config show` lists (describe.ts), and a run's settings as the sync takes them (sync-defaults.ts).
- * It sits above the stages (extract, load, memory, sync, analytics), whose types and parsers it
- * uses, and below the worker and the CLI, which it never imports.
+ * src/config owns every setting of every command: the one table below (flag, environment variable,
+ * default written once, validation, help), how flags and an environment handed in resolve against
+ * it (resolve.ts; never process.env itself), what `config show` lists (describe.ts), and a run's
+ * settings as the sync takes them (sync-defaults.ts). It sits above the stages, whose types and
+ * parsers it uses, and below the worker and the CLI.
  *
  * The table in four parts, by who reads them: a run's settings, the worker's, the flags of one
- * command line, and the simulator's. A default written here is the only copy, except where a layer
- * below falls back on it for its direct callers: then it is that layer's constant, shown here.
+ * command line, and the simulator's. A default a layer below also falls back on is its constant.
  */
 import type { z } from 'zod';
 import { COMMAND_SETTINGS } from './command-settings.js';
@@ -26,7 +24,7 @@ export const SETTINGS = Object.freeze({
   ...SIMULATOR_SETTINGS,
 });
 
-/** The parts, for the check that no name is in two of them (test/unit/cli/config-settings.test.ts). */
+/** The parts, for the test that no name is in two of them. */
 export const SETTING_PARTS: readonly Readonly<Record<string, Setting>>[] = [
   RUN_SETTINGS,
   WORKER_SETTINGS,

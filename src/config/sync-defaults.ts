@@ -1,11 +1,8 @@
 /**
- * A run's settings as the sync takes them (SyncPlan, StoreSettings, ServiceSettings, the pipeline's
- * publish): resolved from the settings table, so every field has its value and no use site adds a
- * default of its own. `resolveRunOptions` is what `sync` and `worker` run with; `syncDefaults` is
- * the same with no flag and no environment, for the demo, the tests and the benchmarks, which
- * override what they mean to (`{ ...syncDefaults(), pageSize: 10 }`).
+ * A run's settings as the sync takes them, resolved from the settings table, so no use site adds a
+ * default of its own: `resolveRunOptions` for `sync` and `worker`; `syncDefaults`, with no flag and
+ * no environment, for the demo, tests and benchmarks (`{ ...syncDefaults(), pageSize: 10 }`).
  */
-
 import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
@@ -70,9 +67,8 @@ export type RunOptions = SyncDefaults &
     readonly logLevel: string;
   };
 
-/** A run with every default: both kinds, incremental, checkpoints in the file; pages and slices derived at run time. */
+/** A run with every default; pages and slices left null follow the caller's memory, concurrency and page size. */
 export function syncDefaults(): SyncDefaults {
-  // Left null, pages and slices follow the caller's own memory, concurrency and page size.
   return Object.freeze({
     ...runPlan(resolveAll(RUN_SETTINGS, {}, {})),
     pageBytes: null,
@@ -80,10 +76,7 @@ export function syncDefaults(): SyncDefaults {
   });
 }
 
-/**
- * Every setting of a run from flags and the environment, and the checks that involve two of them.
- * The worker's runs keep their checkpoints in Redis whatever `--checkpoints` says.
- */
+/** Every setting of a run, and the checks that involve two; the worker's checkpoints are in Redis. */
 export function resolveRunOptions(
   flags: FlagValues,
   env: Env,
@@ -118,10 +111,7 @@ export function resolveRunOptions(
   return Object.freeze({ apiKey, baseUrl, db, logLevel, ...plan, checkpoints });
 }
 
-/**
- * The AWS SDK's own endpoint variables, which its S3 client honours when --publish-endpoint is
- * unset: read here too, so that such an endpoint is addressed path-style.
- */
+/** The AWS SDK's own endpoint variables, read too when --publish-endpoint is unset: addressed path-style. */
 function endpointOfSdk(env: Env): string | undefined {
   const name = ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'].find((n) => (env[n] ?? '') !== '');
   if (name === undefined) return undefined;
