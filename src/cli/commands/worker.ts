@@ -8,7 +8,7 @@ import { type Env, type FlagValues, namesOf } from '../../config/settings.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { WEBHOOK_SECRET_MIN, WORKER_SETTINGS } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
-import { createLogger, type Logger, type TextSink } from '../../log.js';
+import { createLogger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
 import type { WebhookSettings, WorkerOptions } from '../../worker/runtime.js';
 import type { Command } from '../command.js';
@@ -87,16 +87,9 @@ export const command: Command = {
   },
 };
 
-export function resolveWorkerOptions(
-  flags: FlagValues,
-  env: Env,
-  stderr: TextSink,
-): {
-  options: Omit<WorkerOptions, 'jobs'>;
-  shutdownTimeoutMs: number;
-} {
+export function resolveWorkerOptions(flags: FlagValues, env: Env, stderr: TextSink) {
   // The worker's own settings first: a bad value there is reported before a missing key or URL.
-  const own = resolveAll(
+  const { kind, staleAfter, jobLock, shutdownTimeout, recentWindow, notify, ...asNamed } = resolveAll(
     [
       'kind',
       'every',
@@ -133,27 +126,19 @@ export function resolveWorkerOptions(
     redisUrl,
     reportDir,
     reportFiles,
-    reconcileWindow: own.recentWindow,
+    reconcileWindow: recentWindow,
   });
-  const logger: Logger = createLogger(logLevel, {}, { stream: stderr });
-  return {
-    options: Object.freeze({
-      kinds: own.kind,
-      every: own.every,
-      fullEvery: own.fullEvery,
-      recentEvery: own.recentEvery,
-      reportEvery: own.reportEvery,
-      metricsHost: own.metricsHost,
-      metricsPort: own.metricsPort,
-      staleAfterMs: own.staleAfter,
-      jobLockMs: own.jobLock,
-      settings,
-      logger,
-      ...(own.notify ? { notifyUrl: own.notify } : {}),
-      ...(webhook ? { webhook } : {}),
-    }),
-    shutdownTimeoutMs: own.shutdownTimeout,
-  };
+  const options: Omit<WorkerOptions, 'jobs'> = Object.freeze({
+    kinds: kind,
+    ...asNamed,
+    staleAfterMs: staleAfter,
+    jobLockMs: jobLock,
+    settings,
+    logger: createLogger(logLevel, {}, { stream: stderr }),
+    ...(notify ? { notifyUrl: notify } : {}),
+    ...(webhook ? { webhook } : {}),
+  });
+  return { options, shutdownTimeoutMs: shutdownTimeout };
 }
 
 /** A secret that fits in a URL path as it is: letters, digits and `-_.~`. */
