@@ -73,27 +73,16 @@ interface EraseRequest {
 
 function selectionOf(flags: FlagValues, env: Env): EraseRequest {
   const settings = resolveAll(SETTINGS, flags, env);
-  const kinds: string[] = [];
-  const selection: { -readonly [K in keyof ErasureSelection]: ErasureSelection[K] } = {};
-  if (settings.eraseJobs !== undefined && settings.eraseJobs.length > 0) {
-    selection.ids = settings.eraseJobs;
-    kinds.push('job');
-  }
-  if (settings.eraseMetadata !== undefined) {
-    selection.metadata = settings.eraseMetadata;
-    kinds.push('metadata');
-  }
-  if (settings.eraseBefore !== undefined) {
-    selection.before = settings.eraseBefore;
-    kinds.push('before');
-  }
-  if (kinds.length === 0) {
+  const { eraseMetadata: metadata, eraseBefore: before } = settings;
+  const ids = settings.eraseJobs?.length ? settings.eraseJobs : undefined;
+  const given = Object.entries({ job: ids, metadata, before }).filter(([, value]) => value !== undefined);
+  if (given.length === 0) {
     throw new ConfigError(
       'erase',
       `give the jobs to erase: --job ID, --metadata KEY=VALUE or --before DATE; see \`${PROGRAM} erase --help\``,
     );
   }
-  return { settings, selection: selection as ErasureSelection, selector: kinds.join('+') };
+  return { settings, selection: { ids, metadata, before }, selector: given.map(([kind]) => kind).join('+') };
 }
 
 /** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
@@ -140,19 +129,15 @@ async function erase({ stdout, stderr }: CommandContext, { settings, selection, 
       await db.close();
     }
     // Also when nothing new matched: an erasure interrupted before its rewrite is finished here.
-    if (unwritten > 0)
+    let rewritten = false;
+    if (unwritten > 0) {
       logger.info({ db: settings.db, erased }, 'rewriting %s without the erased bytes', settings.db);
-    const rewrite =
-      unwritten > 0
-        ? await rewriteErasedFile(settings.db, {
-            memory: settings.memory,
-            lockWaitMs: settings.lockWait,
-            logger,
-          })
-        : undefined;
+      const options = { memory: settings.memory, lockWaitMs: settings.lockWait, logger };
+      rewritten = (await rewriteErasedFile(settings.db, options)) !== undefined;
+    }
     const lines = erased === 0 ? [nothingLine(kinds, selector)] : kinds.map((k) => kindLine(k, 'erased'));
-    if (rewrite) lines.push(`${settings.db}: rewritten without the erased bytes`);
-    const outcome = { erased, kinds, rewritten: rewrite !== undefined };
+    if (rewritten) lines.push(`${settings.db}: rewritten without the erased bytes`);
+    const outcome = { erased, kinds, rewritten };
     stdout.write(`${settings.json ? writeJson(outcome) : lines.join('\n')}\n`);
     return 0;
   });

@@ -23,27 +23,28 @@ export const command: Command = {
   ].join('\n'),
   positionals: true,
   settings: ['format', 'json', 'includeResolved', 'db', 'lockWait'],
-  async run(context) {
-    const action = parseAction(context.positionals);
+  async run({ flags, env, positionals, stdout, stderr }) {
+    const action = parseAction(positionals);
     const settings = {
-      ...resolveSettings(['includeResolved', 'db', 'lockWait'], [], context.flags, context.env),
-      json: resolveFormat('format', context.flags, context.env) === 'json',
+      ...resolveSettings(['includeResolved', 'db', 'lockWait'], [], flags, env),
+      json: resolveFormat('format', flags, env) === 'json',
     };
     const readOnly = action === 'list';
-    if (!readOnly)
-      refuseGiven(context.flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
+    if (!readOnly) refuseGiven(flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
     const work = async () => {
-      const open = readOnly ? openReadOnly : openWriter;
-      const db = await open(settings.db, { lockWaitMs: settings.lockWait });
+      const db = await (readOnly ? openReadOnly : openWriter)(settings.db, { lockWaitMs: settings.lockWait });
       try {
-        return action === 'list' ? await list(db, context.stdout, settings) : await retry(db, context.stdout);
+        if (readOnly) return await list(db, stdout, settings);
+        const { loaded, stillFailing } = await quarantineRetry(db);
+        stdout.write(`loaded ${counted(loaded, 'record')}; ${stillFailing} still failing\n`);
+        return 0;
       } finally {
         await db.close();
       }
     };
     if (readOnly) return work();
     const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
-    return withCommandLock(context.stderr, lock, work);
+    return withCommandLock(stderr, lock, work);
   },
 };
 
@@ -81,12 +82,6 @@ async function list(
     first_error: firstError(row.errors),
   }));
   stdout.write(renderTable(table));
-  return 0;
-}
-
-async function retry(db: Database, stdout: NodeJS.WritableStream): Promise<number> {
-  const { loaded, stillFailing } = await quarantineRetry(db);
-  stdout.write(`loaded ${counted(loaded, 'record')}; ${stillFailing} still failing\n`);
   return 0;
 }
 

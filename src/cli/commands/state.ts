@@ -2,7 +2,6 @@
 
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import type { JobKind } from '../../kinds.js';
 import { openReadOnly, openWriter } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
@@ -44,13 +43,12 @@ export const command: Command = {
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = resolveAll(SETTINGS, flags, env);
   const json = resolveFormat('format', flags, env) === 'json';
-  const kinds = settings.kindShown;
   const remote = await redisStore(settings.redisUrl, settings.redisPrefix);
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });
   try {
     const local = new DuckDbCheckpointStore(db);
     const rows = [];
-    for (const kind of kinds) {
+    for (const kind of settings.kindShown) {
       const duckdb = await local.load(kind);
       const redis = remote ? await remote.load(kind) : 'not configured';
       const next = await resolveCheckpoint(db, local, remote, kind);
@@ -82,8 +80,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
   if (flags['kind'] === undefined) {
     throw new ConfigError('--kind', 'state reset needs the kind to reset: pre-recorded, live or all');
   }
-  const kinds = settings.kindShown;
-  const since = settings.resetSince;
+  const { kindShown: kinds, resetSince: since } = settings;
   const from = since ? `jobs created from ${since.toISOString()} on` : 'all history';
   if (!settings.yes) {
     throw new ConfigError(
@@ -104,10 +101,16 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
         const local = new DuckDbCheckpointStore(db);
         for (const kind of kinds) {
           const before = await resolveCheckpoint(db, local, remote, kind);
-          const after = resetCheckpoint(before, since);
+          // Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice.
+          const after = {
+            ...EMPTY_CHECKPOINT,
+            pending: before.pending,
+            watermark: since?.toISOString() ?? null,
+          };
           await db.transaction(() => local.save(kind, after));
           await remote?.save(kind, after);
-          stdout.write(`${line(kind, before, from)}\n`);
+          const was = before.watermark ?? 'unset';
+          stdout.write(`${kind}: checkpoint reset (watermark was ${was}); the next run re-fetches ${from}\n`);
         }
       } finally {
         await db.close();
@@ -127,13 +130,4 @@ async function redisStore(
   if (!url) return undefined;
   const { RedisCheckpointStore } = await import('../../sync/checkpoints/redis-store.js');
   return new RedisCheckpointStore(url, prefix);
-}
-
-/** Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice. */
-function resetCheckpoint(before: Checkpoint, since: Date | undefined): Checkpoint {
-  return { ...EMPTY_CHECKPOINT, pending: before.pending, watermark: since ? since.toISOString() : null };
-}
-
-function line(kind: JobKind, before: Checkpoint, from: string): string {
-  return `${kind}: checkpoint reset (watermark was ${before.watermark ?? 'unset'}); the next run re-fetches ${from}`;
 }
