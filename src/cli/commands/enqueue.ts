@@ -74,13 +74,8 @@ export const command: Command = {
   },
 };
 
-interface Outcome {
-  readonly ok: boolean;
-  readonly line: string;
-  readonly json: Record<string, unknown>;
-}
-
-async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promise<Outcome> {
+/** A job's outcome: whether it succeeded, its text line(s) and its JSON line. */
+async function waitFor(job: Job, events: QueueEvents, timeoutMs: number) {
   const data = job.data as ScheduledSyncData;
   const head = { jobId: job.id, kind: data.kind, mode: data.mode };
   try {
@@ -89,27 +84,25 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number): Promis
     return { ok: summary.outcome === 'ok', line, json: { ...head, state: 'completed', summary } };
   } catch (error) {
     const state = await job.getState().catch(() => 'unknown');
-    if (state !== 'failed') {
-      const within = `job ${job.id} (${data.kind} ${data.mode}) did not finish within ${formatDuration(timeoutMs)}`;
-      // A job no worker took yet is taken back, so it does not run long after its caller gave up.
-      if (state === 'waiting' || state === 'prioritized' || state === 'delayed') {
-        const removed = await job.remove().then(
-          () => true,
-          () => false,
-        );
-        if (removed) {
-          const line = `${within}: no worker took it, so it was removed from the queue; is the worker with this --redis-prefix busy or stopped?`;
-          return { ok: false, line, json: { ...head, state: 'removed', reason: 'timeout' } };
-        }
-      }
-      const line = `${within} and is still ${state}; is a worker running with this --redis-prefix?`;
-      return { ok: false, line, json: { ...head, state, reason: 'timeout' } };
+    const what = `job ${job.id} (${data.kind} ${data.mode})`;
+    if (state === 'failed') {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, line: `${what} failed: ${reason}`, json: { ...head, state, reason } };
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      line: `job ${job.id} (${data.kind} ${data.mode}) failed: ${reason}`,
-      json: { ...head, state, reason },
-    };
+    const within = `${what} did not finish within ${formatDuration(timeoutMs)}`;
+    // A job no worker took yet is taken back, so it does not run long after its caller gave up.
+    const unclaimed = state === 'waiting' || state === 'prioritized' || state === 'delayed';
+    if (
+      unclaimed &&
+      (await job
+        .remove()
+        .then(() => true)
+        .catch(() => false))
+    ) {
+      const line = `${within}: no worker took it, so it was removed from the queue; is the worker with this --redis-prefix busy or stopped?`;
+      return { ok: false, line, json: { ...head, state: 'removed', reason: 'timeout' } };
+    }
+    const line = `${within} and is still ${state}; is a worker running with this --redis-prefix?`;
+    return { ok: false, line, json: { ...head, state, reason: 'timeout' } };
   }
 }
