@@ -36,7 +36,7 @@ export const command: Command = {
     const json = resolveFormat('format', flags, env) === 'json';
     const now = new Date();
     const pendingSince = new Date(now.getTime() - settings.pendingMaxAge).toISOString();
-    const lastHour = new Date(now.getTime() - HOUR_MS).toISOString();
+    const lastHour = new Date(now.getTime() - 3_600_000).toISOString();
     const [kinds, stale, lags] = await withReader(settings.db, readerOptions(settings), async (db) => [
       await kindStatus(db, { pending_since: pendingSince }),
       json
@@ -72,11 +72,8 @@ export const command: Command = {
 };
 
 /**
- * Pending jobs past --pending-max-age, which runs no longer re-check, call for one of two acts:
- * jobs no run has listed since they went past it (their row may be out of date: a `sync --full`
- * re-reads them), and jobs a recent run listed still queued or processing (the file is right; only
- * the service can move them on). A full run turns the first kind into the second. One line per
- * kind and case, empty when no job is past --pending-max-age.
+ * A line per kind for pending jobs past --pending-max-age no run has listed since (a `sync --full`
+ * re-reads them), and for those a recent run listed still pending (only the service moves them on).
  */
 function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): string[] {
   const maxAge = formatDurationSetting(pendingMaxAgeMs);
@@ -96,8 +93,4 @@ function pendingAdvice(rows: readonly StalePending[], pendingMaxAgeMs: number): 
   return lines;
 }
 
-const HOUR_MS = 3_600_000;
-
-function roundTenth(seconds: number): number {
-  return Math.round(Number(seconds) * 10) / 10;
-}
+const roundTenth = (seconds: number) => Math.round(Number(seconds) * 10) / 10;

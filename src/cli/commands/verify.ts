@@ -35,11 +35,9 @@ export const command: Command = {
       assertFileExists(settings.db, 'nothing to repair: `transcript-sync sync` creates and fills it');
       ({ results, dropped } = await repair(settings.db, settings.lockWait, options, stderr));
     } else {
-      // Read-only: while a sync runs, its writer answers (the data as of its last commit). The
-      // check of every raw runs within the budget too; where DuckDB cannot read the column there
-      // (a vector of 2,048 big records is decompressed at once: a file whose jobs were written
-      // whole), it takes a reading of its own with one thread and a higher ceiling
-      // (src/memory/reader-memory.ts).
+      // Read-only: while a sync runs, its writer answers (the data as of its last commit). Where
+      // DuckDB cannot read raw within the budget (a file whose jobs were written whole), the check
+      // of every raw takes a reading with one thread and a higher ceiling (memory/reader-memory.ts).
       const reading = readerOptions(settings);
       results = await withReader(settings.db, reading, (reader) =>
         verifyFile(reader, { ...options, only: 'rows' }),
@@ -69,10 +67,7 @@ export const command: Command = {
   },
 };
 
-/**
- * Checks, repairs what is broken and checks again, holding the writer lock (waiting up to
- * `lockWaitMs` for another writer); `dropped`: the jobs the repair dropped.
- */
+/** Checks, repairs what is broken and checks again, holding the writer lock; `dropped`: jobs dropped. */
 async function repair(
   path: string,
   lockWaitMs: number,
