@@ -2,8 +2,11 @@
  * The `transcript-sync` program: finds the subcommand, parses its flags, runs it, and turns errors
  * into one line on stderr and an exit code (2: usage or configuration, 1: runtime failure).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { retiredWarnings } from '../config/retired.js';
 import { TsyncError } from '../errors.js';
+import { projectRoot } from '../util/paths.js';
 import {
   type Command,
   type CommandIo,
@@ -72,9 +75,6 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   if (name === 'help') return rest.length === 0 ? main(['--help'], io) : main([...rest, '--help'], io);
   if (name === '--version' || name === '-v' || name === '-V') {
     // From the project root, not a path relative to this file: src/ (in-process) and dist/src/ differ.
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { projectRoot } = await import('../util/paths.js');
     const pkg = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
     stdout.write(`${pkg.version}\n`);
     return 0;
