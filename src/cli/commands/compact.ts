@@ -5,7 +5,7 @@ import { onOutOfMemory } from '../../errors.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
-import { type CompactProgress, type CompactResult, compactFile, openWriter } from '../../store/index.js';
+import { type CompactProgress, compactFile, openWriter } from '../../store/index.js';
 import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, PROGRAM } from '../command.js';
@@ -39,7 +39,14 @@ export const command: Command = {
       `${PROGRAM}: compacting ${settings.db} (a big file takes a while; interrupted, it is left as it was)`,
     );
     const budget = planMemory(settings.memory, 1).duckdb;
-    const compact = (memory: DuckDbMemory) => compactWith(settings.db, settings.lockWait, logger, memory);
+    const compact = async (memory: DuckDbMemory) => {
+      const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait, logger, memory });
+      try {
+        return { path: db.path, compacted: await compactFile(db, progressLog(logger)) };
+      } finally {
+        await db.close();
+      }
+    };
     const oneThread = { ...budget, memoryLimit: Math.max(budget.memoryLimit, RAW_LIMIT_BYTES), threads: 1 };
     const lock = { db: settings.db, command: 'compact', waitMs: settings.lockWait, logger };
     const result = await withCommandLock(stderr, lock, () =>
@@ -60,21 +67,6 @@ export const command: Command = {
     return 0;
   },
 };
-
-/** The file at `path` opened for writing with `memory`, compacted and closed. */
-async function compactWith(
-  path: string,
-  lockWaitMs: number,
-  logger: Logger,
-  memory: DuckDbMemory,
-): Promise<{ path: string; compacted: CompactResult }> {
-  const db = await openWriter(path, { lockWaitMs, logger, memory });
-  try {
-    return { path: db.path, compacted: await compactFile(db, progressLog(logger)) };
-  } finally {
-    await db.close();
-  }
-}
 
 /** ms between two progress lines of a long copy. */
 const PROGRESS_EVERY_MS = 5_000;
