@@ -1,9 +1,7 @@
 /**
- * What one command line asks for: the output (`--format`, `--json`, `--out`), a report's periods
- * and groups, a reconcile's window, a confirmation (`--yes`). These are flags only, without an
- * environment variable: they configure no process, and `--yes` from the environment would confirm
- * what nobody typed. Two commands may give one flag different settings (`query --out FILE`,
- * `export --out DIR`); a command takes one setting per flag.
+ * What one command line asks for (output, periods, a reconcile's window, `--yes`): flags only, as
+ * they configure no process and `--yes` from the environment would confirm what nobody typed. Two
+ * commands may give one flag different settings (`query --out FILE`, `export --out DIR`).
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -26,10 +24,7 @@ import {
   text,
 } from './values.js';
 
-/**
- * A period's text as --from or --to takes it (analytics/periods.ts), checked; a day is read as every
- * date a person gives is (parseDateText), so an impossible one is refused in the same words.
- */
+/** A period as --from or --to takes it (analytics/periods.ts); a day is read by parseDateText. */
 function period(date: string, end: 'from' | 'to'): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? parseDateText(date) : undefined;
   if (day && !day.ok) throw new ConfigError(`--${end}`, day.problem);

@@ -1,9 +1,7 @@
 /**
- * The worker's billing report files as analytics takes them (BillingFileSettings): groups, prices,
- * window, byte order mark from the `--report-*` settings; staleness from `--stale-after`, the one
- * notion of "this mirror has not synced for too long"; and the kind the worker syncs, when it syncs
- * one (a worker that syncs one kind reports that kind only: the other never has a successful sync
- * to vouch for it). With no flag and no environment: the defaults, for tests.
+ * The worker's billing report files as analytics takes them: the `--report-*` settings, staleness
+ * from `--stale-after`, and the kind the worker syncs when it syncs one (the other never has a
+ * successful sync to vouch for it). With no flag and no environment: the defaults, for tests.
  */
 import type { BillingFileSettings } from '../analytics/billing-files.js';
 import { onlyKind } from '../kinds.js';

@@ -1,9 +1,6 @@
 /**
- * The settings of a sync run, shared by `sync`, `worker` and the commands that open the file: the
- * service, the file, Redis, paging, pacing, the memory budget, and what a run does beside syncing
- * (notify, publish). Each has an environment variable. A default the layer below also falls back on
- * for its direct callers (the client's rate, the file's lock wait, the memory budget) is that
- * layer's constant, shown here as text.
+ * The settings of a sync run, shared by `sync`, `worker` and the commands that open the file; each
+ * has an environment variable. A default the layer below also falls back on is its constant.
  */
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT } from '../extract/index.js';

@@ -1,8 +1,4 @@
-/**
- * A schedule setting's text (`--every`, `--full-every`, ...): a duration (`5m`, `1d`) or a 5-field
- * cron expression (`*\/10 * * * *`, UTC). The worker registers the parsed value as a BullMQ job
- * scheduler (src/worker/queue.ts).
- */
+/** A schedule setting (`--every`, ...): a duration (`5m`) or a 5-field cron expression, in UTC. */
 import { ConfigError } from '../errors.js';
 import { parseDurationStrict } from '../util/duration.js';
 

@@ -1,8 +1,6 @@
 /**
- * The flags of `transcript-sync simulate`, a tool for development, demos and benchmarks: flags
- * only, no environment variables. Where the simulator has a default of its own for what its options
- * leave out, the flag's default is that one (src/simulator/defaults.ts). The rows are in the order
- * of simulate's --help.
+ * The flags of `simulate` (no environment variables), in the order of its --help. Where the
+ * simulator has a default of its own (src/simulator/defaults.ts), the flag's default is that one.
  */
 import { z } from 'zod';
 import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from '../simulator/defaults.js';

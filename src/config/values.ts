@@ -1,10 +1,7 @@
 /**
- * The kinds of value a setting holds, as zod schemas that turn the text of a flag or an environment
- * variable (a switch: `true` from its flag) into a typed value. A refusal is an issue whose message
- * reads after the setting's name (`--lookback: "15" has no unit ...`); src/config/resolve.ts adds
- * the name and, unless the message quotes it already, the text given.
+ * The kinds of value a setting holds: zod schemas from a flag's or variable's text to a typed value.
+ * A refusal reads after the setting's name (`--lookback: "15" has no unit ...`), which resolve.ts adds.
  */
-
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -14,10 +11,7 @@ import { parseBytes } from '../util/bytes.js';
 import { parseDurationStrict } from '../util/duration.js';
 import { parseSchedule } from './schedule.js';
 
-/**
- * A sentence, read after the setting's name, for an issue its schema left in zod's own words
- * (`Too small: expected number to be >0`): what a value of the setting must be.
- */
+/** What a value of the setting must be, for an issue its schema left in zod's own words. */
 export function settingIssue(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
@@ -100,10 +94,7 @@ export const wholeFrom = (min: number) =>
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
 
-/**
- * A URL of one of `schemes`, as given; text without a scheme that names a host (`127.0.0.1:8787`,
- * `localhost:8787/x`) is refused with the URL it most likely means.
- */
+/** A URL of one of `schemes`, as given; a host without a scheme is refused with the URL it means. */
 const urlOf = (schemes: readonly [string, ...string[]], example: string) =>
   z.string().transform((value, ctx) => {
     const given = value.trim();
@@ -256,9 +247,8 @@ export const metadataMatch = z.string().transform((value, ctx) => {
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /**
- * Where --publish writes: `s3://BUCKET[/PREFIX]` kept as a URL (no trailing slash), or a folder made
- * absolute. Text that starts like a URL (`scheme:`) is refused unless it is such an s3:// URL, so
- * `s3:/lake/x` or `gs://lake` never becomes a folder named after it.
+ * Where --publish writes: `s3://BUCKET[/PREFIX]` (no trailing slash), or a folder made absolute.
+ * Other text that starts like a URL is refused: `gs://lake` never becomes a folder named after it.
  */
 export const publishLocation = text.transform((value, ctx) => {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return resolve(value);
@@ -289,10 +279,7 @@ export const publishLocation = text.transform((value, ctx) => {
   return prefix === '' ? `s3://${bucket}` : `s3://${bucket}/${prefix}`;
 });
 
-/**
- * A value read by a parser of the layer that owns it (a price list, group keys, a period), which
- * throws a ConfigError; its problem (and hint) becomes the issue.
- */
+/** A value read by its layer's parser (a price list, group keys); its ConfigError becomes the issue. */
 export function parsedBy<T>(parse: (value: string) => T) {
   return z.string().transform((value, ctx): T => {
     try {

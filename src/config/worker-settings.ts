@@ -1,7 +1,6 @@
 /**
- * The settings of `transcript-sync worker` beyond a run's (run-settings.ts): its schedules, its
- * billing report files, its metrics server and how it stops. Each has an environment variable, so
- * a container is configured without a command line.
+ * The settings of `worker` beyond a run's, in the order of its --help: schedules, report files,
+ * metrics, webhooks, stopping. Each has an environment variable, for a container.
  */
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
