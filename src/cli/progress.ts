@@ -1,10 +1,8 @@
 /**
- * Live progress of a sync: on a terminal one line per kind redrawn in place on stderr; elsewhere
- * (cron, CI, a pipe) a structured log line every few seconds. On a terminal the run's log lines go
- * through the view too: it lifts its progress lines, prints the log line where they were and
- * redraws them under it, so a redraw never overwrites a log line and no log line splits the block.
+ * Live progress of a sync: on a terminal one line per kind redrawn in place on stderr, the run's log
+ * lines printed above them (never overwritten nor splitting the block); elsewhere a structured log
+ * line every few seconds.
  */
-
 import type { JobKind } from '../kinds.js';
 import { createLogger, type Logger, type TextSink } from '../log.js';
 import type { SyncProgress } from '../sync/types.js';

@@ -1,8 +1,4 @@
-/**
- * Row objects as a terminal table, through the analytics formatter (one layout for every command):
- * numeric columns are right-aligned, fractions shown with two decimals.
- */
-
+/** Row objects as a terminal table in the analytics layout: numbers right-aligned, fractions to 2 places. */
 import { type Column, tableFromObjects } from '../analytics/format/result-table.js';
 import { formatTextTable } from '../analytics/format/text-table.js';
 import { jsonLine } from '../util/snake-case.js';

@@ -67,10 +67,7 @@ export const command: Command = {
   },
 };
 
-/**
- * The bin as a path from the working folder (`bin/transcript-sync` in a clone): after `npm ci` the
- * program is not on the PATH, so a bare `transcript-sync` would not be found.
- */
+/** The bin as a path from the working folder: after `npm ci` the program is not on the PATH. */
 function binFromHere(): string {
   const path = relative(process.cwd(), join(projectRoot(), 'bin', 'transcript-sync'));
   return shellWord(path.includes(sep) ? path : `.${sep}${path}`);

@@ -148,10 +148,7 @@ async function notifySummary(
   }
 }
 
-/**
- * A run that threw (a refused key, a bad setting) stopped at the kind it was syncing (the error's
- * summary names it; else the first); later kinds did not run, and sync_runs records only that one.
- */
+/** A run that threw stopped at the kind its error names (else the first); later kinds did not run. */
 async function notifyThrown(
   notifier: Notifier | undefined,
   options: SyncOptions,

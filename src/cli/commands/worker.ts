@@ -76,9 +76,8 @@ export const command: Command = {
       }
       logger.info('worker stopped');
       const code = reason.startsWith('fatal') ? 1 : 0;
-      // Everything the worker owns is closed (runs committed, database and lock released). Only
-      // BullMQ's clients may still be reconnecting to a Redis that is down: no reason to keep the
-      // process alive for main.ts's 2 s grace on stray handles.
+      // Everything the worker owns is closed; only BullMQ's clients may still be reconnecting to a
+      // Redis that is down: no reason to wait out main.ts's 2 s grace on stray handles.
       exit?.(code);
       return code;
     } finally {
