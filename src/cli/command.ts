@@ -90,10 +90,7 @@ function commandFlags(command: Command): FlagSpecs {
   return options;
 }
 
-export function parseCommandArgs(
-  command: Command,
-  argv: readonly string[],
-): Pick<CommandContext, 'flags' | 'positionals'> {
+export function parseCommandArgs(command: Command, argv: readonly string[]) {
   const options = commandFlags(command);
   const seeHelp = `see \`${PROGRAM} ${command.name} --help\``;
   const { args, texts } = setTextsAside(joinNegativeValues(argv, options), options);
@@ -118,11 +115,7 @@ export function parseCommandArgs(
 type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
 /** The first flag that is unknown, lacks its value or has one it does not take, in our words. */
-function usageProblem(
-  tokens: readonly Token[],
-  options: FlagSpecs,
-  args: readonly string[],
-): string | undefined {
+function usageProblem(tokens: readonly Token[], options: FlagSpecs, args: readonly string[]) {
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     // Own flags only: `--constructor` is no flag.
@@ -164,10 +157,7 @@ function joinNegativeValues(argv: readonly string[], options: FlagSpecs): string
  * holds whitespace is text, not a flag: SQL that opens with a comment (`query "-- per kind\n..."`).
  * It is set aside behind a stand-in no flag can spell, and `texts` gives it back.
  */
-function setTextsAside(
-  argv: readonly string[],
-  options: FlagSpecs,
-): { args: string[]; texts: Map<string, string> } {
+function setTextsAside(argv: readonly string[], options: FlagSpecs) {
   const texts = new Map<string, string>();
   const args = argv.map((arg, i) => {
     const inline = /^--([^=\s]+)=/.exec(arg)?.[1];

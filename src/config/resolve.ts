@@ -143,12 +143,7 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
 }
 
 /** Refuses the first of `names` given on the command line: it applies to `applies`, not to `here`. */
-export function refuseGiven(
-  flags: FlagValues,
-  names: readonly SettingName[],
-  applies: string,
-  here: string,
-): void {
+export function refuseGiven(flags: FlagValues, names: readonly SettingName[], applies: string, here: string) {
   for (const name of names) {
     const flag = settingOf(name).flag;
     if (flag === undefined || flags[flag] === undefined || flags[flag] === false) continue;

@@ -5,7 +5,6 @@ import { ConfigError } from '../../errors.js';
 import { openReadOnly, openWriter } from '../../store/index.js';
 import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
 import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
-import type { RedisCheckpointStore } from '../../sync/checkpoints/redis-store.js';
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
@@ -123,10 +122,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
 }
 
 /** The Redis copy of the checkpoints with REDIS_URL; ioredis loads only then. */
-async function redisStore(
-  url: string | undefined,
-  prefix: string,
-): Promise<RedisCheckpointStore | undefined> {
+async function redisStore(url: string | undefined, prefix: string) {
   if (!url) return undefined;
   const { RedisCheckpointStore } = await import('../../sync/checkpoints/redis-store.js');
   return new RedisCheckpointStore(url, prefix);

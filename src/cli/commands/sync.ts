@@ -131,11 +131,7 @@ async function syncNotifier(url: string, options: SyncOptions, logger: Logger): 
 }
 
 /** Tells the notifier how each kind of a run ended; `unrecoverable` is the message no retry fixes. */
-async function notifySummary(
-  notifier: Notifier | undefined,
-  summary: SyncSummary,
-  unrecoverable?: string,
-): Promise<void> {
+async function notifySummary(notifier: Notifier | undefined, summary: SyncSummary, unrecoverable?: string) {
   for (const k of summary.kinds) {
     await notifier?.runEnded({
       kind: k.kind,
@@ -149,11 +145,7 @@ async function notifySummary(
 }
 
 /** A run that threw stopped at the kind its error names (else the first); later kinds did not run. */
-async function notifyThrown(
-  notifier: Notifier | undefined,
-  options: SyncOptions,
-  thrown: unknown,
-): Promise<void> {
+async function notifyThrown(notifier: Notifier | undefined, options: SyncOptions, thrown: unknown) {
   const error = toError(thrown);
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
   // A failure no retry fixes carries the run's summary: every kind it reached, each as it ended.
