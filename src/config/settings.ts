@@ -25,12 +25,7 @@ export const SETTINGS = Object.freeze({
 });
 
 /** The parts, for the test that no name is in two of them. */
-export const SETTING_PARTS: readonly Readonly<Record<string, Setting>>[] = [
-  RUN_SETTINGS,
-  WORKER_SETTINGS,
-  COMMAND_SETTINGS,
-  SIMULATOR_SETTINGS,
-];
+export const SETTING_PARTS = [RUN_SETTINGS, WORKER_SETTINGS, COMMAND_SETTINGS, SIMULATOR_SETTINGS];
 
 export type SettingName = keyof typeof SETTINGS;
 export type SettingValue<K extends SettingName> = z.output<(typeof SETTINGS)[K]['schema']>;

@@ -69,11 +69,7 @@ export type RunOptions = SyncDefaults &
 
 /** A run with every default; pages and slices left null follow the caller's memory, concurrency and page size. */
 export function syncDefaults(): SyncDefaults {
-  return Object.freeze({
-    ...runPlan(resolveAll(RUN_SETTINGS, {}, {})),
-    pageBytes: null,
-    sliceJobs: null,
-  });
+  return Object.freeze({ ...runPlan(resolveAll(RUN_SETTINGS, {}, {})), pageBytes: null, sliceJobs: null });
 }
 
 /** Every setting of a run, and the checks that involve two; the worker's checkpoints are in Redis. */
