@@ -6,7 +6,7 @@ import { onOutOfMemory } from '../../errors.js';
 import { type CheckResult, inCheckOrder, openWriter, repairFile, verifyFile } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
-import { type Command, type CommandIo, PROGRAM } from '../command.js';
+import { type Command, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
@@ -33,7 +33,19 @@ export const command: Command = {
     let dropped = 0;
     if (settings.repair) {
       assertFileExists(settings.db, 'nothing to repair: `transcript-sync sync` creates and fills it');
-      ({ results, dropped } = await repair(settings.db, settings.lockWait, options, stderr));
+      // Checks, repairs what is broken and checks again, holding the writer lock.
+      const lock = { db: settings.db, command: 'verify --repair', waitMs: settings.lockWait };
+      ({ results, dropped } = await withCommandLock(stderr, lock, async () => {
+        const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
+        try {
+          const before = await verifyFile(db, options);
+          if (before.every((r) => r.ok)) return { results: before, dropped: 0 };
+          const { droppedJobs } = await repairFile(db, before);
+          return { results: await verifyFile(db, options), dropped: droppedJobs };
+        } finally {
+          await db.close();
+        }
+      }));
     } else {
       // Read-only: while a sync runs, its writer answers (the data as of its last commit). Where
       // DuckDB cannot read raw within the budget (a file whose jobs were written whole), the check
@@ -66,26 +78,6 @@ export const command: Command = {
     return 1;
   },
 };
-
-/** Checks, repairs what is broken and checks again, holding the writer lock; `dropped`: jobs dropped. */
-async function repair(
-  path: string,
-  lockWaitMs: number,
-  options: { readonly hashes: boolean },
-  stderr: CommandIo['stderr'],
-): Promise<{ results: CheckResult[]; dropped: number }> {
-  return withCommandLock(stderr, { db: path, command: 'verify --repair', waitMs: lockWaitMs }, async () => {
-    const db = await openWriter(path, { lockWaitMs });
-    try {
-      const before = await verifyFile(db, options);
-      if (before.every((r) => r.ok)) return { results: before, dropped: 0 };
-      const { droppedJobs } = await repairFile(db, before);
-      return { results: await verifyFile(db, options), dropped: droppedJobs };
-    } finally {
-      await db.close();
-    }
-  });
-}
 
 function row(r: CheckResult): Record<string, unknown> {
   return { check: r.name, result: r.ok ? 'ok' : 'BROKEN', rows: r.count, sample: r.sample.join(' ') };
