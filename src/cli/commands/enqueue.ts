@@ -29,11 +29,10 @@ export const command: Command = {
       flags,
       env,
     );
-    const { redisUrl, redisPrefix, kind: kinds, wait, waitTimeout } = settings;
+    const { redisUrl, redisPrefix, kind: kinds, wait, waitTimeout, full, recent } = settings;
     const json = resolveFormat('format', flags, env) === 'json';
-    if (settings.full && settings.recent)
-      throw new ConfigError('--recent', 'and --full exclude each other; pick one');
-    const mode = settings.full ? 'full' : settings.recent ? 'recent' : 'incremental';
+    if (full && recent) throw new ConfigError('--recent', 'and --full exclude each other; pick one');
+    const mode = full ? 'full' : recent ? 'recent' : 'incremental';
     // BullMQ and ioredis load when a job is queued: never for --help, nor for the settings table.
     const [{ closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] = await Promise.all([
       import('../../worker/connection.js'),

@@ -26,13 +26,9 @@ export const command: Command = {
     const settings = resolveSettings(SETTINGS, [], flags, env);
     assertOutputFolder(settings.exportOut, '--out');
     const reading = { ...readerOptions(settings), writesParquet: true };
-    const tables = await withReader(settings.db, reading, (database) =>
-      exportParquet({
-        db: database,
-        outDir: settings.exportOut,
-        includeDeleted: settings.includeDeleted,
-        overwrite: settings.overwrite,
-      }),
+    const { exportOut: outDir, includeDeleted, overwrite } = settings;
+    const tables = await withReader(settings.db, reading, (db) =>
+      exportParquet({ db, outDir, includeDeleted, overwrite }),
     );
     const width = Math.max(...tables.map((t) => t.table.length));
     for (const t of tables)

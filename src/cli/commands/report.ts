@@ -116,16 +116,12 @@ function reportName(positionals: readonly string[]): ReportName {
   return name;
 }
 
+const BILLING_ONLY = ['date', 'groupBy', 'includeEmpty', 'prices', 'bom', 'csvComments'] as const;
+
 /** The billing-only flags are refused on the other reports, and --by on the ones without periods. */
 function refuseBillingOnly(name: ReportName, flags: FlagValues): void {
   if (flags['by'] !== undefined && !REPORTS[name].periodic) {
     throw new ConfigError('--by', `applies to the billing and latency reports, not to ${name}`);
   }
-  if (name === 'billing') return;
-  refuseGiven(
-    flags,
-    ['date', 'groupBy', 'includeEmpty', 'prices', 'bom', 'csvComments'],
-    'the billing report',
-    name,
-  );
+  if (name !== 'billing') refuseGiven(flags, BILLING_ONLY, 'the billing report', name);
 }
