@@ -88,12 +88,7 @@ function selectionOf(flags: FlagValues, env: Env): EraseRequest {
 /** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
 async function preview({ stdout }: CommandContext, { settings, selection, selector }: EraseRequest) {
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait, memory: settings.memory });
-  let kinds: ErasurePreview[];
-  try {
-    kinds = await selected(db, selection);
-  } finally {
-    await db.close();
-  }
+  const kinds = await selected(db, selection).finally(() => db.close());
   const total = sum(kinds, 'jobs');
   const text =
     total === 0 ? nothingLine(kinds, selector) : kinds.map((k) => kindLine(k, 'would erase')).join('\n');
