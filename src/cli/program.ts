@@ -80,9 +80,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return 0;
   }
   // Own names only: `toString` or `constructor` is no command.
-  const load: Loader | undefined = Object.hasOwn(LOADERS, name)
-    ? LOADERS[name as keyof typeof LOADERS]
-    : undefined;
+  const load = Object.hasOwn(LOADERS, name) ? LOADERS[name as keyof typeof LOADERS] : undefined;
   if (!load) {
     stderr.write(`${PROGRAM}: unknown command "${name}"; run \`${PROGRAM} --help\` for the list\n`);
     return 2;
