@@ -6,16 +6,25 @@
  * (retention.ts). Ids are taken from every record listed (PageRecords.listedIds), so a job that
  * upstream still lists but that failed validation (quarantined) is not mistaken for a gone one. A
  * deleted or expired job seen again is restored by the loader.
+ *
+ * The deletion guard (guardDeletions): a walk that missed part of the list (a glitch the anomaly
+ * checks did not catch, a filter gone wrong upstream) must not empty the mirror. A run marks at
+ * most `maxShare` of the kind's stored jobs deleted (`--max-delete-share`), and always up to
+ * DELETE_FLOOR jobs (a small mirror may lose a few for real); above that it marks nothing and
+ * fails, saying how many and how to proceed. `--max-delete-share 1` lets any share through. The
+ * share is of the range judged (judgeUnseen's `vanished`): jobs older than the retention, which
+ * leave the list by expiring, are on neither side of it.
  */
+import { DeletionGuardError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import {
   addSeenIds,
+  countUnseen,
   type Database,
   eraseJobs,
   markUnseenJobsDeleted,
   markUnseenJobsExpired,
 } from '../store/index.js';
-import { guardDeletions } from './deletion-guard.js';
 import type { RetentionEdges } from './retention.js';
 import type { Checkpoint, SyncPlan } from './types.js';
 
@@ -24,25 +33,10 @@ export async function addSeen(db: Database, ids: readonly string[]): Promise<voi
   if (ids.length > 0) await addSeenIds(db, { ids });
 }
 
-/** What a reconcile does with the jobs the service no longer lists. */
-export interface DeletionPolicy {
-  readonly maxDeleteShare: number;
-  /** `erase`: the range's jobs marked deleted (now or by an earlier run) are erased too. */
-  readonly onDelete: 'mark' | 'erase';
-  /** Keys of custom_metadata an erased job keeps. */
-  readonly eraseKeepMetadata: readonly string[];
-}
-
 /** A range of created_at: `after` inclusive (null: no lower bound), `before` exclusive. */
-export interface CreatedRange {
+interface CreatedRange {
   readonly after: Date | null;
   readonly before: Date;
-}
-
-/** How many unseen jobs a --full run marked each way. */
-export interface UnseenJudged {
-  readonly deleted: number;
-  readonly expired: number;
 }
 
 /**
@@ -50,8 +44,8 @@ export interface UnseenJudged {
  * checkpoint. `walk`: the walk's bounds (its start, null for no lower bound; the run's start).
  * Expired: older than the expiry line, and walked or below the horizon (the service lists nothing
  * older); one between the horizon and a `--window` walk's start may still be listed, and waits for
- * a whole-history reconcile. Deleted: the rest (markVanished), unless more than `maxDeleteShare` of
- * the judged range would go: then it marks nothing and throws (deletion-guard.ts), expired jobs
+ * a whole-history reconcile. Deleted (`deleted_at`): the rest, unless more than `maxDeleteShare` of
+ * the judged range would go: then it marks nothing and throws (guardDeletions), expired jobs
  * counting on neither side. With `onDelete: 'erase'`, the range's jobs marked deleted (now or by an
  * earlier run) are erased in the same transaction (src/store/erase.ts); the file is rewritten
  * without their bytes after the run (src/pipeline.ts).
@@ -62,46 +56,38 @@ export async function judgeUnseen(
   walk: CreatedRange,
   edges: RetentionEdges,
   now: Date,
-  policy: DeletionPolicy,
-): Promise<UnseenJudged> {
-  const vanished = vanishedRange(walk, edges);
-  await guardDeletions(db, kind, vanished.before, policy.maxDeleteShare, vanished.after);
+  policy: Pick<SyncPlan, 'maxDeleteShare' | 'onDelete' | 'eraseKeepMetadata'>,
+): Promise<{ deleted: number; expired: number }> {
+  // Where an unseen job was deleted upstream: in the walked range and after the expiry line (older
+  // ones aged out of the list). Never without a lower bound.
+  const line = edges.expiredBefore;
+  const vanished = {
+    after: walk.after === null || walk.after < line ? line : walk.after,
+    before: walk.before,
+  };
+  await guardDeletions(db, kind, vanished, policy.maxDeleteShare);
   const expired = await markUnseenJobsExpired(db, {
     kind,
     after: walk.after?.toISOString() ?? null,
-    before: edges.expiredBefore.toISOString(),
+    before: line.toISOString(),
     horizon: edges.horizon.toISOString(),
     now: now.toISOString(),
   });
-  const deleted = await markVanished(db, kind, vanished, now);
+  const deleted = await markUnseenJobsDeleted(db, {
+    kind,
+    after: vanished.after.toISOString(),
+    before: vanished.before.toISOString(),
+    now: now.toISOString(),
+  });
   if (policy.onDelete === 'erase') {
     await eraseJobs(db, {
-      selection: { kind, deleted: true, before: vanished.before, after: vanished.after },
+      selection: { kind, deleted: true, ...vanished },
       selector: 'deleted-upstream',
       keep: policy.eraseKeepMetadata,
       now,
     });
   }
   return { deleted, expired };
-}
-
-/**
- * Where an unseen job was deleted upstream: created in the walked range and after the expiry line
- * (older ones aged out of the list). Never without a lower bound.
- */
-export function vanishedRange(walk: CreatedRange, edges: RetentionEdges): CreatedRange & { after: Date } {
-  const line = edges.expiredBefore;
-  return { after: walk.after === null || walk.after < line ? line : walk.after, before: walk.before };
-}
-
-/** The jobs of `range` the walk did not see, deleted upstream: marked `deleted_at`; returns how many. */
-export function markVanished(db: Database, kind: JobKind, range: CreatedRange, now: Date): Promise<number> {
-  return markUnseenJobsDeleted(db, {
-    kind,
-    after: range.after?.toISOString() ?? null,
-    before: range.before.toISOString(),
-    now: now.toISOString(),
-  });
 }
 
 /**
@@ -128,4 +114,30 @@ export function reconcileStart(
     window === null ? horizon.getTime() : Math.max(startedAt.getTime() - window, horizon.getTime());
   const incremental = Date.parse(checkpoint.watermark) - plan.lookback;
   return new Date(Math.min(recent, incremental));
+}
+
+/** Deletions always allowed, whatever the share: 10 jobs. */
+const DELETE_FLOOR = 10;
+
+/** Throws DeletionGuardError when marking the unseen jobs of `range` would exceed the allowed share. */
+async function guardDeletions(
+  db: Database,
+  kind: JobKind,
+  range: { readonly after: Date; readonly before: Date },
+  maxShare: number,
+): Promise<void> {
+  const { unseen, stored } = await countUnseen(db, {
+    kind,
+    after: range.after.toISOString(),
+    before: range.before.toISOString(),
+  });
+  const allowed = Math.max(DELETE_FLOOR, Math.floor(maxShare * stored));
+  if (unseen <= allowed) return;
+  const share = stored === 0 ? 100 : Math.round((unseen / stored) * 100);
+  throw new DeletionGuardError(
+    `the --full run of ${kind} would mark ${unseen} of ${stored} stored jobs deleted (${share}%), more than --max-delete-share ${maxShare} allows (${allowed}); nothing was marked`,
+    {
+      hint: `if the service really no longer lists them, run \`sync --full --kind ${kind} --max-delete-share 1\` once; otherwise run --full again later`,
+    },
+  );
 }
