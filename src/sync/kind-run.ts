@@ -4,25 +4,32 @@
  * save the final checkpoint with the run's summary. A failure keeps what was committed: the
  * checkpoint saved is the slice ledger's last committed watermark, and the kind's run throws
  * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
+ * The `sync_runs` table has one row per run and kind, opened as 'running' and closed with the
+ * outcome; a row its writer never closed (killed, or unable to write) is closed 'abandoned' by the
+ * next run.
  */
 import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
 import type { PageBudget } from '../extract/index.js';
 import { defaultSliceJobs, PageSizer, type Paging, planWindow, type Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
-import { createSeenSet, dropSeenSet } from '../store/index.js';
-import { saveCheckpoint } from './checkpoints/checkpoints.js';
-import type { KindRunContext } from './kind-context.js';
-import { KindProgress, KindSummaryBuilder, RunCounters } from './kind-summary.js';
+import type { Logger } from '../log.js';
+import {
+  abandonRuns,
+  createSeenSet,
+  type Database,
+  dropSeenSet,
+  finishRun,
+  insertRun,
+} from '../store/index.js';
+import { saveCheckpoint } from './checkpoints/duckdb-store.js';
+import { KindProgress, type KindRunContext, KindSummaryBuilder, RunCounters } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
 import { judgeUnseen, reconcileStart } from './reconcile.js';
 import { KindRunFailed } from './run-failures.js';
-import { recordRunFinish, recordRunStart } from './run-log.js';
 import type { Checkpoint, KindSummary, SyncMode, SyncPlan } from './types.js';
 import { sliceList } from './writer/fetch-slices.js';
 import { SliceLedger, windowClaims } from './writer/slice-ledger.js';
 import { walkAndLoad } from './writer/writer.js';
-
-export type { KindRunContext } from './kind-context.js';
 
 export async function syncKind(
   ctx: KindRunContext,
@@ -155,4 +162,64 @@ async function finalCheckpoint(
   const since = new Date(ctx.startedAt.getTime() - ctx.plan.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, new Date(Date.UTC(9999, 0, 1)));
   return { watermark, pending: pending.map((job) => job.id), slice: null, lastRun };
+}
+
+export async function recordRunStart(db: Database, run: KindSummary): Promise<void> {
+  await insertRun(db, {
+    run_id: run.runId,
+    kind: run.kind,
+    mode: run.mode,
+    window_after: run.windowAfter,
+    window_before: run.windowBefore,
+    started_at: run.startedAt,
+  });
+}
+
+export async function recordRunFinish(db: Database, run: KindSummary): Promise<void> {
+  await finishRun(db, {
+    run_id: run.runId,
+    kind: run.kind,
+    window_after: run.windowAfter,
+    pages: run.pages,
+    requests: run.requests,
+    retries: run.retries,
+    jobs_fetched: run.jobsFetched,
+    inserted: run.inserted,
+    updated: run.updated,
+    unchanged: run.unchanged,
+    quarantined: run.quarantined,
+    deleted: run.deleted,
+    expired: run.expired,
+    restored: run.restored,
+    finished_at: run.finishedAt,
+    outcome: run.outcome,
+    error: run.error ?? null,
+  });
+}
+
+/** What an abandoned run's `error` says. */
+export const ABANDONED_ERROR =
+  'its writer stopped before recording how the run ended (killed, or the file could not be written); what it committed stays';
+
+/**
+ * Closes the runs another writer left 'running' as 'abandoned', ended `at`. Called by a run with the
+ * file's writer lock held and the file open, before its own rows: no other writer can be running
+ * then, so every 'running' row but this run's belongs to a writer that is gone.
+ */
+export async function recordAbandonedRuns(
+  db: Database,
+  runId: string,
+  at: Date,
+  logger: Logger,
+): Promise<void> {
+  const closed = await abandonRuns(db, {
+    run_id: runId,
+    finished_at: at.toISOString(),
+    error: ABANDONED_ERROR,
+  });
+  if (closed.length === 0) return;
+  logger.warn(
+    { abandoned: closed.map((r) => `${r.run_id} ${r.kind}`) },
+    'closed runs left running by a writer that is gone as abandoned',
+  );
 }

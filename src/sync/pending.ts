@@ -12,8 +12,7 @@
 import type { Paging, Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import { type Database, listPendingJobs, type PendingJob } from '../store/index.js';
-import type { KindRunContext } from './kind-context.js';
-import type { KindProgress, RunCounters } from './kind-summary.js';
+import type { KindProgress, KindRunContext, RunCounters } from './kind-summary.js';
 import type { Checkpoint } from './types.js';
 import type { SliceSource } from './writer/fetch-slices.js';
 import { type Claims, walkAndLoad } from './writer/writer.js';

@@ -25,13 +25,11 @@ import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
 import { RecordScanner } from '../normalize/index.js';
 import { type Database, openWriter } from '../store/index.js';
-import { resolveCheckpoint } from './checkpoints/checkpoints.js';
-import { DuckDbCheckpointStore } from './checkpoints/duckdb-store.js';
-import type { KindRunContext } from './kind-context.js';
-import { syncKind } from './kind-run.js';
+import { DuckDbCheckpointStore, resolveCheckpoint } from './checkpoints/duckdb-store.js';
+import { recordAbandonedRuns, syncKind } from './kind-run.js';
+import type { KindRunContext } from './kind-summary.js';
 import { RetentionWatch, retentionEdges } from './retention.js';
 import { KindRunFailed, withSummaries } from './run-failures.js';
-import { recordAbandonedRuns } from './run-log.js';
 import type {
   CheckpointStore,
   KindSummary,

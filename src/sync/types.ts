@@ -184,7 +184,7 @@ export type CheckpointPhase = 'in-transaction' | 'after-commit';
 
 export interface CheckpointStore {
   readonly name: 'duckdb' | 'redis';
-  /** The engine calls `save` in this phase only (checkpoints.ts saveCheckpoint). */
+  /** The engine calls `save` in this phase only (duckdb-store.ts saveCheckpoint). */
   readonly phase: CheckpointPhase;
   load(kind: JobKind): Promise<Checkpoint | null>;
   save(kind: JobKind, checkpoint: Checkpoint): Promise<void>;

@@ -10,7 +10,7 @@ import { generateDataset } from '../../src/simulator/records/generate.js';
 import { shippedMigrations } from '../../src/store/migrate.js';
 import { openWriter } from '../../src/store/open-file.js';
 import { DuckDbCheckpointStore } from '../../src/sync/checkpoints/duckdb-store.js';
-import { recordRunFinish, recordRunStart } from '../../src/sync/run-log.js';
+import { recordRunFinish, recordRunStart } from '../../src/sync/kind-run.js';
 import type { KindSummary } from '../../src/sync/types.js';
 import { TABLES } from './db-fingerprint.js';
 import { loadRecords } from './load.js';

@@ -3,8 +3,7 @@
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import { openReadOnly, openWriter } from '../../store/index.js';
-import { resolveCheckpoint } from '../../sync/checkpoints/checkpoints.js';
-import { DuckDbCheckpointStore } from '../../sync/checkpoints/duckdb-store.js';
+import { DuckDbCheckpointStore, resolveCheckpoint } from '../../sync/checkpoints/duckdb-store.js';
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';

@@ -24,9 +24,8 @@ import { type LoadResult, NOTHING_LOADED, type RecordLoader } from '../../load/l
 import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
 import type { Database } from '../../store/index.js';
-import { saveCheckpoint } from '../checkpoints/checkpoints.js';
-import type { KindRunContext } from '../kind-context.js';
-import type { KindProgress, RunCounters } from '../kind-summary.js';
+import { saveCheckpoint } from '../checkpoints/duckdb-store.js';
+import type { KindProgress, KindRunContext, RunCounters } from '../kind-summary.js';
 import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
 import { fetchSlices, PageQueue, type Queued, type SliceSource } from './fetch-slices.js';

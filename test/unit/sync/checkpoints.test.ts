@@ -2,8 +2,11 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWriter } from '../../../src/store/open-file.js';
-import { resolveCheckpoint, saveCheckpoint } from '../../../src/sync/checkpoints/checkpoints.js';
-import { DuckDbCheckpointStore } from '../../../src/sync/checkpoints/duckdb-store.js';
+import {
+  DuckDbCheckpointStore,
+  resolveCheckpoint,
+  saveCheckpoint,
+} from '../../../src/sync/checkpoints/duckdb-store.js';
 import { checkpointKey, RedisCheckpointStore } from '../../../src/sync/checkpoints/redis-store.js';
 import type { Checkpoint, CheckpointStore } from '../../../src/sync/types.js';
 import { migratedDb } from '../../helpers/migrated-db.js';

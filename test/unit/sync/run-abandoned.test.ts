@@ -11,7 +11,7 @@ import { startSimulator } from '../../../src/simulator/index.js';
 import { writerLockPath } from '../../../src/store/file/writer-lock.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { insertRun } from '../../../src/store/statements/runs.js';
-import { ABANDONED_ERROR } from '../../../src/sync/run-log.js';
+import { ABANDONED_ERROR } from '../../../src/sync/kind-run.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
 import { copyMigrated } from '../../helpers/migrated-db.js';
