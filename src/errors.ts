@@ -29,11 +29,7 @@ export abstract class TsyncError extends Error {
   }
 }
 
-/**
- * A bad flag, environment variable or argument. Names the setting. Its two positional arguments are
- * the setting and the message, read as `setting: message`; like every other class, anything more
- * (hint, cause) goes in the options object.
- */
+/** A bad flag, environment variable or argument: its message reads `setting: message`. */
 export class ConfigError extends TsyncError {
   readonly code = 'CONFIG';
   readonly retryable = false;
@@ -67,7 +63,7 @@ export class RateLimitedError extends TsyncError {
   readonly code = 'RATE_LIMITED';
   readonly retryable = true;
   readonly exitCode = 1;
-  /** The wait the service asked for (`Retry-After`), in ms; undefined when it did not say. */
+  /** `Retry-After`, ms; undefined when the service did not say. */
   readonly retryAfterMs: number | undefined;
   constructor(options: TsyncErrorOptions & { readonly retryAfterMs: number | undefined }) {
     super('the service is rate limiting requests (HTTP 429)', {
@@ -78,10 +74,7 @@ export class RateLimitedError extends TsyncError {
   }
 }
 
-/**
- * Any other non-2xx answer, or a network failure: then `status` is undefined. `retryAfterMs`: the
- * wait the service asked for (`Retry-After`).
- */
+/** Any other non-2xx answer, or a network failure (`status` undefined); `retryAfterMs`: `Retry-After`. */
 export class UpstreamError extends TsyncError {
   readonly code = 'UPSTREAM';
   readonly exitCode = 1;
@@ -114,9 +107,8 @@ export class ProtocolError extends TsyncError {
 }
 
 /**
- * A response body grew past the bytes the caller allowed (`maxBytes`); `bytes` were received (or
- * declared) when the client stopped reading. The sync engine asks again with a smaller `limit`.
- * Not retried as is: the same request would bring the same body.
+ * A response body grew past `maxBytes`; `bytes` were received (or declared) when the client stopped
+ * reading. The engine asks again with a smaller `limit`; not retried as is (the same body again).
  */
 export class ResponseTooLargeError extends TsyncError {
   readonly code = 'TOO_LARGE';
@@ -133,8 +125,7 @@ export class ResponseTooLargeError extends TsyncError {
 
 /**
  * The listing contradicted itself and kept doing so after being asked again (an empty page with a
- * `next` link, a list that ended before an earlier page said it would...). The walk stops rather
- * than take a glitch for the end of the list. Retryable: the next run walks again.
+ * `next` link...): the walk stops rather than take a glitch for the end of the list. Retryable.
  */
 export class ListingAnomalyError extends TsyncError {
   readonly code = 'LISTING_ANOMALY';
@@ -152,10 +143,7 @@ export class DeletionGuardError extends TsyncError {
   readonly exitCode = 1;
 }
 
-/**
- * The DuckDB file (or folder) at `path` cannot be opened or written, or another process holds it
- * (`busy`: code DB_BUSY). `retryable` and `busy` default to false.
- */
+/** The DuckDB file (or folder) at `path` cannot be opened or written, or another process holds it (busy). */
 export class DatabaseError extends TsyncError {
   readonly code: 'DB_BUSY' | 'DB';
   readonly exitCode = 1;
@@ -174,22 +162,18 @@ export class DatabaseError extends TsyncError {
   }
 }
 
-export interface StorageErrorOptions extends TsyncErrorOptions {
-  /** Whether the next run may succeed as it is (an unreachable endpoint), not after a fix (a denied access). */
-  readonly retryable: boolean;
-}
-
 /**
  * The object store of `--publish s3://` could not be reached or refused the publisher: an unknown
  * bucket, denied access, an expired or missing credential, an unreachable endpoint. The message
  * names the bucket and the fault in the store's own words (its error name and HTTP status), never a
- * credential; the hint names the fix. The dataset keeps its previous manifest.
+ * credential; the hint names the fix. The dataset keeps its previous manifest. Retryable when the
+ * next run may succeed as it is (an unreachable endpoint), not after a fix (a denied access).
  */
 export class StorageError extends TsyncError {
   readonly code = 'STORAGE';
   readonly exitCode = 1;
   readonly retryable: boolean;
-  constructor(message: string, options: StorageErrorOptions) {
+  constructor(message: string, options: TsyncErrorOptions & { readonly retryable: boolean }) {
     super(message, options);
     this.retryable = options.retryable;
   }
@@ -216,23 +200,17 @@ export function toError(thrown: unknown): Error {
 }
 
 export function isRetryable(error: unknown): boolean {
-  return error instanceof TsyncError ? error.retryable : false;
+  return error instanceof TsyncError && error.retryable;
 }
 
-/**
- * DuckDB's error when a statement needs more than its `memory_limit` and cannot spill it: out of
- * memory, or a block a checkpoint could not pin.
- */
+/** DuckDB's error when a statement needs more than its `memory_limit` and cannot spill it. */
 export function isOutOfMemory(error: unknown): boolean {
   return /Out of Memory Error|failed to pin block/i.test(
     error instanceof Error ? error.message : String(error),
   );
 }
 
-/**
- * `attempt()`, and `again()` in its place when DuckDB ran out of memory (isOutOfMemory): the commands
- * that read every `raw` try within the budget first, then with the raw reading ceiling.
- */
+/** `attempt()`, or `again()` once DuckDB ran out of memory (the commands that read every `raw`). */
 export async function onOutOfMemory<T>(attempt: () => Promise<T>, again: () => Promise<T>): Promise<T> {
   try {
     return await attempt();

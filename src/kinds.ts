@@ -1,8 +1,4 @@
-/**
- * The service's kinds, statuses and list names, defined once (spec 2.2 and the list paths); every
- * union type derives from these lists, and the zod schemas and the query encoder check values
- * against them at run time.
- */
+/** The service's kinds, statuses and list names (spec 2.2), defined once: every union derives from them. */
 
 /** The kinds of job the service runs; a sync mirrors each on its own list. */
 export const JOB_KINDS = ['pre-recorded', 'live'] as const;

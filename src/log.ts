@@ -19,15 +19,11 @@ export interface TextSink {
   readonly isTTY?: boolean;
 }
 
-export interface LoggerOutput {
-  /** Default: stderr (fd 2), written synchronously so nothing is lost at exit; so is process.stderr. */
-  readonly stream?: TextSink;
-}
-
+/** `stream` default: stderr, which (given or not) is written to fd 2 synchronously: nothing lost at exit. */
 export function createLogger(
   level = 'info',
   bindings: Record<string, unknown> = {},
-  output: LoggerOutput = {},
+  output: { readonly stream?: TextSink } = {},
 ): Logger {
   const stream = output.stream ?? process.stderr;
   const options = {
@@ -40,8 +36,8 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: { err: (error: unknown) => snakeKeys({ ...pino.stdSerializers.err(error as Error) }) },
   };
-  if (stream.isTTY === true) return pino(options, prettyDestination(stream));
-  // The process's own stderr (the bin's, or the default) is written to fd 2 synchronously.
+  if (stream.isTTY === true)
+    return pino(options, { write: (line: string) => stream.write(`${prettyLine(line)}\n`) });
   if (stream !== process.stderr) return pino(options, stream as DestinationStream);
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }
@@ -68,14 +64,6 @@ export const silentLogger: Logger = pino({ level: 'silent' });
 const COLOURS: Readonly<Record<number, string>> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[31m' };
 /** Fields every line has, or that the line shows in its own place. */
 const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
-
-function prettyDestination(stream: TextSink): DestinationStream {
-  return {
-    write(line: string) {
-      stream.write(`${prettyLine(line)}\n`);
-    },
-  };
-}
 
 /** One JSON log line as a terminal line; anything unparsable passes through as it is. */
 function prettyLine(json: string): string {

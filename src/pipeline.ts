@@ -37,10 +37,7 @@ export interface PipelineSummary extends SyncSummary {
   readonly published?: PublishResult;
   /** With --publish, why the dataset was not refreshed this run (interrupted, no kind synced). */
   readonly notPublished?: { readonly dir: string; readonly reason: string };
-  /**
-   * Per kind that ran, the seconds from each job's completed_at upstream to the write that
-   * brought it in done or failed (src/store/statements/freshness.ts); the worker's histogram.
-   */
+  /** Per kind that ran, seconds from each job's completed_at upstream to its write (a histogram). */
   readonly freshness?: Partial<Record<JobKind, readonly number[]>>;
 }
 
@@ -81,7 +78,11 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
   };
   try {
     const summary = await runSync(plan, resources, around);
-    if (unwritten > 0 && resources.signal?.aborted !== true) await rewriteErased(plan, resources, logger);
+    if (unwritten > 0 && resources.signal?.aborted !== true) {
+      // The file rewritten without the bytes of its erasures, after the run closed it.
+      logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
+      await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
+    }
     // Stopped after every kind ended (during the publish): the run is interrupted all the same.
     const stopped = summary.outcome === 'ok' && resources.signal?.aborted === true;
     return {
@@ -118,16 +119,9 @@ async function freshnessOf(
   }
 }
 
-/** The file rewritten without the bytes of its erasures, after the run closed it (src/store/erase.ts). */
-async function rewriteErased(plan: PipelinePlan, resources: SyncResources, logger: Logger): Promise<void> {
-  logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
-  await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
-}
-
 /**
- * The local folder a publish writes into: the dataset's folder, or for a bucket the folder its files
- * are staged in before they are uploaded, beside the database file (on its disk, not in memory as a
- * tmpfs would hold it; one writer per file, so one publish at a time uses it).
+ * The local folder a publish writes into: the dataset's, or a bucket's staging folder beside the
+ * database file (on its disk, not a tmpfs; one writer per file, so one publish at a time uses it).
  */
 function localFolderOf(target: PublishTarget, dbPath: string): string {
   return isBucketUrl(target.dir) ? join(dirname(dbPath), `.${basename(dbPath)}.publish`) : target.dir;
@@ -140,10 +134,9 @@ export function pipelineSummaryOf(error: unknown): PipelineSummary | undefined {
 
 /**
  * After the kinds ran, what they committed is published, even when a kind failed: the manifest
- * names that kind stale, with the end of its last successful sync
- * (docs/decisions/0014-published-dataset.md). Not published when the run was stopped, or when no
- * kind synced; then `notPublished` says why and the dataset keeps its previous refresh. A failed
- * publish fails the run (exit 1, the job retried), unless a failure no retry fixes already does.
+ * names that kind stale (docs/decisions/0014-published-dataset.md). Not published when the run was
+ * stopped, or when no kind synced: `notPublished` says why. A failed publish fails the run (exit 1,
+ * the job retried), unless a failure no retry fixes already does.
  */
 async function publishAfter(
   db: Database,
