@@ -1,17 +1,13 @@
 /**
  * Loads normalized records (src/normalize/page-records.ts) into DuckDB, idempotently, inside the
  * caller's transaction, with the SQL of sql/load/: each record's id and hash are compared with the
- * stored job's (an identical record writes nothing) and a changed job's row and children deleted,
- * in the transaction (a batch the filter of stored ids, stored-ids.ts, rules out is new, compared
- * with nothing); the new and changed records' texts are appended as received to a staging
- * table of one of the writer's two staging connections and parsed into rows there, outside the
- * transaction, and those rows are appended to jobs, utterances, words and module_results in the
- * transaction (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may
- * leave them staged until more have come, or parsing while it returns, and the caller flushes
- * before its transaction commits.
- * What a transaction stages DuckDB holds until it commits, even once dropped: staged there, each
- * batch's texts and parsed rows would stay in memory for every batch of a transaction of many.
- * Records that failed validation go to the quarantine; the rest of the batch loads.
+ * stored job's (an identical record writes nothing) and a changed job's row and children deleted
+ * (a batch the filter of stored ids, stored-ids.ts, rules out is new, compared with nothing); the
+ * new and changed records' texts are parsed on a staging connection outside the transaction (what
+ * a transaction stages DuckDB holds until it commits), and their rows appended to the tables in it
+ * (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may leave them
+ * staged or parsing, and the caller flushes before its transaction commits. Records that failed
+ * validation go to the quarantine; the rest of the batch loads.
  */
 import { type Logger, silentLogger } from '../log.js';
 import type { JobText, PageRecords } from '../normalize/index.js';
@@ -42,14 +38,13 @@ export interface LoadResult {
   /** Jobs marked deleted or expired (by a --full run) seen again; also counted as updated or unchanged. */
   restored: number;
   quarantined: number;
-  /** Child rows written (by `stage`: of the records it parsed, which may be earlier calls'). */
+  /** Child rows written (by `stage`: of the records it parsed, maybe earlier calls'). */
   utterances: number;
   words: number;
   /** JSON bytes (UTF-16 units) of the new and changed records staged to be stored, `raw` each. */
   storedBytes: number;
 }
 
-/** A load that loaded nothing: every count 0. */
 export const NOTHING_LOADED: Readonly<LoadResult> = {
   inserted: 0,
   updated: 0,
@@ -82,11 +77,7 @@ export class RecordLoader {
     this.parses = new ParseBatch(db);
   }
 
-  /**
-   * Loads the batch (a page's records, or several pages' merged: each job once), its rows and
-   * every record staged before it; inside the caller's open transaction (db.transaction), outside
-   * one in its own.
-   */
+  /** Loads the batch (each job once), its rows and every record staged before it, in a transaction. */
   load(records: PageRecords, syncedAt: Date): Promise<LoadResult> {
     return this.db.transaction(async () => {
       const result = await this.stageInTransaction(records, syncedAt, 0);
@@ -96,10 +87,9 @@ export class RecordLoader {
   }
 
   /**
-   * Loads the batch as `load` does, except that the new and changed records stay staged, unparsed,
-   * until `parseBytes` of JSON are (or `flush`): parsing costs a fixed part a statement. Their parse
-   * then starts and `stage` returns; their rows are appended by a later call. Inside the caller's
-   * open transaction, which must `flush` before it commits and `discard` if it rolls back.
+   * As `load`, except that the new and changed records stay staged until `parseBytes` of JSON are
+   * (parsing costs a fixed part a statement); their rows are appended by a later call. The caller's
+   * transaction must `flush` before it commits and `discard` if it rolls back.
    */
   stage(records: PageRecords, syncedAt: Date, parseBytes: number): Promise<LoadResult> {
     return this.db.transaction(() => this.stageInTransaction(records, syncedAt, parseBytes));
@@ -175,11 +165,7 @@ export class RecordLoader {
     await refreshErased(this.db, { ids: values((j) => j.id), raws: values((j) => j.raw) });
   }
 
-  /**
-   * Stages the texts of the records in `todo` for parsing (parsed once the lot is full: ParseBatch
-   * `full`; `compared`: the batch was compared with the stored jobs), and resolves the quarantined
-   * records the batch brings again.
-   */
+  /** Stages the texts of the records in `todo`; resolves the quarantined records the batch brings again. */
   private async stageTexts(
     jobs: readonly JobText[],
     todo: ReadonlySet<string>,
@@ -201,10 +187,7 @@ export class RecordLoader {
     }
   }
 
-  /**
-   * Whether the filter of stored ids, once read and not full, says that no record of the batch is
-   * stored: it has no false negatives, as every id the file holds or this loader adds is in it.
-   */
+  /** Whether the filter of stored ids (read, not full; no false negatives) rules out every record. */
   private ruledOut(jobs: readonly JobText[]): boolean {
     const known = this.known;
     return known !== undefined && !known.full && jobs.every((job) => !known.mayHold(job.id));
@@ -263,10 +246,9 @@ function addRows(result: LoadResult, rows: RowCounts): void {
 }
 
 /**
- * Batches whose missed records a run looks up in the whole table before it reads the filter of
- * stored ids: reading it costs about six such lookups
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md), so a run that misses
- * in fewer batches never pays it, and one that keeps missing pays it once.
+ * Batches whose misses a run looks up in the whole table before it reads the filter of stored ids,
+ * which costs about six such lookups
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 const LOOKUPS_BEFORE_FILTER = 6;
 

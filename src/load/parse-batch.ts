@@ -31,19 +31,17 @@ export interface RowCounts {
 /** The tables the parsed rows go to, in order. */
 const TABLES: readonly ParsedTable[] = ['jobs', 'job_records', 'utterances', 'words', 'module_results'];
 
-/** The lot one staging connection holds (the Database's, in turn: a reopen makes them anew): staged, or being parsed. */
+/** The lot, staged or being parsed, on the Database's staging connection `index` (a reopen makes it anew). */
 interface Lane {
-  /** Which of the Database's staging connections. */
   readonly index: number;
-  /** Ids of the records staged or being parsed: a record staged twice before its rows are appended would be inserted twice. */
+  /** Ids staged or being parsed: one staged twice before its rows are appended would be inserted twice. */
   readonly ids: Set<string>;
   /** JSON bytes staged in each half of the lot (parse.sql parses the halves apart). */
   readonly halves: [number, number];
-  /** Whether a record of the lot was compared with the stored jobs (its batch may replace rows). */
+  /** Whether a record of the lot was compared with the stored jobs. */
   compared: boolean;
   /** The lot's parse, once started: its child rows, the parsed rows kept on its connection. */
   parsing: Promise<RowCounts> | undefined;
-  /** Whether `parsing` settled. */
   settled: boolean;
 }
 
@@ -76,10 +74,7 @@ export class ParseBatch {
     }));
   }
 
-  /**
-   * Whether the filling lot is to be parsed: it holds `parseBytes` of JSON, or SMALL_LOT_FACTOR
-   * times that while its records are new and average under SMALL_RECORD_BYTES.
-   */
+  /** Whether the filling lot is to be parsed: it holds `parseBytes` of JSON (see SMALL_LOT_FACTOR). */
   full(parseBytes: number): boolean {
     const lane = this.lane(this.filling);
     const bytes = lane.halves[0] + lane.halves[1];
@@ -98,9 +93,8 @@ export class ParseBatch {
   }
 
   /**
-   * Appends the records' texts to the filling lot; nothing is parsed yet. `compared`: the records'
-   * batch was compared with the stored jobs (not a batch of records known to be new). Returns the
-   * child rows of a lot parsed meanwhile, appended now.
+   * Appends the records' texts to the filling lot (`compared`: their batch was compared with the
+   * stored jobs). Returns the child rows of a lot parsed meanwhile, appended now.
    */
   async add(jobs: readonly JobText[], syncedAt: Date, compared: boolean): Promise<RowCounts> {
     const appended = await this.appendReady();
@@ -134,9 +128,8 @@ export class ParseBatch {
   }
 
   /**
-   * Starts parsing the filling lot on its connection and turns to the other one. That one's rows
-   * are appended first (waiting for its parse if it still runs), so that DuckDB holds one lot parsed
-   * or parsing at a time beside the texts of the lot being staged. Returns the child rows appended.
+   * Starts parsing the filling lot on its connection and turns to the other one, whose rows are
+   * appended first (waiting for its parse). Returns the child rows appended.
    */
   async parse(): Promise<RowCounts> {
     const lane = this.lane(this.filling);

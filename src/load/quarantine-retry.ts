@@ -1,7 +1,4 @@
-/**
- * Retrying the quarantine: after an upgrade, records that failed an older version's validation may
- * pass; `quarantineRetry` loads those from their stored text and marks them resolved.
- */
+/** Retrying the quarantine: after an upgrade, records that failed an older version's validation may pass. */
 import type { Logger } from '../log.js';
 import { normalizeTexts, validateJobRecord } from '../normalize/index.js';
 import {
@@ -43,10 +40,7 @@ export async function quarantineRetry(
     if (passing.length > 0) {
       const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
       await loader.load(normalizeTexts(passing), now);
-      await resolveQuarantinedHashes(db, {
-        hashes: passingHashes,
-        resolved_at: now,
-      });
+      await resolveQuarantinedHashes(db, { hashes: passingHashes, resolved_at: now });
     }
     return { loaded: passing.length, stillFailing };
   });

@@ -1,13 +1,10 @@
 /**
  * Which job ids the file may hold: a Bloom filter of the ids in `jobs`. classify.sql reads only the
- * stored jobs of a batch's created_at window, so a record stored under another created_at (its
- * listing changed it) is not found there; the loader looks such a record up in the whole table
- * only when `mayHold` says its id may be stored. `mayHold` false: the id is certainly not in
- * `jobs`; true: it may be (about one id in 2,000 that is not, at 16 bits an id and 11 probes).
- *
- * Filled by one scan of jobs.id, then told of every id the loader adds; once it holds more ids
- * than it was sized for, `full` asks the loader to fill a new one. 2 bytes an id: 2 MB for a
- * million jobs, outside the V8 heap.
+ * stored jobs of a batch's created_at window, so a record stored under another created_at is not
+ * found there; the loader looks it up in the whole table only when `mayHold` says its id may be
+ * stored (false: certainly not; true: maybe, wrongly for about one id in 2,000). Filled by one scan
+ * of jobs.id, then told of every id the loader adds; once `full`, the loader fills a new one. 2
+ * bytes an id: 2 MB for a million jobs, outside the V8 heap.
  */
 import { type Database, eachStoredId, storedJobCount } from '../store/index.js';
 
