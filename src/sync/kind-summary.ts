@@ -34,7 +34,6 @@ export interface KindRunContext {
   readonly onProgress?: ((progress: SyncProgress) => void) | undefined;
 }
 
-/** Running totals of one kind's run, turned into its summary at the end. */
 export class RunCounters {
   pages = 0;
   jobsFetched = 0;
@@ -66,15 +65,12 @@ export class RunCounters {
   }
 }
 
-/**
- * Builds the kind's summary from its counters and the client's request counts since the kind's own
- * start (made when the kind starts: a later kind of the run does not count the earlier one's time).
- */
+/** The kind's summary from its counters and the client's counts since the kind's own start. */
 export class KindSummaryBuilder {
   /** When this kind's run started; the window's end stays the run's start (`ctx.startedAt`). */
   readonly startedAt = new Date();
   /** The client's counts as the kind started. */
-  readonly #before: { readonly requests: number; readonly retries: number; readonly pauses: number };
+  readonly #before: Listing['stats'];
 
   constructor(
     private readonly ctx: KindRunContext,
@@ -82,8 +78,7 @@ export class KindSummaryBuilder {
     private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
     private readonly counters: RunCounters,
   ) {
-    const { requests, retries, pauses } = ctx.client.stats;
-    this.#before = { requests, retries, pauses };
+    this.#before = { ...ctx.client.stats };
   }
 
   /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */

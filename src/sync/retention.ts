@@ -44,20 +44,17 @@ export function retentionEdges(now: Date, retentionMs: number): RetentionEdges {
  */
 export class RetentionWatch {
   #warned = false;
-  readonly #horizonMs: number;
 
   constructor(
     readonly edges: RetentionEdges,
     private readonly retentionMs: number,
     private readonly logger: Logger,
-  ) {
-    this.#horizonMs = edges.horizon.getTime();
-  }
+  ) {}
 
   /** `jobs`: the valid records of a batch (a quarantined one has no trusted created_at). */
   check(kind: JobKind, jobs: readonly { readonly createdAt: string }[]): void {
     if (this.#warned) return;
-    const old = jobs.find((job) => Date.parse(job.createdAt) < this.#horizonMs);
+    const old = jobs.find((job) => Date.parse(job.createdAt) < this.edges.horizon.getTime());
     if (old === undefined) return;
     this.#warned = true;
     const setting = formatDurationSetting(this.retentionMs);

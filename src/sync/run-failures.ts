@@ -1,11 +1,9 @@
 /**
- * How a failure travels out of the engine with what the run did.
- *
- * Inside: one kind's run that fails throws `KindRunFailed`, its summary (what was committed, the
- * reason that went into sync_runs) and the cause; runSync decides from the cause whether the next
- * kind still runs. Outside: runSync throws the cause itself, so the CLI's exit code, the worker's
- * retry decision and every `instanceof` keep seeing the error that happened; the summaries ride on
- * it as typed read-only fields, set here and read with `kindSummaryOf` / `summaryOf`.
+ * How a failure travels out of the engine with what the run did. Inside: a kind's run that fails
+ * throws `KindRunFailed`, its summary and the cause; runSync decides from the cause whether the
+ * next kind runs. Outside: runSync throws the cause itself, so exit codes, retries and `instanceof`
+ * see the error that happened; the summaries ride on it as read-only fields (`kindSummaryOf`,
+ * `summaryOf`).
  */
 import { type ExitCode, isRetryable, TsyncError } from '../errors.js';
 import type { KindSummary, SyncSummary } from './types.js';

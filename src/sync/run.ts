@@ -6,12 +6,8 @@
  * setting, an untrusted certificate) stops the run and is thrown, carrying the run's summary
  * (`syncSummary`: the kinds that ran, the failed one last, and those never reached). A
  * non-retryable failure of one kind is thrown once every kind ran, carrying the run's summary too,
- * so the CLI can report each kind and the worker does not retry it.
- *
- * `runSync(plan, resources, around)`: the plan says what to do (kinds, window, paging, budget), the
- * resources what to do it with (the file, the listing, the checkpoint stores, logger, signal,
- * progress); `around` is what a caller runs with the file open, around the kinds (src/pipeline.ts:
- * the read socket, the publish after).
+ * so the CLI can report each kind and the worker does not retry it. `around` is what a caller runs
+ * with the file open, around the kinds (src/pipeline.ts: the read socket, the publish after).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -15,34 +15,20 @@ export interface SyncPlan {
   readonly kinds: readonly JobKind[];
   /** Walk everything and mark jobs no longer listed as deleted. */
   readonly full: boolean;
-  /**
-   * With `full`: walk (and mark deleted) only jobs created in the last `reconcileWindow` ms
-   * (`--window`; src/sync/reconcile.ts); null: the whole history the service lists.
-   */
+  /** With `full`: walk only jobs created in the last ms (`--window`); null: the whole history listed. */
   readonly reconcileWindow: number | null;
   /** Lower bound of a first run (no watermark yet); null: all history. */
   readonly since: Date | null;
   readonly pageSize: number;
-  /**
-   * Most JSON bytes of one page (`--page-bytes`): pages are sized to it from the first request,
-   * and an answer that grows past it is asked again smaller. null: the memory plan's page bytes
-   * (memory/budget.ts).
-   */
+  /** Most JSON bytes of a page (`--page-bytes`): a bigger answer is asked again smaller; null: derived. */
   readonly pageBytes: number | null;
   /** Most JSON bytes of one record asked alone (`--max-record-bytes`); a bigger one fails the kind. */
   readonly maxRecordBytes: number;
-  /**
-   * ms before a page that contradicts itself is asked again the first time, twice that the second
-   * (page-anomalies.ts). No flag sets it: tests shorten it, nothing else needs to.
-   */
+  /** ms before a page that contradicts itself is asked again, twice that the second time (no flag). */
   readonly anomalyPauseMs: number;
   /** Share (0..1) of a kind's stored jobs one --full run may mark deleted (at least 10 jobs). */
   readonly maxDeleteShare: number;
-  /**
-   * The account's data retention, ms (`--service-retention`): the service no longer lists jobs
-   * older than it. A --full run walks no further back, and marks the older jobs it no longer finds
-   * expired, never deleted (src/sync/retention.ts).
-   */
+  /** The account's data retention, ms (`--service-retention`): older jobs are not listed. */
   readonly serviceRetention: number;
   /** What a --full run does with the jobs it marks deleted: nothing more, or erase them (src/store/erase.ts). */
   readonly onDelete: 'mark' | 'erase';
@@ -50,15 +36,9 @@ export interface SyncPlan {
   readonly eraseKeepMetadata: readonly string[];
   /** Slices walked at once, and the client's burst. */
   readonly concurrency: number;
-  /**
-   * Jobs per backfill slice (`--slice-jobs`); smaller slices: less work lost on a crash. null: 4
-   * pages' worth (extract/slices.ts).
-   */
+  /** Jobs per backfill slice (`--slice-jobs`); null: 4 pages' worth (extract/slices.ts). */
   readonly sliceJobs: number | null;
-  /**
-   * The memory budget of the process, bytes (`--memory`): page bytes, pages in flight, batch size
-   * and DuckDB's memory_limit all derive from it (memory/budget.ts).
-   */
+  /** The process's memory budget, bytes (`--memory`): the rest derives from it (memory/budget.ts). */
   readonly memory: number;
   /** ms */
   readonly lookback: number;
@@ -94,23 +74,16 @@ export interface RunHooks {
   readonly onProgress?: (progress: SyncProgress) => void;
 }
 
-/**
- * What a run uses. The listing comes from `source` when given (it stays the caller's to close:
- * unit tests pass an in-memory one), else from a client the run opens on the service and closes.
- */
+/** What a run uses: the listing `source` when given (the caller's to close), else a client it opens. */
 export type SyncResources = StoreSettings & RunHooks & ({ readonly source: Listing } | ServiceSettings);
 
-/**
- * Every setting of a run, flat, as the CLI and the worker resolve them (src/config/sync-defaults.ts):
- * it serves as both arguments of `runSync(plan, resources)`.
- */
+/** Every setting of a run, flat (src/config/sync-defaults.ts): both arguments of `runSync`. */
 export interface SyncOptions extends SyncPlan, ServiceSettings, StoreSettings, RunHooks {}
 
 /**
  * What a kind's run walks: `incremental` from the watermark; `recent` a reconcile of the jobs created
- * in the last `reconcileWindow` (`sync --full --window`, the worker's recent reconcile); `full` a
- * reconcile of the whole history the service lists, from the retention horizon (also a windowed one
- * on a file never synced: it has no window yet, and walks everything).
+ * in the last `reconcileWindow` (`sync --full --window`); `full` a reconcile of the whole history
+ * listed (also a windowed one on a file never synced).
  */
 export const SYNC_MODES = ['incremental', 'full', 'recent'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];

@@ -1,21 +1,16 @@
 /**
  * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
- * linearly), each pushing its pages into the shared bounded queue, then a `done` marker. Slices are
- * handed out oldest first, so the writer's watermark can advance early: a window's planned slices,
- * or the windows around pending jobs, each cut when a fetcher takes it. The client's rate limit
- * is shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) as it
- * arrives, while the writer waits on DuckDB, and only its records are queued. The queue is
- * bounded by JSON bytes (src/memory/budget.ts queueBytes): `push` waits while it is full, so memory
- * holds at most its capacity however far the fetchers could run ahead.
+ * linearly), each pushing its pages into the shared bounded queue, then its number. Slices are
+ * handed out oldest first, so the writer's watermark can advance early. The client's rate limit is
+ * shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) while the
+ * writer waits on DuckDB, and only its records are queued. The queue is bounded by JSON bytes
+ * (queueBytes): `push` waits while it is full, however far the fetchers could run ahead.
  */
 import type { Listing, ListName, Page, Slice, WalkOptions } from '../../extract/index.js';
 import { walkSlice } from '../../extract/index.js';
 import { normalizePage, type PageRecords } from '../../normalize/index.js';
 
-/**
- * What travels from the fetchers to the writer: each page's records, normalized (its body is let
- * go in the fetcher), and, once every page of a slice was pushed, the slice's number.
- */
+/** What travels to the writer: each page's records, then, after a slice's last page, its number. */
 export type Queued = PageRecords | number;
 
 /** How each slice is walked (WalkOptions), by up to `concurrency` fetchers at once. */
@@ -39,9 +34,8 @@ export function sliceList(slices: readonly Slice[]): SliceSource {
 
 /**
  * Resolves when every slice was walked, or rejects with the first fetch error (after the others
- * stopped). Closes the queue either way, so the writer drains it and ends. Slice numbers in the
- * queue count from 0 in the order the slices were taken. `firstPage`, when given, is
- * the first slice's first page, already fetched.
+ * stopped); closes the queue either way. Slice numbers count from 0 in the order taken.
+ * `firstPage`: the first slice's first page, already fetched.
  */
 export async function fetchSlices(
   client: Listing,
@@ -58,7 +52,6 @@ export async function fetchSlices(
   const onAbort = () => stop.abort(options.signal.reason);
   options.signal.addEventListener('abort', onAbort, { once: true });
   const walkOptions: WalkOptions = { ...options, signal: stop.signal };
-  // Reused once, then let go.
   let reuse = firstPage;
   const walk = async (index: number, slice: Slice): Promise<void> => {
     const first = reuse;

@@ -14,12 +14,6 @@ import type { Slice } from '../../extract/index.js';
 import type { Checkpoint } from '../types.js';
 import type { Claims } from './writer.js';
 
-/** A checkpoint's view of the slice a run stopped inside (ISO 8601 instants). */
-export interface SliceBounds {
-  readonly after: string | null;
-  readonly before: string;
-}
-
 export class SliceLedger {
   readonly #slices: readonly Slice[];
   readonly #complete = new Set<number>();
@@ -27,7 +21,7 @@ export class SliceLedger {
   #prefix = 0;
   #committed: string | null;
 
-  /** `watermark`: the run's starting checkpoint watermark (null on a first run). */
+  /** `watermark`: the run's starting one (null on a first run). */
   constructor(slices: readonly Slice[], watermark: string | null) {
     this.#slices = slices;
     this.#committed = watermark;
@@ -49,7 +43,7 @@ export class SliceLedger {
   }
 
   /** The oldest slice not complete yet; null once all are. */
-  get inProgress(): SliceBounds | null {
+  get inProgress(): Checkpoint['slice'] {
     const slice = this.#slices[this.#prefix];
     return slice ? { after: slice.after?.toISOString() ?? null, before: slice.before.toISOString() } : null;
   }
@@ -66,7 +60,7 @@ export class SliceLedger {
 }
 
 /** The later of two ISO 8601 instants; `b` when `a` is null. */
-export function laterOf(a: string | null, b: string): string {
+function laterOf(a: string | null, b: string): string {
   return a !== null && Date.parse(a) > Date.parse(b) ? a : b;
 }
 

@@ -2,25 +2,23 @@
  * The single writer of a kind's walk and its commit policy. Fetchers walk slices in parallel and
  * queue their pages (fetch-slices.ts); the writer loads them as they come, from any slice, in
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
- * JSON bytes (src/memory/budget.ts) and when the walk ends (its queue closed and drained), not when
- * a slice completes (a slice's end is claimed by the open transaction's checkpoint). Every
- * `reopenBytes` of JSON loaded, it opens the file again, between two transactions
- * (Database.reopen). New records are parsed `parseBytes` at a time, the last of a transaction
- * before its commit (src/load/parse-batch.ts). Each commit carries a checkpoint, saved in two phases: inside the
- * transaction (DuckDB) and after its commit (Redis); its claims say what it may claim. The walk of
- * a window and the re-check of pending jobs both load through it.
+ * JSON bytes (src/memory/budget.ts) and when the walk ends, not when a slice completes (the open
+ * transaction's checkpoint claims a slice's end). Every `reopenBytes` of JSON loaded, it opens the
+ * file again between two transactions (Database.reopen). New records are parsed `parseBytes` at a
+ * time, the last before the commit (src/load/parse-batch.ts). Each commit carries a checkpoint,
+ * saved inside the transaction (DuckDB) and after its commit (Redis). The walk of a window and the
+ * re-check of pending jobs both load through it.
  *
- * A transaction that stored at least a batch of JSON (`batchBytes` of new or changed records) is
- * written straight into the file at its commit (TransactionSize), each row written once,
- * compressed. Less goes through the WAL: a checkpoint writes the metadata of every row group anew, more than a few pages
- * cost in the WAL (docs/decisions/0009-a-commit-written-into-the-file-once.md), and a run that
- * finds its records unchanged (an idle or `--full` run) stores next to nothing however much it
- * reads.
+ * A transaction that stored at least `batchBytes` of new or changed records is written straight
+ * into the file at its commit, each row once, compressed; less goes through the WAL, as a
+ * checkpoint writes every row group's metadata anew
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md) and an idle or `--full` run stores
+ * next to nothing however much it reads.
  */
 
 import type { Page, Paging } from '../../extract/index.js';
 import type { JobKind } from '../../kinds.js';
-import { type LoadResult, NOTHING_LOADED, type RecordLoader } from '../../load/loader.js';
+import { type LoadResult, NOTHING_LOADED } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
 import type { Database } from '../../store/index.js';
@@ -58,9 +56,7 @@ export async function walkAndLoad(
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  // Pages come normalized (the fetchers normalize them as they read them); the queue holds enough of
-  // them that the fetchers keep fetching and scanning while the writer waits on DuckDB, its
-  // statements and its commits (src/memory/budget.ts queueBytes).
+  // Holds enough pages that the fetchers keep fetching while the writer waits on DuckDB (queueBytes).
   const queue = new PageQueue<Queued>(ctx.memory.queueBytes, queuedBytes);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
     concurrency: ctx.plan.concurrency,
@@ -86,25 +82,25 @@ export async function walkAndLoad(
   await fetching;
 }
 
-/**
- * Loads pages as they come (from any slice), commits every `commitRows` child rows or `commitBytes`
- * JSON bytes and at the walk's end, and checkpoints the watermark of the oldest-first prefix of
- * complete slices.
- */
+/** Loads pages as they come and commits them with their checkpoint, by the policy above. */
 async function writePages(
   ctx: KindRunContext,
   kind: JobKind,
   queue: PageQueue<Queued>,
-  { counters, progress, claims }: WriteState,
+  state: WriteState,
 ): Promise<void> {
+  const { counters, claims } = state;
   let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
     const batch = await ctx.db.transaction(async () => {
       const size = new TransactionSize(ctx.memory);
       let drained: boolean;
       try {
-        drained = await loadPages(ctx, kind, queue, { counters, progress, claims }, size);
-        await flushStaged(ctx.loader, counters, size);
+        drained = await loadPages(ctx, kind, queue, state, size);
+        // What the loader still holds staged is parsed into this transaction, not a failed one.
+        const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
+        counters.addLoad(flushed);
+        size.add(flushed, 0);
       } catch (error) {
         await ctx.loader.discard();
         throw error;
@@ -137,8 +133,7 @@ async function writePages(
 
 /**
  * Loads pages into the open transaction until it is to commit (`size`) or the queue is closed and
- * drained (then true); a slice that ends is marked complete in the claims. The new records are
- * staged and parsed `parseBytes` of JSON at a time; the caller flushes the last of them.
+ * drained (then true); a slice that ends is marked complete in the claims. The caller flushes.
  */
 async function loadPages(
   ctx: KindRunContext,
@@ -168,9 +163,8 @@ async function loadPages(
 }
 
 /**
- * The records of the page in hand and of the pages already waiting behind it, up to `maxBytes`
- * of JSON (`batchBytes`), each job once: each load costs a fixed number of statements, which small pages would
- * pay one by one. Big pages are loaded alone, so memory stays bounded by the queue either way.
+ * The records of the page in hand and of the pages already waiting behind it, up to `maxBytes` of
+ * JSON, each job once: each load costs a fixed number of statements. Big pages are loaded alone.
  */
 function withWaitingPages(queue: PageQueue<Queued>, first: PageRecords, maxBytes: number): PageRecords {
   const pages = [first];
@@ -209,18 +203,4 @@ export class TransactionSize {
   beforeCommit(db: Database): void {
     if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
   }
-}
-
-/**
- * Before a commit: the records `loader` still holds staged are parsed into the open transaction,
- * their rows counted in `counters` and `size`. A transaction that fails instead `discard`s them.
- */
-async function flushStaged(
-  loader: RecordLoader,
-  counters: RunCounters,
-  size: TransactionSize,
-): Promise<void> {
-  const flushed: LoadResult = { ...NOTHING_LOADED, ...(await loader.flush()) };
-  counters.addLoad(flushed);
-  size.add(flushed, 0);
 }
