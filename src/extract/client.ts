@@ -9,7 +9,7 @@
  */
 import pRetry from 'p-retry';
 import type { Pool } from 'undici';
-import { ResponseTooLargeError } from '../errors.js';
+import { isRetryable, ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
@@ -19,7 +19,7 @@ import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type Listing, type Page, readPage } from './listing.js';
 import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
-import { accountSignal, type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import { accountSignal, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
 import {
@@ -146,7 +146,7 @@ export class ListingClient implements Listing {
         signal,
         shouldRetry: async ({ error, attemptNumber }) => {
           // A shutdown aborts the request in flight: that is no failure to retry (or warn about).
-          if (signal?.aborted || !shouldRetry(error)) return false;
+          if (signal?.aborted || !isRetryable(error)) return false;
           const delayMs = retryDelayMs(this.#policy, error, attemptNumber);
           this.stats.retries++;
           this.#logger.warn(

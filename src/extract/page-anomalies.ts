@@ -84,6 +84,11 @@ export function anomalyError(list: ListName, offset: number, anomaly: string): L
   );
 }
 
+/** A 400/422: at an offset the same filters were served at offset 0, the service caps offsets. */
+export function isRefusal(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError && (error.status === 400 || error.status === 422);
+}
+
 /**
  * A 400/422 at `offset` after the same filters were served at `servedOffset`: the service caps
  * offsets. Anything else is returned as it was.
@@ -94,8 +99,7 @@ export function offsetCapError(
   offset: number,
   servedOffset: number,
 ): unknown {
-  const refused = error instanceof UpstreamError && (error.status === 400 || error.status === 422);
-  if (!refused || offset <= servedOffset) return error;
+  if (!isRefusal(error) || offset <= servedOffset) return error;
   return new ListingAnomalyError(
     `the service refused offset ${offset} of the ${list} list (HTTP ${error.status}) after serving offset ${servedOffset} with the same filters: it caps offsets somewhere in between`,
     {

@@ -5,9 +5,9 @@
  */
 import type { ListName } from '../kinds.js';
 import type { Listing, Page } from './listing.js';
-import { anomalyError, assertAdvances, consistentPage, offsetCapError } from './page-anomalies.js';
+import { anomalyError, assertAdvances, consistentPage, isRefusal, offsetCapError } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
-import { isRefusal, planSlices, type Slice } from './slices.js';
+import { planSlices, type Slice } from './slices.js';
 import { getBoundedPage, type PageBudget, sliceParams } from './walk-slice.js';
 
 /** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */

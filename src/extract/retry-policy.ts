@@ -3,7 +3,6 @@
  * socket error codes are transient, how the backoff grows, and how `Retry-After` is read. The
  * client consults this table; no other file decides what retries.
  */
-import { isRetryable } from '../errors.js';
 
 /**
  * Statuses worth another try: a request the server or a proxy in front of it gave up waiting for
@@ -121,9 +120,4 @@ export function accountSignal(
   const retryAfter = retryAfterOf(error);
   if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return undefined;
   return { pauseMs: Math.min(retryAfter ?? 0, policy.retryAfterCapMs) };
-}
-
-/** Whether another attempt may help; the typed errors carry the answer. */
-export function shouldRetry(error: unknown): boolean {
-  return isRetryable(error);
 }

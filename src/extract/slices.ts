@@ -4,8 +4,8 @@
  * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
  */
 
-import { UpstreamError } from '../errors.js';
 import type { Page } from './listing.js';
+import { isRefusal } from './page-anomalies.js';
 
 export interface Slice {
   /** Inclusive lower bound; null: no lower bound. */
@@ -92,23 +92,4 @@ async function planBelowCap(
     boundaries.push(createdAt);
     if (page.next === null) return;
   }
-}
-
-/** A 400/422: at an offset the same filters were served at offset 0, the service caps offsets. */
-export function isRefusal(error: unknown): boolean {
-  return error instanceof UpstreamError && (error.status === 400 || error.status === 422);
-}
-
-export function createdAtOf(item: unknown): Date | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const value = (item as { created_at?: unknown }).created_at;
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-export function idOf(item: unknown): string | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const value = (item as { id?: unknown }).id;
-  return typeof value === 'string' ? value : undefined;
 }

@@ -12,8 +12,9 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Page } from '../extract/index.js';
 import { scanListBody } from '../extract/index.js';
+import { JOB_KINDS } from '../kinds.js';
 import { RecordScan, RecordScanner } from './record-scan.js';
-import { JOB_KINDS, type JobRecord, jobHeadSchema, jobRecordSchema } from './records/job-record.js';
+import { type JobRecord, jobHeadSchema, jobRecordSchema } from './records/job-record.js';
 
 /** A valid job record on its way to DuckDB. */
 export interface JobText {

@@ -8,8 +8,6 @@ import { JOB_KINDS, JOB_STATUSES } from '../../kinds.js';
 import { liveParamsSchema, preRecordedParamsSchema } from './request-params.js';
 import { fileSchema, freeObject, int32, liveResultSchema, preRecordedResultSchema, str } from './shapes.js';
 
-export { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from '../../kinds.js';
-
 /** ISO 8601 with an offset or Z, any sub-second precision: what DuckDB's TIMESTAMPTZ takes. */
 export const instant = z.iso.datetime({ offset: true });
 
@@ -26,14 +24,14 @@ const commonFields = {
   file: fileSchema.nullish(),
 };
 
-export const preRecordedJobSchema = z.looseObject({
+const preRecordedJobSchema = z.looseObject({
   ...commonFields,
   kind: z.literal('pre-recorded'),
   request_params: preRecordedParamsSchema.nullish(),
   result: preRecordedResultSchema.nullish(),
 });
 
-export const liveJobSchema = z.looseObject({
+const liveJobSchema = z.looseObject({
   ...commonFields,
   kind: z.literal('live'),
   request_params: liveParamsSchema.nullish(),
@@ -45,6 +43,4 @@ export const jobRecordSchema = z.discriminatedUnion('kind', [preRecordedJobSchem
 /** Used only to report every problem of a record whose `kind` is missing or unknown. */
 export const jobHeadSchema = z.looseObject({ ...commonFields, kind: z.enum(JOB_KINDS) });
 
-export type PreRecordedJob = z.infer<typeof preRecordedJobSchema>;
-export type LiveJob = z.infer<typeof liveJobSchema>;
 export type JobRecord = z.infer<typeof jobRecordSchema>;

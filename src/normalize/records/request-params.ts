@@ -125,6 +125,3 @@ export const liveParamsSchema = z.looseObject({
   callback: bool,
   callback_config: z.looseObject({ url: str, ...messageFlags }).nullish(),
 });
-
-export type PreRecordedParams = z.infer<typeof preRecordedParamsSchema>;
-export type LiveParams = z.infer<typeof liveParamsSchema>;

@@ -116,10 +116,3 @@ export const liveResultSchema = z.looseObject({
   ...commonResultShape,
   messages: strings,
 });
-
-export type ErrorObject = z.infer<typeof errorObjectSchema>;
-export type Utterance = z.infer<typeof utteranceSchema>;
-export type FileInfo = z.infer<typeof fileSchema>;
-export type TranslationEntry = z.infer<typeof translationEntrySchema>;
-export type PreRecordedResult = z.infer<typeof preRecordedResultSchema>;
-export type LiveResult = z.infer<typeof liveResultSchema>;
