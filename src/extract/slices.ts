@@ -1,18 +1,15 @@
 /**
- * Splitting a window into time slices for a backfill. Boundaries come from probes with `limit=1`
+ * A kind's window before it is walked: its first page (bounded by bytes, asked again while it
+ * contradicts itself) and its time slices for a backfill. Boundaries come from probes with `limit=1`
  * at every `sliceJobs`-th offset of the newest-first list, so each slice holds about `sliceJobs`
- * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
+ * jobs whatever the density of history. Slices are half-open by created_at: [after, before). A
+ * service that refuses even the probes below the last boundary caps offsets under `--slice-jobs`:
+ * that is named.
  */
-
-import type { Page } from './listing.js';
-import { isRefusal } from './page-anomalies.js';
-
-export interface Slice {
-  /** Inclusive lower bound; null: no lower bound. */
-  readonly after: Date | null;
-  /** Exclusive upper bound. */
-  readonly before: Date;
-}
+import type { ListName } from '../kinds.js';
+import type { Listing, Page } from './listing.js';
+import { anomalyError, assertAdvances, consistentPage, isRefusal, offsetCapError } from './page-anomalies.js';
+import { getBoundedPage, type Paging, type Slice, sliceParams } from './walk-slice.js';
 
 /** Pages per backfill slice when --slice-jobs is unset: about four pages a slice. */
 const SLICE_PAGES = 4;
@@ -24,6 +21,75 @@ export function defaultSliceJobs(pageSize: number): number {
 
 /** The page at `offset` of the window, or of its part created before `before` when given. */
 export type Probe = (offset: number, before?: Date) => Promise<Page>;
+
+export interface PlanOptions {
+  readonly sliceJobs: number;
+  /** Probes sent at once. */
+  readonly concurrency: number;
+  readonly signal: AbortSignal;
+  /** Called when the first page contradicted itself, even if asking again cleared it. */
+  readonly onAnomaly?: () => void;
+}
+
+export async function planWindow(
+  client: Listing,
+  list: ListName,
+  window: Slice,
+  paging: Paging,
+  options: PlanOptions,
+): Promise<{ firstPage: Page; slices: Slice[] }> {
+  const firstPage = await windowFirstPage(client, list, window, paging, options);
+  const probe = (offset: number, before?: Date) =>
+    getBoundedPage(
+      client,
+      list,
+      { ...sliceParams({ after: window.after, before: before ?? window.before }), offset },
+      { wanted: 1, signal: options.signal },
+      paging.sizer,
+      paging.budget,
+    );
+  try {
+    const slices = await planSlices(window, firstPage, options.sliceJobs, probe, options.concurrency);
+    return { firstPage, slices };
+  } catch (error) {
+    // Refused even below the last boundary: the cap is under --slice-jobs.
+    throw offsetCapError(error, list, options.sliceJobs, 0);
+  }
+}
+
+async function windowFirstPage(
+  client: Listing,
+  list: ListName,
+  window: Slice,
+  { sizer, budget, anomalyPauseMs }: Paging,
+  { signal, onAnomaly }: PlanOptions,
+): Promise<Page> {
+  const ask = async () => {
+    const page = await getBoundedPage(
+      client,
+      list,
+      { ...sliceParams(window), offset: 0 },
+      { wanted: sizer.limit, signal },
+      sizer,
+      budget,
+    );
+    sizer.observe(page.ids.length, page.bytes);
+    return page;
+  };
+  const recheck = { pauseMs: anomalyPauseMs, signal, ...(onAnomaly ? { onAnomaly } : {}) };
+  const first = await consistentPage(await ask(), ask, 0, recheck);
+  if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
+  assertAdvances(first.page);
+  // Asked before any record was seen, the first page is small (at the default budget, one item of
+  // ASSUMED_RECORD_BYTES: page-sizer.ts). When its records showed that
+  // more fit and the window goes on, it is asked again at the size learned: a window of up to
+  // --page-size small jobs is then one page, with no probes to plan slices.
+  if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
+  const again = await consistentPage(await ask(), ask, 0, recheck);
+  if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
+  assertAdvances(again.page);
+  return again.page;
+}
 
 /**
  * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:

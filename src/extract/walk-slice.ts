@@ -35,16 +35,26 @@ import {
   promisedBy,
 } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
-import type { Slice } from './slices.js';
 import type { ListParams } from './types.js';
 
-export interface WalkOptions {
-  /** Items per page: the configured page size, lowered for big records (shared by a kind's fetchers). */
+/** A time slice of a list, half-open by created_at. */
+export interface Slice {
+  /** Inclusive lower bound; null: no lower bound. */
+  readonly after: Date | null;
+  /** Exclusive upper bound. */
+  readonly before: Date;
+}
+
+/** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */
+export interface Paging {
   readonly sizer: PageSizer;
   /** Bytes a page and a record may have (getBoundedPage). */
   readonly budget: PageBudget;
-  /** ms before a contradicting page is asked again (page-anomalies.ts). */
+  /** ms before a contradicting page is asked again (page-anomalies.ts, SyncPlan.anomalyPauseMs). */
   readonly anomalyPauseMs: number;
+}
+
+export interface WalkOptions extends Paging {
   /** How many times a slice may start again before the run gives up (it retries next run). */
   readonly maxRestarts?: number;
   readonly signal?: AbortSignal;

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Slice } from '../../../src/extract/slices.js';
+import type { Slice } from '../../../src/extract/walk-slice.js';
 import { SliceLedger } from '../../../src/sync/writer/slice-ledger.js';
 
 type Message =
