@@ -11,6 +11,7 @@ import {
   either,
   HEAD_NAMES,
   type HeadName,
+  type Member,
   NEVER,
   objectRule,
   type Shape,
@@ -36,10 +37,9 @@ function recordShape(): Shape {
 /** The record's top-level members that the walk reads without a parse. */
 function withHeads(rule: NonNullable<Shape['object']>): NonNullable<Shape['object']> {
   const heads = new Set<string>(HEAD_NAMES);
-  const members = rule.members.map((member) => ({
-    name: member.name,
+  const members: Omit<Member, 'index' | 'bytes'>[] = rule.members.map((member) => ({
+    ...member,
     shape: member.name === RESULT ? withNames(member.shape) : member.shape,
-    required: member.required,
     head: heads.has(member.name) ? (member.name as HeadName) : undefined,
   }));
   for (const name of heads) {
@@ -166,11 +166,8 @@ function unionShape(def: Def): Shape {
   });
   const object = merged.object;
   if (object === undefined) return NEVER;
-  const members = object.members.map((member) => ({
-    name: member.name,
-    shape: member.name === discriminator ? valuesShape(values) : member.shape,
-    required: member.required,
-    head: member.head,
-  }));
+  const members = object.members.map((member) =>
+    member.name === discriminator ? { ...member, shape: valuesShape(values) } : member,
+  );
   return shape({ ...merged, object: objectRule(members, object.rest) });
 }
