@@ -1,10 +1,78 @@
 /**
- * The listing client's options checked once, where they enter: the base URL, the key, numbers that
- * must be whole or non-negative, and the retry policy they make (./retry-policy.ts).
+ * The listing client's public shapes (the filters of a request, how the client is tuned) and its
+ * options checked once, where they enter: the base URL, the key, numbers that must be whole or
+ * non-negative, and the retry policy they make (./retry-policy.ts).
  */
 import { ConfigError } from '../errors.js';
+import type { JobKind, JobStatus } from '../kinds.js';
+import type { Logger } from '../log.js';
+import type { ScannerClass } from './json-scan.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import type { ClientOptions } from './types.js';
+
+export interface ListParams {
+  /** Index of the first item; default 0. */
+  offset?: number;
+  /** Items asked for; default 20 (the spec's default). The service may serve fewer. */
+  limit?: number;
+  /** YYYY-MM-DD */
+  date?: string;
+  /** A string must be an ISO 8601 instant; sent as `toISOString()`. */
+  beforeDate?: Date | string;
+  afterDate?: Date | string;
+  status?: readonly JobStatus[];
+  /** Only on 'transcription'; a ConfigError elsewhere. */
+  kind?: readonly JobKind[];
+}
+
+export interface ClientOptions {
+  /** e.g. https://api.example.com; a path prefix is kept (`https://host/proxy` → /proxy/v2/...). */
+  baseUrl: string;
+  apiKey: string;
+  /** Requests per second across all concurrent calls of one client; default DEFAULT_RATE_LIMIT (20). */
+  rateLimit?: number;
+  /** Requests that may go out at once before the rate spaces them (a token bucket); default 1. */
+  burst?: number;
+  /** Attempts per request, the first included; default 6. */
+  maxAttempts?: number;
+  /** First backoff cap in ms; default 250. Doubles per retry, full jitter. */
+  retryBaseMs?: number;
+  /** Cap of one backoff in ms; default 30_000. */
+  retryMaxMs?: number;
+  /** Retry-After is honoured up to this many ms; default 60_000. */
+  retryAfterCapMs?: number;
+  /** ms; default 10_000. */
+  connectTimeoutMs?: number;
+  /** ms until the response headers arrive; default 30_000. */
+  headersTimeoutMs?: number;
+  /** ms of silence allowed between body chunks; default 30_000. undici checks it on a ~1 s clock. */
+  bodyTimeoutMs?: number;
+  /** Requests in flight at most; default 8. The throttle (throttle.ts) lowers it after repeated 429s. */
+  concurrency?: number;
+  /** Keep-alive pool size; default 8, never fewer than `concurrency`. */
+  connections?: number;
+  logger?: Logger;
+  /** What reads each item in the body's one scan (json-scan.ts); default HeadScanner (span and heads). */
+  scanner?: ScannerClass;
+  /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
+  onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Most body bytes to read (default and ceiling: MAX_BODY_BYTES); past it, ResponseTooLargeError. */
+  maxBytes?: number;
+}
+
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Attempts after a failed one. */
+  retries: number;
+  /** Pauses of every request begun on the service's word (a 429 or 503 with Retry-After). */
+  pauses: number;
+  /** Response body bytes received. */
+  bytes: number;
+}
 
 export function positive(
   setting: string,

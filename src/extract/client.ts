@@ -14,6 +14,7 @@ import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
 import { sleep } from '../util/sleep.js';
+import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './client-options.js';
 import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
 import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type Listing, type Page, readPage } from './listing.js';
@@ -21,7 +22,6 @@ import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { accountSignal, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
-import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './types.js';
 import {
   bodyError,
   describeError,

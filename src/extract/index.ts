@@ -7,6 +7,7 @@
 
 export { LIST_NAMES, type ListName } from '../kinds.js';
 export { ListingClient } from './client.js';
+export type { ClientOptions, ListParams, RequestOptions } from './client-options.js';
 export { INT32_MAX, INT32_MIN, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 export { ListScanner, scanListBody } from './json-scan.js';
 export type { Listing, Page } from './listing.js';
@@ -15,6 +16,5 @@ export { PageSizer } from './page-sizer.js';
 export { buildQuery, validateListParams } from './query.js';
 export { DEFAULT_RATE_LIMIT } from './rate-limiter.js';
 export { defaultSliceJobs, planWindow } from './slices.js';
-export type { ClientOptions, ListParams, RequestOptions } from './types.js';
 export type { PageBudget, Paging, Slice, WalkOptions } from './walk-slice.js';
 export { walkSlice } from './walk-slice.js';

@@ -20,8 +20,8 @@ import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { ProtocolError } from '../errors.js';
 import type { ListName } from '../kinds.js';
+import type { ClientStats, ListParams, RequestOptions } from './client-options.js';
 import { type ItemSpan, JsonSyntaxError, type ScannerClass, scanListBody } from './json-scan.js';
-import type { ClientStats, ListParams, RequestOptions } from './types.js';
 
 export interface NextLink {
   readonly offset: number;

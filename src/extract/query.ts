@@ -8,7 +8,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, JOB_STATUSES, LIST_NAMES, type ListName } from '../kinds.js';
-import type { ListParams } from './types.js';
+import type { ListParams } from './client-options.js';
 
 /** The spec's default page size. */
 export const DEFAULT_LIMIT = 20;

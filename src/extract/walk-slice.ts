@@ -26,6 +26,7 @@
 import { ProtocolError, ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { formatBytes } from '../util/bytes.js';
+import type { ListParams } from './client-options.js';
 import { type Listing, type Page, pageOf } from './listing.js';
 import {
   anomalyError,
@@ -35,7 +36,6 @@ import {
   promisedBy,
 } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
-import type { ListParams } from './types.js';
 
 /** A time slice of a list, half-open by created_at. */
 export interface Slice {
