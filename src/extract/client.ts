@@ -19,9 +19,8 @@ import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-opt
 import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type Listing, type Page, readPage } from './listing.js';
 import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 import { accountSignal, type RetryPolicy, retryDelayMs } from './retry-policy.js';
-import { REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import {
   bodyError,
   describeError,

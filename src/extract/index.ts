@@ -14,7 +14,7 @@ export type { Listing, Page } from './listing.js';
 export { DEFAULT_ANOMALY_PAUSE_MS } from './page-anomalies.js';
 export { PageSizer } from './page-sizer.js';
 export { buildQuery, validateListParams } from './query.js';
-export { DEFAULT_RATE_LIMIT } from './rate-limiter.js';
 export { defaultSliceJobs, planWindow } from './slices.js';
+export { DEFAULT_RATE_LIMIT } from './throttle.js';
 export type { PageBudget, Paging, Slice, WalkOptions } from './walk-slice.js';
 export { walkSlice } from './walk-slice.js';
