@@ -7,8 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
-import { contentHash } from '../src/normalize/content-hash.js';
-import { validateJobRecord } from '../src/normalize/page-records.js';
+import { contentHash, validateJobRecord } from '../src/normalize/page-records.js';
 import { openWriter } from '../src/store/open-file.js';
 import { countRecord, emptyCounts, type RowCounts, utteranceLists } from './record-counts.js';
 

@@ -13,7 +13,7 @@ CREATE OR REPLACE TEMP MACRO tsync_utterances(list) AS json_transform(list, '[{
 -- `result` the load maps (a feature result as JSON; translation entries as their members' JSON, so
 -- that the load can keep every member but the utterances). Unknown members are ignored here.
 -- Every path typed here is one the zod schema has, with a compatible type, and `result` has every
--- module of FEATURE_MODULES (src/normalize/records/modules.ts), as do the lists of modules below,
+-- module of FEATURE_MODULES (src/normalize/records/shapes.ts), as do the lists of modules below,
 -- in parse.sql and in rows-module-results.sql: test/unit/normalize/record-contract.test.ts.
 CREATE OR REPLACE TEMP MACRO tsync_record(doc) AS json_transform(doc, '{
   "kind": "VARCHAR", "status": "VARCHAR", "version": "INTEGER", "request_id": "VARCHAR",

@@ -4,7 +4,7 @@
 -- A name tsync_record does not type (a newer feature) comes from parse.sql's `other_modules`.
 -- Returns the columns of `module_results`, in the table's order (appended as they come).
 -- The names below, with the two list_contains branches, are FEATURE_MODULES
--- (src/normalize/records/modules.ts): test/unit/normalize/record-contract.test.ts.
+-- (src/normalize/records/shapes.ts): test/unit/normalize/record-contract.test.ts.
 -- Each list is unnested in a select list, beside the job's columns (its created_at among them): a
 -- lateral unnest, or a lookup of the job's row, costs a join per batch.
 WITH members AS (

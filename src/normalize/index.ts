@@ -3,8 +3,8 @@
  * they meet the record's shape or judged by the schema, their content hash, and the scanner that
  * checks the shape in the page's one scan (RecordScanner, for the listing client).
  */
-export { contentHash } from './content-hash.js';
 export {
+  contentHash,
   type JobText,
   mergePageRecords,
   normalizePage,

@@ -15,6 +15,7 @@ import { scanListBody } from '../extract/index.js';
 import { JOB_KINDS } from '../kinds.js';
 import { RecordScan, RecordScanner } from './record-scan.js';
 import { type JobRecord, jobHeadSchema, jobRecordSchema } from './records/job-record.js';
+import { RESULT_COLUMNS } from './records/shapes.js';
 
 /** A valid job record on its way to DuckDB. */
 export interface JobText {
@@ -81,7 +82,7 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
     const raw = body.toString(ascii ? 'latin1' : 'utf8', item.start, item.end);
-    const hash = (): string => createHash('sha1').update(body.subarray(item.start, item.end)).digest('hex');
+    const hash = (): string => contentHash(body.subarray(item.start, item.end));
     if (item.checked && item.plain) {
       const { id, kind, status, created_at: createdAt } = heads as Required<typeof heads>;
       jobs.delete(id);
@@ -106,9 +107,13 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
   return { pages: 1, count: items.length, listedIds, jobs: [...jobs.values()], quarantine, bytes };
 }
 
-/** Members of `result` that are columns of `jobs`, not feature results. */
 function isModule(name: string): boolean {
-  return name !== 'metadata' && name !== 'transcription';
+  return !(RESULT_COLUMNS as readonly string[]).includes(name);
+}
+
+/** The identity of a record's content: sha1 of its JSON text (the text stored as `raw`), in hex. */
+export function contentHash(raw: string | Uint8Array): string {
+  return createHash('sha1').update(raw).digest('hex');
 }
 
 /**

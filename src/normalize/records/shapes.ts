@@ -116,3 +116,19 @@ export const liveResultSchema = z.looseObject({
   ...commonResultShape,
   messages: strings,
 });
+
+/**
+ * The feature modules: the members of `result` the schema knows that are feature results (each a
+ * `module_results` row), derived from both kinds' result schemas; RESULT_COLUMNS are members of
+ * `result` too, but columns of `jobs`. The loader's SQL and docs/schema.md name each module;
+ * test/unit/normalize/record-contract.test.ts fails, naming the file and the module, when one differs.
+ */
+export const RESULT_COLUMNS = ['metadata', 'transcription'] as const;
+
+type ResultMember = keyof typeof preRecordedResultSchema.shape | keyof typeof liveResultSchema.shape;
+export type FeatureModule = Exclude<ResultMember, (typeof RESULT_COLUMNS)[number]>;
+
+/** Every module either kind's result schema names, pre-recorded's first, each once, in schema order. */
+export const FEATURE_MODULES: readonly FeatureModule[] = [
+  ...new Set([...Object.keys(preRecordedResultSchema.shape), ...Object.keys(liveResultSchema.shape)]),
+].filter((name): name is FeatureModule => !(RESULT_COLUMNS as readonly string[]).includes(name));

@@ -13,7 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { contentHash } from '../../../src/normalize/content-hash.js';
+import { contentHash } from '../../../src/normalize/page-records.js';
 import { expectedFacts, roundBilling, utteranceLists } from './mirror-facts.js';
 
 type Json = Record<string, unknown>;

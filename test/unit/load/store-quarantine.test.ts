@@ -4,7 +4,7 @@ import { parseCommandArgs } from '../../../src/cli/command.js';
 import { command as quarantineCommand } from '../../../src/cli/commands/quarantine.js';
 import { ConfigError } from '../../../src/errors.js';
 import { quarantineRetry } from '../../../src/load/quarantine-retry.js';
-import { contentHash } from '../../../src/normalize/content-hash.js';
+import { contentHash } from '../../../src/normalize/page-records.js';
 import type { Database } from '../../../src/store/database.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { quarantineList, upsertQuarantined } from '../../../src/store/statements/quarantine.js';

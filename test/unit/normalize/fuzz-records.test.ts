@@ -7,8 +7,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../src/normalize/content-hash.js';
-import { validateJobRecord } from '../../../src/normalize/page-records.js';
+import { contentHash, validateJobRecord } from '../../../src/normalize/page-records.js';
 import { generateDataset } from '../../../src/simulator/index.js';
 import type { Database } from '../../../src/store/database.js';
 import { openWriter } from '../../../src/store/open-file.js';

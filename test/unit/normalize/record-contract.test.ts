@@ -2,7 +2,7 @@
  * The job record's contract is the zod schema (src/normalize/records/); what else states it is
  * checked against it here:
  * - every place in sql/ and docs/ that lists the feature modules lists exactly FEATURE_MODULES
- *   (src/normalize/records/modules.ts, itself derived from the result schemas); a failure names
+ *   (src/normalize/records/shapes.ts, itself derived from the result schemas); a failure names
  *   the file, the place in it, and the missing or extra module;
  * - every typed path of the `json_transform` structures of sql/ (the macros of
  *   sql/load/parse-create.sql and a few inline ones) exists in the schema with a compatible type
@@ -18,11 +18,12 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jobRecordSchema } from '../../../src/normalize/records/job-record.js';
-import { FEATURE_MODULES, RESULT_COLUMNS } from '../../../src/normalize/records/modules.js';
 import {
   errorObjectSchema,
+  FEATURE_MODULES,
   liveResultSchema,
   preRecordedResultSchema,
+  RESULT_COLUMNS,
   transcriptionSchema,
   translationEntrySchema,
   utteranceSchema,
