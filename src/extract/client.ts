@@ -36,15 +36,12 @@ import {
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
-/** What a request asks of a page. */
-type PageAsked = Pick<Page, 'list' | 'offset' | 'limit'>;
-
 /** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
 const DEFAULT_CONCURRENCY = 8;
 
 /** One page's GET, as its retries, its turn of the rate and its send see it. */
 interface PageRequest {
-  readonly asked: PageAsked;
+  readonly asked: Pick<Page, 'list' | 'offset' | 'limit'>;
   /** The path and query sent (never the key: that is a header). */
   readonly pathAndQuery: string;
   /** `GET /v2/...`, as errors and logs name the request. */
@@ -106,10 +103,7 @@ export class ListingClient implements Listing {
     };
   }
 
-  /**
-   * One page, retried per the policy (a body that is not a list envelope is asked again). Filters
-   * are checked before anything is sent.
-   */
+  /** One page, retried per the policy (a body that is no list envelope too); filters checked first. */
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
     const query = buildQuery(list, params);
     const path = listPath(this.#basePath, list);
@@ -231,11 +225,7 @@ export class ListingClient implements Listing {
     }
   }
 
-  /**
-   * Sends one GET and reads the body, at most `maxBytes` of it: a longer one (by its content-length,
-   * or counted as it streams in) is abandoned and the request fails with ResponseTooLargeError.
-   * Transport failures become typed errors.
-   */
+  /** One GET and at most `maxBytes` of its body (else ResponseTooLargeError); typed transport errors. */
   async #send({ pathAndQuery, where, signal, maxBytes }: PageRequest) {
     let response: Awaited<ReturnType<Pool['request']>>;
     try {

@@ -1,11 +1,8 @@
 /**
- * Reading JSON bytes token by token without building values: the part of the list scan
- * (json-scan.ts) that knows only JSON's grammar, as JSON.parse accepts it, and the one walk of
- * objects and arrays (`enterObject`/`nextMember`, `enterArray`/`nextElement`) that the readers of
- * a body drive, each with what it does with a value (the envelope's and the heads' readers in
- * json-scan.ts, the record scanner's checks in src/normalize).
- * Positions are byte offsets into the UTF-8 body; a byte that breaks the grammar throws
- * JsonSyntaxError.
+ * Reading JSON bytes token by token without building values: JSON's grammar as JSON.parse accepts
+ * it, and the one walk of objects and arrays that the readers of a body drive (json-scan.ts, the
+ * record scanner of src/normalize). Positions are byte offsets into the UTF-8 body; a byte that
+ * breaks the grammar throws JsonSyntaxError.
  */
 
 /** The body is not JSON; `at` is the byte offset where reading stopped. */

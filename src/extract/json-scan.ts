@@ -1,14 +1,8 @@
 /**
- * One pass over a list answer's bytes, without building a value: checks that the body is JSON
- * (as JSON.parse would accept it), finds the envelope's `next` and each item's span, and reads each
- * item's heads (the top-level `id` and `created_at` the walk needs). DuckDB parses the items
- * themselves later (src/load); the walk needs only what this returns.
- *
- * A subclass of ListScanner may read more of each item in the same pass (its `item()`): the scan
- * stays one pass over the bytes whoever reads the items. What it reads is its own; extract keeps
- * only each item's span and heads.
- *
- * The body must be valid UTF-8 (listing.ts readPage decodes one that is not).
+ * One pass over a list answer's bytes (valid UTF-8), without building a value: checks that the body
+ * is JSON (as JSON.parse would accept it), finds the envelope's `next` and each item's span, and
+ * reads each item's heads (the top-level `id` and `created_at` the walk needs). A subclass of
+ * ListScanner may read more of each item in the same pass (its `item()`).
  */
 import { JsonLexer, JsonSyntaxError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-lexer.js';
 

@@ -1,15 +1,11 @@
 /**
- * A page of a list, and the listing service as the sync reads it: one page of a list (filters,
- * offset and limit, read up to a byte bound) as received and scanned, the request counts that go
- * into each kind's summary, and close. ListingClient (./client.ts) is the service over HTTP; unit
- * tests of the engine use an in-memory one (test/helpers/listing-fake.ts) so they run without
- * sockets.
+ * A page of a list, and the listing service as the sync reads it (`Listing`: ListingClient over
+ * HTTP, or test/helpers/listing-fake.ts in memory).
  *
- * A 2xx answer's body is read as a list envelope without parsing its records (readPage): it must be
- * JSON, with `items` an array and `next` a string or null (`first` and `current`, which nothing
- * reads, a string or null when present); each item's span and heads come from one scan
- * (json-scan.ts), which reads the items with the scanner given. Pure, so the client runs it inside
- * its retry loop: a broken body is asked again.
+ * A 2xx answer's body is read as a list envelope without parsing its records (readPage, pure, so
+ * the client runs it inside its retry loop): it must be JSON, with `items` an array and `next` a
+ * string or null (`first` and `current` a string or null when present); each item's span and heads
+ * come from one scan (json-scan.ts) with the scanner given.
  *
  * `next` is not trusted: on every list it points at /v2/transcription and carries only status,
  * offset and limit, so following it would drop the caller's path and filters, and it could name
@@ -36,12 +32,9 @@ export interface Page {
   readonly offset: number;
   /** The limit asked for. */
   readonly limit: number;
-  /** The body as UTF-8 (as received, unless it was not valid UTF-8: then decoded, U+FFFD for bad bytes): each record's exact text is a span of it. */
+  /** The body as UTF-8 (as received; invalid UTF-8 decoded, U+FFFD for bad bytes): each record's text is a span of it. */
   readonly body: Buffer;
-  /**
-   * Each item's span and heads, as the client's scanner read them (an object of the scanner's own
-   * class, which may say more of the item); not validated here.
-   */
+  /** Each item's span and heads, as the client's scanner read them (it may say more); not validated. */
   readonly items: readonly ItemSpan[];
   /** Each item's `id` when it is a string, in order, unreadable ones included: the walk's anchors. */
   readonly ids: readonly (string | undefined)[];
@@ -108,15 +101,12 @@ export function readPage(
 }
 
 /**
- * The list envelope (spec 2.1), lenient on purpose: unknown fields pass through, and
- * `first`/`current` may be missing or null, since nothing reads them. `next` and `items` are what
- * paging depends on, so they are required; the items are validated one by one later
- * (src/normalize), so one odd record cannot fail a whole page.
+ * The list envelope (spec 2.1), lenient on purpose: only `next` and `items`, which paging depends on,
+ * are required; the items are validated one by one later (src/normalize).
  */
 const listEnvelopeSchema = z.looseObject({
   first: z.string().nullish(),
   current: z.string().nullish(),
-  /** null when there is no next page. */
   next: z.string().nullable(),
   items: z.array(z.unknown()),
 });

@@ -1,24 +1,19 @@
 /**
  * How many items to ask for per page. `--page-size` is the most; when a kind's records are big
- * (long transcripts with every word, translations, diarization), fewer are asked so a page's JSON
- * stays near `targetBytes`: a page is held in memory, as bytes and as its records' texts, once per
- * fetcher and per queued page, so a page of 100 hour-long transcripts (~1 MB of JSON each) would
- * cost the sync hundreds of megabytes.
+ * (long transcripts with every word), fewer are asked so a page's JSON stays near `targetBytes`: a
+ * page is held in memory once per fetcher and per queued page, as bytes and as its records' texts.
  */
 
 /**
- * JSON bytes a page aims at, and the most a page may have, when neither `--page-bytes` nor a memory
- * budget says otherwise (8 MiB): ~8 jobs of an hour's words each, or 100 small ones. The sync takes
- * `--page-bytes`, else the budget's page bytes (src/memory/budget.ts). A longer answer is not read
- * to its end (walk-slice.ts getBoundedPage).
+ * JSON bytes a page aims at, and the most it may have, when neither `--page-bytes` nor a memory
+ * budget (src/memory/budget.ts) says otherwise (8 MiB): ~8 jobs of an hour's words, or 100 small ones.
  */
 export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
 
 /**
  * What a record is assumed to weigh before any was seen (1 MiB, an hour-long transcript with every
- * word): the first page of a run asks for pageBytes / 1 MiB items, at least one (one at the default
- * budget: docs/configuration.md, Memory), not for `--page-size`, so even a first page of huge
- * records stays near the budget.
+ * word): a run's first page asks for pageBytes / 1 MiB items (at least one), so even it stays near
+ * the budget.
  */
 export const ASSUMED_RECORD_BYTES = 2 ** 20;
 

@@ -80,10 +80,7 @@ export function validateListParams(list: ListName, params: ListParams): void {
   }
 }
 
-/**
- * The query of one list request. offset and limit are always sent (defaults 0 and 20) so the
- * request says exactly which page it is, whatever the server's defaults are.
- */
+/** The query of one list request; offset and limit always sent (defaults 0 and 20), whatever the server's. */
 export function buildQuery(list: ListName, params: ListParams): URLSearchParams {
   validateListParams(list, params);
   const query = new URLSearchParams();

@@ -105,12 +105,9 @@ export function retryDelayMs(
 }
 
 /**
- * Whether an answer speaks for the whole account rather than for one request, and how long every
- * request is then to wait (ms): a 429 (a rate limit is the account's), and a 503 that says when to
- * come back (the service as a whole is unavailable or shedding load until then). The wait is the
- * Retry-After, up to its cap; 0 without one (a 429 that does not say). Any other answer, a 503
- * without Retry-After included, is one request's failure: undefined. The client pauses and lowers
- * its requests in flight on these (throttle.ts).
+ * Whether an answer speaks for the whole account (a 429, a 503 with Retry-After) rather than one
+ * request (undefined), and how long every request is then to wait: the Retry-After up to its cap,
+ * else 0 (ms). The client pauses and lowers its requests in flight on these (throttle.ts).
  */
 export function accountSignal(
   policy: RetryPolicy,

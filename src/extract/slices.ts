@@ -92,11 +92,9 @@ async function windowFirstPage(
 }
 
 /**
- * Returns slices oldest first. `firstPage` is the window's first page (offset 0), already fetched:
- * when it says there is no next page the window is one slice and no probe is made. Probes go out
- * `parallel` at a time (the run's concurrency): when latency dominates, planning would otherwise
- * cost one round trip per slice before any slice is walked. At most `parallel - 1` probes past the
- * end of the list are wasted.
+ * Returns slices oldest first; a `firstPage` (offset 0) with no next page is the one slice. Probes
+ * go out `parallel` at a time (the run's concurrency), so planning does not cost one round trip per
+ * slice; at most `parallel - 1` probes past the end of the list are wasted.
  *
  * A service that caps offsets refuses the deep probes (400/422): planning then goes on from the
  * last boundary found, one probe at a time, each at offset `sliceJobs` of the part of the window

@@ -81,16 +81,12 @@ export interface SignalEffect {
   readonly loweredTo: number | undefined;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-}
-
 export class Throttle {
   readonly #max: number;
   readonly #now: () => number;
   #limit: number;
   #inFlight = 0;
-  readonly #waiting: Waiter[] = [];
+  readonly #waiting: { readonly resolve: () => void }[] = [];
   /** When the pause ends (the clock's ms); in the past when none runs. */
   #pausedUntil = Number.NEGATIVE_INFINITY;
   /** Signals counted so far: a request sent at an older count answers from before the last one. */
@@ -122,7 +118,7 @@ export class Throttle {
       this.#inFlight += 1;
     } else {
       await new Promise<void>((resolve, reject) => {
-        const waiter: Waiter = {
+        const waiter = {
           resolve: () => {
             signal?.removeEventListener('abort', onAbort);
             resolve();

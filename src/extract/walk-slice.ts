@@ -7,20 +7,14 @@
  * after the first is asked from one place earlier (`offset - 1`), and its first item must be the
  * last item of the page before (the anchor). When it is not, something moved: the walk starts the
  * slice again (what was already loaded is unchanged and costs no writes). Insertions move jobs up
- * and only repeat an item, which the idempotent loader absorbs.
+ * and only repeat an item, which the idempotent loader absorbs. A page that contradicts itself is asked
+ * again (page-anomalies.ts).
  *
- * Only `offset` is taken from `next` (it points at /v2/transcription and carries only status,
- * offset and limit); path and filters stay ours. Serving fewer items than asked is followed when
- * `next` carries the smaller limit; a page that contradicts itself is asked again (page-anomalies.ts).
- *
- * Each page is bounded by bytes (getBoundedPage, also the window's first page and probes), from the
- * first request on. The sizer says how many items fit the page
- * budget (`--page-bytes`) at the record size seen so far, or ASSUMED_RECORD_BYTES before any (page-sizer.ts);
- * the client stops reading an answer that grows past the budget, and the page is asked again with
- * a smaller `limit` (at most half), down to one item. One record alone may be bigger than a page:
- * at `limit` 1 the answer may grow to the record ceiling (`--max-record-bytes`) per item;
- * a record bigger than that fails the kind with a one-line error naming the setting to raise
- * (the other kind still syncs). No answer is ever read past the client's own ceiling either.
+ * Each page is bounded by bytes (getBoundedPage, also the window's first page and probes): the
+ * sizer (page-sizer.ts) says how many items fit `--page-bytes`; an answer that grows past it is
+ * abandoned and asked again with at most half the `limit`, down to one item, whose answer may grow
+ * to the record ceiling (`--max-record-bytes`). A record bigger than that fails the kind with an
+ * error naming the setting to raise (the other kind still syncs).
  */
 
 import { ProtocolError, ResponseTooLargeError } from '../errors.js';

@@ -1,11 +1,8 @@
 /**
  * The shape of a JSON value, as the record scanner (record-scan.ts) checks it: for each JSON type
- * the value may have, the rule it must meet. A shape is a tree (no node is shared or nested in
- * itself), built once (record-shape.ts builds the job record's from its zod schema).
- *
- * A shape describes what may be vouched for without parsing: the scanner accepts a value only when
- * it meets the shape, so a shape may be stricter than the schema it stands for (the value is then
- * parsed and judged by the schema itself), never looser.
+ * the value may have, the rule it must meet. A shape is a tree built once (record-shape.ts). It may
+ * be stricter than the schema it stands for (the value is then parsed and judged by the schema),
+ * never looser.
  */
 
 export interface StringRule {

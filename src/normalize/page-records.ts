@@ -1,11 +1,9 @@
 /**
- * The normalize stage: a page's items (their spans in the body, src/extract/json-scan.ts) into the
- * records to load and the records to quarantine. Each item is checked against the record's shape
- * (record-scan.ts): during the page's one scan when the client read it with RecordScanner, else
- * here, over its span. An item that meets the shape is taken as it is: its text is stored as `raw`
- * and DuckDB maps it (src/load). Any other item is parsed and judged by the record schema
- * (validateJobRecord, over the zod schemas of ./records), which gives a quarantined record its
- * reasons.
+ * The normalize stage: a page's items into the records to load and the records to quarantine. Each
+ * item is checked against the record's shape (record-scan.ts), in the page's one scan or here over
+ * its span. An item that meets it is taken as it is (its text stored as `raw`, mapped by DuckDB);
+ * any other is parsed and judged by the schema (validateJobRecord), which gives a quarantined
+ * record its reasons.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
