@@ -87,21 +87,16 @@ export function positive(
   return result;
 }
 
-function hasControlCharacter(text: string): boolean {
-  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-}
-
 export function parseBaseUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) {
     throw new ConfigError('TSYNC_BASE_URL', `must be an http:// or https:// URL (got "${text}")`);
   }
   return url;
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 }
 
 /** The key as a header value: control characters would make undici reject it later, less clearly. */

@@ -127,12 +127,8 @@ export function parseNextLink(next: string | null): NextLink | null {
     .trim()
     .replace(/^<(.*)>$/s, '$1')
     .trim();
-  let url: URL;
-  try {
-    url = new URL(text, RESOLVE_BASE);
-  } catch {
-    throw unparsable('is not a URL');
-  }
+  if (!URL.canParse(text, RESOLVE_BASE)) throw unparsable('is not a URL');
+  const url = new URL(text, RESOLVE_BASE);
   const offset = integerParam(url.searchParams, 'offset', 0);
   const limit = integerParam(url.searchParams, 'limit', 1);
   if (offset === undefined) throw unparsable('has no offset');

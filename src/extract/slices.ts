@@ -77,18 +77,18 @@ async function windowFirstPage(
     return page;
   };
   const recheck = { pauseMs: anomalyPauseMs, signal, ...(onAnomaly ? { onAnomaly } : {}) };
-  const first = await consistentPage(await ask(), ask, 0, recheck);
-  if (first.anomaly !== undefined) throw anomalyError(list, 0, first.anomaly);
-  assertAdvances(first.page);
+  const consistent = async (): Promise<Page> => {
+    const { page, anomaly } = await consistentPage(await ask(), ask, 0, recheck);
+    if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);
+    assertAdvances(page);
+    return page;
+  };
+  const first = await consistent();
   // Asked before any record was seen, the first page is small (at the default budget, one item of
-  // ASSUMED_RECORD_BYTES: page-sizer.ts). When its records showed that
-  // more fit and the window goes on, it is asked again at the size learned: a window of up to
-  // --page-size small jobs is then one page, with no probes to plan slices.
-  if (first.page.next === null || sizer.limit <= first.page.limit) return first.page;
-  const again = await consistentPage(await ask(), ask, 0, recheck);
-  if (again.anomaly !== undefined) throw anomalyError(list, 0, again.anomaly);
-  assertAdvances(again.page);
-  return again.page;
+  // ASSUMED_RECORD_BYTES: page-sizer.ts). When its records showed that more fit and the window goes
+  // on, it is asked again at the size learned: a window of up to --page-size small jobs is then one
+  // page, with no probes to plan slices.
+  return first.next === null || sizer.limit <= first.limit ? first : consistent();
 }
 
 /**

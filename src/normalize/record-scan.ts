@@ -9,18 +9,16 @@
  * of a control character or a surrogate). Either false sends the item to JSON.parse and the schema.
  */
 import { INT32_MAX, INT32_MIN, ListScanner, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../extract/index.js';
-import type { HeadName, ObjectRule, Shape } from './json-shape.js';
+import type { HeadName, Member, ObjectRule, Shape } from './json-shape.js';
 import { RECORD_SHAPE } from './record-shape.js';
 
 type Heads = Partial<Record<HeadName, string>>;
 
-/** An item as the record scanner read it. */
+/** An item as the record scanner read it: an ItemSpan (json-scan.ts) with what its checks found. */
 export class RecordScan {
   constructor(
-    /** Byte offsets of the item's JSON text in the body: [start, end). */
     readonly start: number,
     readonly end: number,
-    /** Top-level string members, the last of a repeated name (as JSON.parse keeps); absent when not strings. */
     readonly heads: Readonly<Heads>,
     /** Meets the record's shape: valid as it is, no parse needed. */
     readonly checked: boolean,
@@ -176,12 +174,7 @@ export class RecordScanner extends ListScanner<RecordScan> {
   }
 }
 
-function lookup(
-  rule: ObjectRule,
-  buf: Buffer,
-  start: number,
-  end: number,
-): ObjectRule['members'][number] | undefined {
+function lookup(rule: ObjectRule, buf: Buffer, start: number, end: number): Member | undefined {
   const candidates = rule.byLength[end - start];
   if (candidates === undefined) return undefined;
   for (const member of candidates) {
