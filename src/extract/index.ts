@@ -1,8 +1,6 @@
 /**
  * EXTRACT's only door (dependency-cruiser enforces it): the listing service client, the walk of a
- * window's pages and the byte scan of a page (ListScanner: what another stage extends to read more
- * of each item in the same pass). See ./client.ts for the behaviour and
- * ./retry-policy.ts for what retries.
+ * window's pages and the byte scan of a page (ListScanner: what another stage extends).
  */
 
 export { LIST_NAMES, type ListName } from '../kinds.js';

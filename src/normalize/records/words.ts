@@ -34,10 +34,7 @@ export function isValidWord(value: unknown): boolean {
   );
 }
 
-/**
- * An optional array of words, checked by the fast loop. The parsed value is the input array itself
- * (not a copy): unknown fields of each word are kept, as a loose object would keep them.
- */
+/** An optional array of words, checked by the fast loop; parsed, it is the input array itself. */
 export const wordsSchema = z.custom<Word[] | null | undefined>().superRefine((value, ctx) => {
   if (value === undefined || value === null) return;
   if (!Array.isArray(value)) {
