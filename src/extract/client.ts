@@ -18,7 +18,7 @@ import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './c
 import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
 import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type Listing, type Page, readPage } from './listing.js';
-import { buildQuery, DEFAULT_LIMIT, listPath } from './query.js';
+import { buildQuery, DEFAULT_LIMIT } from './query.js';
 import { accountSignal, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, REPEAT_SPAN_MS, Throttle, type Ticket } from './throttle.js';
 import {
@@ -74,7 +74,8 @@ export class ListingClient implements Listing {
     checkApiKey(options.apiKey);
     this.#redact = redactor(options.apiKey);
     this.#headers = Object.freeze({ 'x-service-key': options.apiKey, accept: 'application/json' });
-    this.#basePath = base.pathname;
+    // The base URL's own path is kept, so a proxy prefix works.
+    this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#policy = retryPolicyOf(options);
     this.#limiter = new RateLimiter(
       options.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -106,7 +107,7 @@ export class ListingClient implements Listing {
   /** One page, retried per the policy (a body that is no list envelope too); filters checked first. */
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
     const query = buildQuery(list, params);
-    const path = listPath(this.#basePath, list);
+    const path = `${this.#basePath}/v2/${list}`;
     const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
     const asked = { list, offset: params.offset ?? 0, limit: params.limit ?? DEFAULT_LIMIT };
     return this.#withRetries({

@@ -95,8 +95,3 @@ export function buildQuery(list: ListName, params: ListParams): URLSearchParams 
   for (const kind of params.kind ?? []) query.append('kind', kind);
   return query;
 }
-
-/** The path of a list under the base URL's own path (kept, so a proxy prefix works). */
-export function listPath(basePath: string, list: ListName): string {
-  return `${basePath.replace(/\/+$/, '')}/v2/${list}`;
-}

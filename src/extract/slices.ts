@@ -76,7 +76,7 @@ async function windowFirstPage(
     sizer.observe(page.ids.length, page.bytes);
     return page;
   };
-  const recheck = { pauseMs: anomalyPauseMs, signal, ...(onAnomaly ? { onAnomaly } : {}) };
+  const recheck = { pauseMs: anomalyPauseMs, signal, onAnomaly };
   const consistent = async (): Promise<Page> => {
     const { page, anomaly } = await consistentPage(await ask(), ask, 0, recheck);
     if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);

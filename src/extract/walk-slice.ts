@@ -82,6 +82,7 @@ export async function* walkSlice(
 ): AsyncGenerator<Page> {
   const maxRestarts = options.maxRestarts ?? 20;
   const window = sliceParams(slice);
+  const recheck = { ...options, pauseMs: options.anomalyPauseMs };
   // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
   let unserved = firstPage;
   const endedEarlyAt = new Set<number>();
@@ -124,11 +125,7 @@ export async function* walkSlice(
       const reuse = offset === 0 && restart === 0 ? unserved : undefined;
       unserved = undefined;
       const first = reuse ?? (await ask());
-      const checked = await consistentPage(first, ask, promised, {
-        pauseMs: options.anomalyPauseMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onAnomaly ? { onAnomaly: options.onAnomaly } : {}),
-      });
+      const checked = await consistentPage(first, ask, promised, recheck);
       const page = checked.page;
       if (checked.anomaly !== undefined) {
         const endedEarly = page.next === null && !endedEarlyAt.has(at);
