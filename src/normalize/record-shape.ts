@@ -18,7 +18,7 @@ import {
   shape,
 } from './json-shape.js';
 import { jobRecordSchema } from './records/job-record.js';
-import { wordSchema, wordsSchema } from './records/words.js';
+import { wordSchema, wordsSchema } from './records/shapes.js';
 
 type Def = z.core.$ZodTypeDef & Record<string, unknown>;
 type Node = z.core.$ZodType;

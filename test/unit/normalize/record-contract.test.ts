@@ -27,8 +27,9 @@ import {
   transcriptionSchema,
   translationEntrySchema,
   utteranceSchema,
+  wordSchema,
+  wordsSchema,
 } from '../../../src/normalize/records/shapes.js';
-import { wordSchema, wordsSchema } from '../../../src/normalize/records/words.js';
 import { projectRoot } from '../../../src/util/paths.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 

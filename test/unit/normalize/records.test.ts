@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validateJobRecord } from '../../../src/normalize/page-records.js';
-import { isValidWord, wordSchema, wordsSchema } from '../../../src/normalize/records/words.js';
+import { isValidWord, wordSchema, wordsSchema } from '../../../src/normalize/records/shapes.js';
 import { generateDataset } from '../../../src/simulator/records/generate.js';
 import { allFixtures, fixture } from '../../fixtures/fixtures.js';
 
