@@ -45,8 +45,7 @@ export async function planWindow(
       list,
       { ...sliceParams({ after: window.after, before: before ?? window.before }), offset },
       { wanted: 1, signal: options.signal },
-      paging.sizer,
-      paging.budget,
+      paging,
     );
   try {
     const slices = await planSlices(window, firstPage, options.sliceJobs, probe, options.concurrency);
@@ -61,22 +60,17 @@ async function windowFirstPage(
   client: Listing,
   list: ListName,
   window: Slice,
-  { sizer, budget, anomalyPauseMs }: Paging,
+  paging: Paging,
   { signal, onAnomaly }: PlanOptions,
 ): Promise<Page> {
+  const { sizer } = paging;
   const ask = async () => {
-    const page = await getBoundedPage(
-      client,
-      list,
-      { ...sliceParams(window), offset: 0 },
-      { wanted: sizer.limit, signal },
-      sizer,
-      budget,
-    );
+    const params = { ...sliceParams(window), offset: 0 };
+    const page = await getBoundedPage(client, list, params, { wanted: sizer.limit, signal }, paging);
     sizer.observe(page.ids.length, page.bytes);
     return page;
   };
-  const recheck = { pauseMs: anomalyPauseMs, signal, onAnomaly };
+  const recheck = { pauseMs: paging.anomalyPauseMs, signal, onAnomaly };
   const consistent = async (): Promise<Page> => {
     const { page, anomaly } = await consistentPage(await ask(), ask, 0, recheck);
     if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);

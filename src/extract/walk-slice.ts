@@ -112,8 +112,7 @@ export async function* walkSlice(
             { ...window, offset: at },
             // The anchor weighs like any item: the whole answer fits the budget, not only the new items.
             { wanted: Math.max(1, options.sizer.limit - overlap), overlap, signal: options.signal },
-            options.sizer,
-            options.budget,
+            options,
           );
           options.sizer.observe(page.ids.length, page.bytes);
           return page;
@@ -173,8 +172,7 @@ export async function getBoundedPage(
   list: ListName,
   params: Omit<ListParams, 'limit'>,
   request: BoundedRequest,
-  sizer: PageSizer,
-  budget: PageBudget,
+  { sizer, budget }: Pick<Paging, 'sizer' | 'budget'>,
 ): Promise<Page> {
   const overlap = request.overlap ?? 0;
   let limit = Math.max(1, request.wanted);
