@@ -9,8 +9,7 @@ import { JsonLexer, JsonSyntaxError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './js
 export { JsonSyntaxError };
 
 /** Top-level string members of an item that the walk needs without a parse. */
-export const HEAD_NAMES = ['id', 'created_at'] as const;
-export type HeadName = (typeof HEAD_NAMES)[number];
+export type HeadName = 'id' | 'created_at';
 export type Heads = Partial<Record<HeadName, string>>;
 
 /** An item of a list body: where its text is, and its heads. */

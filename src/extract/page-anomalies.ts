@@ -89,10 +89,7 @@ export function isRefusal(error: unknown): error is UpstreamError {
   return error instanceof UpstreamError && (error.status === 400 || error.status === 422);
 }
 
-/**
- * A 400/422 at `offset` after the same filters were served at `servedOffset`: the service caps
- * offsets. Anything else is returned as it was.
- */
+/** A 400/422 at `offset` after `servedOffset` was served the same filters is an offset cap; else `error`. */
 export function offsetCapError(
   error: unknown,
   list: ListName,

@@ -2,9 +2,7 @@
  * A kind's window before it is walked: its first page (bounded by bytes, asked again while it
  * contradicts itself) and its time slices for a backfill. Boundaries come from probes with `limit=1`
  * at every `sliceJobs`-th offset of the newest-first list, so each slice holds about `sliceJobs`
- * jobs whatever the density of history. Slices are half-open by created_at: [after, before). A
- * service that refuses even the probes below the last boundary caps offsets under `--slice-jobs`:
- * that is named.
+ * jobs whatever the density of history. Slices are half-open by created_at: [after, before).
  */
 import type { ListName } from '../kinds.js';
 import type { Listing, Page } from './listing.js';

@@ -158,8 +158,6 @@ export function bodyError(problem: BodyProblem, where: string, bytes: number, re
 
 /** A log-safe summary of an error (our messages never hold the key). */
 export function describeError(error: Error): Record<string, unknown> {
-  const { name, message } = error;
-  const code = (error as { code?: unknown }).code;
-  const status = (error as { status?: unknown }).status;
-  return { name, message, code, status };
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return { name: error.name, message: error.message, code, status };
 }

@@ -1,7 +1,6 @@
 /**
- * NORMALIZE's only door (dependency-cruiser enforces it): a page's records, taken as they are when
- * they meet the record's shape or judged by the schema, their content hash, and the scanner that
- * checks the shape in the page's one scan (RecordScanner, for the listing client).
+ * NORMALIZE's only door (dependency-cruiser enforces it): a page's records, loaded or quarantined,
+ * their content hash, and RecordScanner, which checks them in the page's one scan.
  */
 export {
   contentHash,

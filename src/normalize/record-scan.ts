@@ -1,8 +1,7 @@
 /**
  * The job record's side of the list scan: a ListScanner (src/extract/json-scan.ts) whose `item()`
  * checks each item against the record's shape (record-shape.ts) in the scan's one pass over the
- * bytes, through the lexer's one walk of objects and arrays (src/extract/json-lexer.ts), so that
- * page-records.ts can take a record as it is, without a JSON.parse.
+ * bytes, so that page-records.ts can take a record as it is, without a JSON.parse.
  *
  * Per item it says whether the item meets the shape (`checked`: valid without a parse) and whether
  * DuckDB reads it as JSON.parse would (`plain`: no repeated or escaped member names, no `\u` escape
