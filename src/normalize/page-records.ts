@@ -155,10 +155,7 @@ export function mergePageRecords(pages: readonly PageRecords[]): PageRecords {
   };
 }
 
-/**
- * Records given as JSON texts (one JSON value each: a stored record, a test's), normalized as a
- * page of them would be.
- */
+/** Records given as JSON texts (a stored record, a test's), normalized as a page of them would be. */
 export function normalizeTexts(texts: readonly string[]): PageRecords {
   const body = Buffer.from(`{"next":null,"items":[${texts.join(',')}]}`, 'utf8');
   return normalizePage({ body, items: scanListBody(body, RecordScanner).items });
