@@ -14,5 +14,4 @@ export { PageSizer } from './page-sizer.js';
 export { buildQuery, validateListParams } from './query.js';
 export { defaultSliceJobs, planWindow } from './slices.js';
 export { DEFAULT_RATE_LIMIT } from './throttle.js';
-export type { PageBudget, Paging, Slice, WalkOptions } from './walk-slice.js';
-export { walkSlice } from './walk-slice.js';
+export { type PageBudget, type Paging, type Slice, type WalkOptions, walkSlice } from './walk-slice.js';

@@ -9,12 +9,9 @@ import type { Listing, Page } from './listing.js';
 import { anomalyError, assertAdvances, consistentPage, isRefusal, offsetCapError } from './page-anomalies.js';
 import { getBoundedPage, type Paging, type Slice, sliceParams } from './walk-slice.js';
 
-/** Pages per backfill slice when --slice-jobs is unset: about four pages a slice. */
-const SLICE_PAGES = 4;
-
-/** Jobs per slice when --slice-jobs is unset, for `pageSize` items a page. */
+/** Jobs per slice when --slice-jobs is unset: four pages of `pageSize` items. */
 export function defaultSliceJobs(pageSize: number): number {
-  return pageSize * SLICE_PAGES;
+  return pageSize * 4;
 }
 
 /** The page at `offset` of the window, or of its part created before `before` when given. */

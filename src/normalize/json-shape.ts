@@ -65,7 +65,8 @@ export interface Shape {
   readonly record: boolean;
 }
 
-const NONE: Shape = Object.freeze({
+/** No value meets it: the scanner reads the value (it must still be JSON) and vouches for nothing. */
+export const NEVER: Shape = Object.freeze({
   any: false,
   nullable: false,
   boolean: false,
@@ -78,12 +79,10 @@ const NONE: Shape = Object.freeze({
 
 /** A shape from the parts given; every JSON type not named is refused. */
 export function shape(parts: Partial<Shape>): Shape {
-  return Object.freeze({ ...NONE, ...parts });
+  return Object.freeze({ ...NEVER, ...parts });
 }
 
 export const ANY: Shape = shape({ any: true });
-/** No value meets it: the scanner reads the value (it must still be JSON) and vouches for nothing. */
-export const NEVER: Shape = NONE;
 
 export function objectRule(
   members: readonly Omit<Member, 'index' | 'bytes'>[],
