@@ -7,8 +7,8 @@
  * after the first is asked from one place earlier (`offset - 1`), and its first item must be the
  * last item of the page before (the anchor). When it is not, something moved: the walk starts the
  * slice again (what was already loaded is unchanged and costs no writes). Insertions move jobs up
- * and only repeat an item, which the idempotent loader absorbs. A page that contradicts itself is asked
- * again (page-anomalies.ts).
+ * and only repeat an item, which the idempotent loader absorbs. A page that contradicts itself is
+ * asked again (page-anomalies.ts).
  *
  * Each page is bounded by bytes (getBoundedPage, also the window's first page and probes): the
  * sizer (page-sizer.ts) says how many items fit `--page-bytes`; an answer that grows past it is
@@ -16,7 +16,6 @@
  * to the record ceiling (`--max-record-bytes`). A record bigger than that fails the kind with an
  * error naming the setting to raise (the other kind still syncs).
  */
-
 import { ProtocolError, ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { formatBytes } from '../util/bytes.js';
