@@ -44,7 +44,7 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   /** ms until the response headers arrive; default 30_000. */
   headersTimeoutMs?: number;
-  /** ms of silence allowed between body chunks; default 30_000. undici checks it on a ~1 s clock. */
+  /** ms of silence allowed between body chunks; default 30_000. undici checks it on a coarse clock. */
   bodyTimeoutMs?: number;
   /** Requests in flight at most; default 8. The throttle (throttle.ts) lowers it after repeated 429s. */
   concurrency?: number;

@@ -6,7 +6,8 @@
 
 /**
  * JSON bytes a page aims at, and the most it may have, when neither `--page-bytes` nor a memory
- * budget (src/memory/budget.ts) says otherwise (8 MiB): ~8 jobs of an hour's words, or 100 small ones.
+ * budget (src/memory/budget.ts) says otherwise; why pages are bounded by bytes:
+ * docs/decisions/0002-walk-in-slices-anchored-pages-one-writer.md.
  */
 export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
 

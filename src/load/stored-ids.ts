@@ -2,9 +2,9 @@
  * Which job ids the file may hold: a Bloom filter of the ids in `jobs`. classify.sql reads only the
  * stored jobs of a batch's created_at window, so a record stored under another created_at is not
  * found there; the loader looks it up in the whole table only when `mayHold` says its id may be
- * stored (false: certainly not; true: maybe, wrongly for about one id in 2,000). Filled by one scan
- * of jobs.id, then told of every id the loader adds; once `full`, the loader fills a new one. 2
- * bytes an id: 2 MB for a million jobs, outside the V8 heap.
+ * stored (false: certainly not; true: maybe, now and then wrongly). Filled by one scan of jobs.id,
+ * then told of every id the loader adds; once `full`, the loader fills a new one. BITS_PER_ID an id,
+ * outside the V8 heap (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 import { type Database, eachStoredId, storedJobCount } from '../store/index.js';
 

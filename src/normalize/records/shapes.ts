@@ -8,8 +8,8 @@
 import { z } from 'zod';
 
 /**
- * Words (spec 2.8) come by the million, and zod over each one costs as much as the whole DuckDB
- * load. So a word array is checked by a hand-written loop that accepts exactly what `wordSchema`
+ * Words (spec 2.8) come by the million, and zod over each one would outweigh the DuckDB load
+ * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). So a word array is checked by a hand-written loop that accepts exactly what `wordSchema`
  * accepts; only a word the loop rejects goes through zod, which then reports the issues (same
  * messages, same paths) as full validation would.
  */
