@@ -108,30 +108,15 @@ export class ListingClient implements Listing {
   async getPage(list: ListName, params: ListParams = {}, options: RequestOptions = {}): Promise<Page> {
     const query = buildQuery(list, params);
     const path = `${this.#basePath}/v2/${list}`;
-    const maxBytes = Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
-    const asked = { list, offset: params.offset ?? 0, limit: params.limit ?? DEFAULT_LIMIT };
-    return this.#withRetries({
-      asked,
+    const where = `GET ${path}`;
+    const { signal } = options;
+    const request: PageRequest = {
+      asked: { list, offset: params.offset ?? 0, limit: params.limit ?? DEFAULT_LIMIT },
       pathAndQuery: `${path}?${query}`,
-      where: `GET ${path}`,
-      signal: options.signal,
-      maxBytes,
-    });
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#pool) await (await this.#pool).close();
-  }
-
-  #openPool(): Promise<Pool> {
-    if (this.#closed && !this.#pool) throw new Error('the listing client is closed');
-    this.#pool ??= import('undici').then(({ Pool }) => new Pool(this.#origin, this.#poolOptions));
-    return this.#pool;
-  }
-
-  async #withRetries(request: PageRequest): Promise<Page> {
-    const { where, signal } = request;
+      where,
+      signal,
+      maxBytes: Math.min(options.maxBytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES),
+    };
     try {
       return await pRetry(() => this.#attempt(request), {
         retries: this.#policy.maxAttempts - 1,
@@ -165,44 +150,52 @@ export class ListingClient implements Listing {
     }
   }
 
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#pool) await (await this.#pool).close();
+  }
+
+  #openPool(): Promise<Pool> {
+    if (this.#closed && !this.#pool) throw new Error('the listing client is closed');
+    this.#pool ??= import('undici').then(({ Pool }) => new Pool(this.#origin, this.#poolOptions));
+    return this.#pool;
+  }
+
+  /** One try: a place among the requests in flight, the rate's turn, the GET and its answer read. */
   async #attempt(request: PageRequest): Promise<Page> {
-    const ticket = await this.#throttle.enter(request.signal);
+    const { asked, pathAndQuery, where, signal } = request;
+    const ticket = await this.#throttle.enter(signal);
     try {
-      return await this.#attemptInTurn(ticket, request);
+      // A pause can begin while this request waits for its turn of the rate: it waits that out too.
+      do {
+        await this.#throttle.pauseOver(signal);
+        await this.#limiter.acquire(signal);
+      } while (this.#throttle.pauseLeftMs() > 0);
+      this.#throttle.sent(ticket);
+      this.stats.requests++;
+      const started = performance.now();
+      const { status, retryAfter, body } = await this.#send(request);
+      this.#logger.debug(
+        { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
+        'GET',
+      );
+      if (status < 200 || status > 299) {
+        const error = statusError(status, {
+          where,
+          body: body.toString('utf8'),
+          retryAfter,
+          redact: this.#redact,
+        });
+        this.#throttled(ticket, status, error, where);
+        throw error;
+      }
+      this.#throttle.answered();
+      const page = readPage(asked, body, this.#scanner);
+      if ('problem' in page) throw bodyError(page, where, body.length, this.#redact);
+      return page;
     } finally {
       this.#throttle.leave(ticket);
     }
-  }
-
-  async #attemptInTurn(ticket: Ticket, request: PageRequest): Promise<Page> {
-    const { asked, pathAndQuery, where, signal } = request;
-    // A pause can begin while this request waits for its turn of the rate: it waits that out too.
-    do {
-      await this.#throttle.pauseOver(signal);
-      await this.#limiter.acquire(signal);
-    } while (this.#throttle.pauseLeftMs() > 0);
-    this.#throttle.sent(ticket);
-    this.stats.requests++;
-    const started = performance.now();
-    const { status, retryAfter, body } = await this.#send(request);
-    this.#logger.debug(
-      { path: pathAndQuery, status, bytes: body.length, ms: Math.round(performance.now() - started) },
-      'GET',
-    );
-    if (status < 200 || status > 299) {
-      const error = statusError(status, {
-        where,
-        body: body.toString('utf8'),
-        retryAfter,
-        redact: this.#redact,
-      });
-      this.#throttled(ticket, status, error, where);
-      throw error;
-    }
-    this.#throttle.answered();
-    const page = readPage(asked, body, this.#scanner);
-    if ('problem' in page) throw bodyError(page, where, body.length, this.#redact);
-    return page;
   }
 
   /** An answer that speaks for the account (a 429, a 503 with Retry-After) acts on every request. */
