@@ -9,14 +9,14 @@
  * (408: a client paused mid-request, a stalled connection), rate limiting, and the gateway/overload
  * family. 501 and 505 are not.
  */
-export const RETRY_STATUSES: readonly number[] = Object.freeze([408, 429, 500, 502, 503, 504]);
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
  * Transport failures worth another try (node's socket errors and undici's codes). ENOTFOUND is
  * left out on purpose: an unknown host is nearly always a mistyped base URL, and six tries would
  * only delay saying so; EAI_AGAIN is the transient DNS failure.
  */
-export const RETRY_ERROR_CODES: readonly string[] = Object.freeze([
+export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
   'ECONNABORTED',
@@ -51,14 +51,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   maxMs: 30_000,
   retryAfterCapMs: 60_000,
 });
-
-export function isRetryStatus(status: number): boolean {
-  return RETRY_STATUSES.includes(status);
-}
-
-export function isRetryErrorCode(code: string | undefined): boolean {
-  return code !== undefined && RETRY_ERROR_CODES.includes(code);
-}
 
 /**
  * Exponential backoff with full jitter: uniform in [0, min(maxMs, baseMs * 2^(retry-1))], so

@@ -14,7 +14,7 @@ import {
   UpstreamError,
 } from '../errors.js';
 import type { BodyProblem } from './listing.js';
-import { isRetryErrorCode, isRetryStatus, parseRetryAfter } from './retry-policy.js';
+import { parseRetryAfter, RETRY_ERROR_CODES, RETRY_STATUSES } from './retry-policy.js';
 
 export type Redact = (text: string) => string;
 
@@ -65,7 +65,7 @@ export function transportError(
       hint: 'the service or a proxy dropped the connection mid-answer; retried automatically',
     });
   }
-  const retryable = isRetryErrorCode(code);
+  const retryable = code !== undefined && RETRY_ERROR_CODES.has(code);
   if (code !== undefined && TLS_TRUST_CODE.test(code)) {
     return new UpstreamError(`the TLS certificate of ${where} is not trusted (${detail})`, {
       retryable: false,
@@ -130,7 +130,7 @@ export function statusError(status: number, context: StatusContext): Error {
       hint: 'check the filters (dates, status)',
     });
   }
-  const retryable = isRetryStatus(status);
+  const retryable = RETRY_STATUSES.has(status);
   return new UpstreamError(`${where} answered HTTP ${status}`, {
     retryable,
     status,
