@@ -95,30 +95,21 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
-function hasControlCharacter(text: string): boolean {
-  return [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
-}
-
 /** The key as a header value: control characters would make undici reject it later, less clearly. */
 export function checkApiKey(apiKey: string): void {
-  if (apiKey.trim() === '' || hasControlCharacter(apiKey)) {
+  const control = [...apiKey].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+  if (apiKey.trim() === '' || control) {
     throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
   }
 }
 
 /** The retry policy of the options, the defaults filling what they leave out. */
 export function retryPolicyOf(options: ClientOptions): RetryPolicy {
+  const defaults = DEFAULT_RETRY_POLICY;
   return Object.freeze({
-    maxAttempts: Math.max(
-      1,
-      positive('maxAttempts', options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, true),
-    ),
-    baseMs: positive('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_POLICY.baseMs),
-    maxMs: positive('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_POLICY.maxMs),
-    retryAfterCapMs: positive(
-      'retryAfterCapMs',
-      options.retryAfterCapMs,
-      DEFAULT_RETRY_POLICY.retryAfterCapMs,
-    ),
+    maxAttempts: Math.max(1, positive('maxAttempts', options.maxAttempts, defaults.maxAttempts, true)),
+    baseMs: positive('retryBaseMs', options.retryBaseMs, defaults.baseMs),
+    maxMs: positive('retryMaxMs', options.retryMaxMs, defaults.maxMs),
+    retryAfterCapMs: positive('retryAfterCapMs', options.retryAfterCapMs, defaults.retryAfterCapMs),
   });
 }

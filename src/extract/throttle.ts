@@ -36,15 +36,14 @@ export class RateLimiter {
   /** When the next request would be due if the bucket were empty (performance.now() ms). */
   #due = 0;
 
-  constructor(perSecond: number, burst = 1) {
+  /** `burst`: a whole number >= 1, checked by the client with its other options. */
+  constructor(perSecond: number, burst: number) {
     if (!(perSecond > 0) || !Number.isFinite(perSecond)) {
       throw new ConfigError(
         'rateLimit',
         `must be a positive number of requests per second (got ${perSecond})`,
       );
     }
-    if (!Number.isInteger(burst) || burst < 1)
-      throw new ConfigError('burst', `must be an integer >= 1 (got ${burst})`);
     this.#interval = 1_000 / perSecond;
     this.#tolerance = (burst - 1) * this.#interval;
   }
