@@ -57,13 +57,11 @@ export interface WalkOptions extends Paging {
   readonly onAnomaly?: () => void;
 }
 
-const ONE_MS = 1;
-
 export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date } {
   // `after_date` is exclusive in the simulator and unknown upstream; 1 ms earlier makes the
   // inclusive bound of the slice hold either way (a repeated boundary job is harmless).
   return slice.after
-    ? { afterDate: new Date(slice.after.getTime() - ONE_MS), beforeDate: slice.before }
+    ? { afterDate: new Date(slice.after.getTime() - 1), beforeDate: slice.before }
     : { beforeDate: slice.before };
 }
 
@@ -183,24 +181,18 @@ export async function getBoundedPage(
       return await client.getPage(list, { ...params, limit: asked }, options);
     } catch (error) {
       if (!(error instanceof ResponseTooLargeError)) throw error;
-      if (limit === 1) throw recordTooLarge(list, budget, error);
+      if (limit === 1) {
+        throw new ResponseTooLargeError(
+          `a ${list} record is larger than the record ceiling of ${formatBytes(budget.recordBytes)} (its page passed ${formatBytes(error.bytes)} asked alone)`,
+          {
+            bytes: error.bytes,
+            maxBytes: error.maxBytes,
+            cause: error,
+            hint: 'raise --max-record-bytes (TSYNC_MAX_RECORD_BYTES, at most 200MiB) to sync it; the other kind is not held up',
+          },
+        );
+      }
       limit = sizer.tooLarge(asked, error.bytes);
     }
   }
-}
-
-function recordTooLarge(
-  list: ListName,
-  budget: PageBudget,
-  error: ResponseTooLargeError,
-): ResponseTooLargeError {
-  return new ResponseTooLargeError(
-    `a ${list} record is larger than the record ceiling of ${formatBytes(budget.recordBytes)} (its page passed ${formatBytes(error.bytes)} asked alone)`,
-    {
-      bytes: error.bytes,
-      maxBytes: error.maxBytes,
-      cause: error,
-      hint: 'raise --max-record-bytes (TSYNC_MAX_RECORD_BYTES, at most 200MiB) to sync it; the other kind is not held up',
-    },
-  );
 }
