@@ -56,9 +56,7 @@ export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
       do {
         const [keyStart, keyEnd, escaped] = this.key();
         // An envelope has a handful of members: their names are simply decoded.
-        const name = escaped
-          ? (JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string)
-          : buf.toString('utf8', keyStart, keyEnd);
+        const name = this.decode(keyStart - 1, keyEnd + 1, escaped);
         const at = buf[this.pos];
         if (name === 'items') {
           // JSON.parse keeps the last of a repeated name: so does this.
