@@ -30,9 +30,9 @@ export const ANOMALY_RETRIES = 2;
 export const DEFAULT_ANOMALY_PAUSE_MS = 200;
 
 export interface RecheckOptions {
-  /** ms before the first asking again (DEFAULT_ANOMALY_PAUSE_MS unless the plan says otherwise). */
-  readonly pauseMs: number;
-  readonly signal?: AbortSignal;
+  /** ms before the first asking again (SyncPlan.anomalyPauseMs; DEFAULT_ANOMALY_PAUSE_MS by default). */
+  readonly anomalyPauseMs: number;
+  readonly signal?: AbortSignal | undefined;
   /** Hears of every contradiction, also one that asking again cleared. */
   readonly onAnomaly?: () => void;
 }
@@ -64,13 +64,13 @@ export async function consistentPage<P extends PageFacts>(
   first: P,
   ask: () => Promise<P>,
   promised: number,
-  { pauseMs, signal, onAnomaly }: RecheckOptions,
+  { anomalyPauseMs, signal, onAnomaly }: RecheckOptions,
 ): Promise<{ page: P; anomaly: string | undefined }> {
   let page = first;
   let anomaly = anomalyOf(page, promised);
   if (anomaly !== undefined) onAnomaly?.();
   for (let attempt = 1; anomaly !== undefined && attempt <= ANOMALY_RETRIES; attempt++) {
-    await sleep(pauseMs * attempt, signal);
+    await sleep(anomalyPauseMs * attempt, signal);
     page = await ask();
     anomaly = anomalyOf(page, promised);
   }

@@ -65,7 +65,7 @@ async function windowFirstPage(
     sizer.observe(page.ids.length, page.bytes);
     return page;
   };
-  const recheck = { pauseMs: paging.anomalyPauseMs, signal, onAnomaly };
+  const recheck = { anomalyPauseMs: paging.anomalyPauseMs, signal, onAnomaly };
   const consistent = async (): Promise<Page> => {
     const { page, anomaly } = await consistentPage(await ask(), ask, 0, recheck);
     if (anomaly !== undefined) throw anomalyError(list, 0, anomaly);

@@ -27,6 +27,7 @@ import {
   consistentPage,
   offsetCapError,
   promisedBy,
+  type RecheckOptions,
 } from './page-anomalies.js';
 import type { PageSizer } from './page-sizer.js';
 
@@ -38,23 +39,18 @@ export interface Slice {
   readonly before: Date;
 }
 
-/** What a kind's requests share: the page sizer (learns record sizes) and the byte budget. */
-export interface Paging {
+/** What a kind's requests share: the page sizer (learns record sizes), the byte budget, the recheck pause. */
+export interface Paging extends Pick<RecheckOptions, 'anomalyPauseMs'> {
   readonly sizer: PageSizer;
   /** Bytes a page and a record may have (getBoundedPage). */
   readonly budget: PageBudget;
-  /** ms before a contradicting page is asked again (page-anomalies.ts, SyncPlan.anomalyPauseMs). */
-  readonly anomalyPauseMs: number;
 }
 
-export interface WalkOptions extends Paging {
+export interface WalkOptions extends Paging, RecheckOptions {
   /** How many times a slice may start again before the run gives up (it retries next run). */
   readonly maxRestarts?: number;
-  readonly signal?: AbortSignal;
   /** Called when a shift was seen and the slice starts again. */
   readonly onRestart?: () => void;
-  /** Called when a page contradicted itself, even if asking again cleared it (page-anomalies.ts). */
-  readonly onAnomaly?: () => void;
 }
 
 export function sliceParams(slice: Slice): { afterDate?: Date; beforeDate: Date } {
@@ -79,7 +75,6 @@ export async function* walkSlice(
 ): AsyncGenerator<Page> {
   const maxRestarts = options.maxRestarts ?? 20;
   const window = sliceParams(slice);
-  const recheck = { ...options, pauseMs: options.anomalyPauseMs };
   // Served once, then let go: a parameter read in the loop would keep the page alive for the slice.
   let unserved = firstPage;
   const endedEarlyAt = new Set<number>();
@@ -121,7 +116,7 @@ export async function* walkSlice(
       const reuse = offset === 0 && restart === 0 ? unserved : undefined;
       unserved = undefined;
       const first = reuse ?? (await ask());
-      const checked = await consistentPage(first, ask, promised, recheck);
+      const checked = await consistentPage(first, ask, promised, options);
       const page = checked.page;
       if (checked.anomaly !== undefined) {
         const endedEarly = page.next === null && !endedEarlyAt.has(at);
