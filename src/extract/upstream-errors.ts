@@ -84,18 +84,14 @@ export function transportError(
 
 /** The service's own explanation from an error body, when it gave one (`message`, `validation_errors`). */
 export function serviceMessage(body: string, redact: Redact): string | undefined {
-  let parsed: unknown;
+  let parsed: { message?: unknown; validation_errors?: unknown } | null;
   try {
     parsed = JSON.parse(body);
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { message, validation_errors: details } = parsed as {
-    message?: unknown;
-    validation_errors?: unknown;
-  };
-  const parts = [message, details].flatMap((value) => (Array.isArray(value) ? value : [value]));
+  // A primitive has no such members; `.flat()` spreads an array of messages.
+  const parts = [parsed?.message, parsed?.validation_errors].flat();
   const texts = parts.map((part) => (typeof part === 'string' ? part : part && JSON.stringify(part)));
   const text = texts.filter((part): part is string => typeof part === 'string' && part !== '').join('; ');
   // Bounded: a message is for a terminal line, not a dump of whatever the server sent.
