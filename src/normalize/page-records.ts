@@ -95,7 +95,7 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
       continue;
     }
     const { id, kind, status, created_at: createdAt, result } = checked.record;
-    const doc = item.plain ? undefined : wellFormedJson(parsed);
+    const doc = item.plain ? undefined : JSON.stringify(wellFormed(parsed));
     const modules = Object.entries(result ?? {})
       .filter(([name, value]) => value !== null && isModule(name))
       .map(([name]) => name);
@@ -115,14 +115,10 @@ export function contentHash(raw: string | Uint8Array): string {
 }
 
 /**
- * JSON text of a parsed value that DuckDB reads as JSON.parse read the original: members once each,
+ * A parsed value whose JSON text DuckDB reads as JSON.parse read the original: members once each,
  * names unescaped, and a lone surrogate (which DuckDB refuses) as U+FFFD, as the UTF-8 of the
  * stored text has it.
  */
-export function wellFormedJson(value: unknown): string {
-  return JSON.stringify(wellFormed(value));
-}
-
 function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return value.toWellFormed();
   if (Array.isArray(value)) return value.map(wellFormed);

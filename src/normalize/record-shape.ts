@@ -138,14 +138,10 @@ function objectShape(def: Def): Shape {
   const members = entries.map(([name, member]) => ({
     name,
     shape: compile(member),
-    required: !isOptional(member),
+    required: member !== wordsSchema && defOf(member).type !== 'optional',
     head: undefined,
   }));
   return shape({ object: objectRule(members, rest) });
-}
-
-function isOptional(node: Node): boolean {
-  return node === wordsSchema ? true : defOf(node).type === 'optional';
 }
 
 function recordOf(def: Def): Shape {
