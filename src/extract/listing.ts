@@ -76,11 +76,10 @@ export type BodyProblem =
  */
 export function readPage(
   asked: Pick<Page, 'list' | 'offset' | 'limit'>,
-  received: Uint8Array,
+  received: Buffer,
   Scanner: ScannerClass,
 ): Page | BodyProblem {
-  const bytes = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
-  const body = isUtf8(bytes) ? bytes : Buffer.from(new TextDecoder('utf-8').decode(bytes), 'utf8');
+  const body = isUtf8(received) ? received : Buffer.from(new TextDecoder('utf-8').decode(received), 'utf8');
   let scan: ReturnType<typeof scanListBody>;
   try {
     scan = scanListBody(body, Scanner);
