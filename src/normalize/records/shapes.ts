@@ -121,13 +121,10 @@ export const transcriptionSchema = z.looseObject({
   subtitles: subtitlesSchema,
 });
 
+/** A translation: a transcription in another language, or the error that kept it from being made. */
 export const translationEntrySchema = z.looseObject({
   error: errorObjectSchema.nullish(),
-  full_transcript: str,
-  languages: strings,
-  utterances: z.array(utteranceSchema).nullish(),
-  sentences: sentencesSchema,
-  subtitles: subtitlesSchema,
+  ...transcriptionSchema.shape,
 });
 
 const textResult = moduleResult(z.string()).nullish();
