@@ -92,15 +92,12 @@ export const fileSchema = z.looseObject({
   number_of_channels: int32,
 });
 
-/** The wrapper every feature result comes in; `results` varies by feature. */
+/** The members of the wrapper every feature result comes in. */
+const moduleFields = { success: bool, is_empty: bool, exec_time: num, error: errorObjectSchema.nullish() };
+
+/** A feature result in its wrapper; `results` varies by feature. */
 export function moduleResult<T extends z.ZodType>(results: T) {
-  return z.looseObject({
-    success: bool,
-    is_empty: bool,
-    exec_time: num,
-    error: errorObjectSchema.nullish(),
-    results: results.nullish(),
-  });
+  return z.looseObject({ ...moduleFields, results: results.nullish() });
 }
 
 export const sentencesSchema = z.array(moduleResult(z.array(z.string()))).nullish();
@@ -135,15 +132,7 @@ export const commonResultShape = {
   transcription: transcriptionSchema.nullish(),
   translation: moduleResult(z.array(translationEntrySchema)).nullish(),
   summarization: textResult,
-  named_entity_recognition: z
-    .looseObject({
-      success: bool,
-      is_empty: bool,
-      exec_time: num,
-      error: errorObjectSchema.nullish(),
-      entity: str,
-    })
-    .nullish(),
+  named_entity_recognition: z.looseObject({ ...moduleFields, entity: str }).nullish(),
   sentiment_analysis: textResult,
   chapterization: moduleResult(z.record(z.string(), z.unknown())).nullish(),
 };
