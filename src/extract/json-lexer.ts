@@ -33,6 +33,10 @@ export const INT32_MIN = -(2 ** 31);
 /** Digits beyond which a number literal is parsed to learn whether it is finite. */
 export const SAFE_DIGITS = 300;
 
+/** 1 at each byte that makes an escape of two bytes after a backslash: " \ / b f n r t. */
+const SHORT_ESCAPE = new Uint8Array(128);
+for (const c of [QUOTE, BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]) SHORT_ESCAPE[c] = 1;
+
 /**
  * A cursor over a body. Subclasses read values at `pos`; these methods read the tokens and skip
  * whole values (any depth, no recursion). `rareEscape` turns true on a `\u` escape of a control
@@ -107,18 +111,7 @@ export class JsonLexer {
       if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) this.rareEscape = true;
       return i + 6;
     }
-    // " \ / b f n r t
-    if (
-      c === QUOTE ||
-      c === BACKSLASH ||
-      c === 0x2f ||
-      c === 0x62 ||
-      c === 0x66 ||
-      c === 0x6e ||
-      c === 0x72 ||
-      c === 0x74
-    )
-      return i + 2;
+    if (c !== undefined && SHORT_ESCAPE[c] === 1) return i + 2;
     throw new JsonSyntaxError(i + 1);
   }
 
