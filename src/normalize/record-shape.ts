@@ -5,18 +5,7 @@
  * type) becomes a shape that vouches for nothing: such a record is parsed and the schema judges it.
  */
 import type { z } from 'zod';
-import {
-  ANY,
-  both,
-  either,
-  HEAD_NAMES,
-  type HeadName,
-  type Member,
-  NEVER,
-  objectRule,
-  type Shape,
-  shape,
-} from './json-shape.js';
+import { ANY, both, either, HEAD_NAMES, NEVER, objectRule, type Shape, shape } from './json-shape.js';
 import { jobRecordSchema } from './records/job-record.js';
 import { wordSchema, wordsSchema } from './records/shapes.js';
 
@@ -34,18 +23,13 @@ function recordShape(): Shape {
   return shape({ ...compiled, record: true, object: compiled.object && withHeads(compiled.object) });
 }
 
-/** The record's top-level members that the walk reads without a parse. */
+/** The record's top-level members that the walk reads without a parse: HEAD_NAMES, each a member of the schema. */
 function withHeads(rule: NonNullable<Shape['object']>): NonNullable<Shape['object']> {
-  const heads = new Set<string>(HEAD_NAMES);
-  const members: Omit<Member, 'index' | 'bytes'>[] = rule.members.map((member) => ({
+  const members = rule.members.map((member) => ({
     ...member,
     shape: member.name === RESULT ? withNames(member.shape) : member.shape,
-    head: heads.has(member.name) ? (member.name as HeadName) : undefined,
+    head: HEAD_NAMES.find((head) => head === member.name),
   }));
-  for (const name of heads) {
-    if (!members.some((member) => member.name === name))
-      members.push({ name, shape: rule.rest, required: false, head: name as HeadName });
-  }
   return objectRule(members, rule.rest);
 }
 
