@@ -87,7 +87,6 @@ export async function* walkSlice(
     }
     let anchor: string | undefined;
     let offset = 0;
-    let shifted = false;
     // The fewest items the slice holds, as the next links of the pages so far promised.
     let promised = 0;
     // The deepest offset served so far: a later refusal past it is an offset cap.
@@ -113,25 +112,20 @@ export async function* walkSlice(
         }
       };
       // The window's first page was seen by the sizer when it was planned.
-      const reuse = offset === 0 && restart === 0 ? unserved : undefined;
+      const first = unserved ?? (await ask());
       unserved = undefined;
-      const first = reuse ?? (await ask());
       const checked = await consistentPage(first, ask, promised, options);
       const page = checked.page;
       if (checked.anomaly !== undefined) {
         const endedEarly = page.next === null && !endedEarlyAt.has(at);
         if (!endedEarly) throw anomalyError(list, at, checked.anomaly);
         endedEarlyAt.add(at);
-        shifted = true;
         break;
       }
       servedOffset = Math.max(servedOffset, at);
       promised = promisedBy(page, promised);
       // The anchor (asked again, and left out of the page yielded) must be where it was.
-      if (overlap && (page.ids.length === 0 || page.ids[0] !== anchor)) {
-        shifted = true;
-        break;
-      }
+      if (overlap && (page.ids.length === 0 || page.ids[0] !== anchor)) break;
       yield overlap ? pageOf({ ...page, items: page.items.slice(overlap) }) : page;
       if (page.next === null || page.ids.length === overlap) return;
       // No readable id to anchor on (a malformed record): fall back to the plain next offset.
@@ -139,7 +133,8 @@ export async function* walkSlice(
       assertAdvances(page);
       offset = page.next.offset;
     }
-    if (shifted) options.onRestart?.();
+    // Only a shift (the anchor moved, or the list ended early) leaves the walk above without a return.
+    options.onRestart?.();
   }
 }
 
