@@ -90,25 +90,28 @@ function timestampText(value: object): string | undefined {
  *     expanded form (`+012345`, `-000044`, astronomical: year 0 is 1 BC); infinity as DuckDB
  *     spells it (`infinity`, `-infinity`);
  *   - an interval as a duration: `P1Y2M3DT4H5M6.5S`, `PT0S` for none.
- * Computed from the stored integer, never through a Date, so no digit and no year is lost.
+ * Computed from the stored integer, so no digit and no year is lost.
  */
 
 /** Units of one second, per precision of DuckDB's timestamp types. */
 const PER_SECOND = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n } as const;
 type TimestampPrecision = keyof typeof PER_SECOND;
 
-const SECONDS_PER_DAY = 86_400n;
+/** Seconds in 400 Gregorian years, after which the calendar repeats, leap days and all. */
+const SECONDS_PER_CYCLE = 146_097n * 86_400n;
 
-/** `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601, ending with `zone` (above). */
+/**
+ * `units` since 1970-01-01 00:00:00 at `precision` as ISO 8601, ending with `zone` (above). DuckDB's
+ * years reach past Date's, so Date reads the instant less whole 400-year cycles, added back to the year.
+ */
 function isoTimestamp(units: bigint, precision: TimestampPrecision, zone: 'Z' | ''): string {
   const perSecond = PER_SECOND[precision];
   const seconds = floorDiv(units, perSecond);
-  const fraction = units - seconds * perSecond;
-  const days = floorDiv(seconds, SECONDS_PER_DAY);
-  const ofDay = Number(seconds - days * SECONDS_PER_DAY);
-  const { year, month, day } = civilFromDays(Number(days));
-  const time = [Math.floor(ofDay / 3600), Math.floor(ofDay / 60) % 60, ofDay % 60].map(two).join(':');
-  return `${isoYear(year)}-${two(month)}-${two(day)}T${time}${fractionText(fraction, precision)}${zone}`;
+  const cycles = floorDiv(seconds, SECONDS_PER_CYCLE);
+  const date = new Date(Number(seconds - cycles * SECONDS_PER_CYCLE) * 1000);
+  const year = date.getUTCFullYear() + 400 * Number(cycles);
+  const fraction = fractionText(units - seconds * perSecond, precision);
+  return `${isoYear(year)}${date.toISOString().slice(4, 19)}${fraction}${zone}`;
 }
 
 /** `.SSS` always; `.SSSSSS` or `.SSSSSSSSS` when the digits past the milliseconds are not zero. */
@@ -124,32 +127,9 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n ? q - 1n : q;
 }
 
-/** The proleptic Gregorian date of a day count from 1970-01-01 (H. Hinnant's civil_from_days). */
-function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
-  const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
-
 function isoYear(year: number): string {
   if (year >= 0 && year <= 9999) return String(year).padStart(4, '0');
   return `${year < 0 ? '-' : '+'}${String(Math.abs(year)).padStart(6, '0')}`;
-}
-
-function two(n: number): string {
-  return String(n).padStart(2, '0');
 }
 
 const MICROS_PER = { hour: 3_600_000_000n, minute: 60_000_000n, second: 1_000_000n } as const;
