@@ -1,27 +1,22 @@
 /**
  * Where a publish puts its files: a folder (this file) or a bucket (s3-target.ts). The publish
- * (publish.ts) decides which partitions changed, has DuckDB write them into the target's local
- * staging folder, and hands each file to the target; the manifest is committed last.
+ * (publish.ts) decides which partitions changed, has DuckDB write them into a local staging folder,
+ * and hands each file to the target; the manifest is committed last.
  *
  * The folder keeps one file per partition, `table/kind=K/month=M/data_0.parquet`, renamed over the
  * old one (atomic on one file system), so a reader listing the folder sees the old file or the new;
- * the staging folder is hidden in the dataset folder, on the same file system.
+ * the publish stages in a hidden folder of the dataset folder, on the same file system.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
 
 export interface DatasetTarget {
-  /** Local folder, made by the target, that DuckDB writes the changed partitions into. */
-  readonly staging: string;
   /** The manifest the last publish left; undefined when there is none or it is unreadable. */
   readonly previous: Manifest | undefined;
-  /** Called before a table's partitions are placed. */
-  beginTable(table: string): Promise<void>;
   /** Whether a file the previous manifest names is still there (else its partition is rewritten). */
   holds(file: string): boolean;
   /**
@@ -33,7 +28,7 @@ export interface DatasetTarget {
   drop(table: string, kind: string, month: string): Promise<void>;
   /** Writes the manifest once every placed file is in place; returns its bytes. */
   commit(manifest: Manifest): Promise<number>;
-  /** Removes the staging folder; stops what is still in flight. Called whatever happened. */
+  /** Stops what is still in flight. Called whatever happened. */
   close(): Promise<void>;
 }
 
@@ -46,15 +41,8 @@ export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
   await makeFolder(dir);
   await removeStaleStaging(dir);
   const previous = parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8').catch(() => ''));
-  const staging = join(dir, `.publish-${process.pid}-${randomBytes(4).toString('hex')}`);
-  await makeFolder(staging);
   return {
-    staging,
     previous,
-    // A table with no rows still has its folder: "published, no rows".
-    async beginTable(table) {
-      await makeFolder(join(dir, table));
-    },
     holds: (file) => existsSync(join(dir, file)),
     async place(staged, table, kind, month) {
       const file = join(table, partitionPath(kind, month), 'data_0.parquet');
@@ -66,12 +54,13 @@ export async function openFolderTarget(dir: string): Promise<DatasetTarget> {
       await rm(join(dir, table, partitionPath(kind, month)), { recursive: true, force: true });
     },
     async commit(manifest) {
-      await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
-      return (await stat(join(dir, MANIFEST_FILE))).size;
+      // A table with no rows still has its folder: "published, no rows".
+      for (const table of Object.keys(manifest.tables)) await makeFolder(join(dir, table));
+      const text = manifestText(manifest);
+      await writeFileAtomic(join(dir, MANIFEST_FILE), text);
+      return Buffer.byteLength(text);
     },
-    async close() {
-      await rm(staging, { recursive: true, force: true });
-    },
+    close: async () => {},
   };
 }
 

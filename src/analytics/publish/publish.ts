@@ -5,13 +5,13 @@
  *   <table>/kind=<kind>/month=<YYYY-MM>/<file>.parquet   and   _manifest.json
  * Only partitions whose fingerprint changed are rewritten, so a publish after a small sync writes
  * about the touched months, not the history. DuckDB writes each changed partition as one file into
- * the target's staging folder; the target puts it in place (folder-target.ts renames it over the old
+ * a local staging folder; the target puts it in place (folder-target.ts renames it over the old
  * one, s3-target.ts uploads it under a new name) and the manifest is written last.
  */
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -24,6 +24,7 @@ import {
   parquetFileRows,
   type RowSource,
 } from '../../store/index.js';
+import { makeFolder } from '../../util/make-folder.js';
 import { isBucketUrl } from './bucket-url.js';
 import { PARTITION_COLUMNS } from './export-parquet.js';
 import { type DatasetTarget, openFolderTarget, partitionPath } from './folder-target.js';
@@ -95,11 +96,18 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
   const dir = isBucketUrl(options.dir) ? options.dir : resolve(options.dir);
   const now = new Date();
   const target = await openTarget(options, dir, now);
+  const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = isBucketUrl(dir)
+    ? (options.staging ?? join(tmpdir(), `tsync-publish-${id}`))
+    : join(dir, `.publish-${id}`);
   const raw = options.raw ?? false;
   const totals: Totals = { written: 0, unchanged: 0, removed: 0, bytes: 0 };
   const tables: Record<string, PublishedTable> = {};
   let kinds: Record<string, PublishedKind>;
   try {
+    // Emptied first: a publish that crashed may have left files under the name given.
+    await rm(staging, { recursive: true, force: true });
+    await makeFolder(staging);
     // Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql).
     kinds = Object.fromEntries(
       (await kindFreshness(options.db)).map((row) => [
@@ -117,7 +125,8 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
         spec.fingerprint === 'jobs'
           ? new Map([...jobPrints].map(([key, print]) => [key, `${fingerprintTag(dataset)}:${print}`]))
           : await contentFingerprints(options.db, dataset);
-      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, prints, totals });
+      const staged = join(staging, spec.table);
+      tables[spec.table] = await publishTable(options.db, { target, spec, dataset, staged, prints, totals });
     }
     totals.bytes += await target.commit({
       version: MANIFEST_VERSION,
@@ -128,6 +137,7 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
     });
   } finally {
     await target.close();
+    await rm(staging, { recursive: true, force: true });
   }
   const stale = Object.keys(kinds).filter((kind) => kinds[kind]?.stale);
   return { dir, ...totals, stale };
@@ -141,8 +151,6 @@ async function openTarget(options: PublishOptions, dir: string, now: Date): Prom
     ...options,
     url: dir,
     keep: options.keep ?? 2,
-    staging:
-      options.staging ?? join(tmpdir(), `tsync-publish-${process.pid}-${randomBytes(4).toString('hex')}`),
     tables: PUBLISHED_TABLES.map((t) => t.table),
     now,
   });
@@ -152,13 +160,15 @@ interface TableRun {
   readonly target: DatasetTarget;
   readonly spec: PublishedSpec;
   readonly dataset: Dataset;
+  /** The local folder DuckDB writes the table's changed partitions into. */
+  readonly staged: string;
   /** `kind|month` → fingerprint, for every partition that has rows now. */
   readonly prints: ReadonlyMap<string, string>;
   readonly totals: Totals;
 }
 
 async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTable> {
-  const { target, spec, prints, totals } = run;
+  const { target, spec, staged, prints, totals } = run;
   const previous = target.previous?.tables[spec.table]?.partitions ?? [];
   const before = new Map(previous.map((p) => [partitionKey(p), p]));
   const changed = [...prints.keys()].filter((key) => {
@@ -166,8 +176,6 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
     if (!old) return true;
     return old.fingerprint !== prints.get(key) || (old.file !== null && !target.holds(old.file));
   });
-  await target.beginTable(spec.table);
-  const staged = join(target.staging, spec.table);
   if (changed.length > 0) {
     await copyDataset(
       db,

@@ -20,7 +20,6 @@
  * lifecycle rule, docs/operating.md).
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -29,7 +28,6 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { StorageError } from '../../errors.js';
-import { makeFolder } from '../../util/make-folder.js';
 import { type BucketLocation, bucketLocation, storageError } from './bucket-url.js';
 import type { DatasetTarget } from './folder-target.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
@@ -48,8 +46,6 @@ export interface BucketTargetOptions {
   /** Manifests kept (with the files they name), at least 1. */
   readonly keep: number;
   readonly endpoint?: string;
-  /** The local folder the files are staged in: emptied (a crashed publish's files), made, and removed at the end. */
-  readonly staging: string;
   /** The tables the dataset holds: only objects under their prefixes are ever deleted. */
   readonly tables: readonly string[];
   readonly now: Date;
@@ -63,15 +59,10 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
   try {
     const listed = await store.list();
     const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
-    const { staging } = options;
-    await rm(staging, { recursive: true, force: true });
-    await makeFolder(staging);
     const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
     const uploads = new Uploads(store, options.signal);
     return {
-      staging,
       previous,
-      beginTable: async () => {},
       holds: (file) => listed.has(file),
       async place(staged, table, kind, month) {
         const file = `${table}/kind=${kind}/month=${month}/part-${id}.parquet`;
@@ -91,7 +82,6 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
       async close() {
         await uploads.stop();
         client.destroy();
-        await rm(staging, { recursive: true, force: true });
       },
     };
   } catch (error) {
