@@ -36,22 +36,11 @@ export interface BillingOutputOptions {
   readonly alert?: string;
 }
 
-const text = (name: string): Column => ({ name, type: 'text' });
-const decimal = (name: FigureName): Column => ({ name, type: 'number', decimals: FIGURE_DECIMALS[name] });
-
-/** The report's columns: period, one per group key, then the figures (cost and currency with prices). */
-function billingColumns(report: BillingReport): Column[] {
-  const priced = report.query.prices !== undefined;
-  return [
-    text('period'),
-    ...report.query.groupBy.map(text),
-    { name: 'jobs', type: 'integer' },
-    decimal('billed_seconds'),
-    decimal('billed_hours'),
-    ...(priced ? [decimal('cost'), text('currency')] : []),
-    decimal('audio_hours'),
-    decimal('transcription_hours'),
-  ];
+/** A column of the report's table by its name: a figure at its decimals, jobs, or text. */
+function billingColumn(name: string): Column {
+  if (name === 'jobs') return { name, type: 'integer' };
+  if (!(name in FIGURE_DECIMALS)) return { name, type: 'text' };
+  return { name, type: 'number', decimals: FIGURE_DECIMALS[name as FigureName] };
 }
 
 /** Rows as JSON and CSV name their fields: group columns named by their --group-by key. */
@@ -68,12 +57,12 @@ function figureObject(report: BillingReport, figures: Figures): Record<string, C
   return { jobs, billed_seconds, billed_hours, ...money, audio_hours, transcription_hours };
 }
 
-/** The rows, and the total as the footer (its group cells blank). */
+/** The rows, and the total as the footer (its group cells blank); the columns in the objects' order. */
 function billingResultTable(report: BillingReport): ResultTable {
   const blanks = Object.fromEntries(report.query.groupBy.map((key) => [key, '']));
   const total = { period: 'total', ...blanks, ...figureObject(report, report.total) };
   const objects = [...report.rows.map((row) => rowObject(report, row)), total];
-  const { columns, rows } = tableFromObjects(billingColumns(report), objects);
+  const { columns, rows } = tableFromObjects(Object.keys(total).map(billingColumn), objects);
   return { columns, rows: rows.slice(0, -1), footer: rows.at(-1) ?? [] };
 }
 

@@ -11,17 +11,16 @@ import { formatTextTable } from './text-table.js';
 export const OUTPUT_FORMATS = ['table', 'csv', 'json', 'html'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export interface PageInfo {
-  readonly title: string;
-  readonly subtitle?: string;
-}
-
 /** JSON: an array of row objects keyed by column name, pretty-printed, numbers exact, newline-ended. */
 export function formatJson(table: ResultTable): string {
   return `${writeJson(tableToObjects(table), { indent: 2 })}\n`;
 }
 
-export function render(table: ResultTable, format: OutputFormat, page: PageInfo): string {
+export function render(
+  table: ResultTable,
+  format: OutputFormat,
+  page: Pick<HtmlPage, 'title' | 'subtitle'>,
+): string {
   switch (format) {
     case 'table':
       return formatTextTable(table);
