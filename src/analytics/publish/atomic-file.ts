@@ -15,7 +15,10 @@ export async function writeFileIfChanged(
   content: string,
   same = (current: string, next: string) => current === next,
 ): Promise<boolean> {
-  const current = await readIfExists(path);
+  const current = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
   if (current !== undefined && same(current, content)) return false;
   await writeFileAtomic(path, content);
   return true;
@@ -46,15 +49,6 @@ export async function replaceFileAtomic(path: string, write: (temp: string) => P
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
-  }
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }

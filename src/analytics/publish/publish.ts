@@ -173,8 +173,7 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
   const before = new Map(previous.map((p) => [partitionKey(p), p]));
   const changed = [...prints.keys()].filter((key) => {
     const old = before.get(key);
-    if (!old) return true;
-    return old.fingerprint !== prints.get(key) || (old.file !== null && !target.holds(old.file));
+    return !old || old.fingerprint !== prints.get(key) || (old.file !== null && !target.holds(old.file));
   });
   if (changed.length > 0) {
     await copyDataset(
@@ -188,10 +187,10 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
   // the files, in one statement for the table.
   const files = new Map<string, string | null>();
   for (const key of changed) files.set(key, await stagedFile(staged, key));
-  const written = [...files.values()].filter((file): file is string => file !== null);
+  const written = [...files.values()].filter((file) => file !== null);
   const rows = await parquetFileRows(db, written);
   const partitions: PublishedPartition[] = [];
-  for (const key of prints.keys()) {
+  for (const [key, fingerprint] of prints) {
     const old = before.get(key);
     const file = files.get(key);
     if (old && file === undefined) {
@@ -200,7 +199,6 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
       continue;
     }
     const [kind = '', month = ''] = key.split('|');
-    const fingerprint = prints.get(key) ?? '';
     if (file === null || file === undefined) {
       await target.drop(spec.table, kind, month);
       partitions.push({ kind, month, rows: 0, file: null, fingerprint });

@@ -133,7 +133,6 @@ function serveRequest(db: Database, socket: Socket, logger: Logger) {
   const done = (async () => {
     try {
       const line = await readWireLine(socket, {
-        endEvent: 'end',
         ended: () => new Error('the reader hung up before sending a request'),
         maxBytes: MAX_REQUEST_BYTES,
         tooLong: () => new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`),

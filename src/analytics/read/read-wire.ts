@@ -86,9 +86,7 @@ export function decodeWire(text: string): unknown {
 }
 
 export interface LineOptions {
-  /** The event after which no line can come: 'end' (the peer stopped sending) or 'close'. */
-  readonly endEvent: 'end' | 'close';
-  /** The failure when the socket ends or errs before a whole line. */
+  /** The failure when the socket ends, closes or errs before a whole line. */
   readonly ended: () => Error;
   /** Bytes the line may take; past them, `tooLong` is the failure. */
   readonly maxBytes?: number;
@@ -121,9 +119,9 @@ export function readWireLine(socket: Socket, options: LineOptions): Promise<stri
       reject(options.ended());
     };
     const cleanup = () => {
-      socket.off('data', onData).off(options.endEvent, onEnd).off('error', onEnd);
+      socket.off('data', onData).off('end', onEnd).off('close', onEnd).off('error', onEnd);
     };
     socket.setEncoding('utf8');
-    socket.on('data', onData).on(options.endEvent, onEnd).on('error', onEnd);
+    socket.on('data', onData).on('end', onEnd).on('close', onEnd).on('error', onEnd);
   });
 }

@@ -141,7 +141,6 @@ function socketReader(path: string, socketPath: string): Reader {
     socket.on('error', () => {});
     try {
       const line = readWireLine(socket, {
-        endEvent: 'close',
         ended: () => broken('hung up before answering (the run probably ended)'),
       });
       socket.write(`${encodeWire(message)}\n`);
