@@ -31,7 +31,7 @@ import { StorageError } from '../../errors.js';
 import { type BucketLocation, bucketLocation, storageError } from './bucket-url.js';
 import type { DatasetTarget } from './folder-target.js';
 import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
-import { type UploadBucket, Uploads } from './s3-uploads.js';
+import { openUploads, type UploadBucket } from './s3-uploads.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
 const MANIFESTS_FOLDER = '_manifests/';
@@ -60,7 +60,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
     const listed = await store.list();
     const previous = listed.has(MANIFEST_FILE) ? await store.getManifest(MANIFEST_FILE) : undefined;
     const id = `${options.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
-    const uploads = new Uploads(store, options.signal);
+    const uploads = openUploads(store, options.signal);
     return {
       previous,
       holds: (file) => listed.has(file),

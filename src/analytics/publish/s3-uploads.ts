@@ -24,64 +24,54 @@ export interface UploadBucket {
 }
 
 /** The uploads of one publish: at most UPLOADS_AT_ONCE in flight, the first failure kept. */
-export class Uploads {
-  readonly #inFlight = new Map<Upload, Promise<void>>();
-  #failure: unknown;
-  readonly #onAbort = () => void this.stop();
-
-  constructor(
-    readonly bucket: UploadBucket,
-    readonly signal: AbortSignal | undefined,
-  ) {
-    signal?.addEventListener('abort', this.#onAbort, { once: true });
-  }
-
-  /** Starts uploading `staged` as `file` (the staged file is removed once it is up). */
-  async start(staged: string, file: string): Promise<void> {
-    while (this.#inFlight.size >= UPLOADS_AT_ONCE) await Promise.race(this.#inFlight.values());
-    this.#throwIfFailed();
-    this.signal?.throwIfAborted();
-    const upload = new Upload({
-      client: this.bucket.client,
-      params: {
-        Bucket: this.bucket.location.bucket,
-        Key: this.bucket.key(file),
-        Body: createReadStream(staged),
-        ContentType: 'application/vnd.apache.parquet',
-      },
-      partSize: PART_BYTES,
-      queueSize: 1,
-      leavePartsOnError: false,
-    });
-    const done = upload
-      .done()
-      .then(() => rm(staged, { force: true }))
-      .catch((error: unknown) => {
-        this.#failure ??= error;
-      })
-      .finally(() => this.#inFlight.delete(upload));
-    this.#inFlight.set(upload, done);
-  }
-
-  /** Waits for every upload; the first failure is thrown. */
-  async finish(): Promise<void> {
-    await Promise.all(this.#inFlight.values());
-    this.#throwIfFailed();
-    this.signal?.throwIfAborted();
-  }
-
+export function openUploads(bucket: UploadBucket, signal: AbortSignal | undefined) {
+  const inFlight = new Map<Upload, Promise<void>>();
+  let failure: unknown;
+  const throwIfFailed = () => {
+    if (failure !== undefined) throw storageError(failure, bucket.location, bucket.endpoint);
+    signal?.throwIfAborted();
+  };
   /** Aborts what is in flight, its multipart upload with it. */
-  async stop(): Promise<void> {
-    this.signal?.removeEventListener('abort', this.#onAbort);
-    const open = [...this.#inFlight.keys()];
-    await Promise.all(open.map((upload) => abortUpload(upload, this.bucket)));
-    await Promise.all(this.#inFlight.values());
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined)
-      throw storageError(this.#failure, this.bucket.location, this.bucket.endpoint);
-  }
+  const stop = async () => {
+    signal?.removeEventListener('abort', onAbort);
+    await Promise.all([...inFlight.keys()].map((upload) => abortUpload(upload, bucket)));
+    await Promise.all(inFlight.values());
+  };
+  const onAbort = () => void stop();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    /** Starts uploading `staged` as `file` (the staged file is removed once it is up). */
+    async start(staged: string, file: string): Promise<void> {
+      while (inFlight.size >= UPLOADS_AT_ONCE) await Promise.race(inFlight.values());
+      throwIfFailed();
+      const upload = new Upload({
+        client: bucket.client,
+        params: {
+          Bucket: bucket.location.bucket,
+          Key: bucket.key(file),
+          Body: createReadStream(staged),
+          ContentType: 'application/vnd.apache.parquet',
+        },
+        partSize: PART_BYTES,
+        queueSize: 1,
+        leavePartsOnError: false,
+      });
+      const done = upload
+        .done()
+        .then(() => rm(staged, { force: true }))
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inFlight.delete(upload));
+      inFlight.set(upload, done);
+    },
+    /** Waits for every upload; the first failure is thrown. */
+    async finish(): Promise<void> {
+      await Promise.all(inFlight.values());
+      throwIfFailed();
+    },
+    stop,
+  };
 }
 
 /**
