@@ -132,11 +132,8 @@ function serveRequest(db: Database, socket: Socket, logger: Logger) {
   const temp: string[] = [];
   const done = (async () => {
     try {
-      const line = await readWireLine(socket, {
-        ended: () => new Error('the reader hung up before sending a request'),
-        maxBytes: MAX_REQUEST_BYTES,
-        tooLong: () => new ConfigError('query', `the request is larger than ${MAX_REQUEST_BYTES} bytes`),
-      });
+      const hungUp = () => new Error('the reader hung up before sending a request');
+      const line = await readWireLine(socket, hungUp, MAX_REQUEST_BYTES);
       const request = readRequest.parse(decodeWire(line));
       const reply = await db.withConnection(async (opened) => {
         connection = opened;

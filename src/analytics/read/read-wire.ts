@@ -85,20 +85,18 @@ export function decodeWire(text: string): unknown {
   });
 }
 
-export interface LineOptions {
-  /** The failure when the socket ends, closes or errs before a whole line. */
-  readonly ended: () => Error;
-  /** Bytes the line may take; past them, `tooLong` is the failure. */
-  readonly maxBytes?: number;
-  readonly tooLong?: () => Error;
-}
-
 /**
  * The first line `socket` sends, without its newline; reading stops there (the socket is paused).
- * Decoded as a stream, so a character cut between two chunks is joined, not turned into U+FFFD,
- * and only new text is searched for the newline, so a reply of many MB is not scanned per chunk.
+ * `ended` is the failure when the socket ends, closes or errs before a whole line; a line past
+ * `maxBytes` is refused as too large. Decoded as a stream, so a character cut between two chunks is
+ * joined, not turned into U+FFFD, and only new text is searched for the newline, so a reply of many
+ * MB is not scanned per chunk.
  */
-export function readWireLine(socket: Socket, options: LineOptions): Promise<string> {
+export function readWireLine(
+  socket: Socket,
+  ended: () => Error,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = '';
     const onData = (chunk: string) => {
@@ -109,14 +107,14 @@ export function readWireLine(socket: Socket, options: LineOptions): Promise<stri
         cleanup();
         socket.pause();
         resolve(buffered.slice(0, end));
-      } else if (options.maxBytes !== undefined && socket.bytesRead > options.maxBytes) {
+      } else if (socket.bytesRead > maxBytes) {
         cleanup();
-        reject(options.tooLong?.() ?? options.ended());
+        reject(new ConfigError('query', `the request is larger than ${maxBytes} bytes`));
       }
     };
     const onEnd = () => {
       cleanup();
-      reject(options.ended());
+      reject(ended());
     };
     const cleanup = () => {
       socket.off('data', onData).off('end', onEnd).off('close', onEnd).off('error', onEnd);

@@ -140,9 +140,7 @@ function socketReader(path: string, socketPath: string): Reader {
     // Once the reply is read, the connection only keeps the file it names: a reset then is no error.
     socket.on('error', () => {});
     try {
-      const line = readWireLine(socket, {
-        ended: () => broken('hung up before answering (the run probably ended)'),
-      });
+      const line = readWireLine(socket, () => broken('hung up before answering (the run probably ended)'));
       socket.write(`${encodeWire(message)}\n`);
       const reply = decodeWire(await line) as Reply;
       if (!reply.ok && !partial) throw failure(reply);
