@@ -15,28 +15,20 @@
  *   keep >= 2) the manifest current when the publish started name are deleted, and the manifests
  *   past `keep`.
  * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
- * manifest and goes with the next publish's deletions. Files stream from disk (s3-uploads.ts); an
+ * manifest and goes with the next publish's deletions. Files stream from disk (s3-bucket.ts); an
  * upload that fails or is stopped aborts its multipart upload (a SIGKILL leaves it to the bucket's
  * lifecycle rule, docs/operating.md).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  paginateListObjectsV2,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import { StorageError } from '../../errors.js';
-import { type BucketLocation, bucketLocation, storageError } from './bucket-url.js';
+import { type BucketLocation, bucketLocation } from './bucket-url.js';
 import type { DatasetTarget } from './folder-target.js';
-import { MANIFEST_FILE, type Manifest, manifestText, parseManifest } from './manifest.js';
-import { openUploads, type UploadBucket } from './s3-uploads.js';
+import { MANIFEST_FILE, type Manifest, manifestText } from './manifest.js';
+import { Bucket, openUploads } from './s3-bucket.js';
 
 /** The manifests of the last publishes, `<publish id>.json`, under the dataset's prefix. */
 const MANIFESTS_FOLDER = '_manifests/';
-/** S3's most keys in one DeleteObjects. */
-const DELETE_BATCH = 1_000;
 /** The region a path-style endpoint gets when the SDK's chain names none (MinIO's and Ceph's default). */
 const ENDPOINT_REGION = 'us-east-1';
 
@@ -76,7 +68,7 @@ export async function openBucketTarget(options: BucketTargetOptions): Promise<Da
         const text = manifestText(manifest);
         await store.put(`${MANIFESTS_FOLDER}${id}.json`, text);
         await store.put(MANIFEST_FILE, text);
-        await store.prune({ ...options, listed, current: manifest, previous, id });
+        await prune(store, { ...options, listed, current: manifest, previous, id });
         return 2 * Buffer.byteLength(text);
       },
       async close() {
@@ -104,115 +96,43 @@ async function s3Client(endpoint: string | undefined, location: BucketLocation):
   });
 }
 
-/** The SDK's calls on the dataset's prefix, each failure a StorageError. */
-class Bucket implements UploadBucket {
-  constructor(
-    readonly client: S3Client,
-    readonly location: BucketLocation,
-    readonly endpoint: string | undefined,
-  ) {}
-
-  key(file: string): string {
-    return `${this.location.prefix}${file}`;
+/**
+ * Deletes the manifests past the last `keep` and the objects under the tables' prefixes that none
+ * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
+ * one of the kept manifests not read back, no data object is deleted this time.
+ */
+async function prune(
+  bucket: Bucket,
+  run: Pick<BucketTargetOptions, 'keep' | 'tables'> & {
+    readonly listed: ReadonlySet<string>;
+    readonly current: Manifest;
+    readonly previous: Manifest | undefined;
+    readonly id: string;
+  },
+): Promise<void> {
+  const manifests = [
+    `${MANIFESTS_FOLDER}${run.id}.json`,
+    ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),
+  ].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const kept = manifests.slice(0, run.keep);
+  const doomed = manifests.slice(run.keep);
+  // The manifest current at the start is kept too (with keep >= 2), even when a publish killed
+  // between its two manifest writes left a newer one in _manifests/ that never became current.
+  const previous = run.keep > 1 && run.previous ? filesOf(run.previous) : [];
+  const named = new Set([...filesOf(run.current), ...previous]);
+  let readable = true;
+  for (const name of kept.slice(1)) {
+    const manifest = await bucket.getManifest(name);
+    if (manifest === undefined) readable = false;
+    else for (const file of filesOf(manifest)) named.add(file);
   }
-
-  /** Every object under the prefix, by its name relative to the prefix. */
-  async list(): Promise<Set<string>> {
-    return this.guard(async () => {
-      const names = new Set<string>();
-      const pages = paginateListObjectsV2(
-        { client: this.client },
-        { Bucket: this.location.bucket, Prefix: this.location.prefix },
-      );
-      for await (const page of pages) {
-        for (const object of page.Contents ?? []) {
-          if (object.Key !== undefined) names.add(object.Key.slice(this.location.prefix.length));
-        }
-      }
-      return names;
-    });
-  }
-
-  /** A manifest read back; undefined when it is not one of this version. */
-  async getManifest(file: string): Promise<Manifest | undefined> {
-    return this.guard(async () => {
-      const got = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(file) }),
-      );
-      return parseManifest((await got.Body?.transformToString('utf8')) ?? '');
-    });
-  }
-
-  async put(file: string, text: string): Promise<void> {
-    const object = { Bucket: this.location.bucket, Key: this.key(file), ContentType: 'application/json' };
-    await this.guard(() => this.client.send(new PutObjectCommand({ ...object, Body: text })));
-  }
-
-  /**
-   * Deletes the manifests past the last `keep` and the objects under the tables' prefixes that none
-   * of those, nor (with keep >= 2) the manifest current when this publish started, names. Should
-   * one of the kept manifests not read back, no data object is deleted this time.
-   */
-  async prune(
-    run: Pick<BucketTargetOptions, 'keep' | 'tables'> & {
-      readonly listed: ReadonlySet<string>;
-      readonly current: Manifest;
-      readonly previous: Manifest | undefined;
-      readonly id: string;
-    },
-  ): Promise<void> {
-    const manifests = [
-      `${MANIFESTS_FOLDER}${run.id}.json`,
-      ...[...run.listed].filter((name) => name.startsWith(MANIFESTS_FOLDER) && name.endsWith('.json')),
-    ].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-    const kept = manifests.slice(0, run.keep);
-    const doomed = manifests.slice(run.keep);
-    // The manifest current at the start is kept too (with keep >= 2), even when a publish killed
-    // between its two manifest writes left a newer one in _manifests/ that never became current.
-    const previous = run.keep > 1 && run.previous ? filesOf(run.previous) : [];
-    const named = new Set([...filesOf(run.current), ...previous]);
-    let readable = true;
-    for (const name of kept.slice(1)) {
-      const manifest = await this.getManifest(name);
-      if (manifest === undefined) readable = false;
-      else for (const file of filesOf(manifest)) named.add(file);
-    }
-    if (readable) {
-      const data = run.tables.map((table) => `${table}/`);
-      for (const name of run.listed) {
-        if (!named.has(name) && data.some((start) => name.startsWith(start))) doomed.push(name);
-      }
-    }
-    for (let at = 0; at < doomed.length; at += DELETE_BATCH) {
-      const batch = doomed.slice(at, at + DELETE_BATCH);
-      const answer = await this.guard(() =>
-        this.client.send(
-          new DeleteObjectsCommand({
-            Bucket: this.location.bucket,
-            Delete: { Objects: batch.map((name) => ({ Key: this.key(name) })), Quiet: true },
-          }),
-        ),
-      );
-      const failed = answer.Errors?.[0];
-      if (failed) {
-        throw new StorageError(
-          `could not publish to ${this.location.url}: deleting ${failed.Key ?? 'an old file'} failed (${failed.Code ?? 'no code'})`,
-          {
-            retryable: true,
-            hint: 'grant the publisher s3:DeleteObject on the prefix (docs/querying.md); the new manifest is in place',
-          },
-        );
-      }
+  if (readable) {
+    const data = run.tables.map((table) => `${table}/`);
+    for (const name of run.listed) {
+      if (!named.has(name) && data.some((start) => name.startsWith(start))) doomed.push(name);
     }
   }
-
-  async guard<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw storageError(error, this.location, this.endpoint);
-    }
-  }
+  await bucket.delete(doomed);
 }
 
 function filesOf(manifest: Manifest): string[] {
