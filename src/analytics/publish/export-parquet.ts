@@ -42,12 +42,11 @@ export async function exportParquet(options: ExportOptions) {
     const exported: { table: string; rows: number; dir: string }[] = [];
     for (const table of EXPORTED_DATASETS) {
       const target = join(staging, table);
-      const rows = await options.db.copyParquet({
-        dataset: table,
-        params: { include_deleted: options.includeDeleted ?? false },
-        targetDir: target,
-        partitionBy: PARTITION_COLUMNS,
-      });
+      const rows = await options.db.copyParquet(
+        table,
+        { include_deleted: options.includeDeleted ?? false },
+        { path: target, partitionBy: PARTITION_COLUMNS, setting: '--out' },
+      );
       // COPY writes no folder for an empty table; an empty folder still says "exported, no rows".
       await makeFolder(target);
       exported.push({ table, rows, dir: join(out, table) });

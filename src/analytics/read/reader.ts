@@ -46,19 +46,15 @@ export interface Reader extends RowSource {
    * (absolute; its folder exists) with the result's own column types; returns the row count.
    */
   userQueryParquet(sql: string, file: string): Promise<number>;
-  /** Writes a dataset's rows as Parquet under `targetDir`, partitioned Hive-style; returns the row count. */
-  copyParquet(copy: ParquetCopy): Promise<number>;
+  /** Writes an exported dataset's rows as Parquet at `target`, as copyDataset does; returns the row count. */
+  copyParquet(
+    dataset: ExportedDataset,
+    params: { readonly include_deleted: boolean },
+    target: Parameters<typeof copyDataset>[3],
+  ): Promise<number>;
 }
 
 export type { RowSource } from '../../store/index.js';
-
-export interface ParquetCopy {
-  readonly dataset: ExportedDataset;
-  readonly params: { readonly include_deleted: boolean };
-  /** Absolute folder the partitions go into (created by DuckDB). */
-  readonly targetDir: string;
-  readonly partitionBy: readonly string[];
-}
 
 /**
  * The Reader of a file opened read-only. A user's SQL runs through the statement gate on a
@@ -88,8 +84,7 @@ export function fileReader(db: Database, readableDirs: readonly string[] = []): 
         const [reader] = await runGuarded(connection, sql, db.path, { single: PARQUET_SINGLE });
         return reader ? resultToParquet(reader, file) : 0;
       }),
-    copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
-      copyDataset(db, dataset, params, { path: targetDir, partitionBy, setting: '--out' }),
+    copyParquet: (dataset, params, target) => copyDataset(db, dataset, params, target),
   };
 }
 
@@ -170,10 +165,9 @@ function socketReader(path: string, socketPath: string): Reader {
       }),
     // One unpartitioned file from the writer's temp folder, partitioned here in a private DuckDB:
     // the writer never writes where a reader says.
-    copyParquet: ({ dataset, params, targetDir, partitionBy }) =>
+    copyParquet: (dataset, params, target) =>
       request({ op: 'parquet', dataset, params }, async ({ file }) => {
         if (!file) throw broken('named no file');
-        const target = { path: targetDir, partitionBy, setting: '--out' };
         // The private DuckDB's errors are the copy's, never a sign that the database file is damaged.
         return withPrivateDuckDB((connection) => {
           const all = async <T>(sql: string, params?: SqlParams): Promise<T[]> =>
