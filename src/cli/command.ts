@@ -94,22 +94,15 @@ export function parseCommandArgs(command: Command, argv: readonly string[]) {
   const options = commandFlags(command);
   const seeHelp = `see \`${PROGRAM} ${command.name} --help\``;
   const { args, texts } = setTextsAside(joinNegativeValues(argv, options), options);
-  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
-  const problem = usageProblem(tokens, options, args);
+  // Not strict: usageProblem names every refusal strict parsing would make, in our words.
+  const parsed = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  const problem = usageProblem(parsed.tokens, options, args);
   if (problem) throw new ConfigError(command.name, `${problem}; ${seeHelp}`);
-  try {
-    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
-    const positionals = parsed.positionals.map((arg) => texts.get(arg) ?? arg);
-    if (!command.positionals && positionals.length > 0) {
-      throw new ConfigError(command.name, `unexpected argument "${positionals[0]}"; ${seeHelp}`);
-    }
-    return { flags: parsed.values as FlagValues, positionals };
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    // A case usageProblem does not name: node's first line, still pointing at --help.
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(command.name, `${message}; ${seeHelp}`);
+  const positionals = parsed.positionals.map((arg) => texts.get(arg) ?? arg);
+  if (!command.positionals && positionals.length > 0) {
+    throw new ConfigError(command.name, `unexpected argument "${positionals[0]}"; ${seeHelp}`);
   }
+  return { flags: parsed.values as FlagValues, positionals };
 }
 
 type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];

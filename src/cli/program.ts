@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { retiredWarnings } from '../config/retired.js';
 import { TsyncError } from '../errors.js';
+import type { OutcomeWriter } from '../log.js';
 import { projectRoot } from '../util/paths.js';
 import {
   type Command,
@@ -100,30 +101,30 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
 }
 
-/** A warning per retired setting the environment still sets; like reportError's line in format. */
+/** A warning per retired setting the environment still sets, written as reportError's line is. */
 async function warnRetired(command: Command, { env, stderr }: CommandIo): Promise<void> {
   const warnings = retiredWarnings(command.name, env);
   if (warnings.length === 0) return;
-  const { outcomeWriter } = await import('../log.js');
-  const say = command.logs === true ? outcomeWriter(stderr) : undefined;
-  for (const text of warnings) {
-    if (say) say('warn', `${PROGRAM}: ${text}`);
-    else stderr.write(`${PROGRAM}: ${text}\n`);
-  }
+  const say = await lineWriter(stderr, command.logs);
+  for (const text of warnings) say('warn', `${PROGRAM}: ${text}`);
 }
 
-/** The one line of a failure, and its exit code: off a terminal a log line if the command `logs`. */
+/** The one line of a failure, and its exit code. */
 async function reportError(error: unknown, stderr: CommandIo['stderr'], logs?: boolean): Promise<number> {
   const known = error instanceof TsyncError ? error : undefined;
   const exitCode = known ? known.exitCode : 1;
   const line = known
     ? known.toLine()
     : `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-  const text = `${PROGRAM}: ${line}`;
-  if (logs === true && stderr.isTTY !== true) {
-    const fields = known ? { code: known.code, exit_code: exitCode } : { exit_code: exitCode };
-    const { outcomeWriter } = await import('../log.js');
-    outcomeWriter(stderr)('error', text, fields);
-  } else stderr.write(`${text}\n`);
+  const fields = known ? { code: known.code, exit_code: exitCode } : { exit_code: exitCode };
+  (await lineWriter(stderr, logs))('error', `${PROGRAM}: ${line}`, fields);
   return exitCode;
+}
+
+/** The program's own lines: off a terminal a log line if the command `logs`, else the text alone. */
+async function lineWriter(stderr: CommandIo['stderr'], logs?: boolean): Promise<OutcomeWriter> {
+  if (logs !== true) return (_level, text) => void stderr.write(`${text}\n`);
+  // Loaded only then: pino stays out of `--help` and the small commands.
+  const { outcomeWriter } = await import('../log.js');
+  return outcomeWriter(stderr);
 }
