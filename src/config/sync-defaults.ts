@@ -1,12 +1,15 @@
 /**
  * A run's settings as the sync takes them, resolved from the settings table, so no use site adds a
  * default of its own: `resolveRunOptions` for `sync` and `worker`; `syncDefaults`, with no flag and
- * no environment, for the demo, tests and benchmarks (`{ ...syncDefaults(), pageSize: 10 }`).
+ * no environment, for the demo, tests and benchmarks (`{ ...syncDefaults(), pageSize: 10 }`). The
+ * worker's billing report files likewise: `billingFileSettings`.
  */
+import type { BillingFileSettings } from '../analytics/billing-files.js';
 import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
+import { onlyKind } from '../kinds.js';
 import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { given, resolveAll, resolveSettings } from './resolve.js';
@@ -150,4 +153,24 @@ function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>
             ...(s.publishEndpoint === undefined ? {} : { endpoint: s.publishEndpoint }),
           },
   };
+}
+
+/**
+ * The `--report-*` settings, staleness from `--stale-after`, and the kind the worker syncs when it
+ * syncs one (the other never has a successful sync to vouch for it).
+ */
+export function billingFileSettings(flags: FlagValues = {}, env: Env = {}): BillingFileSettings {
+  const settings = resolveAll(
+    ['kind', 'reportGroupBy', 'reportWindow', 'staleAfter', 'reportBom', 'reportPrices'],
+    flags,
+    env,
+  );
+  return Object.freeze({
+    groupBy: settings.reportGroupBy,
+    prices: settings.reportPrices,
+    windowMs: settings.reportWindow,
+    staleAfterMs: settings.staleAfter,
+    bom: settings.reportBom,
+    kind: onlyKind(settings.kind),
+  });
 }

@@ -6,9 +6,8 @@
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { JOBS } from '../../jobs/index.js';
-import { billingFileSettings } from '../../src/config/report-files.js';
 import { resolveSetting } from '../../src/config/resolve.js';
-import { syncDefaults } from '../../src/config/sync-defaults.js';
+import { billingFileSettings, syncDefaults } from '../../src/config/sync-defaults.js';
 import { JOB_KINDS, type JobKind } from '../../src/kinds.js';
 import { silentLogger } from '../../src/log.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';

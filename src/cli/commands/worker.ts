@@ -2,10 +2,9 @@
  * `transcript-sync worker`: the long-running scheduled sync, until SIGTERM/SIGINT (exit 0), or until
  * --shutdown-timeout passes or its worker lock is lost (exit 1).
  */
-import { billingFileSettings } from '../../config/report-files.js';
 import { resolveAll } from '../../config/resolve.js';
 import { type Env, type FlagValues, namesOf } from '../../config/settings.js';
-import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
+import { billingFileSettings, RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { WEBHOOK_SECRET_MIN, WORKER_SETTINGS } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type TextSink } from '../../log.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { writeBillingReport, writeRecentBillingReports } from '../../../src/analytics/billing-files.js';
-import { billingFileSettings } from '../../../src/config/report-files.js';
+import { billingFileSettings } from '../../../src/config/sync-defaults.js';
 import type { JobRecord } from '../../../src/simulator/index.js';
 import type { Database } from '../../../src/store/database.js';
 import { openReadOnly } from '../../../src/store/open-file.js';
