@@ -1,6 +1,6 @@
 /** Settings as a person reads them: a flag's line of --help, and `config show`'s rows. */
 import { snakeCase } from '../util/snake-case.js';
-import { DERIVED, given, parseGiven, type SettingSource } from './resolve.js';
+import { DERIVED, given, parseGiven, resolveSettings, type SettingSource } from './resolve.js';
 import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
 
 /** The help text of a setting, for a command's --help: what it is, its default, its variable. */
@@ -61,17 +61,12 @@ export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
 function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | undefined {
   const derivation = DERIVED[row.setting];
   if (!derivation) return undefined;
-  const inputs: Partial<Record<SettingName, unknown>> = {};
-  const from: string[] = [];
-  for (const name of derivation.from) {
-    const value = given(name, flags, env);
-    const parsed = value.input === undefined ? undefined : parseGiven(name, value);
-    if (!parsed?.ok) return undefined;
-    inputs[name] = parsed.value;
-    from.push(`${value.where} ${value.text}`);
-  }
-  const shown = derivation.show(derivation.value(inputs as never) as never);
-  return { ...row, value: `${shown} (from ${from.join(', ')})`, source: 'derived' };
+  const inputs = derivation.from.map((name) => ({ name, value: given(name, flags, env) }));
+  const valid = inputs.every(({ name, value }) => value.input !== undefined && parseGiven(name, value).ok);
+  if (!valid) return undefined;
+  const shown = derivation.show(derivation.value(resolveSettings(derivation.from, [], flags, env)) as never);
+  const from = inputs.map(({ value }) => `${value.where} ${value.text}`).join(', ');
+  return { ...row, value: `${shown} (from ${from})`, source: 'derived' };
 }
 
 function mask(name: SettingName, text: string): string {

@@ -130,14 +130,10 @@ export function resolveSettings<R extends SettingName, O extends SettingName = n
     if (!parsed.ok) throw new ConfigError(value.where, parsed.problem);
     out[name] = parsed.value;
   }
-  for (const name of names) {
-    if (name in out) continue;
+  for (const name of names.filter((unset) => !(unset in out))) {
     const derivation = DERIVED[name];
-    if (derivation) {
-      out[name] = derivation.value(resolveSettings(derivation.from, [], flags, env));
-      continue;
-    }
-    if ((required as readonly SettingName[]).includes(name)) throw missing(name);
+    if (derivation) out[name] = derivation.value(resolveSettings(derivation.from, [], flags, env));
+    else if ((required as readonly SettingName[]).includes(name)) throw missing(name);
   }
   return Object.freeze(out) as Settings<R> & Partial<Settings<O>>;
 }
