@@ -10,7 +10,7 @@ import type { PublishTarget } from '../analytics/publish/publish.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_ANOMALY_PAUSE_MS } from '../extract/index.js';
 import { onlyKind } from '../kinds.js';
-import type { RunHooks, ServiceSettings, SyncOptions } from '../sync/types.js';
+import type { RunHooks, SyncOptions } from '../sync/types.js';
 import { assertOutputFolder } from '../util/path-checks.js';
 import { given, resolveAll, resolveSettings } from './resolve.js';
 import type { Env, FlagValues, SettingName } from './settings.js';
@@ -61,15 +61,6 @@ export type SyncDefaults = Omit<SyncOptions, 'baseUrl' | 'apiKey' | 'db' | keyof
   readonly publish: PublishTarget | null;
 };
 
-/** Every setting of a run as `sync` and `worker` resolve them from flags and the environment. */
-export type RunOptions = SyncDefaults &
-  ServiceSettings & {
-    readonly db: string;
-    readonly pageBytes: number;
-    readonly sliceJobs: number;
-    readonly logLevel: string;
-  };
-
 /** A run with every default; pages and slices left null follow the caller's memory, concurrency and page size. */
 export function syncDefaults(): SyncDefaults {
   return Object.freeze({ ...runPlan(resolveAll(RUN_SETTINGS, {}, {})), pageBytes: null, sliceJobs: null });
@@ -80,7 +71,7 @@ export function resolveRunOptions(
   flags: FlagValues,
   env: Env,
   options: { readonly checkpoints?: 'redis' } = {},
-): RunOptions {
+) {
   const settings = resolveAll(RUN_SETTINGS, flags, env);
   const { apiKey, baseUrl } = resolveSettings(['apiKey', 'baseUrl'], [], flags, env);
   const checkpoints = options.checkpoints ?? settings.checkpoints;
@@ -119,7 +110,7 @@ function endpointOfSdk(env: Env): string | undefined {
   return parsed.data;
 }
 
-function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>) {
+function runPlan(s: ReturnType<typeof resolveAll<(typeof RUN_SETTINGS)[number]>>): SyncDefaults {
   return {
     kinds: s.kind,
     full: s.full,
