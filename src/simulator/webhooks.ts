@@ -46,7 +46,6 @@ export function startWebhookSender(
   let sent = 0;
   let failed = 0;
   let closed = false;
-  const idle: (() => void)[] = [];
   const controller = new AbortController();
 
   const pump = (): void => {
@@ -64,7 +63,6 @@ export function startWebhookSender(
           pump();
         });
     }
-    if (inFlight === 0 && waiting.length === 0) for (const wake of idle.splice(0)) wake();
   };
 
   const listener = ({ id, kind, status }: JobChange): void => {
@@ -85,18 +83,12 @@ export function startWebhookSender(
     sent: (): number => sent,
     /** Events not delivered: the POST failed, or the event was dropped unsent. */
     failed: (): number => failed,
-    /** Resolves once every event queued so far was posted. */
-    settled: (): Promise<void> =>
-      inFlight === 0 && waiting.length === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => idle.push(resolve)),
     close(): void {
       closed = true;
       clearInterval(ticker);
       changes.off('change', listener);
       controller.abort();
       waiting.length = 0;
-      for (const wake of idle.splice(0)) wake();
     },
   };
 }
