@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type ServerResponse, STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ListQuery } from './query.js';
 
 export type PageLinks = ReturnType<typeof pageLinks>;
@@ -64,32 +65,21 @@ export function sendJson(
   res.end(body);
 }
 
-/** Sends the body in pieces spread over `totalMs`; `timers` lets a close clear the pending ones. */
-export function sendSlowly(
+/** Sends the body in pieces spread over `totalMs`; `signal` (the server closing) stops it. */
+export async function sendSlowly(
   res: ServerResponse,
   bytes: Buffer,
   totalMs: number,
-  timers: Set<NodeJS.Timeout>,
-): void {
+  signal: AbortSignal,
+): Promise<void> {
   res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': bytes.length });
   const size = Math.ceil(bytes.length / SLOW_PIECES);
-  let piece = 0;
-  const step = (): void => {
+  for (let piece = 0; piece < SLOW_PIECES - 1; piece++) {
+    res.write(bytes.subarray(piece * size, (piece + 1) * size));
+    await sleep(totalMs / SLOW_PIECES, undefined, { signal });
     if (res.destroyed) return;
-    const chunk = bytes.subarray(piece * size, (piece + 1) * size);
-    piece += 1;
-    if (piece >= SLOW_PIECES) {
-      res.end(chunk);
-      return;
-    }
-    res.write(chunk);
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      step();
-    }, totalMs / SLOW_PIECES);
-    timers.add(timer);
-  };
-  step();
+  }
+  res.end(bytes.subarray((SLOW_PIECES - 1) * size));
 }
 
 /** Declares the full length, sends half of the body, then ends the connection. */

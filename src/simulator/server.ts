@@ -87,7 +87,7 @@ class SimulatorServer implements Simulator {
   private latencyMs: number;
   private readonly limitCap: number;
   private readonly server: Server;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly closing = new AbortController();
   private inFlight = 0; // requests whose answer is not sent yet
 
   constructor(
@@ -117,8 +117,7 @@ class SimulatorServer implements Simulator {
 
   async close(): Promise<void> {
     this.webhooks?.close();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.closing.abort();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
@@ -204,7 +203,8 @@ class SimulatorServer implements Simulator {
     if (fault === 'short-page' && links.next !== null) page = page.slice(0, page.length >> 1);
     const body = envelopeBody(links, this.itemsOf(page, fault));
     this.record({ ...base, status: 200, ...(fault ? { fault } : {}) });
-    if (fault === 'slow') sendSlowly(res, body, this.faults.slowMs, this.timers);
+    if (fault === 'slow')
+      sendSlowly(res, body, this.faults.slowMs, this.closing.signal).catch(() => res.destroy());
     else if (fault === 'truncate') sendTruncated(res, body);
     else if (fault === 'bad-json')
       sendJson(res, 200, Buffer.concat([body.subarray(0, body.length >> 1), BAD_TAIL]));
