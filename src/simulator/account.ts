@@ -23,10 +23,8 @@ export interface Segment {
 
 /** How the account lives once it grows (growth.ts): queued and processing jobs settle within settleMs. */
 export interface Lifecycle {
-  /** Jobs from this index on arrive as time passes, born queued (their segment is `arrivals`). */
+  /** Jobs from here on arrive as time passes, born queued; the jobs pending before settle from its start. */
   readonly arrivals: Segment;
-  /** When the jobs pending at the start begin to settle (the arrivals' start), ms. */
-  readonly settleFromMs: number;
   /** Longest time from queued to done or error, ms. */
   readonly settleMs: number;
 }
@@ -127,7 +125,7 @@ export class Account {
   settlement(i: number, born: JobStatus = this.bornStatus(i)) {
     const life = this.spec.lifecycle;
     if (!life || (born !== 'queued' && born !== 'processing')) return undefined;
-    const since = this.arrives(i) ? this.createdMs(i) : life.settleFromMs;
+    const since = this.arrives(i) ? this.createdMs(i) : life.arrivals.startMs;
     const queuedFor = born === 'queued' ? (0.02 + 0.2 * unit(this.seed, i, LANE_SETTLE)) * life.settleMs : 0;
     const processingFor = (0.05 + 0.7 * unit(this.seed, i, LANE_SETTLE + 64)) * life.settleMs;
     const processingAt = Math.round(since + queuedFor);

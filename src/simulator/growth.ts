@@ -25,7 +25,6 @@ export function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, n
   const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
   return {
     arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
-    settleFromMs: startMs,
     settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
   };
 }
