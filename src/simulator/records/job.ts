@@ -40,6 +40,7 @@ export function buildJob(
   const richness = drawRichness(rng);
   const channels = spec.kind === 'live' ? rng.pick([1, 1, 2]) : rng.pick([1, 2]);
   const fileId = spec.kind === 'live' ? id : rng.uuid();
+  const context = { fileId, language, channels, richness };
   const record: JobRecord = {
     id,
     request_id: `G-${id.slice(0, 8)}`,
@@ -60,10 +61,7 @@ export function buildJob(
       audio_duration: round(plannedDuration(rng, spec.utterances, spec.words), 2),
       number_of_channels: channels,
     },
-    request_params:
-      spec.kind === 'live'
-        ? liveParams(rng, { language, channels, richness })
-        : preRecordedParams(rng, { fileId, language, richness }),
+    request_params: (spec.kind === 'live' ? liveParams : preRecordedParams)(rng, context),
     result: null,
   };
   if (rng.chance(spec.kind === 'live' ? 0.25 : 0.05)) {

@@ -8,13 +8,15 @@
 import { type Rng, round } from '../rng.js';
 import { COMPANIES, LANGUAGES, PEOPLE } from './vocabulary.js';
 
-export interface PreRecordedContext {
+/** What a job's request_params follow besides their own draws; each kind reads the fields it has. */
+interface ParamsContext {
   readonly fileId: string;
   readonly language: string;
+  readonly channels: number;
   readonly richness: Richness;
 }
 
-export function preRecordedParams(rng: Rng, ctx: PreRecordedContext): Record<string, unknown> {
+export function preRecordedParams(rng: Rng, ctx: ParamsContext): Record<string, unknown> {
   const on = (): boolean => switchOn(rng, ctx.richness);
   const p: Record<string, unknown> = {
     audio_url: rng.chance(0.5)
@@ -85,13 +87,7 @@ const MESSAGE_FLAGS = [
   'receive_lifecycle_events',
 ] as const;
 
-export interface LiveContext {
-  readonly language: string;
-  readonly channels: number;
-  readonly richness: Richness;
-}
-
-export function liveParams(rng: Rng, ctx: LiveContext): Record<string, unknown> {
+export function liveParams(rng: Rng, ctx: ParamsContext): Record<string, unknown> {
   const on = (): boolean => switchOn(rng, ctx.richness);
   const callback = on();
   return {
@@ -104,7 +100,7 @@ export function liveParams(rng: Rng, ctx: LiveContext): Record<string, unknown> 
     maximum_duration_without_endpointing: rng.pick([5, 10, 30, 60]),
     language_config: languageConfig(rng, ctx.language),
     pre_processing: { audio_enhancer: rng.chance(0.3), speech_threshold: rng.pick([0.3, 0.5, 0.6, 0.8]) },
-    realtime_processing: realtimeProcessing(rng, ctx, on),
+    realtime_processing: realtimeProcessing(rng, ctx.language, on),
     post_processing: postProcessing(rng, on),
     messages_config: messageFlags(rng),
     callback,
@@ -114,11 +110,11 @@ export function liveParams(rng: Rng, ctx: LiveContext): Record<string, unknown> 
   };
 }
 
-function realtimeProcessing(rng: Rng, ctx: LiveContext, on: () => boolean): Record<string, unknown> {
+function realtimeProcessing(rng: Rng, language: string, on: () => boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   feature(out, 'custom_vocabulary', on(), () => vocabularyConfig(rng));
   feature(out, 'custom_spelling', on(), () => spellingConfig(rng));
-  feature(out, 'translation', on(), () => translationConfig(rng, ctx.language));
+  feature(out, 'translation', on(), () => translationConfig(rng, language));
   out['named_entity_recognition'] = on();
   out['sentiment_analysis'] = on();
   return out;
