@@ -108,10 +108,8 @@ export function breakRecord(json: Buffer, rng: Rng): Buffer {
   if (breakage === 'unknown-status') record['status'] = 'finished';
   if (breakage === 'utterances-not-an-array') {
     const result = obj(record['result']);
-    const transcription = obj(result['transcription']);
-    transcription['utterances'] = 'see attachment';
-    result['transcription'] = transcription;
-    record['result'] = result;
+    const transcription = { ...obj(result['transcription']), utterances: 'see attachment' };
+    record['result'] = { ...result, transcription };
   }
   return Buffer.from(JSON.stringify(record));
 }
