@@ -44,9 +44,8 @@ const EVERYTHING: ListQuery = {
   limit: Number.MAX_SAFE_INTEGER,
   statuses: null,
   kinds: null,
-  day: null,
-  before: null,
-  after: null,
+  from: Number.NEGATIVE_INFINITY,
+  until: Number.POSITIVE_INFINITY,
   metadata: null,
 };
 
@@ -200,12 +199,10 @@ export class JobStore {
     return this.retentionMs === null ? null : this.options.clock() - this.retentionMs;
   }
 
-  /** The query with the retention's lower bound (`after` is exclusive: a job exactly at it is kept). */
+  /** The query with the retention's lower bound (a job created exactly at it is kept). */
   private retained(query: ListQuery): ListQuery {
     const oldest = this.oldestListedMs();
-    if (oldest === null) return query;
-    const after = Math.ceil(oldest) - 1;
-    return query.after !== null && query.after >= after ? query : { ...query, after };
+    return oldest === null ? query : { ...query, from: Math.max(query.from, Math.ceil(oldest)) };
   }
 
   tick(): void {

@@ -80,9 +80,7 @@ function matches(entry: Entry, query: ListQuery): boolean {
   const ms = entry.createdMs;
   if (query.kinds && !query.kinds.includes(r['kind'] as JobKind)) return false;
   if (query.statuses && !query.statuses.includes(r['status'] as JobStatus)) return false;
-  if (query.day && (ms < query.day.from || ms >= query.day.until)) return false;
-  if (query.before !== null && !(ms < query.before)) return false;
-  if (query.after !== null && !(ms > query.after)) return false;
+  if (ms < query.from || ms >= query.until) return false;
   return query.metadata === null || metadataMatches(r['custom_metadata'], query.metadata);
 }
 
@@ -111,16 +109,8 @@ export class ListView {
     overlay: readonly Entry[],
     query: ListQuery,
   ) {
-    let lo = 0;
-    let hi = index.length;
-    if (query.day) {
-      lo = this.firstAtOrAfter(query.day.from);
-      hi = this.firstAtOrAfter(query.day.until);
-    }
-    if (query.after !== null) lo = Math.max(lo, this.firstAtOrAfter(Math.floor(query.after) + 1));
-    if (query.before !== null) hi = Math.min(hi, this.firstAtOrAfter(Math.ceil(query.before)));
-    this.lo = lo;
-    this.hi = Math.max(lo, hi);
+    this.lo = this.firstAtOrAfter(query.from);
+    this.hi = Math.max(this.lo, this.firstAtOrAfter(query.until));
     this.mask = maskOf(query.kinds, query.statuses);
     this.metadata = query.metadata ? metadataTable(query.metadata) : null;
     this.generated = this.countBetween(this.lo, this.hi);

@@ -19,10 +19,9 @@ export interface ListQuery {
   readonly limit: number;
   readonly statuses: readonly JobStatus[] | null;
   readonly kinds: readonly JobKind[] | null;
-  /** created_at bounds in ms since the epoch: [from, until) for `date`, exclusive for before/after. */
-  readonly day: { readonly from: number; readonly until: number } | null;
-  readonly before: number | null;
-  readonly after: number | null;
+  /** created_at within [from, until), ms since the epoch, as `date`, `after_date` and `before_date` bound it. */
+  readonly from: number;
+  readonly until: number;
   readonly metadata: Readonly<Record<string, string>> | null;
 }
 
@@ -36,16 +35,17 @@ const DAY_MS = 86_400_000;
 export function parseListQuery(params: URLSearchParams, list: ListName, limitCap: number): ParsedQuery {
   // Each is checked in this order, its errors in the answer's order.
   const errors: string[] = [];
-  const query: ListQuery = {
-    offset: integer(params.get('offset'), 0, 'offset', errors),
-    limit: Math.min(integer(params.get('limit'), DEFAULT_LIMIT, 'limit', errors, 1), limitCap),
-    statuses: enumList(params, 'status', JOB_STATUSES, errors),
-    kinds: list === 'transcription' ? enumList(params, 'kind', JOB_KINDS, errors) : [list],
-    day: day(params.get('date'), errors),
-    before: instant(params.get('before_date'), 'before_date', errors),
-    after: instant(params.get('after_date'), 'after_date', errors),
-    metadata: metadata(params, errors),
-  };
+  const offset = integer(params.get('offset'), 0, 'offset', errors);
+  const limit = Math.min(integer(params.get('limit'), DEFAULT_LIMIT, 'limit', errors, 1), limitCap);
+  const statuses = enumList(params, 'status', JOB_STATUSES, errors);
+  const kinds = list === 'transcription' ? enumList(params, 'kind', JOB_KINDS, errors) : [list];
+  const [dayFrom, dayUntil] = day(params.get('date'), errors);
+  const before = instant(params.get('before_date'), 'before_date', errors, Number.POSITIVE_INFINITY);
+  const after = instant(params.get('after_date'), 'after_date', errors, Number.NEGATIVE_INFINITY);
+  // Time values are whole ms: the first after an exclusive `after` is after + 1.
+  const from = Math.max(dayFrom, after + 1);
+  const until = Math.min(dayUntil, before);
+  const query = { offset, limit, statuses, kinds, from, until, metadata: metadata(params, errors) };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, query };
 }
 
@@ -87,22 +87,24 @@ function enumList<T extends string>(
   return [...new Set(values)] as T[];
 }
 
-function day(text: string | null, errors: string[]): ListQuery['day'] {
-  if (text === null) return null;
+/** The day's [from, until), ms; unbounded when absent. */
+function day(text: string | null, errors: string[]): [number, number] {
+  const unbounded: [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+  if (text === null) return unbounded;
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00.000Z`) : Number.NaN;
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) {
     errors.push('date must be a date in the YYYY-MM-DD form');
-    return null;
+    return unbounded;
   }
-  return { from: ms, until: ms + DAY_MS };
+  return [ms, ms + DAY_MS];
 }
 
-function instant(text: string | null, name: string, errors: string[]): number | null {
-  if (text === null) return null;
+function instant(text: string | null, name: string, errors: string[], fallback: number): number {
+  if (text === null) return fallback;
   const ms = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) {
     errors.push(`${name} must be a valid ISO 8601 date string`);
-    return null;
+    return fallback;
   }
   return ms;
 }
