@@ -36,14 +36,7 @@ export function buildResult(rng: Rng, ctx: ResultContext): Record<string, unknow
   const f = ctx.features;
   const audioDuration = round(Math.max(0.5, ctx.audioDuration - rng.float(0, 0.05)), 6);
   const speakers = f.diarization ?? (ctx.kind === 'live' ? 1 : rng.int(1, 2));
-  const utterances = buildUtterances(rng, {
-    language: ctx.language,
-    utterances: ctx.utterances,
-    wordsPerUtterance: ctx.wordsPerUtterance,
-    duration: audioDuration,
-    speakers,
-    channels: ctx.channels,
-  });
+  const utterances = buildUtterances(rng, { ...ctx, duration: audioDuration, speakers });
   // Identical channels are billed once (number_of_distinct_channels), like the real service.
   const distinct = ctx.channels > 1 && rng.chance(0.5) ? 1 : ctx.channels;
   const result: Record<string, unknown> = {
