@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Account } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
-import { GENERATE_DEFAULTS, GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
+import { GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
 import { breakRecord, Faults, STATUS_FAULTS } from './faults.js';
 import { JobChanges, lifecycleOf } from './growth.js';
 import type { ListItem } from './listing.js';
@@ -55,7 +55,6 @@ const JOB_PATH = /^\/v2\/(pre-recorded|live|transcription)\/([^/]+)$/;
 const nowMs = (): number => performance.timeOrigin + performance.now();
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const seed = options.seed ?? GENERATE_DEFAULTS.seed;
   const clock = options.clock ?? Date.now;
   const { spec, jobs: generated } = accountSpec(options);
   const jobs = options.records ? 0 : generated;
@@ -66,13 +65,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     changes,
     jobs,
     records: options.records,
-    rng: new Rng(seed ^ 0xada),
+    rng: new Rng(spec.seed ^ 0xada),
     deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
     clock,
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
     retentionMs: options.retentionMs,
   });
-  const sim = new SimulatorServer(store, new Faults(seed, options.faults), options);
+  const sim = new SimulatorServer(store, new Faults(spec.seed, options.faults), options);
   await sim.listen(options.host ?? SERVER_DEFAULTS.host, options.port ?? 0);
   if (changes)
     sim.webhooks = startWebhookSender(changes, () => store.tick(), options.webhookUrl!, options.onWebhook);
