@@ -123,11 +123,9 @@ export class ListView {
   slice(from: number, to: number): ListItem[] {
     const end = Math.min(to, this.total);
     if (from >= end) return [];
-    let e = 0;
-    while (e < this.positions.length && this.positions[e]! < from) e++;
-    let extrasIn = 0;
-    while (e + extrasIn < this.positions.length && this.positions[e + extrasIn]! < end) extrasIn++;
-    const generated = this.generatedSlice(from - e, end - from - extrasIn);
+    const extrasBefore = (p: number): number => this.positions.filter((at) => at < p).length;
+    let e = extrasBefore(from);
+    const generated = this.generatedSlice(from - e, end - from - (extrasBefore(end) - e));
     const items: ListItem[] = [];
     let g = 0;
     for (let p = from; p < end; p++) {
