@@ -38,14 +38,10 @@ function history(options: GenerateOptions, jobs: number): AccountSpec['history']
     if (!(jobsPerDay > 0)) throw new RangeError(`jobsPerDay must be above 0 (got ${jobsPerDay})`);
     return { firstIndex: 0, startMs: start.getTime(), gapMs: DAY_MS / jobsPerDay };
   }
-  const to = options.to ?? GENERATE_DEFAULTS.to;
-  const from = options.from ?? new Date(to.getTime() - GENERATE_DEFAULTS.days * DAY_MS);
-  if (!(from.getTime() < to.getTime())) throw new RangeError('generateDataset: `from` must be before `to`');
-  return {
-    firstIndex: 0,
-    startMs: from.getTime(),
-    gapMs: (to.getTime() - from.getTime()) / Math.max(1, jobs),
-  };
+  const endMs = (options.to ?? GENERATE_DEFAULTS.to).getTime();
+  const startMs = options.from?.getTime() ?? endMs - GENERATE_DEFAULTS.days * DAY_MS;
+  if (!(startMs < endMs)) throw new RangeError('generateDataset: `from` must be before `to`');
+  return { firstIndex: 0, startMs, gapMs: (endMs - startMs) / Math.max(1, jobs) };
 }
 
 /** Every job of the dataset as a record, newest first. Builds them all: for tests, not for big accounts. */
