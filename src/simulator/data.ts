@@ -92,12 +92,7 @@ export class JobStore {
     }
     const cls = this.index.classAt(item);
     const hit = this.cache.get(item);
-    if (hit && hit.cls === cls) {
-      this.cache.delete(item);
-      this.cache.set(item, hit);
-      return hit.bytes;
-    }
-    const bytes = Buffer.from(JSON.stringify(this.generated(item)));
+    const bytes = hit?.cls === cls ? hit.bytes : Buffer.from(JSON.stringify(this.generated(item)));
     this.remember(item, { cls, bytes });
     return bytes;
   }
@@ -242,6 +237,7 @@ export class JobStore {
     this.cache.delete(i);
   }
 
+  /** Keeps `cached` as the most recently served, dropping the least recently served past cacheBytes. */
   private remember(i: number, cached: Cached): void {
     this.uncache(i);
     if (cached.bytes.length > this.options.cacheBytes) return;
