@@ -29,6 +29,28 @@ export abstract class TsyncError extends Error {
   }
 }
 
+/** A runtime failure (exit 1) of a fixed `code` and retryability, with nothing more to carry. */
+function fixedError<C extends string>(code: C, retryable: boolean) {
+  return class extends TsyncError {
+    readonly code = code;
+    readonly retryable = retryable;
+    readonly exitCode = 1;
+  };
+}
+
+/** A runtime failure (exit 1) of a fixed `code`, retryable as the thrower judges it. */
+function judgedError<C extends string>(code: C) {
+  return class extends TsyncError {
+    readonly code = code;
+    readonly exitCode = 1;
+    readonly retryable: boolean;
+    constructor(message: string, options: TsyncErrorOptions & { readonly retryable: boolean }) {
+      super(message, options);
+      this.retryable = options.retryable;
+    }
+  };
+}
+
 /** A bad flag, environment variable or argument: its message reads `setting: message`. */
 export class ConfigError extends TsyncError {
   readonly code = 'CONFIG';
@@ -59,10 +81,7 @@ export class AuthenticationError extends TsyncError {
 }
 
 /** The service answered 429. Retryable after `retryAfterMs` when the service said so. */
-export class RateLimitedError extends TsyncError {
-  readonly code = 'RATE_LIMITED';
-  readonly retryable = true;
-  readonly exitCode = 1;
+export class RateLimitedError extends fixedError('RATE_LIMITED', true) {
   /** `Retry-After`, ms; undefined when the service did not say. */
   readonly retryAfterMs: number | undefined;
   constructor(options: TsyncErrorOptions & { readonly retryAfterMs: number | undefined }) {
@@ -75,10 +94,7 @@ export class RateLimitedError extends TsyncError {
 }
 
 /** Any other non-2xx answer, or a network failure (`status` undefined); `retryAfterMs`: `Retry-After`. */
-export class UpstreamError extends TsyncError {
-  readonly code = 'UPSTREAM';
-  readonly exitCode = 1;
-  readonly retryable: boolean;
+export class UpstreamError extends judgedError('UPSTREAM') {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   constructor(
@@ -86,7 +102,6 @@ export class UpstreamError extends TsyncError {
     options: TsyncErrorOptions & { retryable: boolean; status?: number; retryAfterMs?: number },
   ) {
     super(message, options);
-    this.retryable = options.retryable;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
   }
@@ -96,24 +111,13 @@ export class UpstreamError extends TsyncError {
  * The service broke the protocol: an unparsable or truncated body, an envelope of the wrong shape,
  * a `next` link that does not advance. Retryable when a second try may see a whole answer.
  */
-export class ProtocolError extends TsyncError {
-  readonly code = 'PROTOCOL';
-  readonly exitCode = 1;
-  readonly retryable: boolean;
-  constructor(message: string, options: TsyncErrorOptions & { readonly retryable: boolean }) {
-    super(message, options);
-    this.retryable = options.retryable;
-  }
-}
+export class ProtocolError extends judgedError('PROTOCOL') {}
 
 /**
  * A response body grew past `maxBytes`; `bytes` were received (or declared) when the client stopped
  * reading. The engine asks again with a smaller `limit`; not retried as is (the same body again).
  */
-export class ResponseTooLargeError extends TsyncError {
-  readonly code = 'TOO_LARGE';
-  readonly retryable = false;
-  readonly exitCode = 1;
+export class ResponseTooLargeError extends fixedError('TOO_LARGE', false) {
   readonly bytes: number;
   readonly maxBytes: number;
   constructor(message: string, options: TsyncErrorOptions & { bytes: number; maxBytes: number }) {
@@ -127,21 +131,13 @@ export class ResponseTooLargeError extends TsyncError {
  * The listing contradicted itself and kept doing so after being asked again (an empty page with a
  * `next` link...): the walk stops rather than take a glitch for the end of the list. Retryable.
  */
-export class ListingAnomalyError extends TsyncError {
-  readonly code = 'LISTING_ANOMALY';
-  readonly retryable = true;
-  readonly exitCode = 1;
-}
+export class ListingAnomalyError extends fixedError('LISTING_ANOMALY', true) {}
 
 /**
  * A `--full` run would mark more jobs deleted than `--max-delete-share` allows. Nothing is marked;
  * the message says how many and how to proceed. Not retryable: the next run would refuse too.
  */
-export class DeletionGuardError extends TsyncError {
-  readonly code = 'DELETION_GUARD';
-  readonly retryable = false;
-  readonly exitCode = 1;
-}
+export class DeletionGuardError extends fixedError('DELETION_GUARD', false) {}
 
 /** The DuckDB file (or folder) at `path` cannot be opened or written, or another process holds it (busy). */
 export class DatabaseError extends TsyncError {
@@ -169,29 +165,13 @@ export class DatabaseError extends TsyncError {
  * credential; the hint names the fix. The dataset keeps its previous manifest. Retryable when the
  * next run may succeed as it is (an unreachable endpoint), not after a fix (a denied access).
  */
-export class StorageError extends TsyncError {
-  readonly code = 'STORAGE';
-  readonly exitCode = 1;
-  readonly retryable: boolean;
-  constructor(message: string, options: TsyncErrorOptions & { readonly retryable: boolean }) {
-    super(message, options);
-    this.retryable = options.retryable;
-  }
-}
+export class StorageError extends judgedError('STORAGE') {}
 
 /** Redis is unreachable or refused a command. */
-export class RedisError extends TsyncError {
-  readonly code = 'REDIS';
-  readonly retryable = true;
-  readonly exitCode = 1;
-}
+export class RedisError extends fixedError('REDIS', true) {}
 
 /** The run was stopped on purpose (SIGINT/SIGTERM) after committing what it had. */
-export class InterruptedError extends TsyncError {
-  readonly code = 'INTERRUPTED';
-  readonly retryable = true;
-  readonly exitCode = 1;
-}
+export class InterruptedError extends fixedError('INTERRUPTED', true) {}
 
 /** Coerces anything thrown into an Error, for catch sites. */
 export function toError(thrown: unknown): Error {
