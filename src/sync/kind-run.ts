@@ -22,7 +22,7 @@ import {
   insertRun,
 } from '../store/index.js';
 import { saveCheckpoint } from './checkpoints/duckdb-store.js';
-import { KindProgress, type KindRunContext, KindSummaryBuilder, RunCounters } from './kind-summary.js';
+import { type KindRunContext, KindSummaryBuilder, kindProgress, RunCounters } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
 import { judgeUnseen, reconcileStart } from './reconcile.js';
 import { KindRunFailed } from './run-failures.js';
@@ -53,7 +53,7 @@ export async function syncKind(
   const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
 
   await recordRunStart(ctx.db, summaries.summary('ok'));
-  const progress = new KindProgress(ctx, kind, counters, summaries.startedAt);
+  const progress = kindProgress(ctx, kind, counters, summaries.startedAt);
   // Set once the window is planned; until then what is committed is the starting watermark.
   let ledger: SliceLedger | undefined;
   try {

@@ -34,6 +34,7 @@ export interface KindRunContext {
   readonly onProgress?: ((progress: SyncProgress) => void) | undefined;
 }
 
+/** A kind's running totals, in the order its summary lists them. */
 export class RunCounters {
   pages = 0;
   jobsFetched = 0;
@@ -41,9 +42,9 @@ export class RunCounters {
   updated = 0;
   unchanged = 0;
   quarantined = 0;
-  restored = 0;
   deleted = 0;
   expired = 0;
+  restored = 0;
   words = 0;
   pendingRechecked = 0;
   restarts = 0;
@@ -56,14 +57,12 @@ export class RunCounters {
   }
 
   addLoad(result: LoadResult): void {
-    this.inserted += result.inserted;
-    this.updated += result.updated;
-    this.unchanged += result.unchanged;
-    this.quarantined += result.quarantined;
-    this.restored += result.restored;
-    this.words += result.words;
+    for (const key of LOADED) this[key] += result[key];
   }
 }
+
+/** The counts of a load that a kind's totals add up. */
+const LOADED = ['inserted', 'updated', 'unchanged', 'quarantined', 'restored', 'words'] as const;
 
 /** The kind's summary from its counters and the client's counts since the kind's own start. */
 export class KindSummaryBuilder {
@@ -83,28 +82,19 @@ export class KindSummaryBuilder {
 
   /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */
   summary(outcome: RunOutcome, error?: string): KindSummary {
-    const { ctx, counters } = this;
+    const { ctx } = this;
+    const { pages, anomalies: _, ...counts } = this.counters;
     return {
       runId: ctx.runId,
       kind: this.kind,
       mode: this.window.mode,
       windowAfter: this.window.after?.toISOString() ?? null,
       windowBefore: ctx.startedAt.toISOString(),
-      pages: counters.pages,
+      pages,
       requests: ctx.client.stats.requests - this.#before.requests,
       retries: ctx.client.stats.retries - this.#before.retries,
       pauses: ctx.client.stats.pauses - this.#before.pauses,
-      jobsFetched: counters.jobsFetched,
-      inserted: counters.inserted,
-      updated: counters.updated,
-      unchanged: counters.unchanged,
-      quarantined: counters.quarantined,
-      deleted: counters.deleted,
-      expired: counters.expired,
-      restored: counters.restored,
-      words: counters.words,
-      pendingRechecked: counters.pendingRechecked,
-      restarts: counters.restarts,
+      ...counts,
       startedAt: this.startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       outcome,
@@ -113,35 +103,29 @@ export class KindSummaryBuilder {
   }
 }
 
+export type KindProgress = ReturnType<typeof kindProgress>;
+
 /** Reports progress at most every 250 ms, its elapsed time counted from the kind's start. */
-export class KindProgress {
-  private readonly started: number;
-  private last = 0;
-  constructor(
-    private readonly ctx: KindRunContext,
-    private readonly kind: JobKind,
-    private readonly counters: RunCounters,
-    startedAt: Date,
-  ) {
-    this.started = startedAt.getTime();
-  }
-  update(): void {
-    const now = Date.now();
-    if (now - this.last < 250) return;
-    this.report(now);
-  }
-  /** The last report, at the kind's end (its summary's `finishedAt`): both show one duration. */
-  finish(summary: KindSummary): void {
-    this.report(Date.parse(summary.finishedAt));
-  }
-  private report(at: number): void {
-    this.last = at;
-    this.ctx.onProgress?.({
-      kind: this.kind,
-      pages: this.counters.pages,
-      jobs: this.counters.jobsFetched,
-      words: this.counters.words,
-      elapsed: at - this.started,
+export function kindProgress(ctx: KindRunContext, kind: JobKind, counters: RunCounters, startedAt: Date) {
+  let last = 0;
+  const report = (at: number): void => {
+    last = at;
+    ctx.onProgress?.({
+      kind,
+      pages: counters.pages,
+      jobs: counters.jobsFetched,
+      words: counters.words,
+      elapsed: at - startedAt.getTime(),
     });
-  }
+  };
+  return {
+    update(): void {
+      const now = Date.now();
+      if (now - last >= 250) report(now);
+    },
+    /** The last report, at the kind's end (its summary's `finishedAt`): both show one duration. */
+    finish(summary: KindSummary): void {
+      report(Date.parse(summary.finishedAt));
+    },
+  };
 }
