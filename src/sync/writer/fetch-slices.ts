@@ -49,9 +49,8 @@ export async function fetchSlices(
   let firstError: { error: unknown } | undefined;
   // The first failure stops the other fetchers too: the run ends with what is committed.
   const stop = new AbortController();
-  const onAbort = () => stop.abort(options.signal.reason);
-  options.signal.addEventListener('abort', onAbort, { once: true });
-  const walkOptions: WalkOptions = { ...options, signal: stop.signal };
+  const signal = AbortSignal.any([options.signal, stop.signal]);
+  const walkOptions: WalkOptions = { ...options, signal };
   let reuse = firstPage;
   const walk = async (index: number, slice: Slice): Promise<void> => {
     const first = reuse;
@@ -62,7 +61,7 @@ export async function fetchSlices(
     await queue.push(index);
   };
   const fetcher = async (): Promise<void> => {
-    while (!stop.signal.aborted) {
+    while (!signal.aborted) {
       const slice = slices.next();
       if (slice === undefined) return;
       const index = nextSlice++;
@@ -80,7 +79,6 @@ export async function fetchSlices(
     await Promise.all(workers);
     if (firstError) throw firstError.error;
   } finally {
-    options.signal.removeEventListener('abort', onAbort);
     queue.close();
   }
 }

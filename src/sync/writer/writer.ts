@@ -54,16 +54,12 @@ export async function walkAndLoad(
   state: WriteState,
 ): Promise<void> {
   const stop = new AbortController();
-  const onAbort = () => stop.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
   // Holds enough pages that the fetchers keep fetching while the writer waits on DuckDB (queueBytes).
   const queue = new PageQueue<Queued>(ctx.memory.queueBytes, queuedBytes);
   const fetching = fetchSlices(ctx.client, kind, slices, firstPage, queue, {
+    ...paging,
     concurrency: ctx.plan.concurrency,
-    sizer: paging.sizer,
-    budget: paging.budget,
-    anomalyPauseMs: paging.anomalyPauseMs,
-    signal: stop.signal,
+    signal: AbortSignal.any([ctx.signal, stop.signal]),
     onRestart: () => (state.counters.restarts += 1),
     onAnomaly: () => (state.counters.anomalies += 1),
   });
@@ -76,8 +72,6 @@ export async function walkAndLoad(
     queue.close();
     await fetching.catch(() => {});
     throw error;
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
   }
   await fetching;
 }
