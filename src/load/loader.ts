@@ -28,33 +28,25 @@ import {
 import { closing, ParseBatch, type RowCounts } from './parse-batch.js';
 import { StoredIds } from './stored-ids.js';
 
-export interface LoadResult {
+/** What a load did: every count zero. */
+export const NOTHING_LOADED = Object.freeze({
   /** New jobs. */
-  inserted: number;
-  /** Stored jobs whose record changed: row and children replaced. */
-  updated: number;
-  /** Stored jobs whose record is identical: nothing written. */
-  unchanged: number;
-  /** Jobs marked deleted or expired (by a --full run) seen again; also counted as updated or unchanged. */
-  restored: number;
-  quarantined: number;
-  /** Child rows written (by `stage`: of the records it parsed, maybe earlier calls'). */
-  utterances: number;
-  words: number;
-  /** JSON bytes (UTF-16 units) of the new and changed records staged to be stored, `raw` each. */
-  storedBytes: number;
-}
-
-export const NOTHING_LOADED: Readonly<LoadResult> = {
   inserted: 0,
+  /** Stored jobs whose record changed: row and children replaced. */
   updated: 0,
+  /** Stored jobs whose record is identical: nothing written. */
   unchanged: 0,
+  /** Jobs marked deleted or expired (by a --full run) seen again; also counted as updated or unchanged. */
   restored: 0,
   quarantined: 0,
+  /** Child rows written (by `stage`: of the records it parsed, maybe earlier calls'). */
   utterances: 0,
   words: 0,
+  /** JSON bytes (UTF-16 units) of the new and changed records staged to be stored, `raw` each. */
   storedBytes: 0,
-};
+});
+
+export type LoadResult = { -readonly [K in keyof typeof NOTHING_LOADED]: number };
 
 export class RecordLoader {
   private readonly logger: Logger;
