@@ -185,13 +185,10 @@ async function publish(
     // Loaded only for a run that publishes: the Parquet and manifest writers weigh on every start.
     const { publishDataset } = await import('./analytics/publish/publish.js');
     const result = await publishDataset({
+      ...target,
       db,
-      dir: target.dir,
-      raw: target.raw,
-      ...(target.keep === undefined ? {} : { keep: target.keep }),
-      ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
       ...(isBucketUrl(target.dir) ? { staging: localFolderOf(target, db.path) } : {}),
-      ...(signal ? { signal } : {}),
+      signal,
     });
     logger.info(
       { ...result },
