@@ -5,7 +5,7 @@
  * worker locks the database or registers anything, so a port that cannot be bound fails at once as
  * one ConfigError line naming the flag (exit 2).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -34,35 +34,47 @@ export interface Endpoint {
 }
 
 export async function startMetricsServer(options: MetricsServerOptions): Promise<Endpoint> {
+  return serve((request, response) => handle(options, request, response), options, 'metrics');
+}
+
+/**
+ * Serves `handle` on `at`'s host and port: a failure to bind rejects with the ConfigError naming
+ * `--<flags>-port` or `--<flags>-host`; a later error, or a failure of `handle` (answered 500 when
+ * nothing was sent yet), is logged as the `<flags>` endpoint's, never with the webhook's URL (it
+ * holds the secret). `requestTimeoutMs`: how long a request may take to arrive, headers and body.
+ * close() ends open connections rather than waiting for them.
+ */
+export async function serve(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  at: {
+    readonly host: string;
+    readonly port: number;
+    readonly logger: Logger;
+    readonly requestTimeoutMs?: number;
+  },
+  flags: 'metrics' | 'webhook',
+): Promise<Endpoint> {
+  const { host, port, logger } = at;
   const server = createServer((request, response) => {
-    handle(options, request, response).catch((error) => {
-      options.logger.error({ err: toError(error), url: request.url }, 'metrics endpoint failed');
+    handle(request, response).catch((error) => {
+      const url = flags === 'webhook' ? {} : { url: request.url };
+      logger.error({ err: toError(error), ...url }, `${flags} endpoint failed`);
       if (!response.headersSent) send(response, 500, 'text/plain', 'internal error\n');
       else response.destroy();
     });
   });
-  // Scrapers hold connections open; close() must not wait for them.
+  // Clients (scrapers) hold connections open; close() must not wait for them.
   server.keepAliveTimeout = 5_000;
-  return listen(server, options, 'metrics');
-}
-
-/**
- * Listens on `at`'s host and port: a failure to bind rejects with the ConfigError naming
- * `--<flags>-port` or `--<flags>-host`, a later error is logged as the `<flags>` endpoint's.
- * close() ends open connections rather than waiting for them.
- */
-export async function listen(
-  server: Server,
-  at: { readonly host: string; readonly port: number; readonly logger: Logger },
-  flags: 'metrics' | 'webhook',
-): Promise<Endpoint> {
-  const { host, port } = at;
+  if (at.requestTimeoutMs !== undefined) {
+    server.headersTimeout = at.requestTimeoutMs;
+    server.requestTimeout = at.requestTimeoutMs;
+  }
   const place = { host, port, portFlag: `--${flags}-port`, hostFlag: `--${flags}-host` };
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => reject(listenError(error, { ...place, holder: 'another worker?' })));
-    server.listen(at.port, at.host, () => {
+    server.listen(port, host, () => {
       server.removeAllListeners('error');
-      server.on('error', (error) => at.logger.error({ err: error }, `${flags} endpoint error`));
+      server.on('error', (error) => logger.error({ err: error }, `${flags} endpoint error`));
       resolve();
     });
   });

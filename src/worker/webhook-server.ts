@@ -17,13 +17,13 @@
  * The path (it holds the secret) is never logged, counted or echoed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Queue } from 'bullmq';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
-import { type Endpoint, listen, send } from './http-server.js';
+import { type Endpoint, send, serve } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
 import { enqueueEventRun, type WebhookAnswer } from './queue.js';
 
@@ -105,19 +105,9 @@ export async function startWebhooks(
     answer(202, run);
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error) => {
-      // Never the URL: it holds the secret.
-      logger.error({ err: toError(error) }, 'webhook endpoint failed');
-      if (!response.headersSent) send(response, 500, 'text/plain', 'internal error\n');
-      else response.destroy();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
   // An event is a name and an id: a request still arriving after this is dropped, so a slow sender holds nothing long.
-  server.headersTimeout = REQUEST_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  const endpoint = await listen(server, { host: webhook.host, port: webhook.port, logger }, 'webhook');
+  const at = { host: webhook.host, port: webhook.port, logger, requestTimeoutMs: REQUEST_TIMEOUT_MS };
+  const endpoint = await serve(handle, at, 'webhook');
   // The path is not logged: it holds the secret.
   logger.info({ url: `http://${webhook.host}:${endpoint.port}` }, 'serving POST /webhook/<secret>');
   return endpoint;
