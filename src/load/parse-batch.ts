@@ -115,10 +115,7 @@ export class ParseBatch {
         appender.appendVarchar(job.raw);
         if (job.doc === undefined) appender.appendNull();
         else appender.appendVarchar(job.doc);
-        appender.appendList(
-          job.modules.map((name) => name),
-          names,
-        );
+        appender.appendList([...job.modules], names);
         appender.appendInteger(part);
         appender.appendTimestampTZ(stamp);
         appender.endRow();

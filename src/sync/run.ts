@@ -132,22 +132,21 @@ export async function runSync(
         } catch (thrown) {
           if (!(thrown instanceof KindRunFailed)) throw toError(thrown);
           const { cause, summary } = thrown;
+          kinds.push(summary);
           if (!ofOneKind(cause)) {
             // The run stops here; its summary lists the kinds that ran and those it never reached.
             const rest = plan.kinds.slice(plan.kinds.indexOf(kind) + 1);
-            const ran = [...kinds, summary];
-            const syncSummary = {
+            const syncSummary: SyncSummary = {
               runId,
               outcome: 'failed',
-              kinds: ran,
+              kinds,
               notStarted: [...notStarted, ...rest],
-            } as const;
+            };
             throw withSummaries(cause, { summary, syncSummary });
           }
           // Not logged as an error here: the summary carries it, and the caller reports it once
           // (the sync command's summary line, the worker's "job failed" line).
           logger.debug({ kind, err: { name: cause.name, message: cause.message } }, 'sync of a kind failed');
-          kinds.push(summary);
           if (!isRetryable(cause)) unrecoverable ??= withSummaries(cause, { summary });
         }
       }
