@@ -160,12 +160,9 @@ export function createWorkerMetrics(
       requests.inc({ kind }, summary.requests);
       retries.inc({ kind }, summary.retries);
       pauses.inc({ kind }, summary.pauses);
-      const started = Date.parse(summary.startedAt);
-      const finished = Date.parse(summary.finishedAt);
-      if (Number.isFinite(started) && Number.isFinite(finished)) {
-        duration.observe({ kind, mode }, Math.max(0, finished - started) / 1_000);
-      }
-      const at = Number.isFinite(finished) ? finished : Date.now();
+      // Both instants are the run's own (src/sync/kind-summary.ts), never unparsable.
+      const at = Date.parse(summary.finishedAt);
+      duration.observe({ kind, mode }, Math.max(0, at - Date.parse(summary.startedAt)) / 1_000);
       if (outcome === 'ok') {
         successes.set(kind, at);
         last.set({ kind }, at / 1_000);
