@@ -18,7 +18,6 @@
 import { DeletionGuardError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import {
-  addSeenIds,
   countUnseen,
   type Database,
   eraseJobs,
@@ -27,11 +26,6 @@ import {
 } from '../store/index.js';
 import type { RetentionEdges } from './retention.js';
 import type { Checkpoint, SyncPlan } from './types.js';
-
-/** `ids`: of every record listed, valid or not (PageRecords.listedIds). */
-export async function addSeen(db: Database, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await addSeenIds(db, { ids });
-}
 
 /** A range of created_at: `after` inclusive (null: no lower bound), `before` exclusive. */
 interface CreatedRange {

@@ -38,7 +38,10 @@ export class RedisCheckpointStore implements CheckpointStore {
       if (this.redis.status === 'wait' || this.redis.status === 'end') await this.redis.connect();
       return await command(this.redis);
     } catch (error) {
-      throw redisError(error);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RedisError(`Redis is unreachable or refused the checkpoint (${reason})`, {
+        hint: 'check that Redis runs and REDIS_URL (--redis-url) points at it',
+      });
     }
   }
 
@@ -54,12 +57,4 @@ export class RedisCheckpointStore implements CheckpointStore {
   async close(): Promise<void> {
     if (this.redis.status !== 'end') this.redis.disconnect();
   }
-}
-
-function redisError(error: unknown): RedisError {
-  if (error instanceof RedisError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new RedisError(`Redis is unreachable or refused the checkpoint (${reason})`, {
-    hint: 'check that Redis runs and REDIS_URL (--redis-url) points at it',
-  });
 }

@@ -21,10 +21,9 @@ import type { JobKind } from '../../kinds.js';
 import { type LoadResult, NOTHING_LOADED } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
-import type { Database } from '../../store/index.js';
+import { addSeenIds, type Database } from '../../store/index.js';
 import { saveCheckpoint } from '../checkpoints/duckdb-store.js';
 import type { KindProgress, KindRunContext, RunCounters } from '../kind-summary.js';
-import { addSeen } from '../reconcile.js';
 import type { Checkpoint } from '../types.js';
 import { fetchSlices, PageQueue, type Queued, type SliceSource } from './fetch-slices.js';
 
@@ -146,7 +145,9 @@ async function loadPages(
     }
     const records = withWaitingPages(queue, taken, ctx.memory.batchBytes);
     counters.addPages(records.pages, records.count);
-    if (ctx.plan.full) await addSeen(ctx.db, records.listedIds);
+    // Every record listed, valid or not: a quarantined job is still listed upstream (reconcile.ts).
+    const seen = records.listedIds;
+    if (ctx.plan.full && seen.length > 0) await addSeenIds(ctx.db, { ids: seen });
     ctx.retention.check(kind, records.jobs);
     const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
     counters.addLoad(result);
