@@ -22,7 +22,7 @@ import {
   insertRun,
 } from '../store/index.js';
 import { saveCheckpoint } from './checkpoints/duckdb-store.js';
-import { type KindRunContext, KindSummaryBuilder, kindProgress, RunCounters } from './kind-summary.js';
+import { type KindRunContext, kindReport, RunCounters } from './kind-summary.js';
 import { pendingJobs, recheckPending } from './pending.js';
 import { judgeUnseen, reconcileStart } from './reconcile.js';
 import { KindRunFailed } from './run-failures.js';
@@ -50,10 +50,9 @@ export async function syncKind(
       : 'recent';
   const window: Slice = { after, before: startedAt };
   const counters = new RunCounters();
-  const summaries = new KindSummaryBuilder(ctx, kind, { mode, after }, counters);
+  const report = kindReport(ctx, kind, { mode, after }, counters);
 
-  await recordRunStart(ctx.db, summaries.summary('ok'));
-  const progress = kindProgress(ctx, kind, counters, summaries.startedAt);
+  await recordRunStart(ctx.db, report.summary('ok'));
   // Set once the window is planned; until then what is committed is the starting watermark.
   let ledger: SliceLedger | undefined;
   try {
@@ -68,7 +67,7 @@ export async function syncKind(
       anomalyPauseMs: plan.anomalyPauseMs,
     };
     if (plan.full) await createSeenSet(ctx.db);
-    else if (after) await recheckPending(ctx, kind, after, paging, { counters, progress, checkpoint });
+    else if (after) await recheckPending(ctx, kind, after, paging, { counters, report, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
       // Derived when unset: four pages' worth (extract/slices.ts).
@@ -87,7 +86,7 @@ export async function syncKind(
     // The window's first page is the first page of its only slice.
     const reuse = slices.length === 1 ? firstPage : undefined;
     const claims = windowClaims(ledger, checkpoint);
-    await walkAndLoad(ctx, kind, sliceList(slices), reuse, paging, { counters, progress, claims });
+    await walkAndLoad(ctx, kind, sliceList(slices), reuse, paging, { counters, report, claims });
     if (firstCount > 0 && counters.jobsFetched === fetchedBefore) {
       throw new ListingAnomalyError(
         `the first page of the ${kind} list held ${firstCount} jobs but the walk brought none`,
@@ -111,20 +110,20 @@ export async function syncKind(
       }
       // The seen ids are not kept in the file, after the final transaction or a stop.
       if (plan.full) await dropSeenSet(ctx.db);
-      const result = summaries.summary('ok');
+      const result = report.summary('ok');
       await recordRunFinish(ctx.db, result);
       const cp = await finalCheckpoint(ctx, kind, startedAt.toISOString(), result);
       await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
       return { result, cp };
     });
     await saveCheckpoint(ctx.stores, kind, done.cp, 'after-commit');
-    progress.finish(done.result);
+    report.finish(done.result);
     return done.result;
   } catch (thrown) {
     const error = toError(thrown);
     // Stopped on purpose: what was drained is committed; the run is interrupted, not failed.
     const interrupted = ctx.signal.aborted;
-    const result = summaries.summary(
+    const result = report.summary(
       interrupted ? 'interrupted' : 'failed',
       // The hint (how to fix it) travels with the reason into sync_runs, the summary and the logs.
       interrupted ? 'interrupted by a signal' : error instanceof TsyncError ? error.toLine() : error.message,
@@ -135,7 +134,7 @@ export async function syncKind(
     const cp: Checkpoint = { ...checkpoint, watermark, lastRun: result };
     for (const phase of ['in-transaction', 'after-commit'] as const)
       await saveCheckpoint(ctx.stores, kind, cp, phase).catch(() => {});
-    progress.finish(result);
+    report.finish(result);
     if (interrupted) return result;
     throw new KindRunFailed(result, error);
   }

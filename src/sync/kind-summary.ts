@@ -64,52 +64,24 @@ export class RunCounters {
 /** The counts of a load that a kind's totals add up. */
 const LOADED = ['inserted', 'updated', 'unchanged', 'quarantined', 'restored', 'words'] as const;
 
-/** The kind's summary from its counters and the client's counts since the kind's own start. */
-export class KindSummaryBuilder {
-  /** When this kind's run started; the window's end stays the run's start (`ctx.startedAt`). */
-  readonly startedAt = new Date();
-  /** The client's counts as the kind started. */
-  readonly #before: Listing['stats'];
-
-  constructor(
-    private readonly ctx: KindRunContext,
-    private readonly kind: JobKind,
-    private readonly window: { readonly mode: SyncMode; readonly after: Date | null },
-    private readonly counters: RunCounters,
-  ) {
-    this.#before = { ...ctx.client.stats };
-  }
-
-  /** The summary as of now; `error` is the one-line reason of a failed or interrupted run. */
-  summary(outcome: RunOutcome, error?: string): KindSummary {
-    const { ctx } = this;
-    const { pages, anomalies: _, ...counts } = this.counters;
-    return {
-      runId: ctx.runId,
-      kind: this.kind,
-      mode: this.window.mode,
-      windowAfter: this.window.after?.toISOString() ?? null,
-      windowBefore: ctx.startedAt.toISOString(),
-      pages,
-      requests: ctx.client.stats.requests - this.#before.requests,
-      retries: ctx.client.stats.retries - this.#before.retries,
-      pauses: ctx.client.stats.pauses - this.#before.pauses,
-      ...counts,
-      startedAt: this.startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
-      outcome,
-      ...(error === undefined ? {} : { error }),
-    };
-  }
-}
-
-export type KindProgress = ReturnType<typeof kindProgress>;
-
-/** Reports progress at most every 250 ms, its elapsed time counted from the kind's start. */
-export function kindProgress(ctx: KindRunContext, kind: JobKind, counters: RunCounters, startedAt: Date) {
-  let last = 0;
+/**
+ * The kind's reports from its counters and the client's counts since the kind's own start:
+ * `summary` as of now (`error`: the one-line reason of a failed or interrupted run); `update`
+ * reports progress at most every 250 ms, its elapsed time counted from the kind's start; `finish`
+ * the last time, at the summary's `finishedAt`, so that both show one duration.
+ */
+export function kindReport(
+  ctx: KindRunContext,
+  kind: JobKind,
+  window: { readonly mode: SyncMode; readonly after: Date | null },
+  counters: RunCounters,
+) {
+  // The kind's own start; the window's end stays the run's start (`ctx.startedAt`).
+  const startedAt = new Date();
+  const before = { ...ctx.client.stats };
+  let reported = 0;
   const report = (at: number): void => {
-    last = at;
+    reported = at;
     ctx.onProgress?.({
       kind,
       pages: counters.pages,
@@ -119,13 +91,34 @@ export function kindProgress(ctx: KindRunContext, kind: JobKind, counters: RunCo
     });
   };
   return {
+    summary(outcome: RunOutcome, error?: string): KindSummary {
+      const { stats } = ctx.client;
+      const { pages, anomalies: _, ...counts } = counters;
+      return {
+        runId: ctx.runId,
+        kind,
+        mode: window.mode,
+        windowAfter: window.after?.toISOString() ?? null,
+        windowBefore: ctx.startedAt.toISOString(),
+        pages,
+        requests: stats.requests - before.requests,
+        retries: stats.retries - before.retries,
+        pauses: stats.pauses - before.pauses,
+        ...counts,
+        startedAt: startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        outcome,
+        ...(error === undefined ? {} : { error }),
+      };
+    },
     update(): void {
       const now = Date.now();
-      if (now - last >= 250) report(now);
+      if (now - reported >= 250) report(now);
     },
-    /** The last report, at the kind's end (its summary's `finishedAt`): both show one duration. */
     finish(summary: KindSummary): void {
       report(Date.parse(summary.finishedAt));
     },
   };
 }
+
+export type KindReport = ReturnType<typeof kindReport>;

@@ -12,7 +12,7 @@
 import type { Paging, Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
 import { type Database, listPendingJobs, type PendingJob } from '../store/index.js';
-import type { KindProgress, KindRunContext, RunCounters } from './kind-summary.js';
+import type { KindReport, KindRunContext, RunCounters } from './kind-summary.js';
 import type { Checkpoint } from './types.js';
 import type { SliceSource } from './writer/fetch-slices.js';
 import { type Claims, walkAndLoad } from './writer/writer.js';
@@ -49,17 +49,17 @@ export async function recheckPending(
   kind: JobKind,
   windowAfter: Date,
   paging: Paging,
-  state: { readonly counters: RunCounters; readonly progress: KindProgress; readonly checkpoint: Checkpoint },
+  state: { readonly counters: RunCounters; readonly report: KindReport; readonly checkpoint: Checkpoint },
 ): Promise<void> {
   const since = new Date(ctx.startedAt.getTime() - ctx.plan.pendingMaxAge);
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
-  const { counters, progress, checkpoint } = state;
+  const { counters, report, checkpoint } = state;
   // The re-check moves no watermark: each of its commits saves the run's starting checkpoint.
   const claims: Claims = { complete: () => {}, checkpoint: () => checkpoint, committed: () => {} };
   await walkAndLoad(ctx, kind, pendingWindows(pending, paging), undefined, paging, {
     counters,
-    progress,
+    report,
     claims,
   });
   counters.pendingRechecked = pending.length;

@@ -23,7 +23,7 @@ import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
 import { addSeenIds, type Database } from '../../store/index.js';
 import { saveCheckpoint } from '../checkpoints/duckdb-store.js';
-import type { KindProgress, KindRunContext, RunCounters } from '../kind-summary.js';
+import type { KindReport, KindRunContext, RunCounters } from '../kind-summary.js';
 import type { Checkpoint } from '../types.js';
 import { fetchSlices, PageQueue, type Queued, type SliceSource } from './fetch-slices.js';
 
@@ -39,7 +39,7 @@ export interface Claims {
 
 export interface WriteState {
   readonly counters: RunCounters;
-  readonly progress: KindProgress;
+  readonly report: KindReport;
   readonly claims: Claims;
 }
 
@@ -132,7 +132,7 @@ async function loadPages(
   ctx: KindRunContext,
   kind: JobKind,
   queue: PageQueue<Queued>,
-  { counters, progress, claims }: WriteState,
+  { counters, report, claims }: WriteState,
   size: TransactionSize,
 ): Promise<boolean> {
   for (;;) {
@@ -152,7 +152,7 @@ async function loadPages(
     const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
     counters.addLoad(result);
     ctx.heap.check();
-    progress.update();
+    report.update();
     if (size.add(result, records.bytes)) return false;
   }
 }
