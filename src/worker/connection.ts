@@ -68,11 +68,8 @@ export async function closeRedis(client: Redis): Promise<void> {
 
 /** Waits for `step`, a call that needs Redis, at most `ms`: during an outage it may never settle. */
 export async function boundedRedisCall(step: Promise<unknown>, ms: number): Promise<void> {
-  await within(
-    step.catch(() => undefined),
-    ms,
-    undefined,
-  );
+  const settled = step.catch(() => undefined);
+  await within(settled, ms, undefined);
 }
 
 /** ms between PINGs that notice a dead Redis even while the worker has nothing to do. */

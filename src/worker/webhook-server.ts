@@ -19,6 +19,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Queue } from 'bullmq';
+import { z } from 'zod';
 import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
@@ -120,17 +121,16 @@ function eventKind(event: string): JobKind | undefined {
   return undefined;
 }
 
+/** A webhook's body: a JSON object with a text `event`, whatever else it holds. */
+const eventBody = z.object({ event: z.string().min(1) });
+
 /** The event of a body `{"event": "<text>", ...}`; undefined when it is not one. */
 function eventOf(body: Buffer): string | undefined {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    return eventBody.safeParse(JSON.parse(body.toString('utf8'))).data?.event;
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const event = (parsed as Record<string, unknown>).event;
-  return typeof event === 'string' && event !== '' ? event : undefined;
 }
 
 /** The body, or undefined past MAX_BODY_BYTES (declared or read). */
