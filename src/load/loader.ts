@@ -57,7 +57,10 @@ export class RecordLoader {
   /** Batches whose missed records were looked up in the whole table, before `known` was read. */
   private lookups = 0;
   private readonly lookupsBeforeFilter: number;
-  /** Whether the quarantine holds unresolved records; undefined until asked. */
+  /**
+   * Whether the quarantine holds unresolved records; undefined until asked, then known: this loader
+   * is the file's only writer while it lives.
+   */
   private unresolved: boolean | undefined;
 
   constructor(
@@ -171,7 +174,8 @@ export class RecordLoader {
       addRows(result, await this.parses.add(stored, syncedAt, compared));
       if (this.parses.full(parseBytes)) addRows(result, await this.parses.parse());
     }
-    if (await this.hasUnresolved()) {
+    this.unresolved ??= (await countUnresolvedQuarantine(this.db)) > 0;
+    if (this.unresolved) {
       await resolveQuarantinedJobs(this.db, {
         ids: jobs.map((job) => job.id),
         resolved_at: syncedAt,
@@ -221,14 +225,6 @@ export class RecordLoader {
         appender.endRow();
       }
     });
-  }
-
-  /** Asked once, then known: this loader is the file's only writer while it lives. */
-  private async hasUnresolved(): Promise<boolean> {
-    if (this.unresolved === undefined) {
-      this.unresolved = (await countUnresolvedQuarantine(this.db)) > 0;
-    }
-    return this.unresolved;
   }
 }
 
