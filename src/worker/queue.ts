@@ -92,7 +92,7 @@ export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = 
   for (const kind of JOB_KINDS) {
     for (const mode of SYNC_MODES) {
       const id = schedulerId(kind, mode);
-      const schedule = { incremental: plan.incremental, full: plan.full, recent: plan.recent }[mode];
+      const schedule = plan[mode];
       if (!plan.kinds.includes(kind) || schedule === undefined) await queue.removeJobScheduler(id);
       else {
         const data: ScheduledSyncData = { kind, mode };

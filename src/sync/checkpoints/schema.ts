@@ -17,14 +17,11 @@ export const checkpointSchema = z.object({
 
 export function parseCheckpoint(text: string | null | undefined): Checkpoint | null {
   if (!text) return null;
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return (checkpointSchema.safeParse(JSON.parse(text)).data as Checkpoint | undefined) ?? null;
   } catch {
     return null;
   }
-  const parsed = checkpointSchema.safeParse(json);
-  return parsed.success ? (parsed.data as Checkpoint) : null;
 }
 
 export const EMPTY_CHECKPOINT: Checkpoint = Object.freeze({
