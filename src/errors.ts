@@ -29,12 +29,12 @@ export abstract class TsyncError extends Error {
   }
 }
 
-/** A runtime failure (exit 1) of a fixed `code` and retryability, with nothing more to carry. */
-function fixedError<C extends string>(code: C, retryable: boolean) {
+/** A failure of a fixed `code`, retryability and exit code (default 1: a runtime failure). */
+function fixedError<C extends string>(code: C, retryable: boolean, exitCode: ExitCode = 1) {
   return class extends TsyncError {
     readonly code = code;
     readonly retryable = retryable;
-    readonly exitCode = 1;
+    readonly exitCode = exitCode;
   };
 }
 
@@ -66,10 +66,7 @@ export class ConfigError extends TsyncError {
 }
 
 /** The service refused the key (401/403). No retry can fix it. */
-export class AuthenticationError extends TsyncError {
-  readonly code = 'AUTH';
-  readonly retryable = false;
-  readonly exitCode = 2;
+export class AuthenticationError extends fixedError('AUTH', false, 2) {
   readonly status: number;
   constructor(options: TsyncErrorOptions & { readonly status: number }) {
     super(`the service refused the API key (HTTP ${options.status})`, {
