@@ -21,27 +21,21 @@ export async function quarantineRetry(
   const now = options.now ?? new Date();
   return db.transaction(async () => {
     const rows = await unresolvedQuarantine(db);
-    const passing: string[] = [];
-    const passingHashes: string[] = [];
-    let stillFailing = 0;
+    const passing: typeof rows = [];
     for (const row of rows) {
       const checked = validateJobRecord(JSON.parse(row.raw));
-      if (checked.ok) {
-        passing.push(row.raw);
-        passingHashes.push(row.raw_hash);
-        continue;
+      if (checked.ok) passing.push(row);
+      else {
+        const errors = JSON.stringify(cappedErrors(checked.errors));
+        await setQuarantineErrors(db, { raw_hash: row.raw_hash, errors });
       }
-      stillFailing += 1;
-      await setQuarantineErrors(db, {
-        raw_hash: row.raw_hash,
-        errors: JSON.stringify(cappedErrors(checked.errors)),
-      });
     }
     if (passing.length > 0) {
-      const loader = new RecordLoader(db, options.logger ? { logger: options.logger } : {});
-      await loader.load(normalizeTexts(passing), now);
-      await resolveQuarantinedHashes(db, { hashes: passingHashes, resolved_at: now });
+      const loader = new RecordLoader(db, { logger: options.logger });
+      await loader.load(normalizeTexts(passing.map((row) => row.raw)), now);
+      const hashes = passing.map((row) => row.raw_hash);
+      await resolveQuarantinedHashes(db, { hashes, resolved_at: now });
     }
-    return { loaded: passing.length, stillFailing };
+    return { loaded: passing.length, stillFailing: rows.length - passing.length };
   });
 }
