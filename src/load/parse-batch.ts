@@ -97,7 +97,9 @@ export class ParseBatch {
    * stored jobs). Returns the child rows of a lot parsed meanwhile, appended now.
    */
   async add(jobs: readonly JobText[], syncedAt: Date, compared: boolean): Promise<RowCounts> {
-    const appended = await this.appendReady();
+    // The other lot's rows, appended now if its parse already settled.
+    const other = this.lane(1 - this.filling);
+    const appended = other.settled ? await this.appendRows(other) : { ...NO_ROWS };
     const lane = this.lane(this.filling);
     lane.compared ||= compared;
     const appender = await this.connection(lane).createAppender('_tsync_items', null, 'temp');
@@ -160,12 +162,6 @@ export class ParseBatch {
       clear(lane);
       if (held) await resetParseStaging(this.connection(lane));
     }
-  }
-
-  /** The rows of a lot whose parse already settled, appended (the other lane's). */
-  private async appendReady(): Promise<RowCounts> {
-    const other = this.lane(1 - this.filling);
-    return other.settled ? this.appendRows(other) : { ...NO_ROWS };
   }
 
   /**
