@@ -159,7 +159,7 @@ async function notifyThrown(notifier: Notifier | undefined, options: SyncOptions
     kind,
     mode:
       summary?.mode ??
-      (!options.full ? 'incremental' : options.reconcileWindow === undefined ? 'full' : 'recent'),
+      (!options.full ? 'incremental' : options.reconcileWindow === null ? 'full' : 'recent'),
     outcome: 'failed',
     runId: summary?.runId ?? null,
     error: error instanceof TsyncError ? error.toLine() : error.message,

@@ -263,6 +263,21 @@ describe('--notify', () => {
     ).toContain('--notify');
   });
 
+  it('a --full sync names its mode full when it fails, and --window names it recent', async () => {
+    const sim = await simulator();
+    const hook = await receiver();
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_DB: await migratedDb('notify-full.duckdb') };
+    // Nothing listens on port 1: the run fails at its checkpoint store, before any kind has a summary.
+    const noRedis = { ...env, TSYNC_API_KEY: sim.apiKey, REDIS_URL: 'redis://127.0.0.1:1' };
+    const full = ['sync', '--full', '--kind', 'live', '--checkpoints', 'redis', '--notify', hook.url];
+    expect((await runMain(full, noRedis)).code).toBe(1);
+    expect((await runMain([...full, '--window', '1d'], noRedis)).code).toBe(1);
+    expect(hook.bodies.map((b) => [b['event'], b['kind'], b['mode'], b['run_id']])).toEqual([
+      ['run_failed', 'live', 'full', null],
+      ['run_failed', 'live', 'recent', null],
+    ]);
+  });
+
   it('the worker posts when a run fails with a refused key', async () => {
     const sim = await simulator();
     const hook = await receiver();
