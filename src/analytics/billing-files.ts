@@ -15,7 +15,7 @@ import type { Prices } from './prices.js';
 import { writeFileIfChanged } from './publish/atomic-file.js';
 import type { RowSource } from './read/reader.js';
 
-/** What the worker's --report-* flags configure (src/config/report-files.ts resolves them). */
+/** What the worker's --report-* flags configure (src/config/sync-defaults.ts resolves them). */
 export interface BillingFileSettings {
   readonly groupBy: readonly GroupKey[];
   /** Adds a cost column; undefined: none. */
