@@ -5,8 +5,8 @@ import { only, queryText } from './queries.js';
 
 /** The kind's stored checkpoint as JSON text; undefined when it has none. */
 export async function checkpointState(db: RowSource, params: { kind: JobKind }): Promise<string | undefined> {
-  const rows = await db.all<{ state: string }>(queryText('checkpoint-load'), { kind: params.kind });
-  return rows[0]?.state;
+  const [row] = await db.all<{ state: string }>(queryText('checkpoint-load'), only(params, 'kind'));
+  return row?.state;
 }
 
 /**

@@ -19,16 +19,10 @@ export type DemoJobRow = {
 };
 
 /** Jobs per kind and status, not deleted. */
-export function demoJobsByStatus(db: RowSource): Promise<DemoStatusRow[]> {
-  return db.all(queryText('demo-by-status'));
-}
+export const demoJobsByStatus = (db: RowSource) => db.all<DemoStatusRow>(queryText('demo-by-status'));
 
 /** Per kind, hours of audio and of billing time of the done jobs, to 2 decimals. */
-export function demoHours(db: RowSource): Promise<DemoHoursRow[]> {
-  return db.all(queryText('demo-hours'));
-}
+export const demoHours = (db: RowSource) => db.all<DemoHoursRow>(queryText('demo-hours'));
 
 /** The three newest jobs of each kind. */
-export function demoLatestJobs(db: RowSource): Promise<DemoJobRow[]> {
-  return db.all(queryText('demo-latest'));
-}
+export const demoLatestJobs = (db: RowSource) => db.all<DemoJobRow>(queryText('demo-latest'));

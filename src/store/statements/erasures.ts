@@ -4,7 +4,7 @@
  */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 /** Which jobs an erasure selects; every field given must match, an absent one selects all. */
 export interface ErasureSelection {
@@ -40,9 +40,8 @@ export interface ErasurePreview {
   readonly ids: string[];
 }
 
-export function previewErasure(db: RowSource, params: { shown: number }): Promise<ErasurePreview[]> {
-  return db.all<ErasurePreview>(queryText('erase-preview'), { shown: params.shown });
-}
+export const previewErasure = (db: RowSource, params: { shown: number }) =>
+  db.all<ErasurePreview>(queryText('erase-preview'), only(params, 'shown'));
 
 /**
  * Erases the jobs of `_tsync_erase` not erased yet, at `now`, keeping the custom_metadata keys
@@ -53,28 +52,17 @@ export async function eraseSelected(
   params: { now: Date; keep: readonly string[] },
 ): Promise<number> {
   await db.run(queryText('erase-content'));
-  const [row] = await db.all<{ Count: number }>(queryText('erase-jobs'), {
-    now: params.now,
-    // NULL for none: DuckDB binds no empty list of an unknown type.
-    keep: params.keep.length > 0 ? [...params.keep] : null,
-  });
-  return Number(row?.Count ?? 0);
+  // NULL for none: DuckDB binds no empty list of an unknown type.
+  const keep = params.keep.length > 0 ? [...params.keep] : null;
+  return countOf(db.all(queryText('erase-jobs'), { now: params.now, keep }), 'Count');
 }
 
-export async function recordErasure(
-  db: Database,
-  params: { now: Date; selector: string; jobs: number },
-): Promise<void> {
-  await db.run(queryText('erase-record'), params);
-}
+export const recordErasure = (db: Database, params: { now: Date; selector: string; jobs: number }) =>
+  db.run(queryText('erase-record'), params);
 
 /** Erasures whose bytes the file may still hold (not rewritten since). */
-export async function unwrittenErasures(db: RowSource): Promise<number> {
-  const [row] = await db.all<{ n: number }>(queryText('erase-unwritten'));
-  return Number(row?.n ?? 0);
-}
+export const unwrittenErasures = (db: RowSource) => countOf(db.all(queryText('erase-unwritten')), 'n');
 
 /** In the copy a rewrite attached as tsync_compacted: its erasures are written out. */
-export async function markErasuresRewritten(db: Database, params: { now: Date }): Promise<void> {
-  await db.run(queryText('erase-rewritten'), params);
-}
+export const markErasuresRewritten = (db: Database, params: { now: Date }) =>
+  db.run(queryText('erase-rewritten'), params);

@@ -5,12 +5,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, RowSource } from '../database.js';
 import { loadSql } from './load-sql.js';
-import { queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 /** Rows per table (`t`) of every table of the file, by name. */
-export function tableRowCounts(db: RowSource): Promise<{ t: string; n: number }[]> {
-  return db.all(queryText('compact-counts'));
-}
+export const tableRowCounts = (db: RowSource) =>
+  db.all<{ t: string; n: number }>(queryText('compact-counts'));
 
 /** A run of consecutive row ids of `job_records`, both ends included. */
 export interface RecordBatch {
@@ -19,19 +18,15 @@ export interface RecordBatch {
 }
 
 /** The rows of `job_records` in runs of about `batchBytes` of raw each, in stored order (reads every raw once). */
-export function recordBatches(db: RowSource, params: { batchBytes: number }): Promise<RecordBatch[]> {
-  return db.all(queryText('compact-job-batches'), { batch_bytes: params.batchBytes });
-}
+export const recordBatches = (db: RowSource, params: { batchBytes: number }) =>
+  db.all<RecordBatch>(queryText('compact-job-batches'), { batch_bytes: params.batchBytes });
 
 /** Appends one run of `job_records` to the copy attached as tsync_compacted. */
-export async function copyRecordBatch(db: Database, batch: RecordBatch): Promise<void> {
-  await db.run(queryText('compact-copy-records'), { first: batch.first, last: batch.last });
-}
+export const copyRecordBatch = (db: Database, batch: RecordBatch) =>
+  db.run(queryText('compact-copy-records'), only(batch, 'first', 'last'));
 
 /** Appends every other table whole to the copy attached as tsync_compacted. */
-export async function copyOtherTables(db: Database): Promise<void> {
-  await db.run(queryText('compact-copy-tables'));
-}
+export const copyOtherTables = (db: Database) => db.run(queryText('compact-copy-tables'));
 
 /** The rows of sync_runs a file has recorded, one per run and kind, and the latest run's share. */
 export interface RecordedRuns {
@@ -55,10 +50,8 @@ export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
 }
 
 /** The most small row groups (sql/load/row-groups.sql) any table that grows with the history holds. */
-export async function smallRowGroups(db: RowSource): Promise<number> {
-  const [row] = await db.all<{ small: number }>(queryText('compact-small-row-groups'));
-  return Number(row?.small ?? 0);
-}
+export const smallRowGroups = (db: RowSource) =>
+  countOf(db.all(queryText('compact-small-row-groups')), 'small');
 
 /**
  * Lists the rows of the small row groups of every history table in batches (see the SQL file) and
@@ -94,9 +87,8 @@ export async function moveRecordBatch(db: Database, ids: readonly number[]): Pro
  * Makes the view of the row groups a close counts (temp `_tsync_row_groups`): those of every table
  * that grows with the history (row-groups.sql), or of sync_runs alone (`runsOnly`, row-groups-runs.sql).
  */
-export async function makeRowGroupsView(db: Database, params: { runsOnly: boolean }): Promise<void> {
-  await db.run(loadSql(params.runsOnly ? 'row-groups-runs' : 'row-groups'));
-}
+export const makeRowGroupsView = (db: Database, params: { runsOnly: boolean }) =>
+  db.run(loadSql(params.runsOnly ? 'row-groups-runs' : 'row-groups'));
 
 /** Empties job_records of what an interrupted copy before migration 006 left (records-apart-reset.sql). */
 export async function resetRecordsApart(connection: DuckDBConnection): Promise<void> {

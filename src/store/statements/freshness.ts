@@ -25,6 +25,5 @@ export type CompletionLagRow = {
 };
 
 /** Per kind, the median and 95th percentile over the runs that finished since `since` (ISO instant). */
-export function completionLagByKind(db: RowSource, params: { since: string }): Promise<CompletionLagRow[]> {
-  return db.all<CompletionLagRow>(queryText('status-freshness'), { since: params.since });
-}
+export const completionLagByKind = (db: RowSource, params: { since: string }) =>
+  db.all<CompletionLagRow>(queryText('status-freshness'), only(params, 'since'));

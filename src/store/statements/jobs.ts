@@ -1,7 +1,7 @@
 /** Reads of the `jobs` table a sync plans with. */
 import type { JobKind } from '../../kinds.js';
 import type { RowSource } from '../database.js';
-import { only, queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 export type PendingJob = {
   readonly id: string;
@@ -12,15 +12,9 @@ export type PendingJob = {
 };
 
 /** Stored jobs of the kind. */
-export async function countJobs(db: RowSource, params: { kind: JobKind }): Promise<number> {
-  const rows = await db.all<{ n: number }>(queryText('jobs-count-kind'), { kind: params.kind });
-  return Number(rows[0]?.n ?? 0);
-}
+export const countJobs = (db: RowSource, params: { kind: JobKind }) =>
+  countOf(db.all(queryText('jobs-count-kind'), only(params, 'kind')), 'n');
 
 /** Jobs of the kind last seen queued or processing, created in [since, before) (ISO instants). */
-export function listPendingJobs(
-  db: RowSource,
-  params: { kind: JobKind; since: string; before: string },
-): Promise<PendingJob[]> {
-  return db.all<PendingJob>(queryText('jobs-pending'), only(params, 'kind', 'since', 'before'));
-}
+export const listPendingJobs = (db: RowSource, params: { kind: JobKind; since: string; before: string }) =>
+  db.all<PendingJob>(queryText('jobs-pending'), only(params, 'kind', 'since', 'before'));

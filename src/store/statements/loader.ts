@@ -9,6 +9,7 @@
 import type { DuckDBConnection, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { Database } from '../database.js';
 import { loadSql } from './load-sql.js';
+import { countOf, only } from './queries.js';
 
 /** A record of the batch against the stored jobs (classify.sql). */
 export interface ClassifiedRecord {
@@ -23,54 +24,32 @@ export interface ClassifiedRecord {
 }
 
 /** Each staged key against the stored jobs of created_at `from` to `until` (classify.sql). */
-export function classifyInWindow(
-  db: Database,
-  params: { from: Date; until: Date },
-): Promise<ClassifiedRecord[]> {
-  return db.all(loadSql('classify'), params);
-}
+export const classifyInWindow = (db: Database, params: { from: Date; until: Date }) =>
+  db.all<ClassifiedRecord>(loadSql('classify'), params);
 
 /** The stored jobs of `ids`, whatever their created_at (classify-anywhere.sql): stored, each. */
-export function classifyAnywhere(
-  db: Database,
-  params: { ids: readonly string[] },
-): Promise<Omit<ClassifiedRecord, 'stored'>[]> {
-  return db.all(loadSql('classify-anywhere'), { ids: params.ids });
-}
+export const classifyAnywhere = (db: Database, params: { ids: readonly string[] }) =>
+  db.all<Omit<ClassifiedRecord, 'stored'>>(loadSql('classify-anywhere'), only(params, 'ids'));
 
 /** Lists again the staged jobs a --full run had marked deleted or expired, seen unchanged (restore.sql). */
-export async function restoreUnchanged(db: Database): Promise<void> {
-  await db.run(loadSql('restore'));
-}
+export const restoreUnchanged = (db: Database) => db.run(loadSql('restore'));
 
 /** Deletes the stored row, record and children of each staged job whose record changed (replace.sql). */
-export async function replaceChanged(db: Database): Promise<void> {
-  await db.run(loadSql('replace'));
-}
+export const replaceChanged = (db: Database) => db.run(loadSql('replace'));
 
 /** Updates the billing facts of erased jobs `ids` from their new records `raws`, pair by pair (refresh-erased.sql). */
-export async function refreshErased(
-  db: Database,
-  params: { ids: DuckDBListValue; raws: DuckDBListValue },
-): Promise<void> {
-  await db.run(loadSql('refresh-erased'), params);
-}
+export const refreshErased = (db: Database, params: { ids: DuckDBListValue; raws: DuckDBListValue }) =>
+  db.run(loadSql('refresh-erased'), params);
 
 /** Empties the batch's staged keys (finish.sql). */
-export async function finishBatch(db: Database): Promise<void> {
-  await db.run(loadSql('finish'));
-}
+export const finishBatch = (db: Database) => db.run(loadSql('finish'));
 
 /** Jobs stored, as the writer's transaction sees them (stored-ids-count.sql). */
-export async function storedJobCount(db: Database): Promise<number> {
-  const [row] = await db.all<{ n: number }>(loadSql('stored-ids-count'));
-  return Number(row?.n ?? 0);
-}
+export const storedJobCount = (db: Database) => countOf(db.all(loadSql('stored-ids-count')), 'n');
 
 /** Hands every stored job's id to `take`, a chunk at a time (stored-ids.sql). */
-export async function eachStoredId(db: Database, take: (id: string) => void): Promise<void> {
-  await db.eachValue(loadSql('stored-ids'), (id) => take(String(id)));
-}
+export const eachStoredId = (db: Database, take: (id: string) => void) =>
+  db.eachValue(loadSql('stored-ids'), (id) => take(String(id)));
 
 /** Makes the batch's keys table (_tsync_keys) on the writer's connection (stage-create.sql). */
 export async function createWriterStaging(connection: DuckDBConnection): Promise<void> {

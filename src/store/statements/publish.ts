@@ -23,13 +23,10 @@ export type JobPartitionPrint = {
 };
 
 /** Per kind that has runs: its last successful sync and how its newest finished run ended. */
-export function kindFreshness(db: RowSource): Promise<KindFreshness[]> {
-  return db.all<KindFreshness>(queryText('publish-kinds'));
-}
+export const kindFreshness = (db: RowSource) => db.all<KindFreshness>(queryText('publish-kinds'));
 
-export function jobPartitionPrints(db: RowSource): Promise<JobPartitionPrint[]> {
-  return db.all<JobPartitionPrint>(queryText('publish-fingerprints'));
-}
+export const jobPartitionPrints = (db: RowSource) =>
+  db.all<JobPartitionPrint>(queryText('publish-fingerprints'));
 
 /** Rows of each Parquet file of `files` (absolute paths), read from their footers. */
 export async function parquetFileRows(db: RowSource, files: readonly string[]): Promise<Map<string, number>> {

@@ -5,8 +5,7 @@
 
 import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';
 import type { Database, RowSource } from '../database.js';
-import { duckdb } from '../duckdb.js';
-import { only, queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 export type QuarantinedRecord = {
   readonly raw_hash: string;
@@ -20,9 +19,8 @@ export type QuarantinedRecord = {
 };
 
 /** Keeps a record; the same one seen again counts up and is unresolved again. */
-export async function upsertQuarantined(db: Database, record: QuarantinedRecord): Promise<void> {
-  await db.run(queryText('quarantine-upsert'), record);
-}
+export const upsertQuarantined = (db: Database, record: QuarantinedRecord) =>
+  db.run(queryText('quarantine-upsert'), record);
 
 /** Errors kept per record: a record with a million bad words needs a sample, not a copy. */
 export const MAX_ERRORS = 100;
@@ -93,41 +91,22 @@ export async function quarantineList(
 }
 
 /** Unresolved records, oldest first. */
-export function unresolvedQuarantine(db: RowSource): Promise<{ raw_hash: string; raw: string }[]> {
-  return db.all(queryText('quarantine-unresolved'));
-}
+export const unresolvedQuarantine = (db: RowSource) =>
+  db.all<{ raw_hash: string; raw: string }>(queryText('quarantine-unresolved'));
 
-export async function countUnresolvedQuarantine(db: RowSource): Promise<number> {
-  const [row] = await db.all<{ n: number }>(queryText('quarantine-unresolved-count'));
-  return Number(row?.n ?? 0);
-}
+export const countUnresolvedQuarantine = (db: RowSource) =>
+  countOf(db.all(queryText('quarantine-unresolved-count')), 'n');
 
 /** The errors of a still-failing record (JSON text), as this version reports them. */
-export async function setQuarantineErrors(
-  db: Database,
-  params: { raw_hash: string; errors: string },
-): Promise<void> {
-  await db.run(queryText('quarantine-set-errors'), only(params, 'raw_hash', 'errors'));
-}
+export const setQuarantineErrors = (db: Database, params: { raw_hash: string; errors: string }) =>
+  db.run(queryText('quarantine-set-errors'), only(params, 'raw_hash', 'errors'));
 
 /** The records of these hashes loaded: resolved at `resolved_at`. */
-export async function resolveQuarantinedHashes(
+export const resolveQuarantinedHashes = (
   db: Database,
   params: { hashes: readonly string[]; resolved_at: Date },
-): Promise<void> {
-  await db.run(queryText('quarantine-resolve-hashes'), {
-    hashes: duckdb().listValue([...params.hashes]),
-    resolved_at: params.resolved_at,
-  });
-}
+) => db.run(queryText('quarantine-resolve-hashes'), only(params, 'hashes', 'resolved_at'));
 
 /** Jobs of these ids loaded: their quarantined records are resolved at `resolved_at`. */
-export async function resolveQuarantinedJobs(
-  db: Database,
-  params: { ids: readonly string[]; resolved_at: Date },
-): Promise<void> {
-  await db.run(queryText('quarantine-resolve-jobs'), {
-    ids: duckdb().listValue([...params.ids]),
-    resolved_at: params.resolved_at,
-  });
-}
+export const resolveQuarantinedJobs = (db: Database, params: { ids: readonly string[]; resolved_at: Date }) =>
+  db.run(queryText('quarantine-resolve-jobs'), only(params, 'ids', 'resolved_at'));

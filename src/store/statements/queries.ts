@@ -108,6 +108,15 @@ export function queryText(name: QueryName): string {
   return text;
 }
 
+/** `column` of the first of `rows` as a number; 0 when there is no row or the value is null. */
+export async function countOf<K extends string>(
+  rows: Promise<Record<K, unknown>[]>,
+  column: K,
+): Promise<number> {
+  const [row] = await rows;
+  return Number(row?.[column] ?? 0);
+}
+
 /**
  * `keys` of `params` and no other: DuckDB refuses a named value its statement does not name, and a
  * caller's object may hold more than the statement takes.

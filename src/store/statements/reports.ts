@@ -3,7 +3,7 @@
  * Instants may be Date or ISO text; null leaves that end of the range open.
  */
 import type { RowSource } from '../database.js';
-import { only, queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 type Instant = Date | string | null;
 
@@ -60,19 +60,16 @@ export function billingRows(db: RowSource, params: BillingParams): Promise<Billi
 }
 
 /** Jobs per kind and status. */
-export function statusReport(db: RowSource, params: ReportRange): Promise<ReportRow[]> {
-  return db.all(queryText('report-status'), range(params));
-}
+export const statusReport = (db: RowSource, params: ReportRange) =>
+  db.all<ReportRow>(queryText('report-status'), range(params));
 
 /** Seconds from created_at to completed_at of done jobs, per period and kind. */
-export function latencyReport(db: RowSource, params: ReportRange & ByPeriod): Promise<ReportRow[]> {
-  return db.all(queryText('report-latency'), { ...range(params), by: params.by });
-}
+export const latencyReport = (db: RowSource, params: ReportRange & ByPeriod) =>
+  db.all<ReportRow>(queryText('report-latency'), { ...range(params), by: params.by });
 
 /** Failed jobs per error_code and kind. */
-export function errorsReport(db: RowSource, params: ReportRange): Promise<ReportRow[]> {
-  return db.all(queryText('report-errors'), range(params));
-}
+export const errorsReport = (db: RowSource, params: ReportRange) =>
+  db.all<ReportRow>(queryText('report-errors'), range(params));
 
 /** What a billing report's range holds but cannot count yet: pending jobs, and (by completion) undated ones. */
 export async function uncountedJobs(
@@ -87,18 +84,9 @@ export async function uncountedJobs(
 }
 
 /** Unresolved quarantined records a report of this range could not count. */
-export async function quarantinedInRange(
-  db: RowSource,
-  params: Omit<ReportRange, 'include_deleted'> & DateBasis,
-): Promise<number> {
-  const [row] = await db.all<{ n: number }>(
-    queryText('report-quarantined'),
-    only(params, 'date', 'from', 'before', 'kind'),
-  );
-  return Number(row?.n ?? 0);
-}
+export const quarantinedInRange = (db: RowSource, params: Omit<ReportRange, 'include_deleted'> & DateBasis) =>
+  countOf(db.all(queryText('report-quarantined'), only(params, 'date', 'from', 'before', 'kind')), 'n');
 
 /** Per kind, window_before of its newest ok run. */
-export function lastOkSyncs(db: RowSource): Promise<{ kind: string; as_of: Date }[]> {
-  return db.all(queryText('report-as-of'));
-}
+export const lastOkSyncs = (db: RowSource) =>
+  db.all<{ kind: string; as_of: Date }>(queryText('report-as-of'));

@@ -1,7 +1,7 @@
 /** The `sync_runs` table: one row per run and kind, opened as 'running' and closed with the outcome. */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 /** A run's counts, as `sync_runs` stores them. */
 type RunCounts = {
@@ -50,40 +50,30 @@ export type RunRow = { readonly [K in keyof RunCounts]: RunCounts[K] | null } & 
   readonly error: string | null;
 };
 
-export async function insertRun(db: Database, run: RunStart): Promise<void> {
-  await db.run(queryText('sync-run-start'), run);
-}
+export const insertRun = (db: Database, run: RunStart) => db.run(queryText('sync-run-start'), run);
 
-export async function finishRun(db: Database, run: RunFinish): Promise<void> {
-  await db.run(queryText('sync-run-finish'), run);
-}
+export const finishRun = (db: Database, run: RunFinish) => db.run(queryText('sync-run-finish'), run);
 
 /**
  * Closes as 'abandoned' every run still 'running' but `run_id`, ended `finished_at` (ISO 8601) with
  * `error`; only the holder of the file's writer lock may call it. Returns the rows it closed.
  */
-export function abandonRuns(
-  db: Database,
-  params: { run_id: string; finished_at: string; error: string },
-): Promise<{ run_id: string; kind: string }[]> {
-  return db.all(queryText('sync-runs-abandon'), params);
-}
+export const abandonRuns = (db: Database, params: { run_id: string; finished_at: string; error: string }) =>
+  db.all<{ run_id: string; kind: string }>(queryText('sync-runs-abandon'), params);
 
 /** window_before of the kind's newest ok run (DuckDB's text of the instant); undefined: none yet. */
 export async function lastOkWindowBefore(
   db: RowSource,
   params: { kind: JobKind },
 ): Promise<string | undefined> {
-  const rows = await db.all<{ window_before: string }>(queryText('sync-last-ok-run'), { kind: params.kind });
-  return rows[0]?.window_before;
+  const [row] = await db.all<{ window_before: string }>(queryText('sync-last-ok-run'), only(params, 'kind'));
+  return row?.window_before;
 }
 
 /** Per kind, how its newest finished run ended. */
-export function lastRunOutcomes(db: RowSource): Promise<{ kind: JobKind; outcome: 'ok' | 'failed' }[]> {
-  return db.all(queryText('runs-last-outcome'));
-}
+export const lastRunOutcomes = (db: RowSource) =>
+  db.all<{ kind: JobKind; outcome: 'ok' | 'failed' }>(queryText('runs-last-outcome'));
 
 /** The history, newest first, of one kind or (null) both; at most `limit` rows. */
-export function listRuns(db: RowSource, params: { kind: JobKind | null; limit: number }): Promise<RunRow[]> {
-  return db.all<RunRow>(queryText('runs-list'), { kind: params.kind, limit: params.limit });
-}
+export const listRuns = (db: RowSource, params: { kind: JobKind | null; limit: number }) =>
+  db.all<RunRow>(queryText('runs-list'), only(params, 'kind', 'limit'));

@@ -5,25 +5,19 @@
 
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
-import { duckdb } from '../duckdb.js';
-import { only, queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
 type WalkedRange = { kind: JobKind; after: string | null; before: string };
 
 /** An empty `seen_ids` (an interrupted walk's ids go). */
-export async function createSeenSet(db: Database): Promise<void> {
-  await db.run(queryText('seen-create'));
-}
+export const createSeenSet = (db: Database) => db.run(queryText('seen-create'));
 
 /** No `seen_ids` any more: the walk is over. */
-export async function dropSeenSet(db: Database): Promise<void> {
-  await db.run(queryText('seen-drop'));
-}
+export const dropSeenSet = (db: Database) => db.run(queryText('seen-drop'));
 
-export async function addSeenIds(db: Database, params: { ids: readonly string[] }): Promise<void> {
-  await db.run(queryText('seen-add'), { ids: duckdb().listValue([...params.ids]) });
-}
+export const addSeenIds = (db: Database, params: { ids: readonly string[] }) =>
+  db.run(queryText('seen-add'), only(params, 'ids'));
 
 /** Jobs of the range created before `before` and not seen, and the range's stored jobs (neither deleted nor expired). */
 export async function countUnseen(
@@ -41,25 +35,12 @@ export async function countUnseen(
  * Marks the kind's unseen jobs created before `before` (the retention's expiry line) expired at
  * `now`, of the walked range (from `after`) and below `horizon`; returns how many. Instants as ISO.
  */
-export async function markUnseenJobsExpired(
-  db: Database,
-  params: WalkedRange & { horizon: string; now: string },
-): Promise<number> {
-  const [row] = await db.all<{ Count: number }>(
-    queryText('seen-mark-expired'),
-    only(params, 'kind', 'after', 'before', 'horizon', 'now'),
+export const markUnseenJobsExpired = (db: Database, params: WalkedRange & { horizon: string; now: string }) =>
+  countOf(
+    db.all(queryText('seen-mark-expired'), only(params, 'kind', 'after', 'before', 'horizon', 'now')),
+    'Count',
   );
-  return Number(row?.Count ?? 0);
-}
 
 /** Marks the range's unseen jobs deleted at `now` (ISO); returns how many. */
-export async function markUnseenJobsDeleted(
-  db: Database,
-  params: WalkedRange & { now: string },
-): Promise<number> {
-  const [row] = await db.all<{ Count: number }>(
-    queryText('seen-mark-deleted'),
-    only(params, 'kind', 'after', 'before', 'now'),
-  );
-  return Number(row?.Count ?? 0);
-}
+export const markUnseenJobsDeleted = (db: Database, params: WalkedRange & { now: string }) =>
+  countOf(db.all(queryText('seen-mark-deleted'), only(params, 'kind', 'after', 'before', 'now')), 'Count');

@@ -37,20 +37,12 @@ export type StalePendingRow = {
 };
 
 /** Per kind; pending jobs split at `pending_since` (ISO instant). */
-export function kindStatus(db: RowSource, params: { pending_since: string }): Promise<KindStatusRow[]> {
-  return db.all<KindStatusRow>(queryText('status-kinds'), { pending_since: params.pending_since });
-}
+export const kindStatus = (db: RowSource, params: { pending_since: string }) =>
+  db.all<KindStatusRow>(queryText('status-kinds'), only(params, 'pending_since'));
 
 /**
  * Per kind, the pending jobs created before `pending_since` (now minus `max_age_ms`), split by
  * whether a run has listed them since they went past the max age.
  */
-export function stalePendingJobs(
-  db: RowSource,
-  params: { pending_since: string; max_age_ms: number },
-): Promise<StalePendingRow[]> {
-  return db.all<StalePendingRow>(
-    queryText('status-pending-stale'),
-    only(params, 'pending_since', 'max_age_ms'),
-  );
-}
+export const stalePendingJobs = (db: RowSource, params: { pending_since: string; max_age_ms: number }) =>
+  db.all<StalePendingRow>(queryText('status-pending-stale'), only(params, 'pending_since', 'max_age_ms'));

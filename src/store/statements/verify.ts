@@ -4,8 +4,7 @@
  */
 
 import type { Database, RowSource } from '../database.js';
-import { duckdb } from '../duckdb.js';
-import { queryText } from './queries.js';
+import { only, queryText } from './queries.js';
 
 /** A job id, or `run_id/kind` for runs. */
 export type BrokenRow = { readonly id: string };
@@ -28,9 +27,8 @@ export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('ver
  * the natural key (sql/queries/verify-words-duplicates.sql). `keyShift`: bits dropped from that hash;
  * any value gives the same answer (a test raises it to make every utterance collide).
  */
-export async function duplicateWordJobs(db: RowSource, keyShift = 0): Promise<BrokenRow[]> {
-  return db.all(queryText('verify-words-duplicates'), { key_shift: keyShift });
-}
+export const duplicateWordJobs = (db: RowSource, keyShift = 0) =>
+  db.all<BrokenRow>(queryText('verify-words-duplicates'), { key_shift: keyShift });
 
 /** Job ids of utterances of no stored job. */
 export const orphanUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-orphans'));
@@ -42,21 +40,14 @@ export const orphanModuleJobs: BrokenCheck = (db) => db.all(queryText('verify-mo
 export const duplicateRuns: BrokenCheck = (db) => db.all(queryText('verify-runs-duplicates'));
 
 /** The jobs the next dropBrokenJobs drops (temp table `_tsync_broken`, this connection's). */
-export async function markBrokenJobs(db: Database, params: { ids: readonly string[] }): Promise<void> {
-  await db.run(queryText('verify-repair-broken'), { ids: duckdb().listValue([...params.ids]) });
-}
+export const markBrokenJobs = (db: Database, params: { ids: readonly string[] }) =>
+  db.run(queryText('verify-repair-broken'), only(params, 'ids'));
 
 /** Drops the jobs markBrokenJobs named, with their records and every row of their children. */
-export async function dropBrokenJobs(db: Database): Promise<void> {
-  await db.run(queryText('verify-repair-drop-jobs'));
-}
+export const dropBrokenJobs = (db: Database) => db.run(queryText('verify-repair-drop-jobs'));
 
 /** Deletes records and child rows of no stored job or utterance. */
-export async function deleteOrphans(db: Database): Promise<void> {
-  await db.run(queryText('verify-repair-orphans'));
-}
+export const deleteOrphans = (db: Database) => db.run(queryText('verify-repair-orphans'));
 
 /** Keeps one row per (run_id, kind): the first one stored. */
-export async function dedupeRuns(db: Database): Promise<void> {
-  await db.run(queryText('verify-repair-runs'));
-}
+export const dedupeRuns = (db: Database) => db.run(queryText('verify-repair-runs'));
