@@ -198,31 +198,28 @@ async function copyOnce(
       ? ''
       : `, ROW_GROUP_SIZE_BYTES ${Math.floor(rowGroupBytes)}`;
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
-  if (partitioned) return withPartitionedCopy(db, () => copyRows(db, sql, params));
-  if (rowGroupBytes !== undefined) return withoutInsertionOrder(db, () => copyRows(db, sql, params));
-  return copyRows(db, sql, params);
+  // Without preserve_insertion_order DuckDB takes ROW_GROUP_SIZE_BYTES; no order is lost: the
+  // datasets' statements have no ORDER BY.
+  const unordered = { preserve_insertion_order: false };
+  const settings = partitioned
+    ? { partitioned_write_flush_threshold: PARTITIONED_FLUSH_ROWS, ...unordered }
+    : rowGroupBytes === undefined
+      ? {}
+      : unordered;
+  return withSession(db, settings, () => copyRows(db, sql, params));
 }
 
-/** `fn` with the session settings of a partitioned COPY (PARTITIONED_FLUSH_ROWS, withoutInsertionOrder). */
-async function withPartitionedCopy<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
-  await db.all(`SET SESSION partitioned_write_flush_threshold = ${PARTITIONED_FLUSH_ROWS}`);
+/** `fn` with the session's `settings` (names and values written here, never input), each reset after. */
+async function withSession<T>(
+  db: RowSource,
+  settings: Readonly<Record<string, number | boolean>>,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
-    return await withoutInsertionOrder(db, fn);
-  } finally {
-    await db.all('RESET SESSION partitioned_write_flush_threshold');
-  }
-}
-
-/**
- * `fn` without `preserve_insertion_order`, restored after: DuckDB takes ROW_GROUP_SIZE_BYTES only so.
- * No order is lost: the datasets' statements have no ORDER BY.
- */
-async function withoutInsertionOrder<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
-  await db.all('SET SESSION preserve_insertion_order = false');
-  try {
+    for (const [name, value] of Object.entries(settings)) await db.all(`SET SESSION ${name} = ${value}`);
     return await fn();
   } finally {
-    await db.all('RESET SESSION preserve_insertion_order');
+    for (const name of Object.keys(settings)) await db.all(`RESET SESSION ${name}`);
   }
 }
 
