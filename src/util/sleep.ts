@@ -1,21 +1,9 @@
+import { setTimeout } from 'node:timers/promises';
+
 /**
  * An abortable wait. Rejects with the signal's own reason (not node's generic AbortError) so that
  * a caller aborting with, say, an InterruptedError gets that error back from anywhere in the client.
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await setTimeout(ms, undefined, { signal }).catch(() => signal?.throwIfAborted());
 }
