@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatabaseError } from '../errors.js';
+import type { Logger } from '../log.js';
 import { sqlDir } from '../util/paths.js';
 import { JOBS_GROUP_RAW_BYTES } from './file/merge-row-groups.js';
 import { commitWithCheckpoint } from './file/open-instance.js';
@@ -62,12 +63,29 @@ async function recordedVersions(connection: DuckDBConnection): Promise<number[] 
 export interface MigrateOptions {
   /** Only these versions are applied (a test builds an older release's file); default every shipped one. */
   readonly versions?: readonly number[] | undefined;
-  /** Called before a migration runs on a file that already holds tables (an upgrade, not a creation). */
-  readonly onUpgrade?: ((migration: Migration) => void) | undefined;
   /** The writer's WAL threshold (open-instance.ts), for the commits of a migration's copy. */
   readonly walThreshold: string;
-  /** Hears of each batch a migration's copy has done, of how many (the records of 006). */
-  readonly onBatch?: ((copied: number, batches: number) => void) | undefined;
+  /** Hears of an upgrade (a migration on a file that holds tables) and of a long copy's progress. */
+  readonly logger?: Logger;
+}
+
+/** How often a migration's long copy logs its progress, ms; it logs its last batch too. */
+const PROGRESS_EVERY_MS = 5_000;
+
+/** `fn` between BEGIN and `commit` (COMMIT by default); a throw rolls back and is rethrown. */
+async function inTransaction(
+  connection: DuckDBConnection,
+  fn: () => Promise<unknown>,
+  commit: () => Promise<unknown> = () => connection.run('COMMIT'),
+): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await fn();
+    await commit();
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }
 
 /**
@@ -75,23 +93,23 @@ export interface MigrateOptions {
  * JOBS_GROUP_RAW_BYTES a transaction, committed straight into the file (one statement over every
  * record would not fit memory_limit); an interrupted copy is emptied and done again.
  */
-async function copyRecordsApart(
-  connection: DuckDBConnection,
-  walThreshold: string,
-  onBatch: (copied: number, batches: number) => void,
-): Promise<void> {
+async function copyRecordsApart(connection: DuckDBConnection, path: string, options: MigrateOptions) {
   await resetRecordsApart(connection);
   const batches = await recordsApartBatches(connection, { batchBytes: JOBS_GROUP_RAW_BYTES });
+  let logged = Date.now();
   for (const [index, batch] of batches.entries()) {
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      await copyRecordsApartBatch(connection, batch);
-      await commitWithCheckpoint(connection, walThreshold);
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => {});
-      throw error;
-    }
-    onBatch(index + 1, batches.length);
+    await inTransaction(
+      connection,
+      () => copyRecordsApartBatch(connection, batch),
+      () => commitWithCheckpoint(connection, options.walThreshold),
+    );
+    const copied = index + 1;
+    if (copied < batches.length && Date.now() - logged < PROGRESS_EVERY_MS) continue;
+    logged = Date.now();
+    options.logger?.info(
+      { db: path, copied, batches: batches.length },
+      `upgrading ${path}: copied ${copied} of ${batches.length} batches of records`,
+    );
   }
 }
 
@@ -101,12 +119,13 @@ async function copyRecordsApart(
  */
 const BEFORE = new Map([[6, copyRecordsApart]]);
 
-/** Applies every shipped migration the file lacks. Returns the versions applied now. */
+/** Applies every shipped migration the file lacks, and logs those it applied. Returns their versions. */
 export async function migrate(
   connection: DuckDBConnection,
   path: string,
   options: MigrateOptions,
 ): Promise<number[]> {
+  const started = Date.now();
   const recorded = await recordedVersions(connection);
   if (recorded === undefined) {
     await connection.run(
@@ -120,26 +139,34 @@ export async function migrate(
   for (const migration of shippedMigrations()) {
     if (applied.has(migration.version)) continue;
     if (options.versions && !options.versions.includes(migration.version)) continue;
-    if (upgrade) options.onUpgrade?.(migration);
-    try {
-      await BEFORE.get(migration.version)?.(connection, options.walThreshold, options.onBatch ?? (() => {}));
-    } catch (error) {
-      throw migrationFailed(migration, path, error);
+    if (upgrade) {
+      const name = `${String(migration.version).padStart(3, '0')}_${migration.name}`;
+      options.logger?.info(
+        { db: path, migration: name },
+        'upgrading %s: migration %s runs once (a big file takes a while; interrupted, it runs again at the next open)',
+        path,
+        name,
+      );
     }
-    await connection.run('BEGIN TRANSACTION');
     try {
-      await connection.run(migration.sql);
-      await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [
-        migration.version,
-        migration.name,
-      ]);
-      await connection.run('COMMIT');
+      await BEFORE.get(migration.version)?.(connection, path, options);
+      await inTransaction(connection, async () => {
+        await connection.run(migration.sql);
+        await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [
+          migration.version,
+          migration.name,
+        ]);
+      });
     } catch (error) {
-      await connection.run('ROLLBACK').catch(() => {});
       throw migrationFailed(migration, path, error);
     }
     done.push(migration.version);
   }
+  if (done.length > 0)
+    options.logger?.info(
+      { db: path, migrations: done, ms: Date.now() - started },
+      'database schema migrated',
+    );
   return done;
 }
 

@@ -68,7 +68,7 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
   );
   return withConnection(full, shared, async (connection) => {
     const walThreshold = walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb);
-    if (migrating) await migrateLogged(connection, full, options.migrations, walThreshold, logger);
+    if (migrating) await migrate(connection, full, { versions: options.migrations, walThreshold, logger });
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
     await createWriterStaging(connection);
@@ -152,43 +152,6 @@ async function withConnection(
     if (shared.created && shared.refs === 0) discardCreatedFile(full);
     throw damagedFileError(full, error) ?? error;
   }
-}
-
-/** How often a migration's long copy logs its progress, ms; it logs its last batch too. */
-const PROGRESS_EVERY_MS = 5_000;
-
-async function migrateLogged(
-  connection: DuckDBConnection,
-  full: string,
-  versions: readonly number[] | undefined,
-  walThreshold: string,
-  logger: Logger,
-): Promise<void> {
-  const started = Date.now();
-  let logged = started;
-  const applied = await migrate(connection, full, {
-    versions,
-    walThreshold,
-    onBatch: (copied, batches) => {
-      if (copied < batches && Date.now() - logged < PROGRESS_EVERY_MS) return;
-      logged = Date.now();
-      logger.info(
-        { db: full, copied, batches },
-        `upgrading ${full}: copied ${copied} of ${batches} batches of records`,
-      );
-    },
-    onUpgrade: (m) => {
-      const name = `${String(m.version).padStart(3, '0')}_${m.name}`;
-      logger.info(
-        { db: full, migration: name },
-        'upgrading %s: migration %s runs once (a big file takes a while; interrupted, it runs again at the next open)',
-        full,
-        name,
-      );
-    },
-  });
-  if (applied.length > 0)
-    logger.info({ db: full, migrations: applied, ms: Date.now() - started }, 'database schema migrated');
 }
 
 /** A writer's close, before its connection goes: merge small row groups when due, then checkpoint. */
