@@ -45,18 +45,6 @@ export function eraseJobs(db: Database, options: EraseOptions): Promise<number> 
   });
 }
 
-/**
- * Rewrites the file when an erasure's bytes may still be in it, else undefined. `db`: a writer opened
- * with `compactAfter: Infinity` (its close writes nothing to the replaced file), left open for the caller.
- */
-export async function rewriteErased(
-  db: Database,
-  onProgress?: (progress: CompactProgress) => void,
-): Promise<CompactResult | undefined> {
-  if ((await unwrittenErasures(db)) === 0) return undefined;
-  return compactFile(db, onProgress, () => markErasuresRewritten(db, { now: new Date() }));
-}
-
 export interface RewriteFileOptions {
   readonly memory: number;
   readonly lockWaitMs: number;
@@ -67,6 +55,7 @@ export interface RewriteFileOptions {
 /**
  * The file at `path` opened, rewritten if an erasure's bytes may be in it, and closed, under the
  * caller's writer lock: within `memory`, or if `raw` does not fit, with one thread and RAW_LIMIT_BYTES.
+ * The writer's close merges nothing (`compactAfter: Infinity`): it would write to the replaced file.
  */
 export async function rewriteErasedFile(
   path: string,
@@ -81,7 +70,8 @@ export async function rewriteErasedFile(
       logger: options.logger,
     });
     try {
-      return await rewriteErased(db, options.onProgress);
+      if ((await unwrittenErasures(db)) === 0) return undefined;
+      return await compactFile(db, options.onProgress, () => markErasuresRewritten(db, { now: new Date() }));
     } finally {
       await db.close();
     }
