@@ -141,12 +141,7 @@ export class Database {
     await this.reopening; // one a caller began while this one waited
     this.lent += 1;
     try {
-      const connection = await this.parts.connect();
-      try {
-        return await fn(connection);
-      } finally {
-        connection.closeSync();
-      }
+      return await onNewConnection(this.parts, fn);
     } finally {
       this.lent -= 1;
     }
@@ -179,14 +174,7 @@ export class Database {
       this.closeConnections();
       this.parts = await reopen();
       opened = true;
-      for (const hook of this.hooks) {
-        const connection = await this.parts.connect();
-        try {
-          await hook(connection);
-        } finally {
-          connection.closeSync();
-        }
-      }
+      for (const hook of this.hooks) await onNewConnection(this.parts, hook);
       return true;
     } catch (error) {
       if (opened) this.closeConnections();
@@ -279,6 +267,16 @@ export class Database {
   private assertOpen(): void {
     if (this.closed)
       throw new DatabaseError(`${this.path} is closed`, { path: this.path, hint: 'open it again' });
+  }
+}
+
+/** `fn` on a new connection of `parts`, closed when `fn` settles. */
+async function onNewConnection<T>(parts: DatabaseParts, fn: (connection: DuckDBConnection) => Promise<T>) {
+  const connection = await parts.connect();
+  try {
+    return await fn(connection);
+  } finally {
+    connection.closeSync();
   }
 }
 
