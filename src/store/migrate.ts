@@ -24,20 +24,15 @@ let cached: readonly Migration[] | undefined;
 
 /** The migrations shipped with this version, ordered by version. */
 export function shippedMigrations(): readonly Migration[] {
-  if (cached) return cached;
-  const dir = sqlDir();
-  const found: Migration[] = [];
-  for (const file of readdirSync(dir)) {
-    const match = MIGRATION_FILE.exec(file);
-    if (!match) continue;
-    found.push({
-      version: Number(match[1]),
-      name: match[2] ?? file,
-      sql: readFileSync(join(dir, file), 'utf8'),
-    });
-  }
-  found.sort((a, b) => a.version - b.version);
-  cached = Object.freeze(found);
+  cached ??= Object.freeze(
+    readdirSync(sqlDir())
+      .flatMap((file) => {
+        const [, version, name] = MIGRATION_FILE.exec(file) ?? [];
+        if (version === undefined || name === undefined) return [];
+        return [{ version: Number(version), name, sql: readFileSync(join(sqlDir(), file), 'utf8') }];
+      })
+      .sort((a, b) => a.version - b.version),
+  );
   return cached;
 }
 
