@@ -3,20 +3,32 @@
  * that writes Parquet: only while nothing commits, as a commit reaching the other limit could fail.
  */
 import type { ReaderMemory } from '../../memory/reader-memory.js';
-import type { Database } from '../database.js';
+import type { Database, RowSource } from '../database.js';
 
 /** `fn` run while the instance of `db` has the reader's `memory_limit`; the previous one restored after. */
-export async function withReadingMemory<T>(
+export function withReadingMemory<T>(
   db: Database,
   memory: Pick<ReaderMemory, 'memoryLimit'>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const [before] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
-  // SET takes no bound values: the limit is a whole number of MiB computed here, the old one DuckDB's own text.
-  await db.run(`SET memory_limit = '${Math.floor(memory.memoryLimit / 2 ** 20)}MiB'`);
+  return withSetting(db, 'memory_limit', `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`, fn);
+}
+
+/**
+ * `fn` run while DuckDB's setting `name` is `value`, the previous value set back after. SET takes no
+ * bound values: `name` and `value` are written by this folder, the old value is DuckDB's own text.
+ */
+export async function withSetting<T>(
+  db: RowSource,
+  name: string,
+  value: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [before] = await db.all<{ value: unknown }>(`SELECT current_setting('${name}') AS value`);
+  await db.all(`SET ${name} = '${value}'`);
   try {
     return await fn();
   } finally {
-    if (before) await db.run(`SET memory_limit = '${before.limit.replace(/'/g, '')}'`);
+    if (before) await db.all(`SET ${name} = '${String(before.value).replace(/'/g, '')}'`);
   }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
+import { withSetting } from '../file/reading-memory.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -125,7 +126,8 @@ export async function copyPartitionFiles(
     throw new Error(`a wide dataset is partitioned by kind, month, not ${target.partitionBy.join(', ')}`);
   }
   const rowsOf = `SELECT * EXCLUDE (kind, month) FROM (${source}) AS t WHERE t.kind = $kind AND t.month = $month`;
-  return withOneThread(db, async () => {
+  // One DuckDB thread: a thread writing wide rows holds pages no pool evicts.
+  return withSetting(db, 'threads', '1', async () => {
     let rows = 0;
     for (const key of keys) {
       const cut = key.lastIndexOf('|');
@@ -142,19 +144,6 @@ export async function copyPartitionFiles(
     }
     return rows;
   });
-}
-
-/** `fn` with one DuckDB thread, restored after: a thread writing wide rows holds pages no pool evicts. */
-async function withOneThread<T>(db: RowSource, fn: () => Promise<T>): Promise<T> {
-  const [before] = await db.all<{ threads: number | bigint }>("SELECT current_setting('threads') AS threads");
-  const threads = Number(before?.threads);
-  // SET takes no bound values: 1, and DuckDB's own count, checked to be a whole number.
-  await db.all('SET threads = 1');
-  try {
-    return await fn();
-  } finally {
-    if (Number.isInteger(threads) && threads > 0) await db.all(`SET threads = ${threads}`);
-  }
 }
 
 /** A file of no rows and its folders, left empty: PARTITION_BY writes neither for a partition of no rows. */
