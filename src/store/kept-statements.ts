@@ -58,17 +58,13 @@ export class KeptStatements {
     if (this.statements.size >= MAX_KEPT) return undefined;
     const extracted = await connection.extractStatements(sql);
     let statement = extracted.count === 1 ? await extracted.prepare(0) : undefined;
-    if (statement !== undefined && !keptTypes().has(statement.statementType)) {
+    const { StatementType: type } = duckdb();
+    KEPT ??= new Set([type.SELECT, type.INSERT, type.UPDATE, type.DELETE]);
+    if (statement !== undefined && !KEPT.has(statement.statementType)) {
       statement.destroySync();
       statement = undefined;
     }
     this.statements.set(sql, statement);
     return statement;
   }
-}
-
-function keptTypes(): ReadonlySet<StatementType> {
-  const { StatementType: type } = duckdb();
-  KEPT ??= new Set([type.SELECT, type.INSERT, type.UPDATE, type.DELETE]);
-  return KEPT;
 }

@@ -10,11 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { rmdirSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError, toError } from '../../errors.js';
 import { type Logger, silentLogger } from '../../log.js';
 import { formatDuration } from '../../util/duration.js';
 import { assertDatabasePath } from '../../util/path-checks.js';
+import { sleep } from '../../util/sleep.js';
 import {
   createLockFile,
   type LockHolder,
@@ -89,7 +89,6 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const onExit = () => removeIfOurs(path, holder.token);
   process.on('exit', onExit);
 
-  let lost = false;
   const timer = setInterval(() => {
     const current = readHolder(path);
     if (current !== 'gone' && current?.token === holder.token) {
@@ -101,8 +100,6 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
       }
       return;
     }
-    if (lost) return;
-    lost = true;
     clearInterval(timer);
     options.onLost?.(`the lock ${path} was removed or taken by another process`);
   }, options.heartbeatMs ?? LOCK_HEARTBEAT_MS);
@@ -181,9 +178,7 @@ export async function waitForWriterLock(options: WriterLockOptions & LockWaitOpt
       const left = deadline - Date.now();
       if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
       if (asked === 0) options.onWait?.(error.message);
-      await sleep(Math.min(pause, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
-        () => options.signal?.throwIfAborted(),
-      );
+      await sleep(Math.min(pause, left), options.signal);
       pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
     }
   }
