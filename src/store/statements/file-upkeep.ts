@@ -91,9 +91,8 @@ export const makeRowGroupsView = (db: Database, params: { runsOnly: boolean }) =
   db.run(loadSql(params.runsOnly ? 'row-groups-runs' : 'row-groups'));
 
 /** Empties job_records of what an interrupted copy before migration 006 left (records-apart-reset.sql). */
-export async function resetRecordsApart(connection: DuckDBConnection): Promise<void> {
-  await connection.run(loadSql('records-apart-reset'));
-}
+export const resetRecordsApart = (connection: DuckDBConnection) =>
+  connection.run(loadSql('records-apart-reset'));
 
 /** The rows of `jobs` in runs of consecutive row ids of about `batchBytes` of raw each, in order (records-apart-batches.sql). */
 export async function recordsApartBatches(
@@ -107,6 +106,5 @@ export async function recordsApartBatches(
 }
 
 /** Appends the records of one run of `jobs` to job_records (records-apart-copy.sql); run it in a transaction. */
-export async function copyRecordsApartBatch(connection: DuckDBConnection, batch: RecordBatch): Promise<void> {
-  await connection.run(loadSql('records-apart-copy'), { first: batch.first, last: batch.last });
-}
+export const copyRecordsApartBatch = (connection: DuckDBConnection, batch: RecordBatch) =>
+  connection.run(loadSql('records-apart-copy'), only(batch, 'first', 'last'));

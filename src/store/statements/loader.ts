@@ -6,7 +6,7 @@
  * tables a writer makes when it opens the file.
  */
 
-import type { DuckDBConnection, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import type { Database } from '../database.js';
 import { loadSql } from './load-sql.js';
 import { countOf, only } from './queries.js';
@@ -52,9 +52,7 @@ export const eachStoredId = (db: Database, take: (id: string) => void) =>
   db.eachValue(loadSql('stored-ids'), (id) => take(String(id)));
 
 /** Makes the batch's keys table (_tsync_keys) on the writer's connection (stage-create.sql). */
-export async function createWriterStaging(connection: DuckDBConnection): Promise<void> {
-  await connection.run(loadSql('stage-create'));
-}
+export const createWriterStaging = (connection: DuckDBConnection) => connection.run(loadSql('stage-create'));
 
 /** Makes the shapes records are parsed into, and the empty staging table, on `staging` (parse-create.sql). */
 export async function createParseStaging(staging: DuckDBConnection): Promise<void> {
@@ -63,9 +61,7 @@ export async function createParseStaging(staging: DuckDBConnection): Promise<voi
 }
 
 /** Drops what a batch staged and makes _tsync_items anew (parse-reset.sql). */
-export async function resetParseStaging(staging: DuckDBConnection): Promise<void> {
-  await staging.run(loadSql('parse-reset'));
-}
+export const resetParseStaging = (staging: DuckDBConnection) => staging.run(loadSql('parse-reset'));
 
 /** Parses the staged records into typed rows, kept on `staging` (parse.sql); the child rows made. */
 export async function parseStaged(staging: DuckDBConnection): Promise<{ utterances: number; words: number }> {
@@ -85,6 +81,5 @@ const ROWS = {
 export type ParsedTable = keyof typeof ROWS;
 
 /** The parsed rows of `table` in its columns, in order, ready to append (rows-<table>.sql). */
-export function parsedRows(staging: DuckDBConnection, table: ParsedTable): Promise<DuckDBMaterializedResult> {
-  return staging.run(loadSql(ROWS[table]));
-}
+export const parsedRows = (staging: DuckDBConnection, table: ParsedTable) =>
+  staging.run(loadSql(ROWS[table]));
