@@ -5,24 +5,25 @@
  * up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance with a reader's memory
  * (src/memory/reader-memory.ts) and a check that the schema is current.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Logger, silentLogger } from '../log.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { planReaderMemory, type ReaderOptions } from '../memory/reader-memory.js';
 import { Database, type DatabaseParts } from './database.js';
+import { pidAlive } from './file/lock-file.js';
 import { compactIfFragmented } from './file/merge-row-groups.js';
 import {
   acquireInstance,
+  createMemoryInstance,
   damagedFileError,
   discardCreatedFile,
   releaseInstance,
   type SharedInstance,
   walThresholdSetting,
 } from './file/open-instance.js';
-import { createMemoryInstance, removeStaleReaderTemps } from './file/reader-settings.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { createParseStaging, createWriterStaging } from './statements/loader.js';
 
@@ -151,6 +152,22 @@ async function withConnection(
     releaseInstance(full, shared);
     if (shared.created && shared.refs === 0) discardCreatedFile(full);
     throw damagedFileError(full, error) ?? error;
+  }
+}
+
+/** Removes the spill folders (`<file>.tmp-<pid>`) beside `path` of reading processes that are gone. */
+function removeStaleReaderTemps(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return; // an unreadable folder: DuckDB says what is wrong with the file itself
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
+    rmSync(join(dirname(path), name), { recursive: true, force: true });
   }
 }
 

@@ -12,9 +12,10 @@ import {
   openSync,
   readSync,
   realpathSync,
+  type Stats,
   statSync,
 } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, DatabaseError } from '../errors.js';
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
@@ -23,18 +24,12 @@ const TMPFS_UNDER_DEV = '/dev/shm';
 
 /** The path with its existing part's symlinks resolved (the rest may not exist yet). */
 function realPathOfExisting(path: string): string {
-  let existing = resolve(path);
-  const rest: string[] = [];
-  while (!existsSync(existing)) {
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    rest.unshift(existing.slice(parent.length).replace(/^\//, ''));
-    existing = parent;
-  }
+  const full = resolve(path);
+  const existing = nearestExisting(full);
   try {
-    return [realpathSync(existing), ...rest].join(sep).replace(/\/\/+/g, '/');
+    return join(realpathSync(existing), relative(existing, full));
   } catch {
-    return resolve(path);
+    return full;
   }
 }
 
@@ -59,7 +54,7 @@ function nearestExisting(path: string): string {
 }
 
 /** Whether the file starts with SQLite's header (DuckDB would try to load its sqlite extension). */
-export function isSqliteFile(path: string): boolean {
+function isSqliteFile(path: string): boolean {
   let fd: number | undefined;
   try {
     if (!statSync(path).isFile()) return false;
@@ -81,6 +76,30 @@ export function assertDatabasePath(path: string): void {
   if (existsSync(file) && !statSync(file).isDirectory()) {
     throw new ConfigError('--db', `${file} is a file, not a directory, so ${path} cannot be created there`, {
       hint: 'point --db (TSYNC_DB) at a path inside a directory',
+    });
+  }
+}
+
+/**
+ * What can be told of a database file before DuckDB sees it: a path that can hold no file is a
+ * ConfigError, a SQLite file a DatabaseError.
+ */
+export function assertDatabaseFile(path: string): void {
+  assertDatabasePath(path);
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(path);
+  } catch {}
+  if (stat !== undefined && !stat.isFile()) {
+    const what = stat.isDirectory() ? 'a directory' : 'not a regular file (a pipe, socket or device)';
+    throw new ConfigError('--db', `${path} is ${what}`, {
+      hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
+    });
+  }
+  if (isSqliteFile(path)) {
+    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, {
+      path,
+      hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
     });
   }
 }

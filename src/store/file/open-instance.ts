@@ -3,17 +3,16 @@
  * while another process holds it (then a DatabaseError, `busy: true`). A directory we create is 0700,
  * the file 0600, set before anything is written.
  */
-import { accessSync, chmodSync, constants, existsSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { ConfigError, DatabaseError } from '../../errors.js';
+import { DatabaseError } from '../../errors.js';
 import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
-import { assertDatabasePath, isSqliteFile } from '../../util/path-checks.js';
+import { assertDatabaseFile } from '../../util/path-checks.js';
 import { duckdb } from '../duckdb.js';
-import { BASE_OPTIONS, readerSettings } from './reader-settings.js';
 
 export interface SharedInstance {
   readonly instance: DuckDBInstance;
@@ -32,6 +31,24 @@ const instances = new Map<string, SharedInstance>();
  * of the JSON (BENCHMARKS.md). A file keeps the format it was created in until `compact` rewrites it.
  */
 export const STORAGE_FORMAT = 'v1.2.0';
+
+/** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
+const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
+
+/** A read-only open's settings: a pool under the reader's budget, spilling to the reader's own folder. */
+function readerSettings(memory: ReaderMemory): Record<string, string> {
+  return {
+    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    threads: String(memory.threads),
+    temp_directory: memory.tempDirectory,
+    allocator_background_threads: 'true',
+  };
+}
+
+/** An unshared empty database in memory (SQL over files); the caller closes it, removes its spill folder. */
+export function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstance> {
+  return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
+}
 
 /** A writer's `wal_autocheckpoint` as DuckDB takes it: whole MiB. */
 export function walThresholdSetting(memory: DuckDbMemory): string {
@@ -101,7 +118,7 @@ export async function acquireInstance(
     shared.refs += 1;
     return shared;
   }
-  checkPath(path);
+  assertDatabaseFile(path);
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
@@ -148,33 +165,6 @@ export function restrictFile(path: string): void {
   try {
     chmodSync(path, 0o600);
   } catch {}
-}
-
-/** What can be told of a path before DuckDB sees it; one that can hold no file is a ConfigError. */
-function checkPath(path: string): void {
-  assertDatabasePath(path);
-  const kind = fileKind(path);
-  if (kind === 'directory' || kind === 'other') {
-    const what = kind === 'directory' ? 'a directory' : 'not a regular file (a pipe, socket or device)';
-    throw new ConfigError('--db', `${path} is ${what}`, {
-      hint: 'point --db (TSYNC_DB) at a DuckDB file, e.g. ./data/transcripts.duckdb',
-    });
-  }
-  if (isSqliteFile(path)) {
-    throw new DatabaseError(`${path} is a SQLite database, not a DuckDB one`, {
-      path,
-      hint: 'point --db (TSYNC_DB) at the DuckDB file transcript-sync writes (default ./data/transcripts.duckdb)',
-    });
-  }
-}
-
-function fileKind(path: string): 'missing' | 'file' | 'directory' | 'other' {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
-  } catch {
-    return 'missing';
-  }
 }
 
 /** Creates the directory of a new database file, owner-only: the outermost one it made, or undefined. */
