@@ -61,14 +61,10 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
 /** A writer's instance, connection and staging; migrated first when `migrating` (an open, not a reopen). */
 async function writerParts(full: string, options: WriterOptions, migrating: boolean): Promise<DatabaseParts> {
   const logger = options.logger ?? silentLogger;
-  const shared = await acquireInstance(
-    full,
-    false,
-    options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-    options.memory,
-  );
-  return withConnection(full, shared, async (connection) => {
-    const walThreshold = walThresholdSetting(options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb);
+  const memory = options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb;
+  const shared = await acquireInstance(full, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, { writer: memory });
+  return sharedParts(full, shared, async (connection) => {
+    const walThreshold = walThresholdSetting(memory);
     if (migrating) await migrate(connection, full, { versions: options.migrations, walThreshold, logger });
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.
@@ -84,13 +80,9 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
       throw error;
     }
     return {
-      path: full,
-      connection,
-      connect: () => shared.instance.connect(),
       staging,
       walThreshold,
-      beforeClose: (db) => closeWriter(db, shared, options.compactAfter, logger),
-      release: () => releaseInstance(full, shared),
+      beforeClose: (db: Database) => closeWriter(db, shared, options.compactAfter, logger),
       reopen: () => writerParts(full, options, false),
       sole: () => shared.refs === 1,
       logger,
@@ -103,16 +95,10 @@ export async function openReadOnly(path: string, options: ReadOnlyOptions = {}):
   const full = resolve(path);
   removeStaleReaderTemps(full);
   const reader = planReaderMemory(options.memory ?? DEFAULT_MEMORY, full, options);
-  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
-  const shared = await acquireInstance(full, true, lockWaitMs, undefined, reader);
-  const parts = await withConnection(full, shared, async (connection) => {
+  const shared = await acquireInstance(full, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, { reader });
+  const parts = await sharedParts(full, shared, async (connection) => {
     await assertMigrated(connection, full);
-    return {
-      path: full,
-      connection,
-      connect: () => shared.instance.connect(),
-      release: () => releaseInstance(full, shared),
-    };
+    return {};
   });
   return new Database(parts);
 }
@@ -135,18 +121,25 @@ export async function openInMemory(label: string, options: ReadOnlyOptions = {})
 }
 
 /**
- * `setup` on a new connection of `shared`; a failure gives the instance back, removes a file this
- * open created, and is a damaged-file error when DuckDB cannot read the file through.
+ * The parts of a Database on a new connection of `shared`, with what `setup` adds after running on it;
+ * a failure gives the instance back, removes a file this open created, and is a damaged-file error
+ * when DuckDB cannot read the file through.
  */
-async function withConnection(
+async function sharedParts(
   full: string,
   shared: SharedInstance,
-  setup: (connection: DuckDBConnection) => Promise<DatabaseParts>,
+  setup: (connection: DuckDBConnection) => Promise<Partial<DatabaseParts>>,
 ): Promise<DatabaseParts> {
   let connection: DuckDBConnection | undefined;
   try {
     connection = await shared.instance.connect();
-    return await setup(connection);
+    return {
+      path: full,
+      connection,
+      connect: () => shared.instance.connect(),
+      release: () => releaseInstance(full, shared),
+      ...(await setup(connection)),
+    };
   } catch (error) {
     connection?.closeSync();
     releaseInstance(full, shared);

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DatabaseError } from '../../errors.js';
-import { DEFAULT_MEMORY, type DuckDbMemory, planMemory } from '../../memory/budget.js';
+import type { DuckDbMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
 import { assertDatabaseFile } from '../../util/path-checks.js';
@@ -96,17 +96,16 @@ export async function commitWithCheckpoint(
 const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
-/**
- * Opens `path` or shares its open instance (which keeps its first open's settings): a writer's from
- * `memory` (default: the default budget's), a reader's from `reader` (default: DuckDB's).
- */
+/** What an open is for: reading within a reader's memory, or writing with a writer's. */
+export type InstanceUse = { readonly reader: ReaderMemory } | { readonly writer: DuckDbMemory };
+
+/** Opens `path` or shares its open instance, which keeps its first open's settings. */
 export async function acquireInstance(
   path: string,
-  readOnly: boolean,
   lockWaitMs: number,
-  memory?: DuckDbMemory,
-  reader?: ReaderMemory,
+  use: InstanceUse,
 ): Promise<SharedInstance> {
+  const readOnly = 'reader' in use;
   const shared = instances.get(path);
   if (shared) {
     if (shared.readOnly && !readOnly) {
@@ -122,10 +121,11 @@ export async function acquireInstance(
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
   if (!readOnly) assertWritableDir(path);
-  const options = readOnly
-    ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...(reader ? readerSettings(reader) : {}) }
-    : { ...BASE_OPTIONS, ...writerSettings(memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb) };
-  const tempDirectory = readOnly ? reader?.tempDirectory : undefined;
+  const options =
+    'reader' in use
+      ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...readerSettings(use.reader) }
+      : { ...BASE_OPTIONS, ...writerSettings(use.writer) };
+  const tempDirectory = 'reader' in use ? use.reader.tempDirectory : undefined;
   let instance: DuckDBInstance;
   try {
     instance = await createWithRetry(path, options, readOnly, lockWaitMs);
