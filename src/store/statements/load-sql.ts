@@ -2,9 +2,7 @@
  * Every file of sql/load/ by name, and its text, read once per process; each run by one typed function
  * of loader.ts or file-upkeep.ts, the only readers of `loadSql` (test/unit/store/store-queries.test.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { sqlDir } from '../../util/paths.js';
+import { sqlText } from './queries.js';
 
 export const LOAD_SQL = [
   'stage-create',
@@ -32,13 +30,4 @@ export const LOAD_SQL = [
 ] as const;
 export type LoadSqlName = (typeof LOAD_SQL)[number];
 
-const texts = new Map<LoadSqlName, string>();
-
-export function loadSql(name: LoadSqlName): string {
-  let text = texts.get(name);
-  if (text === undefined) {
-    text = readFileSync(join(sqlDir(), 'load', `${name}.sql`), 'utf8');
-    texts.set(name, text);
-  }
-  return text;
-}
+export const loadSql = (name: LoadSqlName) => sqlText('load', name);

@@ -9,6 +9,7 @@ import { makeFolder } from '../../util/make-folder.js';
 import { sqlPathLiteral } from '../../util/sql-literal.js';
 import type { RowSource } from '../database.js';
 import { withSetting } from '../file/reading-memory.js';
+import { countOf } from './queries.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -87,12 +88,11 @@ export async function copyToParquet(
   target: ParquetTarget,
   partitions?: readonly string[],
 ): Promise<number> {
-  if (target.partitionBy.length === 0) {
-    if (partitions === undefined) return copyOnce(db, source, params, target);
-    return copyOnce(db, ofPartitions(source), { ...params, partitions: [...partitions] }, target);
-  }
+  const partitioned = target.partitionBy.length > 0;
+  if (!partitioned && partitions === undefined) return copyOnce(db, source, params, target);
   const keys = partitions ?? (await partitionsOf(db, source, params));
-  return copyBatches(db, source, params, target, partitionBatches(keys, new Map(), Infinity));
+  const batches = partitioned ? partitionBatches(keys, new Map(), Infinity) : [keys];
+  return copyBatches(db, source, params, target, batches);
 }
 
 /** A COPY of `source`'s rows in each batch of partitions (`kind|month`), all into `target`. */
@@ -195,7 +195,7 @@ async function copyOnce(
     : rowGroupBytes === undefined
       ? {}
       : unordered;
-  return withSession(db, settings, () => copyRows(db, sql, params));
+  return withSession(db, settings, () => countOf(db.all(sql, params), 'Count'));
 }
 
 /** `fn` with the session's `settings` (names and values written here, never input), each reset after. */
@@ -210,9 +210,4 @@ async function withSession<T>(
   } finally {
     for (const name of Object.keys(settings)) await db.all(`RESET SESSION ${name}`);
   }
-}
-
-async function copyRows(db: RowSource, sql: string, params: Params): Promise<number> {
-  const [result] = await db.all<{ Count: number | bigint }>(sql, params);
-  return Number(result?.Count ?? 0);
 }

@@ -95,16 +95,20 @@ export const QUERIES = [
 export type QueryName = (typeof QUERIES)[number];
 
 const NAMES: ReadonlySet<string> = new Set(QUERIES);
-const texts = new Map<QueryName, string>();
+const texts = new Map<string, string>();
 
 /** The text of sql/queries/<name>.sql, read once per process. */
 export function queryText(name: QueryName): string {
-  const cached = texts.get(name);
-  if (cached !== undefined) return cached;
   // The type keeps names to the list; this guards what a cast or plain JavaScript lets through.
   if (!NAMES.has(name)) throw new Error(`bad query name "${name}"`);
-  const text = readFileSync(join(sqlDir(), 'queries', `${name}.sql`), 'utf8');
-  texts.set(name, text);
+  return sqlText('queries', name);
+}
+
+/** The text of sql/<folder>/<name>.sql, read once per process (queryText, loadSql). */
+export function sqlText(folder: 'queries' | 'load', name: string): string {
+  const key = `${folder}/${name}`;
+  const text = texts.get(key) ?? readFileSync(join(sqlDir(), folder, `${name}.sql`), 'utf8');
+  texts.set(key, text);
   return text;
 }
 
