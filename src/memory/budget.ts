@@ -74,7 +74,7 @@ const BYTES_PER_PENDING_ROW = 64;
 const BYTES_PER_PENDING_JSON_BYTE = 2.5;
 
 /** JSON bytes a writer loads between two opens of its file: an instance keeps each row group it wrote. */
-const REOPEN_JSON_BYTES = 1e9;
+const REOPEN_JSON_BYTES: number = 1e9;
 
 /**
  * DuckDB's jemalloc settings (`DUCKDB_JE_MALLOC_CONF`, set by src/cli/main.ts unless the environment
@@ -85,39 +85,11 @@ export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narena
 /** DuckDB's share per thread, bytes. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 
-export interface DuckDbMemory {
-  /** Buffer pool, bytes (`memory_limit`). */
-  readonly memoryLimit: number;
-  /** WAL bytes after which DuckDB checkpoints (`wal_autocheckpoint`): bounds what stays resident. */
-  readonly walAutocheckpoint: number;
-  /** DuckDB's worker threads (`threads`). */
-  readonly threads: number;
-}
-
-export interface MemoryPlan {
-  /** The budget it was derived from, bytes. */
-  readonly budget: number;
-  /** JSON bytes a page aims at (the PageSizer's target). */
-  readonly pageBytes: number;
-  /** JSON bytes of pages waiting between the fetchers and the writer (PageQueue capacity; one page always fits). */
-  readonly queueBytes: number;
-  /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
-  readonly batchBytes: number;
-  /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
-  readonly parseBytes: number;
-  /** Child rows after which the writer commits. */
-  readonly commitRows: number;
-  /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
-  readonly commitBytes: number;
-  /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
-  readonly heapBytes: number;
-  /** JSON bytes loaded after which the writer opens its file again, between transactions. */
-  readonly reopenBytes: number;
-  readonly duckdb: DuckDbMemory;
-}
+export type MemoryPlan = ReturnType<typeof planMemory>;
+export type DuckDbMemory = MemoryPlan['duckdb'];
 
 /** The plan for `budget` bytes with `concurrency` fetchers; below MEMORY_FLOOR, a ConfigError. */
-export function planMemory(budget: number, concurrency: number): MemoryPlan {
+export function planMemory(budget: number, concurrency: number) {
   if (!(budget >= MEMORY_FLOOR)) {
     throw new ConfigError('--memory', `is too little: every command needs at least ${MEMORY_FLOOR / 1e6}MB`);
   }
@@ -133,19 +105,30 @@ export function planMemory(budget: number, concurrency: number): MemoryPlan {
   const commitRows = clamp(Math.floor(duckdbShare / BYTES_PER_PENDING_ROW), 10_000, MAX_COMMIT_ROWS);
   const walAutocheckpoint = Math.floor(duckdbShare * WAL_SHARE);
   return Object.freeze({
+    /** The budget it was derived from, bytes. */
     budget,
+    /** JSON bytes a page aims at (the PageSizer's target). */
     pageBytes,
+    /** JSON bytes of pages waiting between the fetchers and the writer (PageQueue capacity; one page always fits). */
     queueBytes: Math.floor((QUEUE_PAGES * pageBytes * HEAP_PER_PAGE_BYTE) / HEAP_PER_QUEUED_BYTE),
+    /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
     batchBytes: pageBytes * BATCH_PAGES,
+    /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
     parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
+    /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
     heapBytes,
+    /** Child rows after which the writer commits. */
     commitRows,
+    /** JSON bytes loaded after which the writer commits (bounds a transaction of big records). */
     commitBytes: Math.floor(duckdbShare / BYTES_PER_PENDING_JSON_BYTE),
+    /** JSON bytes loaded after which the writer opens its file again, between transactions. */
     reopenBytes: REOPEN_JSON_BYTES,
     duckdb: Object.freeze({
-      // Small commits' data up to the WAL threshold, the open transaction and its work.
+      /** Buffer pool, bytes (`memory_limit`): small commits up to the WAL threshold, the open transaction, its work. */
       memoryLimit: Math.max(MIN_DUCKDB_LIMIT_BYTES, walAutocheckpoint + duckdbShare + DUCKDB_WORK_BYTES),
+      /** WAL bytes after which DuckDB checkpoints (`wal_autocheckpoint`): bounds what stays resident. */
       walAutocheckpoint,
+      /** DuckDB's worker threads (`threads`). */
       threads: clamp(Math.floor(duckdbShare / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
     }),
   });

@@ -38,27 +38,23 @@ export interface ReaderOptions {
   readonly writesParquet?: boolean;
 }
 
-export interface ReaderMemory {
-  /** DuckDB's buffer pool, bytes (`memory_limit`). */
-  readonly memoryLimit: number;
-  /** DuckDB's worker threads (`threads`). */
-  readonly threads: number;
-  /** Where DuckDB spills (`temp_directory`): `<file>.tmp-<pid>`, removed when the file closes. */
-  readonly tempDirectory: string;
-}
+export type ReaderMemory = ReturnType<typeof planReaderMemory>;
 
 /** DuckDB's memory for reading the file at `path` (absolute) within `budget` bytes. */
-export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}): ReaderMemory {
+export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}) {
   const share = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
   const parquet = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * PARQUET_LIMIT_SHARE));
   const threads = Math.min(availableParallelism(), Math.max(1, Math.floor(share / BYTES_PER_THREAD)));
   return Object.freeze({
+    /** DuckDB's buffer pool, bytes (`memory_limit`). */
     memoryLimit: options.readsRaw
       ? Math.max(share, RAW_LIMIT_BYTES)
       : options.writesParquet
         ? parquet
         : share,
+    /** DuckDB's worker threads (`threads`). */
     threads: options.readsRaw ? 1 : threads,
+    /** Where DuckDB spills (`temp_directory`): `<file>.tmp-<pid>`, removed when the file closes. */
     tempDirectory: `${path}.tmp-${process.pid}`,
   });
 }
