@@ -43,20 +43,12 @@ export function createLockFile(path: string, holder: LockHolder): boolean {
 
 /** The holder, undefined when unreadable or half-written, 'gone' when there is no file. */
 export function readHolder(path: string): LockHolder | undefined | 'gone' {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    const valid = typeof parsed.pid === 'number' && typeof parsed.host === 'string';
+    return valid && typeof parsed.token === 'string' ? (parsed as LockHolder) : undefined;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    return undefined;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string' || typeof parsed.token !== 'string')
-      return undefined;
-    return parsed as LockHolder;
-  } catch {
-    return undefined;
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
   }
 }
 
