@@ -2,7 +2,7 @@
  * Erasure of jobs' content, on request (`transcript-sync erase`) or when the service deleted them
  * (`--on-delete erase`): an erased job keeps its billing facts and loses the rest
  * (docs/decisions/0021-erasure-keeps-billing-facts.md). `eraseJobs` erases in one transaction;
- * `rewriteErased` then rewrites the file as `compact` does, since DuckDB reuses freed blocks without
+ * `rewriteErasedFile` then rewrites the file as `compact` does, since DuckDB reuses freed blocks without
  * clearing them. Interrupted before its rename, the erasures stay unwritten for the next one or sync.
  */
 

@@ -134,13 +134,7 @@ export async function acquireInstance(
     throw error;
   }
   if (created) restrictFile(path);
-  const entry: SharedInstance = {
-    instance,
-    readOnly,
-    created,
-    refs: 1,
-    ...(tempDirectory ? { tempDirectory } : {}),
-  };
+  const entry: SharedInstance = { instance, readOnly, created, tempDirectory, refs: 1 };
   instances.set(path, entry);
   return entry;
 }
