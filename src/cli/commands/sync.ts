@@ -158,8 +158,7 @@ async function notifyThrown(notifier: Notifier | undefined, options: SyncOptions
   await notifier?.runEnded({
     kind,
     mode:
-      summary?.mode ??
-      (!options.full ? 'incremental' : options.reconcileWindow === null ? 'full' : 'recent'),
+      summary?.mode ?? (!options.full ? 'incremental' : options.reconcileWindow === null ? 'full' : 'recent'),
     outcome: 'failed',
     runId: summary?.runId ?? null,
     error: error instanceof TsyncError ? error.toLine() : error.message,

@@ -16,19 +16,22 @@ export function withReadingMemory<T>(
 
 /**
  * `fn` run while DuckDB's setting `name` is `value`, the previous value set back after. SET takes no
- * bound values: `name` and `value` are written by this folder, the old value is DuckDB's own text.
+ * bound values: `name` is one of these two and `value` is computed in src/store; the old
+ * value is DuckDB's own text.
  */
 export async function withSetting<T>(
   db: RowSource,
-  name: string,
+  name: 'memory_limit' | 'threads',
   value: string,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const [before] = await db.all<{ value: unknown }>(`SELECT current_setting('${name}') AS value`);
+  const [before] = await db.all<{ value: string }>('SELECT value FROM duckdb_settings() WHERE name = $name', {
+    name,
+  });
   await db.all(`SET ${name} = '${value}'`);
   try {
     return await fn();
   } finally {
-    if (before) await db.all(`SET ${name} = '${String(before.value).replace(/'/g, '')}'`);
+    if (before) await db.all(`SET ${name} = '${before.value.replace(/'/g, '')}'`);
   }
 }
