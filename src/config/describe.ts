@@ -1,6 +1,6 @@
 /** Settings as a person reads them: a flag's line of --help, and `config show`'s rows. */
 import { snakeCase } from '../util/snake-case.js';
-import { DERIVED, given, parseGiven, resolveSettings, type SettingSource } from './resolve.js';
+import { DERIVED, given, maskPassword, parseGiven, resolveSettings, type SettingSource } from './resolve.js';
 import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
 
 /** The help text of a setting, for a command's --help: what it is, its default, its variable. */
@@ -77,6 +77,6 @@ function mask(name: SettingName, text: string): string {
     url.password = '*****';
     return url.toString();
   } catch {
-    return text;
+    return maskPassword(text);
   }
 }

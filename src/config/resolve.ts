@@ -62,10 +62,20 @@ export function parseGiven(
   const parsed = setting.schema.safeParse(input, { error: settingIssue });
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]?.message ?? 'is invalid';
-  // A secret is never echoed, even when it is malformed; a message that quotes the value says it once.
+  // A secret is never echoed, even when it is malformed, nor a URL's password; a message that quotes
+  // the value says it once.
   const quoted = `"${text}"`;
-  const echo = setting.secret || text === undefined || issue.includes(quoted) ? '' : ` (got ${quoted})`;
+  const echo =
+    setting.secret || text === undefined || issue.includes(quoted) ? '' : ` (got "${maskPassword(text)}")`;
   return { ok: false, problem: `${issue}${echo}` };
+}
+
+/**
+ * `text` with the password of a URL in it (`scheme://user:password@`, also mistyped as `scheme:/` or
+ * `scheme//`) masked: what may be shown of a value that is no secret but may carry one.
+ */
+export function maskPassword(text: string): string {
+  return text.replace(/((?:^[a-z][\w+.-]*:\/*|\/\/)[^/?#@:\s]*:)[^/?#\s]*@/i, '$1*****@');
 }
 
 interface Derivation<F extends SettingName> {

@@ -193,6 +193,34 @@ describe('config show', () => {
     );
     expect(sliceJobs).toMatchObject({ source: 'flag', value: '1000' });
   });
+
+  it('masks the password of a URL it refuses, in its value, its reason and on stderr', async () => {
+    const env = {
+      // An https URL where a redis:// one belongs, and a scheme mistyped: both refused.
+      REDIS_URL: 'https://default:redis-password@cache.example.com:6379',
+      TSYNC_PUBLISH_ENDPOINT: 'minio//admin:minio-password@minio:9000',
+    };
+    const result = await runMain(['config', 'show', '--json'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'transcript-sync: REDIS_URL: must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379) (got "https://default:*****@cache.example.com:6379")\n' +
+        'transcript-sync: TSYNC_PUBLISH_ENDPOINT: is not a URL (e.g. https://api.example.com) (got "minio//admin:*****@minio:9000")\n',
+    );
+    for (const password of ['redis-password', 'minio-password']) {
+      expect(result.stdout).not.toContain(password);
+    }
+    const rows = Object.fromEntries(
+      (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
+    );
+    expect(rows['publish_endpoint']).toMatchObject({
+      source: 'env',
+      value: 'minio//admin:*****@minio:9000',
+    });
+
+    // Any other command refuses it in the same words.
+    const enqueue = await runMain(['enqueue'], env);
+    expect(oneLine(enqueue, 2)).toBe(result.stderr.split('\n')[0]);
+  });
 });
 
 describe('--notify', () => {
