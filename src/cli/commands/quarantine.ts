@@ -3,6 +3,7 @@ import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolv
 import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
 import { type Database, openReadOnly, openWriter, quarantineList } from '../../store/index.js';
+import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
@@ -43,6 +44,8 @@ export const command: Command = {
       }
     };
     if (readOnly) return work();
+    // A writer would create the file empty.
+    assertFileExists(settings.db, 'nothing to retry: `transcript-sync sync` creates and fills it');
     const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
     return withCommandLock(stderr, lock, work);
   },

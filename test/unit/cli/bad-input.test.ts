@@ -317,6 +317,14 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     }
   });
 
+  it('quarantine retry refuses a path with no file instead of creating one', async () => {
+    const path = join(tempDir('tsync-bad-'), 'typo.duckdb');
+    const retry = await runMain(['quarantine', 'retry', '--db', path]);
+    expectOneLine(retry, 1, `${path} does not exist yet`, '--db');
+    expect(retry.stdout).toBe('');
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('a truncated database is called damaged, with the advice to move it aside', async () => {
     const db = syncedDb();
     const bytes = readFileSync(db);
