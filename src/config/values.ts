@@ -71,9 +71,9 @@ export const bytesBetween = (min: number, max: number, range: string) =>
     return bytes;
   });
 
-/** A number that passes `check`, else refused with `message` (which says the range). */
+/** A number that passes `check`, else refused with `message` (which says the range); blank is empty, not 0. */
 const numberWhere = (message: string, check: (n: number) => boolean) =>
-  z.coerce.number({ error: message }).refine(check, message);
+  text.pipe(z.coerce.number<string>({ error: message }).refine(check, message));
 
 /** A number above `min`; from `min` to `max` (both included); of at least `min` (fractions allowed). */
 export const numberAbove = (min: number) => numberWhere(`must be a number above ${min}`, (n) => n > min);

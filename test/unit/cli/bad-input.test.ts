@@ -85,6 +85,9 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
   // A bad value is named before a missing one: fixing the key would only lead to the next refusal.
   [['sync', '--page-size', '0'], {}, '--page-size: must be a whole number from 1 to 1000 (got "0")'],
   [['sync', '--concurrency', '99'], NO_SERVICE, '--concurrency'],
+  // Blank is no number, not 0: a share of 0 would let a --full run mark no job deleted.
+  [['sync', '--max-delete-share', ' '], NO_SERVICE, '--max-delete-share: is empty'],
+  [['sync'], { ...NO_SERVICE, TSYNC_MAX_DELETE_SHARE: ' ' }, 'TSYNC_MAX_DELETE_SHARE: is empty'],
   [['sync', '--rate-limit', '-1'], NO_SERVICE, '--rate-limit'],
   [['sync', '--lookback', '5 parsecs'], NO_SERVICE, '--lookback'],
   [['sync', '--since', '2024-13-45'], NO_SERVICE, '--since'],
