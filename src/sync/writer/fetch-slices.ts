@@ -61,11 +61,14 @@ export async function fetchSlices(
     await queue.push(index);
   };
   const fetcher = async (): Promise<void> => {
-    while (!signal.aborted) {
+    for (;;) {
       const slice = slices.next();
       if (slice === undefined) return;
       const index = nextSlice++;
       try {
+        // A stop between two slices fails the fetch like one inside a slice: resolving would say
+        // that every slice was walked, and the run would claim the slices left.
+        signal.throwIfAborted();
         await walk(index, slice);
       } catch (error) {
         firstError ??= { error };

@@ -335,6 +335,34 @@ describe('the engine over an in-memory listing', () => {
     expect(next.outcome).toBe('ok');
     await expectMirror(db, records);
   });
+
+  it('a stop that comes as a slice ends leaves the other slices to the next run, not skipped', async () => {
+    const records = dataset(9);
+    // One fetcher, and slices of a page: the stop lands while the oldest slice's only page is
+    // served, so the fetcher ends that slice and finds the signal before taking the next.
+    const oneAtATime: SyncPlan = { ...plan, concurrency: 1, pageSize: 20, sliceJobs: 5 };
+    const stop = new AbortController();
+    let windowBefore: string | undefined;
+    const source = new FakeListing(records, {
+      beforePage: (list, params) => {
+        if (list !== 'pre-recorded' || params.beforeDate === undefined) return;
+        // The window's first page and its probes end at the run's start; a slice's walk below it.
+        const before = new Date(params.beforeDate).toISOString();
+        windowBefore ??= before;
+        if ((params.limit ?? 0) > 1 && before !== windowBefore) {
+          stop.abort(new Error('SIGINT'));
+        }
+      },
+    });
+    const db = await freshFile();
+    const summary = await runSync(oneAtATime, fakeResources(db, source, { signal: stop.signal }));
+    expect(stop.signal.aborted).toBe(true);
+    expect(summary.outcome).toBe('interrupted');
+    expect(summary.kinds.map((k) => [k.kind, k.outcome])).toEqual([['pre-recorded', 'interrupted']]);
+    const next = await runSync(oneAtATime, fakeResources(db, new FakeListing(records)));
+    expect(next.outcome).toBe('ok');
+    await expectMirror(db, records);
+  });
 });
 
 describe('the defaults of a run', () => {
