@@ -3,7 +3,7 @@
 -- times, durations, billing time, model, languages, error code. Its content is not loaded again:
 -- no job_records row, no utterances, words or module_results, no transcript, file name or
 -- metadata. The new content hash is kept, so the same record next time writes nothing; a job a
--- --full run had marked deleted is listed again.
+-- --full run had marked deleted or expired is listed again (the loader counts it restored).
 -- Parameters (bound): $ids, $raws  VARCHAR[] of one length, each id with its record's JSON text.
 -- Returns nothing.
 UPDATE jobs SET
@@ -22,7 +22,8 @@ UPDATE jobs SET
                         THEN json_object('model', r.doc -> 'request_params' ->> 'model') END,
   content_hash = k.content_hash,
   synced_at = k.synced_at,
-  deleted_at = NULL
+  deleted_at = NULL,
+  expired_at = NULL
 FROM (SELECT unnest($ids::VARCHAR[]) AS id, unnest($raws::VARCHAR[])::JSON AS doc) r
 JOIN _tsync_keys k USING (id)
 WHERE jobs.id = r.id AND jobs.erased_at IS NOT NULL;

@@ -349,6 +349,39 @@ describe('erase', () => {
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
   });
 
+  test('an erased job marked expired and listed again, changed, is restored as the run counts it', async () => {
+    const { sim, id, db } = await synced();
+    const DAY = 86_400_000;
+    // A setting far shorter than the account keeps jobs: a reconcile takes every job for expired.
+    await syncOnce(sim, db, { full: true, serviceRetention: 2 * DAY });
+    const marks = async () => {
+      const reader = await openReadOnly(db);
+      try {
+        const [row] = await reader.all<{ expired: boolean; deleted: boolean; erased: boolean }>(
+          'SELECT expired_at IS NOT NULL AS expired, deleted_at IS NOT NULL AS deleted, erased_at IS NOT NULL AS erased FROM jobs WHERE id = $id',
+          { id },
+        );
+        return row;
+      } finally {
+        await reader.close();
+      }
+    };
+    expect(await marks()).toEqual({ expired: true, deleted: false, erased: false });
+    const erased = await runMain(['erase', '--db', db, '--job', id, '--yes']);
+    expect(erased.code, erased.stderr).toBe(0);
+    // Its billing time corrected upstream; the setting right, the next reconcile lists it again.
+    sim.data.edit(id, (r) => {
+      editable(r).result.metadata.billing_time = 4242;
+    });
+    const relisted = await syncOnce(sim, db, { full: true });
+    expect(relisted.outcome).toBe('ok');
+    const pre = relisted.kinds.find((k) => k.kind === 'pre-recorded');
+    // Every job of the kind was expired, and each is counted restored: this one too.
+    expect(pre?.restored).toBe(sim.data.all().filter((r) => r['kind'] === 'pre-recorded').length);
+    expect(await marks()).toEqual({ expired: false, deleted: false, erased: true });
+    expect(await jobRow(db, id)).toMatchObject({ billing_time: 4242, full_transcript: null });
+  });
+
   test('--on-delete mark (the default) keeps a deleted job whole', async () => {
     const { sim, id, db } = await synced();
     sim.data.delete(id);
