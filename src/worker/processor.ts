@@ -16,7 +16,7 @@ import { boundedRedisCall } from './connection.js';
 import type { JobContext, JobRegistry, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
-import { releaseEventRun } from './queue.js';
+import { isEventRun, releaseEventRun } from './queue.js';
 
 /**
  * ms a shutdown waits to put the interrupted job back in the wait list (or a busy run in the delayed
@@ -56,9 +56,10 @@ export function createProcessor(deps: ProcessorDeps): Processor {
     const logger = deps.logger.child({ job_id: job.id, job: job.name, job_attempt: job.attemptsMade + 1 });
     const key = `${job.name} ${JSON.stringify(job.data)}`;
     const jobId = job.id ?? key;
-    // Only a scheduler's run may end without running: one queued by `enqueue --wait` is awaited.
-    const scheduled = job.repeatJobKey !== undefined;
-    if (scheduled && deps.busy.doneSince(key, jobId)) {
+    // Only a run nobody awaits may end without running, a scheduler's or a webhook's (a run of the
+    // same job answers its event as well): one queued by `enqueue --wait` is awaited.
+    const unawaited = job.repeatJobKey !== undefined || isEventRun(job);
+    if (unawaited && deps.busy.doneSince(key, jobId)) {
       logger.info('put back while the file was busy, and a run of the same job has run since: nothing to do');
       return { skipped: 'a run of the same job ran since this one was put back' };
     }
@@ -80,7 +81,7 @@ export function createProcessor(deps: ProcessorDeps): Processor {
       return await definition.run(job.data, context);
     } catch (error) {
       if (error instanceof DatabaseError && error.busy)
-        return putBack(deps, error, { job, token, key, scheduled }, logger);
+        return putBack(deps, error, { job, token, key, unawaited }, logger);
       if (error instanceof InterruptedError) {
         logger.info('run interrupted after its last commit; the job goes back to the queue');
         throw await moveBackToWait(job, token);
@@ -123,7 +124,7 @@ async function writing<T>(
 
 /**
  * A run that found the file busy past --lock-wait: back in the queue for `putBackMs`, or, a
- * scheduler's run, ended at once when a run of the same job already waits put back
+ * scheduler's or a webhook's run, ended at once when a run of the same job already waits put back
  * (BusyFile). Never a failure.
  */
 async function putBack(
@@ -133,14 +134,14 @@ async function putBack(
     readonly job: Job;
     readonly token: string | undefined;
     readonly key: string;
-    readonly scheduled: boolean;
+    readonly unawaited: boolean;
   },
   logger: Logger,
 ): Promise<{ skipped: string }> {
   const { job, token, key } = run;
   const verdict = deps.busy.found(key, job.id ?? key, error.message);
   deps.metrics.recordBusy(job.name);
-  if (verdict === 'skipped' && run.scheduled) {
+  if (verdict === 'skipped' && run.unawaited) {
     logger.warn(`${error.message}; this run ends, a run of the same job already waits for the file`);
     return { skipped: 'the database file was busy; a run of the same job already waits for it' };
   }
@@ -176,7 +177,8 @@ export interface BusyState {
  * the command line, `compact`, `state reset`, ...); never a failure nor a reason to stop. One run
  * per job (its name and payload) waits put back: another of the same job found busy meanwhile ends
  * at once (the one put back does its work), and the one put back ends at once when a run of the
- * same job has taken the file since. Only a scheduler's runs end so; one queued by `enqueue` waits.
+ * same job has taken the file since. Only a scheduler's or a webhook's runs end so; one queued by
+ * `enqueue` waits.
  */
 export class BusyFile {
   private busy: BusyState | undefined;

@@ -151,7 +151,12 @@ export async function enqueueEventRun(queue: Queue, kind: JobKind): Promise<Even
   return job.id === jobId ? 'queued' : 'coalesced';
 }
 
+/** Whether `job` is a webhook's run (enqueueEventRun): nobody awaits it. */
+export function isEventRun(job: Job): boolean {
+  return job.deduplicationId !== undefined;
+}
+
 /** As an event run starts: the next event queues one run behind it. Other jobs: nothing. */
 export async function releaseEventRun(job: Job): Promise<void> {
-  if (job.deduplicationId !== undefined) await job.removeDeduplicationKey();
+  if (isEventRun(job)) await job.removeDeduplicationKey();
 }

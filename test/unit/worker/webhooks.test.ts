@@ -10,11 +10,13 @@ import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
 import { ConfigError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
+import { createSyncQueue } from '../../../src/worker/queue.js';
 import type { RunningWorker, WebhookSettings } from '../../../src/worker/runtime.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
 import { readCount } from '../../helpers/mirror.js';
 import { freePort } from '../../helpers/net.js';
+import { redisUrl } from '../../helpers/redis.js';
 import { textHits } from '../../helpers/secret-search.js';
 import { eventually } from '../../helpers/worker.js';
 import { get, NO_REPORT_RUN, options, setup, start } from '../../helpers/worker-in-process.js';
@@ -175,6 +177,35 @@ describe('the webhook endpoint', () => {
     );
     expect(await okRuns(running, 'pre-recorded')).toBe(before + queued);
     expect(await okRuns(running, 'live')).toBe(1);
+  });
+
+  it('keeps one event run of a kind waiting put back while the file stays busy, however many events come', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 2, live: 3, ...SMALL });
+    const base = options(sim, db, prefix, { kinds: ['live'], putBackMs: 60_000 });
+    const running = await start({
+      ...base,
+      settings: { ...base.settings, lockWait: 100 },
+      webhook: webhook(),
+    });
+    await eventually(async () => (await okRuns(running, 'live')) >= 1, 'the first run');
+    const held = acquireWriterLock({ db, command: 'sync' });
+    onCleanup(async () => held.release());
+    const busy = async () => {
+      const text = (await get(running, '/metrics')).body;
+      return Number(/tsync_file_busy_total\{queue_job="sync"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    // Each event comes once the run the one before queued has found the file busy.
+    for (let i = 1; i <= 4; i++) {
+      expect((await post(url(running), event('live.ended', `job-${i}`))).status).toBe(202);
+      await eventually(async () => (await busy()) >= i, `event run ${i} finding the file busy`);
+    }
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    const eventRuns = async (states: ('active' | 'waiting' | 'delayed')[]) =>
+      (await queue.getJobs(states)).filter((job) => job.id?.startsWith('event-')).length;
+    await eventually(async () => (await eventRuns(['active'])) === 0, 'the last event run to end');
+    // The run put back first does the work of every event that came after it.
+    expect(await eventRuns(['waiting', 'delayed'])).toBe(1);
   });
 
   it('answers a wrong secret 404, an oversize body 413, malformed JSON 400, an unknown event 204, a flood 429, and never shows the secret', async () => {
