@@ -171,16 +171,22 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** A token bucket per source address: `rate` tokens a second, at most `rate` held. */
+/**
+ * A token bucket per source address: `rate` tokens a second, at most `rate` held, and at least one
+ * (a rate below 1 a second allows one request every 1/rate seconds).
+ */
 class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly rate: number) {}
+  private readonly burst: number;
+  constructor(private readonly rate: number) {
+    this.burst = Math.max(1, rate);
+  }
 
   take(address: string): boolean {
     const now = Date.now();
     if (this.buckets.size > MAX_ADDRESSES) this.forgetFull(now);
-    const bucket = this.buckets.get(address) ?? { tokens: this.rate, at: now };
-    bucket.tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.at) / 1_000) * this.rate);
+    const bucket = this.buckets.get(address) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1_000) * this.rate);
     bucket.at = now;
     this.buckets.set(address, bucket);
     if (bucket.tokens < 1) return false;
@@ -190,7 +196,7 @@ class RateLimiter {
 
   private forgetFull(now: number): void {
     for (const [address, bucket] of this.buckets) {
-      if (bucket.tokens + ((now - bucket.at) / 1_000) * this.rate >= this.rate) this.buckets.delete(address);
+      if (bucket.tokens + ((now - bucket.at) / 1_000) * this.rate >= this.burst) this.buckets.delete(address);
     }
   }
 }

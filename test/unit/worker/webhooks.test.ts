@@ -251,6 +251,17 @@ describe('the webhook endpoint', () => {
     expect(textHits(metrics, SECRET)).toEqual([]);
   });
 
+  it('takes one request every other second from an address at --webhook-rate 0.5', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const running = await start({
+      ...options(sim, db, prefix, { every: NO_REPORT_RUN }),
+      webhook: webhook({ ratePerSecond: 0.5 }),
+    });
+    const first = await post(url(running), event('account.updated'));
+    const second = await post(url(running), event('account.updated'));
+    expect([first.status, second.status]).toEqual([204, 429]);
+  });
+
   it('refuses a webhook port that is taken with one line naming --webhook-port', async () => {
     // Another listener on 127.0.0.1 holds the port, as another worker's webhook endpoint would.
     const holder = createServer();
