@@ -10,7 +10,10 @@ import * as broken from './statements/verify.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =
-  /** The jobs named are dropped with all their children; `sync --full` loads them again. */
+  /**
+   * The jobs named are dropped with all their children; `sync --full` loads them again. An erased
+   * job keeps one erased row and loses the rest: its content is never loaded again.
+   */
   | 'drop-jobs'
   /** Child rows of no stored job or utterance are deleted. */
   | 'delete-orphans'
@@ -109,7 +112,7 @@ export async function repairFile(
       const ids = new Set<string>();
       for (const check of dropping) for (const id of await brokenIds(db, check)) ids.add(id);
       await broken.markBrokenJobs(db, { ids: [...ids] });
-      droppedJobs = ids.size;
+      droppedJobs = ids.size - (await broken.erasedBrokenJobs(db));
       await broken.dropBrokenJobs(db);
     }
     // Dropping jobs can leave no orphans (children go with them); orphans found before still go.

@@ -83,6 +83,7 @@ export const QUERIES = [
   'verify-records-per-job',
   'verify-repair-broken',
   'verify-repair-drop-jobs',
+  'verify-repair-erased',
   'verify-repair-orphans',
   'verify-repair-runs',
   'verify-runs-duplicates',

@@ -4,7 +4,7 @@
  */
 
 import type { Database, RowSource } from '../database.js';
-import { only, queryText } from './queries.js';
+import { countOf, only, queryText } from './queries.js';
 
 /** A job id, or `run_id/kind` for runs. */
 export type BrokenRow = { readonly id: string };
@@ -43,7 +43,13 @@ export const duplicateRuns: BrokenCheck = (db) => db.all(queryText('verify-runs-
 export const markBrokenJobs = (db: Database, params: { ids: readonly string[] }) =>
   db.run(queryText('verify-repair-broken'), only(params, 'ids'));
 
-/** Drops the jobs markBrokenJobs named, with their records and every row of their children. */
+/** How many jobs markBrokenJobs named are erased: dropBrokenJobs keeps one erased row of each. */
+export const erasedBrokenJobs = (db: Database) => countOf(db.all(queryText('verify-repair-erased')), 'n');
+
+/**
+ * Drops the jobs markBrokenJobs named, with their records and every row of their children; an
+ * erased one keeps one erased row, so that no sync loads its content again.
+ */
 export const dropBrokenJobs = (db: Database) => db.run(queryText('verify-repair-drop-jobs'));
 
 /** Deletes records and child rows of no stored job or utterance. */

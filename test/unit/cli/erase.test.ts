@@ -304,6 +304,25 @@ describe('erase', () => {
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
   });
 
+  test('verify --repair keeps an erased job that breaks an invariant erased: sync --full loads nothing back', async () => {
+    const { sim, id, db } = await synced();
+    const erased = await runMain(['erase', '--db', db, '--job', id, '--yes']);
+    expect(erased.code, erased.stderr).toBe(0);
+    // A file whose erased job is stored twice (no key enforces jobs.id): verify's to find and repair.
+    const writer = await openWriter(db);
+    try {
+      await writer.run('INSERT INTO jobs SELECT * FROM jobs WHERE id = $id', { id });
+    } finally {
+      await writer.close();
+    }
+    const repaired = await runMain(['verify', '--db', db, '--repair']);
+    expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
+    expect(repaired.stderr).not.toContain('dropped');
+    await syncOnce(sim, db, { full: true });
+    expect((await jobRow(db, id))['erased_at']).toBeInstanceOf(Date);
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+  });
+
   test('refuses while another writer holds the file, and waits for it with --lock-wait', async () => {
     const { id, db } = await synced();
     const lock = acquireWriterLock({ db, command: 'sync' });
