@@ -76,13 +76,29 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       await reads.close();
     }
   };
+  // The file rewritten without the bytes of its erasures, after the run closed it: whenever the
+  // kinds ran, a run that failed included (its erasures are committed), unless a signal stopped it.
+  const rewrite = async () => {
+    if (unwritten === 0 || resources.signal?.aborted === true) return;
+    logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
+    await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
+  };
   try {
-    const summary = await runSync(plan, resources, around);
-    if (unwritten > 0 && resources.signal?.aborted !== true) {
-      // The file rewritten without the bytes of its erasures, after the run closed it.
-      logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
-      await rewriteErasedFile(resources.db, { memory: plan.memory, lockWaitMs: resources.lockWait, logger });
+    let summary: SyncSummary;
+    try {
+      summary = await runSync(plan, resources, around);
+    } catch (error) {
+      // The run's own failure is what it reports; an erasure left unwritten is the next run's.
+      await rewrite().catch((rewriting: unknown) => {
+        logger.warn(
+          { err: toError(rewriting) },
+          'could not rewrite %s; the next sync or erase does',
+          resources.db,
+        );
+      });
+      throw error;
     }
+    await rewrite();
     // Stopped after every kind ended (during the publish): the run is interrupted all the same.
     const stopped = summary.outcome === 'ok' && resources.signal?.aborted === true;
     return {

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, test } from 'vitest';
+import { DeletionGuardError } from '../../../src/errors.js';
 import { type JobRecord, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { eraseJobs } from '../../../src/store/erase.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
@@ -365,6 +366,20 @@ describe('erase', () => {
     const row = await jobRow(db, id);
     expect(row['erased_at']).toBeInstanceOf(Date);
     expect(row['deleted_at']).toBeInstanceOf(Date);
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+  });
+
+  test('--on-delete erase: a --full run whose other kind the deletion guard fails still rewrites the file', async () => {
+    const { sim, id, db } = await synced();
+    const live = sim.data.all().filter((r) => r['kind'] === 'live');
+    // More than the guard lets one run mark (10 jobs at least): the live kind fails, not retried.
+    expect(live.length).toBeGreaterThan(10);
+    sim.data.delete(id);
+    for (const job of live) sim.data.delete(String(job['id']));
+    await expect(syncOnce(sim, db, { full: true, onDelete: 'erase' })).rejects.toBeInstanceOf(
+      DeletionGuardError,
+    );
+    expect((await jobRow(db, id))['erased_at']).toBeInstanceOf(Date);
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
   });
 
