@@ -7,11 +7,19 @@
  * began (with the completion of the one in hand, or by a blocking wait already answered) goes back
  * unstarted, and a run that found the file busy past --lock-wait waits in the queue (BusyFile).
  */
-import { DelayedError, type Job, type Processor, UnrecoverableError, WaitingError } from 'bullmq';
+import {
+  DelayedError,
+  type Job,
+  type JobState,
+  type Processor,
+  UnrecoverableError,
+  WaitingError,
+} from 'bullmq';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { waitForWriterLock } from '../store/index.js';
 import { formatDuration } from '../util/duration.js';
+import { within } from '../util/within.js';
 import { boundedRedisCall } from './connection.js';
 import type { JobContext, JobRegistry, SyncSettings } from './job-definition.js';
 import type { WorkerMetrics } from './metrics.js';
@@ -34,6 +42,8 @@ export interface ProcessorDeps {
   readonly notifier?: Notifier;
   /** Whether runs find the database file busy, shared by the worker's runs and /healthz. */
   readonly busy: BusyFile;
+  /** The state of a job of the queue by its id; 'unknown' once it is gone. */
+  readonly jobState: (jobId: string) => Promise<JobState | 'unknown'>;
   /** ms a run that found the file busy waits in the queue (PUT_BACK_MS). */
   readonly putBackMs: number;
 }
@@ -125,7 +135,7 @@ async function writing<T>(
 /**
  * A run that found the file busy past --lock-wait: back in the queue for `putBackMs`, or, a
  * scheduler's or a webhook's run, ended at once when a run of the same job already waits put back
- * (BusyFile). Never a failure.
+ * and is still in the queue (BusyFile). Never a failure.
  */
 async function putBack(
   deps: ProcessorDeps,
@@ -139,7 +149,14 @@ async function putBack(
   logger: Logger,
 ): Promise<{ skipped: string }> {
   const { job, token, key } = run;
-  const verdict = deps.busy.found(key, job.id ?? key, error.message);
+  const jobId = job.id ?? key;
+  let verdict = deps.busy.found(key, jobId, error.message);
+  const waiting = deps.busy.waiting(key);
+  if (verdict === 'skipped' && run.unawaited && waiting !== undefined && !(await queued(deps, waiting))) {
+    // The run put back left the queue without taking the file (removed, failed): this one waits.
+    deps.busy.forget(key, waiting);
+    verdict = deps.busy.found(key, jobId, error.message);
+  }
   deps.metrics.recordBusy(job.name);
   if (verdict === 'skipped' && run.unawaited) {
     logger.warn(`${error.message}; this run ends, a run of the same job already waits for the file`);
@@ -151,6 +168,19 @@ async function putBack(
   );
   await boundedRedisCall(job.moveToDelayed(Date.now() + deps.putBackMs, token), MOVE_BACK_MS);
   throw new DelayedError();
+}
+
+/**
+ * Whether job `jobId` is still in the queue, to run or running; true when Redis does not tell
+ * within MOVE_BACK_MS, so a run then ends rather than a second one wait.
+ */
+async function queued(deps: ProcessorDeps, jobId: string): Promise<boolean> {
+  const state = await within(
+    deps.jobState(jobId).catch(() => 'waiting' as const),
+    MOVE_BACK_MS,
+    'waiting' as const,
+  );
+  return state !== 'completed' && state !== 'failed' && state !== 'unknown';
 }
 
 /**
@@ -201,6 +231,16 @@ export class BusyFile {
     if (waiting !== undefined && waiting.jobId !== jobId) return 'skipped';
     this.putBack.set(key, { jobId, at: now });
     return 'put back';
+  }
+
+  /** The run of `key` waiting put back, if any. */
+  waiting(key: string): string | undefined {
+    return this.putBack.get(key)?.jobId;
+  }
+
+  /** Job `jobId` of `key` no longer waits put back: it left the queue. */
+  forget(key: string, jobId: string): void {
+    if (this.putBack.get(key)?.jobId === jobId) this.putBack.delete(key);
   }
 
   /** Whether job `jobId` was put back and a run of the same job has taken the file since. */

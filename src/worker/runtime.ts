@@ -141,7 +141,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       : undefined;
     if (webhooks) cleanups.push(() => webhooks.close());
 
-    await runJobs(options, metrics, busy, cleanups, () => redisUp());
+    await runJobs(options, metrics, busy, syncQueue, cleanups, () => redisUp());
     logger.info(
       {
         kinds: options.kinds,
@@ -174,6 +174,7 @@ async function runJobs(
   options: WorkerOptions,
   metrics: WorkerMetrics,
   busy: BusyFile,
+  queue: Queue,
   cleanups: Cleanup[],
   redisUp: () => boolean,
 ): Promise<void> {
@@ -194,6 +195,7 @@ async function runJobs(
     metrics,
     logger,
     busy,
+    jobState: (jobId) => queue.getJobState(jobId),
     putBackMs: options.putBackMs ?? PUT_BACK_MS,
     shutdown: shutdown.signal,
     ...(notifier ? { notifier } : {}),

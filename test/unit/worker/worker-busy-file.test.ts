@@ -10,11 +10,20 @@ import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
 import { BusyFile } from '../../../src/worker/processor.js';
+import { createSyncQueue, enqueueEventRun } from '../../../src/worker/queue.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
-import { collect, get, options, setup, start, succeeded } from '../../helpers/worker-in-process.js';
+import {
+  collect,
+  get,
+  NO_REPORT_RUN,
+  options,
+  setup,
+  start,
+  succeeded,
+} from '../../helpers/worker-in-process.js';
 
 /** The value of counter `name` with `job="sync"` in a /metrics text, 0 when absent. */
 function syncCount(metrics: string, name: string): number {
@@ -77,6 +86,45 @@ describe('worker and a busy database file', () => {
     held.release();
     expect(await enqueued, out.text()).toBe(0);
     expect(JSON.parse(out.text())).toMatchObject({ state: 'completed', summary: { outcome: 'ok' } });
+  });
+
+  it('puts a webhook run back while the file is held after the run put back before it was taken off the queue', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 2, live: 3 });
+    const held = acquireWriterLock({ db, command: 'sync' });
+    onCleanup(async () => held.release());
+    // No scheduled run: the first run put back is the one enqueue --wait queues.
+    const base = options(sim, db, prefix, { kinds: ['live'], every: NO_REPORT_RUN, putBackMs: 60_000 });
+    await start({ ...base, settings: { ...base.settings, lockWait: 100 } });
+    const out = collect();
+    const flags = {
+      kind: 'live',
+      wait: true,
+      timeout: '2s',
+      json: true,
+      'redis-url': redisUrl(),
+      'redis-prefix': prefix,
+    };
+    const code = await enqueue.run({
+      flags,
+      positionals: [],
+      stdout: out.stream,
+      stderr: out.stream,
+      env: {},
+    });
+    expect(code, out.text()).toBe(1);
+    expect(JSON.parse(out.text())).toMatchObject({ state: 'removed', reason: 'timeout' });
+
+    // A webhook's run of the same job finds the file still held: nothing else waits, so it does.
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    expect(await enqueueEventRun(queue, 'live')).toBe('queued');
+    const [job] = await queue.getJobs(['waiting', 'active', 'delayed', 'completed']);
+    const state = await eventually(async () => {
+      const now = await job?.getState();
+      return now === 'delayed' || now === 'completed' ? now : undefined;
+    }, 'the webhook run put back or ended');
+    const ended = job?.id === undefined ? undefined : await queue.getJob(job.id);
+    expect(state, JSON.stringify(ended?.returnvalue)).toBe('delayed');
   });
 
   it('keeps one run of a job waiting put back, and ends it once a run of the same job took the file', () => {
