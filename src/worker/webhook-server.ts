@@ -14,6 +14,8 @@
  * - 202 once the run of its kind is queued or an already queued one takes it (./queue.ts):
  *   a Redis round trip, never any sync work;
  * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS.
+ * A 404, 405 or 429 is the same for a body over MAX_BODY_BYTES: the rest is not read, and the
+ * connection closes after the answer.
  * The path (it holds the secret) is never logged, counted or echoed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -70,14 +72,14 @@ export async function startWebhooks(
     };
     const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (!timingSafeEqual(digest(asked), path))
-      return drain(request, () => answer(404, 'not_found', 'not found\n'));
+      return drain(request, response, () => answer(404, 'not_found', 'not found\n'));
     if (request.method !== 'POST') {
       response.setHeader('allow', 'POST');
-      return drain(request, () => send(response, 405, 'text/plain', 'only POST\n'));
+      return drain(request, response, () => send(response, 405, 'text/plain', 'only POST\n'));
     }
     if (!limiter.take(request.socket.remoteAddress ?? '')) {
       response.setHeader('retry-after', '1');
-      return drain(request, () => answer(429, 'rate_limited', 'too many requests\n'));
+      return drain(request, response, () => answer(429, 'rate_limited', 'too many requests\n'));
     }
     const body = await readBody(request);
     if (body === undefined) {
@@ -156,12 +158,18 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** Answers after the body is read (so the connection can be reused), or at once past MAX_BODY_BYTES. */
-function drain(request: IncomingMessage, then: () => void): void {
+/**
+ * Answers after the body is read (so the connection can be reused), or past MAX_BODY_BYTES at once
+ * with the same answer, the rest of the body unread and the connection closed after it.
+ */
+function drain(request: IncomingMessage, response: ServerResponse, then: () => void): void {
   readBody(request).then(
     (body) => {
-      if (body === undefined) request.destroy();
-      else then();
+      if (body === undefined) {
+        response.setHeader('connection', 'close');
+        response.on('finish', () => request.destroy());
+      }
+      then();
     },
     () => request.destroy(),
   );

@@ -251,6 +251,25 @@ describe('the webhook endpoint', () => {
     expect(textHits(metrics, SECRET)).toEqual([]);
   });
 
+  it('answers a wrong secret 404, a wrong method 405 and a flood 429 when the body is over 64 KB too', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const running = await start({
+      ...options(sim, db, prefix, { every: NO_REPORT_RUN }),
+      webhook: webhook({ ratePerSecond: 0.5 }),
+    });
+    const big = Buffer.alloc(65 * 1024, 'a');
+    const wrong = await post(url(running, `${SECRET.slice(0, -1)}x`), big);
+    expect([wrong.status, await wrong.text()]).toEqual([404, 'not found\n']);
+    const put = await fetch(url(running), { method: 'PUT', body: big });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await post(url(running), event('account.updated'))).status).toBe(204);
+    const flooded = await post(url(running), big);
+    expect([flooded.status, flooded.headers.get('retry-after')]).toEqual([429, '1']);
+    const metrics = (await get(running, '/metrics')).body;
+    expect(metrics).toContain('tsync_webhook_requests_total{answer="not_found"} 1');
+    expect(metrics).toContain('tsync_webhook_requests_total{answer="rate_limited"} 1');
+  });
+
   it('takes one request every other second from an address at --webhook-rate 0.5', async () => {
     const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
     const running = await start({
