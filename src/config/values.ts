@@ -121,15 +121,16 @@ export const httpUrl = urlOf(['http', 'https'], 'https://api.example.com').trans
   u.replace(/\/+$/, ''),
 );
 
-/** An http(s) URL kept as given (normalized by URL), e.g. a webhook's. */
+/**
+ * An http(s) URL kept as given (normalized by URL), e.g. a webhook's. Not one with a user name or
+ * password: fetch posts to none. The message leaves the URL out (resolve.ts echoes it masked).
+ */
 export const postUrl = z.string().transform((value, ctx) => {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
-  } catch {
-    // refused below
-  }
-  return refuse(ctx, 'must be an http:// or https:// URL');
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol)) return refuse(ctx, 'must be an http:// or https:// URL');
+  if (url.username === '' && url.password === '') return url.toString();
+  const fix = 'put the token in the path or query instead';
+  return refuse(ctx, `must not carry a user name or password, which fetch refuses to post to; ${fix}`);
 });
 
 export const redisUrl = urlOf(['redis', 'rediss'], 'redis://127.0.0.1:6379');

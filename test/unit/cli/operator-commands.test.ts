@@ -323,4 +323,20 @@ describe('--notify', () => {
     ]);
     expect(hook.raw.join('\n')).not.toContain('worker-wrong-key');
   });
+
+  it('refuses a URL with a user name or password, which fetch would never post to', async () => {
+    const env = {
+      TSYNC_BASE_URL: 'http://127.0.0.1:9',
+      TSYNC_API_KEY: 'k',
+      TSYNC_DB: await migratedDb('cred.duckdb'),
+    };
+    const withCredentials = 'https://hooks:s3cret-pass@hooks.example/notify';
+    const byFlag = oneLine(await runMain(['sync', '--notify', withCredentials], env), 2);
+    expect(byFlag).toContain('--notify');
+    expect(byFlag).toMatch(/path or query/);
+    expect(byFlag).not.toContain('s3cret-pass');
+    const byEnv = oneLine(await runMain(['sync'], { ...env, TSYNC_NOTIFY: withCredentials }), 2);
+    expect(byEnv).toContain('TSYNC_NOTIFY');
+    expect(byEnv).not.toContain('s3cret-pass');
+  });
 });
