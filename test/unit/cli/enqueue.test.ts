@@ -64,3 +64,17 @@ describe('enqueue --wait with nothing to run its jobs', () => {
     expect(await jobsLeft(prefix)).toBe(0);
   });
 });
+
+describe('enqueue without --wait and no worker', () => {
+  it('queues the job for a later worker and exits 0', async () => {
+    const prefix = uniquePrefix('enqueue');
+    testRedis(prefix);
+    const result = await runMain(['enqueue', '--kind', 'live'], {
+      REDIS_URL: redisUrl(),
+      TSYNC_REDIS_PREFIX: prefix,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^queued job \S+: live incremental sync\n$/);
+    expect(await jobsLeft(prefix)).toBe(1);
+  });
+});
