@@ -70,3 +70,13 @@ function publishLine(published: PublishResult): string {
     : '';
   return `published to ${published.dir}: ${published.written} partition files written (${mib} MiB), ${published.unchanged} unchanged, ${published.removed} removed${stale}`;
 }
+
+/**
+ * The closing error line of a run some kind of which failed (what was committed stays); undefined
+ * when none failed. `next` is what resumes: the next run, or the next demo.
+ */
+export function failedKindsLine(kinds: readonly KindSummary[], next: 'run' | 'demo'): string | undefined {
+  const failed = kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
+  if (failed.length === 0) return undefined;
+  return `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next ${next} resumes from it`;
+}

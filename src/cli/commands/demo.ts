@@ -2,14 +2,16 @@
 import { join, relative, sep } from 'node:path';
 import { resolveSettings } from '../../config/resolve.js';
 import { syncDefaults } from '../../config/sync-defaults.js';
+import { outcomeWriter } from '../../log.js';
 import { startSimulator } from '../../simulator/index.js';
 import { demoHours, demoJobsByStatus, demoLatestJobs, openReadOnly } from '../../store/index.js';
 import { runSync } from '../../sync/run.js';
+import type { SyncSummary } from '../../sync/types.js';
 import { projectRoot } from '../../util/paths.js';
 import type { Command } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
-import { summaryLine } from '../sync-summary.js';
+import { failedKindsLine, summaryLine } from '../sync-summary.js';
 import { renderTable } from '../table.js';
 
 export const command: Command = {
@@ -31,6 +33,7 @@ export const command: Command = {
       seed: 7,
     });
     stdout.write(`Simulator serving ${jobs} jobs at ${sim.url}; syncing into ${dbPath}\n\n`);
+    let summary: SyncSummary;
     try {
       // The config's defaults, but no rate limit to speak of: the simulator is in this process.
       const options = {
@@ -41,7 +44,7 @@ export const command: Command = {
         rateLimit: 1_000,
       };
       const lock = { db: dbPath, command: 'demo', waitMs: lockWait, logger };
-      const summary = await withCommandLock(stderr, lock, () =>
+      summary = await withCommandLock(stderr, lock, () =>
         runSync(options, { ...options, logger, onProgress: view.update }),
       );
       view.done();
@@ -63,7 +66,11 @@ export const command: Command = {
     } finally {
       await db.close();
     }
-    return 0;
+    // As `sync`: what was committed is shown above, and a kind that failed fails the command.
+    const failed = failedKindsLine(summary.kinds, 'demo');
+    if (failed === undefined) return 0;
+    outcomeWriter(stderr)('error', failed);
+    return 1;
   },
 };
 

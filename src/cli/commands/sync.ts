@@ -15,7 +15,7 @@ import type { Notifier } from '../../worker/notify.js';
 import type { Command } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { ProgressView } from '../progress.js';
-import { quarantineNote, runLines } from '../sync-summary.js';
+import { failedKindsLine, quarantineNote, runLines } from '../sync-summary.js';
 
 export const command: Command = {
   name: 'sync',
@@ -94,13 +94,8 @@ export const command: Command = {
       const note = quarantineNote(summary.kinds, base.db);
       if (note) say('warn', note);
       if (json) stdout.write(jsonLine(summary));
-      if (summary.outcome === 'failed') {
-        const failed = summary.kinds.filter((k) => k.outcome === 'failed').map((k) => k.kind);
-        say(
-          'error',
-          `transcript-sync: the sync of ${failed.join(' and ')} failed (reason above); what was committed stays, and the next run resumes from it`,
-        );
-      }
+      const failed = summary.outcome === 'failed' ? failedKindsLine(summary.kinds, 'run') : undefined;
+      if (failed) say('error', failed);
       if (summary.outcome === 'interrupted') return signalExitCode(stoppedBy);
       return summary.outcome === 'ok' ? 0 : 1;
     } finally {
