@@ -40,6 +40,7 @@ export const command: Command = {
 
 async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   const settings = resolveAll(SETTINGS, flags, env);
+  refuseGiven(flags, ['resetSince', 'yes'], '`state reset`', 'show');
   const json = resolveFormat('format', flags, env) === 'json';
   const remote = await redisStore(settings.redisUrl, settings.redisPrefix);
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });

@@ -84,5 +84,10 @@ describe('--format', () => {
     expect(retry.stderr).toBe('transcript-sync: --format: applies to `quarantine list`, not to retry\n');
     const reset = await runMain(['state', 'reset', '--kind', 'all', '--yes', '--json', '--db', db]);
     expect(reset.stderr).toBe('transcript-sync: --json: applies to `state show`, not to reset\n');
+    for (const flag of [['--yes'], ['--since', '2026-01-01']]) {
+      const show = await runMain(['state', 'show', ...flag, '--db', db]);
+      expect(show.code).toBe(2);
+      expect(show.stderr).toBe(`transcript-sync: ${flag[0]}: applies to \`state reset\`, not to show\n`);
+    }
   });
 });
