@@ -1,6 +1,6 @@
 /** `transcript-sync erase`: a data-subject request answered (src/store/erase.ts). */
 
-import { resolveAll } from '../../config/resolve.js';
+import { resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -32,6 +32,7 @@ const SETTINGS = [
   'eraseBefore',
   'eraseKeepMetadata',
   'yes',
+  'format',
   'json',
   'db',
   'lockWait',
@@ -41,7 +42,8 @@ const SETTINGS = [
 
 export const command: Command = {
   name: 'erase',
-  usage: 'erase (--job ID ... | --metadata KEY=VALUE | --before DATE) [--erase-keep-metadata KEYS] --yes',
+  usage:
+    'erase (--job ID ... | --metadata KEY=VALUE | --before DATE) [--erase-keep-metadata KEYS] [--format table|json | --json] --yes',
   description: [
     'Erases the content of the jobs selected (every selector given must match): the record as',
     'received, the transcript, utterances, words, module results, the file name and audio URL,',
@@ -67,6 +69,8 @@ export const command: Command = {
 /** The settings and the selectors given (checked: at least one); `selector` names their kinds in `erasures`. */
 interface EraseRequest {
   readonly settings: ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
+  /** --format json (or --json). */
+  readonly json: boolean;
   readonly selection: ErasureSelection;
   readonly selector: string;
 }
@@ -82,18 +86,24 @@ function selectionOf(flags: FlagValues, env: Env): EraseRequest {
       `give the jobs to erase: --job ID, --metadata KEY=VALUE or --before DATE; see \`${PROGRAM} erase --help\``,
     );
   }
-  return { settings, selection: { ids, metadata, before }, selector: given.map(([kind]) => kind).join('+') };
+  const json = resolveFormat('format', flags, env) === 'json';
+  return {
+    settings,
+    json,
+    selection: { ids, metadata, before },
+    selector: given.map(([kind]) => kind).join('+'),
+  };
 }
 
 /** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
-async function preview({ stdout }: CommandContext, { settings, selection, selector }: EraseRequest) {
+async function preview({ stdout }: CommandContext, { settings, json, selection, selector }: EraseRequest) {
   const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait, memory: settings.memory });
   const kinds = await selected(db, selection).finally(() => db.close());
   const total = sum(kinds, 'jobs');
   const text =
     total === 0 ? nothingLine(kinds, selector) : kinds.map((k) => kindLine(k, 'would erase')).join('\n');
   const outcome = { erased: 0, would_erase: total, kinds, rewritten: false };
-  stdout.write(`${settings.json ? writeJson(outcome) : text}\n`);
+  stdout.write(`${json ? writeJson(outcome) : text}\n`);
   if (total === 0) return 0;
   throw new ConfigError(
     '--yes',
@@ -101,7 +111,10 @@ async function preview({ stdout }: CommandContext, { settings, selection, select
   );
 }
 
-async function erase({ stdout, stderr }: CommandContext, { settings, selection, selector }: EraseRequest) {
+async function erase(
+  { stdout, stderr }: CommandContext,
+  { settings, json, selection, selector }: EraseRequest,
+) {
   const logger = createLogger(settings.logLevel, {}, { stream: stderr });
   const lock = { db: settings.db, command: 'erase', waitMs: settings.lockWait, logger };
   return withCommandLock(stderr, lock, async () => {
@@ -133,7 +146,7 @@ async function erase({ stdout, stderr }: CommandContext, { settings, selection, 
     const lines = erased === 0 ? [nothingLine(kinds, selector)] : kinds.map((k) => kindLine(k, 'erased'));
     if (rewritten) lines.push(`${settings.db}: rewritten without the erased bytes`);
     const outcome = { erased, kinds, rewritten };
-    stdout.write(`${settings.json ? writeJson(outcome) : lines.join('\n')}\n`);
+    stdout.write(`${json ? writeJson(outcome) : lines.join('\n')}\n`);
     return 0;
   });
 }

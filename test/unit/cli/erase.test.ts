@@ -288,6 +288,17 @@ describe('erase', () => {
     expect(statSync(db).mtimeMs).toBe(mtimeMs);
   });
 
+  test('takes --format table|json as every command that prints a result does', async () => {
+    const { db } = await synced();
+    const args = ['erase', '--db', db, '--job', 'no-such-job'];
+    const json = await runMain([...args, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ erased: 0, would_erase: 0, rewritten: false });
+    expect(await runMain([...args, '--json'])).toMatchObject({ code: 0, stdout: json.stdout });
+    const table = await runMain([...args, '--format', 'table']);
+    expect(table.stdout).toBe('no job matches --job; nothing to erase\n');
+  });
+
   test('an erasure whose rewrite did not happen is rewritten by the next erase, whatever it selects', async () => {
     const { id, db } = await synced();
     // As a Ctrl-C between the erasure's commit and the rename leaves the file.
