@@ -235,7 +235,7 @@ function addRows(result: LoadResult, rows: RowCounts): void {
 
 /**
  * Batches whose misses a run looks up in the whole table before it reads the filter of stored ids,
- * which costs about six such lookups
+ * whose read costs as much as that many lookups
  * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
  */
 const LOOKUPS_BEFORE_FILTER = 6;

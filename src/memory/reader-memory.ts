@@ -27,7 +27,7 @@ const BYTES_PER_THREAD = 48 * MiB;
 
 /**
  * The least `memory_limit` of a reading of every `raw` the budget's could not do (verify --hashes,
- * compact): DuckDB decompresses 2,048 records at once and fails rather than spill (decision 0007).
+ * compact): DuckDB decompresses a whole vector of records at once and fails rather than spill (decision 0007).
  */
 export const RAW_LIMIT_BYTES = 1024 * MiB;
 

@@ -48,7 +48,8 @@ const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
 /**
  * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The whole
- * SVG (1180 px) fits a 1280 px window unscaled; narrower windows scale it down (max-width: 100%).
+ * SVG at its widest (MAX_PLOT_WIDTH and MARGIN) fits a desktop browser window unscaled; narrower
+ * windows scale it down (max-width: 100%).
  */
 const MIN_PLOT_WIDTH = 480;
 const MAX_PLOT_WIDTH = 1100;

@@ -76,7 +76,7 @@ export const command: Command = {
       logger.info('worker stopped');
       const code = reason.startsWith('fatal') ? 1 : 0;
       // Everything the worker owns is closed; only BullMQ's clients may still be reconnecting to a
-      // Redis that is down: no reason to wait out main.ts's 2 s grace on stray handles.
+      // Redis that is down: no reason to wait out main.ts's grace on stray handles.
       exit?.(code);
       return code;
     } finally {

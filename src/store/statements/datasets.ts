@@ -93,7 +93,7 @@ const UNIT_BYTES: Readonly<Record<string, number>> = {
   TiB: 2 ** 40,
 };
 
-/** The instance's `memory_limit` in bytes, from DuckDB's "90.0 MiB"; else 64 MiB, a reading's least. */
+/** The instance's `memory_limit` in bytes, read from DuckDB's text of it; unreadable, a reading's least. */
 async function memoryLimit(db: RowSource): Promise<number> {
   const [row] = await db.all<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
   const match = /^([\d.]+)\s*([A-Za-z]+)$/.exec(row?.limit.trim() ?? '');

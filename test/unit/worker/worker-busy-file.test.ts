@@ -104,14 +104,8 @@ describe('worker and a busy database file', () => {
       'redis-url': redisUrl(),
       'redis-prefix': prefix,
     };
-    const code = await enqueue.run({
-      flags,
-      positionals: [],
-      stdout: out.stream,
-      stderr: out.stream,
-      env: {},
-    });
-    expect(code, out.text()).toBe(1);
+    const context = { flags, positionals: [], stdout: out.stream, stderr: out.stream, env: {} };
+    expect(await enqueue.run(context), out.text()).toBe(1);
     expect(JSON.parse(out.text())).toMatchObject({ state: 'removed', reason: 'timeout' });
 
     // A webhook's run of the same job finds the file still held: nothing else waits, so it does.
