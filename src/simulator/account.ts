@@ -27,6 +27,8 @@ export interface Lifecycle {
   readonly arrivals: Segment;
   /** Longest time from queued to done or error, ms. */
   readonly settleMs: number;
+  /** Share of arrivals that each delete one older job (any age), 0..1. */
+  readonly deleteShare: number;
 }
 
 export interface AccountSpec {
@@ -76,14 +78,18 @@ export class Account {
     return ceilDiv((i + 1) * p, of) > ceilDiv(i * p, of) ? 'pre-recorded' : 'live';
   }
 
-  /** What job i's own stream decides before anything is built; cheap enough to draw for every job. */
+  /**
+   * What job i's own stream decides before anything is built; cheap enough to draw for every job.
+   * `status` is the one it is born with: queued for an arrival, else the drawn one.
+   */
   head(i: number) {
     const rng = new Rng(this.seed, i, LANE_HEAD);
-    const status = rng.weighted(STATUS_MIX);
+    const drawn = rng.weighted(STATUS_MIX);
     const metadataCode = drawMetadataCode(rng);
     const utterances = rng.around(this.spec.utterancesPerJob);
     // Where a pending job ends once the account grows.
     const final: 'done' | 'error' = rng.chance(0.9) ? 'done' : 'error';
+    const status: JobStatus = this.arrives(i) ? 'queued' : drawn;
     return { status, metadataCode, utterances, final };
   }
 
@@ -91,10 +97,6 @@ export class Account {
   arrives(i: number): boolean {
     const arrivals = this.spec.lifecycle?.arrivals;
     return arrivals !== undefined && i >= arrivals.firstIndex;
-  }
-
-  bornStatus(i: number, head = this.head(i)): JobStatus {
-    return this.arrives(i) ? 'queued' : head.status;
   }
 
   /** created_at of job i, ms; never decreases with i. */
@@ -122,7 +124,7 @@ export class Account {
   }
 
   /** When job i, pending in a growing account, moves to processing and then settles, ms (in that order). */
-  settlement(i: number, born: JobStatus = this.bornStatus(i)) {
+  settlement(i: number, born: JobStatus) {
     const life = this.spec.lifecycle;
     if (!life || (born !== 'queued' && born !== 'processing')) return undefined;
     const since = this.arrives(i) ? this.createdMs(i) : life.arrivals.startMs;
@@ -134,10 +136,8 @@ export class Account {
 
   /** Job i as it is in `status` (its born status, or one a growing account moved it to). */
   record(i: number, status?: JobStatus): JobRecord {
-    const head = this.head(i);
-    const born = this.bornStatus(i, head);
+    const { status: born, utterances, metadataCode } = this.head(i);
     const kind = this.kindOf(i);
-    const { utterances, metadataCode } = head;
     const createdAt = new Date(this.createdMs(i));
     const job = { kind, status: born, createdAt, utterances, words: this.spec.wordsPerUtterance };
     const record = buildJob(new Rng(this.seed, i, LANE_BODY), job, this.idOf(i), metadataOf(metadataCode));

@@ -21,7 +21,7 @@ export type AddSpec = JobSpec & { readonly hidden: boolean };
 /** A simulator's `data`, what tests and benches drive: the store without its serving side. */
 export type SimulatorData = Omit<JobStore, 'account' | 'list' | 'bytesOf' | 'tick'>;
 
-/** deleteShare, cacheBytes and retentionMs: as SimulatorOptions (types.ts) has them, defaults applied. */
+/** cacheBytes and retentionMs: as SimulatorOptions (types.ts) has them, defaults applied. */
 export interface StoreOptions {
   /** Generated jobs the account starts with (indexes 0 to jobs - 1). */
   readonly jobs: number;
@@ -33,7 +33,6 @@ export interface StoreOptions {
   readonly changes?: JobChanges | undefined;
   /** The time, ms since the epoch; a growing account moves with it. */
   readonly clock: () => number;
-  readonly deleteShare: number;
   readonly cacheBytes: number;
   readonly retentionMs?: number | null;
 }
@@ -67,12 +66,12 @@ export class JobStore {
   ) {
     this.retentionMs = options.retentionMs ?? null;
     this.index = new JobIndex(options.jobs);
-    this.growth = account.spec.lifecycle ? new Growth(account, this.index, options) : undefined;
+    const life = account.spec.lifecycle;
+    this.growth = life ? new Growth(account, life, this.index, options.changes) : undefined;
     for (let i = 0; i < options.jobs; i++) {
-      const head = account.head(i);
-      const born = account.bornStatus(i, head);
-      this.index.push(classOf(account.kindOf(i), born), head.metadataCode);
-      this.growth?.adopt(i, born);
+      const { status, metadataCode } = account.head(i);
+      this.index.push(classOf(account.kindOf(i), status), metadataCode);
+      this.growth?.adopt(i, status);
     }
     for (const record of options.records ?? [])
       this.overlay.put(record, false, account.spec.utterancesPerJob, account.spec.wordsPerUtterance);

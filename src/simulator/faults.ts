@@ -6,17 +6,7 @@
  */
 import { obj } from './records/modules.js';
 import { Rng } from './rng.js';
-import {
-  FAULT_KINDS,
-  type FaultKind,
-  type FaultPicker,
-  type FaultRequest,
-  type FaultRule,
-  STATUS_FAULT_KINDS,
-} from './types.js';
-
-/** Faults answered with their HTTP status and an error body in place of the page (not 'reset'). */
-export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(STATUS_FAULT_KINDS);
+import { FAULT_KINDS, type FaultKind, type FaultPicker, type FaultRequest, type FaultRule } from './types.js';
 
 /** The faults a simulator serves (Simulator.faults): tests set them while it runs. */
 export class Faults {

@@ -18,14 +18,15 @@ const LANE_DELETE = 8;
 export function lifecycleOf(history: Account, jobs: number, grow: GrowOptions, nowMs: number): Lifecycle {
   if (!(grow.jobsPerMinute > 0))
     throw new RangeError(`grow.jobsPerMinute must be above 0 (got ${grow.jobsPerMinute})`);
-  const share = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
-  if (!(share >= 0 && share <= 1))
-    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${share})`);
+  const deleteShare = grow.deleteShare ?? GROW_DEFAULTS.deleteShare;
+  if (!(deleteShare >= 0 && deleteShare <= 1))
+    throw new RangeError(`grow.deleteShare must be within 0..1 (got ${deleteShare})`);
   const lastMs = jobs > 0 ? history.createdMs(jobs - 1) : Number.NEGATIVE_INFINITY;
   const startMs = Math.max(grow.startMs ?? nowMs, lastMs + 1);
   return {
     arrivals: { firstIndex: jobs, startMs, gapMs: 60_000 / grow.jobsPerMinute },
     settleMs: grow.settleMs ?? GROW_DEFAULTS.settleMs,
+    deleteShare,
   };
 }
 
@@ -46,10 +47,11 @@ export class Growth {
 
   constructor(
     private readonly account: Account,
+    private readonly life: Lifecycle,
     private readonly index: JobIndex,
-    private readonly options: { readonly deleteShare: number; readonly changes?: JobChanges | undefined },
+    private readonly changes: JobChanges | undefined,
   ) {
-    this.next = account.spec.lifecycle?.arrivals.firstIndex ?? 0;
+    this.next = life.arrivals.firstIndex;
   }
 
   /** Schedules the moves of a job that is pending when the account starts growing. */
@@ -74,11 +76,10 @@ export class Growth {
 
   private arrive(i: number): void {
     if (i !== this.index.length) throw new Error(`simulator: job ${i} arrived out of turn`);
-    const head = this.account.head(i);
-    this.index.push(classOf(this.account.kindOf(i), 'queued'), head.metadataCode);
+    this.index.push(classOf(this.account.kindOf(i), 'queued'), this.account.head(i).metadataCode);
     this.adopt(i, 'queued');
     this.changed(i, 'queued');
-    if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.options.deleteShare) {
+    if (i > 0 && unit(this.account.seed, i, LANE_DELETE) < this.life.deleteShare) {
       this.index.setClass(Math.floor(unit(this.account.seed, i, LANE_DELETE + 64) * i), GONE);
     }
   }
@@ -92,7 +93,7 @@ export class Growth {
   }
 
   private changed(i: number, status: JobStatus): void {
-    this.options.changes?.emit('change', { id: this.account.idOf(i), kind: this.account.kindOf(i), status });
+    this.changes?.emit('change', { id: this.account.idOf(i), kind: this.account.kindOf(i), status });
   }
 }
 

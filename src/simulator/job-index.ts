@@ -49,7 +49,7 @@ export class JobIndex {
   private validRows = 0;
   private size = 0;
 
-  constructor(capacity = 1024) {
+  constructor(capacity: number) {
     this.resize(Math.max(BLOCK, capacity));
   }
 

@@ -69,9 +69,9 @@ export class Rng {
     return [...chosen].sort((a, b) => a - b).map((i) => items[i] as T);
   }
 
-  /** `mean` varied by +-50% (uniform), at least `min`. */
-  around(mean: number, min = 1): number {
-    return Math.max(min, Math.round(mean * (0.5 + this.next())));
+  /** `mean` varied by +-50% (uniform), at least 1. */
+  around(mean: number): number {
+    return Math.max(1, Math.round(mean * (0.5 + this.next())));
   }
 
   hex(length: number): string {

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Account } from './account.js';
 import { JobStore, type SimulatorData } from './data.js';
-import { GROW_DEFAULTS, SERVER_DEFAULTS } from './defaults.js';
-import { breakRecord, Faults, STATUS_FAULTS } from './faults.js';
+import { SERVER_DEFAULTS } from './defaults.js';
+import { breakRecord, Faults } from './faults.js';
 import { JobChanges, lifecycleOf } from './growth.js';
 import type { ListItem } from './listing.js';
 import { LIST_PATHS, type ListQuery, parseListQuery } from './query.js';
@@ -24,7 +24,13 @@ import {
   sendTruncated,
 } from './respond.js';
 import { Rng } from './rng.js';
-import { type FaultKind, JOB_KINDS, type RequestLogEntry, type SimulatorOptions } from './types.js';
+import {
+  type FaultKind,
+  JOB_KINDS,
+  type RequestLogEntry,
+  type SimulatorOptions,
+  STATUS_FAULT_KINDS,
+} from './types.js';
 import { startWebhookSender, type WebhookSender } from './webhooks.js';
 
 export interface Simulator {
@@ -66,7 +72,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     jobs,
     records: options.records,
     rng: new Rng(spec.seed ^ 0xada),
-    deleteShare: options.grow?.deleteShare ?? GROW_DEFAULTS.deleteShare,
     clock,
     cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
     retentionMs: options.retentionMs,
@@ -178,8 +183,7 @@ class SimulatorServer implements Simulator {
     query: ListQuery,
     fault?: FaultKind,
   ): void {
-    // Faults that replace the page: an error status, a reset connection.
-    if (fault !== undefined && STATUS_FAULTS.has(fault)) {
+    if (fault !== undefined && (STATUS_FAULT_KINDS as readonly FaultKind[]).includes(fault)) {
       const status = Number(fault);
       const body = errorBody(status, base.path, fault === '429' ? 'Too Many Requests' : '');
       this.record({ ...base, status, fault });

@@ -10,7 +10,6 @@ import {
   accountSpec,
   GENERATE_DEFAULTS,
   type GenerateOptions,
-  GROW_DEFAULTS,
   Rng,
   type SimulatorData,
 } from '../../src/simulator/index.js';
@@ -21,7 +20,6 @@ export function accountData(options: GenerateOptions = {}): SimulatorData {
   return new JobStore(new Account(spec), {
     jobs,
     rng: new Rng((options.seed ?? GENERATE_DEFAULTS.seed) ^ 0xada),
-    deleteShare: GROW_DEFAULTS.deleteShare,
     clock: Date.now,
     cacheBytes: 32 * 1024 * 1024,
   });

@@ -4,7 +4,7 @@
  */
 import { type Rng, round } from '../rng.js';
 import type { JobKind, JobRecord, JobSpec, JobStatus } from '../types.js';
-import { obj as asObject, featuresOf } from './modules.js';
+import { featuresOf, obj } from './modules.js';
 import { drawRichness, liveParams, preRecordedParams } from './params.js';
 import { buildResult } from './result.js';
 import { plannedDuration } from './transcript.js';
@@ -87,7 +87,7 @@ type CompletionPlan = Pick<JobSpec, 'utterances' | 'words'> & { readonly languag
 /** Makes a job done: a result for its requested features, completed_at after created_at. */
 function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): void {
   const kind: JobKind = record['kind'] === 'live' ? 'live' : 'pre-recorded';
-  const file = asObject(record['file']);
+  const file = obj(record['file']);
   const channels = Number(file['number_of_channels']) || 1;
   const audioDuration = Number(file['audio_duration']) || plannedDuration(rng, plan.utterances, plan.words);
   const result = buildResult(rng, {
@@ -100,7 +100,7 @@ function completeJob(rng: Rng, record: JobRecord, plan: CompletionPlan): void {
     audioDuration,
     channels,
   });
-  const seconds = Number(asObject(result['metadata'])['transcription_time']) + rng.float(0.5, 30);
+  const seconds = Number(obj(result['metadata'])['transcription_time']) + rng.float(0.5, 30);
   record['status'] = 'done';
   record['completed_at'] = after(record['created_at'], seconds);
   record['error_code'] = null;
@@ -146,9 +146,9 @@ export function metadataOf(code: number): Record<string, unknown> | null {
 }
 
 function requestedLanguage(params: unknown): string {
-  const p = asObject(params);
+  const p = obj(params);
   if (typeof p['language'] === 'string') return p['language'];
-  const languages = asObject(p['language_config'])['languages'];
+  const languages = obj(p['language_config'])['languages'];
   return Array.isArray(languages) && typeof languages[0] === 'string' ? languages[0] : 'en';
 }
 
