@@ -142,7 +142,6 @@ export class Account {
     const job = { kind, status: born, createdAt, utterances, words: this.spec.wordsPerUtterance };
     const record = buildJob(new Rng(this.seed, i, LANE_BODY), job, this.idOf(i), metadataOf(metadataCode));
     if (status !== undefined && status !== born) {
-      // The move's draws come from the job's own stream for later moves.
       moveJob(new Rng(this.seed, i, LANE_LATER), record, status, job);
       const settled = this.settlement(i, born)?.settledAt;
       if (settled !== undefined && (status === 'done' || status === 'error'))
