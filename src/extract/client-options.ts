@@ -36,20 +36,12 @@ export interface ClientOptions {
   maxAttempts?: number;
   /** First backoff cap in ms; default 250. Doubles per retry, full jitter. */
   retryBaseMs?: number;
-  /** Cap of one backoff in ms; default 30_000. */
-  retryMaxMs?: number;
   /** Retry-After is honoured up to this many ms; default 60_000. */
   retryAfterCapMs?: number;
-  /** ms; default 10_000. */
-  connectTimeoutMs?: number;
-  /** ms until the response headers arrive; default 30_000. */
-  headersTimeoutMs?: number;
   /** ms of silence allowed between body chunks; default 30_000. undici checks it on a coarse clock. */
   bodyTimeoutMs?: number;
   /** Requests in flight at most; default 8. The throttle (throttle.ts) lowers it after repeated 429s. */
   concurrency?: number;
-  /** Keep-alive pool size; default 8, never fewer than `concurrency`. */
-  connections?: number;
   logger?: Logger;
   /** What reads each item in the body's one scan (json-scan.ts); default HeadScanner (span and heads). */
   scanner?: ScannerClass;
@@ -109,7 +101,7 @@ export function retryPolicyOf(options: ClientOptions): RetryPolicy {
   return Object.freeze({
     maxAttempts: Math.max(1, positive('maxAttempts', options.maxAttempts, defaults.maxAttempts, true)),
     baseMs: positive('retryBaseMs', options.retryBaseMs, defaults.baseMs),
-    maxMs: positive('retryMaxMs', options.retryMaxMs, defaults.maxMs),
+    maxMs: defaults.maxMs,
     retryAfterCapMs: positive('retryAfterCapMs', options.retryAfterCapMs, defaults.retryAfterCapMs),
   });
 }

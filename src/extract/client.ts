@@ -36,7 +36,7 @@ import {
  */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
-/** Requests in flight at most (ClientOptions.concurrency) and keep-alive connections, by default. */
+/** Requests in flight at most by default (ClientOptions.concurrency), and the fewest keep-alive connections. */
 const DEFAULT_CONCURRENCY = 8;
 
 /** One page's GET, as its retries, its turn of the rate and its send see it. */
@@ -87,19 +87,17 @@ export class ListingClient implements Listing {
     this.#onRetry = options.onRetry;
     this.#scanner = options.scanner ?? HeadScanner;
     this.#origin = base.origin;
+    // undici's timeouts are in ms.
     this.#poolOptions = {
       // Never fewer than the requests let in flight: one queued in the pool could leave in a pause.
-      connections: Math.max(
-        concurrency,
-        positive('connections', options.connections, DEFAULT_CONCURRENCY, true),
-      ),
+      connections: Math.max(concurrency, DEFAULT_CONCURRENCY),
       connect: {
-        timeout: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+        timeout: 10_000,
         // Stated, not inherited: node's NODE_TLS_REJECT_UNAUTHORIZED=0 would otherwise switch
         // certificate checks off and hand the key to whoever answers. Nothing turns this off.
         rejectUnauthorized: true,
       },
-      headersTimeout: positive('headersTimeoutMs', options.headersTimeoutMs, 30_000),
+      headersTimeout: 30_000,
       bodyTimeout: positive('bodyTimeoutMs', options.bodyTimeoutMs, 30_000),
     };
   }
