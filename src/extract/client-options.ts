@@ -99,9 +99,9 @@ export function checkApiKey(apiKey: string): void {
 export function retryPolicyOf(options: ClientOptions): RetryPolicy {
   const defaults = DEFAULT_RETRY_POLICY;
   return Object.freeze({
+    ...defaults,
     maxAttempts: Math.max(1, positive('maxAttempts', options.maxAttempts, defaults.maxAttempts, true)),
     baseMs: positive('retryBaseMs', options.retryBaseMs, defaults.baseMs),
-    maxMs: defaults.maxMs,
     retryAfterCapMs: positive('retryAfterCapMs', options.retryAfterCapMs, defaults.retryAfterCapMs),
   });
 }
