@@ -103,9 +103,7 @@ export class HeadScanner extends ListScanner<ItemSpan> {
     if (this.enterObject())
       do {
         const [keyStart, keyEnd, escaped] = this.key();
-        const name = escaped
-          ? (JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string)
-          : headAt(buf, keyStart, keyEnd);
+        const name = escaped ? this.decode(keyStart - 1, keyEnd + 1, true) : headAt(buf, keyStart, keyEnd);
         if (name === 'id' || name === 'created_at') {
           delete heads[name];
           if (buf[this.pos] === QUOTE) heads[name] = this.stringValue();

@@ -137,7 +137,7 @@ export class RecordScanner extends ListScanner<RecordScan> {
         if (escaped) {
           // An escaped name may stand for a member's: match it decoded, and let JSON.parse judge.
           this.plain = false;
-          name = JSON.parse(buf.toString('utf8', keyStart - 1, keyEnd + 1)) as string;
+          name = this.decode(keyStart - 1, keyEnd + 1, true);
           member = rule.members.find((m) => m.name === name);
         }
         if (rule.names && buf[this.pos] !== 0x6e)
