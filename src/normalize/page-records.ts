@@ -80,27 +80,26 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
     const raw = body.toString(ascii ? 'latin1' : 'utf8', item.start, item.end);
-    const hash = (): string => contentHash(body.subarray(item.start, item.end));
+    let job: Omit<JobText, 'raw' | 'hash'>;
     if (item.checked && item.plain) {
       const { id, kind, status, created_at: createdAt } = heads as Required<typeof heads>;
-      jobs.delete(id);
-      const modules = item.names.filter(isModule);
-      jobs.set(id, { id, kind, status, createdAt, raw, hash: hash(), doc: undefined, modules });
-      continue;
+      job = { id, kind, status, createdAt, doc: undefined, modules: item.names.filter(isModule) };
+    } else {
+      const parsed: unknown = JSON.parse(raw);
+      const checked = validateJobRecord(parsed);
+      if (!checked.ok) {
+        quarantine.push({ raw, errors: checked.errors, id: checked.id, kind: checked.kind });
+        continue;
+      }
+      const { id, kind, status, created_at: createdAt, result } = checked.record;
+      const doc = item.plain ? undefined : JSON.stringify(wellFormed(parsed));
+      const modules = Object.entries(result ?? {})
+        .filter(([name, value]) => value !== null && isModule(name))
+        .map(([name]) => name);
+      job = { id, kind, status, createdAt, doc, modules };
     }
-    const parsed: unknown = JSON.parse(raw);
-    const checked = validateJobRecord(parsed);
-    if (!checked.ok) {
-      quarantine.push({ raw, errors: checked.errors, id: checked.id, kind: checked.kind });
-      continue;
-    }
-    const { id, kind, status, created_at: createdAt, result } = checked.record;
-    const doc = item.plain ? undefined : JSON.stringify(wellFormed(parsed));
-    const modules = Object.entries(result ?? {})
-      .filter(([name, value]) => value !== null && isModule(name))
-      .map(([name]) => name);
-    jobs.delete(id);
-    jobs.set(id, { id, kind, status, createdAt, raw, hash: hash(), doc, modules });
+    jobs.delete(job.id);
+    jobs.set(job.id, { ...job, raw, hash: contentHash(body.subarray(item.start, item.end)) });
   }
   return { pages: 1, count: items.length, listedIds, jobs: [...jobs.values()], quarantine, bytes };
 }
