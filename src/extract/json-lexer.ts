@@ -14,24 +14,24 @@ export class JsonSyntaxError extends Error {
 }
 
 export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const COMMA = 0x2c;
-export const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 export const OPEN_OBJECT = 0x7b;
-export const CLOSE_OBJECT = 0x7d;
+const CLOSE_OBJECT = 0x7d;
 export const OPEN_ARRAY = 0x5b;
-export const CLOSE_ARRAY = 0x5d;
-export const MINUS = 0x2d;
-export const PLUS = 0x2b;
-export const DOT = 0x2e;
-export const ZERO = 0x30;
-export const NINE = 0x39;
-export const LOWER_E = 0x65;
-export const UPPER_E = 0x45;
+const CLOSE_ARRAY = 0x5d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
 export const INT32_MAX = 2 ** 31 - 1;
 export const INT32_MIN = -(2 ** 31);
 /** Digits beyond which a number literal is parsed to learn whether it is finite. */
-export const SAFE_DIGITS = 300;
+const SAFE_DIGITS = 300;
 
 /** 1 at each byte that makes an escape of two bytes after a backslash: " \ / b f n r t. */
 const SHORT_ESCAPE = new Uint8Array(128);

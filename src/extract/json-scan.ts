@@ -21,7 +21,7 @@ export interface ItemSpan {
   readonly heads: Readonly<Heads>;
 }
 
-export interface EnvelopeScan<I extends ItemSpan = ItemSpan> {
+interface EnvelopeScan<I extends ItemSpan = ItemSpan> {
   readonly items: readonly I[];
   /** The envelope's `next`, unread; undefined when it is missing or neither a string nor null. */
   readonly next: string | null | undefined;

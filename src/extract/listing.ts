@@ -19,7 +19,7 @@ import type { ListName } from '../kinds.js';
 import type { ClientStats, ListParams, RequestOptions } from './client-options.js';
 import { type ItemSpan, JsonSyntaxError, type ScannerClass, scanListBody } from './json-scan.js';
 
-export interface NextLink {
+interface NextLink {
   readonly offset: number;
   /** The limit `next` carries, when it carries one. */
   readonly limit: number | undefined;

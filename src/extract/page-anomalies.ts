@@ -22,7 +22,7 @@ import type { Page } from './listing.js';
 type PageFacts = Pick<Page, 'offset' | 'limit' | 'next' | 'ids'>;
 
 /** Times a contradicting page is asked again before the contradiction counts as real. */
-export const ANOMALY_RETRIES = 2;
+const ANOMALY_RETRIES = 2;
 /**
  * ms before a contradicting page is asked again the first time (SyncPlan.anomalyPauseMs); the n-th
  * time waits n times that. Long enough for a replica or a cache in front of the listing to settle.

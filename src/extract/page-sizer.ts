@@ -16,7 +16,7 @@ export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
  * word): a run's first page asks for pageBytes / 1 MiB items (at least one), so even it stays near
  * the budget.
  */
-export const ASSUMED_RECORD_BYTES = 2 ** 20;
+const ASSUMED_RECORD_BYTES = 2 ** 20;
 
 export class PageSizer {
   /** Mean JSON bytes per item of the pages seen so far (exponentially weighted); 0 before any. */

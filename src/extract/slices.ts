@@ -15,9 +15,9 @@ export function defaultSliceJobs(pageSize: number): number {
 }
 
 /** The page at `offset` of the window, or of its part created before `before` when given. */
-export type Probe = (offset: number, before?: Date) => Promise<Page>;
+type Probe = (offset: number, before?: Date) => Promise<Page>;
 
-export interface PlanOptions {
+interface PlanOptions {
   readonly sliceJobs: number;
   /** Probes sent at once. */
   readonly concurrency: number;
@@ -89,12 +89,12 @@ async function windowFirstPage(
  * last boundary found, one probe at a time, each at offset `sliceJobs` of the part of the window
  * older than that boundary, so no request goes deeper than `sliceJobs` (plus a page, in the walk).
  */
-export async function planSlices(
+async function planSlices(
   window: Slice,
   firstPage: Page,
   sliceJobs: number,
   probe: Probe,
-  parallel = 1,
+  parallel: number,
 ): Promise<Slice[]> {
   if (firstPage.next === null) return [window];
   const boundaries: Date[] = [];

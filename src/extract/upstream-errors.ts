@@ -24,7 +24,7 @@ export function redactor(secret: string): Redact {
 }
 
 /** A detached copy of a thrown value: name, code and a redacted message, nothing else. */
-export function sanitizeCause(thrown: unknown, redact: Redact): Error {
+function sanitizeCause(thrown: unknown, redact: Redact): Error {
   const source = thrown instanceof Error ? thrown : new Error(String(thrown));
   const copy = new Error(redact(source.message));
   copy.name = source.name;
@@ -38,7 +38,7 @@ export function sanitizeCause(thrown: unknown, redact: Redact): Error {
 /** node's codes for a certificate that does not verify (self-signed, unknown CA, expired, wrong name). */
 const TLS_TRUST_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME/;
 
-export function errorCode(thrown: unknown): string | undefined {
+function errorCode(thrown: unknown): string | undefined {
   const code =
     typeof thrown === 'object' && thrown !== null ? (thrown as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
@@ -83,7 +83,7 @@ export function transportError(
 }
 
 /** The service's own explanation from an error body, when it gave one (`message`, `validation_errors`). */
-export function serviceMessage(body: string, redact: Redact): string | undefined {
+function serviceMessage(body: string, redact: Redact): string | undefined {
   let parsed: { message?: unknown; validation_errors?: unknown } | null;
   try {
     parsed = JSON.parse(body);
@@ -98,7 +98,7 @@ export function serviceMessage(body: string, redact: Redact): string | undefined
   return text === '' ? undefined : redact(text.length > 500 ? `${text.slice(0, 500)}...` : text);
 }
 
-export interface StatusContext {
+interface StatusContext {
   /** e.g. `GET /v2/live`; no query string (it can be long). */
   readonly where: string;
   readonly body: string;

@@ -145,7 +145,7 @@ export interface PageBudget {
   readonly recordBytes: number;
 }
 
-export interface BoundedRequest {
+interface BoundedRequest {
   /** New items wanted (the sizer's limit, or fewer). */
   readonly wanted: number;
   /** Items asked for before them, already seen (the walk's anchor): 0 or 1. */

@@ -5,14 +5,14 @@
  * never looser.
  */
 
-export interface StringRule {
+interface StringRule {
   /** The decoded string must not be empty. */
   readonly nonEmpty: boolean;
   /** A test of the decoded string (a format, an enum's values); undefined: any string. */
   readonly test: ((value: string) => boolean) | undefined;
 }
 
-export interface NumberRule {
+interface NumberRule {
   /** A 32-bit integer (-2^31 .. 2^31-1); otherwise any finite number. */
   readonly int32: boolean;
 }

@@ -162,7 +162,7 @@ export interface RecordProblem {
   readonly message: string;
 }
 
-export type ValidationResult =
+type ValidationResult =
   | { ok: true; record: JobRecord }
   | { ok: false; errors: RecordProblem[]; id?: string; kind?: string };
 

@@ -100,10 +100,10 @@ export function moduleResult<T extends z.ZodType>(results: T) {
   return z.looseObject({ ...moduleFields, results: results.nullish() });
 }
 
-export const sentencesSchema = z.array(moduleResult(z.array(z.string()))).nullish();
-export const subtitlesSchema = z.array(z.looseObject({ format: str, subtitles: str })).nullish();
+const sentencesSchema = z.array(moduleResult(z.array(z.string()))).nullish();
+const subtitlesSchema = z.array(z.looseObject({ format: str, subtitles: str })).nullish();
 
-export const metadataSchema = z.looseObject({
+const metadataSchema = z.looseObject({
   audio_duration: num,
   number_of_distinct_channels: int32,
   billing_time: num,
@@ -127,7 +127,7 @@ export const translationEntrySchema = z.looseObject({
 const textResult = moduleResult(z.string()).nullish();
 
 /** Members of `result` common to both kinds (spec 2.7 lists the live ones; 2.6 adds more). */
-export const commonResultShape = {
+const commonResultShape = {
   metadata: metadataSchema.nullish(),
   transcription: transcriptionSchema.nullish(),
   translation: moduleResult(z.array(translationEntrySchema)).nullish(),
@@ -163,7 +163,7 @@ export const liveResultSchema = z.looseObject({
 export const RESULT_COLUMNS = ['metadata', 'transcription'] as const;
 
 type ResultMember = keyof typeof preRecordedResultSchema.shape | keyof typeof liveResultSchema.shape;
-export type FeatureModule = Exclude<ResultMember, (typeof RESULT_COLUMNS)[number]>;
+type FeatureModule = Exclude<ResultMember, (typeof RESULT_COLUMNS)[number]>;
 
 /** Every module either kind's result schema names, pre-recorded's first, each once, in schema order. */
 export const FEATURE_MODULES: readonly FeatureModule[] = [
