@@ -67,15 +67,10 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
   const quarantine: QuarantinedText[] = [];
   const listedIds: string[] = [];
   let bytes = 0;
-  let scanner: RecordScanner | undefined;
+  const scanner = new RecordScanner(body);
   for (const span of items) {
-    // Read in the page's scan, or now over its span.
-    let item: RecordScan;
-    if (span instanceof RecordScan) item = span;
-    else {
-      scanner ??= new RecordScanner(body);
-      item = scanner.itemAt(span.start);
-    }
+    // Checked in the page's scan, or now over its span (another scanner read the page).
+    const item = span instanceof RecordScan ? span : scanner.itemAt(span.start);
     const { heads } = item;
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
