@@ -20,7 +20,7 @@ export type Redact = (text: string) => string;
 
 /** Replaces every occurrence of the secret; a no-op for an empty secret. */
 export function redactor(secret: string): Redact {
-  return (text) => (secret === '' ? text : text.split(secret).join('[redacted]'));
+  return (text) => (secret === '' ? text : text.replaceAll(secret, '[redacted]'));
 }
 
 /** A detached copy of a thrown value: name, code and a redacted message, nothing else. */
