@@ -162,8 +162,8 @@ function assertPriced(total: Record<string, unknown> | undefined, prices: Prices
  * in the same order. `leftOut`: the rows of zeros not shown.
  */
 function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date) {
-  const starts = data.map((row) => parsePeriod(row.period)?.start.getTime() ?? Number.NaN);
-  const ends = data.map((row) => parsePeriod(row.period)?.end.getTime() ?? Number.NaN);
+  const starts = data.map((row) => parsePeriod(row.period)?.from.getTime() ?? Number.NaN);
+  const ends = data.map((row) => parsePeriod(row.period)?.before.getTime() ?? Number.NaN);
   const from = query.range.from ?? (starts.length > 0 ? new Date(Math.min(...starts)) : undefined);
   const before = query.range.before ?? new Date(Math.max(now.getTime() + 1, ...ends.filter((e) => e > 0)));
   if (!from) return { rows: [...data], periods: [], leftOut: 0 };

@@ -20,12 +20,11 @@ export interface InstantRange {
   readonly before: Date | undefined;
 }
 
-interface Parsed {
+/** A period: its unit and the instants it spans, from its first instant to the next period's. */
+interface Period {
   readonly unit: PeriodUnit;
-  /** First instant of the period. */
-  readonly start: Date;
-  /** First instant after the period. */
-  readonly end: Date;
+  readonly from: Date;
+  readonly before: Date;
 }
 
 const DAY_MS = 86_400_000;
@@ -39,7 +38,7 @@ const PATTERNS: readonly [PeriodUnit, RegExp][] = [
 ];
 
 /** Parses a period label into the UTC instants it spans; undefined when it is none or not a real date. */
-export function parsePeriod(text: string): Parsed | undefined {
+export function parsePeriod(text: string): Period | undefined {
   for (const [unit, pattern] of PATTERNS) {
     const match = pattern.exec(text);
     if (!match) continue;
@@ -49,17 +48,16 @@ export function parsePeriod(text: string): Parsed | undefined {
         ? new Date(isoWeekOneMonday(y) + (n - 1) * 7 * DAY_MS)
         : new Date(Date.UTC(y, unit === 'quarter' ? (n - 1) * 3 : n - 1, d));
     // A round trip catches 2026-02-30 (rolled into March), month 13 and week 54.
-    if (unit === 'week' ? n < 1 || periodOf('week', start) !== text : periodOf(unit, start) !== text)
-      return undefined;
-    return { unit, start, end: nextStart(unit, start) };
+    if ((unit === 'week' && n < 1) || periodOf(unit, start) !== text) return undefined;
+    return { unit, from: start, before: nextStart(unit, start) };
   }
   return undefined;
 }
 
 /** The instants covered by `--from` and `--to` (both inclusive, each any period shape). */
 export function rangeFromFlags(from: string | undefined, to: string | undefined): InstantRange {
-  const start = from === undefined ? undefined : requirePeriod('--from', from).start;
-  const before = to === undefined ? undefined : requirePeriod('--to', to).end;
+  const start = from === undefined ? undefined : requirePeriod('--from', from).from;
+  const before = to === undefined ? undefined : requirePeriod('--to', to).before;
   if (start && before && start >= before) {
     throw new ConfigError(
       '--from',
@@ -70,7 +68,7 @@ export function rangeFromFlags(from: string | undefined, to: string | undefined)
 }
 
 /** The period `text` names, of unit `by` when given, or a ConfigError naming `setting`. */
-function requirePeriod(setting: string, text: string, by?: PeriodUnit): Parsed {
+function requirePeriod(setting: string, text: string, by?: PeriodUnit): Period {
   const parsed = parsePeriod(text);
   if (!parsed || (by && parsed.unit !== by))
     throw new ConfigError(setting, `"${text}" is not a ${by ?? 'date'}; use ${SHAPES}`);
@@ -139,9 +137,8 @@ export function periodsBetween(by: PeriodUnit, from: Date, before: Date): string
 }
 
 /** The range of one period given as its label. */
-export function periodRange(by: PeriodUnit, period: string): { readonly from: Date; readonly before: Date } {
-  const { start, end } = requirePeriod('period', period, by);
-  return { from: start, before: end };
+export function periodRange(by: PeriodUnit, period: string): Period {
+  return requirePeriod('period', period, by);
 }
 
 /** ms of the Monday that starts ISO week 1 of `year`: the week holding January 4th. */
