@@ -94,7 +94,7 @@ export async function billingReport(
   const asOf = await lastSyncs(db, query.kind ? [query.kind] : JOB_KINDS);
   const notCounted = { quarantined, pending: open.pending };
   const total = figures(totalRow ?? {}, query);
-  const rounding = roundingNote(rows, total, query);
+  const rounding = roundingNote(rows, total);
   return {
     query,
     as_of: asOf.at?.toISOString() ?? null,
@@ -112,11 +112,8 @@ export async function billingReport(
  * The report's `rounding` note, or undefined. The total is never a sum of rounded rows, so a column
  * may differ from it by half a unit of its last digit per row.
  */
-function roundingNote(rows: readonly BillingRow[], total: Figures, query: BillingQuery): string | undefined {
-  const names = (Object.keys(FIGURE_DECIMALS) as FigureName[]).filter(
-    (name) => name !== 'cost' || query.prices !== undefined,
-  );
-  const off = names.flatMap((name) => {
+function roundingNote(rows: readonly BillingRow[], total: Figures): string | undefined {
+  const off = (Object.keys(FIGURE_DECIMALS) as FigureName[]).flatMap((name) => {
     const want = total[name];
     if (want === undefined) return [];
     const sum = sumExact(rows.map((row) => row[name] ?? new ExactNumber('0')));

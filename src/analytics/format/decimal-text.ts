@@ -47,8 +47,8 @@ export function fixedDecimals(value: number | ExactNumber, decimals: number): st
 }
 
 /** The exact sum of decimal numbers, at the largest scale among them. */
-export function sumExact(values: readonly (number | ExactNumber)[]): ExactNumber {
-  const scaled = values.map((value) => parse(typeof value === 'number' ? String(value) : value.text));
+export function sumExact(values: readonly ExactNumber[]): ExactNumber {
+  const scaled = values.map((value) => parse(value.text));
   if (scaled.some((s) => s === undefined)) throw new TypeError('sumExact takes plain decimals only');
   const parts = scaled as Scaled[];
   const scale = Math.max(0, ...parts.map((p) => p.scale));

@@ -9,11 +9,11 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { makeFolder } from '../../util/make-folder.js';
 
-/** Whether it wrote: not when the file already held text `same` (default: equality) takes for `content`. */
+/** Whether it wrote: not when the file already held text `same` takes for `content`. */
 export async function writeFileIfChanged(
   path: string,
   content: string,
-  same = (current: string, next: string) => current === next,
+  same: (current: string, next: string) => boolean,
 ): Promise<boolean> {
   const current = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
