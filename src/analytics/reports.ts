@@ -13,6 +13,10 @@ import type { RowSource } from './read/reader.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
+/** The reports of one fixed table; billing's columns depend on --group-by and --prices (billing-report.ts). */
+export type TableReportName = Exclude<ReportName, 'billing'>;
+/** The reports that group by period, and so take --by. */
+export const PERIODIC_REPORTS: readonly ReportName[] = ['billing', 'latency'];
 
 export interface ReportFilter {
   /** Period of billing and latency rows; ignored by status and errors. */
@@ -29,11 +33,8 @@ export interface ReportFilter {
 type ReportRead = (db: RowSource, params: ReportRange & { by: string }) => Promise<Record<string, unknown>[]>;
 
 interface ReportDefinition {
-  /** undefined for billing, which billing-report.ts reads and renders. */
-  readonly read: ReportRead | undefined;
+  readonly read: ReportRead;
   readonly columns: readonly Column[];
-  /** Whether the query groups by period (and so takes $by). */
-  readonly periodic: boolean;
   readonly title: string;
 }
 
@@ -43,25 +44,19 @@ const seconds = (name: string): Column => ({ name, type: 'number', decimals: 3 }
 /** The leading columns of the reports grouped by period. */
 const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integer('jobs')];
 
-export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
-  // Rendered by billing-report.ts and billing-output.ts (its columns depend on --group-by and
-  // --prices); listed here for its name, title and --by.
-  billing: { read: undefined, periodic: true, title: 'Billed hours', columns: [] },
+export const REPORTS: Readonly<Record<TableReportName, ReportDefinition>> = {
   status: {
     read: statusReport,
-    periodic: false,
     title: 'Jobs by status',
     columns: [text('kind'), text('status'), integer('jobs')],
   },
   latency: {
     read: latencyReport,
-    periodic: true,
     title: 'Latency from created_at to completed_at (done jobs, seconds)',
     columns: [...PERIOD_KIND_JOBS, ...['p50', 'p90', 'p99', 'max'].map((p) => seconds(`${p}_seconds`))],
   },
   errors: {
     read: errorsReport,
-    periodic: false,
     title: 'Failed jobs by error_code',
     columns: [
       integer('error_code'),
@@ -73,9 +68,12 @@ export const REPORTS: Readonly<Record<ReportName, ReportDefinition>> = {
   },
 };
 
-export async function runReport(db: RowSource, name: ReportName, filter: ReportFilter): Promise<ResultTable> {
+export async function runReport(
+  db: RowSource,
+  name: TableReportName,
+  filter: ReportFilter,
+): Promise<ResultTable> {
   const { read, columns } = REPORTS[name];
-  if (!read) throw new Error(`the ${name} report is read by billing-report.ts`);
   return tableFromObjects(columns, await read(db, reportParams(filter)));
 }
 
@@ -97,7 +95,7 @@ export function reportParams(filter: ReportFilter): ReportRange & { by: string }
  */
 export function describeFilter(name: ReportName, filter: ReportFilter, basis = 'created'): string {
   const parts: string[] = [];
-  if (REPORTS[name].periodic) parts.push(`per ${filter.by} (UTC)`);
+  if (PERIODIC_REPORTS.includes(name)) parts.push(`per ${filter.by} (UTC)`);
   const { from, before } = filter.range;
   if (from && before) parts.push(`${basis} ${readableDate(from)} to ${readableDate(lastDay(before))}`);
   else if (from) parts.push(`${basis} from ${readableDate(from)}`);

@@ -7,6 +7,7 @@ import { rangeFromFlags } from '../../analytics/periods.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import {
   describeFilter,
+  PERIODIC_REPORTS,
   REPORT_NAMES,
   REPORTS,
   type ReportFilter,
@@ -120,7 +121,7 @@ const BILLING_ONLY = ['date', 'groupBy', 'includeEmpty', 'prices', 'bom', 'csvCo
 
 /** The billing-only flags are refused on the other reports, and --by on the ones without periods. */
 function refuseBillingOnly(name: ReportName, flags: FlagValues): void {
-  if (flags['by'] !== undefined && !REPORTS[name].periodic) {
+  if (flags['by'] !== undefined && !PERIODIC_REPORTS.includes(name)) {
     throw new ConfigError('--by', `applies to the billing and latency reports, not to ${name}`);
   }
   if (name !== 'billing') refuseGiven(flags, BILLING_ONLY, 'the billing report', name);
