@@ -108,7 +108,6 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
     // Emptied first: a publish that crashed may have left files under the name given.
     await rm(staging, { recursive: true, force: true });
     await makeFolder(staging);
-    // Each kind's freshness from sync_runs (sql/queries/publish-kinds.sql).
     kinds = Object.fromEntries(
       (await kindFreshness(options.db)).map((row) => [
         row.kind,

@@ -51,12 +51,11 @@ function statementKinds() {
  */
 export async function sandboxInstance(
   connection: DuckDBConnection,
-  options: { readonly readableDirs?: readonly string[]; readonly lockSettings: boolean },
+  options: { readonly readableDirs: readonly string[]; readonly lockSettings: boolean },
 ): Promise<void> {
-  const dirs = options.readableDirs ?? [];
-  if (dirs.length > 0) {
+  if (options.readableDirs.length > 0) {
     // SET takes no bound parameters; each folder goes through the one path-literal helper.
-    const list = dirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
+    const list = options.readableDirs.map((dir) => sqlPathLiteral(dir, '--read')).join(', ');
     await connection.run(`SET allowed_directories = [${list}]`);
   }
   await connection.run('SET enable_external_access = false');
