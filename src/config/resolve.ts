@@ -157,11 +157,6 @@ export function refuseGiven(flags: FlagValues, names: readonly SettingName[], ap
   }
 }
 
-/** One setting that has a default or a derivation. */
-export function resolveSetting<K extends SettingName>(name: K, flags: FlagValues, env: Env): SettingValue<K> {
-  return resolveSettings([name], [], flags, env)[name] as SettingValue<K>;
-}
-
 function missing(name: SettingName): ConfigError {
   const setting = settingOf(name);
   const flag = setting.flag === undefined ? undefined : `--${setting.flag}`;

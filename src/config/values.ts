@@ -151,7 +151,7 @@ export const kinds = z.string().transform((value, ctx): readonly JobKind[] => {
 });
 
 /** A switch: `true` from its flag; its environment variable says true/false, 1/0 or yes/no. */
-export const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+const onOff = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
   if (typeof value === 'boolean') return value;
   if (/^(true|1|yes)$/i.test(value.trim())) return true;
   if (/^(false|0|no)$/i.test(value.trim())) return false;
@@ -216,15 +216,11 @@ export function parseDateText(text: string): DateParse {
   return { ok: true, date: utc };
 }
 
-/** A date or instant (parseDateText), as a Date. */
-const instant = z.string().transform((value, ctx) => {
-  const parsed = parseDateText(value);
-  return parsed.ok ? parsed.date : refuse(ctx, parsed.problem);
-});
-
 /** A date or instant (parseDateText), not in the future (a window that starts later than now holds nothing). */
-export const pastInstant = instant.transform((date, ctx) => {
-  if (date.getTime() <= Date.now()) return date;
+export const pastInstant = z.string().transform((value, ctx) => {
+  const parsed = parseDateText(value);
+  if (!parsed.ok) return refuse(ctx, parsed.problem);
+  if (parsed.date.getTime() <= Date.now()) return parsed.date;
   return refuse(ctx, 'is in the future; give a past date, e.g. 2026-01-01');
 });
 

@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { JOBS } from '../../jobs/index.js';
-import { resolveSetting } from '../../src/config/resolve.js';
+import { resolveAll } from '../../src/config/resolve.js';
 import { billingFileSettings, syncDefaults } from '../../src/config/sync-defaults.js';
 import { JOB_KINDS, type JobKind } from '../../src/kinds.js';
 import { silentLogger } from '../../src/log.js';
@@ -71,7 +71,7 @@ export function options(
       pageSize: 20,
       rateLimit: 10_000,
       reportDir: join(dirname(db), 'reports'),
-      reconcileWindow: resolveSetting('recentWindow', {}, {}),
+      reconcileWindow: resolveAll(['recentWindow'], {}, {}).recentWindow,
       reportFiles: billingFileSettings(),
     },
     kinds: JOB_KINDS,

@@ -122,7 +122,6 @@ function formatOfOut(out: string | undefined): QueryFormat {
 
 /** --out as an absolute path into a writable folder that exists (created by no one but the user). */
 function outPath(text: string): string {
-  if (text.trim() === '') throw new ConfigError('--out', 'needs a file name');
   const path = resolve(text);
   const dir = dirname(path);
   assertOutputFolder(dir, '--out', 'a file in a writable folder');
