@@ -171,6 +171,12 @@ function takesValue(arg: string | undefined, options: FlagSpecs): boolean {
   return name !== undefined && options[name]?.type === 'string';
 }
 
+/** The refusal of an action word (`config show`) that names none of `actions`; `got` undefined: none given. */
+export function noAction(command: Command['name'], actions: string, got: string | undefined): ConfigError {
+  const word = got === undefined ? 'no action' : `"${got}"`;
+  return new ConfigError(command, `expected ${actions}, got ${word}; see \`${PROGRAM} ${command} --help\``);
+}
+
 export function commandHelp(command: Command): string {
   const lines = [`Usage: ${PROGRAM} ${command.usage}`, '', SUMMARIES[command.name]];
   if (command.description) lines.push('', command.description);

@@ -2,8 +2,7 @@
 import { describeSettings, settingKey } from '../../config/describe.js';
 import { resolveFormat } from '../../config/resolve.js';
 import { CONFIGURATION } from '../../config/settings.js';
-import { ConfigError } from '../../errors.js';
-import { type Command, PROGRAM } from '../command.js';
+import { type Command, noAction, PROGRAM } from '../command.js';
 import { writeRows } from '../table.js';
 
 export const command: Command = {
@@ -24,10 +23,8 @@ export const command: Command = {
   settings: ['format', 'json', ...CONFIGURATION],
   async run({ flags, env, positionals, stdout, stderr }) {
     const [action, extra] = positionals;
-    if (action !== 'show' || extra !== undefined) {
-      const got = action === undefined ? 'no action' : `"${[action, extra].filter(Boolean).join(' ')}"`;
-      throw new ConfigError('config', `expected \`show\`, got ${got}; see \`${PROGRAM} config --help\``);
-    }
+    if (action !== 'show' || extra !== undefined)
+      throw noAction('config', '`show`', action && [action, extra].filter(Boolean).join(' '));
     const json = resolveFormat('format', flags, env) === 'json';
     const rows = describeSettings(flags, env);
     const shown = rows.map((r) => ({ ...r, setting: settingKey(r.setting) }));

@@ -6,7 +6,7 @@ import { type Database, openReadOnly, openWriter, quarantineList } from '../../s
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { type Command, PROGRAM } from '../command.js';
+import { type Command, noAction } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
@@ -57,11 +57,7 @@ function parseAction(positionals: readonly string[]): 'list' | 'retry' {
     if (extra !== undefined) throw new ConfigError('quarantine', `unexpected argument "${extra}"`);
     return action;
   }
-  const got = action === undefined ? 'no action' : `"${action}"`;
-  throw new ConfigError(
-    'quarantine',
-    `expected \`list\` or \`retry\`, got ${got}; see \`${PROGRAM} quarantine --help\``,
-  );
+  throw noAction('quarantine', '`list` or `retry`', action);
 }
 
 async function list(

@@ -7,7 +7,7 @@ import { DuckDbCheckpointStore, resolveCheckpoint } from '../../sync/checkpoints
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
-import { type Command, type CommandContext, PROGRAM } from '../command.js';
+import { type Command, type CommandContext, noAction } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
@@ -30,11 +30,7 @@ export const command: Command = {
     if (extra !== undefined) throw new ConfigError('state', `unexpected argument "${extra}"`);
     if (action === 'show') return show(context);
     if (action === 'reset') return reset(context);
-    const got = action === undefined ? 'no action' : `"${action}"`;
-    throw new ConfigError(
-      'state',
-      `expected \`show\` or \`reset\`, got ${got}; see \`${PROGRAM} state --help\``,
-    );
+    throw noAction('state', '`show` or `reset`', action);
   },
 };
 
