@@ -8,7 +8,7 @@ import type { JobKind } from '../../kinds.js';
 import { type Logger, outcomeWriter } from '../../log.js';
 import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
 import { lastRunOutcomes, openReadOnly } from '../../store/index.js';
-import { kindSummaryOf, summaryOf } from '../../sync/run.js';
+import { kindSummaryOf } from '../../sync/run.js';
 import type { SyncOptions, SyncSummary } from '../../sync/types.js';
 import { jsonLine } from '../../util/snake-case.js';
 import type { Notifier } from '../../worker/notify.js';
@@ -144,7 +144,7 @@ async function notifyThrown(notifier: Notifier | undefined, options: SyncOptions
   const error = toError(thrown);
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
   // A failure no retry fixes carries the run's summary: every kind it reached, each as it ended.
-  const run = summaryOf(error);
+  const run = pipelineSummaryOf(error);
   // A kind's summary holds the error as toLine() gives it (src/sync/kind-run.ts).
   if (run) return notifySummary(notifier, run, error instanceof TsyncError ? error.toLine() : error.message);
   const summary = kindSummaryOf(error);
