@@ -66,16 +66,10 @@ export const command: Command = {
   },
 };
 
-/** The settings and the selectors given (checked: at least one); `selector` names their kinds in `erasures`. */
-interface EraseRequest {
-  readonly settings: ReturnType<typeof resolveAll<(typeof SETTINGS)[number]>>;
-  /** --format json (or --json). */
-  readonly json: boolean;
-  readonly selection: ErasureSelection;
-  readonly selector: string;
-}
+type EraseRequest = ReturnType<typeof selectionOf>;
 
-function selectionOf(flags: FlagValues, env: Env): EraseRequest {
+/** The settings and the selectors given (checked: at least one); `selector` names their kinds in `erasures`. */
+function selectionOf(flags: FlagValues, env: Env) {
   const settings = resolveAll(SETTINGS, flags, env);
   const { eraseMetadata: metadata, eraseBefore: before } = settings;
   const ids = settings.eraseJobs?.length ? settings.eraseJobs : undefined;
@@ -87,12 +81,8 @@ function selectionOf(flags: FlagValues, env: Env): EraseRequest {
     );
   }
   const json = resolveFormat('format', flags, env) === 'json';
-  return {
-    settings,
-    json,
-    selection: { ids, metadata, before },
-    selector: given.map(([kind]) => kind).join('+'),
-  };
+  const selection: ErasureSelection = { ids, metadata, before };
+  return { settings, json, selection, selector: given.map(([kind]) => kind).join('+') };
 }
 
 /** Without --yes: what would be erased, then a refusal (exit 2) asking for --yes; exit 0 when nothing matches. */
