@@ -6,8 +6,8 @@ import { createLogger, type Logger, outcomeWriter } from '../../log.js';
 import { type DuckDbMemory, planMemory } from '../../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../../memory/reader-memory.js';
 import { type CompactProgress, compactFile, openWriter } from '../../store/index.js';
-import { writeJson } from '../../util/json-writer.js';
 import { assertFileExists } from '../../util/path-checks.js';
+import { jsonLine } from '../../util/snake-case.js';
 import { type Command, PROGRAM } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 
@@ -59,7 +59,7 @@ export const command: Command = {
       ),
     );
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    if (json) stdout.write(`${writeJson({ db: result.path, ...result.compacted })}\n`);
+    if (json) stdout.write(jsonLine({ db: result.path, ...result.compacted }));
     else
       stdout.write(
         `${result.path}: ${mb(result.compacted.bytesBefore)} -> ${mb(result.compacted.bytesAfter)} (storage format ${result.compacted.format})\n`,

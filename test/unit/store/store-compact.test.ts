@@ -66,10 +66,11 @@ describe('transcript-sync compact', () => {
 
     const result = await runMain(['compact', '--db', path, '--json']);
     expect(result.code, result.stderr).toBe(0);
-    const sizes = JSON.parse(result.stdout) as { bytesBefore: number; bytesAfter: number };
-    expect(sizes.bytesBefore).toBe(size);
-    expect(statSync(path).size).toBe(sizes.bytesAfter);
-    expect(sizes.bytesAfter).toBeLessThan(size / 2);
+    const sizes = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(sizes).sort()).toEqual(['bytes_after', 'bytes_before', 'db', 'format']);
+    expect(sizes['bytes_before']).toBe(size);
+    expect(statSync(path).size).toBe(sizes['bytes_after']);
+    expect(sizes['bytes_after']).toBeLessThan(size / 2);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(await storageVersion(path)).toBe('v1.2.0+');
     expect(await fingerprint(path)).toEqual(before);
