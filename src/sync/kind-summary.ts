@@ -59,7 +59,18 @@ export class RunCounters {
   addLoad(result: LoadResult): void {
     for (const key of LOADED) this[key] += result[key];
   }
+
+  /** The load counts as of now: what `takeBack` returns to when the transaction that follows rolls back. */
+  loads(): LoadCounts {
+    return Object.fromEntries(LOADED.map((key) => [key, this[key]])) as LoadCounts;
+  }
+
+  takeBack(loads: LoadCounts): void {
+    for (const key of LOADED) this[key] = loads[key];
+  }
 }
+
+type LoadCounts = Record<(typeof LOADED)[number], number>;
 
 /** The counts of a load that a kind's totals add up. */
 const LOADED = ['inserted', 'updated', 'unchanged', 'quarantined', 'restored', 'words'] as const;

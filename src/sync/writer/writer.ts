@@ -85,24 +85,31 @@ async function writePages(
   const { counters, claims } = state;
   let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
-    const batch = await ctx.db.transaction(async () => {
-      const size = new TransactionSize(ctx.memory);
-      let drained: boolean;
-      try {
-        drained = await loadPages(ctx, kind, queue, state, size);
-        // What the loader still holds staged is parsed into this transaction, not a failed one.
-        const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
-        counters.addLoad(flushed);
-        size.add(flushed, 0);
-      } catch (error) {
-        await ctx.loader.discard();
+    // A transaction that rolls back stored nothing: the run's totals count committed loads only.
+    const committed = counters.loads();
+    const batch = await ctx.db
+      .transaction(async () => {
+        const size = new TransactionSize(ctx.memory);
+        let drained: boolean;
+        try {
+          drained = await loadPages(ctx, kind, queue, state, size);
+          // What the loader still holds staged is parsed into this transaction, not a failed one.
+          const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
+          counters.addLoad(flushed);
+          size.add(flushed, 0);
+        } catch (error) {
+          await ctx.loader.discard();
+          throw error;
+        }
+        size.beforeCommit(ctx.db);
+        const cp = claims.checkpoint();
+        await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
+        return { cp, drained, rows: size.rows, bytes: size.bytes, stored: size.storedBytes };
+      })
+      .catch((error: unknown) => {
+        counters.takeBack(committed);
         throw error;
-      }
-      size.beforeCommit(ctx.db);
-      const cp = claims.checkpoint();
-      await saveCheckpoint(ctx.stores, kind, cp, 'in-transaction');
-      return { cp, drained, rows: size.rows, bytes: size.bytes, stored: size.storedBytes };
-    });
+      });
     ctx.logger.debug(
       { kind, child_rows: batch.rows, json_bytes: batch.bytes, stored_json_bytes: batch.stored },
       'transaction committed',

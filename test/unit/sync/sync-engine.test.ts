@@ -268,6 +268,37 @@ describe('the engine over an in-memory listing', () => {
     }
   });
 
+  it("counts in a failed kind's summary only the loads it committed", async () => {
+    // Four pages of five, a commit after every load; the third fails inside its transaction.
+    const records = dataset(4, 20, 0);
+    const { ctx } = await kindContext(new FakeListing(records));
+    let saves = 0;
+    const failingThird: CheckpointStore = {
+      name: 'redis',
+      phase: 'in-transaction',
+      load: async () => null,
+      save: async () => {
+        if (++saves === 3) throw new Error('the third commit fails');
+      },
+      close: async () => {},
+    };
+    const committing: KindRunContext = {
+      ...ctx,
+      stores: [...ctx.stores, failingThird],
+      memory: { ...ctx.memory, commitBytes: 1, queueBytes: 1 },
+    };
+    const failure = await syncKind(committing, 'pre-recorded', EMPTY_CHECKPOINT).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(KindRunFailed);
+    const { summary } = failure as KindRunFailed;
+    const [stored] = await ctx.db.all<{ jobs: number; words: number }>(
+      'SELECT (SELECT count(*) FROM jobs)::INTEGER AS jobs, (SELECT count(*) FROM words)::INTEGER AS words',
+    );
+    // What the first two commits stored; the third's loads rolled back, and the walk stopped there.
+    expect(stored?.jobs).toBeGreaterThan(0);
+    expect(stored?.jobs).toBeLessThan(20);
+    expect([summary.inserted, summary.words]).toEqual([stored?.jobs, stored?.words]);
+  });
+
   it('runs the other kind when one kind fails, and reports both', async () => {
     const records = dataset(7);
     const source = new FakeListing(records, failingAt(3, 'pre-recorded'));
