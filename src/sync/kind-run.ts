@@ -67,7 +67,9 @@ export async function syncKind(
       anomalyPauseMs: plan.anomalyPauseMs,
     };
     if (plan.full) await createSeenSet(ctx.db);
-    else if (after) await recheckPending(ctx, kind, after, paging, { counters, report, checkpoint });
+    // Every run but a whole-history walk re-checks the pending jobs its window leaves out.
+    if (mode !== 'full' && after)
+      await recheckPending(ctx, kind, after, paging, { counters, report, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
       // Derived when unset: four pages' worth (extract/slices.ts).

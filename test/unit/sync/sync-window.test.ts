@@ -154,6 +154,23 @@ describe('reconcile of the recent window', () => {
     expect(rows[0]?.n).toBe(1);
   });
 
+  it('re-checks the pending jobs older than the window, as every run does', async () => {
+    const s = await history();
+    const waiting = s.data.add({ kind: 'live', status: 'queued', createdAt: new Date(Date.now() - 3 * DAY) });
+    const db = join(tempDir(), 'pending.duckdb');
+    expect((await syncFake(s.listing, db)).outcome).toBe('ok');
+    s.data.advance(String(waiting['id']), 'done');
+    const run = await syncFake(s.listing, db, { full: true, reconcileWindow: DAY });
+    expect(run.kinds.map((k) => k.mode)).toEqual(['recent', 'recent']);
+    expect(run.kinds.reduce((n, k) => n + k.pendingRechecked, 0)).toBeGreaterThanOrEqual(1);
+    const check = await openReadOnly(db);
+    const rows = await check.all<{ status: string }>('SELECT status FROM jobs WHERE id = $id', {
+      id: String(waiting['id']),
+    });
+    await check.close();
+    expect(rows).toEqual([{ status: 'done' }]);
+  });
+
   it('refuses --window without --full, and a window without a unit', async () => {
     const env = {
       TSYNC_API_KEY: 'k',
