@@ -70,13 +70,5 @@ function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | 
 }
 
 function mask(name: SettingName, text: string): string {
-  if (settingOf(name).secret) return '***** (set)';
-  try {
-    const url = new URL(text);
-    if (!url.password) return text;
-    url.password = '*****';
-    return url.toString();
-  } catch {
-    return maskPassword(text);
-  }
+  return settingOf(name).secret ? '***** (set)' : maskPassword(text);
 }

@@ -6,6 +6,7 @@
  * that never comes must not hold up a probe, a scrape or a shutdown.
  */
 import { Redis } from 'ioredis';
+import { maskPassword } from '../config/resolve.js';
 import { RedisError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
@@ -13,17 +14,6 @@ import { within } from '../util/within.js';
 /** For BullMQ's Queue, Worker and QueueEvents. */
 export function bullConnection(redisUrl: string) {
   return { url: redisUrl, maxRetriesPerRequest: null } as const;
-}
-
-/** The URL without its password, for messages and logs. */
-function displayRedisUrl(redisUrl: string): string {
-  try {
-    const url = new URL(redisUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return '(unparsable Redis URL)';
-  }
 }
 
 /** A client for the worker's own commands, failing after 3 reconnect attempts rather than hanging. */
@@ -49,7 +39,7 @@ export async function connectRedis(redisUrl: string, connectionName: string): Pr
   } catch (error) {
     client.disconnect();
     const reason = (firstError ?? toError(error)).message;
-    throw new RedisError(`cannot reach Redis at ${displayRedisUrl(redisUrl)}: ${reason}`, {
+    throw new RedisError(`cannot reach Redis at ${maskPassword(redisUrl)}: ${reason}`, {
       hint: 'check REDIS_URL (or --redis-url) and that Redis is running',
       cause: error,
     });
@@ -87,7 +77,7 @@ export function watchRedis(options: {
   readonly onBack?: () => Promise<void>;
 }) {
   const { redis, logger } = options;
-  const url = displayRedisUrl(options.redisUrl);
+  const url = maskPassword(options.redisUrl);
   let up = true;
   let downSince = 0;
   const lost = (reason: string) => {

@@ -9,7 +9,9 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writerLockPath } from '../../../src/store/file/writer-lock.js';
+import { connectRedis } from '../../../src/worker/connection.js';
 import { type CliResult, runMain, shownLines } from '../../helpers/cli.js';
+import { freePort } from '../../helpers/net.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { onCleanup, workerEnv } from '../../helpers/worker.js';
 
@@ -31,6 +33,15 @@ function usageLine(result: CliResult): string {
 }
 
 describe('worker startup checks', () => {
+  it('names a Redis it cannot reach by its URL without the password', async () => {
+    const url = `redis://worker:s3cret-pw@127.0.0.1:${await freePort()}/0`;
+    const failure = await connectRedis(url, 'startup-test').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    const { message } = failure as Error;
+    expect(message).toContain(`cannot reach Redis at ${url.replace('s3cret-pw', '*****')}`);
+    expect(message).not.toContain('s3cret-pw');
+  });
+
   it('a busy --metrics-port is one line naming the flag, exit 2, before the database is locked', async () => {
     const db = join(tempDir(), 'transcripts.duckdb');
     const port = await occupiedPort();
