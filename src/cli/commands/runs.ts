@@ -28,7 +28,11 @@ export const command: Command = {
   name: 'runs',
   usage: 'runs [--kind pre-recorded|live|all] [--limit 20] [--format table|json | --json] [--db PATH]',
   description:
-    'One row per run and kind: when it started, how it ended (ok, failed, interrupted, running, or abandoned: its writer stopped without recording the end, closed by the next run), how long it took, what it fetched and wrote (deleted: jobs a --full run found gone upstream; expired: gone by the service retention, kept as they were), and the error of a failed run. --format json (--json) prints every column of sync_runs (snake_case keys).',
+    'One row per run and kind: when it started, how it ended (ok, failed, interrupted, running, or\n' +
+    'abandoned: its writer stopped without recording the end, closed by the next run), how long it took,\n' +
+    'what it fetched and wrote (deleted: jobs a --full run found gone upstream; expired: gone by the\n' +
+    'service retention, kept as they were), and the error of a failed run. --format json (--json) prints\n' +
+    'every column of sync_runs (snake_case keys).',
   settings: ['kindShown', 'limit', 'format', 'json', 'db', 'lockWait', 'memory'],
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(['kindShown', 'limit', 'db', 'lockWait', 'memory'], [], flags, env);

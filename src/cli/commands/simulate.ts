@@ -24,11 +24,13 @@ export const command: Command = {
     '(x-service-key, filters, paging, error bodies), and DELETE /v2/pre-recorded/{id} and /v2/live/{id}.\n' +
     '--retention lists no job older than it, as the service forgets jobs past an account retention.\n' +
     'Records are built per request from (seed, job), so a million jobs take tens of MB. The history\n' +
-    'starts at --start with --rate jobs a day: with one seed, --jobs 1000 is the oldest 1000 jobs of --jobs 5000, byte for byte (--end places the history\n' +
-    'to end there instead). --grow makes the account move: e.g. `simulate --jobs 10000 --end now\n' +
-    '--grow 60/m`. --webhook-url posts the service\'s webhooks ({"event": ..., "payload": {"id": ...}}) as\n' +
-    'jobs are created and end, so a worker with --webhook-port syncs each change as it happens. Prints the URL and a TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each\n' +
-    'request at debug level on stderr, and runs until SIGINT or SIGTERM.',
+    'starts at --start with --rate jobs a day: with one seed, --jobs 1000 is the oldest 1000 jobs of\n' +
+    '--jobs 5000, byte for byte (--end places the history to end there instead). --grow makes the\n' +
+    'account move: e.g. `simulate --jobs 10000 --end now --grow 60/m`. --webhook-url posts the\n' +
+    'service\'s webhooks ({"event": ..., "payload": {"id": ...}}) as jobs are created and end, so a\n' +
+    'worker with --webhook-port syncs each change as it happens. Prints the URL and a\n' +
+    'TSYNC_BASE_URL=... TSYNC_API_KEY=... line on stdout, logs each request at debug level on stderr,\n' +
+    'and runs until SIGINT or SIGTERM.',
   settings: SETTINGS,
   async run({ flags, env, stdout, stderr }) {
     const settings = resolveAll(SETTINGS, flags, env);

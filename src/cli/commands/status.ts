@@ -28,7 +28,8 @@ export const command: Command = {
     'how the run ended, and the next run marked it).',
     'fresh_p50_s, fresh_p95_s: of the jobs the runs of the last hour brought in done or failed, the',
     'median and 95th percentile of the seconds from their completed_at upstream to the write here',
-    "(empty: none; a first sync's back-fill counts none). The worker exports each as tsync_freshness_seconds.",
+    "(empty: none; a first sync's back-fill counts none). The worker exports each as",
+    'tsync_freshness_seconds.',
   ].join('\n'),
   settings: ['format', 'json', 'db', 'lockWait', 'memory', 'pendingMaxAge'],
   async run({ flags, env, stdout, stderr }) {
