@@ -9,9 +9,9 @@ import { z } from 'zod';
 import { DatabaseError, InterruptedError, TsyncError, toError } from '../src/errors.js';
 import { JOB_KINDS } from '../src/kinds.js';
 import { type PipelineOptions, type PipelineSummary, runPipeline } from '../src/pipeline.js';
-import type { SyncProgress } from '../src/sync/types.js';
+import { SYNC_MODES, type SyncProgress } from '../src/sync/types.js';
 import { defineJob, type JobContext } from '../src/worker/job-definition.js';
-import { SYNC_JOB, SYNC_MODES } from '../src/worker/queue.js';
+import { SYNC_JOB } from '../src/worker/queue.js';
 
 export const syncPayload = z.strictObject({
   kind: z.enum(JOB_KINDS),

@@ -143,11 +143,6 @@ function localFolderOf(target: PublishTarget, dbPath: string): string {
   return isBucketUrl(target.dir) ? join(dirname(dbPath), `.${basename(dbPath)}.publish`) : target.dir;
 }
 
-/** The summary a failure thrown by runPipeline carries, with what became of the publish. */
-export function pipelineSummaryOf(error: unknown): PipelineSummary | undefined {
-  return summaryOf(error);
-}
-
 /**
  * After the kinds ran, what they committed is published, even when a kind failed: the manifest
  * names that kind stale (docs/decisions/0014-published-dataset.md). Not published when the run was

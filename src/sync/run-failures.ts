@@ -49,7 +49,7 @@ export function withSummaries(
   return error;
 }
 
-/** The run's summary a thrown failure carries (runSync throws a non-retryable failure after every kind ran). */
+/** The run's summary a failure carries: runSync's after every kind ran, runPipeline's with its publish. */
 export function summaryOf(error: unknown): SyncSummary | undefined {
   return error instanceof Error && 'syncSummary' in error ? (error as RunFailure).syncSummary : undefined;
 }

@@ -35,8 +35,6 @@ import type {
   SyncSummary,
 } from './types.js';
 
-export { kindSummaryOf, summaryOf } from './run-failures.js';
-
 /** How the kinds of a run ended: the summary, and a failure no retry fixes, thrown once all is done. */
 export interface KindsOutcome {
   readonly summary: SyncSummary;
@@ -61,7 +59,7 @@ export async function runSync(
   const startedAt = new Date();
   const remote =
     resources.redisUrl && resources.checkpoints === 'redis'
-      ? // Imported only when used: ioredis costs every other run's start about 70 ms of CPU.
+      ? // Imported only when used: loading ioredis would slow every other run's start.
         new (await import('./checkpoints/redis-store.js')).RedisCheckpointStore(
           resources.redisUrl,
           resources.redisPrefix,

@@ -13,9 +13,9 @@ import { isBucketUrl } from '../analytics/publish/bucket-url.js';
 import { TsyncError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
-import type { KindSummary } from '../sync/types.js';
+import type { KindSummary, SyncMode } from '../sync/types.js';
 import { within } from '../util/within.js';
-import type { SyncMode, WebhookAnswer } from './queue.js';
+import type { WebhookAnswer } from './queue.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** ms a scrape waits for the queue counts (BullMQ's connection queues commands while Redis is down). */

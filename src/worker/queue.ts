@@ -30,9 +30,6 @@ export const SYNC_JOB = 'sync';
 export const REPORT_JOB = 'billing-report';
 const REPORT_SCHEDULER_ID = 'report:billing';
 
-/** A job's mode is a run's (src/sync/types.ts): the schedulers and payloads name them alike. */
-export { SYNC_MODES, type SyncMode } from '../sync/types.js';
-
 /** The payload a sync job carries; jobs/sync.ts validates it. */
 export interface ScheduledSyncData {
   readonly kind: JobKind;

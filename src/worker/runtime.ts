@@ -24,8 +24,6 @@ import { BusyFile, createProcessor, PUT_BACK_MS } from './processor.js';
 import { createSyncQueue, registerSchedules, scheduleFields } from './queue.js';
 import { startWebhooks, type WebhookSettings } from './webhook-server.js';
 
-export type { WebhookSettings } from './webhook-server.js';
-
 export interface WorkerOptions {
   readonly settings: SyncSettings;
   readonly kinds: readonly JobKind[];

@@ -6,9 +6,9 @@ import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
 import { TsyncError, toError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
 import { type Logger, outcomeWriter } from '../../log.js';
-import { pipelineSummaryOf, runPipeline } from '../../pipeline.js';
+import { runPipeline } from '../../pipeline.js';
 import { lastRunOutcomes, openReadOnly } from '../../store/index.js';
-import { kindSummaryOf } from '../../sync/run.js';
+import { kindSummaryOf, summaryOf } from '../../sync/run-failures.js';
 import type { SyncOptions, SyncSummary } from '../../sync/types.js';
 import { jsonLine } from '../../util/snake-case.js';
 import type { Notifier } from '../../worker/notify.js';
@@ -85,7 +85,7 @@ export const command: Command = {
       }).catch((error: unknown) => {
         // A failure no retry fixes still comes after every kind ran: report each, then the error.
         view.done();
-        const ran = pipelineSummaryOf(error);
+        const ran = summaryOf(error);
         if (ran) for (const line of runLines(ran)) say(line.level, line.text, line.fields);
         throw error;
       });
@@ -144,7 +144,7 @@ async function notifyThrown(notifier: Notifier | undefined, options: SyncOptions
   const error = toError(thrown);
   if (error instanceof TsyncError && error.code === 'INTERRUPTED') return;
   // A failure no retry fixes carries the run's summary: every kind it reached, each as it ended.
-  const run = pipelineSummaryOf(error);
+  const run = summaryOf(error);
   // A kind's summary holds the error as toLine() gives it (src/sync/kind-run.ts).
   if (run) return notifySummary(notifier, run, error instanceof TsyncError ? error.toLine() : error.message);
   const summary = kindSummaryOf(error);

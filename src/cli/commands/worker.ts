@@ -9,7 +9,8 @@ import { WEBHOOK_SECRET_MIN, WORKER_SETTINGS } from '../../config/worker-setting
 import { ConfigError } from '../../errors.js';
 import { createLogger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
-import type { WebhookSettings, WorkerOptions } from '../../worker/runtime.js';
+import type { WorkerOptions } from '../../worker/runtime.js';
+import type { WebhookSettings } from '../../worker/webhook-server.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {
