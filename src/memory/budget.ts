@@ -50,16 +50,14 @@ const QUEUE_PAGES = 1;
 /** Heap bytes per JSON byte of a queued page: its records' texts (UTF-16 at worst) and their heads. */
 const HEAP_PER_QUEUED_BYTE = 5;
 
-/** Pages of JSON the writer loads in one go at most (the page in hand and the one waiting). */
-const BATCH_PAGES = 2;
-
 /**
- * Batches whose new records are parsed together (a lot; a statement costs a fixed part:
+ * Pages of JSON the writer loads in one go at most (the page in hand and the one waiting); also the
+ * lot whose new records are parsed together (a statement costs a fixed part:
  * docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Two lots are in DuckDB at
  * once, one staged while the other parses (src/load/parse-batch.ts), so a lot is one batch; one of
  * new small records holds two (SMALL_LOT_FACTOR there): they parse in less memory a byte.
  */
-const PARSE_BATCHES = 1;
+const BATCH_PAGES = 2;
 
 /** Smallest and largest page target, bytes: below 256 KiB statements per page dominate, above 8 MiB nothing is gained. */
 const MIN_PAGE_BYTES = 256 * 1024;
@@ -82,7 +80,7 @@ const REOPEN_JSON_BYTES: number = 1e9;
  */
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:200,muzzy_decay_ms:0,narenas:1';
 
-/** DuckDB's share per thread, bytes. */
+/** DuckDB memory each of its threads gets at least, bytes: more threads would only spill more. */
 const DUCKDB_BYTES_PER_THREAD = 48 * MiB;
 
 export type MemoryPlan = ReturnType<typeof planMemory>;
@@ -111,10 +109,11 @@ export function planMemory(budget: number, concurrency: number) {
     pageBytes,
     /** JSON bytes of pages waiting between the fetchers and the writer (PageQueue capacity; one page always fits). */
     queueBytes: Math.floor((QUEUE_PAGES * pageBytes * HEAP_PER_PAGE_BYTE) / HEAP_PER_QUEUED_BYTE),
-    /** Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages). */
+    /**
+     * Most JSON bytes the writer loads in one go (src/sync/writer/writer.ts withWaitingPages), and of
+     * new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts).
+     */
     batchBytes: pageBytes * BATCH_PAGES,
-    /** JSON bytes of new records staged in DuckDB before the writer parses them (src/load/parse-batch.ts). */
-    parseBytes: pageBytes * BATCH_PAGES * PARSE_BATCHES,
     /** V8 heap bytes at which the sync asks for a full collection (heap-guard.ts). */
     heapBytes,
     /** Child rows after which the writer commits. */
@@ -129,9 +128,14 @@ export function planMemory(budget: number, concurrency: number) {
       /** WAL bytes after which DuckDB checkpoints (`wal_autocheckpoint`): bounds what stays resident. */
       walAutocheckpoint,
       /** DuckDB's worker threads (`threads`). */
-      threads: clamp(Math.floor(duckdbShare / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism()),
+      threads: duckdbThreads(duckdbShare),
     }),
   });
+}
+
+/** DuckDB's worker threads (`threads`) for `bytes` of its memory: one at least, one a core at most. */
+export function duckdbThreads(bytes: number): number {
+  return clamp(Math.floor(bytes / DUCKDB_BYTES_PER_THREAD), 1, availableParallelism());
 }
 
 function clamp(value: number, min: number, max: number): number {

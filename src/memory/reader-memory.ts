@@ -3,7 +3,7 @@
  * budget as a sync's (./budget.ts): the fixed part and DuckDB's buffer pool; what a query needs
  * beyond `memory_limit` spills to `<file>.tmp-<pid>` (docs/decisions/0016-readers-within-the-budget.md).
  */
-import { availableParallelism } from 'node:os';
+import { duckdbThreads } from './budget.js';
 
 const MiB = 2 ** 20;
 
@@ -21,9 +21,6 @@ const PARQUET_LIMIT_SHARE = 0.25;
 
 /** Smallest `memory_limit`: under it a spilling aggregate of two threads runs out of memory. */
 const MIN_LIMIT_BYTES = 64 * MiB;
-
-/** Each DuckDB thread gets at least this much of the buffer pool; more threads would only spill more. */
-const BYTES_PER_THREAD = 48 * MiB;
 
 /**
  * The least `memory_limit` of a reading of every `raw` the budget's could not do (verify --hashes,
@@ -44,7 +41,6 @@ export type ReaderMemory = ReturnType<typeof planReaderMemory>;
 export function planReaderMemory(budget: number, path: string, options: ReaderOptions = {}) {
   const share = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * LIMIT_SHARE));
   const parquet = Math.max(MIN_LIMIT_BYTES, Math.floor((budget - READER_FIXED_BYTES) * PARQUET_LIMIT_SHARE));
-  const threads = Math.min(availableParallelism(), Math.max(1, Math.floor(share / BYTES_PER_THREAD)));
   return Object.freeze({
     /** DuckDB's buffer pool, bytes (`memory_limit`). */
     memoryLimit: options.readsRaw
@@ -53,7 +49,7 @@ export function planReaderMemory(budget: number, path: string, options: ReaderOp
         ? parquet
         : share,
     /** DuckDB's worker threads (`threads`). */
-    threads: options.readsRaw ? 1 : threads,
+    threads: options.readsRaw ? 1 : duckdbThreads(share),
     /** Where DuckDB spills (`temp_directory`): `<file>.tmp-<pid>`, removed when the file closes. */
     tempDirectory: `${path}.tmp-${process.pid}`,
   });

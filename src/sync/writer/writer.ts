@@ -4,7 +4,7 @@
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and when the walk ends, not when a slice completes (the open
  * transaction's checkpoint claims a slice's end). Every `reopenBytes` of JSON loaded, it opens the
- * file again between two transactions (Database.reopen). New records are parsed `parseBytes` at a
+ * file again between two transactions (Database.reopen). New records are parsed `batchBytes` at a
  * time, the last before the commit (src/load/parse-batch.ts). Each commit carries a checkpoint,
  * saved inside the transaction (DuckDB) and after its commit (Redis). The walk of a window and the
  * re-check of pending jobs both load through it.
@@ -156,7 +156,7 @@ async function loadPages(
     const seen = records.listedIds;
     if (ctx.plan.full && seen.length > 0) await addSeenIds(ctx.db, { ids: seen });
     ctx.retention.check(kind, records.jobs);
-    const result = await ctx.loader.stage(records, new Date(), ctx.memory.parseBytes);
+    const result = await ctx.loader.stage(records, new Date(), ctx.memory.batchBytes);
     counters.addLoad(result);
     ctx.heap.check();
     report.update();
