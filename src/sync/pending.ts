@@ -26,7 +26,7 @@ export function pendingJobs(db: Database, kind: JobKind, since: Date, before: Da
  * The windows of `pending` (sorted by created_at), each cut when a fetcher takes it, at the page
  * size the walk has learnt by then (a first window asks for one job's neighbours only).
  */
-export function pendingWindows(pending: readonly PendingJob[], paging: Paging): SliceSource {
+function pendingWindows(pending: readonly PendingJob[], paging: Paging): SliceSource {
   let next = 0;
   return {
     count: pending.length,
@@ -70,7 +70,7 @@ export async function recheckPending(
  * listPendingJobs returns them) that lie within `perPage` stored jobs of it, and the index of the
  * first pending job it leaves out.
  */
-export function nextPendingWindow(
+function nextPendingWindow(
   pending: readonly PendingJob[],
   from: number,
   perPage: number,

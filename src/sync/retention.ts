@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import { formatDurationSetting } from '../util/duration.js';
 
 /** How far the service may drop a job before or after its retention ends: one day, ms. */
-export const RETENTION_MARGIN_MS = 86_400_000;
+const RETENTION_MARGIN_MS = 86_400_000;
 
 export interface RetentionEdges {
   /** Nothing older is listed by a service whose retention is the setting; a walk starts here. */

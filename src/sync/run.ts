@@ -42,7 +42,7 @@ export interface KindsOutcome {
 }
 
 /** What a caller runs with the file open, around the kinds (`kinds()` syncs them, and is called once). */
-export type AroundKinds = (db: Database, kinds: () => Promise<KindsOutcome>) => Promise<KindsOutcome>;
+type AroundKinds = (db: Database, kinds: () => Promise<KindsOutcome>) => Promise<KindsOutcome>;
 
 export async function runSync(
   plan: SyncPlan,

@@ -35,7 +35,7 @@ export function createBullWorker(processor: Processor, options: BullWorkerOption
 }
 
 const CONNECTION_ERRORS =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|connect ETIMEDOUT|LOADING/;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|LOADING/;
 
 const isConnectionError = (error: Error) =>
   CONNECTION_ERRORS.test(error.message) ||

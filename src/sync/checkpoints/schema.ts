@@ -7,7 +7,7 @@ import type { Checkpoint } from '../types.js';
 
 const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not an ISO 8601 instant');
 
-export const checkpointSchema = z.object({
+const checkpointSchema = z.object({
   watermark: isoInstant.nullable(),
   pending: z.array(z.string()),
   slice: z.object({ after: isoInstant.nullable(), before: isoInstant }).nullable(),
