@@ -13,7 +13,7 @@ import { DatabaseError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { commitWithCheckpoint, damagedFileError, restrictFile } from './file/open-instance.js';
 import { KeptStatements } from './kept-statements.js';
-import { plainRow, rowObjects, type SqlParams, toDuckParams } from './values.js';
+import { rowObjects, type SqlParams, toDuckParams } from './values.js';
 
 /** What the opener (open-file.ts) hands a Database. */
 export interface DatabaseParts {
@@ -76,7 +76,7 @@ export class Database {
   /** Rows as plain objects: timestamps as Date, JSON as text, bigint as number when it is safe. */
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
     await this.ready();
-    return rowObjects(await this.execute(sql, params)).map((row) => plainRow(row) as T);
+    return rowObjects<T>(await this.execute(sql, params));
   }
 
   /** `sql` on the main connection; with values, through the kept statements (kept-statements.ts). */
@@ -286,9 +286,7 @@ export function connectionRows(connection: DuckDBConnection, path: string): RowS
     path,
     async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
       try {
-        const values = toDuckParams(params);
-        const result = values === undefined ? await connection.run(sql) : await connection.run(sql, values);
-        return rowObjects(result).map((row) => plainRow(row) as T);
+        return rowObjects<T>(await connection.run(sql, toDuckParams(params)));
       } catch (error) {
         throw damagedFileError(path, error) ?? error;
       }

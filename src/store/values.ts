@@ -26,7 +26,7 @@ let VALUE_CLASSES: ReturnType<typeof valueClasses> | undefined;
  * JS → DuckDB: undefined → NULL, Date → TIMESTAMPTZ, array → LIST, other plain objects → JSON text,
  * DuckDB value objects (listValue(...), ...) as they are.
  */
-export function toDuckValue(value: unknown): DuckDBValue {
+function toDuckValue(value: unknown): DuckDBValue {
   if (value === undefined || value === null) return null;
   switch (typeof value) {
     case 'string':
@@ -68,10 +68,10 @@ function toSafeNumber(value: bigint): number | bigint {
     : value;
 }
 
-/** A materialized result's rows as objects, read from its chunks in place (no fetch per chunk). */
-export function rowObjects(result: DuckDBMaterializedResult): Record<string, unknown>[] {
+/** A materialized result's rows as plain objects (plainRow), read from its chunks in place (no fetch per chunk). */
+export function rowObjects<T = Record<string, unknown>>(result: DuckDBMaterializedResult): T[] {
   const names = result.deduplicatedColumnNames();
-  const rows: Record<string, unknown>[] = [];
+  const rows: T[] = [];
   for (let c = 0; c < result.chunkCount; c++) {
     const chunk = result.getChunk(c);
     const { JSDuckDBValueConverter } = duckdb();
@@ -80,7 +80,7 @@ export function rowObjects(result: DuckDBMaterializedResult): Record<string, unk
       chunk.visitRowValues(r, (value, _row, column, type) => {
         row[names[column] as string] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
       });
-      rows.push(row);
+      rows.push(plainRow(row) as T);
     }
   }
   return rows;
