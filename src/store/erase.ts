@@ -22,9 +22,6 @@ import {
   unwrittenErasures,
 } from './statements/erasures.js';
 
-export type { ErasurePreview, ErasureSelection } from './statements/erasures.js';
-export { previewErasure, selectForErasure, unwrittenErasures } from './statements/erasures.js';
-
 export interface EraseOptions {
   readonly selection: ErasureSelection;
   /** The kind of selector, recorded in `erasures` ('job', 'metadata+before', 'deleted-upstream'). */

@@ -10,6 +10,7 @@ export * from './open-file.js';
 export * from './statements/checkpoints.js';
 export * from './statements/datasets.js';
 export * from './statements/demo.js';
+export * from './statements/erasures.js';
 export * from './statements/freshness.js';
 export * from './statements/jobs.js';
 export * from './statements/loader.js';
