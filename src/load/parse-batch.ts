@@ -190,7 +190,7 @@ export class ParseBatch {
           throw error;
         }
       }
-      return { utterances: counts.utterances, words: counts.words };
+      return counts;
     } finally {
       clear(lane);
       await resetParseStaging(staging);

@@ -114,12 +114,12 @@ async function copyRecordsApart(connection: DuckDBConnection, path: string, opti
  */
 const BEFORE = new Map([[6, copyRecordsApart]]);
 
-/** Applies every shipped migration the file lacks, and logs those it applied. Returns their versions. */
+/** Applies every shipped migration the file lacks, and logs those it applied. */
 export async function migrate(
   connection: DuckDBConnection,
   path: string,
   options: MigrateOptions,
-): Promise<number[]> {
+): Promise<void> {
   const started = Date.now();
   const recorded = await recordedVersions(connection);
   if (recorded === undefined) {
@@ -162,7 +162,6 @@ export async function migrate(
       { db: path, migrations: done, ms: Date.now() - started },
       'database schema migrated',
     );
-  return done;
 }
 
 function migrationFailed(migration: Migration, path: string, cause: unknown): DatabaseError {

@@ -40,7 +40,7 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   if (after === Number.POSITIVE_INFINITY) return false;
   const view = rowGroupsToCount(await recordedRuns(db));
   if (view === undefined) return false;
-  await makeRowGroupsView(db, { runsOnly: view === 'row-groups-runs' });
+  await makeRowGroupsView(db, view);
   if ((await smallRowGroups(db)) < after) return false;
   // Every table but job_records: a batch of each table a transaction, the highest batches first.
   for (let b = await planSmallRowGroups(db); b >= 0; b--) {
@@ -58,11 +58,11 @@ export async function compactIfFragmented(db: Database, after = COMPACT_AFTER): 
   return true;
 }
 
-/** The view of the row groups a close counts (see COUNT_EVERY_ROWS), or none. */
-function rowGroupsToCount(runs: RecordedRuns): 'row-groups' | 'row-groups-runs' | undefined {
+/** The row groups a close counts (see COUNT_EVERY_ROWS): every history table's, sync_runs' alone, or none. */
+function rowGroupsToCount(runs: RecordedRuns): { runsOnly: boolean } | undefined {
   const { rows, writing, latest_rows, latest_writing } = runs;
-  if (rows === 0 || passedMultiple(writing, latest_writing)) return 'row-groups';
-  if (passedMultiple(rows, latest_rows)) return 'row-groups-runs';
+  if (rows === 0 || passedMultiple(writing, latest_writing)) return { runsOnly: false };
+  if (passedMultiple(rows, latest_rows)) return { runsOnly: true };
   return undefined;
 }
 

@@ -138,7 +138,7 @@ export async function copyPartitionFiles(
       await makeFolder(folder);
       const file = join(folder, 'data_0.parquet');
       const into = { path: file, partitionBy: [], setting: target.setting };
-      const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, WIDE_ROW_GROUP_BYTES);
+      const copied = await copyOnce(db, rowsOf, { ...params, kind, month }, into, true);
       if (copied === 0) await removeEmptyPartition(file, [folder, kindFolder]);
       rows += copied;
     }
@@ -172,29 +172,29 @@ async function partitionsOf(db: RowSource, rows: string, params: Params): Promis
   return found.map((row) => row.key);
 }
 
-/** One COPY of `source`'s rows (partitions add up in a folder); `rowGroupBytes`: unpartitioned only. */
+/** One COPY of `source`'s rows (partitions add up in a folder); `wide`: one partition's file of a wide dataset. */
 async function copyOnce(
   db: RowSource,
   source: string,
   params: Params,
   target: ParquetTarget,
-  rowGroupBytes?: number,
+  wide = false,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
   const partitions = partitioned
     ? `, ROW_GROUP_SIZE_BYTES ${PARQUET_ROW_GROUP_BYTES}, PARTITION_BY (${target.partitionBy.join(', ')}), OVERWRITE_OR_IGNORE`
-    : rowGroupBytes === undefined
-      ? ''
-      : `, ROW_GROUP_SIZE_BYTES ${Math.floor(rowGroupBytes)}`;
+    : wide
+      ? `, ROW_GROUP_SIZE_BYTES ${WIDE_ROW_GROUP_BYTES}`
+      : '';
   const sql = `COPY (${source}) TO ${sqlPathLiteral(target.path, target.setting)} (FORMAT parquet${partitions})`;
   // Without preserve_insertion_order DuckDB takes ROW_GROUP_SIZE_BYTES; no order is lost: the
   // datasets' statements have no ORDER BY.
   const unordered = { preserve_insertion_order: false };
   const settings = partitioned
     ? { partitioned_write_flush_threshold: PARTITIONED_FLUSH_ROWS, ...unordered }
-    : rowGroupBytes === undefined
-      ? {}
-      : unordered;
+    : wide
+      ? unordered
+      : {};
   return withSession(db, settings, () => countOf(db.all(sql, params), 'Count'));
 }
 

@@ -23,7 +23,7 @@ export const upsertQuarantined = (db: Database, record: QuarantinedRecord) =>
   db.run(queryText('quarantine-upsert'), record);
 
 /** Errors kept per record: a record with a million bad words needs a sample, not a copy. */
-export const MAX_ERRORS = 100;
+const MAX_ERRORS = 100;
 
 export function cappedErrors(errors: readonly RecordProblem[]): RecordProblem[] {
   if (errors.length <= MAX_ERRORS) return [...errors];
