@@ -216,7 +216,7 @@ export class RecordLoader {
   /** Appends the batch's ids and hashes to the writer's keys table (sql/load/stage-create.sql). */
   private async stageKeys(jobs: readonly JobText[], syncedAt: Date): Promise<void> {
     const stamp = duckdb().timestampTZValue(BigInt(syncedAt.getTime()) * 1000n);
-    const appender = await this.db.createAppender('_tsync_keys', null, 'temp');
+    const appender = await this.db.createAppender('_tsync_keys', 'temp');
     closing(appender, () => {
       for (const job of jobs) {
         appender.appendVarchar(job.id);

@@ -206,7 +206,7 @@ export class ParseBatch {
   }
 
   private async append(table: string, rows: DuckDBMaterializedResult): Promise<void> {
-    const appender = await this.db.createAppender(table, null, null);
+    const appender = await this.db.createAppender(table);
     closing(appender, () => {
       for (let c = 0; c < rows.chunkCount; c++) appender.appendDataChunk(rows.getChunk(c));
     });

@@ -112,14 +112,10 @@ export class Database {
     }
   }
 
-  /** An appender into `table` on this connection, so inside its open transaction; the caller closes it. */
-  async createAppender(
-    table: string,
-    schema: string | null,
-    catalog: string | null,
-  ): Promise<DuckDBAppender> {
+  /** An appender into `table` (a temp one: `catalog` 'temp') inside this connection's transaction; the caller closes it. */
+  async createAppender(table: string, catalog: 'temp' | null = null): Promise<DuckDBAppender> {
     this.assertOpen();
-    return this.parts.connection.createAppender(table, schema, catalog);
+    return this.parts.connection.createAppender(table, null, catalog);
   }
 
   /** `sql` prepared on this connection, for a caller that binds and runs it many times; the caller destroys it. */
