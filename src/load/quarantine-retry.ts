@@ -1,5 +1,4 @@
 /** Retrying the quarantine: after an upgrade, records that failed an older version's validation may pass. */
-import type { Logger } from '../log.js';
 import { normalizeTexts, validateJobRecord } from '../normalize/index.js';
 import {
   cappedErrors,
@@ -16,7 +15,7 @@ import { RecordLoader } from './loader.js';
  */
 export async function quarantineRetry(
   db: Database,
-  options: { logger?: Logger; now?: Date } = {},
+  options: { now?: Date } = {},
 ): Promise<{ loaded: number; stillFailing: number }> {
   const now = options.now ?? new Date();
   return db.transaction(async () => {
@@ -31,7 +30,7 @@ export async function quarantineRetry(
       }
     }
     if (passing.length > 0) {
-      const loader = new RecordLoader(db, { logger: options.logger });
+      const loader = new RecordLoader(db);
       await loader.load(normalizeTexts(passing.map((row) => row.raw)), now);
       const hashes = passing.map((row) => row.raw_hash);
       await resolveQuarantinedHashes(db, { hashes, resolved_at: now });
