@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import { type DuckDbMemory, planMemory } from '../memory/budget.js';
 import { RAW_LIMIT_BYTES } from '../memory/reader-memory.js';
 import type { Database } from './database.js';
-import { type CompactProgress, type CompactResult, compactFile } from './file/rewrite-file.js';
+import { type CompactResult, compactFile } from './file/rewrite-file.js';
 import { openWriter } from './open-file.js';
 import {
   type ErasureSelection,
@@ -46,7 +46,6 @@ export interface RewriteFileOptions {
   readonly memory: number;
   readonly lockWaitMs: number;
   readonly logger?: Logger;
-  readonly onProgress?: (progress: CompactProgress) => void;
 }
 
 /**
@@ -68,7 +67,7 @@ export async function rewriteErasedFile(
     });
     try {
       if ((await unwrittenErasures(db)) === 0) return undefined;
-      return await compactFile(db, options.onProgress, () => markErasuresRewritten(db, { now: new Date() }));
+      return await compactFile(db, undefined, () => markErasuresRewritten(db, { now: new Date() }));
     } finally {
       await db.close();
     }
