@@ -97,7 +97,6 @@ export class ParseBatch {
    * stored jobs). Returns the child rows of a lot parsed meanwhile, appended now.
    */
   async add(jobs: readonly JobText[], syncedAt: Date, compared: boolean): Promise<RowCounts> {
-    // The other lot's rows, appended now if its parse already settled.
     const other = this.lane(1 - this.filling);
     const appended = other.settled ? await this.appendRows(other) : { ...NO_ROWS };
     const lane = this.lane(this.filling);
