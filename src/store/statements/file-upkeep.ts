@@ -4,6 +4,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, RowSource } from '../database.js';
+import { rowObjects } from '../values.js';
 import { loadSql } from './load-sql.js';
 import { countOf, only, queryText } from './queries.js';
 
@@ -99,10 +100,8 @@ export async function recordsApartBatches(
   connection: DuckDBConnection,
   params: { batchBytes: number },
 ): Promise<RecordBatch[]> {
-  const rows = (
-    await connection.runAndReadAll(loadSql('records-apart-batches'), { batch_bytes: params.batchBytes })
-  ).getRowObjectsJS();
-  return rows.map(({ first, last }) => ({ first: Number(first), last: Number(last) }));
+  const result = await connection.run(loadSql('records-apart-batches'), { batch_bytes: params.batchBytes });
+  return rowObjects<RecordBatch>(result);
 }
 
 /** Appends the records of one run of `jobs` to job_records (records-apart-copy.sql); run it in a transaction. */
