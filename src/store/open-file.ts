@@ -20,9 +20,9 @@ import {
   createMemoryInstance,
   damagedFileError,
   discardCreatedFile,
+  mibSetting,
   releaseInstance,
   type SharedInstance,
-  walThresholdSetting,
 } from './file/open-instance.js';
 import { assertMigrated, migrate } from './migrate.js';
 import { createParseStaging, createWriterStaging } from './statements/loader.js';
@@ -64,7 +64,7 @@ async function writerParts(full: string, options: WriterOptions, migrating: bool
   const memory = options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb;
   const shared = await acquireInstance(full, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, { writer: memory });
   return sharedParts(full, shared, async (connection) => {
-    const walThreshold = walThresholdSetting(memory);
+    const walThreshold = mibSetting(memory.walAutocheckpoint);
     if (migrating) await migrate(connection, full, { versions: options.migrations, walThreshold, logger });
     // The loader's staging tables (temp: each connection's) are made here, outside any transaction,
     // so that no rollback drops them and no batch pays a statement to make sure they exist.

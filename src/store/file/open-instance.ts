@@ -38,7 +38,7 @@ const BASE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_ext
 /** A read-only open's settings: a pool under the reader's budget, spilling to the reader's own folder. */
 function readerSettings(memory: ReaderMemory): Record<string, string> {
   return {
-    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
+    memory_limit: mibSetting(memory.memoryLimit),
     threads: String(memory.threads),
     temp_directory: memory.tempDirectory,
     allocator_background_threads: 'true',
@@ -50,9 +50,9 @@ export function createMemoryInstance(reader: ReaderMemory): Promise<DuckDBInstan
   return duckdb().DuckDBInstance.create(':memory:', { ...BASE_OPTIONS, ...readerSettings(reader) });
 }
 
-/** A writer's `wal_autocheckpoint` as DuckDB takes it: whole MiB. */
-export function walThresholdSetting(memory: DuckDbMemory): string {
-  return `${Math.floor(memory.walAutocheckpoint / 2 ** 20)}MiB`;
+/** `bytes` as DuckDB's size settings (memory_limit, wal_autocheckpoint) take it: whole MiB. */
+export function mibSetting(bytes: number): string {
+  return `${Math.floor(bytes / 2 ** 20)}MiB`;
 }
 
 /**
@@ -63,8 +63,8 @@ export function walThresholdSetting(memory: DuckDbMemory): string {
  */
 function writerSettings(memory: DuckDbMemory): Record<string, string> {
   return {
-    memory_limit: `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`,
-    wal_autocheckpoint: walThresholdSetting(memory),
+    memory_limit: mibSetting(memory.memoryLimit),
+    wal_autocheckpoint: mibSetting(memory.walAutocheckpoint),
     auto_checkpoint_skip_wal_threshold: '0',
     threads: String(memory.threads),
     allocator_background_threads: 'true',

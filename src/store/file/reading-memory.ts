@@ -4,6 +4,7 @@
  */
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import type { Database, RowSource } from '../database.js';
+import { mibSetting } from './open-instance.js';
 
 /** `fn` run while the instance of `db` has the reader's `memory_limit`; the previous one restored after. */
 export function withReadingMemory<T>(
@@ -11,7 +12,7 @@ export function withReadingMemory<T>(
   memory: Pick<ReaderMemory, 'memoryLimit'>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  return withSetting(db, 'memory_limit', `${Math.floor(memory.memoryLimit / 2 ** 20)}MiB`, fn);
+  return withSetting(db, 'memory_limit', mibSetting(memory.memoryLimit), fn);
 }
 
 /**
