@@ -56,7 +56,11 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
-      const outcome = await kinds();
+      const outcome = await kinds().catch(async (error: unknown) => {
+        // A failure that stopped the run may follow erasures it committed: they are rewritten too.
+        unwritten = await unwrittenErasures(db).catch(() => 0);
+        throw error;
+      });
       freshness = await freshnessOf(db, outcome, logger);
       unwritten = await unwrittenErasures(db);
       if (plan.publish) {

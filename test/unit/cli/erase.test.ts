@@ -8,7 +8,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, test } from 'vitest';
-import { DeletionGuardError } from '../../../src/errors.js';
+import { syncDefaults } from '../../../src/config/sync-defaults.js';
+import { DeletionGuardError, UpstreamError } from '../../../src/errors.js';
+import { runPipeline } from '../../../src/pipeline.js';
 import { type JobRecord, type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { eraseJobs } from '../../../src/store/erase.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
@@ -16,6 +18,7 @@ import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { backfilledCopies } from '../../helpers/backfilled.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { runMain } from '../../helpers/cli.js';
+import { FakeListing, fakeResources } from '../../helpers/listing-fake.js';
 import { copyMigrated } from '../../helpers/migrated-db.js';
 import { searchDatabase } from '../../helpers/secret-search.js';
 import { syncOnce } from '../../helpers/sync.js';
@@ -390,6 +393,22 @@ describe('erase', () => {
     await expect(syncOnce(sim, db, { full: true, onDelete: 'erase' })).rejects.toBeInstanceOf(
       DeletionGuardError,
     );
+    expect((await jobRow(db, id))['erased_at']).toBeInstanceOf(Date);
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+  });
+
+  test('--on-delete erase: a --full run stopped after its erasures by a failure every kind meets still rewrites the file', async () => {
+    const { sim, id, db } = await synced();
+    sim.data.delete(id);
+    // The live kind, walked after the erasing pre-recorded one, meets a refused key: the run stops.
+    const refusing = new FakeListing(() => sim.data.all(), {
+      beforePage: (list) => {
+        if (list === 'live')
+          throw new UpstreamError('the service answered 401', { retryable: false, status: 401 });
+      },
+    });
+    const plan = { ...syncDefaults(), pageSize: 20, full: true, onDelete: 'erase' as const, publish: null };
+    await expect(runPipeline(plan, fakeResources(db, refusing))).rejects.toBeInstanceOf(UpstreamError);
     expect((await jobRow(db, id))['erased_at']).toBeInstanceOf(Date);
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
   });
