@@ -161,8 +161,11 @@ function assertPriced(total: Record<string, unknown> | undefined, prices: Prices
 function shownRows(data: readonly BillingRow[], query: BillingQuery, now: Date) {
   const starts = data.map((row) => parsePeriod(row.period)?.from.getTime() ?? Number.NaN);
   const ends = data.map((row) => parsePeriod(row.period)?.before.getTime() ?? Number.NaN);
-  const from = query.range.from ?? (starts.length > 0 ? new Date(Math.min(...starts)) : undefined);
-  const before = query.range.before ?? new Date(Math.max(now.getTime() + 1, ...ends.filter((e) => e > 0)));
+  const first = starts.reduce((least, start) => Math.min(least, start), Number.POSITIVE_INFINITY);
+  const from = query.range.from ?? (starts.length > 0 ? new Date(first) : undefined);
+  const before =
+    query.range.before ??
+    new Date(ends.reduce((last, end) => (end > 0 ? Math.max(last, end) : last), now.getTime() + 1));
   if (!from) return { rows: [...data], periods: [], leftOut: 0 };
   const periods = periodsBetween(query.by, from, before);
   if (periods.length > MAX_PERIODS) {

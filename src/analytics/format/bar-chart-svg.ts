@@ -69,7 +69,7 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
   if (points.length === 0 || points.every((p) => p.value === 0)) {
     return `${open}<text x="${width / 2}" y="${height / 2}" text-anchor="middle">No data in this range</text></svg>`;
   }
-  const top = niceCeiling(Math.max(...points.map((p) => p.value)));
+  const top = niceCeiling(points.reduce((most, p) => Math.max(most, p.value), Number.NEGATIVE_INFINITY));
   const y = (value: number) => MARGIN.top + PLOT_HEIGHT - (value / top) * PLOT_HEIGHT;
   const group = plotWidth / periods.length;
   const bar = Math.max(1, (group * 0.8) / series.length);
@@ -87,9 +87,7 @@ export function barChartSvg(points: readonly BarPoint[], options: BarChartOption
       );
     });
   });
-  parts.push(...periodLabels(periods, group));
-  parts.push('</svg>');
-  return parts.join('\n');
+  return [...parts, ...periodLabels(periods, group), '</svg>'].join('\n');
 }
 
 function axis(top: number, y: (value: number) => number, plotWidth: number, unit: string): string[] {

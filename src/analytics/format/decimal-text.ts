@@ -51,7 +51,7 @@ export function sumExact(values: readonly ExactNumber[]): ExactNumber {
   const scaled = values.map((value) => parse(value.text));
   if (scaled.some((s) => s === undefined)) throw new TypeError('sumExact takes plain decimals only');
   const parts = scaled as Scaled[];
-  const scale = Math.max(0, ...parts.map((p) => p.scale));
+  const scale = parts.reduce((most, p) => Math.max(most, p.scale), 0);
   const total = parts.reduce((sum, p) => sum + rescale(p, scale), 0n);
   return new ExactNumber(format(total, scale));
 }

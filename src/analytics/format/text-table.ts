@@ -25,7 +25,7 @@ export function formatTextTable(table: ResultTable, notes: readonly string[] = [
   const body = shown.slice(0, table.rows.length);
   const footer = table.footer ? shown.at(-1) : undefined;
   const widths = header.map((name, i) =>
-    Math.max(displayWidth(name), ...shown.map((row) => displayWidth(row[i] ?? ''))),
+    shown.reduce((widest, row) => Math.max(widest, displayWidth(row[i] ?? '')), displayWidth(name)),
   );
   const right = table.columns.map((column) => column.type === 'integer' || column.type === 'number');
   const line = (cells: readonly string[]) =>
