@@ -44,10 +44,13 @@ interface BillingFileOptions {
   readonly now?: Date;
 }
 
-/** A line that changes on every sync without the figures changing; left out when comparing. */
-const AS_OF_LINE = /^(# |<li>)as of .*$/gm;
+/**
+ * A line that changes on every sync without the figures changing; left out when comparing. In a
+ * CSV with --report-bom it is the file's first line, after the byte order mark.
+ */
+const AS_OF_LINE = /^(\uFEFF?)(?:# |<li>)as of .*$/gm;
 const sameFigures = (old: string, next: string) =>
-  old.replace(AS_OF_LINE, '') === next.replace(AS_OF_LINE, '');
+  old.replace(AS_OF_LINE, '$1') === next.replace(AS_OF_LINE, '$1');
 
 /**
  * `files` is empty when the mirror never synced successfully (nothing written); a file's `written`

@@ -179,6 +179,28 @@ describe('scheduled billing report files', () => {
     }
   });
 
+  test('CSV files with a byte order mark are left untouched too when only a newer sync changed', async () => {
+    const dir = tempDir();
+    const write = () =>
+      withReader((database) =>
+        writeBillingReport({
+          db: database,
+          dir,
+          by: 'day',
+          period: '2026-10-31',
+          now: NOW,
+          settings: { ...DEFAULTS, bom: true },
+        }),
+      );
+    await write();
+    const csvPath = join(dir, `${DAY}.csv`);
+    expect(readFileSync(csvPath, 'utf8').charCodeAt(0)).toBe(0xfeff);
+    utimesSync(csvPath, OLD, OLD);
+    await recordSyncs(db, new Date(SYNCED.getTime() + 120_000));
+    expect((await write()).files.map((f) => f.written)).toEqual([false, false]);
+    expect(statSync(csvPath).mtime).toEqual(OLD);
+  });
+
   test('each run writes every complete day and month of the window: missed periods appear, late completions rewrite theirs', async () => {
     const dir = tempDir();
     const settings = { ...DEFAULTS, windowMs: 3 * 86_400_000, staleAfterMs: 30 * 86_400_000 };
