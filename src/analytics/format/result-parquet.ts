@@ -19,7 +19,7 @@ import { isoDuration } from './duckdb-result-table.js';
 
 /** Writes `reader`'s rows to `file` (absolute); returns the row count. */
 export async function resultToParquet(reader: DuckDBResultReader, file: string): Promise<number> {
-  const names = reader.columnNames();
+  const names = copyColumnNames(reader.columnNames());
   const types = reader.columnTypes();
   const checked = types.flatMap((type, i) => (needsCheck(type) ? [i] : []));
   return withPrivateDuckDB(async (connection) => {
@@ -52,6 +52,32 @@ export async function resultToParquet(reader: DuckDBResultReader, file: string):
     }
     await connection.run(`COPY result TO ${sqlPathLiteral(file, '--out')} (FORMAT parquet)`);
     return reader.currentRowCount;
+  });
+}
+
+/**
+ * Column names made unique as DuckDB's COPY makes them (QueryResult::DeduplicateColumns): a name
+ * already taken, in any case, gets `_N`, N its repetition, so `SELECT *` of a join writes `id` and
+ * `id_1`, as DuckDB would, where a table of both names could not be made.
+ */
+function copyColumnNames(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const low = name.toLowerCase();
+    const count = seen.get(low);
+    if (count === undefined) {
+      seen.set(low, 1);
+      return name;
+    }
+    let repetition = count;
+    let unique = `${name}_${repetition}`;
+    while (seen.has(unique.toLowerCase())) {
+      repetition += 1;
+      unique = `${name}_${repetition}`;
+    }
+    seen.set(low, repetition);
+    seen.set(unique.toLowerCase(), 1);
+    return unique;
   });
 }
 

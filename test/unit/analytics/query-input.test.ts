@@ -212,6 +212,26 @@ describe('query writes where and how it is told, as the DuckDB CLI does', () => 
     expect(readdirSync(dir).sort()).toEqual(['r.csv', 'r.json', 'r.parquet']);
   });
 
+  test('Parquet of a result whose column names repeat (SELECT * of a join) names them as DuckDB COPY does', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'joined.parquet');
+    const sql =
+      'SELECT j.id, f.id, 1 AS a, 2 AS A, 3 AS a, 4 AS a_1 FROM jobs AS j JOIN job_facts AS f ON f.id = j.id ORDER BY j.id LIMIT 1';
+    const outcome = await runCommand(query, [sql, '--db', db, '--out', out]);
+    expect(outcome.error?.message).toBeUndefined();
+    const back = await runCommand(query, [
+      `SELECT * FROM read_parquet('${out}')`,
+      '--db',
+      db,
+      '--read',
+      dir,
+      '--format',
+      'json',
+    ]);
+    const id = [...records.map((r) => String(r['id']))].sort()[0];
+    expect(JSON.parse(back.stdout)).toEqual([{ id, id_1: id, a: 1, A_1: 2, a_2: 3, a_1_1: 4 }]);
+  });
+
   test('an extension it cannot tell, a missing folder and Parquet of several statements are refused in one line', async () => {
     const dir = tempDir();
     const refusals: [string[], RegExp][] = [
