@@ -1,5 +1,5 @@
 /** `transcript-sync enqueue`: a sync job per kind on the worker's queue; needs Redis, not the key. */
-import type { Job, QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/types.js';
@@ -63,7 +63,7 @@ export const command: Command = {
         }
         return 0;
       }
-      const results = await Promise.all(jobs.map((job) => waitFor(job, events, waitTimeout)));
+      const results = await Promise.all(jobs.map((job) => waitFor(job, queue, events, waitTimeout)));
       for (const r of results) stdout.write(json ? jsonLine(r.json) : `${r.line}\n`);
       return results.every((r) => r.ok) ? 0 : 1;
     } finally {
@@ -74,7 +74,7 @@ export const command: Command = {
 };
 
 /** A job's outcome: whether it succeeded, its text line(s) and its JSON line. */
-async function waitFor(job: Job, events: QueueEvents, timeoutMs: number) {
+async function waitFor(job: Job, queue: Queue, events: QueueEvents, timeoutMs: number) {
   const data = job.data as ScheduledSyncData;
   const head = { jobId: job.id, kind: data.kind, mode: data.mode };
   try {
@@ -89,10 +89,26 @@ async function waitFor(job: Job, events: QueueEvents, timeoutMs: number) {
       return { ok: false, line: `${what} failed: ${reason}`, json: { ...head, state, reason } };
     }
     const within = `${what} did not finish within ${formatDuration(timeoutMs)}`;
+    const inQueue = state === 'waiting' || state === 'prioritized' || state === 'delayed';
+    // A run of it that failed, waiting out BullMQ's backoff: the worker took it, so it stays queued.
+    const latest =
+      inQueue && job.id !== undefined ? await queue.getJob(job.id).catch(() => undefined) : undefined;
+    if (latest !== undefined && latest.attemptsMade > 0 && latest.failedReason) {
+      const attempts = latest.opts.attempts ?? 1;
+      const failed = `attempt ${latest.attemptsMade} of ${attempts} failed: ${latest.failedReason}`;
+      const line = `${within}: ${failed}; it stays ${state} in the queue and the worker retries it after a backoff`;
+      const json = {
+        ...head,
+        state,
+        reason: 'timeout',
+        attemptsMade: latest.attemptsMade,
+        failedReason: latest.failedReason,
+      };
+      return { ok: false, line, json };
+    }
     // A job no worker took yet is taken back, so it does not run long after its caller gave up.
-    const unclaimed = state === 'waiting' || state === 'prioritized' || state === 'delayed';
     if (
-      unclaimed &&
+      inQueue &&
       (await job
         .remove()
         .then(() => true)

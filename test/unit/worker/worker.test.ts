@@ -17,12 +17,14 @@ import { createSyncQueue, REPORT_JOB } from '../../../src/worker/queue.js';
 import type { RunningWorker } from '../../../src/worker/runtime.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { actualFacts, expectedFacts } from '../../helpers/mirror.js';
+import { freePort } from '../../helpers/net.js';
 import { redisUrl } from '../../helpers/redis.js';
 import { eventually } from '../../helpers/worker.js';
 import {
   collect,
   get,
   HOUR,
+  NO_REPORT_RUN,
   REPORT_AT_START,
   reportingWithin,
   setup,
@@ -129,6 +131,44 @@ describe('worker', () => {
     expect(result.summary.kinds[0].inserted).toBe(1);
     await running.stop();
     expect((await actualFacts(db)).jobs[String(added['id'])]).toBe('done');
+  });
+
+  it('enqueue --wait past --timeout says why a run the worker took failed, and leaves its retry queued', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 3, live: 3, ...SHORT });
+    // No scheduled run: the worker runs only the job enqueued, against a service that is down.
+    const opts = options(sim, db, prefix, { kinds: ['live'], every: NO_REPORT_RUN });
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const running = await start({ ...opts, settings: { ...opts.settings, baseUrl: down } });
+
+    const out = collect();
+    const flags = {
+      kind: 'live',
+      wait: true,
+      timeout: '12s',
+      'redis-url': redisUrl(),
+      'redis-prefix': prefix,
+    };
+    const code = await enqueue.run({
+      flags,
+      positionals: [],
+      stdout: out.stream,
+      stderr: out.stream,
+      env: {},
+    });
+
+    expect(code).toBe(1);
+    const line = out.text().trim();
+    expect(line).toMatch(
+      /^job \S+ \(live incremental\) did not finish within 12\.0s: attempt 1 of 5 failed: .*request to GET \/v2\/live failed \(ECONNREFUSED.*; it stays delayed in the queue and the worker retries it after a backoff$/,
+    );
+    expect(line).not.toMatch(/no worker took it/);
+    // The worker took it: its retry stays queued, as BullMQ's backoff has it.
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    const [job] = await queue.getDelayed();
+    expect(job?.attemptsMade).toBe(1);
+    expect(job?.data).toEqual({ kind: 'live', mode: 'incremental' });
+    await running.stop();
   });
 
   it('enqueue --recent reconciles only the recent window; the whole-history reconcile finds the older deletion', async () => {
