@@ -90,7 +90,7 @@ export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = 
     for (const mode of SYNC_MODES) {
       const id = schedulerId(kind, mode);
       const schedule = plan[mode];
-      if (!plan.kinds.includes(kind) || schedule === undefined) await queue.removeJobScheduler(id);
+      if (!plan.kinds.includes(kind) || schedule === undefined) await removeSchedule(queue, id);
       else {
         const data: ScheduledSyncData = { kind, mode };
         const later = mode === 'incremental' ? undefined : now;
@@ -102,6 +102,18 @@ export async function registerSchedules(queue: Queue, plan: SchedulePlan, now = 
     name: REPORT_JOB,
     data: {},
   });
+}
+
+/**
+ * Removes scheduler `id` and the run of it already due: BullMQ removes only the next iteration
+ * (delayed), not one waiting to run, such as the incremental sync a start queues at once, which a
+ * worker that no longer selects its kind would otherwise run once more.
+ */
+async function removeSchedule(queue: Queue, id: string): Promise<void> {
+  if (!(await queue.removeJobScheduler(id))) return;
+  const due = await queue.getJobs(['waiting', 'prioritized']);
+  // A job a worker took meanwhile is locked and stays: it is running already.
+  await Promise.all(due.filter((job) => job.repeatJobKey === id).map((job) => job.remove().catch(() => {})));
 }
 
 /** An `every` schedule starts one interval after `later` when given; a bad cron names `flag`. */

@@ -134,6 +134,24 @@ describe('worker schedules', () => {
     ]);
   });
 
+  it('a restart without a kind leaves no run of its schedulers waiting to run', async () => {
+    const queue = queueFor(uniquePrefix('schedule'));
+    const hourly = { every: 3_600_000 };
+    const plan = { incremental: fiveMinutes, full: daily, recent: hourly, report: daily };
+    // The worker stopped before it ran the incremental syncs this start queued at once.
+    await registerSchedules(queue, { ...plan, kinds: ['pre-recorded', 'live'] });
+    await registerSchedules(queue, { ...plan, kinds: ['live'] });
+
+    const pending = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
+      (j) => j.name === 'sync',
+    );
+    expect(pending.map((j) => `${j.data.kind} ${j.data.mode}`).sort()).toEqual([
+      'live full',
+      'live incremental',
+      'live recent',
+    ]);
+  });
+
   it('reads durations and 5-field cron expressions, and refuses anything else with the flag name', () => {
     expect(parseSchedule('5m', '--every')).toEqual({ every: 300_000 });
     expect(parseSchedule('1d', '--full-every')).toEqual({ every: 86_400_000 });
