@@ -5,8 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { serveReads } from '../../src/analytics/read/read-server.js';
 import type { Command } from '../../src/cli/command.js';
 import { command as exportCommand } from '../../src/cli/commands/export.js';
+import { command as quarantineCommand } from '../../src/cli/commands/quarantine.js';
 import { command as queryCommand } from '../../src/cli/commands/query.js';
 import { command as reportCommand } from '../../src/cli/commands/report.js';
+import { command as stateCommand } from '../../src/cli/commands/state.js';
 import { command as statusCommand } from '../../src/cli/commands/status.js';
 import { silentLogger } from '../../src/log.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -126,6 +128,21 @@ describe('reads while a sync holds the file', () => {
     const exportedJobs = Number(/^jobs\s+(\d+) rows/m.exec(exported.stdout)?.[1]);
     expect(exportedJobs).toBeGreaterThan(0);
     expect(existsSync(join(out, 'jobs'))).toBe(true);
+    expect(backfill.sync.child.exitCode).toBeNull();
+  });
+
+  test('state show and quarantine list, readers too, answer from the last commit', async () => {
+    const state = await whileHeld(stateCommand, db, ['show', '--json']);
+    expect(state.error).toBeUndefined();
+    const kinds = JSON.parse(state.stdout) as { kind: string; redis: string }[];
+    expect(kinds.map((k) => [k.kind, k.redis])).toEqual([
+      ['pre-recorded', 'not configured'],
+      ['live', 'not configured'],
+    ]);
+
+    const quarantined = await whileHeld(quarantineCommand, db, ['list', '--json']);
+    expect(quarantined.error).toBeUndefined();
+    expect(JSON.parse(quarantined.stdout)).toEqual([]);
     expect(backfill.sync.child.exitCode).toBeNull();
   });
 

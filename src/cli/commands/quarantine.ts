@@ -1,8 +1,9 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
+import { withReader } from '../../analytics/read/open-reader.js';
 import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
-import { type Database, openReadOnly, openWriter, quarantineList } from '../../store/index.js';
+import { openWriter, quarantineList, type RowSource } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -32,10 +33,12 @@ export const command: Command = {
     };
     const readOnly = action === 'list';
     if (!readOnly) refuseGiven(flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
+    // A reader: while a sync or the worker's run holds the file, its writer answers.
+    if (readOnly)
+      return withReader(settings.db, { lockWaitMs: settings.lockWait }, (db) => list(db, stdout, settings));
     const work = async () => {
-      const db = await (readOnly ? openReadOnly : openWriter)(settings.db, { lockWaitMs: settings.lockWait });
+      const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
-        if (readOnly) return await list(db, stdout, settings);
         const { loaded, stillFailing } = await quarantineRetry(db);
         stdout.write(`loaded ${counted(loaded, 'record')}; ${stillFailing} still failing\n`);
         return 0;
@@ -43,7 +46,6 @@ export const command: Command = {
         await db.close();
       }
     };
-    if (readOnly) return work();
     // A writer would create the file empty.
     assertFileExists(settings.db, 'nothing to retry: `transcript-sync sync` creates and fills it');
     const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
@@ -61,7 +63,7 @@ function parseAction(positionals: readonly string[]): 'list' | 'retry' {
 }
 
 async function list(
-  db: Database,
+  db: RowSource,
   stdout: NodeJS.WritableStream,
   options: { readonly json: boolean; readonly includeResolved: boolean },
 ): Promise<number> {

@@ -1,10 +1,12 @@
 /** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
 
+import { withReader } from '../../analytics/read/open-reader.js';
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import { openReadOnly, openWriter } from '../../store/index.js';
+import type { JobKind } from '../../kinds.js';
+import { checkpointState, openWriter } from '../../store/index.js';
 import { DuckDbCheckpointStore, resolveCheckpoint } from '../../sync/checkpoints/duckdb-store.js';
-import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
+import { EMPTY_CHECKPOINT, parseCheckpoint } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, noAction } from '../command.js';
@@ -39,16 +41,19 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   refuseGiven(flags, ['resetSince', 'yes'], '`state reset`', 'show');
   const json = resolveFormat('format', flags, env) === 'json';
   const remote = await redisStore(settings.redisUrl, settings.redisPrefix);
-  const db = await openReadOnly(settings.db, { lockWaitMs: settings.lockWait });
   try {
-    const local = new DuckDbCheckpointStore(db);
-    const rows = [];
-    for (const kind of settings.kindShown) {
-      const duckdb = await local.load(kind);
-      const redis = remote ? await remote.load(kind) : 'not configured';
-      const next = await resolveCheckpoint(db, local, remote, kind);
-      rows.push({ kind, next_run_from: next.watermark, duckdb, redis });
-    }
+    // A reader: while a sync or the worker's run holds the file, its writer answers.
+    const rows = await withReader(settings.db, { lockWaitMs: settings.lockWait }, async (db) => {
+      const local = { load: async (kind: JobKind) => parseCheckpoint(await checkpointState(db, { kind })) };
+      const read = [];
+      for (const kind of settings.kindShown) {
+        const duckdb = await local.load(kind);
+        const redis = remote ? await remote.load(kind) : 'not configured';
+        const next = await resolveCheckpoint(db, local, remote, kind);
+        read.push({ kind, next_run_from: next.watermark, duckdb, redis });
+      }
+      return read;
+    });
     writeRows(stdout, json, rows, (r) => ({
       kind: r.kind,
       next_run_from: r.next_run_from ?? '(beginning)',
@@ -59,7 +64,6 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
     }));
     return 0;
   } finally {
-    await db.close();
     await remote?.close();
   }
 }

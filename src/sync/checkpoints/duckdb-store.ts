@@ -15,6 +15,7 @@ import {
   countJobs,
   type Database,
   lastOkWindowBefore,
+  type RowSource,
   saveCheckpointState,
 } from '../../store/index.js';
 import type { Checkpoint, CheckpointPhase, CheckpointStore } from '../types.js';
@@ -38,9 +39,10 @@ export class DuckDbCheckpointStore implements CheckpointStore {
   async close(): Promise<void> {}
 }
 
+/** `db` and `local` may read through a writer's read socket (`state show` while a sync runs). */
 export async function resolveCheckpoint(
-  db: Database,
-  local: DuckDbCheckpointStore,
+  db: RowSource,
+  local: Pick<CheckpointStore, 'load'>,
   remote: CheckpointStore | undefined,
   kind: JobKind,
 ): Promise<Checkpoint> {
