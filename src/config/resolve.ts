@@ -72,10 +72,13 @@ export function parseGiven(
 
 /**
  * `text` with the password of a URL in it (`scheme://user:password@`, also mistyped as `scheme:/` or
- * `scheme//`) masked: what may be shown of a value that is no secret but may carry one.
+ * `scheme//`) masked: what may be shown of a value that is no secret but may carry one. Of an
+ * `s3://` URL the whole part before @ is masked: a key id and its secret, or a token.
  */
 export function maskPassword(text: string): string {
-  return text.replace(/((?:^[a-z][\w+.-]*:\/*|\/\/)[^/?#@:\s]*:)[^/?#\s]*@/i, '$1*****@');
+  return text
+    .replace(/^(s3:\/\/)[^/?#\s]*@/i, '$1*****@')
+    .replace(/((?:^[a-z][\w+.-]*:\/*|\/\/)[^/?#@:\s]*:)[^/?#\s]*@/i, '$1*****@');
 }
 
 interface Derivation<F extends SettingName> {

@@ -81,13 +81,6 @@ export function resolveRunOptions(
   if (settings.publishRaw && settings.publish === undefined) {
     throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
   }
-  if (settings.publish !== undefined && /^s3:\/\/[^/]*@/.test(settings.publish)) {
-    // Not quoted: the part before @ is a credential.
-    throw new ConfigError(
-      given('publish', flags, env).where,
-      'must not carry credentials; the AWS SDK takes them from its own chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, a role; docs/operating.md)',
-    );
-  }
   // Before any lock or fetch: a folder that cannot hold the dataset fails the run at once.
   if (settings.publish !== undefined && !isBucketUrl(settings.publish))
     assertOutputFolder(settings.publish, given('publish', flags, env).where);

@@ -260,9 +260,13 @@ export const publishLocation = text.transform((value, ctx) => {
     );
   }
   const [, bucket = '', path = ''] = match;
-  // Credentials in the URL pass here so that this refusal never echoes them: resolveRunOptions
-  // refuses them without quoting the value.
-  if (bucket.includes('@')) return value;
+  // Shown masked (maskPassword): the whole part before @ is a credential.
+  if (bucket.includes('@')) {
+    return refuse(
+      ctx,
+      'must not carry credentials; the AWS SDK takes them from its own chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, a role; docs/operating.md)',
+    );
+  }
   if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
     return refuse(
       ctx,

@@ -221,6 +221,31 @@ describe('config show', () => {
     const enqueue = await runMain(['enqueue'], env);
     expect(oneLine(enqueue, 2)).toBe(result.stderr.split('\n')[0]);
   });
+
+  it('refuses a --publish s3:// URL with credentials as sync does, showing none of them', async () => {
+    for (const publish of ['s3://AKIAEXAMPLEKEYID:s3-secret@lake/x', 's3://AKIAEXAMPLEKEYID@lake/x']) {
+      const env = { TSYNC_PUBLISH: publish };
+      const result = await runMain(['config', 'show', '--json'], env);
+      expect(result.code, publish).toBe(2);
+      const line = oneLine(result, 2);
+      expect(line).toMatch(/^transcript-sync: TSYNC_PUBLISH: must not carry credentials; /);
+      const rows = Object.fromEntries(
+        (JSON.parse(result.stdout) as { setting: string }[]).map((r) => [r.setting, r]),
+      );
+      expect(rows['publish']).toMatchObject({
+        source: 'env',
+        value: 's3://*****@lake/x',
+        problem: expect.stringContaining('must not carry credentials'),
+      });
+      for (const credential of ['AKIAEXAMPLEKEYID', 's3-secret']) {
+        expect(result.stdout).not.toContain(credential);
+        expect(result.stderr).not.toContain(credential);
+      }
+      // A sync refuses it in the same words (its closing line a log line off a terminal).
+      const sync = await runMain(['sync', '--db', '/tmp/never-made.duckdb'], env);
+      expect((JSON.parse(oneLine(sync, 2)) as { msg: string }).msg).toBe(line);
+    }
+  });
 });
 
 describe('--notify', () => {
