@@ -53,6 +53,13 @@ async function withReader<T>(fn: (database: Database) => Promise<T>): Promise<T>
 
 const OLD = new Date('2001-01-01T00:00:00Z');
 
+/** The billing files of 2026-10-31 written into `dir` with `settings`, as of NOW. */
+function writeDay(dir: string, settings: typeof DEFAULTS) {
+  return withReader((database) =>
+    writeBillingReport({ db: database, dir, by: 'day', period: '2026-10-31', now: NOW, settings }),
+  );
+}
+
 describe('scheduled billing report files', () => {
   test("writes the CSV and HTML of a day, named by database, period and kind, with that day's figures", async () => {
     const dir = tempDir();
@@ -129,17 +136,7 @@ describe('scheduled billing report files', () => {
 
   test('unchanged figures leave the files untouched, a newer sync alone too; changed figures replace them by rename', async () => {
     const dir = tempDir();
-    const write = () =>
-      withReader((database) =>
-        writeBillingReport({
-          db: database,
-          dir,
-          by: 'day',
-          period: '2026-10-31',
-          now: NOW,
-          settings: DEFAULTS,
-        }),
-      );
+    const write = () => writeDay(dir, DEFAULTS);
     await write();
     const csvPath = join(dir, `${DAY}.csv`);
     const htmlPath = join(dir, `${DAY}.html`);
@@ -181,17 +178,7 @@ describe('scheduled billing report files', () => {
 
   test('CSV files with a byte order mark are left untouched too when only a newer sync changed', async () => {
     const dir = tempDir();
-    const write = () =>
-      withReader((database) =>
-        writeBillingReport({
-          db: database,
-          dir,
-          by: 'day',
-          period: '2026-10-31',
-          now: NOW,
-          settings: { ...DEFAULTS, bom: true },
-        }),
-      );
+    const write = () => writeDay(dir, { ...DEFAULTS, bom: true });
     await write();
     const csvPath = join(dir, `${DAY}.csv`);
     expect(readFileSync(csvPath, 'utf8').charCodeAt(0)).toBe(0xfeff);

@@ -41,6 +41,14 @@ const SHORT = { utterancesPerJob: 2, wordsPerUtterance: 2 } as const;
  * start runs, covering the last complete day and month only (--report-window 1d): the report's
  * periods are worker-reports.test.ts's.
  */
+/** `enqueue` run in this process with `flags`, its output into `out`; its exit code. */
+function enqueueInto(
+  out: ReturnType<typeof collect>,
+  flags: Record<string, string | boolean>,
+): Promise<number> {
+  return enqueue.run({ flags, positionals: [], stdout: out.stream, stderr: out.stream, env: {} });
+}
+
 function options(...[sim, db, prefix, overrides]: Parameters<typeof workerOptions>) {
   return reportingWithin(
     '1d',
@@ -110,13 +118,7 @@ describe('worker', () => {
 
     const out = collect();
     const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
-    const code = await enqueue.run({
-      flags,
-      positionals: [],
-      stdout: out.stream,
-      stderr: out.stream,
-      env: {},
-    });
+    const code = await enqueueInto(out, flags);
 
     expect(code).toBe(0);
     const [line, ...rest] = out.text().trim().split('\n');
@@ -148,13 +150,7 @@ describe('worker', () => {
       'redis-url': redisUrl(),
       'redis-prefix': prefix,
     };
-    const code = await enqueue.run({
-      flags,
-      positionals: [],
-      stdout: out.stream,
-      stderr: out.stream,
-      env: {},
-    });
+    const code = await enqueueInto(out, flags);
 
     expect(code).toBe(1);
     const line = out.text().trim();
@@ -194,13 +190,7 @@ describe('worker', () => {
     const flags = { kind: 'live', wait: true, json: true, 'redis-url': redisUrl(), 'redis-prefix': prefix };
     const runOnce = async (extra: Record<string, boolean>) => {
       const out = collect();
-      const code = await enqueue.run({
-        flags: { ...flags, ...extra },
-        positionals: [],
-        stdout: out.stream,
-        stderr: out.stream,
-        env: {},
-      });
+      const code = await enqueueInto(out, { ...flags, ...extra });
       expect(code, out.text()).toBe(0);
       return JSON.parse(out.text().trim()).summary.kinds[0];
     };
