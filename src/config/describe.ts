@@ -1,4 +1,5 @@
 /** Settings as a person reads them: a flag's line of --help, and `config show`'s rows. */
+import { redisUrlProblem } from '../sync/types.js';
 import { snakeCase } from '../util/snake-case.js';
 import { DERIVED, given, maskPassword, parseGiven, resolveSettings, type SettingSource } from './resolve.js';
 import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
@@ -55,7 +56,26 @@ export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
       problem: parsed && !parsed.ok ? parsed.problem : null,
     };
   });
-  return rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
+  const shown = rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
+  return shown.map((row) =>
+    row.setting === 'redisUrl' && row.problem === null ? withRunProblem(row, flags, env) : row,
+  );
+}
+
+/** REDIS_URL's row with the problem a run would refuse it for, given the checkpoints setting. */
+function withRunProblem(row: SettingRow, flags: FlagValues, env: Env): SettingRow {
+  const given = describedCheckpoints(flags, env);
+  const problem = given && redisUrlProblem({ checkpoints: given, redisUrl: row.value });
+  return problem ? { ...row, problem } : row;
+}
+
+/** The checkpoints setting in effect; undefined when refused (its own row says why). */
+function describedCheckpoints(flags: FlagValues, env: Env) {
+  try {
+    return resolveSettings(['checkpoints'], [], flags, env).checkpoints;
+  } catch {
+    return undefined;
+  }
 }
 
 function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | undefined {

@@ -34,6 +34,7 @@ import type {
   SyncResources,
   SyncSummary,
 } from './types.js';
+import { redisUrlProblem } from './types.js';
 
 /** How the kinds of a run ended: the summary, and a failure no retry fixes, thrown once all is done. */
 export interface KindsOutcome {
@@ -49,9 +50,8 @@ export async function runSync(
   resources: SyncResources,
   around: AroundKinds = (_db, kinds) => kinds(),
 ): Promise<SyncSummary> {
-  if (resources.checkpoints === 'redis' && !resources.redisUrl) {
-    throw new ConfigError('REDIS_URL', 'is required with --checkpoints redis; set REDIS_URL or --redis-url');
-  }
+  const refused = redisUrlProblem(resources);
+  if (refused) throw new ConfigError('REDIS_URL', refused);
   const memory = planMemory(plan.memory, plan.concurrency);
   const logger = resources.logger ?? silentLogger;
   const signal = resources.signal ?? new AbortController().signal;

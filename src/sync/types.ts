@@ -66,6 +66,16 @@ export interface StoreSettings {
   readonly redisPrefix: string;
 }
 
+/** Why a run refuses these settings (REDIS_URL's problem: `config show` names it too); undefined when it takes them. */
+export function redisUrlProblem(
+  settings: Pick<StoreSettings, 'checkpoints' | 'redisUrl'>,
+): string | undefined {
+  if (settings.checkpoints === 'redis' && !settings.redisUrl) {
+    return 'is required with --checkpoints redis; set REDIS_URL or --redis-url';
+  }
+  return undefined;
+}
+
 /** How a run reports and is stopped. */
 export interface RunHooks {
   readonly logger?: Logger;

@@ -194,6 +194,21 @@ describe('config show', () => {
     expect(sliceJobs).toMatchObject({ source: 'flag', value: '1000' });
   });
 
+  it('refuses --checkpoints redis without REDIS_URL, as a sync does, in one line and exit 2', async () => {
+    const result = await runMain(['config', 'show', '--json'], { TSYNC_CHECKPOINTS: 'redis' });
+    expect(result.code).toBe(2);
+    const line =
+      'transcript-sync: REDIS_URL: is required with --checkpoints redis; set REDIS_URL or --redis-url';
+    expect(result.stderr.trim()).toBe(line);
+    const rows = JSON.parse(result.stdout) as { setting: string; problem: string | null }[];
+    expect(rows.find((r) => r.setting === 'redis_url')?.problem).toBe(
+      'is required with --checkpoints redis; set REDIS_URL or --redis-url',
+    );
+    ok(
+      await runMain(['config', 'show'], { TSYNC_CHECKPOINTS: 'redis', REDIS_URL: 'redis://127.0.0.1:6390' }),
+    );
+  });
+
   it('masks the password of a URL it refuses, in its value, its reason and on stderr', async () => {
     const env = {
       // An https URL where a redis:// one belongs, and a scheme mistyped: both refused.
