@@ -56,13 +56,14 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       : undefined;
     const reads = await serveReads(db, { logger, ...(publishDir ? { readableDirs: [publishDir] } : {}) });
     try {
-      const outcome = await kinds().catch(async (error: unknown) => {
-        // A failure that stopped the run may follow erasures it committed: they are rewritten too.
+      let outcome: KindsOutcome;
+      try {
+        outcome = await kinds();
+      } finally {
+        // Also when a failure stopped the run: the erasures its kinds committed are rewritten too.
         unwritten = await unwrittenErasures(db).catch(() => 0);
-        throw error;
-      });
+      }
       freshness = await freshnessOf(db, outcome, logger);
-      unwritten = await unwrittenErasures(db);
       if (plan.publish) {
         const target = plan.publish;
         // The kinds have committed: the publish reads the history within the memory of a reading that

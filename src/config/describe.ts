@@ -57,25 +57,12 @@ export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
     };
   });
   const shown = rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
-  return shown.map((row) =>
-    row.setting === 'redisUrl' && row.problem === null ? withRunProblem(row, flags, env) : row,
-  );
-}
-
-/** REDIS_URL's row with the problem a run would refuse it for, given the checkpoints setting. */
-function withRunProblem(row: SettingRow, flags: FlagValues, env: Env): SettingRow {
-  const given = describedCheckpoints(flags, env);
-  const problem = given && redisUrlProblem({ checkpoints: given, redisUrl: row.value });
-  return problem ? { ...row, problem } : row;
-}
-
-/** The checkpoints setting in effect; undefined when refused (its own row says why). */
-function describedCheckpoints(flags: FlagValues, env: Env) {
-  try {
-    return resolveSettings(['checkpoints'], [], flags, env).checkpoints;
-  } catch {
-    return undefined;
-  }
+  // A pair a run refuses: REDIS_URL unset with checkpoints in Redis (a refused checkpoints says why itself).
+  const checkpoints = shown.find((row) => row.setting === 'checkpoints' && row.problem === null)?.value;
+  return shown.map((row) => {
+    if (row.setting !== 'redisUrl' || row.problem !== null || checkpoints !== 'redis') return row;
+    return { ...row, problem: redisUrlProblem({ checkpoints, redisUrl: row.value }) ?? null };
+  });
 }
 
 function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | undefined {

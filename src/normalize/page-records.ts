@@ -75,10 +75,12 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
     if (heads.id !== undefined) listedIds.push(heads.id);
     bytes += item.end - item.start;
     const raw = body.toString(ascii ? 'latin1' : 'utf8', item.start, item.end);
-    let job: Omit<JobText, 'raw' | 'hash'>;
+    const hash = () => contentHash(body.subarray(item.start, item.end));
+    let job: JobText;
     if (item.checked && item.plain) {
       const { id, kind, status, created_at: createdAt } = heads as Required<typeof heads>;
-      job = { id, kind, status, createdAt, doc: undefined, modules: item.names.filter(isModule) };
+      const modules = item.names.filter(isModule);
+      job = { id, kind, status, createdAt, raw, hash: hash(), doc: undefined, modules };
     } else {
       const parsed: unknown = JSON.parse(raw);
       const checked = validateJobRecord(parsed);
@@ -91,10 +93,11 @@ export function normalizePage({ body, items }: Pick<Page, 'body' | 'items'>): Pa
       const modules = Object.entries(result ?? {})
         .filter(([name, value]) => value !== null && isModule(name))
         .map(([name]) => name);
-      job = { id, kind, status, createdAt, doc, modules };
+      job = { id, kind, status, createdAt, raw, hash: hash(), doc, modules };
     }
+    // The last copy of a job listed twice is kept, in the place of its last listing.
     jobs.delete(job.id);
-    jobs.set(job.id, { ...job, raw, hash: contentHash(body.subarray(item.start, item.end)) });
+    jobs.set(job.id, job);
   }
   return { pages: 1, count: items.length, listedIds, jobs: [...jobs.values()], quarantine, bytes };
 }

@@ -124,7 +124,7 @@ export async function runSync(
           notStarted.push(kind);
           continue;
         }
-        const checkpoint = await resolveCheckpoint(open, local, remote, kind);
+        const checkpoint = await resolveCheckpoint(open, remote, kind);
         try {
           kinds.push(await syncKind(ctx, kind, checkpoint));
         } catch (thrown) {

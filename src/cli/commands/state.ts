@@ -3,10 +3,13 @@
 import { withReader } from '../../analytics/read/open-reader.js';
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';
-import type { JobKind } from '../../kinds.js';
-import { checkpointState, openWriter } from '../../store/index.js';
-import { DuckDbCheckpointStore, resolveCheckpoint } from '../../sync/checkpoints/duckdb-store.js';
-import { EMPTY_CHECKPOINT, parseCheckpoint } from '../../sync/checkpoints/schema.js';
+import { openWriter } from '../../store/index.js';
+import {
+  DuckDbCheckpointStore,
+  fileCheckpoint,
+  resolveCheckpoint,
+} from '../../sync/checkpoints/duckdb-store.js';
+import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { type Command, type CommandContext, noAction } from '../command.js';
@@ -44,12 +47,11 @@ async function show({ flags, env, stdout }: CommandContext): Promise<number> {
   try {
     // A reader: while a sync or the worker's run holds the file, its writer answers.
     const rows = await withReader(settings.db, { lockWaitMs: settings.lockWait }, async (db) => {
-      const local = { load: async (kind: JobKind) => parseCheckpoint(await checkpointState(db, { kind })) };
       const read = [];
       for (const kind of settings.kindShown) {
-        const duckdb = await local.load(kind);
+        const duckdb = await fileCheckpoint(db, kind);
         const redis = remote ? await remote.load(kind) : 'not configured';
-        const next = await resolveCheckpoint(db, local, remote, kind);
+        const next = await resolveCheckpoint(db, remote, kind);
         read.push({ kind, next_run_from: next.watermark, duckdb, redis });
       }
       return read;
@@ -99,7 +101,7 @@ async function reset({ flags, env, stdout, stderr }: CommandContext): Promise<nu
       try {
         const local = new DuckDbCheckpointStore(db);
         for (const kind of kinds) {
-          const before = await resolveCheckpoint(db, local, remote, kind);
+          const before = await resolveCheckpoint(db, remote, kind);
           // Keeps the pending list (those jobs are re-checked anyway); drops the backfill slice.
           const after = {
             ...EMPTY_CHECKPOINT,

@@ -27,8 +27,8 @@ export class DuckDbCheckpointStore implements CheckpointStore {
 
   constructor(private readonly db: Database) {}
 
-  async load(kind: JobKind): Promise<Checkpoint | null> {
-    return parseCheckpoint(await checkpointState(this.db, { kind }));
+  load(kind: JobKind): Promise<Checkpoint | null> {
+    return fileCheckpoint(this.db, kind);
   }
 
   /** Call inside the transaction that commits the rows the checkpoint covers. */
@@ -39,14 +39,18 @@ export class DuckDbCheckpointStore implements CheckpointStore {
   async close(): Promise<void> {}
 }
 
-/** `db` and `local` may read through a writer's read socket (`state show` while a sync runs). */
+/** The checkpoint the file holds for `kind`; `db` may read through a writer's read socket. */
+export async function fileCheckpoint(db: RowSource, kind: JobKind): Promise<Checkpoint | null> {
+  return parseCheckpoint(await checkpointState(db, { kind }));
+}
+
+/** `db` may read through a writer's read socket (`state show` while a sync runs). */
 export async function resolveCheckpoint(
   db: RowSource,
-  local: Pick<CheckpointStore, 'load'>,
   remote: CheckpointStore | undefined,
   kind: JobKind,
 ): Promise<Checkpoint> {
-  const fromFile = await local.load(kind);
+  const fromFile = await fileCheckpoint(db, kind);
   const fromRemote = remote ? await remote.load(kind) : null;
   if (fromFile && fromRemote) return earlier(fromFile, fromRemote);
   if (fromFile) return fromFile;

@@ -110,19 +110,19 @@ describe('choosing the checkpoint a run starts from', () => {
   it('uses what the database holds when the Redis key is missing', async () => {
     const { db, redis, local } = await fileAndRedis('fallback');
     await local.save('live', checkpoint);
-    expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
+    expect((await resolveCheckpoint(db, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('takes the earlier watermark when the file is behind Redis (a restored backup)', async () => {
     const { db, redis, local } = await fileAndRedis('behind');
     await local.save('live', checkpoint);
     await redis.save('live', { ...checkpoint, watermark: '2026-11-22T00:00:00.000Z' });
-    expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBe(checkpoint.watermark);
+    expect((await resolveCheckpoint(db, redis, 'live')).watermark).toBe(checkpoint.watermark);
   });
 
   it('ignores a Redis checkpoint for a file that holds no jobs (a new file)', async () => {
-    const { db, redis, local } = await fileAndRedis('newfile');
+    const { db, redis } = await fileAndRedis('newfile');
     await redis.save('live', checkpoint);
-    expect((await resolveCheckpoint(db, local, redis, 'live')).watermark).toBeNull();
+    expect((await resolveCheckpoint(db, redis, 'live')).watermark).toBeNull();
   });
 });
