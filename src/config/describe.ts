@@ -2,7 +2,15 @@
 import { redisUrlProblem } from '../sync/types.js';
 import { snakeCase } from '../util/snake-case.js';
 import { DERIVED, given, maskPassword, parseGiven, resolveSettings, type SettingSource } from './resolve.js';
-import { CONFIGURATION, type Env, type FlagValues, type SettingName, settingOf } from './settings.js';
+import {
+  CONFIGURATION,
+  type Env,
+  type FlagValues,
+  type SettingName,
+  type SettingValue,
+  settingOf,
+} from './settings.js';
+import { webhookSecretProblem } from './worker-settings.js';
 
 /** The help text of a setting, for a command's --help: what it is, its default, its variable. */
 export function settingHelp(name: SettingName): string {
@@ -57,12 +65,45 @@ export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
     };
   });
   const shown = rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
-  // A pair a run refuses: REDIS_URL unset with checkpoints in Redis (a refused checkpoints says why itself).
-  const checkpoints = shown.find((row) => row.setting === 'checkpoints' && row.problem === null)?.value;
   return shown.map((row) => {
-    if (row.setting !== 'redisUrl' || row.problem !== null || checkpoints !== 'redis') return row;
-    return { ...row, problem: redisUrlProblem({ checkpoints, redisUrl: row.value }) ?? null };
+    if (row.problem !== null) return row;
+    const problem = pairProblem(row.setting, flags, env);
+    return problem === undefined ? row : { ...row, problem };
   });
+}
+
+/**
+ * Why a command refuses a setting together with another, on the row of the one to fix: REDIS_URL
+ * unset with checkpoints in Redis, as a run refuses it; TSYNC_WEBHOOK_SECRET unusable with a
+ * webhook port, as the worker refuses it. A refused partner says why on its own row instead.
+ */
+function pairProblem(name: SettingName, flags: FlagValues, env: Env): string | undefined {
+  switch (name) {
+    case 'redisUrl': {
+      const checkpoints = validValue('checkpoints', flags, env);
+      if (checkpoints === undefined) return undefined;
+      return redisUrlProblem({ checkpoints, redisUrl: validValue('redisUrl', flags, env) ?? null });
+    }
+    case 'webhookSecret':
+      return webhookSecretProblem(
+        validValue('webhookPort', flags, env),
+        validValue('webhookSecret', flags, env),
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** The typed value of a setting as given; undefined when unset or refused. */
+function validValue<K extends SettingName>(
+  name: K,
+  flags: FlagValues,
+  env: Env,
+): SettingValue<K> | undefined {
+  const value = given(name, flags, env);
+  if (value.input === undefined) return undefined;
+  const parsed = parseGiven(name, value);
+  return parsed.ok ? (parsed.value as SettingValue<K>) : undefined;
 }
 
 function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | undefined {

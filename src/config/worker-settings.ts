@@ -10,6 +10,31 @@ import { duration, numberAbove, off, parsedBy, port, schedule, text } from './va
 /** Fewest characters of TSYNC_WEBHOOK_SECRET: 32, as many as a UUID's hex digits. */
 export const WEBHOOK_SECRET_MIN = 32;
 
+/** A secret that fits in a URL path as it is: letters, digits and `-_.~`. */
+const PATH_SAFE = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * Why the worker refuses TSYNC_WEBHOOK_SECRET with `port` set (`config show` names it too);
+ * undefined when it takes it, or when no port is set. The message says what is wrong with the
+ * secret, never the secret itself.
+ */
+export function webhookSecretProblem(
+  port: number | undefined,
+  secret: string | undefined,
+): string | undefined {
+  if (port === undefined) return undefined;
+  const wrong =
+    secret === undefined || secret === ''
+      ? 'it is unset'
+      : secret.length < WEBHOOK_SECRET_MIN
+        ? `it has ${secret.length}`
+        : PATH_SAFE.test(secret)
+          ? undefined
+          : 'it holds other characters';
+  if (wrong === undefined) return undefined;
+  return `--webhook-port needs at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ here (${wrong}); make one with: openssl rand -hex 32`;
+}
+
 export const WORKER_SETTINGS = {
   every: {
     env: 'TSYNC_EVERY',

@@ -5,7 +5,7 @@
 import { resolveAll } from '../../config/resolve.js';
 import { type Env, type FlagValues, namesOf } from '../../config/settings.js';
 import { billingFileSettings, RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
-import { WEBHOOK_SECRET_MIN, WORKER_SETTINGS } from '../../config/worker-settings.js';
+import { WORKER_SETTINGS, webhookSecretProblem } from '../../config/worker-settings.js';
 import { ConfigError } from '../../errors.js';
 import { createLogger, type TextSink } from '../../log.js';
 import type { SyncSettings } from '../../worker/job-definition.js';
@@ -140,33 +140,16 @@ export function resolveWorkerOptions(flags: FlagValues, env: Env, stderr: TextSi
   return { options, shutdownTimeoutMs: shutdownTimeout };
 }
 
-/** A secret that fits in a URL path as it is: letters, digits and `-_.~`. */
-const PATH_SAFE = /^[A-Za-z0-9._~-]+$/;
-
 /** --webhook-port's settings, its secret checked; undefined when the port is not set. */
 function resolveWebhook(flags: FlagValues, env: Env): WebhookSettings | undefined {
   const given = resolveAll(['webhookHost', 'webhookRate', 'webhookPort', 'webhookSecret'], flags, env);
-  if (given.webhookPort === undefined) return undefined;
-  const secret = given.webhookSecret ?? '';
-  // Never the secret itself in the message: only what is wrong with it.
-  const wrong =
-    secret === ''
-      ? 'it is unset'
-      : secret.length < WEBHOOK_SECRET_MIN
-        ? `it has ${secret.length}`
-        : PATH_SAFE.test(secret)
-          ? undefined
-          : 'it holds other characters';
-  if (wrong !== undefined) {
-    throw new ConfigError(
-      'TSYNC_WEBHOOK_SECRET',
-      `--webhook-port needs at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ here (${wrong}); make one with: openssl rand -hex 32`,
-    );
-  }
+  const refused = webhookSecretProblem(given.webhookPort, given.webhookSecret);
+  if (refused) throw new ConfigError('TSYNC_WEBHOOK_SECRET', refused);
+  if (given.webhookPort === undefined || given.webhookSecret === undefined) return undefined;
   return Object.freeze({
     host: given.webhookHost,
     port: given.webhookPort,
-    secret,
+    secret: given.webhookSecret,
     ratePerSecond: given.webhookRate,
   });
 }

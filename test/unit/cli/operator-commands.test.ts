@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WEBHOOK_SECRET_MIN } from '../../../src/config/worker-settings.js';
 import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
 import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
@@ -207,6 +208,42 @@ describe('config show', () => {
     ok(
       await runMain(['config', 'show'], { TSYNC_CHECKPOINTS: 'redis', REDIS_URL: 'redis://127.0.0.1:6390' }),
     );
+  });
+
+  it('refuses --webhook-port with a missing, short or unsafe secret, as the worker does, never showing it', async () => {
+    const long = 'a'.repeat(WEBHOOK_SECRET_MIN);
+    const cases: { flags: string[]; env: Record<string, string>; wrong: string }[] = [
+      { flags: ['--webhook-port', '8790'], env: {}, wrong: 'it is unset' },
+      {
+        flags: [],
+        env: { TSYNC_WEBHOOK_PORT: '8790', TSYNC_WEBHOOK_SECRET: 'short-secret-x' },
+        wrong: 'it has 14',
+      },
+      {
+        flags: ['--webhook-port', '8790'],
+        env: { TSYNC_WEBHOOK_SECRET: `${long}/unsafe` },
+        wrong: 'it holds other characters',
+      },
+    ];
+    for (const { flags, env, wrong } of cases) {
+      const shown = await runMain(['config', 'show', '--json', ...flags], env);
+      const line = oneLine(shown, 2);
+      expect(line).toBe(
+        `transcript-sync: TSYNC_WEBHOOK_SECRET: --webhook-port needs at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ here (${wrong}); make one with: openssl rand -hex 32`,
+      );
+      // The worker refuses the same settings with the same words (in its JSON log line).
+      const worker = JSON.parse(oneLine(await runMain(['worker', ...flags], env), 2)) as { msg: string };
+      expect(worker.msg).toBe(line);
+      const rows = JSON.parse(shown.stdout) as { setting: string; problem: string | null }[];
+      expect(rows.find((r) => r.setting === 'webhook_secret')?.problem).toBe(
+        line.replace('transcript-sync: TSYNC_WEBHOOK_SECRET: ', ''),
+      );
+      for (const secret of ['short-secret-x', long])
+        expect(shown.stdout + shown.stderr).not.toContain(secret);
+    }
+    ok(await runMain(['config', 'show'], { TSYNC_WEBHOOK_PORT: '8790', TSYNC_WEBHOOK_SECRET: long }));
+    // No port, no webhook: a secret alone is not checked.
+    ok(await runMain(['config', 'show'], { TSYNC_WEBHOOK_SECRET: 'short-secret-x' }));
   });
 
   it('masks the password of a URL it refuses, in its value, its reason and on stderr', async () => {
