@@ -60,20 +60,26 @@ export class RunCounters {
     for (const key of LOADED) this[key] += result[key];
   }
 
-  /** The load counts as of now: what `takeBack` returns to when the transaction that follows rolls back. */
+  /**
+   * The counts a transaction adds to (its loads and its pending re-checks) as of now: what
+   * `takeBack` returns to when the transaction that follows rolls back.
+   */
   loads(): LoadCounts {
-    return Object.fromEntries(LOADED.map((key) => [key, this[key]])) as LoadCounts;
+    return Object.fromEntries(IN_TRANSACTION.map((key) => [key, this[key]])) as LoadCounts;
   }
 
   takeBack(loads: LoadCounts): void {
-    for (const key of LOADED) this[key] = loads[key];
+    for (const key of IN_TRANSACTION) this[key] = loads[key];
   }
 }
 
-type LoadCounts = Record<(typeof LOADED)[number], number>;
+type LoadCounts = Record<(typeof IN_TRANSACTION)[number], number>;
 
 /** The counts of a load that a kind's totals add up. */
 const LOADED = ['inserted', 'updated', 'unchanged', 'quarantined', 'restored', 'words'] as const;
+
+/** The counts that stand only once the transaction that added to them commits. */
+const IN_TRANSACTION = [...LOADED, 'pendingRechecked'] as const;
 
 /**
  * The kind's reports from its counters and the client's counts since the kind's own start:

@@ -55,14 +55,23 @@ export async function recheckPending(
   const pending = await pendingJobs(ctx.db, kind, since, windowAfter);
   if (pending.length === 0) return;
   const { counters, report, checkpoint } = state;
-  // The re-check moves no watermark: each of its commits saves the run's starting checkpoint.
-  const claims: Claims = { complete: () => {}, checkpoint: () => checkpoint, committed: () => {} };
+  // A pending job is re-checked, once, by the transaction that loads it as listed; the writer takes
+  // the count back with the loads of a transaction that rolls back.
+  const unchecked = new Set(pending.map((job) => job.id));
+  const claims: Claims = {
+    complete: () => {},
+    listed: (ids) => {
+      for (const id of ids) if (unchecked.delete(id)) counters.pendingRechecked += 1;
+    },
+    // The re-check moves no watermark: each of its commits saves the run's starting checkpoint.
+    checkpoint: () => checkpoint,
+    committed: () => {},
+  };
   await walkAndLoad(ctx, kind, pendingWindows(pending, paging), undefined, paging, {
     counters,
     report,
     claims,
   });
-  counters.pendingRechecked = pending.length;
 }
 
 /**

@@ -71,6 +71,7 @@ function laterOf(a: string | null, b: string): string {
 export function windowClaims(ledger: SliceLedger, start: Checkpoint): Claims {
   return {
     complete: (index) => ledger.complete(index),
+    listed: () => {},
     checkpoint: () => ({ ...start, watermark: ledger.watermark, slice: ledger.inProgress }),
     committed: (cp) => ledger.commit(cp.watermark),
   };

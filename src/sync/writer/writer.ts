@@ -31,6 +31,8 @@ import { fetchSlices, PageQueue, type Queued, type SliceSource } from './fetch-s
 export interface Claims {
   /** Every page of slice `index` was loaded, in the open transaction or an earlier one. */
   complete(index: number): void;
+  /** `ids`, of every record listed (valid or not), are loaded in the open transaction. */
+  listed(ids: readonly string[]): void;
   /** The checkpoint the open transaction saves. */
   checkpoint(): Checkpoint;
   /** The open transaction committed `cp`, what `checkpoint` returned inside it. */
@@ -85,7 +87,8 @@ async function writePages(
   const { counters, claims } = state;
   let loadedSinceOpen = 0;
   for (let ended = false; !ended; ) {
-    // A transaction that rolls back stored nothing: the run's totals count committed loads only.
+    // A transaction that rolls back stored nothing: the run's totals count committed loads and
+    // re-checks only. A rollback ends the walk.
     const committed = counters.loads();
     const batch = await ctx.db
       .transaction(async () => {
@@ -155,6 +158,7 @@ async function loadPages(
     // Every record listed, valid or not: a quarantined job is still listed upstream (reconcile.ts).
     const seen = records.listedIds;
     if (ctx.plan.full && seen.length > 0) await addSeenIds(ctx.db, { ids: seen });
+    claims.listed(seen);
     ctx.retention.check(kind, records.jobs);
     const result = await ctx.loader.stage(records, new Date(), ctx.memory.batchBytes);
     counters.addLoad(result);

@@ -235,6 +235,58 @@ describe('the engine over an in-memory listing', () => {
     await expectMirror(ctx.db.path, settled);
   });
 
+  it("counts in a failed kind's summary only the pending re-checks it committed", async () => {
+    // As above: every pending job is the re-check's, and each settles upstream.
+    const account = accountData({
+      seed: 6,
+      preRecorded: 20,
+      live: 0,
+      utterancesPerJob: 2,
+      wordsPerUtterance: 2,
+      from: new Date(Date.now() - 3 * 86_400_000),
+      to: new Date(Date.now() - 3_600_000),
+    });
+    const stored = structuredClone(account.all()) as Json[];
+    const pendingIds = stored
+      .filter((r) => r['status'] === 'queued' || r['status'] === 'processing')
+      .map((r) => String(r['id']));
+    for (const id of pendingIds) account.advance(id, 'done');
+    const settled = structuredClone(account.all()) as Json[];
+    const { ctx, store } = await kindContext(new FakeListing(stored));
+    await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
+    const checkpoint = (await store.load('pre-recorded')) ?? EMPTY_CHECKPOINT;
+    // One window at a time, a commit after every load; the re-check's third commit fails.
+    let saves = 0;
+    const failingThird: CheckpointStore = {
+      name: 'redis',
+      phase: 'in-transaction',
+      load: async () => null,
+      save: async () => {
+        if (++saves === 3) throw new Error('the third commit fails');
+      },
+      close: async () => {},
+    };
+    const committing: KindRunContext = {
+      ...ctx,
+      client: new FakeListing(settled),
+      plan: { ...plan, concurrency: 1 },
+      stores: [...ctx.stores, failingThird],
+      memory: { ...ctx.memory, commitBytes: 1, queueBytes: 1 },
+    };
+    const failure = await syncKind(committing, 'pre-recorded', checkpoint).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(KindRunFailed);
+    const { summary } = failure as KindRunFailed;
+    const [rechecked] = await ctx.db.all<{ done: number }>(
+      `SELECT count(*)::INTEGER AS done FROM jobs WHERE status = 'done' AND id IN (${pendingIds.map((id) => `'${id}'`).join(', ')})`,
+    );
+    // The first two commits re-checked some; the third's rolled back, and the run stopped there.
+    expect(rechecked?.done).toBeGreaterThan(0);
+    expect(rechecked?.done).toBeLessThan(pendingIds.length);
+    expect(summary.pendingRechecked).toBe(rechecked?.done);
+    const saved = await store.load('pre-recorded');
+    expect(saved?.lastRun?.pendingRechecked).toBe(rechecked?.done);
+  });
+
   it('a failed kind throws KindRunFailed with its summary and the cause, having saved only a committed watermark', async () => {
     // Two slices of three pages: the walk's every kind of request, in as few as it takes.
     const records = dataset(5, 20, 0);
