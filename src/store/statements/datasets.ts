@@ -68,7 +68,9 @@ export async function copyDataset(
   const source = queryText(query);
   if (!ofJobs) return copyToParquet(db, source, {}, target, filter.partitions);
   const params = { include_deleted: filter.include_deleted ?? false };
-  if (target.partitionBy.length === 0) return copyToParquet(db, source, params, target, filter.partitions);
+  if (target.partitionBy.length === 0) {
+    return copyToParquet(db, source, params, target, filter.partitions, wide);
+  }
   const jobs = await jobsByPartition(db, params.include_deleted);
   const keys = filter.partitions ?? [...jobs.keys()];
   if (wide) return copyPartitionFiles(db, source, params, target, keys);

@@ -80,6 +80,8 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 /**
  * COPY of `source`'s rows (with columns kind and month when partitioned or filtered): only the
  * `partitions` given (`kind|month`; all when undefined), partitioned at most PARTITIONS_PER_COPY a COPY.
+ * `wide`: rows of kilobytes, an unpartitioned file of them written in row groups as small as a wide
+ * partition's (copyPartitionFiles), so that no row group is built whole in the pool.
  */
 export async function copyToParquet(
   db: RowSource,
@@ -87,9 +89,10 @@ export async function copyToParquet(
   params: Params,
   target: ParquetTarget,
   partitions?: readonly string[],
+  wide = false,
 ): Promise<number> {
   const partitioned = target.partitionBy.length > 0;
-  if (!partitioned && partitions === undefined) return copyOnce(db, source, params, target);
+  if (!partitioned && partitions === undefined) return copyOnce(db, source, params, target, wide);
   const keys = partitions ?? (await partitionsOf(db, source, params));
   const batches = partitioned ? partitionBatches(keys, new Map(), Infinity) : [keys];
   return copyBatches(db, source, params, target, batches);
