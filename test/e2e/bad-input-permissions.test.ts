@@ -52,6 +52,19 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     expectOneLine(result, 1, db, 'permission denied', 'readable');
     expect(result.stderr).not.toContain('writable');
   });
+
+  it('a database in a folder the user may not enter: the readers name that folder', async () => {
+    const db = syncedDb();
+    const dir = join(db, '..');
+    const home = join(dir, '..');
+    grantRead(home);
+    chmodSync(dir, 0o700);
+    for (const args of [['status'], ['query', 'SELECT 1'], ['report', 'billing']]) {
+      const result = await runCliUnprivileged([...args, '--db', db], {}, home);
+      expectOneLine(result, 1, db, `permission denied on its folder ${dir}`, '--db');
+    }
+    await expectUntouched(db);
+  });
 });
 
 describe('an output folder the user may not write is a configuration mistake (exit 2) naming it', () => {

@@ -130,7 +130,7 @@ export async function acquireInstance(
   try {
     instance = await createWithRetry(path, options, readOnly, lockWaitMs);
   } catch (error) {
-    if (tempDirectory) rmSync(tempDirectory, { recursive: true, force: true });
+    if (tempDirectory) removeSpillFolder(tempDirectory);
     throw error;
   }
   if (created) restrictFile(path);
@@ -145,7 +145,17 @@ export function releaseInstance(path: string, entry: SharedInstance): void {
   instances.delete(path);
   entry.instance.closeSync();
   restrictFile(`${path}.wal`);
-  if (entry.tempDirectory) rmSync(entry.tempDirectory, { recursive: true, force: true });
+  if (entry.tempDirectory) removeSpillFolder(entry.tempDirectory);
+}
+
+/**
+ * Removes a read-only open's spill folder, never failing: in a folder this user may not enter,
+ * where the open itself fails, it cannot be reached, and the open's own error says why.
+ */
+function removeSpillFolder(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {}
 }
 
 /** Removes a file this process just created and could not finish setting up. */
@@ -237,6 +247,12 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     return fail(`${path} does not exist yet`, 'run `transcript-sync sync` first to create and fill it');
   const damaged = damagedFileError(path, cause);
   if (damaged) return damaged;
+  if (readOnly && /permission denied/i.test(message) && !enterable(dirname(path))) {
+    return fail(
+      `cannot read ${path}: permission denied on its folder ${dirname(path)}`,
+      'let this user enter that folder and those above it (x permission), or point --db (TSYNC_DB) at a readable copy',
+    );
+  }
   if (readOnly && /permission denied/i.test(message)) {
     return fail(
       `cannot read ${path}: permission denied`,
@@ -250,6 +266,16 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     );
   }
   return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
+}
+
+/** Whether this user may pass through `dir` to the files in it. */
+function enterable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const DAMAGED =
