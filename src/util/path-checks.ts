@@ -10,12 +10,13 @@ import {
   constants,
   existsSync,
   openSync,
+  readdirSync,
   readSync,
   realpathSync,
   type Stats,
   statSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, DatabaseError } from '../errors.js';
 
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'] as const;
@@ -162,5 +163,62 @@ export function assertInputFolder(dir: string, flag: string): void {
       flag,
       `${shown} is a file, not a folder; give the folder that holds it (SQL reads the files below ${flag} folders)`,
     );
+  }
+}
+
+/**
+ * What the store names the files and folders it keeps beside a database `<db>`, after `<db>`: the
+ * write-ahead log, the writer's and the worker's lock (and a stale one set aside), compact's copy and
+ * its log, the read socket, and DuckDB's spill folders.
+ */
+const STORE_SIBLING =
+  /^\.(wal|lock|worker\.lock|(worker\.)?lock\.stale-.+|compact-tmp(\.wal)?|sock|tmp(-\d+)?)$/;
+
+/** Where the store's files of `db` live: beside the path DuckDB opens and, for a symlink, its target. */
+function storeLocations(db: string): { readonly dir: string; readonly base: string }[] {
+  const given = join(realPathOfExisting(dirname(resolve(db))), basename(db));
+  const real = realPathOfExisting(db);
+  return [...new Set([given, real])].map((path) => ({ dir: dirname(path), base: basename(path) }));
+}
+
+/** Whether `a` and `b` are the same file by device and inode (a hard link); false when either is missing. */
+function sameFile(a: Stats, b: string): boolean {
+  try {
+    const other = statSync(b);
+    return other.dev === a.dev && other.ino === a.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A ConfigError (exit 2) naming `flag` when `target`, a path a command writes over or removes whole, is
+ * the database `db`, a file or folder the store keeps beside it, or a folder that holds either: paths
+ * compared once symlinks are followed where they exist, a file also by device and inode (a hard link).
+ * `fix` completes the message, e.g. "write the result to another file".
+ */
+export function assertNotStoreFile(target: string, db: string, flag: string, fix: string): void {
+  const real = realPathOfExisting(target);
+  const refuse = (what: string) => new ConfigError(flag, `${target} ${what} (--db ${db}); ${fix}`);
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(real);
+  } catch {}
+  for (const { dir, base } of storeLocations(db)) {
+    const file = join(dir, base);
+    if (real === file || (stat?.isFile() && sameFile(stat, file))) throw refuse('is the database file');
+    if (file.startsWith(`${real}${sep}`)) throw refuse(`holds the database file ${file}`);
+    const siblings = (names: readonly string[]) =>
+      names.filter((name) => name.startsWith(base) && STORE_SIBLING.test(name.slice(base.length)));
+    if (dirname(real) === dir && siblings([basename(real)]).length > 0)
+      throw refuse('is a file the store keeps beside the database');
+    if (stat?.isFile() && stat.nlink > 1) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {}
+      if (siblings(names).some((name) => sameFile(stat, join(dir, name))))
+        throw refuse('is a file the store keeps beside the database');
+    }
   }
 }

@@ -1,9 +1,11 @@
 /** `transcript-sync export --out DIR`: Hive-partitioned Parquet files of the tables, for other engines. */
 
+import { join } from 'node:path';
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { assertOutputFolder } from '../../util/path-checks.js';
+import { EXPORTED_DATASETS } from '../../store/index.js';
+import { assertNotStoreFile, assertOutputFolder } from '../../util/path-checks.js';
 
 import type { Command } from '../command.js';
 
@@ -25,6 +27,14 @@ export const command: Command = {
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(SETTINGS, [], flags, env);
     assertOutputFolder(settings.exportOut, '--out');
+    // The table folders are replaced whole: none may be, or hold, the database's files.
+    for (const table of EXPORTED_DATASETS)
+      assertNotStoreFile(
+        join(settings.exportOut, table),
+        settings.db,
+        '--out',
+        'choose another --out folder',
+      );
     const reading = { ...readerOptions(settings), writesParquet: true };
     const { exportOut: outDir, includeDeleted, overwrite } = settings;
     const tables = await withReader(settings.db, reading, (db) =>

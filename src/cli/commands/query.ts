@@ -11,7 +11,7 @@ import type { Reader } from '../../analytics/read/reader.js';
 import { resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
-import { assertInputFolder, assertOutputFolder } from '../../util/path-checks.js';
+import { assertInputFolder, assertNotStoreFile, assertOutputFolder } from '../../util/path-checks.js';
 
 import type { Command } from '../command.js';
 
@@ -58,9 +58,9 @@ export const command: Command = {
     );
     const sql = await sqlText(positionals, settings.sqlFile, stdin);
     const outText = settings.queryOut;
-    const out = outText === undefined ? undefined : outPath(outText);
-    const format = resolveFormat('queryFormat', flags, env) ?? formatOfOut(outText);
     const { db } = settings;
+    const out = outText === undefined ? undefined : outPath(outText, db);
+    const format = resolveFormat('queryFormat', flags, env) ?? formatOfOut(outText);
     const readableDirs = settings.readableDirs ?? [];
     for (const dir of readableDirs) assertInputFolder(dir, '--read');
     const options = { ...readerOptions(settings), readableDirs };
@@ -120,14 +120,18 @@ function formatOfOut(out: string | undefined): QueryFormat {
   return found;
 }
 
-/** --out as an absolute path into a writable folder that exists (created by no one but the user). */
-function outPath(text: string): string {
+/**
+ * --out as an absolute path into a writable folder that exists (created by no one but the user),
+ * neither the database `db` nor a file the store keeps beside it.
+ */
+function outPath(text: string, db: string): string {
   const path = resolve(text);
   const dir = dirname(path);
   assertOutputFolder(dir, '--out', 'a file in a writable folder');
   if (!existsSync(dir)) throw new ConfigError('--out', `folder ${dir} does not exist; create it first`);
   if (existsSync(path) && statSync(path).isDirectory())
     throw new ConfigError('--out', `${text} is a folder; give the name of a file in it`);
+  assertNotStoreFile(text, db, '--out', 'write the result to another file');
   return path;
 }
 

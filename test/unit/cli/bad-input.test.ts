@@ -6,7 +6,19 @@
  * bad-input-permissions.test.ts.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -232,6 +244,89 @@ describe('output folders that cannot hold files', () => {
       await template.expectUntouched(db);
     },
   );
+});
+
+/** Stands for the database file in STORE_FILE_OUTPUTS' arguments. */
+const DB = '<db>';
+
+/** [args (the database is appended as --db), what the line must name] */
+const STORE_FILE_OUTPUTS: readonly [readonly string[], readonly string[]][] = [
+  [
+    ['query', 'SELECT 1', '--format', 'csv', '--out', DB],
+    ['--out', 'is the database file'],
+  ],
+  [
+    ['query', 'SELECT 1', '--format', 'json', '--out', `${DB}.wal`],
+    ['--out', 'beside the database'],
+  ],
+  [
+    ['query', 'SELECT 1', '--format', 'csv', '--out', `${DB}.lock`],
+    ['--out', 'beside the database'],
+  ],
+  [
+    ['query', 'SELECT 1', '--out', `${DB}.worker.lock`, '--format', 'csv'],
+    ['--out', 'beside the database'],
+  ],
+  [
+    ['query', 'SELECT 1', '--format', 'parquet', '--out', `${DB}.compact-tmp`],
+    ['--out', 'beside'],
+  ],
+  [
+    ['query', 'SELECT 1', '--format', 'csv', '--out', '<link>/x/../data.duckdb'],
+    ['--out', 'is the database file'],
+  ],
+];
+
+describe('an output path that is the database or a file the store keeps beside it', () => {
+  it.each(STORE_FILE_OUTPUTS)(
+    '%j is refused (exit 2) before anything is written: the data untouched',
+    async (args, mentions) => {
+      const db = syncedDb();
+      const link = join(tempDir('tsync-bad-'), 'link');
+      symlinkSync(dirname(db), link);
+      const given = args.map((arg) => arg.replace('<link>', link).replace(DB, db));
+      mkdirSync(join(dirname(db), 'x'));
+      const siblings = readdirSync(dirname(db)).sort();
+      const result = await runMain([...given, '--db', db]);
+      expectOneLine(result, 2, ...mentions, 'another');
+      expect(readdirSync(dirname(db)).sort()).toEqual(siblings);
+      await template.expectUntouched(db);
+    },
+  );
+
+  it('a symlink or a hard link to the database is refused as the database is', async () => {
+    const db = syncedDb();
+    const elsewhere = tempDir('tsync-bad-');
+    const symlink = join(elsewhere, 'result.csv');
+    symlinkSync(db, symlink);
+    const hardLink = join(elsewhere, 'copy.csv');
+    linkSync(db, hardLink);
+    for (const out of [symlink, hardLink]) {
+      const result = await runMain(['query', 'SELECT 1', '--out', out, '--db', db]);
+      expectOneLine(result, 2, '--out', 'is the database file');
+    }
+    expect(lstatSync(symlink).isSymbolicLink()).toBe(true);
+    await template.expectUntouched(db);
+  });
+
+  it('export --overwrite into a folder whose table folder holds the database is refused', async () => {
+    const out = tempDir('tsync-bad-');
+    for (const db of [join(out, 'jobs', 'data.duckdb'), join(out, 'words')]) {
+      mkdirSync(dirname(db), { recursive: true });
+      copyFileSync(syncedDb(), db);
+      const result = await runMain(['export', '--out', out, '--overwrite', '--db', db]);
+      expectOneLine(result, 2, '--out', db, 'another');
+      await template.expectUntouched(db);
+    }
+  });
+
+  it('a file beside the database that is none of its own is written', async () => {
+    const db = syncedDb();
+    const out = `${db}.csv`;
+    const result = await runMain(['query', 'SELECT 1 AS one', '--out', out, '--db', db]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('one\n1\n');
+  });
 });
 
 describe('a server that cannot listen where it is told', () => {
