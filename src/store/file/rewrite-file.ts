@@ -3,9 +3,11 @@
  * freed: the schema by COPY FROM DATABASE, `job_records` in runs of about JOBS_GROUP_RAW_BYTES of raw,
  * each committed straight into the copy as a row group, every other table whole. Row counts are
  * compared, and the copy replaces the file by a rename while the original is held, so no writer slips in.
+ * The copy (and its WAL) is made in `<db>.compact-tmp/`, a folder only the owner may enter from the
+ * moment it exists, whatever the umask: DuckDB creates the files in it, with modes the umask decides.
  */
-import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { DatabaseError } from '../../errors.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
@@ -17,7 +19,7 @@ import {
   tableRowCounts,
 } from '../statements/file-upkeep.js';
 import { JOBS_GROUP_RAW_BYTES } from './merge-row-groups.js';
-import { discardCreatedFile, restrictFile, STORAGE_FORMAT } from './open-instance.js';
+import { restrictFile, STORAGE_FORMAT } from './open-instance.js';
 
 export interface CompactResult {
   readonly bytesBefore: number;
@@ -40,8 +42,11 @@ export async function compactFile(
   onProgress: (progress: CompactProgress) => void = () => {},
   finish: () => Promise<void> = async () => {},
 ): Promise<CompactResult> {
-  const target = `${db.path}.compact-tmp`;
-  discardCreatedFile(target);
+  const folder = copyFolder(db.path);
+  removeCopy(db.path);
+  mkdirSync(folder, { mode: 0o700 });
+  chmodSync(folder, 0o700); // mkdir's mode is filtered by the umask
+  const target = join(folder, basename(db.path));
   const bytesBefore = statSync(db.path).size;
   await db.run('CHECKPOINT');
   const [row] = await db.all<{ name: string }>('SELECT current_database() AS name');
@@ -77,11 +82,12 @@ export async function compactFile(
     }
   } catch (error) {
     await db.run('DETACH DATABASE IF EXISTS tsync_compacted').catch(() => {});
-    discardCreatedFile(target);
+    removeCopy(db.path);
     throw error;
   }
   restrictFile(target);
   renameSync(target, db.path);
+  removeCopy(db.path);
   const dir = openSync(dirname(db.path), 'r'); // the rename made durable
   try {
     fsyncSync(dir);
@@ -89,4 +95,16 @@ export async function compactFile(
     closeSync(dir);
   }
   return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
+}
+
+/** The private folder a compact of `path` makes its copy in. */
+export function copyFolder(path: string): string {
+  return `${path}.compact-tmp`;
+}
+
+/** Removes what a compact of `path` left beside it: its folder, or an older release's copy and WAL. */
+export function removeCopy(path: string): void {
+  const folder = copyFolder(path);
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(`${folder}.wal`, { force: true });
 }

@@ -2,13 +2,14 @@
  * `transcript-sync compact` rewrites a file of the previous release (DuckDB's old storage format,
  * `raw` uncompressed) into the current format: every table equal, smaller, private, still valid.
  */
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { withReader } from '../../../src/analytics/read/open-reader.js';
 import { isOutOfMemory, onOutOfMemory } from '../../../src/errors.js';
 import { JOBS_GROUP_RAW_BYTES } from '../../../src/store/file/merge-row-groups.js';
+import { compactFile } from '../../../src/store/file/rewrite-file.js';
 import { openReadOnly, openWriter } from '../../../src/store/open-file.js';
 import { tableRowCounts } from '../../../src/store/statements/file-upkeep.js';
 import { verifyFile } from '../../../src/store/verify.js';
@@ -81,6 +82,36 @@ describe('transcript-sync compact', () => {
     const [row] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM transcript_search('a')");
     await db.close();
     expect(row?.n).toBeGreaterThan(0);
+  });
+});
+
+describe('the copy compact writes beside the file', () => {
+  it('is private to its owner from the moment it exists, even under umask 000, and gone after', async () => {
+    const path = join(tempDir(), 'private.duckdb');
+    await writeLegacyFile(path, { jobs: 20, utterancesPerJob: 5 });
+    const seen: string[] = [];
+    // Every entry of the copy beside the file, with its mode, at each step of the copy.
+    const look = () => {
+      for (const name of readdirSync(dirname(path))) {
+        if (!name.startsWith(`${basename(path)}.compact-tmp`)) continue;
+        seen.push(`${name} ${(statSync(join(dirname(path), name)).mode & 0o777).toString(8)}`);
+      }
+    };
+    const umask = process.umask(0o000);
+    try {
+      const db = await openWriter(path);
+      try {
+        await compactFile(db, look, async () => look());
+      } finally {
+        await db.close();
+      }
+    } finally {
+      process.umask(umask);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    for (const entry of seen) expect(entry).toMatch(/ [0-7]00$/);
+    expect(readdirSync(dirname(path)).filter((name) => name.includes('compact-tmp'))).toEqual([]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 });
 
