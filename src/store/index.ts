@@ -2,6 +2,7 @@
 export * from './database.js';
 export * from './duckdb.js';
 export * from './erase.js';
+export { pidAlive } from './file/lock-file.js';
 export { damagedFileError } from './file/open-instance.js';
 export * from './file/reading-memory.js';
 export * from './file/rewrite-file.js';

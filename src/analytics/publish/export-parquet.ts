@@ -3,16 +3,19 @@
  * Hive-style by kind and month (UTC, of the job's created_at), for other engines:
  *   OUT/jobs/kind=live/month=2026-10/data_0.parquet
  * Each table is written into a hidden staging folder under OUT and moved into place only when every
- * table is written, so a failed export leaves OUT as it was. Partition columns live in the folder
- * names (read with hive_partitioning), not inside the files.
+ * table is written, so a failed export leaves OUT as it was: the staging folder is removed when the
+ * export fails, when SIGINT or SIGTERM ends it, and, should a kill leave one, by the next export into
+ * OUT once its process is gone. Partition columns live in the folder names (read with
+ * hive_partitioning), not inside the files.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { EXPORTED_DATASETS } from '../../store/index.js';
+import { EXPORTED_DATASETS, pidAlive } from '../../store/index.js';
 import { makeFolder } from '../../util/make-folder.js';
+import { removedOnSignal } from '../../util/removed-on-signal.js';
 import type { Reader } from '../read/reader.js';
 
 /** Hive partition columns of every exported table, in folder order. */
@@ -36,7 +39,26 @@ export async function exportParquet(options: ExportOptions) {
       hint: 'pass --overwrite to replace the previous export, or choose another --out folder',
     });
   }
-  const staging = join(out, `.export-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await removeStaleStaging(out);
+  const staging = join(out, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  return removedOnSignal(staging, () => exportInto(options, out, staging));
+}
+
+/** The name of a staging folder, before `<pid>-<hex>`. */
+const STAGING_PREFIX = '.export-';
+const STAGING_NAME = /^\.export-(\d+)-[0-9a-f]+$/;
+
+/** Removes the staging folders in `out` of exports whose process is gone. */
+async function removeStaleStaging(out: string): Promise<void> {
+  const names = await readdir(out).catch(() => []);
+  for (const name of names) {
+    const pid = Number(STAGING_NAME.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid))
+      await rm(join(out, name), { recursive: true, force: true });
+  }
+}
+
+async function exportInto(options: ExportOptions, out: string, staging: string) {
   await makeFolder(staging);
   try {
     const exported: { table: string; rows: number; dir: string }[] = [];

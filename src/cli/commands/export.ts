@@ -20,8 +20,8 @@ export const command: Command = {
     'only: read with hive partitioning, e.g. in DuckDB',
     "  SELECT kind, month, count(*) FROM read_parquet('DIR/jobs/**/*.parquet', hive_partitioning = true) GROUP BY ALL",
     'jobs leave out content_hash; the records as received (job_records) are not exported. Tables',
-    'are written to a staging folder in DIR and moved into place at the end, so a failed export',
-    'changes nothing.',
+    'are written to a staging folder in DIR and moved into place at the end, so a failed export, or',
+    'one SIGINT or SIGTERM stops, changes nothing.',
   ].join('\n'),
   settings: SETTINGS,
   async run({ flags, env, stdout }) {

@@ -5,10 +5,13 @@
  * compared, and the copy replaces the file by a rename while the original is held, so no writer slips in.
  * The copy (and its WAL) is made in `<db>.compact-tmp/`, a folder only the owner may enter from the
  * moment it exists, whatever the umask: DuckDB creates the files in it, with modes the umask decides.
+ * The folder is removed when the copy fails, when SIGINT or SIGTERM ends the process (unless the
+ * command handles them), and before the next copy.
  */
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DatabaseError } from '../../errors.js';
+import { removedOnSignal } from '../../util/removed-on-signal.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
 import { openReadOnly } from '../open-file.js';
@@ -44,10 +47,27 @@ export async function compactFile(
 ): Promise<CompactResult> {
   const folder = copyFolder(db.path);
   removeCopy(db.path);
+  const bytesBefore = statSync(db.path).size;
+  await removedOnSignal(folder, () => copyOver(db, folder, onProgress, finish));
+  const dir = openSync(dirname(db.path), 'r'); // the rename made durable
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+  return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
+}
+
+/** Copies `db` into a file in `folder` (made private here), then renames that over `db`'s file. */
+async function copyOver(
+  db: Database,
+  folder: string,
+  onProgress: (progress: CompactProgress) => void,
+  finish: () => Promise<void>,
+): Promise<void> {
   mkdirSync(folder, { mode: 0o700 });
   chmodSync(folder, 0o700); // mkdir's mode is filtered by the umask
   const target = join(folder, basename(db.path));
-  const bytesBefore = statSync(db.path).size;
   await db.run('CHECKPOINT');
   const [row] = await db.all<{ name: string }>('SELECT current_database() AS name');
   try {
@@ -88,13 +108,6 @@ export async function compactFile(
   restrictFile(target);
   renameSync(target, db.path);
   removeCopy(db.path);
-  const dir = openSync(dirname(db.path), 'r'); // the rename made durable
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-  return { bytesBefore, bytesAfter: statSync(db.path).size, format: STORAGE_FORMAT };
 }
 
 /** The private folder a compact of `path` makes its copy in. */
