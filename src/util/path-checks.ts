@@ -105,12 +105,51 @@ export function assertDatabaseFile(path: string): void {
   }
 }
 
+/** The outermost folder above `path` that this user may not pass through (x permission), if any. */
+function blockedFolder(path: string): string | undefined {
+  const folders: string[] = [];
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+    folders.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return folders.find((dir) => {
+    try {
+      accessSync(dir, constants.X_OK);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EACCES';
+    }
+  });
+}
+
+/**
+ * The DatabaseError of a database `path` behind a folder this user may not enter, naming that folder
+ * (a file there cannot even be seen to exist), or undefined when nothing above it is closed. `verb`
+ * says what could not be done; `wanted` completes "point --db (TSYNC_DB) at ...".
+ */
+export function deniedFolderError(
+  path: string,
+  verb: 'read' | 'open',
+  wanted: string,
+  cause?: unknown,
+): DatabaseError | undefined {
+  const blocked = blockedFolder(path);
+  if (blocked === undefined) return undefined;
+  return new DatabaseError(`cannot ${verb} ${path}: permission denied on its folder ${blocked}`, {
+    path,
+    hint: `let this user enter that folder and those above it (x permission), or point --db (TSYNC_DB) at ${wanted}`,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /**
  * A command that changes a file it did not make (`compact`, `verify --repair`, `state reset`) is refused
  * where there is none: a writer would create it empty. `nothing` says why there is nothing to do.
  */
 export function assertFileExists(path: string, nothing: string): void {
   if (existsSync(path)) return;
+  const denied = deniedFolderError(path, 'open', 'a file this user may write');
+  if (denied) throw denied;
   throw new DatabaseError(`${path} does not exist yet`, {
     path,
     hint: `${nothing}; check --db (TSYNC_DB)`,

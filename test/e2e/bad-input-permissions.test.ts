@@ -65,6 +65,20 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     }
     await expectUntouched(db);
   });
+
+  it('a database in a folder the user may not enter: compact and erase name that folder too', async () => {
+    const db = syncedDb();
+    const dir = join(db, '..');
+    const home = join(dir, '..');
+    grantRead(home);
+    chmodSync(dir, 0o700);
+    for (const args of [['compact'], ['erase', '--job', 'j', '--yes'], ['erase', '--job', 'j']]) {
+      const result = await runCliUnprivileged([...args, '--db', db], {}, home);
+      expectOneLine(result, 1, db, `permission denied on its folder ${dir}`, '--db');
+      expect(result.stderr).not.toContain('does not exist');
+    }
+    await expectUntouched(db);
+  });
 });
 
 describe('an output folder the user may not write is a configuration mistake (exit 2) naming it', () => {

@@ -11,7 +11,7 @@ import { DatabaseError } from '../../errors.js';
 import type { DuckDbMemory } from '../../memory/budget.js';
 import type { ReaderMemory } from '../../memory/reader-memory.js';
 import { makeFolderSync } from '../../util/make-folder.js';
-import { assertDatabaseFile } from '../../util/path-checks.js';
+import { assertDatabaseFile, deniedFolderError } from '../../util/path-checks.js';
 import { duckdb } from '../duckdb.js';
 
 export interface SharedInstance {
@@ -247,12 +247,9 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     return fail(`${path} does not exist yet`, 'run `transcript-sync sync` first to create and fill it');
   const damaged = damagedFileError(path, cause);
   if (damaged) return damaged;
-  if (readOnly && /permission denied/i.test(message) && !enterable(dirname(path))) {
-    return fail(
-      `cannot read ${path}: permission denied on its folder ${dirname(path)}`,
-      'let this user enter that folder and those above it (x permission), or point --db (TSYNC_DB) at a readable copy',
-    );
-  }
+  const denied = readOnly && /permission denied/i.test(message);
+  const deniedFolder = denied ? deniedFolderError(path, 'read', 'a readable copy', cause) : undefined;
+  if (deniedFolder) return deniedFolder;
   if (readOnly && /permission denied/i.test(message)) {
     return fail(
       `cannot read ${path}: permission denied`,
@@ -266,16 +263,6 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
     );
   }
   return fail(`cannot open ${path}: ${message}`, 'check the path given by --db (TSYNC_DB)');
-}
-
-/** Whether this user may pass through `dir` to the files in it. */
-function enterable(dir: string): boolean {
-  try {
-    accessSync(dir, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const DAMAGED =
