@@ -11,9 +11,21 @@ import { RedisError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
 
-/** For BullMQ's Queue, Worker and QueueEvents. */
+/**
+ * ms before reconnect attempt `times`: 100, 200, ... capped at 2 s, never giving up, so every
+ * connection is back within 2 s of Redis, however long it was gone.
+ */
+function reconnectDelay(times: number): number {
+  return Math.min(times * 100, 2_000);
+}
+
+/**
+ * For BullMQ's Queue, Worker and QueueEvents, reconnecting as the worker's own client does: BullMQ's
+ * default delay grows with each attempt, so after a long outage the queue (schedules, webhook runs)
+ * would stay away long after Redis is back.
+ */
 export function bullConnection(redisUrl: string) {
-  return { url: redisUrl, maxRetriesPerRequest: null } as const;
+  return { url: redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnectDelay } as const;
 }
 
 /** A client for the worker's own commands, failing after 3 reconnect attempts rather than hanging. */
@@ -23,8 +35,7 @@ export async function connectRedis(redisUrl: string, connectionName: string): Pr
     connectionName,
     maxRetriesPerRequest: 3,
     connectTimeout: 5_000,
-    // ms between reconnect attempts: 100, 200, ... capped at 2 s; never gives up while the worker lives.
-    retryStrategy: (times) => Math.min(times * 100, 2_000),
+    retryStrategy: reconnectDelay,
   });
   // ioredis emits 'error' on every failed reconnect; callers see failures through their commands.
   // The first one says why (ECONNREFUSED, auth) better than the "Connection is closed" that follows.

@@ -1,8 +1,8 @@
 /**
  * The worker process through a Redis outage, with a redis-server of the test's own that is stopped
  * and started again empty: one log line per change of state, /metrics answering throughout,
- * /healthz saying why it fails, the schedules back after the restart, the worker lock kept, and
- * a shutdown during the outage within its bound.
+ * /healthz saying why it fails, the schedules and webhook runs back within seconds of the restart
+ * however long the outage, the worker lock kept, and a shutdown during the outage within its bound.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { writerLockPath } from '../../src/store/file/writer-lock.js';
 import { createSyncQueue } from '../../src/worker/queue.js';
 import { startOwnRedis } from '../helpers/redis-server.js';
 import { tempDir } from '../helpers/tmp.js';
-import { eventually, onCleanup, spawnCli } from '../helpers/worker.js';
+import { eventually, NO_REPORT, onCleanup, spawnCli } from '../helpers/worker.js';
 
 async function get(port: number, path: string) {
   const started = Date.now();
@@ -103,5 +103,61 @@ describe('worker through a Redis outage', () => {
     await expect(import('node:fs').then((fs) => fs.existsSync(writerLockPath(db, 'worker')))).resolves.toBe(
       false,
     );
+  });
+
+  it('takes webhook runs and has its schedules again within seconds of Redis coming back from a long outage', async () => {
+    const redis = await startOwnRedis();
+    const sim = await startSimulator({ preRecorded: 5, live: 5, utterancesPerJob: 1, wordsPerUtterance: 2 });
+    onCleanup(() => sim.close());
+    const secret = 'outage-0123456789abcdef0123456789abcdef';
+    const worker = spawnCli(
+      ['worker', '--metrics-port', '0', '--webhook-port', '0', '--every', '1h', ...NO_REPORT],
+      {
+        TSYNC_API_KEY: sim.apiKey,
+        TSYNC_BASE_URL: sim.url,
+        TSYNC_DB: join(tempDir(), 'transcripts.duckdb'),
+        TSYNC_WEBHOOK_SECRET: secret,
+        REDIS_URL: redis.url,
+        TSYNC_LOG_LEVEL: 'info',
+      },
+    );
+    const serving = await worker.waitForLog((l) => l['msg'] === 'serving POST /webhook/<secret>');
+    const hook = `${String(serving['url'])}/webhook/${secret}`;
+    await eventually(
+      async () => (worker.stderr().split('"msg":"job completed"').length === 3 ? true : undefined),
+      'the first two syncs',
+    );
+
+    await redis.stop();
+    await worker.waitForLog((l) => l['msg']?.toString().startsWith('Redis connection lost') === true);
+    // Longer than the few seconds after which a client backing off exponentially waits many
+    // seconds between its attempts to reconnect.
+    await new Promise((r) => setTimeout(r, 11_000));
+    await redis.start();
+    const backAt = Date.now();
+
+    const queue = createSyncQueue(redis.url, 'tsync');
+    queue.on('error', () => {});
+    onCleanup(() => queue.close());
+    const registeredAt = await eventually(
+      async () => ((await queue.getJobSchedulers()).length > 0 ? Date.now() : undefined),
+      'the schedules registered again',
+      15_000,
+    );
+    const event = JSON.stringify({ event: 'transcription.success', payload: { id: 'x' } });
+    const answer = await eventually(
+      async () => {
+        const response = await fetch(hook, {
+          method: 'POST',
+          body: event,
+          signal: AbortSignal.timeout(5_000),
+        });
+        return response.status === 202 ? Date.now() : undefined;
+      },
+      'a webhook run queued',
+      15_000,
+    );
+    expect(registeredAt - backAt).toBeLessThan(4_000);
+    expect(answer - backAt).toBeLessThan(4_000);
   });
 });
