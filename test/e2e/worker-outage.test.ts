@@ -2,14 +2,17 @@
  * The worker process through a Redis outage, with a redis-server of the test's own that is stopped
  * and started again empty: one log line per change of state, /metrics answering throughout,
  * /healthz saying why it fails, the schedules and webhook runs back within seconds of the restart
- * however long the outage, the worker lock kept, and a shutdown during the outage within its bound.
+ * however long the outage, the worker lock kept, and a shutdown during the outage within its bound;
+ * and `enqueue --wait`, whose wait ends with one line naming Redis rather than lasting the outage.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { writerLockPath } from '../../src/store/file/writer-lock.js';
-import { createSyncQueue } from '../../src/worker/queue.js';
+import { bullConnection } from '../../src/worker/connection.js';
+import { createSyncQueue, SYNC_QUEUE } from '../../src/worker/queue.js';
 import { startOwnRedis } from '../helpers/redis-server.js';
 import { tempDir } from '../helpers/tmp.js';
 import { eventually, NO_REPORT, onCleanup, spawnCli } from '../helpers/worker.js';
@@ -159,5 +162,46 @@ describe('worker through a Redis outage', () => {
     );
     expect(registeredAt - backAt).toBeLessThan(4_000);
     expect(answer - backAt).toBeLessThan(4_000);
+  });
+});
+
+describe('enqueue --wait through a Redis outage', () => {
+  it('ends soon after --timeout with one line naming Redis, and no error on stderr', async () => {
+    const redis = await startOwnRedis();
+    // Listed among the queue's workers, so enqueue --wait queues its job, but never fetches one.
+    const idle = new Worker(SYNC_QUEUE, null, {
+      connection: bullConnection(redis.url),
+      prefix: 'tsync',
+      name: 'idle',
+      autorun: false,
+    });
+    idle.on('error', () => {});
+    onCleanup(() => idle.close());
+    await idle.waitUntilReady();
+    const queue = createSyncQueue(redis.url, 'tsync');
+    queue.on('error', () => {});
+    onCleanup(() => queue.close());
+
+    const enqueue = spawnCli(['enqueue', '--wait', '--kind', 'live', '--timeout', '2s'], {
+      REDIS_URL: redis.url,
+    });
+    await eventually(async () => ((await queue.getWaitingCount()) > 0 ? true : undefined), 'the job queued');
+    await redis.stop();
+    const stoppedAt = Date.now();
+    const code = await Promise.race([
+      enqueue.exited,
+      new Promise((r) => setTimeout(() => r('still waiting'), 15_000)),
+    ]);
+    const took = Date.now() - stoppedAt;
+    // Started again (empty) for the cleanups, which close clients politely.
+    await redis.start();
+    expect(code, enqueue.stderr()).toBe(1);
+    // --timeout, then the time Redis has to answer, and the program's exit.
+    expect(took).toBeLessThan(9_000);
+    expect(enqueue.stdout()).toMatch(
+      /^job \S+ \(live incremental\) did not finish within 2\.0s: .*Redis.*REDIS_URL/,
+    );
+    expect(enqueue.stdout().trim().split('\n')).toHaveLength(1);
+    expect(enqueue.stderr()).toBe('');
   });
 });

@@ -5,6 +5,7 @@ import { ConfigError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
+import { within as settledWithin } from '../../util/within.js';
 import type { ScheduledSyncData } from '../../worker/queue.js';
 import type { Command } from '../command.js';
 import { summaryLine } from '../sync-summary.js';
@@ -34,16 +35,20 @@ export const command: Command = {
     if (full && recent) throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = full ? 'full' : recent ? 'recent' : 'incremental';
     // BullMQ and ioredis load when a job is queued: never for --help, nor for the settings table.
-    const [{ closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] = await Promise.all([
-      import('../../worker/connection.js'),
-      import('../../worker/queue.js'),
-    ]);
+    const [{ boundedRedisCall, closeRedis, connectRedis }, { createSyncQueue, SYNC_JOB, syncQueueEvents }] =
+      await Promise.all([import('../../worker/connection.js'), import('../../worker/queue.js')]);
     // Fail fast with a clear message; BullMQ's own connections would wait for Redis forever.
     await closeRedis(await connectRedis(redisUrl, 'tsync-enqueue'));
 
     const queue = createSyncQueue(redisUrl, redisPrefix);
     // Listening before adding, so a job that finishes at once is not missed.
     const events = wait ? syncQueueEvents(redisUrl, redisPrefix) : undefined;
+    // Should Redis go away meanwhile, both reconnect by themselves and emit an error per attempt,
+    // which BullMQ prints with its stack when nothing listens; a job's line says what it means.
+    queue.on('error', () => {});
+    events?.on('error', () => {});
+    // Set once Redis has not answered within REDIS_ANSWER_MS: a polite close would wait for it too.
+    const redis = { answers: true };
     try {
       await events?.waitUntilReady();
       // A job nobody takes would only wait out --timeout: say so now, before queuing anything.
@@ -63,18 +68,35 @@ export const command: Command = {
         }
         return 0;
       }
-      const results = await Promise.all(jobs.map((job) => waitFor(job, queue, events, waitTimeout)));
+      const results = await Promise.all(jobs.map((job) => waitFor(job, queue, events, waitTimeout, redis)));
       for (const r of results) stdout.write(json ? jsonLine(r.json) : `${r.line}\n`);
       return results.every((r) => r.ok) ? 0 : 1;
     } finally {
-      await events?.close();
-      await queue.close();
+      // A polite close waits for Redis to answer; when it does not, the connections are dropped.
+      const closing = redis.answers
+        ? Promise.all([events?.close(), queue.close()]).then(() => true)
+        : undefined;
+      if (closing === undefined || !(await settledWithin(closing, REDIS_ANSWER_MS, false))) {
+        closing?.catch(() => {});
+        await boundedRedisCall(Promise.all([events?.disconnect(), queue.disconnect()]), DROP_MS);
+      }
     }
   },
 };
 
+/** ms Redis has to answer a question about a job, or to close, once the wait is over. */
+const REDIS_ANSWER_MS = 2_000;
+/** ms dropping the connections may take: BullMQ's disconnect waits for a client that reconnects. */
+const DROP_MS = 250;
+
 /** A job's outcome: whether it succeeded, its text line(s) and its JSON line. */
-async function waitFor(job: Job, queue: Queue, events: QueueEvents, timeoutMs: number) {
+async function waitFor(
+  job: Job,
+  queue: Queue,
+  events: QueueEvents,
+  timeoutMs: number,
+  redis: { answers: boolean },
+) {
   const data = job.data as ScheduledSyncData;
   const head = { jobId: job.id, kind: data.kind, mode: data.mode };
   try {
@@ -82,8 +104,14 @@ async function waitFor(job: Job, queue: Queue, events: QueueEvents, timeoutMs: n
     const line = summary.kinds.map(summaryLine).join('\n');
     return { ok: summary.outcome === 'ok', line, json: { ...head, state: 'completed', summary } };
   } catch (error) {
-    const state = await job.getState().catch(() => 'unknown');
     const what = `job ${job.id} (${data.kind} ${data.mode})`;
+    const asked = job.getState().catch(() => 'unknown');
+    const state = await settledWithin(asked, REDIS_ANSWER_MS, undefined);
+    if (state === undefined) {
+      redis.answers = false;
+      const line = `${what} did not finish within ${formatDuration(timeoutMs)}: Redis does not answer, so whether it ran is unknown; check that Redis runs and REDIS_URL (--redis-url) points at it`;
+      return { ok: false, line, json: { ...head, state: 'unknown', reason: 'redis_unreachable' } };
+    }
     if (state === 'failed') {
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, line: `${what} failed: ${reason}`, json: { ...head, state, reason } };
