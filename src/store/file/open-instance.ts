@@ -250,7 +250,7 @@ function openError(path: string, readOnly: boolean, message: string, cause: unkn
   const denied = readOnly && /permission denied/i.test(message);
   const deniedFolder = denied ? deniedFolderError(path, 'read', 'a readable copy', cause) : undefined;
   if (deniedFolder) return deniedFolder;
-  if (readOnly && /permission denied/i.test(message)) {
+  if (denied) {
     return fail(
       `cannot read ${path}: permission denied`,
       'make the file readable for this user (this command only reads it), or point --db (TSYNC_DB) at a readable copy',
