@@ -87,6 +87,34 @@ async function kindContext(
   return { ctx, store };
 }
 
+/**
+ * Three days of pre-recorded history, synced into a fresh file, whose queued and processing jobs
+ * (`pendingIds`, at least two) are all the re-check's: younger than its limit, older than the window
+ * a run walks again. Upstream (`settled`) each has since ended `done`, a record the loader replaces whole.
+ */
+async function pendingSettledUpstream() {
+  const account = accountData({
+    seed: 6,
+    preRecorded: 20,
+    live: 0,
+    utterancesPerJob: 2,
+    wordsPerUtterance: 2,
+    from: new Date(Date.now() - 3 * 86_400_000),
+    to: new Date(Date.now() - 3_600_000),
+  });
+  const stored = structuredClone(account.all()) as Json[];
+  const pendingIds = stored
+    .filter((r) => r['status'] === 'queued' || r['status'] === 'processing')
+    .map((r) => String(r['id']));
+  expect(pendingIds.length).toBeGreaterThan(1);
+  for (const id of pendingIds) account.advance(id, 'done');
+  const settled = structuredClone(account.all()) as Json[];
+  const { ctx, store } = await kindContext(new FakeListing(stored));
+  await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
+  const checkpoint = (await store.load('pre-recorded')) ?? EMPTY_CHECKPOINT;
+  return { settled, pendingIds, ctx, store, checkpoint };
+}
+
 /** Fails the `n`th request with a retryable 503, as the client throws once its retries are spent. */
 function failingAt(n: number, list?: string): FakeListingOptions {
   return {
@@ -195,27 +223,8 @@ describe('the engine over an in-memory listing', () => {
   });
 
   it('commits what the re-check of pending jobs brought before the walk after it, which may fail', async () => {
-    // Three days of history: its queued and processing jobs are young enough to be re-checked.
-    const account = accountData({
-      seed: 6,
-      preRecorded: 20,
-      live: 0,
-      utterancesPerJob: 2,
-      wordsPerUtterance: 2,
-      from: new Date(Date.now() - 3 * 86_400_000),
-      // Older than the window a run walks again: every pending job is the re-check's.
-      to: new Date(Date.now() - 3_600_000),
-    });
-    const stored = structuredClone(account.all()) as Json[];
-    const pending = stored.filter((r) => r['status'] === 'queued' || r['status'] === 'processing');
-    expect(pending.length).toBeGreaterThan(1);
-    // Upstream they end with their results: records the loader replaces whole.
-    for (const job of pending) account.advance(String(job['id']), 'done');
-    const settled = structuredClone(account.all()) as Json[];
-    const { ctx, store } = await kindContext(new FakeListing(stored));
-    await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
-    const checkpoint = await store.load('pre-recorded');
-    const watermark = Date.parse(String(checkpoint?.watermark));
+    const { settled, ctx, checkpoint } = await pendingSettledUpstream();
+    const watermark = Date.parse(String(checkpoint.watermark));
     // The re-check's windows end before the watermark; the walk after it asks up to it, and fails.
     const failing = new FakeListing(settled, {
       beforePage: (_list, params) => {
@@ -224,11 +233,9 @@ describe('the engine over an in-memory listing', () => {
         }
       },
     });
-    const failure = await syncKind(
-      { ...ctx, client: failing },
-      'pre-recorded',
-      checkpoint ?? EMPTY_CHECKPOINT,
-    ).catch((e: unknown) => e);
+    const failure = await syncKind({ ...ctx, client: failing }, 'pre-recorded', checkpoint).catch(
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(KindRunFailed);
     expect((failure as KindRunFailed).summary.pendingRechecked).toBeGreaterThan(1);
     await ctx.db.close();
@@ -236,25 +243,7 @@ describe('the engine over an in-memory listing', () => {
   });
 
   it("counts in a failed kind's summary only the pending re-checks it committed", async () => {
-    // As above: every pending job is the re-check's, and each settles upstream.
-    const account = accountData({
-      seed: 6,
-      preRecorded: 20,
-      live: 0,
-      utterancesPerJob: 2,
-      wordsPerUtterance: 2,
-      from: new Date(Date.now() - 3 * 86_400_000),
-      to: new Date(Date.now() - 3_600_000),
-    });
-    const stored = structuredClone(account.all()) as Json[];
-    const pendingIds = stored
-      .filter((r) => r['status'] === 'queued' || r['status'] === 'processing')
-      .map((r) => String(r['id']));
-    for (const id of pendingIds) account.advance(id, 'done');
-    const settled = structuredClone(account.all()) as Json[];
-    const { ctx, store } = await kindContext(new FakeListing(stored));
-    await syncKind(ctx, 'pre-recorded', EMPTY_CHECKPOINT);
-    const checkpoint = (await store.load('pre-recorded')) ?? EMPTY_CHECKPOINT;
+    const { settled, pendingIds, ctx, store, checkpoint } = await pendingSettledUpstream();
     // One window at a time, a commit after every load; the re-check's third commit fails.
     let saves = 0;
     const failingThird: CheckpointStore = {
