@@ -4,6 +4,7 @@
  */
 import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
+import { formatDurationSetting } from '../util/duration.js';
 import type { Setting } from './setting.js';
 import { duration, numberAbove, off, parsedBy, port, schedule, text } from './values.js';
 
@@ -34,6 +35,14 @@ export function webhookSecretProblem(
   if (wrong === undefined) return undefined;
   return `--webhook-port needs at least ${WEBHOOK_SECRET_MIN} letters, digits or -_.~ here (${wrong}); make one with: openssl rand -hex 32`;
 }
+
+/**
+ * Shortest job lock, ms. BullMQ renews the lock at half its life while the job runs; the other half
+ * must cover the renewal's round trip to Redis and the event loop's delays, or the lock expires
+ * under a live run and BullMQ counts the job stalled.
+ */
+const JOB_LOCK_MIN_MS = 2_000;
+const JOB_LOCK_MIN = formatDurationSetting(JOB_LOCK_MIN_MS);
 
 export const WORKER_SETTINGS = {
   every: {
@@ -179,8 +188,10 @@ export const WORKER_SETTINGS = {
     env: 'TSYNC_JOB_LOCK',
     flag: 'job-lock',
     value: 'DURATION',
-    schema: duration,
+    schema: duration.refine((ms) => ms >= JOB_LOCK_MIN_MS, {
+      message: `must be a duration of ${JOB_LOCK_MIN} or more`,
+    }),
     default: '30s',
-    help: "BullMQ job lock; a dead worker's job is handed back after about this long",
+    help: `BullMQ job lock, at least ${JOB_LOCK_MIN} (renewed at half its life); a dead worker's job is handed back after about this long`,
   },
 } as const satisfies Record<string, Setting>;

@@ -160,6 +160,12 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
     { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
     '--every: "-1h" must be more than zero',
   ],
+  // BullMQ renews the job lock at half its life: a shorter lock expires before its renewal answers.
+  [
+    ['worker', '--job-lock', '1ms'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--job-lock: must be a duration of 2s or more (got "1ms")',
+  ],
   [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
   [['sync', '--lock-wait', '-1s'], NO_SERVICE, '--lock-wait'],
   [['sync', '--pending-max-age', '0d'], NO_SERVICE, '--pending-max-age'],

@@ -141,6 +141,19 @@ describe('config show', () => {
     );
   });
 
+  it('refuses a job lock too short to be renewed, as the worker does', async () => {
+    const result = await runMain(['config', 'show', '--json'], { TSYNC_JOB_LOCK: '1ms' });
+    const rows = Object.fromEntries(
+      (JSON.parse(result.stdout) as { setting: string }[]).map((row) => [row.setting, row]),
+    );
+    expect(rows['job_lock']).toMatchObject({ source: 'env', value: '1ms' });
+    expect(rows['job_lock']).not.toMatchObject({ problem: null });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'transcript-sync: TSYNC_JOB_LOCK: must be a duration of 2s or more (got "1ms")\n',
+    );
+  });
+
   it('names each setting in snake_case, as the keys of every JSON the program prints', async () => {
     const result = await runMain(['config', 'show', '--json'], {});
     const rows = JSON.parse(result.stdout) as { setting: string; flag: string | null }[];
