@@ -167,6 +167,9 @@ export class StorageError extends judgedError('STORAGE') {}
 /** Redis is unreachable or refused a command. */
 export class RedisError extends fixedError('REDIS', true) {}
 
+/** No worker listens on the queue a caller would wait on, so a job queued there would not run. */
+export class NoWorkerError extends fixedError('NO_WORKER', true) {}
+
 /** The run was stopped on purpose (SIGINT/SIGTERM) after committing what it had. */
 export class InterruptedError extends fixedError('INTERRUPTED', true) {}
 

@@ -1,7 +1,7 @@
 /** `transcript-sync enqueue`: a sync job per kind on the worker's queue; needs Redis, not the key. */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, NoWorkerError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
 import { jsonLine } from '../../util/snake-case.js';
@@ -23,7 +23,7 @@ export const command: Command = {
     '--format json (--json) prints one JSON line per job.',
   ].join('\n'),
   settings: ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'format', 'json', 'redisUrl', 'redisPrefix'],
-  async run({ flags, env, stdout, stderr }) {
+  async run({ flags, env, stdout }) {
     const settings = resolveSettings(
       ['kind', 'full', 'recent', 'wait', 'waitTimeout', 'redisUrl', 'redisPrefix'],
       [],
@@ -53,10 +53,12 @@ export const command: Command = {
       await events?.waitUntilReady();
       // A job nobody takes would only wait out --timeout: say so now, before queuing anything.
       if (events && (await queue.getWorkers()).length === 0) {
-        stderr.write(
-          `no worker is listening on the sync queue under --redis-prefix ${redisPrefix} in this Redis; start \`transcript-sync worker\` with the same --redis-prefix and REDIS_URL, or enqueue without --wait to leave the job for a later worker\n`,
+        throw new NoWorkerError(
+          `no worker is listening on the sync queue under --redis-prefix ${redisPrefix} in this Redis`,
+          {
+            hint: 'start `transcript-sync worker` with the same --redis-prefix and REDIS_URL, or enqueue without --wait to leave the job for a later worker',
+          },
         );
-        return 1;
       }
       const jobs = await queue.addBulk(
         kinds.map((kind) => ({ name: SYNC_JOB, data: { kind, mode } satisfies ScheduledSyncData })),

@@ -35,7 +35,8 @@ describe('enqueue --wait with nothing to run its jobs', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/no worker is listening/);
+    // Prefixed as every error line of the program is.
+    expect(lines[0]).toMatch(/^transcript-sync: no worker is listening/);
     expect(lines[0]).toContain(prefix);
     expect(lines[0]).toMatch(/start `transcript-sync worker` with the same --redis-prefix and REDIS_URL/);
     expect(await jobsLeft(prefix)).toBe(0);
