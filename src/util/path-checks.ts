@@ -207,11 +207,11 @@ export function assertInputFolder(dir: string, flag: string): void {
 
 /**
  * What the store names the files and folders it keeps beside a database `<db>`, after `<db>`: the
- * write-ahead log, the writer's and the worker's lock (and a stale one set aside), compact's copy and
- * its log, the read socket, and DuckDB's spill folders.
+ * write-ahead log, the writer's and the worker's lock (and a stale one set aside), the marker of a
+ * writer waiting for the lock, compact's copy and its log, the read socket, and DuckDB's spill folders.
  */
 const STORE_SIBLING =
-  /^\.(wal|lock|worker\.lock|(worker\.)?lock\.stale-.+|compact-tmp(\.wal)?|sock|tmp(-\d+)?)$/;
+  /^\.(wal|lock|lock\.waiting|worker\.lock|(worker\.)?lock\.stale-.+|compact-tmp(\.wal)?|sock|tmp(-\d+)?)$/;
 
 /** Where the store's files of `db` live: beside the path DuckDB opens and, for a symlink, its target. */
 function storeLocations(db: string): { readonly dir: string; readonly base: string }[] {

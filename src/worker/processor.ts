@@ -118,6 +118,7 @@ async function writing<T>(
     logger,
     waitMs: deps.settings.lockWait,
     signal,
+    yields: true,
     onWait: (holder) => logger.debug({ lock_wait_ms: deps.settings.lockWait }, '%s; waiting', holder),
     onLost: (reason) => {
       logger.error({ reason }, 'lost the database lock during a run; stopping it after the batch in hand');

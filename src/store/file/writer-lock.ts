@@ -4,10 +4,12 @@
  * waiting (`waitForWriterLock`, --lock-wait). A worker holds it while a run writes, and
  * `<db>.worker.lock` (`role: 'worker'`) for as long as it lives. A stale lock is taken over: on the same
  * host, its pid is gone or another process's (its start time in /proc differs); from another host, it
- * went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`).
+ * went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`). A writer waiting
+ * for `<db>.lock` announces itself in `<db>.lock.waiting`, so that a worker, whose runs take the
+ * lock back to back, lets it go first (`yields`).
  */
 import { randomUUID } from 'node:crypto';
-import { rmdirSync, utimesSync } from 'node:fs';
+import { readFileSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { DatabaseError, toError } from '../../errors.js';
@@ -152,6 +154,11 @@ function refuse(db: string, path: string, holder: LockHolder | undefined, role: 
   });
 }
 
+/** Where a writer waiting for `db`'s writer lock announces itself, holding its token. */
+export function waitingMarkerPath(db: string): string {
+  return `${resolve(db)}.lock.waiting`;
+}
+
 export interface LockWaitOptions {
   /** ms to wait for a lock another writer holds, asking again every so often (--lock-wait); 0: refuse at once. */
   readonly waitMs: number;
@@ -159,6 +166,12 @@ export interface LockWaitOptions {
   readonly onWait?: (holder: string) => void;
   /** Ends the wait early, throwing the signal's reason (a worker shutting down). */
   readonly signal?: AbortSignal;
+  /**
+   * A worker's run: before asking, it lets a writer announced in waitingMarkerPath go first (for
+   * up to YIELD_MAX_MS), and it announces nothing itself. Any other writer announces itself there
+   * while it waits, rewriting the marker at each ask and removing it once it holds the lock or gives up.
+   */
+  readonly yields?: boolean;
 }
 
 /** First pause between two asks for a held lock, ms; doubles up to LOCK_POLL_MAX_MS. */
@@ -167,21 +180,67 @@ const LOCK_POLL_MAX_MS = 1_000;
 
 /** The writer lock, waiting up to `waitMs` for another writer (the refusal says how long it waited). */
 export async function waitForWriterLock(options: WriterLockOptions & LockWaitOptions): Promise<WriterLock> {
+  if (options.yields) await yieldToWaiting(waitingMarkerPath(options.db), options.signal);
   const deadline = Date.now() + options.waitMs;
+  const marker = options.yields ? undefined : { path: waitingMarkerPath(options.db), token: randomUUID() };
+  const unannounce = () => marker && removeMarkerIfOurs(marker.path, marker.token);
   let pause = LOCK_POLL_START_MS;
-  for (let asked = 0; ; asked += 1) {
-    options.signal?.throwIfAborted();
-    try {
-      return acquireWriterLock(options);
-    } catch (error) {
-      if (!(error instanceof DatabaseError && error.busy)) throw error;
-      const left = deadline - Date.now();
-      if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
-      if (asked === 0) options.onWait?.(error.message);
-      await sleep(Math.min(pause, left), options.signal);
-      pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+  try {
+    for (let asked = 0; ; asked += 1) {
+      options.signal?.throwIfAborted();
+      try {
+        return acquireWriterLock(options);
+      } catch (error) {
+        if (!(error instanceof DatabaseError && error.busy)) throw error;
+        const left = deadline - Date.now();
+        if (left <= 0) throw asked === 0 ? error : waitedError(error, options.waitMs);
+        if (asked === 0) {
+          options.onWait?.(error.message);
+          process.on('exit', unannounce);
+        }
+        if (marker) announce(marker.path, marker.token);
+        await sleep(Math.min(pause, left), options.signal);
+        pause = Math.min(pause * 2, LOCK_POLL_MAX_MS);
+      }
     }
+  } finally {
+    process.off('exit', unannounce);
+    unannounce();
   }
+}
+
+/** ms a waiting marker counts after it was last written: a waiter rewrites it at each ask. */
+const WAITING_FRESH_MS = 3 * LOCK_POLL_MAX_MS;
+/** Most ms a worker's run lets waiting writers go first, so a waiter that never gets the lock holds it up no longer. */
+const YIELD_MAX_MS = 5 * LOCK_POLL_MAX_MS;
+/** Pause between two looks at the waiting marker while a worker yields, ms. */
+const YIELD_POLL_MS = 50;
+
+/** Waits while a fresh waiting marker says another writer asks for the lock, up to YIELD_MAX_MS. */
+async function yieldToWaiting(marker: string, signal: AbortSignal | undefined): Promise<void> {
+  const until = Date.now() + YIELD_MAX_MS;
+  while (Date.now() < until && writtenWithin(marker, WAITING_FRESH_MS)) await sleep(YIELD_POLL_MS, signal);
+}
+
+function writtenWithin(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes the marker, never failing: a folder this writer may not write leaves the worker unaware. */
+function announce(path: string, token: string): void {
+  try {
+    writeFileSync(path, token, { mode: 0o600 });
+  } catch {}
+}
+
+function removeMarkerIfOurs(path: string, token: string): void {
+  try {
+    if (readFileSync(path, 'utf8') === token) rmSync(path, { force: true });
+  } catch {}
 }
 
 function waitedError(error: DatabaseError, waitMs: number): DatabaseError {

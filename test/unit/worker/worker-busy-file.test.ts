@@ -3,14 +3,19 @@
  * back for later, /metrics counts them, /healthz turns degraded (still 200) once the file has been
  * busy longer than the run interval, and when the file is free the runs sync it all.
  */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { command as enqueue } from '../../../src/cli/commands/enqueue.js';
 import { JOB_KINDS } from '../../../src/kinds.js';
-import { acquireWriterLock } from '../../../src/store/file/writer-lock.js';
+import {
+  acquireWriterLock,
+  waitForWriterLock,
+  waitingMarkerPath,
+} from '../../../src/store/file/writer-lock.js';
 import { BusyFile } from '../../../src/worker/processor.js';
-import { createSyncQueue, enqueueEventRun } from '../../../src/worker/queue.js';
+import { createSyncQueue, enqueueEventRun, SYNC_JOB } from '../../../src/worker/queue.js';
 import { onCleanup } from '../../helpers/cleanup.js';
 import { expectMirror } from '../../helpers/mirror.js';
 import { redisUrl } from '../../helpers/redis.js';
@@ -119,6 +124,30 @@ describe('worker and a busy database file', () => {
     }, 'the webhook run put back or ended');
     const ended = job?.id === undefined ? undefined : await queue.getJob(job.id);
     expect(state, JSON.stringify(ended?.returnvalue)).toBe('delayed');
+  });
+
+  it('lets a writer that waits for the file take it between two runs queued back to back', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 2, live: 3, latencyMs: 20 });
+    const queue = createSyncQueue(redisUrl(), prefix);
+    onCleanup(() => queue.close());
+    const run = { name: SYNC_JOB, data: { kind: 'live', mode: 'incremental' } };
+    await queue.addBulk(Array.from({ length: 400 }, () => run));
+    const running = await start(
+      options(sim, db, prefix, { kinds: ['live'], every: NO_REPORT_RUN, fullEvery: NO_REPORT_RUN }),
+    );
+    await eventually(succeeded(running, ['live']), 'a first run of the queue');
+
+    // A sync waiting its --lock-wait: the worker's next run lets it go first.
+    const asked = Date.now();
+    const lock = await waitForWriterLock({ db, command: 'sync', waitMs: 10_000 });
+    const waited = Date.now() - asked;
+    const left = await queue.getJobCounts('waiting', 'active');
+    lock.release();
+    expect(waited).toBeLessThan(5_000);
+    expect(existsSync(waitingMarkerPath(db))).toBe(false);
+    // Taken between two runs, not after the queue ran dry.
+    expect((left['waiting'] ?? 0) + (left['active'] ?? 0)).toBeGreaterThan(0);
+    await running.stop();
   });
 
   it('keeps one run of a job waiting put back, and ends it once a run of the same job took the file', () => {

@@ -12,6 +12,7 @@ import {
   acquireWriterLock,
   type WriterLockOptions,
   waitForWriterLock,
+  waitingMarkerPath,
   writerLockPath,
 } from '../../../src/store/file/writer-lock.js';
 import { runMain } from '../../helpers/cli.js';
@@ -183,6 +184,47 @@ describe('database writer lock file', () => {
       /is being written by pid \d+ .* \(waited 400ms, --lock-wait\); stop that process/,
     );
     expect(told).toHaveLength(1);
+  });
+
+  it('a waiting writer announces itself while it waits, and a worker lets it go first', async () => {
+    const { acquire, db } = setup();
+    const marker = waitingMarkerPath(db);
+    const first = acquire();
+    const waiter = waitForWriterLock({ db, command: 'sync', waitMs: 10_000 });
+    await sleep(50);
+    expect(existsSync(marker)).toBe(true);
+    first.release();
+    // The worker asks with the lock free, yet the waiter takes it first.
+    const worker = waitForWriterLock({ db, command: 'worker', waitMs: 10_000, yields: true });
+    const order: string[] = [];
+    const [held, workerLock] = await Promise.all([
+      waiter.then((lock) => {
+        order.push('sync');
+        expect(existsSync(marker)).toBe(false);
+        setTimeout(() => lock.release(), 100);
+        return lock;
+      }),
+      worker.then((lock) => {
+        order.push('worker');
+        return lock;
+      }),
+    ]);
+    onCleanup(async () => workerLock.release());
+    expect(order).toEqual(['sync', 'worker']);
+    expect(held.holder.command).toBe('sync');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a worker does not wait for a waiting writer's marker left unwritten, as by a killed waiter", async () => {
+    const { db } = setup();
+    const marker = waitingMarkerPath(db);
+    writeFileSync(marker, 'gone');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(marker, past, past);
+    const started = Date.now();
+    const lock = await waitForWriterLock({ db, command: 'worker', waitMs: 0, yields: true });
+    onCleanup(async () => lock.release());
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('a wait for a held lock ends early when its signal aborts, with the reason', async () => {
