@@ -63,6 +63,7 @@ export async function runSync(
         new (await import('./checkpoints/redis-store.js')).RedisCheckpointStore(
           resources.redisUrl,
           resources.redisPrefix,
+          { signal },
         )
       : undefined;
   // A listing given stays the caller's; a client opened here is closed here.

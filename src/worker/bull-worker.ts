@@ -41,12 +41,27 @@ const isConnectionError = (error: Error) =>
   CONNECTION_ERRORS.test(error.message) ||
   CONNECTION_ERRORS.test(String((error as NodeJS.ErrnoException).code));
 
+/** BullMQ's error for a job whose key is gone: Redis came back empty while the job was in hand. */
+const MISSING_KEY = /^Missing key for job (\S+)\./;
+
 function logEvents(worker: Worker, logger: Logger): void {
+  // The job whose vanished key was last logged: BullMQ reports each move it tries (finished, then delayed).
+  let goneJob: string | undefined;
   // Without a listener an 'error' event would crash the process. BullMQ reconnects by itself, and a
   // Redis outage is logged once by watchRedis (./connection.ts), so connection errors stay at debug.
   worker.on('error', (error) => {
     const err = toError(error);
+    const gone = MISSING_KEY.exec(err.message)?.[1];
     if (isConnectionError(err)) logger.debug({ err }, 'worker connection error');
+    // What its run committed stays in the file: nothing is lost, and nothing is left to move.
+    else if (gone !== undefined) {
+      if (gone !== goneJob)
+        logger.info(
+          { job_id: gone },
+          'the job in hand is gone from Redis (it came back empty); its run has ended',
+        );
+      goneJob = gone;
+    }
     // On shutdown the interrupted job goes back to the wait list, so renewing its lock fails: expected.
     else if (worker.closing && /could not renew lock/i.test(err.message))
       logger.debug({ err }, 'job lock not renewed during shutdown');

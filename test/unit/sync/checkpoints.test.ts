@@ -7,10 +7,15 @@ import {
   resolveCheckpoint,
   saveCheckpoint,
 } from '../../../src/sync/checkpoints/duckdb-store.js';
-import { checkpointKey, RedisCheckpointStore } from '../../../src/sync/checkpoints/redis-store.js';
+import {
+  checkpointKey,
+  type RedisCheckpointOptions,
+  RedisCheckpointStore,
+} from '../../../src/sync/checkpoints/redis-store.js';
 import type { Checkpoint, CheckpointStore } from '../../../src/sync/types.js';
 import { migratedDb } from '../../helpers/migrated-db.js';
 import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
+import { startOwnRedis } from '../../helpers/redis-server.js';
 
 const checkpoint: Checkpoint = {
   watermark: '2026-11-20T10:00:00.000Z',
@@ -124,5 +129,48 @@ describe('choosing the checkpoint a run starts from', () => {
     const { db, redis } = await fileAndRedis('newfile');
     await redis.save('live', checkpoint);
     expect((await resolveCheckpoint(db, redis, 'live')).watermark).toBeNull();
+  });
+});
+
+describe('saving a checkpoint while Redis is away', () => {
+  /** A store on a Redis of the test's own that has saved once (it is connected), and a reader. */
+  async function ownStore(options: RedisCheckpointOptions = {}) {
+    const own = await startOwnRedis();
+    const store = new RedisCheckpointStore(own.url, 'outage', options);
+    cleanups.push(() => store.close());
+    await store.save('live', checkpoint);
+    const saved = async () => {
+      const client = new Redis(own.url);
+      const value = await client.get(checkpointKey('outage', 'live'));
+      client.disconnect();
+      return value === null ? null : (JSON.parse(value) as Checkpoint);
+    };
+    return { own, store, saved };
+  }
+  const next: Checkpoint = { ...checkpoint, watermark: '2026-11-21T10:00:00.000Z' };
+
+  it('waits for Redis to come back, even empty, and saves then', async () => {
+    const { own, store, saved } = await ownStore();
+    await own.stop();
+    const saving = store.save('live', next);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await own.start();
+    await saving;
+    expect(await saved()).toEqual(next);
+  });
+
+  it('fails with a RedisError once its wait has passed', async () => {
+    const { own, store } = await ownStore({ saveWaitMs: 500 });
+    await own.stop();
+    await expect(store.save('live', next)).rejects.toThrow(/Redis is unreachable/);
+  });
+
+  it('ends its wait with the reason of the signal', async () => {
+    const stop = new AbortController();
+    const { own, store } = await ownStore({ signal: stop.signal });
+    await own.stop();
+    const saving = store.save('live', next);
+    stop.abort(new Error('stopping'));
+    await expect(saving).rejects.toThrow('stopping');
   });
 });
