@@ -135,7 +135,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
 
     const webhooks = options.webhook
-      ? await startWebhooks(options.webhook, options.kinds, syncQueue, metrics, logger)
+      ? await startWebhooks(options.webhook, options.kinds, syncQueue, metrics, logger, () => redisUp())
       : undefined;
     if (webhooks) cleanups.push(() => webhooks.close());
 

@@ -13,7 +13,8 @@
  * - 204 for an event of no kind this worker syncs (counted as `unknown_event` or `other_kind`);
  * - 202 once the run of its kind is queued or an already queued one takes it (./queue.ts):
  *   a Redis round trip, never any sync work;
- * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS.
+ * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS: a line at debug while Redis is
+ *   down (its outage has its own line), a warn line without a stack otherwise.
  * A 404, 405 or 429 is the same for a body over MAX_BODY_BYTES: the rest is not read, and the
  * connection closes after the answer.
  * The path (it holds the secret) is never logged, counted or echoed.
@@ -52,7 +53,7 @@ export interface WebhookSettings {
 
 /**
  * The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`; an
- * event of a kind not in `kinds` is answered 204.
+ * event of a kind not in `kinds` is answered 204. `redisUp` is false while Redis is known down.
  */
 export async function startWebhooks(
   webhook: WebhookSettings,
@@ -60,6 +61,7 @@ export async function startWebhooks(
   queue: Queue,
   metrics: WorkerMetrics,
   logger: Logger,
+  redisUp: () => boolean,
 ): Promise<Endpoint> {
   /** sha256 of the one path that is answered. */
   const path = digest(`/webhook/${webhook.secret}`);
@@ -101,7 +103,9 @@ export async function startWebhooks(
     });
     const run = await within(queued, ENQUEUE_TIMEOUT_MS, undefined);
     if (run === undefined) {
-      logger.warn({ err: toError(failure), kind }, 'could not queue the run a webhook asked for');
+      const fields = { kind, reason: toError(failure).message };
+      if (redisUp()) logger.warn(fields, 'could not queue the run a webhook asked for');
+      else logger.debug(fields, 'could not queue the run a webhook asked for: Redis is down');
       response.setHeader('retry-after', '5');
       return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
     }

@@ -5,7 +5,7 @@ import { createLogger } from '../../../src/log.js';
 import { checkpointKey } from '../../../src/sync/checkpoints/redis-store.js';
 import { startOwnRedis } from '../../helpers/redis-server.js';
 import { eventually } from '../../helpers/worker.js';
-import { collect, options, setup, start } from '../../helpers/worker-in-process.js';
+import { collect, get, options, setup, start } from '../../helpers/worker-in-process.js';
 
 /** The JSON lines logged so far. */
 const parsed = (text: string) =>
@@ -46,5 +46,39 @@ describe('worker through a Redis outage, in process', () => {
     // The job in hand went with the rest: one line, whether its run finished or BullMQ ended it.
     const messages = lines.map((l) => String(l['msg']));
     expect(messages.filter((m) => m.startsWith('the job in hand is gone from Redis'))).toHaveLength(1);
+  });
+
+  it('answers webhook events 503 during the outage, counted, with no line of their own', async () => {
+    const own = await startOwnRedis();
+    const { sim, prefix, db } = await setup({ preRecorded: 0, live: 3 });
+    const log = collect();
+    const base = options(sim, db, prefix, { kinds: ['live'], logger: createLogger('info', {}, log) });
+    const secret = 'wh-outage-0123456789abcdef0123456789abcdef';
+    const running = await start({
+      ...base,
+      settings: { ...base.settings, redisUrl: own.url },
+      webhook: { host: '127.0.0.1', port: 0, secret, ratePerSecond: 1_000 },
+    });
+    await eventually(() => running.metrics.lastSuccess('live'), 'the first run');
+
+    await own.stop();
+    await eventually(
+      () => (log.text().includes('"msg":"Redis connection lost') ? true : undefined),
+      'the loss logged',
+    );
+    const target = `http://127.0.0.1:${running.webhookPort}/webhook/${secret}`;
+    const body = JSON.stringify({ event: 'live.completed', payload: { id: 'x' } });
+    const statuses = await Promise.all(
+      [1, 2, 3].map(async () => (await fetch(target, { method: 'POST', body })).status),
+    );
+    expect(statuses).toEqual([503, 503, 503]);
+    expect((await get(running, '/metrics')).body).toContain(
+      'tsync_webhook_requests_total{answer="unavailable"} 3',
+    );
+    await own.start();
+
+    const lines = parsed(log.text()).filter((l) => Number(l['level']) >= 30);
+    expect(lines.filter((l) => String(l['msg']).startsWith('could not queue'))).toEqual([]);
+    expect(lines.filter((l) => String(l['msg']).startsWith('Redis connection lost'))).toHaveLength(1);
   });
 });
