@@ -79,6 +79,21 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
     }
     await expectUntouched(db);
   });
+
+  it('a database in a folder the user may not enter: sync names that folder, not its write-ahead log', async () => {
+    const db = syncedDb();
+    const dir = join(db, '..');
+    const home = join(dir, '..');
+    grantRead(home);
+    chmodSync(dir, 0o700);
+    for (const path of [db, join(dir, 'new.duckdb'), join(dir, 'sub', 'new.duckdb')]) {
+      const result = await runCliUnprivileged(['sync', '--db', path], NO_SERVICE, home);
+      expectOneLine(result, 1, path, `permission denied on its folder ${dir}`, '--db');
+      expect(result.stderr).not.toContain('write-ahead log');
+    }
+    expect(readdirSync(dir)).toEqual(['data.duckdb']);
+    await expectUntouched(db);
+  });
 });
 
 describe('an output folder the user may not write is a configuration mistake (exit 2) naming it', () => {

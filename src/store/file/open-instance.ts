@@ -118,9 +118,9 @@ export async function acquireInstance(
     return shared;
   }
   assertDatabaseFile(path);
+  if (!readOnly) assertWritableDir(path);
   const created = !readOnly && !existsSync(path);
   if (created) makePrivateDir(dirname(path));
-  if (!readOnly) assertWritableDir(path);
   const options =
     'reader' in use
       ? { ...BASE_OPTIONS, access_mode: 'READ_ONLY', ...readerSettings(use.reader) }
@@ -187,8 +187,21 @@ export function makePrivateDir(dir: string): string | undefined {
   }
 }
 
-/** DuckDB writes `<file>.wal` beside the file at its first commit: a folder it cannot write is refused. */
+/**
+ * A writer's `path` behind a folder this user may not enter is refused naming that folder, before
+ * anything is made (a file there cannot even be seen to exist).
+ */
+export function assertWriterCanEnter(path: string): void {
+  const denied = deniedFolderError(path, 'open', 'a writable place');
+  if (denied) throw denied;
+}
+
+/**
+ * DuckDB writes `<file>.wal` beside the file at its first commit: a folder it cannot write is refused,
+ * one it cannot enter named first. A folder still to be made passes (its maker says why it cannot).
+ */
 function assertWritableDir(path: string): void {
+  assertWriterCanEnter(path);
   const dir = dirname(path);
   try {
     accessSync(dir, constants.W_OK | constants.X_OK);

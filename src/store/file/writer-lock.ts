@@ -26,7 +26,7 @@ import {
   startTicks,
   takeOver,
 } from './lock-file.js';
-import { makePrivateDir } from './open-instance.js';
+import { assertWriterCanEnter, makePrivateDir } from './open-instance.js';
 
 const LOCK_HEARTBEAT_MS = 10_000;
 const LOCK_STALE_AFTER_MS = 30_000;
@@ -65,6 +65,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   const path = writerLockPath(db, role);
   const logger = options.logger ?? silentLogger;
   assertDatabasePath(db);
+  assertWriterCanEnter(db);
   const madeDir = makePrivateDir(dirname(db));
   const holder: LockHolder = {
     token: randomUUID(),
