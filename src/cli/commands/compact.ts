@@ -34,14 +34,21 @@ export const command: Command = {
     const json = resolveFormat('format', flags, env) === 'json';
     assertFileExists(settings.db, 'nothing to compact: `transcript-sync sync` creates and fills it');
     const logger = createLogger(settings.logLevel, {}, { stream: stderr });
-    outcomeWriter(stderr)(
-      'info',
-      `${PROGRAM}: compacting ${settings.db} (a big file takes a while; interrupted, it is left as it was)`,
-    );
+    // Said once, when the file is open: a file refused at the open (no DuckDB file, held) gets only the refusal.
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      outcomeWriter(stderr)(
+        'info',
+        `${PROGRAM}: compacting ${settings.db} (a big file takes a while; interrupted, it is left as it was)`,
+      );
+    };
     const budget = planMemory(settings.memory, 1).duckdb;
     const compact = async (memory: DuckDbMemory) => {
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait, logger, memory });
       try {
+        announce();
         return { path: db.path, compacted: await compactFile(db, progressLog(logger)) };
       } finally {
         await db.close();

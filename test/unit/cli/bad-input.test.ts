@@ -392,6 +392,8 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       expectOneLine(sync, 1, db, `PID ${holder.pid}`, '--lock-wait');
       const report = await runMain(['report', 'billing', '--db', db, '--lock-wait', '300ms']);
       expectOneLine(report, 1, db, '--lock-wait');
+      const compact = await runMain(['compact', '--db', db, '--lock-wait', '300ms']);
+      expectOneLine(compact, 1, db, `PID ${holder.pid}`, '--lock-wait');
     } finally {
       holder.kill('SIGKILL');
       await new Promise((resolve) => holder.once('exit', resolve));
@@ -410,6 +412,8 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
       '--db',
     );
     expectOneLine(await runMain(['report', 'status', '--db', path]), 1, path);
+    // compact says it is compacting only once the file is open: here the refusal is all it says.
+    expectOneLine(await runMain(['compact', '--db', path]), 1, path, 'not a DuckDB database');
     expect(readFileSync(path, 'utf8')).toBe('my notes, not a database\n');
   });
 
