@@ -5,17 +5,22 @@
  * plus the signal's number). Where a command handles the signal itself (a sync stops cleanly), it is
  * left to that command: the work goes on to its own end, which removes its files.
  */
-import { rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-const paths = new Set<string>();
+/** How a path goes: whole, or only while it is an empty folder (one holding anything stays). */
+export type Removal = 'whole' | 'if-empty';
+
+/** The paths to remove, in the order given: a signal removes the last given first. */
+const paths = new Map<string, Removal>();
 
 function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
-  for (const path of paths) {
+  for (const [path, removal] of [...paths].reverse()) {
     try {
-      rmSync(path, { recursive: true, force: true });
+      if (removal === 'whole') rmSync(path, { recursive: true, force: true });
+      else rmdirSync(path);
     } catch {}
   }
   paths.clear();
@@ -23,10 +28,17 @@ function onSignal(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 
-/** Runs `fn` with `path` (a file or folder) removed should a signal end the process meanwhile. */
-export async function removedOnSignal<T>(path: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with `path` (a file or folder) removed should a signal end the process meanwhile, after
+ * the paths given within `fn`.
+ */
+export async function removedOnSignal<T>(
+  path: string,
+  fn: () => Promise<T>,
+  removal: Removal = 'whole',
+): Promise<T> {
   if (paths.size === 0) for (const name of SIGNALS) process.on(name, onSignal);
-  paths.add(path);
+  paths.set(path, removal);
   try {
     return await fn();
   } finally {

@@ -61,6 +61,25 @@ async function stoppedWhenMade(
   return { cli, made: entry };
 }
 
+/** Lets a stopped child go on and stops it again the moment an entry of `dir` matching `name` appears. */
+async function stoppedAgainWhenMade(cli: StartedCli, dir: string, name: RegExp): Promise<string> {
+  const made = (names: readonly string[]) => names.find((entry) => name.test(entry));
+  const found = new Promise<string>((resolve) => {
+    const watcher = watch(dir, (_event, entry) => {
+      if (entry === null || !name.test(entry)) return;
+      cli.child.kill('SIGSTOP');
+      watcher.close();
+      resolve(entry);
+    });
+    const there = made(readdirSync(dir));
+    if (there !== undefined) {
+      watcher.close();
+      resolve(there);
+    } else cli.child.kill('SIGCONT');
+  });
+  return found;
+}
+
 /** Sends `signal` to a stopped child, lets it go on, and waits for its end. */
 async function signalStopped(cli: StartedCli, signal: NodeJS.Signals) {
   cli.child.kill(signal);
@@ -79,6 +98,17 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s while a command works beside i
     expect(result.signal, result.stderr).toBe(signal);
     expect(existsSync(join(out, made))).toBe(false);
     expect(readdirSync(out)).toEqual(['notes.txt']);
+  });
+
+  it('export into a folder it made: that folder is gone with the staging folder', async () => {
+    const db = copyOfTemplate();
+    const parent = tempDir('tsync-staging-');
+    const out = join(parent, 'exported');
+    const { cli } = await stoppedWhenMade(['export', '--out', out, '--db', db], parent, /^exported$/);
+    await stoppedAgainWhenMade(cli, out, /^\.export-/);
+    const result = await signalStopped(cli, signal);
+    expect(result.signal, result.stderr).toBe(signal);
+    expect(readdirSync(parent)).toEqual([]);
   });
 
   it('compact: the copy is gone and the file holds what it held', async () => {

@@ -5,13 +5,14 @@
  * Each table is written into a hidden staging folder under OUT and moved into place only when every
  * table is written, so a failed export leaves OUT as it was: the staging folder is removed when the
  * export fails, when SIGINT or SIGTERM ends it, and, should a kill leave one, by the next export into
- * OUT once its process is gone. Partition columns live in the folder names (read with
- * hive_partitioning), not inside the files.
+ * OUT once its process is gone. OUT and the parents the export made for it go the same way, while
+ * empty. Partition columns live in the folder names (read with hive_partitioning), not inside the
+ * files.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { EXPORTED_DATASETS, pidAlive } from '../../store/index.js';
 import { makeFolder } from '../../util/make-folder.js';
@@ -41,7 +42,37 @@ export async function exportParquet(options: ExportOptions) {
   }
   await removeStaleStaging(out);
   const staging = join(out, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
-  return removedOnSignal(staging, () => exportInto(options, out, staging));
+  const made = madeFolders(out, await makeFolder(out));
+  const run = made.reduce<() => Promise<Exported[]>>(
+    (inner, dir) => () => removedOnSignal(dir, inner, 'if-empty'),
+    () => removedOnSignal(staging, () => exportInto(options, out, staging)),
+  );
+  try {
+    return await run();
+  } catch (error) {
+    for (const dir of made) await rmdir(dir).catch(() => {});
+    throw error;
+  }
+}
+
+interface Exported {
+  readonly table: string;
+  readonly rows: number;
+  readonly dir: string;
+}
+
+/**
+ * The folders the export made: `out` and its parents up to `outermost`, the first one makeFolder
+ * made (none when undefined), innermost first.
+ */
+function madeFolders(out: string, outermost: string | undefined): string[] {
+  if (outermost === undefined) return [];
+  const made = [out];
+  for (let dir = out; dir !== outermost && dirname(dir) !== dir; ) {
+    dir = dirname(dir);
+    made.push(dir);
+  }
+  return made;
 }
 
 /** The name of a staging folder, before `<pid>-<hex>`. */
@@ -58,10 +89,10 @@ async function removeStaleStaging(out: string): Promise<void> {
   }
 }
 
-async function exportInto(options: ExportOptions, out: string, staging: string) {
+async function exportInto(options: ExportOptions, out: string, staging: string): Promise<Exported[]> {
   await makeFolder(staging);
   try {
-    const exported: { table: string; rows: number; dir: string }[] = [];
+    const exported: Exported[] = [];
     for (const table of EXPORTED_DATASETS) {
       const target = join(staging, table);
       const rows = await options.db.copyParquet(

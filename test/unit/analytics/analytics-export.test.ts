@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, test } from 'vitest';
+import { exportParquet } from '../../../src/analytics/publish/export-parquet.js';
+import type { Reader } from '../../../src/analytics/read/reader.js';
 import { command as exportCommand } from '../../../src/cli/commands/export.js';
 import { command as queryCommand } from '../../../src/cli/commands/query.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -104,6 +106,19 @@ describe('export', () => {
     ).toBe(0);
     expect(await parquetCounts(join(out, 'jobs'))).toEqual(expectedCounts(records, () => 1));
     expect(readdirSync(out).sort()).toEqual(['jobs', 'module_results', 'utterances', 'words']);
+  });
+
+  test('a failed export removes the folders it made for --out, and only those', async () => {
+    const failing = {
+      copyParquet: () => Promise.reject(new Error('disk full')),
+    } as unknown as Reader;
+    const parent = tempDir();
+    await expect(exportParquet({ db: failing, outDir: join(parent, 'made', 'exported') })).rejects.toThrow(
+      'disk full',
+    );
+    expect(readdirSync(parent)).toEqual([]);
+    await expect(exportParquet({ db: failing, outDir: parent })).rejects.toThrow('disk full');
+    expect(readdirSync(join(parent, '..'))).toContain(basename(parent));
   });
 
   test('--out is required', async () => {
