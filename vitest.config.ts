@@ -23,8 +23,9 @@ export default defineConfig({
     // Child processes: test/unit/repo/docs-commands.test.ts changes the working directory, which a
     // worker thread may not.
     pool: 'forks',
-    // More workers than cores for the e2e tier: its files wait on child processes, simulator
-    // latency and BullMQ locks much of the time, and 4 keep both cores busy. The unit tier sets its own.
+    // Both tiers in one group of 4 workers: the e2e files wait on child processes, simulator latency
+    // and BullMQ locks much of the time, and the unit tier's CPU-bound files fill those waits
+    // (docs/decisions/0018-two-test-tiers.md has the figure).
     maxWorkers: 4,
     projects: [
       {
@@ -32,13 +33,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          // CPU-bound in-process files: 3 at a time on 2 cores take less CPU than 4 (each worker's
-          // imports, less contention) and no longer than 2.
-          maxWorkers: 3,
-          // Projects with their own maxWorkers run as groups, one after the other (vitest requires a
-          // groupOrder each): the e2e tier first, then this one. Both tiers in one group of 4 workers
-          // take as much CPU and no less time.
-          sequence: { groupOrder: 1 },
           // One module cache for the tier's files in each worker: the code, DuckDB's binding, zod,
           // BullMQ... are imported once a worker, not once a file (about a quarter of the tier's CPU).
           // Hooks a file needs are registered by the setup file, not a helper's top level
@@ -50,7 +44,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          sequence: { groupOrder: 0 },
           include: ['test/e2e/**/*.test.ts'],
           // The same shared module cache: the e2e files import the simulator, DuckDB, BullMQ... too.
           // What a test starts (children, servers, Redis clients) it undoes through the setup file's
