@@ -4,7 +4,7 @@
  * for an unreachable Redis at most `saveWaitMs`: the rows it covers are committed already, and
  * failing the run would only fetch them again.
  */
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import { RedisError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
 import { sleep } from '../../util/sleep.js';
@@ -57,6 +57,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       const reason = error instanceof Error ? error.message : String(error);
       throw new RedisError(`Redis is unreachable or refused the checkpoint (${reason})`, {
         hint: 'check that Redis runs and REDIS_URL (--redis-url) points at it',
+        cause: error,
       });
     }
   }
@@ -81,7 +82,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       } catch (error) {
         signal?.throwIfAborted();
         // A refusal from a Redis that answers would be the same next time.
-        if (this.redis.status === 'ready') throw error;
+        if (error instanceof RedisError && error.cause instanceof ReplyError) throw error;
         const left = deadline - Date.now();
         if (left <= 0) throw error;
         await sleep(Math.min(left, SAVE_RETRY_MS), signal);

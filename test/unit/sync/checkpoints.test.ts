@@ -159,6 +159,23 @@ describe('saving a checkpoint while Redis is away', () => {
     expect(await saved()).toEqual(next);
   });
 
+  it('fails at once when a Redis that answers refuses the write', async () => {
+    const { own, store } = await ownStore();
+    const admin = new Redis(own.url);
+    cleanups.push(async () => admin.disconnect());
+    // Out of memory with nothing to evict: every write is refused with an error reply.
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', '1');
+    const outcome = await Promise.race([
+      store.save('live', next).then(
+        () => 'saved',
+        (error: unknown) => String(error),
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
+    expect(outcome).toMatch(/Redis is unreachable or refused the checkpoint \(OOM/);
+  });
+
   it('fails with a RedisError once its wait has passed', async () => {
     const { own, store } = await ownStore({ saveWaitMs: 500 });
     await own.stop();
