@@ -115,6 +115,20 @@ async function pendingSettledUpstream() {
   return { settled, pendingIds, ctx, store, checkpoint };
 }
 
+/** A checkpoint store saved inside each transaction, whose `n`th save fails (and rolls that commit back). */
+function failingCommit(n: number): CheckpointStore {
+  let saves = 0;
+  return {
+    name: 'redis',
+    phase: 'in-transaction',
+    load: async () => null,
+    save: async () => {
+      if (++saves === n) throw new Error(`commit ${n} fails`);
+    },
+    close: async () => {},
+  };
+}
+
 /** Fails the `n`th request with a retryable 503, as the client throws once its retries are spent. */
 function failingAt(n: number, list?: string): FakeListingOptions {
   return {
@@ -245,16 +259,7 @@ describe('the engine over an in-memory listing', () => {
   it("counts in a failed kind's summary only the pending re-checks it committed", async () => {
     const { settled, pendingIds, ctx, store, checkpoint } = await pendingSettledUpstream();
     // One window at a time, a commit after every load; the re-check's third commit fails.
-    let saves = 0;
-    const failingThird: CheckpointStore = {
-      name: 'redis',
-      phase: 'in-transaction',
-      load: async () => null,
-      save: async () => {
-        if (++saves === 3) throw new Error('the third commit fails');
-      },
-      close: async () => {},
-    };
+    const failingThird = failingCommit(3);
     const committing: KindRunContext = {
       ...ctx,
       client: new FakeListing(settled),
@@ -313,16 +318,7 @@ describe('the engine over an in-memory listing', () => {
     // Four pages of five, a commit after every load; the third fails inside its transaction.
     const records = dataset(4, 20, 0);
     const { ctx } = await kindContext(new FakeListing(records));
-    let saves = 0;
-    const failingThird: CheckpointStore = {
-      name: 'redis',
-      phase: 'in-transaction',
-      load: async () => null,
-      save: async () => {
-        if (++saves === 3) throw new Error('the third commit fails');
-      },
-      close: async () => {},
-    };
+    const failingThird = failingCommit(3);
     const committing: KindRunContext = {
       ...ctx,
       stores: [...ctx.stores, failingThird],
