@@ -12,6 +12,16 @@ import { giveToChild, grantRead, runCliUnprivileged } from '../helpers/cli-unpri
 
 const { copy: syncedDb, expectUntouched } = syncedTemplate();
 
+/** A synced database in a folder only root may enter (`dir`), inside one the child may read (`home`). */
+function behindClosedFolder(): { db: string; dir: string; home: string } {
+  const db = syncedDb();
+  const dir = join(db, '..');
+  const home = join(dir, '..');
+  grantRead(home);
+  chmodSync(dir, 0o700);
+  return { db, dir, home };
+}
+
 describe('runtime failures (exit 1) name the fix and leave the data untouched', () => {
   it('a database file that is read-only for the user', async () => {
     const db = syncedDb();
@@ -54,11 +64,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
   });
 
   it('a database in a folder the user may not enter: the readers name that folder', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    const home = join(dir, '..');
-    grantRead(home);
-    chmodSync(dir, 0o700);
+    const { db, dir, home } = behindClosedFolder();
     for (const args of [['status'], ['query', 'SELECT 1'], ['report', 'billing']]) {
       const result = await runCliUnprivileged([...args, '--db', db], {}, home);
       expectOneLine(result, 1, db, `permission denied on its folder ${dir}`, '--db');
@@ -67,11 +73,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
   });
 
   it('a database in a folder the user may not enter: compact and erase name that folder too', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    const home = join(dir, '..');
-    grantRead(home);
-    chmodSync(dir, 0o700);
+    const { db, dir, home } = behindClosedFolder();
     for (const args of [['compact'], ['erase', '--job', 'j', '--yes'], ['erase', '--job', 'j']]) {
       const result = await runCliUnprivileged([...args, '--db', db], {}, home);
       expectOneLine(result, 1, db, `permission denied on its folder ${dir}`, '--db');
@@ -81,11 +83,7 @@ describe('runtime failures (exit 1) name the fix and leave the data untouched', 
   });
 
   it('a database in a folder the user may not enter: sync names that folder, not its write-ahead log', async () => {
-    const db = syncedDb();
-    const dir = join(db, '..');
-    const home = join(dir, '..');
-    grantRead(home);
-    chmodSync(dir, 0o700);
+    const { db, dir, home } = behindClosedFolder();
     for (const path of [db, join(dir, 'new.duckdb'), join(dir, 'sub', 'new.duckdb')]) {
       const result = await runCliUnprivileged(['sync', '--db', path], NO_SERVICE, home);
       expectOneLine(result, 1, path, `permission denied on its folder ${dir}`, '--db');
