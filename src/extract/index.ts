@@ -1,8 +1,4 @@
-/**
- * EXTRACT's only door (dependency-cruiser enforces it): the listing service client, the walk of a
- * window's pages and the byte scan of a page (ListScanner: what another stage extends).
- */
-
+/** EXTRACT's only door (dependency-cruiser enforces it). */
 export { LIST_NAMES, type ListName } from '../kinds.js';
 export { ListingClient } from './client.js';
 export type { ClientOptions, ListParams, RequestOptions } from './client-options.js';

@@ -39,7 +39,6 @@ export function scanListBody<I extends ItemSpan>(body: Buffer, Scanner: ScannerC
 
 /** Reads a list envelope and, through `item()`, each of its items. */
 export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
-  /** The whole body as a list envelope. */
   list(): EnvelopeScan<I> {
     const buf = this.buf;
     let items: I[] | undefined;
@@ -74,7 +73,6 @@ export abstract class ListScanner<I extends ItemSpan> extends JsonLexer {
     return { items: items ?? [], next, envelope: envelope && itemsArray && next !== undefined };
   }
 
-  /** The array at `pos`, each element an item. */
   private items(): I[] {
     const out: I[] = [];
     if (this.enterArray())

@@ -1,16 +1,11 @@
 /**
  * A page of a list, and the listing service as the sync reads it (`Listing`: ListingClient over
- * HTTP, or test/helpers/listing-fake.ts in memory).
- *
- * A 2xx answer's body is read as a list envelope without parsing its records (readPage, pure, so
- * the client runs it inside its retry loop): it must be JSON, with `items` an array and `next` a
- * string or null (`first` and `current` a string or null when present); each item's span and heads
- * come from one scan (json-scan.ts) with the scanner given.
+ * HTTP, or test/helpers/listing-fake.ts in memory). A 2xx body is read as a list envelope without
+ * parsing its records (readPage, pure, so the client runs it inside its retry loop).
  *
  * `next` is not trusted: on every list it points at /v2/transcription and carries only status,
- * offset and limit, so following it would drop the caller's path and filters, and it could name
- * another host. The walk keeps its own URL and takes only `offset` (and `limit`, when present).
- * Links may arrive wrapped in `<...>` (seen in a real sample) and may be relative.
+ * offset and limit, and it could name another host. The walk keeps its own URL and takes only
+ * `offset` (and `limit`, when present). Links may arrive wrapped in `<...>` and may be relative.
  */
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';

@@ -5,17 +5,12 @@
  */
 
 /**
- * JSON bytes a page aims at, and the most it may have, when neither `--page-bytes` nor a memory
- * budget (src/memory/budget.ts) says otherwise; why pages are bounded by bytes:
- * docs/decisions/0002-walk-in-slices-anchored-pages-one-writer.md.
+ * JSON bytes a page aims at, and the most it may have, unless `--page-bytes` or a memory budget says
+ * otherwise; why pages are bounded by bytes: decision 0002.
  */
 export const PAGE_TARGET_BYTES = 8 * 2 ** 20;
 
-/**
- * What a record is assumed to weigh before any was seen (1 MiB, an hour-long transcript with every
- * word): a run's first page asks for pageBytes / 1 MiB items (at least one), so even it stays near
- * the budget.
- */
+/** What a record is assumed to weigh before any was seen: a first page stays near the budget. */
 const ASSUMED_RECORD_BYTES = 2 ** 20;
 
 export class PageSizer {

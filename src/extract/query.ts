@@ -1,10 +1,7 @@
 /**
  * Turns list filters into a query string, after checking them, so a bad filter is a ConfigError
- * before any request leaves (the service's own 400 bodies are not specified).
- *
- * The spec does not say how arrays travel; they go as repeated keys (`status=done&status=error`),
- * as the official SDK sends them. The service's custom_metadata filter is not sent: a sync mirrors
- * every job, and the mirror's `jobs.custom_metadata` is filtered in SQL instead.
+ * before any request leaves. Arrays go as repeated keys (`status=done&status=error`), as the
+ * official SDK sends them; custom_metadata is not sent (a sync mirrors every job).
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, JOB_STATUSES, LIST_NAMES, type ListName } from '../kinds.js';

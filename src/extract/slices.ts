@@ -73,10 +73,8 @@ async function windowFirstPage(
     return page;
   };
   const first = await consistent();
-  // Asked before any record was seen, the first page is small (at the default budget, one item of
-  // ASSUMED_RECORD_BYTES: page-sizer.ts). When its records showed that more fit and the window goes
-  // on, it is asked again at the size learned: a window of up to --page-size small jobs is then one
-  // page, with no probes to plan slices.
+  // Asked before any record was seen, the first page is small: when more fit and the window goes
+  // on, it is asked again at the size learned, so a window of small jobs needs no probes.
   return first.next === null || sizer.limit <= first.limit ? first : consistent();
 }
 

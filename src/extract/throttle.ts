@@ -1,25 +1,17 @@
 /**
- * How one client paces its requests, whichever walk sent them (slices, probes, the re-check of
- * pending jobs).
+ * How one client paces its requests, whichever walk sent them.
  *
- * RateLimiter: a token bucket shared by every request, so concurrent walks together stay under the
- * rate. Kept as the bucket's "theoretical arrival time" (GCRA): one number, no timer unless a caller
- * must wait, callers served in the order they asked (FIFO). The bucket holds `burst` tokens
- * (default 1: requests are evenly spaced, 1/rate s apart).
+ * RateLimiter: a token bucket shared by every request, kept as the bucket's "theoretical arrival
+ * time" (GCRA): one number, no timer unless a caller must wait, callers served in order (FIFO).
  *
- * Throttle: what a rate limit does to every request. A rate limit is the account's, not one
- * request's, so the answers that say so (retry-policy.ts `accountSignal`: a 429, a 503 with
- * Retry-After) act on all of them:
- *
- * - **Pause.** An answer with a Retry-After stops every request of the client until it has run
- *   out: no request goes out before, and one sent before the client read that answer is the only
- *   kind that can still arrive. A later, longer Retry-After extends the pause.
- * - **Fewer in flight.** At most `limit` requests are in flight at once, from `max` (the run's
- *   concurrency) down to 1. A second signal within REPEAT_SPAN_MS of the one before halves the
- *   limit; every RESTORE_AFTER answers in a row without one raise it by one, back up to `max`. A
- *   signal answering a request sent before the client read the previous one is that same signal
- *   again (requests that were in flight together), so it neither halves nor counts.
- *
+ * Throttle: a rate limit is the account's, so the answers that say so (retry-policy.ts
+ * `accountSignal`) act on every request:
+ * - **Pause.** A Retry-After stops every request of the client until it has run out; a later,
+ *   longer one extends the pause.
+ * - **Fewer in flight.** A second signal within REPEAT_SPAN_MS of the one before halves the limit
+ *   (down to 1); every RESTORE_AFTER answers in a row without one raise it by one, back up to `max`.
+ *   A signal answering a request sent before the client read the previous one is that same signal
+ *   again, so it neither halves nor counts.
  * Waiters are served in the order they came (FIFO); an aborted one leaves its place.
  */
 import { ConfigError } from '../errors.js';
@@ -54,8 +46,7 @@ export class RateLimiter {
     const now = performance.now();
     const due = Math.max(this.#due, now);
     const wait = due - this.#tolerance - now;
-    // Reserve the slot now, before waiting, so later callers queue behind this one. An aborted
-    // waiter leaves its slot unused: at worst one request goes out 1/rate s later than it could.
+    // Reserve the slot now, before waiting, so later callers queue behind this one.
     this.#due = due + this.#interval;
     if (wait > 0) await sleep(wait, signal);
   }
@@ -100,7 +91,6 @@ export class Throttle {
     this.#now = now;
   }
 
-  /** Requests allowed in flight now. */
   get limit(): number {
     return this.#limit;
   }

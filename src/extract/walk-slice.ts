@@ -1,20 +1,13 @@
 /**
  * Walks one slice of a list newest first, page by page, so that no surviving job is skipped even
- * when jobs are deleted while the walk is under way.
+ * when jobs are deleted while the walk is under way: each page after the first is asked from one
+ * place earlier (`offset - 1`), and its first item must be the last item of the page before (the
+ * anchor). When it is not, something moved and the walk starts the slice again. Insertions only
+ * repeat an item, which the idempotent loader absorbs.
  *
- * Offset pagination shifts under deletions: when a job before the current offset disappears, every
- * later job moves one place down and the first one of the next page would be skipped. So each page
- * after the first is asked from one place earlier (`offset - 1`), and its first item must be the
- * last item of the page before (the anchor). When it is not, something moved: the walk starts the
- * slice again (what was already loaded is unchanged and costs no writes). Insertions move jobs up
- * and only repeat an item, which the idempotent loader absorbs. A page that contradicts itself is
- * asked again (page-anomalies.ts).
- *
- * Each page is bounded by bytes (getBoundedPage, also the window's first page and probes): the
- * sizer (page-sizer.ts) says how many items fit `--page-bytes`; an answer that grows past it is
+ * Each page is bounded by bytes (getBoundedPage): an answer that grows past `--page-bytes` is
  * abandoned and asked again with at most half the `limit`, down to one item, whose answer may grow
- * to the record ceiling (`--max-record-bytes`). A record bigger than that fails the kind with an
- * error naming the setting to raise (the other kind still syncs).
+ * to the record ceiling (`--max-record-bytes`); a record bigger than that fails the kind.
  */
 import { ProtocolError, ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
