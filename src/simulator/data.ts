@@ -15,9 +15,6 @@ import { generateJob, moveJob } from './records/job.js';
 import type { Rng } from './rng.js';
 import type { JobKind, JobRecord, JobSpec } from './types.js';
 
-/** `hidden`: late-visible, not listed until reveal(id). */
-export type AddSpec = JobSpec & { readonly hidden: boolean };
-
 /** A simulator's `data`, what tests and benches drive: the store without its serving side. */
 export type SimulatorData = Omit<JobStore, 'account' | 'list' | 'bytesOf' | 'tick'>;
 
@@ -120,8 +117,11 @@ export class JobStore {
     return i === undefined ? undefined : this.generated(i);
   }
 
-  /** Generates a job (defaults: pre-recorded, queued, created now) and stores it. */
-  add(spec: Partial<AddSpec> = {}): JobRecord {
+  /**
+   * Generates a job (defaults: pre-recorded, queued, created now) and stores it; a `hidden` one is
+   * not listed until reveal(id).
+   */
+  add(spec: Partial<JobSpec & { readonly hidden: boolean }> = {}): JobRecord {
     const utterances = spec.utterances ?? this.options.rng.around(this.account.spec.utterancesPerJob);
     const words = spec.words ?? this.account.spec.wordsPerUtterance;
     const record = generateJob(this.options.rng, {

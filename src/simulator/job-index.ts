@@ -1,9 +1,8 @@
 /**
  * What the simulator keeps per generated job: two bytes. `cls` is the job's class (kind and
  * status, or GONE once deleted or taken over by the overlay), `meta` its custom_metadata code. Per
- * block of 256 jobs it also counts each class, so "how many jobs of these classes lie below index
- * x" and "which is the k-th" are a binary search over blocks plus a scan of one block: a page of
- * a million-job list costs microseconds, not a pass over the list.
+ * block of 256 jobs it also counts each class, so rank and select are a binary search over blocks
+ * plus a scan of one block, not a pass over the list.
  */
 import { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from './types.js';
 

@@ -1,13 +1,9 @@
 /**
  * The service's account webhooks, as the simulator sends them (`simulate --webhook-url URL`): a
  * POST of `{"event": "...", "payload": {"id": "<job id>"}}` for each job a growing account creates
- * and each one that ends, as it happens, named as the service names them (EVENTS); no signature,
- * as the service documents none.
- *
- * A growing account moves when asked anything, so the sender ticks it every TICK_MS. POSTs go
- * out `CONCURRENCY` at a time in order; past `MAX_WAITING` unsent events the oldest are dropped
- * (a receiver that is down must not grow the simulator without bound). A failed POST is counted,
- * never retried.
+ * and each one that ends, named as the service names them (EVENTS), unsigned as the service's are.
+ * A growing account moves when asked anything, so the sender ticks it every TICK_MS. Past
+ * MAX_WAITING unsent events the oldest are dropped; a failed POST is counted, never retried.
  */
 import type { JobChange, JobChanges } from './growth.js';
 import type { JobKind, JobStatus } from './types.js';

@@ -1,9 +1,7 @@
 /**
  * The result modules of a job: which it gets, read back from its request_params (so a result
- * always reflects what was requested, also when a queued job is advanced to done later), the
- * module-result wrapper of spec 2.8 ({success, is_empty, results, exec_time, error}) and the
- * contents of each. A few modules fail (success false, results null, an error object) so that
- * consumers meet both outcomes.
+ * always reflects what was requested), the module-result wrapper of spec 2.8 and the contents of
+ * each. A few modules fail (success false, results null, an error object).
  */
 import { type Rng, round } from '../rng.js';
 import type { JobKind } from '../types.js';

@@ -1,9 +1,6 @@
 /**
- * request_params of a job, as the service stores them: a pre-recorded job's (spec 2.4: every
- * switch, each config object when its switch is on, plus keys the spec does not list but the real
- * service sends: model, speaker_reidentification, skip_channel_deduplication, ...) and a live job's
- * (spec 2.5: audio format, pre/realtime/post processing, the nine message flags of messages_config
- * and callback_config, spec 6), with the pieces both kinds share.
+ * request_params of a job, as the service stores them: a pre-recorded job's (spec 2.4, plus keys
+ * the real service sends beyond the spec) and a live job's (spec 2.5), with the pieces both share.
  */
 import { type Rng, round } from '../rng.js';
 import { COMPANIES, LANGUAGES, PEOPLE } from './vocabulary.js';
