@@ -1,10 +1,8 @@
 /**
- * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and all derived
- * from it, so a sync's peak RSS stays under it whatever the records and history (decision 0005).
- * A sync's memory: a fixed part (FIXED_BYTES); pages in flight in the V8 heap (bodies, each item's
- * `raw`: DuckDB parses them); DuckDB's `memory_limit` (the open transaction, small commits in the WAL,
- * its work). The planned part of the rest is split between DuckDB's share (how big a transaction
- * gets) and the V8 heap's (heap-guard.ts's mark and the page size).
+ * One memory budget for the whole process (--memory, TSYNC_MEMORY) and all derived from it, so a
+ * sync's peak RSS stays under it whatever the records and history (decision 0005). Past a fixed
+ * part, the planned share is split between DuckDB (how big a transaction gets) and the V8 heap
+ * (heap-guard.ts's mark and the page size).
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';
@@ -30,8 +28,8 @@ const DUCKDB_SHARE = 0.5;
 const WAL_SHARE = 0.25;
 
 /**
- * DuckDB memory beyond the WAL threshold and the open transaction, bytes (parsing, queries, a checkpoint's
- * buffers): the least that does not spill (docs/decisions/0009-a-commit-written-into-the-file-once.md).
+ * DuckDB memory beyond the WAL threshold and the open transaction, bytes: the least that does not
+ * spill (decision 0009).
  */
 const DUCKDB_WORK_BYTES = 32 * MiB;
 
@@ -52,10 +50,7 @@ const HEAP_PER_QUEUED_BYTE = 5;
 
 /**
  * Pages of JSON the writer loads in one go at most (the page in hand and the one waiting); also the
- * lot whose new records are parsed together (a statement costs a fixed part:
- * docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). Two lots are in DuckDB at
- * once, one staged while the other parses (src/load/parse-batch.ts), so a lot is one batch; one of
- * new small records holds two (SMALL_LOT_FACTOR there): they parse in less memory a byte.
+ * lot whose new records are parsed together (src/load/parse-batch.ts, decision 0008).
  */
 const BATCH_PAGES = 2;
 

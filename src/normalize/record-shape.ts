@@ -15,7 +15,6 @@ type Node = z.core.$ZodType;
 /** `result`, whose members' names the scan keeps: the loader maps each feature result by name. */
 const RESULT = 'result';
 
-/** The shape of a job record, compiled once. */
 export const RECORD_SHAPE: Shape = recordShape();
 
 function recordShape(): Shape {

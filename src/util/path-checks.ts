@@ -205,11 +205,7 @@ export function assertInputFolder(dir: string, flag: string): void {
   }
 }
 
-/**
- * What the store names the files and folders it keeps beside a database `<db>`, after `<db>`: the
- * write-ahead log, the writer's and the worker's lock (and a stale one set aside), the marker of a
- * writer waiting for the lock, compact's copy and its log, the read socket, and DuckDB's spill folders.
- */
+/** What the store names the files and folders it keeps beside a database `<db>`, after `<db>`. */
 const STORE_SIBLING =
   /^\.(wal|lock|lock\.waiting|worker\.lock|(worker\.)?lock\.stale-.+|compact-tmp(\.wal)?|sock|tmp(-\d+)?)$/;
 

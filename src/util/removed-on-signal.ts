@@ -1,9 +1,7 @@
 /**
  * Work files of a command that must not outlive it (an export's staging folder, a compact's copy):
  * while `fn` runs, a SIGINT or SIGTERM that nothing else in the process handles removes them, then
- * ends the process by the same signal, as it would have ended without them (a shell reports 128
- * plus the signal's number). Where a command handles the signal itself (a sync stops cleanly), it is
- * left to that command: the work goes on to its own end, which removes its files.
+ * ends the process by the same signal. A command that handles the signal itself removes its own.
  */
 import { rmdirSync, rmSync } from 'node:fs';
 
@@ -28,10 +26,7 @@ function onSignal(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 
-/**
- * Runs `fn` with `path` (a file or folder) removed should a signal end the process meanwhile, after
- * the paths given within `fn`.
- */
+/** Runs `fn` with `path` removed should a signal end the process meanwhile, after paths given in `fn`. */
 export async function removedOnSignal<T>(
   path: string,
   fn: () => Promise<T>,

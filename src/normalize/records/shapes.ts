@@ -8,10 +8,9 @@
 import { z } from 'zod';
 
 /**
- * Words (spec 2.8) come by the million, and zod over each one would outweigh the DuckDB load
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md). So a word array is checked by a hand-written loop that accepts exactly what `wordSchema`
- * accepts; only a word the loop rejects goes through zod, which then reports the issues (same
- * messages, same paths) as full validation would.
+ * Words come by the million (decision 0008), so a word array is checked by a hand-written loop that accepts exactly
+ * what `wordSchema` accepts; only a word the loop rejects goes through zod, which then reports the
+ * issues as full validation would.
  */
 export const wordSchema = z.looseObject({
   word: z.string().nullish(),
@@ -155,10 +154,9 @@ export const liveResultSchema = z.looseObject({
 });
 
 /**
- * The feature modules: the members of `result` the schema knows that are feature results (each a
- * `module_results` row), derived from both kinds' result schemas; RESULT_COLUMNS are members of
- * `result` too, but columns of `jobs`. The loader's SQL and docs/schema.md name each module;
- * test/unit/normalize/record-contract.test.ts fails, naming the file and the module, when one differs.
+ * The members of `result` that are columns of `jobs`; every other member either result schema knows
+ * is a feature module (a `module_results` row), as the loader's SQL and docs/schema.md name them
+ * (test/unit/normalize/record-contract.test.ts checks both).
  */
 export const RESULT_COLUMNS = ['metadata', 'transcription'] as const;
 
