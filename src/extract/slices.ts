@@ -80,12 +80,9 @@ async function windowFirstPage(
 
 /**
  * Returns slices oldest first; a `firstPage` (offset 0) with no next page is the one slice. Probes
- * go out `parallel` at a time (the run's concurrency), so planning does not cost one round trip per
- * slice; at most `parallel - 1` probes past the end of the list are wasted.
- *
- * A service that caps offsets refuses the deep probes (400/422): planning then goes on from the
- * last boundary found, one probe at a time, each at offset `sliceJobs` of the part of the window
- * older than that boundary, so no request goes deeper than `sliceJobs` (plus a page, in the walk).
+ * go out `parallel` at a time. A service that caps offsets refuses the deep probes (400/422):
+ * planning then goes on from the last boundary found (planBelowCap), so no request goes deeper
+ * than `sliceJobs` (plus a page, in the walk).
  */
 async function planSlices(
   window: Slice,
