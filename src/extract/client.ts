@@ -30,10 +30,7 @@ import {
   transportError,
 } from './upstream-errors.js';
 
-/**
- * The longest body the client ever reads (480 MiB): under V8's longest string (0x1fffffe8
- * characters, ~512 Mi), which a body decoded as latin1 would otherwise overrun and crash on.
- */
+/** The longest body the client ever reads: under V8's longest string, which a latin1 decoding would overrun. */
 export const MAX_BODY_BYTES = 480 * 2 ** 20;
 
 /** Requests in flight at most by default (ClientOptions.concurrency), and the fewest keep-alive connections. */

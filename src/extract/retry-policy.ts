@@ -4,11 +4,7 @@
  * client consults this table; no other file decides what retries.
  */
 
-/**
- * Statuses worth another try: a request the server or a proxy in front of it gave up waiting for
- * (408: a client paused mid-request, a stalled connection), rate limiting, and the gateway/overload
- * family. 501 and 505 are not.
- */
+/** Statuses worth another try: a request timeout, rate limiting and the gateway/overload family. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
@@ -98,8 +94,7 @@ export function retryDelayMs(
 
 /**
  * Whether an answer speaks for the whole account (a 429, a 503 with Retry-After) rather than one
- * request (undefined), and how long every request is then to wait: the Retry-After up to its cap,
- * else 0 (ms). The client pauses and lowers its requests in flight on these (throttle.ts).
+ * request (undefined), and how long every request is then to wait, ms: the Retry-After up to its cap.
  */
 export function accountSignal(
   policy: RetryPolicy,

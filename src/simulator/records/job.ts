@@ -118,10 +118,9 @@ function failJob(rng: Rng, record: JobRecord): void {
 }
 
 /**
- * custom_metadata as a one-byte code, so an account can keep every job's metadata (and answer a
- * custom_metadata filter) in one byte a job: 0 is null, else team, customer (or none) and
- * priority (or none) packed. The draw: null 40%, else a team, a customer half the time and a
- * priority 1-3 (a number on purpose: the filter compares values as strings) 30% of the time.
+ * custom_metadata as a one-byte code (0 is null, else team, customer and priority packed), so an
+ * account keeps every job's metadata in one byte. The priority is a number on purpose: the filter
+ * compares values as strings.
  */
 export function drawMetadataCode(rng: Rng): number {
   if (rng.chance(0.4)) return 0;
