@@ -1,12 +1,8 @@
 /**
  * Loads normalized records (src/normalize/page-records.ts) into DuckDB, idempotently, inside the
- * caller's transaction, with the SQL of sql/load/: each record's id and hash are compared with the
- * stored job's (an identical record writes nothing) and a changed job's row and children deleted
- * (a batch the filter of stored ids, stored-ids.ts, rules out is new, compared with nothing); the
- * new and changed records' texts are parsed on a staging connection outside the transaction (what
- * a transaction stages DuckDB holds until it commits), and their rows appended to the tables in it
- * (parse-batch.ts). `load` parses a batch's records before it returns; `stage` may leave them
- * staged or parsing, and the caller flushes before its transaction commits. Records that failed
+ * caller's transaction: each record's id and hash are compared with the stored job's (an identical
+ * record writes nothing, a changed job's row and children are replaced); the new and changed texts
+ * are parsed on a staging connection outside the transaction (parse-batch.ts). Records that failed
  * validation go to the quarantine; the rest of the batch loads.
  */
 import { type Logger, silentLogger } from '../log.js';
@@ -57,10 +53,7 @@ export class RecordLoader {
   /** Batches whose missed records were looked up in the whole table, before `known` was read. */
   private lookups = 0;
   private readonly lookupsBeforeFilter: number;
-  /**
-   * Whether the quarantine holds unresolved records; undefined until asked, then known: this loader
-   * is the file's only writer while it lives.
-   */
+  /** Whether the quarantine holds unresolved records; asked once: this loader is the file's only writer. */
   private unresolved: boolean | undefined;
 
   constructor(
@@ -233,11 +226,7 @@ function addRows(result: LoadResult, rows: RowCounts): void {
   result.words += rows.words;
 }
 
-/**
- * Batches whose misses a run looks up in the whole table before it reads the filter of stored ids,
- * whose read costs as much as that many lookups
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
- */
+/** Batches whose misses a run looks up in the whole table before reading the filter of stored ids. */
 const LOOKUPS_BEFORE_FILTER = 6;
 
 /**

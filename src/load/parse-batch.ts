@@ -1,15 +1,10 @@
 /**
- * The records a loader has classified as new or changed but not parsed yet: their texts, appended
- * as received to `_tsync_items` of one of the writer's two staging connections
- * (sql/load/parse-reset.sql), outside the writer's transaction. Parsing costs a fixed part per
- * statement, so the loader gathers several batches' records (at most `parseBytes` of JSON) before
- * it parses them: `parse` starts that on their connection (parse.sql) and returns at once, and the
- * next records go to the other connection, so that DuckDB parses one lot while JavaScript fetches,
- * scans and stages the next. A parsed lot's rows are shaped for each table (rows-*.sql) and
- * appended to the tables in the writer's open transaction when the loader next calls in and the
- * parse has ended, before a record of theirs is compared again (`holds`), and at the latest by
- * `flush`, which the caller runs before its transaction commits. At most one lot is parsing or
- * parsed beside the one being staged: a lot's parse starts once the older lot's rows are appended.
+ * The records a loader has classified as new or changed but not parsed yet, staged as received on
+ * one of the writer's two staging connections, outside the writer's transaction. `parse` starts a
+ * lot's parse and returns at once, and the next records go to the other connection, so that DuckDB
+ * parses one lot while JavaScript stages the next. A parsed lot's rows are appended in the writer's
+ * transaction before a record of theirs is compared again (`holds`), and at the latest by `flush`.
+ * At most one lot is parsing or parsed beside the one being staged.
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { JobText } from '../normalize/index.js';
@@ -48,12 +43,9 @@ interface Lane {
 const NO_ROWS: RowCounts = { utterances: 0, words: 0 };
 
 /**
- * A parse costs a fixed part a statement besides its part a record, which a lot of many small
- * records pays every few records: a lot of new records (none compared with stored jobs, as in a
- * back-fill) whose records average under SMALL_RECORD_BYTES holds SMALL_LOT_FACTOR times
- * `parseBytes`. Any other lot stays at `parseBytes`, what DuckDB's work memory is planned for
- * (src/memory/budget.ts): big records need it all, and a transaction that compares and replaces
- * stored jobs holds that work beside the lots.
+ * A lot of new records (none compared with stored jobs, as in a back-fill) averaging under
+ * SMALL_RECORD_BYTES holds SMALL_LOT_FACTOR times `parseBytes`, as a parse costs a fixed part a
+ * statement; any other lot stays at `parseBytes`, what DuckDB's work memory is planned for.
  */
 const SMALL_RECORD_BYTES = 16 * 1024;
 const SMALL_LOT_FACTOR = 2;

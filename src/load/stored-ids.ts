@@ -1,10 +1,8 @@
 /**
  * Which job ids the file may hold: a Bloom filter of the ids in `jobs`. classify.sql reads only the
- * stored jobs of a batch's created_at window, so a record stored under another created_at is not
- * found there; the loader looks it up in the whole table only when `mayHold` says its id may be
- * stored (false: certainly not; true: maybe, now and then wrongly). Filled by one scan of jobs.id,
- * then told of every id the loader adds; once `full`, the loader fills a new one. BITS_PER_ID an id,
- * outside the V8 heap (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * stored jobs of a batch's created_at window; the loader looks a record missed there up in the whole
+ * table only when `mayHold` says its id may be stored (false: certainly not; true: maybe). Filled by
+ * one scan of jobs.id, then told of every id the loader adds; once `full`, the loader fills a new one.
  */
 import { type Database, eachStoredId, storedJobCount } from '../store/index.js';
 

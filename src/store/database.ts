@@ -1,7 +1,6 @@
 /**
- * A DuckDB file's statements (SQL with bound values, on one connection) and transactions. Opening and
- * closing the file is open-file.ts's, which hands a Database its connections and what closing means; a
- * writer's can open its file again between transactions (reopen), and any lends connections.
+ * A DuckDB file's statements (SQL with bound values, on one connection) and transactions. open-file.ts
+ * opens the file and hands a Database its connections and what closing means.
  */
 import type {
   DuckDBAppender,
@@ -57,9 +56,7 @@ export class Database {
   private readonly hooks = new Set<(connection: DuckDBConnection) => Promise<void>>();
   /** Depth of `transaction()` calls: nested calls join the outer transaction. */
   private depth = 0;
-  /** Whether the open transaction's COMMIT is to checkpoint instead of writing the WAL (checkpointAtCommit). */
   private checkpointCommit = false;
-  /** The main connection's statements with bound values, prepared once per text. */
   private readonly statements = new KeptStatements();
 
   constructor(parts: DatabaseParts) {
@@ -79,7 +76,6 @@ export class Database {
     return rowObjects<T>(await this.execute(sql, params));
   }
 
-  /** `sql` on the main connection; with values, through the kept statements (kept-statements.ts). */
   private async execute(sql: string, params: SqlParams | undefined): Promise<DuckDBMaterializedResult> {
     this.running += 1;
     try {
@@ -151,9 +147,8 @@ export class Database {
 
   /**
    * A writer's instance given back and opened again, between transactions: an instance keeps in memory
-   * every row group it wrote (docs/decisions/0009-a-commit-written-into-the-file-once.md). False, and
-   * nothing done, inside a transaction, while a statement runs or a connection is lent, or when another
-   * handle shares the instance. A failure to open again closes this Database and is thrown.
+   * every row group it wrote. False, and nothing done, while busy or when another handle shares the
+   * instance. A failure to open again closes this Database and is thrown.
    */
   async reopen(): Promise<boolean> {
     await this.ready();
@@ -229,7 +224,6 @@ export class Database {
     this.closeConnections();
   }
 
-  /** The staging and main connections closed and the instance given back. */
   private closeConnections(): void {
     for (const staging of this.parts.staging ?? []) staging.closeSync();
     this.parts.connection.closeSync();
@@ -254,7 +248,6 @@ export class Database {
     }
   }
 
-  /** Waits out a reopen() in progress, then asserts the Database is open. */
   private async ready(): Promise<void> {
     await this.reopening;
     this.assertOpen();
@@ -266,7 +259,6 @@ export class Database {
   }
 }
 
-/** `fn` on a new connection of `parts`, closed when `fn` settles. */
 async function onNewConnection<T>(parts: DatabaseParts, fn: (connection: DuckDBConnection) => Promise<T>) {
   const connection = await parts.connect();
   try {

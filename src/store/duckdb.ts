@@ -1,8 +1,7 @@
 /**
  * @duckdb/node-api, loaded at its first use, never by an import: a command that opens no file loads no
- * DuckDB, and its allocator reads its settings (src/cli/main.ts) as it loads. With `require`: as an ES
- * module, each file the CommonJS package re-exports would be scanned for export names
- * (docs/decisions/0008-duckdb-parses-the-pages-javascript-keeps-the-walk.md).
+ * DuckDB, and its allocator reads its settings (src/cli/main.ts) as it loads. With `require`, so that
+ * the CommonJS package's re-exports are not scanned for export names.
  */
 import { createRequire } from 'node:module';
 import type * as Api from '@duckdb/node-api';

@@ -1,11 +1,9 @@
 /**
- * Erasure of jobs' content, on request (`transcript-sync erase`) or when the service deleted them
- * (`--on-delete erase`): an erased job keeps its billing facts and loses the rest
- * (docs/decisions/0021-erasure-keeps-billing-facts.md). `eraseJobs` erases in one transaction;
- * `rewriteErasedFile` then rewrites the file as `compact` does, since DuckDB reuses freed blocks without
- * clearing them. Interrupted before its rename, the erasures stay unwritten for the next one or sync.
+ * Erasure of jobs' content: an erased job keeps its billing facts and loses the rest
+ * (docs/decisions/0021-erasure-keeps-billing-facts.md). `rewriteErasedFile` then rewrites the file
+ * as `compact` does, since DuckDB reuses freed blocks without clearing them; interrupted before its
+ * rename, the erasures stay unwritten for the next one or sync.
  */
-
 import { onOutOfMemory } from '../errors.js';
 import type { Logger } from '../log.js';
 import { type DuckDbMemory, planMemory } from '../memory/budget.js';

@@ -1,7 +1,6 @@
 /**
- * Statements with bound values, prepared once per text on a connection and kept: each trip to DuckDB's
- * threads waits for the event loop, and a kept statement runs in one where the client's own path for
- * bound values takes several (BENCHMARKS.md, "The writer's trips").
+ * Statements with bound values, prepared once per text on a connection and kept: a kept statement runs
+ * in one trip to DuckDB's threads where the client's own path for bound values takes several.
  */
 import type {
   DuckDBConnection,

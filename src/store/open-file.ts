@@ -1,10 +1,4 @@
-/**
- * Opening a transcript-sync file, composed. A writer: the DuckDB instance with the writer's settings
- * (file/open-instance.ts), the schema brought up to date (migrate.ts), the loader's staging table and
- * its two staging connections (sql/load/); its close merges small row groups when enough have piled
- * up (file/merge-row-groups.ts) and checkpoints. A read-only open: the instance with a reader's memory
- * (src/memory/reader-memory.ts) and a check that the schema is current.
- */
+/** Opening a transcript-sync file for writing (migrated, with the loader's staging) or read-only. */
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -58,7 +52,7 @@ export async function openWriter(path: string, options: WriterOptions = {}): Pro
   return new Database(await writerParts(resolve(path), options, true));
 }
 
-/** A writer's instance, connection and staging; migrated first when `migrating` (an open, not a reopen). */
+/** Migrated first when `migrating` (an open, not a reopen). */
 async function writerParts(full: string, options: WriterOptions, migrating: boolean): Promise<DatabaseParts> {
   const logger = options.logger ?? silentLogger;
   const memory = options.memory ?? planMemory(DEFAULT_MEMORY, 1).duckdb;

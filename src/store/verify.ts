@@ -1,9 +1,6 @@
 /**
- * The invariants of a transcript-sync file that no index enforces (history tables carry no key:
- * sql/002_no_keys_on_history.sql); the loader, the only writer, keeps them. `verify` checks them;
- * `verify --repair` drops what breaks them, and a `sync --full` loads dropped jobs again. Each check
- * is one statement that reads its tables once, grouping never one row per word, so its memory
- * does not grow with the rows (sql/queries/verify-*.sql).
+ * The invariants of a transcript-sync file that no index enforces (sql/002_no_keys_on_history.sql).
+ * Each check is one statement that reads its tables once, so its memory does not grow with the rows.
  */
 import type { Database, RowSource } from './database.js';
 import * as broken from './statements/verify.js';

@@ -99,10 +99,9 @@ export function removeIfOurs(path: string, token: string): void {
   if (current === 'gone' || current?.token !== token) return;
   try {
     unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
+  } catch {}
 }
+
 function ageMs(path: string): number {
   try {
     return Date.now() - statSync(path).mtimeMs;

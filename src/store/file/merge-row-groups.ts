@@ -1,9 +1,7 @@
 /**
  * When and how the small row groups of the history tables are merged
- * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md). Every writing run leaves about one
- * per table, and DuckDB's own merging is off for writers: once a table holds COMPACT_AFTER, the close
- * moves their rows, and only those, into new row groups (sql/queries/merge-small-row-groups.sql),
- * `job_records` in batches of about JOBS_GROUP_RAW_BYTES of `raw` (merge-records-batches.sql).
+ * (docs/decisions/0007-small-row-groups-merged-by-moving-rows.md): DuckDB's own merging is off for
+ * writers, so once a table holds COMPACT_AFTER, the close moves their rows, and only those.
  */
 import type { Database } from '../database.js';
 import {

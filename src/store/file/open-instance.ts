@@ -26,10 +26,7 @@ export interface SharedInstance {
 
 const instances = new Map<string, SharedInstance>();
 
-/**
- * The storage format of new files (DuckDB 1.2.0 on): long strings compressed, so `raw` takes a fraction
- * of the JSON (BENCHMARKS.md). A file keeps the format it was created in until `compact` rewrites it.
- */
+/** The storage format of new files: long strings compressed. A file keeps its format until `compact`. */
 export const STORAGE_FORMAT = 'v1.2.0';
 
 /** No query may ever try the network to fetch an extension (json, parquet, icu are built in). */
@@ -56,8 +53,7 @@ export function mibSetting(bytes: number): string {
 }
 
 /**
- * Settings of a writable open, measured in bench/ (BENCHMARKS.md): memory from the budget
- * (src/memory/budget.ts); a commit that checkpoints skips the WAL (`auto_checkpoint_skip_wal_threshold`
+ * A writable open's settings: a commit that checkpoints skips the WAL (`auto_checkpoint_skip_wal_threshold`
  * 0: docs/decisions/0009-a-commit-written-into-the-file-once.md); no merging of row groups at
  * checkpoints (`max_vacuum_tasks` 0): merge-row-groups.ts does it.
  */
@@ -74,10 +70,9 @@ function writerSettings(memory: DuckDbMemory): Record<string, string> {
 }
 
 /**
- * A COMMIT straight into the file: at the WAL threshold set to zero DuckDB checkpoints, and a writer
- * skips the WAL then (writerSettings; docs/decisions/0009-a-commit-written-into-the-file-once.md),
- * unless a reader's transaction needs the old data. `walThreshold` (in MiB, never input: SET binds no
- * value) is set back whatever the outcome.
+ * A COMMIT straight into the file: at a WAL threshold of zero DuckDB checkpoints, skipping the WAL
+ * (writerSettings) unless a reader's transaction needs the old data. `walThreshold` (in MiB, never
+ * input: SET binds no value) is set back after.
  */
 export async function commitWithCheckpoint(
   connection: DuckDBConnection,
@@ -148,10 +143,7 @@ export function releaseInstance(path: string, entry: SharedInstance): void {
   if (entry.tempDirectory) removeSpillFolder(entry.tempDirectory);
 }
 
-/**
- * Removes a read-only open's spill folder, never failing: in a folder this user may not enter,
- * where the open itself fails, it cannot be reached, and the open's own error says why.
- */
+/** Never fails: in a folder this user may not enter it cannot be reached, and the open's error says why. */
 function removeSpillFolder(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true });

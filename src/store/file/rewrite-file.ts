@@ -1,12 +1,8 @@
 /**
  * Rewrites a transcript-sync file into a fresh one in STORAGE_FORMAT, leaving behind the blocks deletes
- * freed: the schema by COPY FROM DATABASE, `job_records` in runs of about JOBS_GROUP_RAW_BYTES of raw,
- * each committed straight into the copy as a row group, every other table whole. Row counts are
- * compared, and the copy replaces the file by a rename while the original is held, so no writer slips in.
- * The copy (and its WAL) is made in `<db>.compact-tmp/`, a folder only the owner may enter from the
- * moment it exists, whatever the umask: DuckDB creates the files in it, with modes the umask decides.
- * The folder is removed when the copy fails, when SIGINT or SIGTERM ends the process (unless the
- * command handles them), and before the next copy.
+ * freed. Row counts are compared, and the copy replaces the file by a rename while the original is
+ * held, so no writer slips in. The copy is made in `<db>.compact-tmp/`, a folder only the owner may
+ * enter whatever the umask, removed when the copy fails, on SIGINT or SIGTERM, and before the next copy.
  */
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -11,7 +11,6 @@ export type PendingJob = {
   readonly position: number;
 };
 
-/** Stored jobs of the kind. */
 export const countJobs = (db: RowSource, params: { kind: JobKind }) =>
   countOf(db.all(queryText('jobs-count-kind'), only(params, 'kind')), 'n');
 

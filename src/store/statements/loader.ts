@@ -1,11 +1,8 @@
 /**
- * The loader's statements (sql/load/). On the writer's connection, in its transaction: a batch's staged
- * keys (_tsync_keys) against the stored jobs and what that decides, run by src/load/loader.ts in this
- * order: classify, restore, replace, refresh the erased, finish. On a staging connection, each
- * committing on its own (src/load/parse-batch.ts): the records parsed into rows. And the staging
- * tables a writer makes when it opens the file.
+ * The loader's statements (sql/load/). On the writer's connection, in its transaction, in this order:
+ * classify, restore, replace, refresh the erased, finish. On a staging connection, each committing on
+ * its own: the records parsed into rows.
  */
-
 import type { DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import type { Database } from '../database.js';
 import { loadSql } from './load-sql.js';

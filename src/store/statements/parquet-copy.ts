@@ -79,9 +79,8 @@ export function copyParquetFile(db: RowSource, file: string, target: ParquetTarg
 
 /**
  * COPY of `source`'s rows (with columns kind and month when partitioned or filtered): only the
- * `partitions` given (`kind|month`; all when undefined), partitioned at most PARTITIONS_PER_COPY a COPY.
- * `wide`: rows of kilobytes, an unpartitioned file of them written in row groups as small as a wide
- * partition's (copyPartitionFiles), so that no row group is built whole in the pool.
+ * `partitions` given (`kind|month`; all when undefined). `wide`: rows of kilobytes, written in row
+ * groups as small as a wide partition's, so that no row group is built whole in the pool.
  */
 export async function copyToParquet(
   db: RowSource,

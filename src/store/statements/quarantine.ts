@@ -2,7 +2,6 @@
  * The `quarantine` table: records that failed validation, kept whole with their problems, keyed by their
  * text's hash (retried by src/load/quarantine-retry.ts). Bad records are rare: one statement each.
  */
-
 import { contentHash, type QuarantinedText, type RecordProblem } from '../../normalize/index.js';
 import type { Database, RowSource } from '../database.js';
 import { countOf, only, queryText } from './queries.js';
@@ -33,7 +32,6 @@ export function cappedErrors(errors: readonly RecordProblem[]): RecordProblem[] 
   ];
 }
 
-/** Keeps each of `items`, seen at `seenAt` (upsertQuarantined). */
 export async function recordQuarantined(
   db: Database,
   items: readonly QuarantinedText[],

@@ -59,7 +59,6 @@ export function billingRows(db: RowSource, params: BillingParams): Promise<Billi
   return db.all<BillingCells>(queryText('report-billing'), { ...range(params), ...own });
 }
 
-/** Jobs per kind and status. */
 export const statusReport = (db: RowSource, params: ReportRange) =>
   db.all<ReportRow>(queryText('report-status'), range(params));
 

@@ -2,7 +2,6 @@
  * The ids a `--full` walk saw (table `seen_ids`, which lives from the walk's start to its end), and
  * what they decide: jobs of the walked range the service no longer lists.
  */
-
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
 import { countOf, only, queryText } from './queries.js';
@@ -13,7 +12,6 @@ type WalkedRange = { kind: JobKind; after: string | null; before: string };
 /** An empty `seen_ids` (an interrupted walk's ids go). */
 export const createSeenSet = (db: Database) => db.run(queryText('seen-create'));
 
-/** No `seen_ids` any more: the walk is over. */
 export const dropSeenSet = (db: Database) => db.run(queryText('seen-drop'));
 
 export const addSeenIds = (db: Database, params: { ids: readonly string[] }) =>

@@ -2,7 +2,6 @@
  * The invariants no index enforces (src/store/verify.ts): each check returns one `id` row per job
  * (or run) that breaks it; each repair runs in the caller's transaction.
  */
-
 import type { Database, RowSource } from '../database.js';
 import { countOf, only, queryText } from './queries.js';
 
@@ -10,13 +9,11 @@ import { countOf, only, queryText } from './queries.js';
 export type BrokenRow = { readonly id: string };
 export type BrokenCheck = (db: RowSource) => Promise<BrokenRow[]>;
 
-/** Ids stored more than once in `jobs`. */
 export const duplicateJobIds: BrokenCheck = (db) => db.all(queryText('verify-jobs-duplicate-ids'));
 /** Jobs whose record's `raw` is not the text its content_hash was taken of (reads every `raw`). */
 export const hashMismatchJobs: BrokenCheck = (db) => db.all(queryText('verify-records-hash-mismatch'));
 /** Jobs without exactly one record in job_records (reads its ids only). */
 export const recordlessJobs: BrokenCheck = (db) => db.all(queryText('verify-records-per-job'));
-/** Job ids of records of no stored job. */
 export const orphanRecordJobs: BrokenCheck = (db) => db.all(queryText('verify-records-orphans'));
 /** Jobs with an utterance stored twice on its natural key (grouped a list of utterances at a time). */
 export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-duplicates'));
@@ -30,13 +27,9 @@ export const duplicateUtteranceJobs: BrokenCheck = (db) => db.all(queryText('ver
 export const duplicateWordJobs = (db: RowSource, keyShift = 0) =>
   db.all<BrokenRow>(queryText('verify-words-duplicates'), { key_shift: keyShift });
 
-/** Job ids of utterances of no stored job. */
 export const orphanUtteranceJobs: BrokenCheck = (db) => db.all(queryText('verify-utterances-orphans'));
-/** Job ids of words of no stored utterance. */
 export const orphanWordJobs: BrokenCheck = (db) => db.all(queryText('verify-words-orphans'));
-/** Job ids of module results of no stored job. */
 export const orphanModuleJobs: BrokenCheck = (db) => db.all(queryText('verify-modules-orphans'));
-/** Runs recorded twice for a kind, as `run_id/kind`. */
 export const duplicateRuns: BrokenCheck = (db) => db.all(queryText('verify-runs-duplicates'));
 
 /** The jobs the next dropBrokenJobs drops (temp table `_tsync_broken`, this connection's). */
