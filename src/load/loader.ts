@@ -183,10 +183,9 @@ export class RecordLoader {
   }
 
   /**
-   * The batch's records against the stored jobs: in the batch's created_at window (classify.sql),
-   * then, for the records not found there whose ids may be stored elsewhere, in the whole table.
-   * Which may be: all of them for a run's first LOOKUPS_BEFORE_FILTER such batches (an incremental
-   * run's few), then those the filter of stored ids does not rule out (a back-fill's many).
+   * The batch's records against the stored jobs: in the batch's created_at window, then those not found
+   * there in the whole table: all of them for a run's first LOOKUPS_BEFORE_FILTER such batches, then
+   * those the filter of stored ids does not rule out.
    */
   private async classify(jobs: readonly JobText[]): Promise<ClassifiedRecord[]> {
     const rows = await classifyInWindow(this.db, createdWindow(jobs));

@@ -84,10 +84,7 @@ export class ParseBatch {
     for (const lane of this.lanes) yield* lane.ids;
   }
 
-  /**
-   * Appends the records' texts to the filling lot (`compared`: their batch was compared with the
-   * stored jobs). Returns the child rows of a lot parsed meanwhile, appended now.
-   */
+  /** Appends the records' texts to the filling lot; returns the child rows of a lot parsed meanwhile. */
   async add(jobs: readonly JobText[], syncedAt: Date, compared: boolean): Promise<RowCounts> {
     const other = this.lane(1 - this.filling);
     const appended = other.settled ? await this.appendRows(other) : { ...NO_ROWS };
@@ -157,8 +154,7 @@ export class ParseBatch {
 
   /**
    * Waits for `lane`'s parse, if one was started, and appends its rows, each table's while its
-   * connection shapes the next table's (the appender runs on this thread, the query on DuckDB's);
-   * the lane and its staging are emptied whatever happens.
+   * connection shapes the next table's; the lane and its staging are emptied whatever happens.
    */
   private async appendRows(lane: Lane): Promise<RowCounts> {
     const parsing = lane.parsing;

@@ -9,10 +9,7 @@ import {
 } from '../store/index.js';
 import { RecordLoader } from './loader.js';
 
-/**
- * Loads every unresolved record that now validates (one transaction), and refreshes the errors of
- * those that still fail with what this version reports.
- */
+/** Loads every unresolved record that now validates, in one transaction; the others get this version's errors. */
 export async function quarantineRetry(
   db: Database,
   options: { now?: Date } = {},

@@ -115,9 +115,8 @@ export async function openInMemory(label: string, options: ReadOnlyOptions = {})
 }
 
 /**
- * The parts of a Database on a new connection of `shared`, with what `setup` adds after running on it;
- * a failure gives the instance back, removes a file this open created, and is a damaged-file error
- * when DuckDB cannot read the file through.
+ * The parts of a Database on a new connection of `shared`, with what `setup` adds; a failure gives the
+ * instance back and removes a file this open created.
  */
 async function sharedParts(
   full: string,

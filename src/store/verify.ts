@@ -7,10 +7,7 @@ import * as broken from './statements/verify.js';
 
 /** How a broken invariant is repaired. */
 export type Repair =
-  /**
-   * The jobs named are dropped with all their children; `sync --full` loads them again. An erased
-   * job keeps one erased row and loses the rest: its content is never loaded again.
-   */
+  /** The jobs named are dropped with all their children; an erased job keeps one erased row. */
   | 'drop-jobs'
   /** Child rows of no stored job or utterance are deleted. */
   | 'delete-orphans'

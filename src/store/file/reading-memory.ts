@@ -17,8 +17,7 @@ export function withReadingMemory<T>(
 
 /**
  * `fn` run while DuckDB's setting `name` is `value`, the previous value set back after. SET takes no
- * bound values: `name` is one of these two and `value` is computed in src/store; the old
- * value is DuckDB's own text.
+ * bound values: `value` is computed in src/store, never input.
  */
 export async function withSetting<T>(
   db: RowSource,

@@ -1,12 +1,9 @@
 /**
  * One writer per DuckDB file (docs/decisions/0015-one-writer-per-file.md): `<db>.lock`, created with
- * O_EXCL and holding who writes. A second writer is refused with the holder's pid, at once or after
- * waiting (`waitForWriterLock`, --lock-wait). A worker holds it while a run writes, and
- * `<db>.worker.lock` (`role: 'worker'`) for as long as it lives. A stale lock is taken over: on the same
- * host, its pid is gone or another process's (its start time in /proc differs); from another host, it
- * went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`). A writer waiting
- * for `<db>.lock` announces itself in `<db>.lock.waiting`, so that a worker, whose runs take the
- * lock back to back, lets it go first (`yields`).
+ * O_EXCL and holding who writes; a worker also holds `<db>.worker.lock` for as long as it lives. A
+ * stale lock is taken over: on the same host, its pid is gone or another process's; from another
+ * host, it went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`). A writer
+ * waiting for `<db>.lock` announces itself in `<db>.lock.waiting`, so that a worker lets it go first.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -168,9 +165,8 @@ export interface LockWaitOptions {
   /** Ends the wait early, throwing the signal's reason (a worker shutting down). */
   readonly signal?: AbortSignal;
   /**
-   * A worker's run: before asking, it lets a writer announced in waitingMarkerPath go first (for
-   * up to YIELD_MAX_MS), and it announces nothing itself. Any other writer announces itself there
-   * while it waits, rewriting the marker at each ask and removing it once it holds the lock or gives up.
+   * A worker's run: it lets a writer announced in waitingMarkerPath go first (up to YIELD_MAX_MS) and
+   * announces nothing itself. Any other writer announces itself there while it waits.
    */
   readonly yields?: boolean;
 }
