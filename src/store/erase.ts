@@ -40,12 +40,6 @@ export function eraseJobs(db: Database, options: EraseOptions): Promise<number> 
   });
 }
 
-export interface RewriteFileOptions {
-  readonly memory: number;
-  readonly lockWaitMs: number;
-  readonly logger?: Logger;
-}
-
 /**
  * The file at `path` opened, rewritten if an erasure's bytes may be in it, and closed, under the
  * caller's writer lock: within `memory`, or if `raw` does not fit, with one thread and RAW_LIMIT_BYTES.
@@ -53,7 +47,7 @@ export interface RewriteFileOptions {
  */
 export async function rewriteErasedFile(
   path: string,
-  options: RewriteFileOptions,
+  options: { readonly memory: number; readonly lockWaitMs: number; readonly logger?: Logger },
 ): Promise<CompactResult | undefined> {
   const budget = planMemory(options.memory, 1).duckdb;
   const attempt = async (memory: DuckDbMemory) => {

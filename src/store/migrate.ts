@@ -84,9 +84,10 @@ async function inTransaction(
 }
 
 /**
- * jobs.raw copied into job_records before 006 drops it (sql/006_records_apart.sql): a batch of about
- * JOBS_GROUP_RAW_BYTES a transaction, committed straight into the file (one statement over every
- * record would not fit memory_limit); an interrupted copy is emptied and done again.
+ * jobs.raw copied into job_records before 006 drops it (sql/006_records_apart.sql), outside its
+ * transaction: a batch of about JOBS_GROUP_RAW_BYTES a transaction, committed straight into the file
+ * (one statement over every record would not fit memory_limit). Idempotent, as a kill before 006
+ * commits runs it again at the next open: an interrupted copy is emptied and done again.
  */
 async function copyRecordsApart(connection: DuckDBConnection, path: string, options: MigrateOptions) {
   await resetRecordsApart(connection);
@@ -107,12 +108,6 @@ async function copyRecordsApart(connection: DuckDBConnection, path: string, opti
     );
   }
 }
-
-/**
- * Work a migration needs done before its transaction, in transactions of its own: each must be
- * idempotent, as a kill before the migration commits runs it again at the next open.
- */
-const BEFORE = new Map([[6, copyRecordsApart]]);
 
 /** Applies every shipped migration the file lacks, and logs those it applied. */
 export async function migrate(
@@ -144,7 +139,7 @@ export async function migrate(
       );
     }
     try {
-      await BEFORE.get(migration.version)?.(connection, path, options);
+      if (migration.version === 6) await copyRecordsApart(connection, path, options);
       await inTransaction(connection, async () => {
         await connection.run(migration.sql);
         await connection.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [
@@ -153,7 +148,11 @@ export async function migrate(
         ]);
       });
     } catch (error) {
-      throw migrationFailed(migration, path, error);
+      throw new DatabaseError(`migration ${migration.version}_${migration.name} failed on ${path}`, {
+        path,
+        hint: 'the file was left as it was before the migration; report this with the message below',
+        cause: error,
+      });
     }
     done.push(migration.version);
   }
@@ -162,14 +161,6 @@ export async function migrate(
       { db: path, migrations: done, ms: Date.now() - started },
       'database schema migrated',
     );
-}
-
-function migrationFailed(migration: Migration, path: string, cause: unknown): DatabaseError {
-  return new DatabaseError(`migration ${migration.version}_${migration.name} failed on ${path}`, {
-    path,
-    hint: 'the file was left as it was before the migration; report this with the message below',
-    cause,
-  });
 }
 
 /** For a read-only open: the file must already carry every shipped migration. */

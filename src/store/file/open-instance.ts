@@ -91,14 +91,11 @@ export async function commitWithCheckpoint(
 const RETRY_START_MS = 50;
 const RETRY_MAX_MS = 500;
 
-/** What an open is for: reading within a reader's memory, or writing with a writer's. */
-export type InstanceUse = { readonly reader: ReaderMemory } | { readonly writer: DuckDbMemory };
-
 /** Opens `path` or shares its open instance, which keeps its first open's settings. */
 export async function acquireInstance(
   path: string,
   lockWaitMs: number,
-  use: InstanceUse,
+  use: { readonly reader: ReaderMemory } | { readonly writer: DuckDbMemory },
 ): Promise<SharedInstance> {
   const readOnly = 'reader' in use;
   const shared = instances.get(path);
