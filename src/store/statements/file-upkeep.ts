@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, RowSource } from '../database.js';
 import { rowObjects } from '../values.js';
 import { loadSql } from './load-sql.js';
-import { countOf, only, queryText } from './queries.js';
+import { countOf, countsOf, only, queryText } from './queries.js';
 
 /** Rows per table (`t`) of every table of the file, by name. */
 export const tableRowCounts = (db: RowSource) =>
@@ -40,15 +40,8 @@ export interface RecordedRuns {
   readonly latest_writing: number;
 }
 
-export async function recordedRuns(db: RowSource): Promise<RecordedRuns> {
-  const [row] = await db.all<Record<keyof RecordedRuns, number | null>>(queryText('compact-runs-count'));
-  return {
-    rows: Number(row?.rows ?? 0),
-    writing: Number(row?.writing ?? 0),
-    latest_rows: Number(row?.latest_rows ?? 0),
-    latest_writing: Number(row?.latest_writing ?? 0),
-  };
-}
+export const recordedRuns = (db: RowSource): Promise<RecordedRuns> =>
+  countsOf(db.all(queryText('compact-runs-count')), 'rows', 'writing', 'latest_rows', 'latest_writing');
 
 /** The most small row groups (sql/load/row-groups.sql) any table that grows with the history holds. */
 export const smallRowGroups = (db: RowSource) =>

@@ -113,13 +113,21 @@ export function sqlText(folder: 'queries' | 'load', name: string): string {
   return text;
 }
 
-/** `column` of the first of `rows` as a number; 0 when there is no row or the value is null. */
+/** `columns` of the first of `rows` as numbers; 0 when there is no row or a value is null. */
+export async function countsOf<K extends string>(
+  rows: Promise<Record<K, unknown>[]>,
+  ...columns: K[]
+): Promise<Record<K, number>> {
+  const [row] = await rows;
+  const counts = columns.map((column) => [column, Number(row?.[column] ?? 0)]);
+  return Object.fromEntries(counts) as Record<K, number>;
+}
+
 export async function countOf<K extends string>(
   rows: Promise<Record<K, unknown>[]>,
   column: K,
 ): Promise<number> {
-  const [row] = await rows;
-  return Number(row?.[column] ?? 0);
+  return (await countsOf(rows, column))[column];
 }
 
 /**

@@ -3,7 +3,7 @@
  * Instants may be Date or ISO text; null leaves that end of the range open.
  */
 import type { RowSource } from '../database.js';
-import { countOf, only, queryText } from './queries.js';
+import { countOf, countsOf, only, queryText } from './queries.js';
 
 type Instant = Date | string | null;
 
@@ -71,16 +71,12 @@ export const errorsReport = (db: RowSource, params: ReportRange) =>
   db.all<ReportRow>(queryText('report-errors'), range(params));
 
 /** What a billing report's range holds but cannot count yet: pending jobs, and (by completion) undated ones. */
-export async function uncountedJobs(
-  db: RowSource,
-  params: ReportRange & DateBasis,
-): Promise<{ pending: number; undated: number }> {
-  const [row] = await db.all<{ pending: number; undated: number }>(queryText('report-pending'), {
-    ...range(params),
-    date: params.date,
-  });
-  return { pending: Number(row?.pending ?? 0), undated: Number(row?.undated ?? 0) };
-}
+export const uncountedJobs = (db: RowSource, params: ReportRange & DateBasis) =>
+  countsOf(
+    db.all(queryText('report-pending'), { ...range(params), date: params.date }),
+    'pending',
+    'undated',
+  );
 
 /** Unresolved quarantined records a report of this range could not count. */
 export const quarantinedInRange = (db: RowSource, params: Omit<ReportRange, 'include_deleted'> & DateBasis) =>

@@ -4,7 +4,7 @@
  */
 import type { JobKind } from '../../kinds.js';
 import type { Database } from '../database.js';
-import { countOf, only, queryText } from './queries.js';
+import { countOf, countsOf, only, queryText } from './queries.js';
 
 /** Instants as ISO 8601 text; `after` null: the walk had no lower bound. */
 type WalkedRange = { kind: JobKind; after: string | null; before: string };
@@ -18,16 +18,12 @@ export const addSeenIds = (db: Database, params: { ids: readonly string[] }) =>
   db.run(queryText('seen-add'), only(params, 'ids'));
 
 /** Jobs of the range created before `before` and not seen, and the range's stored jobs (neither deleted nor expired). */
-export async function countUnseen(
-  db: Database,
-  params: WalkedRange,
-): Promise<{ unseen: number; stored: number }> {
-  const [row] = await db.all<{ unseen: number; stored: number }>(
-    queryText('seen-count-unseen'),
-    only(params, 'kind', 'after', 'before'),
+export const countUnseen = (db: Database, params: WalkedRange) =>
+  countsOf(
+    db.all(queryText('seen-count-unseen'), only(params, 'kind', 'after', 'before')),
+    'unseen',
+    'stored',
   );
-  return { unseen: Number(row?.unseen ?? 0), stored: Number(row?.stored ?? 0) };
-}
 
 /**
  * Marks the kind's unseen jobs created before `before` (the retention's expiry line) expired at
