@@ -225,7 +225,10 @@ function addRows(result: LoadResult, rows: RowCounts): void {
   result.words += rows.words;
 }
 
-/** Batches whose misses a run looks up in the whole table before reading the filter of stored ids. */
+/**
+ * Batches whose misses a run looks up in the whole table before it reads the filter of stored ids,
+ * whose read costs as much as that many lookups.
+ */
 const LOOKUPS_BEFORE_FILTER = 6;
 
 /**

@@ -14,7 +14,6 @@ import { commitWithCheckpoint, damagedFileError, restrictFile } from './file/ope
 import { KeptStatements } from './kept-statements.js';
 import { rowObjects, type SqlParams, toDuckParams } from './values.js';
 
-/** What the opener (open-file.ts) hands a Database. */
 export interface DatabaseParts {
   /** Absolute. */
   readonly path: string;

@@ -5,7 +5,6 @@
 import type { Database, RowSource } from './database.js';
 import * as broken from './statements/verify.js';
 
-/** How a broken invariant is repaired. */
 export type Repair =
   /** The jobs named are dropped with all their children; an erased job keeps one erased row. */
   | 'drop-jobs'
