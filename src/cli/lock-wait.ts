@@ -1,8 +1,7 @@
 /**
- * How a writing command (sync, quarantine retry, state reset, compact, verify --repair, erase, demo)
- * holds the file's writer lock, waiting up to `waitMs` for another writer. When the file is found
- * held it says so once: a line on a terminal; elsewhere only a debug log line (with `logger`), as
- * off a terminal the outcome speaks, and a refusal says how long it waited.
+ * A writing command's hold on the file's writer lock, waiting up to `waitMs` for another writer. A
+ * file found held is said once: a line on a terminal; elsewhere only a debug log line (with
+ * `logger`), as off a terminal the outcome speaks, and a refusal says how long it waited.
  */
 import type { Logger } from '../log.js';
 import { withWriterLock } from '../store/index.js';

@@ -9,8 +9,7 @@ import type { JobRegistry } from '../worker/job-definition.js';
 export async function runProcess(wiring: { readonly jobs: () => Promise<JobRegistry> }): Promise<void> {
   // DuckDB's jemalloc reads it once, as DuckDB loads: the program is loaded only once this is set.
   process.env['DUCKDB_JE_MALLOC_CONF'] ??= DUCKDB_ALLOCATOR_CONF;
-  // The AWS SDK (--publish s3://) would print a multi-line notice about Node versions it will drop
-  // on stderr, among the program's own lines; package.json's engines says which Node runs this.
+  // Else the AWS SDK (--publish s3://) prints a notice about Node versions among our stderr lines.
   process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const { main } = await import('./program.js');
   const code = await main(process.argv.slice(2), {

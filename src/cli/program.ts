@@ -72,7 +72,6 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     stdout.write(programHelp());
     return 0;
   }
-  // `help sync` is `sync --help`; `help` alone, the program's.
   if (name === 'help') return rest.length === 0 ? main(['--help'], io) : main([...rest, '--help'], io);
   if (name === '--version' || name === '-v' || name === '-V') {
     // From the project root, not a path relative to this file: src/ (in-process) and dist/src/ differ.

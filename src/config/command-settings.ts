@@ -33,7 +33,6 @@ function period(date: string, end: 'from' | 'to'): string {
 }
 
 export const COMMAND_SETTINGS = {
-  // The output format (output-format.ts): `--format`, one of these per command, and --json beside it.
   format: {
     flag: 'format',
     value: 'FORMAT',

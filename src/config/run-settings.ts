@@ -119,7 +119,7 @@ export const RUN_SETTINGS = {
     flag: 'max-record-bytes',
     value: 'SIZE',
     schema: bytesBetween(2 ** 20, 200 * 2 ** 20, '1MiB to 200MiB'),
-    // Far above an hour-long transcript in five languages (~5 MB of JSON).
+    // Far above an hour-long transcript in five languages.
     default: '64MiB',
     help: 'most JSON bytes of one record; a bigger one fails its kind (the other still syncs)',
   },

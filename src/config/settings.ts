@@ -5,8 +5,7 @@
  * settings as the sync takes them (sync-defaults.ts). It sits above the stages, whose types and
  * parsers it uses, and below the worker and the CLI.
  *
- * The table in four parts, by who reads them: a run's settings, the worker's, the flags of one
- * command line, and the simulator's. A default a layer below also falls back on is its constant.
+ * The table in four parts, by who reads them: a run's, the worker's, one command line's, the simulator's.
  */
 import type { z } from 'zod';
 import { COMMAND_SETTINGS } from './command-settings.js';

@@ -1,8 +1,6 @@
 /**
- * A run's settings as the sync takes them, resolved from the settings table, so no use site adds a
- * default of its own: `resolveRunOptions` for `sync` and `worker`; `syncDefaults`, with no flag and
- * no environment, for the demo, tests and benchmarks (`{ ...syncDefaults(), pageSize: 10 }`). The
- * worker's billing report files likewise: `billingFileSettings`.
+ * A run's settings as the sync takes them, and the worker's billing report files, resolved from the
+ * settings table so that no use site adds a default of its own.
  */
 import type { BillingFileSettings } from '../analytics/billing-files.js';
 import { isBucketUrl } from '../analytics/publish/bucket-url.js';

@@ -39,7 +39,6 @@ export function refuse(ctx: z.core.$RefinementCtx, message: string): never {
   return z.NEVER;
 }
 
-/** Text that must not be blank. */
 export const text = z.string().trim().min(1, 'is empty');
 
 /** A duration with a unit, in ms; zero only where `allowZero` says it means something. */
@@ -90,7 +89,6 @@ export const intBetween = (min: number, max: number) =>
 export const wholeFrom = (min: number) =>
   numberWhere(`must be a whole number of at least ${min}`, (n) => Number.isInteger(n) && n >= min);
 
-/** One of `values`, refused with the list. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
 

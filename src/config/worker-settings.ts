@@ -74,8 +74,7 @@ export const WORKER_SETTINGS = {
     flag: 'full-every',
     value: 'WHEN',
     schema: schedule,
-    // docs/decisions/0010-reconcile-recent-often-history-weekly-with-a-guard.md: the last day reconciled hourly finds the deletions
-    // and edits most likely to happen within an hour; the whole history weekly finds the rest.
+    // Why weekly: docs/decisions/0010-reconcile-recent-often-history-weekly-with-a-guard.md.
     default: '7d',
     help: 'reconcile of the whole history per kind',
   },

@@ -1,5 +1,4 @@
 /** `transcript-sync compact`: rewrite the file in the current storage format, smaller. */
-
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
 import { createLogger, type Logger, outcomeWriter } from '../../log.js';

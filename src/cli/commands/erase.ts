@@ -1,5 +1,4 @@
 /** `transcript-sync erase`: a data-subject request answered (src/store/erase.ts). */
-
 import { resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { Env, FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';

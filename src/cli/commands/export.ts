@@ -1,12 +1,10 @@
 /** `transcript-sync export --out DIR`: Hive-partitioned Parquet files of the tables, for other engines. */
-
 import { join } from 'node:path';
 import { exportParquet } from '../../analytics/publish/export-parquet.js';
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { EXPORTED_DATASETS } from '../../store/index.js';
 import { assertNotStoreFile, assertOutputFolder } from '../../util/path-checks.js';
-
 import type { Command } from '../command.js';
 
 const SETTINGS = ['exportOut', 'overwrite', 'includeDeleted', 'db', 'lockWait', 'memory'] as const;

@@ -1,5 +1,4 @@
 /** `transcript-sync query`: read-only SQL against the DuckDB file, as the DuckDB CLI takes it. */
-
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
@@ -12,7 +11,6 @@ import { resolveAll, resolveFormat } from '../../config/resolve.js';
 import type { SettingValue } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { assertInputFolder, assertNotStoreFile, assertOutputFolder } from '../../util/path-checks.js';
-
 import type { Command } from '../command.js';
 
 /** What `query` writes; parquet only into a file. */

@@ -1,5 +1,4 @@
 /** `transcript-sync report billing|status|latency|errors`: read-only summaries of the DuckDB file. */
-
 import { billingTitle, describeBilling, renderBilling } from '../../analytics/billing-output.js';
 import { type BillingQuery, billingReport } from '../../analytics/billing-report.js';
 import { render } from '../../analytics/format/output-format.js';
@@ -82,7 +81,6 @@ export const command: Command = {
     const filter: ReportFilter = {
       by: settings.by,
       range: rangeFromFlags(settings.from, settings.to),
-      // Both kinds: no filter.
       kind: onlyKind(settings.kindShown),
       includeDeleted: settings.includeDeleted,
     };

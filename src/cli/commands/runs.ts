@@ -1,5 +1,4 @@
 /** `transcript-sync runs`: the history of sync runs (table `sync_runs`), newest first. */
-
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onlyKind } from '../../kinds.js';
@@ -37,7 +36,6 @@ export const command: Command = {
   async run({ flags, env, stdout }) {
     const settings = resolveSettings(['kindShown', 'limit', 'db', 'lockWait', 'memory'], [], flags, env);
     const json = resolveFormat('format', flags, env) === 'json';
-    // Both kinds: no filter.
     const filter = { kind: onlyKind(settings.kindShown) ?? null, limit: settings.limit };
     const rows = await withReader(settings.db, readerOptions(settings), (db) => listRuns(db, filter));
     writeRows(stdout, json, rows, (row) =>

@@ -36,7 +36,6 @@ export const command: Command = {
     const settings = resolveAll(SETTINGS, flags, env);
     const { simJobs: jobs, simSeed: seed, simRate: jobsPerDay, simGrow: grow } = settings;
     const { simOffsetCap: offsetCap, simRecordBytes: recordBytes, simFaultRate: faultRate } = settings;
-    // --start is prefix-stable; --end places the history to end there instead.
     if (settings.simEnd !== undefined && flags['start'] !== undefined)
       throw new ConfigError('--end', 'give --start or --end, not both');
     const startMs =

@@ -1,5 +1,4 @@
 /** `transcript-sync state show|reset`: a kind's checkpoint in the file and in Redis, and its reset. */
-
 import { withReader } from '../../analytics/read/open-reader.js';
 import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js';
 import { ConfigError } from '../../errors.js';

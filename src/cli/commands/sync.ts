@@ -54,8 +54,7 @@ export const command: Command = {
     // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.
     const say = outcomeWriter(stderr);
     if (base.full && base.since) logger.warn('--since is ignored by --full, which walks all history');
-    // Signals are the process's: handled while this command runs, removed when it ends. The exit
-    // code of a stop is the shell's for the signal: 130 for SIGINT, 143 for SIGTERM.
+    // Signals are the process's: handled while this command runs, removed when it ends.
     let stoppedBy: NodeJS.Signals = 'SIGINT';
     const stopOn = (signal: NodeJS.Signals) => {
       // A second signal quits at once where main.ts binds `exit`; in-process the clean stop goes on.

@@ -1,5 +1,4 @@
 /** `transcript-sync verify`: checks the invariants no index enforces; `--repair` applies the fix. */
-
 import { readerOptions, withReader } from '../../analytics/read/open-reader.js';
 import { resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { onOutOfMemory } from '../../errors.js';
@@ -33,7 +32,6 @@ export const command: Command = {
     let dropped = 0;
     if (settings.repair) {
       assertFileExists(settings.db, 'nothing to repair: `transcript-sync sync` creates and fills it');
-      // Checks, repairs what is broken and checks again, holding the writer lock.
       const lock = { db: settings.db, command: 'verify --repair', waitMs: settings.lockWait };
       ({ results, dropped } = await withCommandLock(stderr, lock, async () => {
         const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
