@@ -17,8 +17,6 @@ import {
   SUMMARIES,
 } from './command.js';
 
-type Loader = () => Promise<{ readonly command: Command }>;
-
 /** Each command's module, loaded lazily so that `--help` and small commands stay quick. */
 const LOADERS = {
   demo: () => import('./commands/demo.js'),
@@ -37,7 +35,7 @@ const LOADERS = {
   erase: () => import('./commands/erase.js'),
   compact: () => import('./commands/compact.js'),
   verify: () => import('./commands/verify.js'),
-} satisfies Record<keyof typeof SUMMARIES, Loader>;
+} satisfies Record<keyof typeof SUMMARIES, () => Promise<{ readonly command: Command }>>;
 
 /** Every command, in the order of the program's --help. */
 export function loadCommands(): Promise<Command[]> {

@@ -51,24 +51,22 @@ export interface SettingRow {
  * shows the value it takes and what from, unless one of those would be refused (its row says why).
  */
 export function describeSettings(flags: FlagValues, env: Env): SettingRow[] {
-  const rows = CONFIGURATION.map((name): SettingRow => {
+  return CONFIGURATION.map((name): SettingRow => {
     const setting = settingOf(name);
     const value = given(name, flags, env);
     const parsed = value.input === undefined ? undefined : parseGiven(name, value);
-    return {
+    const row: SettingRow = {
       setting: name,
       flag: setting.flag ? `--${setting.flag}` : null,
       env: setting.env ?? null,
-      value: value.text === undefined ? null : mask(name, value.text),
+      value: value.text === undefined ? null : setting.secret ? '***** (set)' : maskPassword(value.text),
       source: value.source,
       problem: parsed && !parsed.ok ? parsed.problem : null,
     };
-  });
-  const shown = rows.map((row) => (row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row));
-  return shown.map((row) => {
-    if (row.problem !== null) return row;
-    const problem = pairProblem(row.setting, flags, env);
-    return problem === undefined ? row : { ...row, problem };
+    const shown = row.source === 'unset' ? (derivedRow(row, flags, env) ?? row) : row;
+    if (shown.problem !== null) return shown;
+    const problem = pairProblem(name, flags, env);
+    return problem === undefined ? shown : { ...shown, problem };
   });
 }
 
@@ -115,8 +113,4 @@ function derivedRow(row: SettingRow, flags: FlagValues, env: Env): SettingRow | 
   const shown = derivation.show(derivation.value(resolveSettings(derivation.from, [], flags, env)) as never);
   const from = inputs.map(({ value }) => `${value.where} ${value.text}`).join(', ');
   return { ...row, value: `${shown} (from ${from})`, source: 'derived' };
-}
-
-function mask(name: SettingName, text: string): string {
-  return settingOf(name).secret ? '***** (set)' : maskPassword(text);
 }

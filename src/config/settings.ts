@@ -14,8 +14,6 @@ import type { Setting } from './setting.js';
 import { SIMULATOR_SETTINGS } from './simulator-settings.js';
 import { WORKER_SETTINGS } from './worker-settings.js';
 
-export type { Setting } from './setting.js';
-
 export const SETTINGS = Object.freeze({
   ...RUN_SETTINGS,
   ...WORKER_SETTINGS,

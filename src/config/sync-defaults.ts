@@ -79,14 +79,14 @@ export function resolveRunOptions(
   if (settings.publishRaw && settings.publish === undefined) {
     throw new ConfigError(given('publishRaw', flags, env).where, 'applies only with --publish DIR');
   }
+  const toBucket = settings.publish !== undefined && isBucketUrl(settings.publish);
   // Before any lock or fetch: a folder that cannot hold the dataset fails the run at once.
-  if (settings.publish !== undefined && !isBucketUrl(settings.publish))
+  if (settings.publish !== undefined && !toBucket)
     assertOutputFolder(settings.publish, given('publish', flags, env).where);
   if (settings.reconcileWindow !== undefined && !settings.full) {
     throw new ConfigError('--window', 'only applies to a reconcile; add --full');
   }
   const { db, logLevel } = settings;
-  const toBucket = settings.publish !== undefined && isBucketUrl(settings.publish);
   const publishEndpoint = settings.publishEndpoint ?? (toBucket ? endpointOfSdk(env) : undefined);
   const plan = runPlan({ ...settings, ...(publishEndpoint === undefined ? {} : { publishEndpoint }) });
   return Object.freeze({ apiKey, baseUrl, db, logLevel, ...plan, checkpoints });

@@ -107,18 +107,18 @@ async function waitFor(
     return { ok: summary.outcome === 'ok', line, json: { ...head, state: 'completed', summary } };
   } catch (error) {
     const what = `job ${job.id} (${data.kind} ${data.mode})`;
+    const within = `${what} did not finish within ${formatDuration(timeoutMs)}`;
     const asked = job.getState().catch(() => 'unknown');
     const state = await settledWithin(asked, REDIS_ANSWER_MS, undefined);
     if (state === undefined) {
       redis.answers = false;
-      const line = `${what} did not finish within ${formatDuration(timeoutMs)}: Redis does not answer, so whether it ran is unknown; check that Redis runs and REDIS_URL (--redis-url) points at it`;
+      const line = `${within}: Redis does not answer, so whether it ran is unknown; check that Redis runs and REDIS_URL (--redis-url) points at it`;
       return { ok: false, line, json: { ...head, state: 'unknown', reason: 'redis_unreachable' } };
     }
     if (state === 'failed') {
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, line: `${what} failed: ${reason}`, json: { ...head, state, reason } };
     }
-    const within = `${what} did not finish within ${formatDuration(timeoutMs)}`;
     const inQueue = state === 'waiting' || state === 'prioritized' || state === 'delayed';
     // A run of it that failed, waiting out BullMQ's backoff: the worker took it, so it stays queued.
     const latest =

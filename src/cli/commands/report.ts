@@ -103,7 +103,7 @@ export const command: Command = {
 function reportName(positionals: readonly string[]): ReportName {
   const [first, extra] = positionals;
   const name = REPORT_NAMES.find((n) => n === first);
-  if (first === undefined || !name) {
+  if (!name) {
     const got = first === undefined ? 'none given' : `got "${first}"`;
     throw new ConfigError(
       'report',
