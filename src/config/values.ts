@@ -80,7 +80,6 @@ export const numberBetween = (min: number, max: number) =>
   numberWhere(`must be a number from ${min} to ${max}`, (n) => n >= min && n <= max);
 export const numberFrom = (min: number) => numberWhere(`must be a number of ${min} or more`, (n) => n >= min);
 
-/** A whole number from `min` to `max`; of at least `min`. */
 export const intBetween = (min: number, max: number) =>
   numberWhere(
     `must be a whole number from ${min} to ${max}`,

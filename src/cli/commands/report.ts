@@ -19,29 +19,6 @@ import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';
 import type { Command } from '../command.js';
 
-const DESCRIPTION = [
-  'Reports:',
-  '  billing  jobs, billed_seconds (sum of billing_time), billed_hours, audio_hours and',
-  '           transcription_hours per period and group (default: kind), exact decimals rounded once',
-  '           after summing; with --prices a cost column, rounded to cents after summing. Only jobs',
-  '           with status done and a billing_time count. Periods and groups without jobs are left',
-  '           out (the output says how many; --include-empty lists them as zeros). A total row,',
-  '           as_of (last successful sync) and what was not counted (quarantined records, jobs still',
-  '           queued or processing), and a warning when the rows, each rounded once, do not add up',
-  '           to the total.',
-  '  status   jobs per kind and status.',
-  '  latency  p50/p90/p99/max seconds from created_at to completed_at of done jobs, per period and kind.',
-  '  errors   failed jobs (status error) per error_code and kind, with the first and last created_at.',
-  '',
-  'Periods (--by, default month) are UTC days (2026-11-21), ISO weeks (2026-W47), months (2026-11),',
-  "quarters (2026-Q4) or years (2026) of a job's created_at (billing: --date completed for its",
-  'completed_at): a job created at 23:59:59.999Z counts in its own day. --from and --to are',
-  'inclusive and take any of these shapes. Jobs that a --full sync no longer found upstream',
-  '(deleted_at set) are left out unless --include-deleted. billing --format json prints one object',
-  '{as_of, rows, total, not_counted, empty_rows, warnings}; the other reports an array of rows. CSV',
-  'has a header row with the names.',
-].join('\n');
-
 const SETTINGS = [
   'by',
   'from',
@@ -68,7 +45,28 @@ export const command: Command = {
     '[--kind pre-recorded|live|all] [--format table|csv|json|html | --json] [--include-deleted] ' +
     '[--date created|completed] [--group-by kind|model|metadata.KEY[,...]] [--include-empty] [--prices FILE] [--bom] [--csv-comments] ' +
     '[--db PATH] [--lock-wait 5s] [--memory 512MB]',
-  description: DESCRIPTION,
+  description: [
+    'Reports:',
+    '  billing  jobs, billed_seconds (sum of billing_time), billed_hours, audio_hours and',
+    '           transcription_hours per period and group (default: kind), exact decimals rounded once',
+    '           after summing; with --prices a cost column, rounded to cents after summing. Only jobs',
+    '           with status done and a billing_time count. Periods and groups without jobs are left',
+    '           out (the output says how many; --include-empty lists them as zeros). A total row,',
+    '           as_of (last successful sync) and what was not counted (quarantined records, jobs still',
+    '           queued or processing), and a warning when the rows, each rounded once, do not add up',
+    '           to the total.',
+    '  status   jobs per kind and status.',
+    '  latency  p50/p90/p99/max seconds from created_at to completed_at of done jobs, per period and kind.',
+    '  errors   failed jobs (status error) per error_code and kind, with the first and last created_at.',
+    '',
+    'Periods (--by, default month) are UTC days (2026-11-21), ISO weeks (2026-W47), months (2026-11),',
+    "quarters (2026-Q4) or years (2026) of a job's created_at (billing: --date completed for its",
+    'completed_at): a job created at 23:59:59.999Z counts in its own day. --from and --to are',
+    'inclusive and take any of these shapes. Jobs that a --full sync no longer found upstream',
+    '(deleted_at set) are left out unless --include-deleted. billing --format json prints one object',
+    '{as_of, rows, total, not_counted, empty_rows, warnings}; the other reports an array of rows. CSV',
+    'has a header row with the names.',
+  ].join('\n'),
   settings: SETTINGS,
   positionals: true,
   async run({ flags, env, positionals, stdout }) {
