@@ -31,12 +31,14 @@ export const command: Command = {
       ...resolveSettings(['includeResolved', 'db', 'lockWait'], [], flags, env),
       json: resolveFormat('format', flags, env) === 'json',
     };
-    const readOnly = action === 'list';
-    if (!readOnly) refuseGiven(flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
     // A reader: while a sync or the worker's run holds the file, its writer answers.
-    if (readOnly)
+    if (action === 'list')
       return withReader(settings.db, { lockWaitMs: settings.lockWait }, (db) => list(db, stdout, settings));
-    const work = async () => {
+    refuseGiven(flags, ['format', 'json', 'includeResolved'], '`quarantine list`', action);
+    // A writer would create the file empty.
+    assertFileExists(settings.db, 'nothing to retry: `transcript-sync sync` creates and fills it');
+    const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
+    return withCommandLock(stderr, lock, async () => {
       const db = await openWriter(settings.db, { lockWaitMs: settings.lockWait });
       try {
         const { loaded, stillFailing } = await quarantineRetry(db);
@@ -45,11 +47,7 @@ export const command: Command = {
       } finally {
         await db.close();
       }
-    };
-    // A writer would create the file empty.
-    assertFileExists(settings.db, 'nothing to retry: `transcript-sync sync` creates and fills it');
-    const lock = { db: settings.db, command: 'quarantine retry', waitMs: settings.lockWait };
-    return withCommandLock(stderr, lock, work);
+    });
   },
 };
 
