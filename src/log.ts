@@ -1,12 +1,10 @@
 /**
- * Structured logs (pino) on stderr, so stdout stays free for results (`--json`, reports).
- * On a terminal each entry is one human-readable line (`12:04:05.120 INFO  msg key=value`, like
- * pino-pretty); anywhere else (a container, a pipe, a file) one JSON object per line. One rule for
- * every field, at any depth: snake_case, and a number with a unit names it as its last word
- * (`delay_ms`, `timeout_ms`, `every_ms`, `bytes`); an error's own fields (`retry_after_ms`,
- * `exit_code`) are renamed to match as they are written. A child logger never rebinds a key its
- * parent has (`component`, `job_attempt`), so no JSON line carries a key twice. Paths that could
- * hold the API key are redacted as a second line of defence; the first is that no code logs it.
+ * Structured logs (pino) on stderr, so stdout stays free for results. On a terminal each entry is
+ * one human-readable line; anywhere else one JSON object per line. Every field, at any depth, is
+ * snake_case, and a number with a unit names it as its last word (`delay_ms`, `bytes`); an error's
+ * own fields are renamed to match. A child logger never rebinds a key its parent has, so no JSON
+ * line carries a key twice. Paths that could hold the API key are redacted as a second line of
+ * defence; the first is that no code logs it.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { snakeKeys } from './util/snake-case.js';

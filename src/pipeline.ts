@@ -1,9 +1,7 @@
 /**
- * A sync with what runs beside it: while the run holds the file, the read socket answers reports,
- * `status`, `query` and `export` from it; after the kinds ran, the dataset is published when asked;
- * when an erasure (`--on-delete erase`, or one interrupted before) left its bytes in the file, the
- * file is rewritten without them once the run has closed it (src/store/erase.ts).
- * The CLI's `sync` and the worker's sync job run this; the sync itself (src/sync) knows of neither.
+ * A sync with what runs beside it: the read socket while the run holds the file, the publish after
+ * the kinds, and the rewrite of a file an erasure left its bytes in (src/store/erase.ts) once the
+ * run has closed it. The CLI's `sync` and the worker's sync job run this; src/sync knows of neither.
  */
 import { basename, dirname, join } from 'node:path';
 import { isBucketUrl } from './analytics/publish/bucket-url.js';
@@ -43,7 +41,6 @@ export interface PipelineSummary extends SyncSummary {
 
 type PublishOutcome = Pick<PipelineSummary, 'published' | 'notPublished'>;
 
-/** runSync with the read socket open while it holds the file, and the publish after its kinds. */
 export async function runPipeline(plan: PipelinePlan, resources: SyncResources): Promise<PipelineSummary> {
   const logger = resources.logger ?? silentLogger;
   let published: PublishOutcome = {};
@@ -66,8 +63,7 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       freshness = await freshnessOf(db, outcome, logger);
       if (plan.publish) {
         const target = plan.publish;
-        // The kinds have committed: the publish reads the history within the memory of a reading that
-        // writes Parquet (with --publish-raw, a reading of every raw: its ceiling).
+        // The publish reads within the memory of a reading that writes Parquet (--publish-raw: of every raw).
         const reading = planReaderMemory(plan.memory, db.path, {
           readsRaw: target.raw,
           writesParquet: true,
@@ -81,8 +77,7 @@ export async function runPipeline(plan: PipelinePlan, resources: SyncResources):
       await reads.close();
     }
   };
-  // The file rewritten without the bytes of its erasures, after the run closed it: whenever the
-  // kinds ran, a run that failed included (its erasures are committed), unless a signal stopped it.
+  // Whenever the kinds ran, a failed run included (its erasures are committed), unless a signal stopped it.
   const rewrite = async () => {
     if (unwritten === 0 || resources.signal?.aborted === true) return;
     logger.info({ db: resources.db }, 'rewriting %s without the bytes of erased jobs', resources.db);
@@ -189,7 +184,7 @@ function notPublished(target: PublishTarget, reason: string, logger: Logger): Pu
   return { notPublished: { dir: target.dir, reason } };
 }
 
-/** Publishes the dataset; a failure is a retryable DatabaseError naming the folder, or the bucket's StorageError. */
+/** A failure is a retryable DatabaseError naming the folder, or the bucket's StorageError. */
 async function publish(
   db: Database,
   target: PublishTarget,
@@ -214,7 +209,6 @@ async function publish(
     );
     return result;
   } catch (error) {
-    // The object store's faults name their own fix.
     if (error instanceof StorageError) throw error;
     const message = toError(error).message.split('\n')[0];
     throw new DatabaseError(`could not publish to ${target.dir}: ${message}`, {

@@ -1,12 +1,9 @@
 /**
  * One kind's run, start to end: record the start in sync_runs, re-check pending jobs, plan the
  * window into slices, walk and load them (writer/writer.ts), mark deletions on a --full run, then
- * save the final checkpoint with the run's summary. A failure keeps what was committed: the
- * checkpoint saved is the slice ledger's last committed watermark, and the kind's run throws
- * KindRunFailed carrying its summary; a stop on purpose (the signal) returns 'interrupted'.
- * The `sync_runs` table has one row per run and kind, opened as 'running' and closed with the
- * outcome; a row its writer never closed (killed, or unable to write) is closed 'abandoned' by the
- * next run.
+ * save the final checkpoint with the run's summary. A failure saves the slice ledger's last
+ * committed watermark and throws KindRunFailed carrying its summary; a stop on purpose (the signal)
+ * returns 'interrupted'. A sync_runs row its writer never closed is closed 'abandoned' by the next run.
  */
 import { ListingAnomalyError, TsyncError, toError } from '../errors.js';
 import type { PageBudget } from '../extract/index.js';
@@ -57,7 +54,6 @@ export async function syncKind(
   let ledger: SliceLedger | undefined;
   try {
     const budget: PageBudget = {
-      // Derived when unset: the memory plan's page bytes (memory/budget.ts).
       pageBytes: plan.pageBytes ?? ctx.memory.pageBytes,
       recordBytes: plan.maxRecordBytes,
     };
@@ -72,7 +68,6 @@ export async function syncKind(
       await recheckPending(ctx, kind, after, paging, { counters, report, checkpoint });
 
     const { firstPage, slices } = await planWindow(ctx.client, kind, window, paging, {
-      // Derived when unset: four pages' worth (extract/slices.ts).
       sliceJobs: plan.sliceJobs ?? defaultSliceJobs(plan.pageSize),
       concurrency: plan.concurrency,
       signal: ctx.signal,

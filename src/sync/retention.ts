@@ -1,24 +1,16 @@
 /**
- * Expiry is not deletion. The service keeps a job for the account's data retention
- * (`--service-retention`, 365 days by default) and then stops listing it; a user can also delete a
- * job. A `--full` run tells the two apart by the job's age against the retention edge, the run's
- * start minus the retention, blurred by RETENTION_MARGIN_MS either way (the service may drop a job a
- * little early or late, and its 12 months are not always 365 days):
- *
- * - the horizon (edge minus the margin): a `--full` walk starts there, never lower, since the service
- *   lists nothing older (reconcile.ts); a job listed older than it shows the setting is too
- *   short, which RetentionWatch says once per run;
- * - the expiry line (edge plus the margin): a stored job the run did not see and created before it
- *   is expired (`expired_at`, kept in every view and report), one created after it was deleted
- *   upstream (`deleted_at`, behind the deletion guard) (reconcile.ts).
- *
- * Why: docs/decisions/0020-expiry-is-not-deletion.md.
+ * Expiry is not deletion (docs/decisions/0020-expiry-is-not-deletion.md). The service stops listing
+ * a job once the account's retention (`--service-retention`) ends, or when a user deletes it. A
+ * `--full` run tells the two apart by the job's age against the retention edge, the run's start
+ * minus the retention, blurred by RETENTION_MARGIN_MS either way (the service may drop a job a little
+ * early or late). The horizon (edge minus the margin) is where a `--full` walk starts; below the
+ * expiry line (edge plus the margin) an unseen stored job is expired, above it deleted (reconcile.ts).
  */
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { formatDurationSetting } from '../util/duration.js';
 
-/** How far the service may drop a job before or after its retention ends: one day, ms. */
+/** ms the service may drop a job before or after its retention ends. */
 const RETENTION_MARGIN_MS = 86_400_000;
 
 export interface RetentionEdges {
@@ -38,9 +30,8 @@ export function retentionEdges(now: Date, retentionMs: number): RetentionEdges {
 }
 
 /**
- * Watches the records a run loads for one created before the horizon: the service still lists it,
- * so its retention is longer than the setting. The run goes on (nothing is lost by it: the job is
- * loaded), and a warning says so once per run, whatever the number of kinds and pages.
+ * Watches the records a run loads for one created before the horizon: the service's retention is
+ * longer than the setting. The run goes on, and a warning says so once per run.
  */
 export class RetentionWatch {
   #warned = false;

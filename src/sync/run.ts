@@ -1,13 +1,10 @@
 /**
  * One sync run over the selected kinds: opens the DuckDB file (the only writer), the client and the
  * checkpoint stores, syncs each kind in turn, and closes everything it opened. A failure of one
- * kind's listing is recorded and the next kind still runs (a huge record or a refused deletion in
- * one list must not starve the other); a failure every kind would meet (a refused key, a bad
- * setting, an untrusted certificate) stops the run and is thrown, carrying the run's summary
- * (`syncSummary`: the kinds that ran, the failed one last, and those never reached). A
- * non-retryable failure of one kind is thrown once every kind ran, carrying the run's summary too,
- * so the CLI can report each kind and the worker does not retry it. `around` is what a caller runs
- * with the file open, around the kinds (src/pipeline.ts: the read socket, the publish after).
+ * kind's listing is recorded and the next kind still runs (ofOneKind); a failure every kind would
+ * meet stops the run and is thrown, carrying the run's summary (`syncSummary`: the kinds that ran,
+ * the failed one last, and those never reached). A non-retryable failure of one kind is thrown once
+ * every kind ran, carrying the run's summary too, so the worker does not retry it.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -77,10 +74,9 @@ export async function runSync(
       rateLimit: resources.rateLimit,
       // Parallel slices start together; the rate still holds over time.
       burst: plan.concurrency,
-      // Every request of the run (slices, probes, pending re-checks) shares these places in
-      // flight, which the service's 429s lower (src/extract/throttle.ts).
+      // Every request of the run shares these places in flight, which 429s lower (src/extract/throttle.ts).
       concurrency: plan.concurrency,
-      // The body's one scan reads each record for src/normalize too (its shape, checked in passing).
+      // The body's one scan reads each record for src/normalize too.
       scanner: RecordScanner,
       logger,
     });
@@ -133,7 +129,6 @@ export async function runSync(
           const { cause, summary } = thrown;
           kinds.push(summary);
           if (!ofOneKind(cause)) {
-            // The run stops here; its summary lists the kinds that ran and those it never reached.
             const rest = plan.kinds.slice(plan.kinds.indexOf(kind) + 1);
             const syncSummary: SyncSummary = {
               runId,

@@ -1,9 +1,8 @@
 /**
- * Redis connections of the worker. BullMQ opens its own connections from `bullConnection()` (it
- * needs `maxRetriesPerRequest: null` so its blocking commands wait out a Redis restart); the worker
- * keeps one more client for its own commands (file lock, health PING), which fails fast instead,
- * and watches it (watchRedis). A call that waits for Redis is bounded by `within` where an answer
- * that never comes must not hold up a probe, a scrape or a shutdown.
+ * Redis connections of the worker. BullMQ opens its own from `bullConnection()`, whose blocking
+ * commands wait out a Redis restart; the worker's own client (health PING) fails fast instead, and
+ * is watched (watchRedis). A wait for Redis that must not hold up a probe, a scrape or a shutdown
+ * is bounded.
  */
 import { Redis } from 'ioredis';
 import { maskPassword } from '../config/resolve.js';
@@ -11,18 +10,14 @@ import { RedisError, toError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
 
-/**
- * ms before reconnect attempt `times`: 100, 200, ... capped at 2 s, never giving up, so every
- * connection is back within 2 s of Redis, however long it was gone.
- */
+/** ms before reconnect attempt `times`, capped at 2 s and never giving up, however long Redis was gone. */
 function reconnectDelay(times: number): number {
   return Math.min(times * 100, 2_000);
 }
 
 /**
- * For BullMQ's Queue, Worker and QueueEvents, reconnecting as the worker's own client does: BullMQ's
- * default delay grows with each attempt, so after a long outage the queue (schedules, webhook runs)
- * would stay away long after Redis is back.
+ * For BullMQ's Queue, Worker and QueueEvents: BullMQ's default delay grows with each attempt, so
+ * after a long outage the queue would stay away long after Redis is back.
  */
 export function bullConnection(redisUrl: string) {
   return { url: redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnectDelay } as const;

@@ -1,9 +1,7 @@
 /**
  * The worker's operations endpoint: GET /metrics (Prometheus text format) and GET /healthz (200 or
- * 503 with a JSON report). Binds 127.0.0.1 unless told otherwise (a container publishes it with
- * --metrics-host 0.0.0.0); port 0 picks a free port, which `port` then tells. It is bound before the
- * worker locks the database or registers anything, so a port that cannot be bound fails at once as
- * one ConfigError line naming the flag (exit 2).
+ * 503 with a JSON report). Binds 127.0.0.1 unless told otherwise (--metrics-host); port 0 picks a
+ * free port, which `port` then tells.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -108,24 +106,10 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
   return send(response, 404, 'text/plain', 'not found: try /metrics or /healthz\n');
 }
 
-/** Answers `status` with `body` of content type `type`. */
 export function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
-
-/*
- * What /healthz answers: 200 only when Redis answers PING, no selected kind's last run failed with
- * an error no retry can fix (a refused key, a bad setting: such a worker would otherwise look
- * healthy while every run fails), and every selected kind has had a successful run within
- * `staleAfterMs`. A worker that has not finished a first run yet counts from its own start, so a
- * fresh worker is healthy for `staleAfterMs` (and must not be restarted by its orchestrator for
- * being slow to finish a long first backfill within that time). Keys are snake_case, as in SQL.
- *
- * A database file held by another writer (a `sync` from the command line, `compact`, ...) makes the
- * report `degraded`, still 200, once runs have found it busy for longer than `busyAfterMs` (the
- * run interval): the worker cannot fix it by restarting, and it goes stale in time if it lasts.
- */
 
 /** ms a PING may take before Redis counts as unreachable. */
 const PING_TIMEOUT_MS = 2_000;
@@ -176,6 +160,13 @@ export interface HealthReport {
   readonly reasons: readonly string[];
 }
 
+/**
+ * What /healthz answers: 200 only when Redis answers PING, no selected kind's last run failed with
+ * an error no retry can fix, and every selected kind has had a successful run within `staleAfterMs`,
+ * counted from the worker's start before its first (so a long first backfill is not restarted).
+ * A database file busy for longer than `busyAfterMs` makes it `degraded`, still 200: a restart
+ * cannot fix it, and it goes stale in time if it lasts.
+ */
 export async function checkHealth(options: HealthOptions, now = Date.now()): Promise<HealthReport> {
   const reasons: string[] = [];
   const redis = await ping(options.redis);

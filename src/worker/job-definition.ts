@@ -1,8 +1,6 @@
 /**
- * What a job of the worker is: a name, a zod schema for its payload, and what it does. The
- * registry of jobs is jobs/index.ts; adding a job is one file in jobs/ and one line there. jobs/
- * builds on src/, so src/ never imports it: bin/transcript-sync hands the registry to the program
- * (CommandIo.jobs), and the worker command passes it to the runtime.
+ * What a job of the worker is: a name, a zod schema for its payload, and what it does. The registry
+ * is jobs/index.ts, which src/ never imports: bin/transcript-sync hands it to the program.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';

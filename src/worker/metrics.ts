@@ -1,12 +1,9 @@
 /**
  * Prometheus metrics of the worker, in a registry of its own (never prom-client's global one, so
- * several workers in one process, as in tests, do not collide). Sync figures are recorded when a
- * run ends; queue counts are read from Redis at each scrape, within QUEUE_READ_TIMEOUT_MS: during a
- * Redis outage /metrics still answers at once with every other metric, the queue gauge left empty
- * and `tsync_queue_jobs_readable` at 0 (a stale count would look like a healthy queue). Both gauges
- * report the read of the scrape that shows them, never a previous one.
+ * several workers in one process, as in tests, do not collide). Queue counts are read from Redis at
+ * each scrape, within QUEUE_READ_TIMEOUT_MS: during a Redis outage /metrics still answers at once,
+ * the queue gauge left empty and `tsync_queue_jobs_readable` at 0 (a stale count would look healthy).
  */
-
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isBucketUrl } from '../analytics/publish/bucket-url.js';
@@ -91,7 +88,6 @@ export function createWorkerMetrics(
     name: 'tsync_run_duration_seconds',
     help: 'Wall time of sync runs',
     labelNames: ['kind', 'mode'] as const,
-    // 1 s .. ~68 min
     buckets: [1, 4, 16, 64, 256, 1024, 4096],
     registers: [registry],
   });
@@ -104,7 +100,6 @@ export function createWorkerMetrics(
     name: 'tsync_freshness_seconds',
     help: "Seconds from a job's completed_at upstream to the commit that brought it to the file done or failed",
     labelNames: kindLabels,
-    // 0.5 s .. ~2 h
     buckets: [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 7200],
     registers: [registry],
   });

@@ -1,11 +1,10 @@
 /**
  * The BullMQ processor: runs the job's definition with a signal that aborts on shutdown and the
  * file's writer lock for the part that writes, and maps its failures to BullMQ's vocabulary. A
- * non-retryable TsyncError (a refused key, a bad setting) becomes an UnrecoverableError: the job
- * fails at once, the reason in `job.failedReason`. Without spending an attempt, an interrupted run
- * goes back to the wait list to resume from its checkpoint, a job handed over once the shutdown
- * began (with the completion of the one in hand, or by a blocking wait already answered) goes back
- * unstarted, and a run that found the file busy past --lock-wait waits in the queue (BusyFile).
+ * non-retryable TsyncError becomes an UnrecoverableError: the job fails at once. Without spending
+ * an attempt, an interrupted run goes back to the wait list to resume from its checkpoint, a job
+ * handed over once the shutdown began goes back unstarted, and a run that found the file busy past
+ * --lock-wait waits in the queue (BusyFile).
  */
 import {
   DelayedError,
@@ -37,7 +36,6 @@ export interface ProcessorDeps {
   readonly settings: SyncSettings;
   readonly metrics: WorkerMetrics;
   readonly logger: Logger;
-  /** Aborted when the worker shuts down. */
   readonly shutdown: AbortSignal;
   readonly notifier?: Notifier;
   /** Whether runs find the database file busy, shared by the worker's runs and /healthz. */
@@ -204,12 +202,10 @@ export interface BusyState {
 }
 
 /**
- * The database file as the worker's runs find it: free, or held by another writer (a `sync` from
- * the command line, `compact`, `state reset`, ...); never a failure nor a reason to stop. One run
- * per job (its name and payload) waits put back: another of the same job found busy meanwhile ends
- * at once (the one put back does its work), and the one put back ends at once when a run of the
- * same job has taken the file since. Only a scheduler's or a webhook's runs end so; one queued by
- * `enqueue` waits.
+ * The database file as the worker's runs find it: free, or held by another writer; never a failure.
+ * One run per job (its name and payload) waits put back: another of the same job found busy
+ * meanwhile ends at once, and the one put back ends at once when a run of the same job has taken
+ * the file since. Only a scheduler's or a webhook's runs end so; one queued by `enqueue` waits.
  */
 export class BusyFile {
   private busy: BusyState | undefined;

@@ -3,17 +3,13 @@
  * webhooks ask for. All BullMQ keys live under the configured prefix (`${prefix}:sync:*`) through
  * BullMQ's `prefix` option; BullMQ forbids ':' in queue names, so the prefix cannot go into the name.
  *
- * Schedules (`--every`, `--recent-every`, `--full-every`, `--report-every`; src/config/schedule.ts)
- * are BullMQ job schedulers with stable ids: upserting with an unchanged interval keeps the pending
- * iteration, a new interval replaces it, kinds no longer selected lose their schedulers. So any
- * number of restarts leaves one schedule per kind and mode.
+ * Schedules (`--every`, `--recent-every`, `--full-every`, `--report-every`) are BullMQ job
+ * schedulers with stable ids, so any number of restarts leaves one schedule per kind and mode.
  *
- * Event runs (a webhook's incremental sync of one kind) go through the same queue and processor
- * (one job at a time, the file's writer lock, the memory budget), never in place of a scheduled
- * run. They coalesce by BullMQ's deduplication in simple mode, one id per kind: while an event run
- * of a kind waits, an add returns that run and queues nothing. The processor drops the id as the run
- * starts (releaseEventRun), so while it runs one more event run may queue, and no more: a job
- * finished during a run's walk is fetched by the next run.
+ * Event runs (a webhook's incremental sync of one kind) go through the same queue and processor,
+ * never in place of a scheduled run. They coalesce by BullMQ's deduplication, one id per kind,
+ * dropped as the run starts (releaseEventRun): while an event run of a kind waits, an event queues
+ * nothing; while one runs, one more may queue, and no more.
  */
 import { randomUUID } from 'node:crypto';
 import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
@@ -36,10 +32,7 @@ export interface ScheduledSyncData {
   readonly mode: SyncMode;
 }
 
-/**
- * Attempts across runs (p-retry retries single requests inside one), 30 s apart and doubling.
- * Finished jobs are kept for inspection a week (completed) or a month (failed), 1,000 at most.
- */
+/** Attempts across runs (p-retry retries single requests inside one); finished jobs kept for inspection. */
 const JOB_OPTIONS = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 30_000 },
@@ -47,7 +40,6 @@ const JOB_OPTIONS = {
   removeOnFail: { age: 30 * 86_400, count: 1_000 },
 } as const satisfies JobsOptions;
 
-/** Stable per kind and mode, so registering again updates the one schedule instead of adding one. */
 export function schedulerId(kind: JobKind, mode: SyncMode): string {
   return `sync:${kind}:${mode}`;
 }

@@ -1,12 +1,10 @@
 /**
- * A running worker: the pieces of src/worker/ put together, started in an order that lets each
- * step be undone if a later one fails, and stopped in the reverse order. Startup: the checks that
- * need nothing locked (the metrics port is bound, the report directory writable), the worker's
- * lock beside the database (a second worker, whatever its Redis prefix, stops here; the writer
- * lock itself is taken by each run, so other writers take turns with them), Redis and its watch,
- * the schedulers, then the BullMQ worker (src/worker/bull-worker.ts).
+ * A running worker: the pieces of src/worker/ started in an order that lets each step be undone if
+ * a later one fails, and stopped in the reverse order. What needs nothing locked comes first (the
+ * metrics port, the report directory), then the worker's lock beside the database (a second worker
+ * stops here, whatever its Redis prefix; each run takes the writer lock itself), Redis and its
+ * watch, the schedulers, the BullMQ worker.
  */
-
 import type { Processor, Queue } from 'bullmq';
 import type { Schedule } from '../config/schedule.js';
 import { InterruptedError, toError } from '../errors.js';

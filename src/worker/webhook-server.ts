@@ -15,8 +15,6 @@
  *   a Redis round trip, never any sync work;
  * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS: a line at debug while Redis is
  *   down (its outage has its own line), a warn line without a stack otherwise.
- * A 404, 405 or 429 is the same for a body over MAX_BODY_BYTES: the rest is not read, and the
- * connection closes after the answer.
  * The path (it holds the secret) is never logged, counted or echoed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -115,7 +113,6 @@ export async function startWebhooks(
   // An event is a name and an id: a request still arriving after this is dropped, so a slow sender holds nothing long.
   const at = { host: webhook.host, port: webhook.port, logger, requestTimeoutMs: REQUEST_TIMEOUT_MS };
   const endpoint = await serve(handle, at, 'webhook');
-  // The path is not logged: it holds the secret.
   logger.info({ url: `http://${webhook.host}:${endpoint.port}` }, 'serving POST /webhook/<secret>');
   return endpoint;
 }

@@ -67,9 +67,8 @@ export class RedisCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Call after the DuckDB commit of the rows the checkpoint covers. While Redis is unreachable it
-   * tries again until `saveWaitMs` has passed (then the RedisError) or the signal aborts (then its
-   * reason).
+   * While Redis is unreachable it tries again until `saveWaitMs` has passed (then the RedisError) or
+   * the signal aborts (then its reason).
    */
   async save(kind: JobKind, checkpoint: Checkpoint): Promise<void> {
     const { signal } = this.options;

@@ -1,10 +1,8 @@
 /**
- * Fetchers: up to `concurrency` slices are walked at once (a latency-bound backfill gains almost
- * linearly), each pushing its pages into the shared bounded queue, then its number. Slices are
- * handed out oldest first, so the writer's watermark can advance early. The client's rate limit is
- * shared by all fetchers. Each page is normalized here (src/normalize/page-records.ts) while the
- * writer waits on DuckDB, and only its records are queued. The queue is bounded by JSON bytes
- * (queueBytes): `push` waits while it is full, however far the fetchers could run ahead.
+ * Fetchers: up to `concurrency` slices are walked at once, each pushing its pages into the shared
+ * bounded queue, then its number. Slices are handed out oldest first, so the writer's watermark can
+ * advance early. Each page is normalized here while the writer waits on DuckDB, and only its
+ * records are queued. The queue is bounded by JSON bytes (queueBytes).
  */
 import type { Listing, ListName, Page, Slice, WalkOptions } from '../../extract/index.js';
 import { walkSlice } from '../../extract/index.js';

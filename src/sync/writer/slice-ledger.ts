@@ -1,14 +1,9 @@
 /**
- * The writer's account of a window's slices (no I/O): which are complete, what watermark a
- * checkpoint may claim, and which slice a resumed run would be inside. Slices are oldest first and
- * walked in parallel, so they complete in any order; the watermark is the end of the oldest-first
- * prefix of complete slices: every job created before it was loaded. It never moves back, not even
- * below the watermark the run started from (a `--since` or lookback window starts earlier).
- *
- * A slice is marked complete in the transaction that loads its last page, and the watermark read
- * there is saved in that same transaction (DuckDB) or after its commit (Redis), so a watermark can
- * never run ahead of committed rows. `committed` is what the last commit made true: a failure
- * saves that, not what the open transaction was about to claim.
+ * The writer's account of a window's slices (no I/O). Slices are oldest first and complete in any
+ * order; the watermark is the end of the oldest-first prefix of complete slices (every job created
+ * before it was loaded), and never moves back, not even below the run's starting one. A slice is
+ * marked complete in the transaction that loads its last page and the watermark read there is saved
+ * with that transaction, so it never runs ahead of committed rows; a failure saves `committed`.
  */
 import type { Slice } from '../../extract/index.js';
 import type { Checkpoint } from '../types.js';

@@ -4,18 +4,13 @@
  * transactions that span several pages: it commits every `commitRows` child rows or `commitBytes`
  * JSON bytes (src/memory/budget.ts) and when the walk ends, not when a slice completes (the open
  * transaction's checkpoint claims a slice's end). Every `reopenBytes` of JSON loaded, it opens the
- * file again between two transactions (Database.reopen). New records are parsed `batchBytes` at a
- * time, the last before the commit (src/load/parse-batch.ts). Each commit carries a checkpoint,
- * saved inside the transaction (DuckDB) and after its commit (Redis). The walk of a window and the
- * re-check of pending jobs both load through it.
+ * file again between two transactions. Each commit carries a checkpoint, saved inside the
+ * transaction (DuckDB) and after its commit (Redis).
  *
  * A transaction that stored at least `batchBytes` of new or changed records is written straight
- * into the file at its commit, each row once, compressed; less goes through the WAL, as a
- * checkpoint writes every row group's metadata anew
- * (docs/decisions/0009-a-commit-written-into-the-file-once.md) and an idle or `--full` run stores
- * next to nothing however much it reads.
+ * into the file at its commit; less goes through the WAL
+ * (docs/decisions/0009-a-commit-written-into-the-file-once.md).
  */
-
 import type { Page, Paging } from '../../extract/index.js';
 import type { JobKind } from '../../kinds.js';
 import { type LoadResult, NOTHING_LOADED } from '../../load/loader.js';
@@ -205,7 +200,6 @@ export class TransactionSize {
     return this.rows >= this.memory.commitRows || this.bytes >= this.memory.commitBytes;
   }
 
-  /** Before the COMMIT: a transaction that stored at least a batch goes straight into the file. */
   beforeCommit(db: Database): void {
     if (this.storedBytes >= this.memory.batchBytes) db.checkpointAtCommit();
   }
