@@ -52,10 +52,7 @@ function judgedError<C extends string>(code: C) {
 }
 
 /** A bad flag, environment variable or argument: its message reads `setting: message`. */
-export class ConfigError extends TsyncError {
-  readonly code = 'CONFIG';
-  readonly retryable = false;
-  readonly exitCode = 2;
+export class ConfigError extends fixedError('CONFIG', false, 2) {
   constructor(
     readonly setting: string,
     message: string,
@@ -156,11 +153,9 @@ export class DatabaseError extends TsyncError {
 }
 
 /**
- * The object store of `--publish s3://` could not be reached or refused the publisher: an unknown
- * bucket, denied access, an expired or missing credential, an unreachable endpoint. The message
- * names the bucket and the fault in the store's own words (its error name and HTTP status), never a
- * credential; the hint names the fix. The dataset keeps its previous manifest. Retryable when the
- * next run may succeed as it is (an unreachable endpoint), not after a fix (a denied access).
+ * The object store of `--publish s3://` could not be reached or refused the publisher. The message
+ * names the bucket and the store's own fault, never a credential. Retryable when the next run may
+ * succeed as it is (an unreachable endpoint), not after a fix (a denied access).
  */
 export class StorageError extends judgedError('STORAGE') {}
 

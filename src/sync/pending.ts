@@ -1,13 +1,12 @@
 /**
  * Jobs seen `queued` or `processing` are fetched again on every run until they reach `done` or
  * `error`, even when they are older than the window. The service cannot fetch one job by id through
- * the list endpoints, so they are asked for with windows around their created_at
- * (nextPendingWindow). Each window is walked like a slice and loaded by the window's writer
- * (writer/writer.ts): the same transactions, flush and commits.
+ * the list endpoints, so they are asked for with windows around their created_at (pendingWindows).
+ * Each window is walked like a slice and loaded by the window's writer (writer/writer.ts).
  *
- * Pending jobs whose places in the stored list lie within one page of each other share one window
- * (one request where each would cost one); a lone one gets ±1 ms around its instant. Jobs sharing
- * an instant always share a window, however many: its walk follows `next` links.
+ * Pending jobs whose places in the stored list lie within one page of each other share one window;
+ * a lone one gets ±1 ms around its instant. Jobs sharing an instant always share a window, however
+ * many: its walk follows `next` links.
  */
 import type { Paging, Slice } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
@@ -23,18 +22,28 @@ export function pendingJobs(db: Database, kind: JobKind, since: Date, before: Da
 }
 
 /**
- * The windows of `pending` (sorted by created_at), each cut when a fetcher takes it, at the page
- * size the walk has learnt by then (a first window asks for one job's neighbours only).
+ * The windows of `pending` (sorted by created_at, as listPendingJobs returns them), each cut when a
+ * fetcher takes it, at the page size the walk has learnt by then: a window holds the next pending
+ * job and those after it that lie within that many stored jobs of it.
  */
 function pendingWindows(pending: readonly PendingJob[], paging: Paging): SliceSource {
   let next = 0;
   return {
     count: pending.length,
-    next: () => {
-      if (next >= pending.length) return undefined;
-      const { window, end } = nextPendingWindow(pending, next, paging.sizer.limit);
+    next: (): Slice | undefined => {
+      const first = pending[next];
+      if (first === undefined) return undefined;
+      const firstAt = Date.parse(first.created_at);
+      let lastAt = firstAt;
+      let end = next + 1;
+      for (; end < pending.length; end++) {
+        const job = pending[end]!;
+        const at = Date.parse(job.created_at);
+        if (at !== lastAt && job.position - first.position >= paging.sizer.limit) break;
+        lastAt = at;
+      }
       next = end;
-      return window;
+      return { after: new Date(firstAt), before: new Date(lastAt + 1) };
     },
   };
 }
@@ -72,28 +81,4 @@ export async function recheckPending(
     report,
     claims,
   });
-}
-
-/**
- * The window of `pending[from]` and of the pending jobs after it (sorted by created_at, as
- * listPendingJobs returns them) that lie within `perPage` stored jobs of it, and the index of the
- * first pending job it leaves out.
- */
-function nextPendingWindow(
-  pending: readonly PendingJob[],
-  from: number,
-  perPage: number,
-): { window: Slice; end: number } {
-  const first = pending[from];
-  if (!first) throw new RangeError(`no pending job at ${from}`);
-  const firstAt = Date.parse(first.created_at);
-  let lastAt = firstAt;
-  let end = from + 1;
-  for (; end < pending.length; end++) {
-    const job = pending[end]!;
-    const at = Date.parse(job.created_at);
-    if (at !== lastAt && job.position - first.position >= perPage) break;
-    lastAt = at;
-  }
-  return { window: { after: new Date(firstAt), before: new Date(lastAt + 1) }, end };
 }

@@ -83,11 +83,8 @@ export async function startWebhooks(
     }
     const body = await readBody(request);
     if (body === undefined) {
-      response.setHeader('connection', 'close');
-      answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);
-      // Cut off: the rest of an oversize body is not read.
-      response.on('finish', () => request.destroy());
-      return;
+      cutOff(request, response);
+      return answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);
     }
     const event = eventOf(body);
     if (event === undefined) return answer(400, 'malformed', 'expected {"event": "...", "payload": {...}}\n');
@@ -166,14 +163,17 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 function drain(request: IncomingMessage, response: ServerResponse, then: () => void): void {
   readBody(request).then(
     (body) => {
-      if (body === undefined) {
-        response.setHeader('connection', 'close');
-        response.on('finish', () => request.destroy());
-      }
+      if (body === undefined) cutOff(request, response);
       then();
     },
     () => request.destroy(),
   );
+}
+
+/** Past MAX_BODY_BYTES: the rest of the body is not read, and the connection closes after the answer. */
+function cutOff(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('connection', 'close');
+  response.on('finish', () => request.destroy());
 }
 
 function digest(text: string): Buffer {
