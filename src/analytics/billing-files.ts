@@ -106,7 +106,6 @@ export async function writeRecentBillingReports(options: Omit<BillingFileOptions
   const results: Awaited<ReturnType<typeof writeBillingReport>>[] = [];
   for (const by of ['day', 'month'] as const) {
     const current = startOf(by, now);
-    // The last complete period is always in, however short the window.
     const last = startOf(by, new Date(current.getTime() - 1));
     const from = last < windowStart ? last : windowStart;
     for (const period of periodsBetween(by, from, current)) {

@@ -36,7 +36,6 @@ export interface BillingOutputOptions {
   readonly alert?: string;
 }
 
-/** A column of the report's table by its name: a figure at its decimals, jobs, or text. */
 function billingColumn(name: string): Column {
   if (name === 'jobs') return { name, type: 'integer' };
   if (!(name in FIGURE_DECIMALS)) return { name, type: 'text' };

@@ -3,8 +3,7 @@
  * grouped bars, a y axis with round ticks, and a <title> on every bar holding its exact value, so
  * the page needs no script, font or stylesheet from elsewhere. The date axis is continuous: every
  * period given has its slot, a zero value an empty one (no bar). The legend is HTML beside the
- * SVG (chartLegend), so it stays on screen however wide the SVG is. Every series has a colour of its
- * own: limitSeries draws the smallest as one `other` past MAX_SERIES.
+ * SVG (chartLegend), so it stays on screen however wide the SVG is.
  */
 import { ExactNumber } from '../../util/json-writer.js';
 import { sumExact, trimmedDecimal } from './decimal-text.js';
@@ -46,11 +45,7 @@ const PALETTE = [
 export const MAX_SERIES = PALETTE.length;
 const MARGIN = { top: 36, right: 16, bottom: 40, left: 64 } as const;
 const PLOT_HEIGHT = 240;
-/**
- * px; the plot grows with the number of bars up to MAX_PLOT_WIDTH, then bars get thinner. The whole
- * SVG at its widest (MAX_PLOT_WIDTH and MARGIN) fits a desktop browser window unscaled; narrower
- * windows scale it down (max-width: 100%).
- */
+/** px; the plot grows with its bars up to MAX_PLOT_WIDTH, where the SVG still fits a desktop window. */
 const MIN_PLOT_WIDTH = 480;
 const MAX_PLOT_WIDTH = 1100;
 /** px of axis per period label, so that day labels never overlap. */

@@ -47,11 +47,7 @@ export function readerTable(reader: DuckDBResultReader, plan = false): ResultTab
   return { columns, rows, ...(plan ? { plan } : {}) };
 }
 
-/**
- * A DuckDB value as the JSON writer takes it: DECIMAL as an ExactNumber, nested values as arrays and
- * objects (a map as DuckDB's JSON shape, [{key, value}]), timestamps and INTERVAL as ISO 8601,
- * other objects as DuckDB's text, the rest as it is.
- */
+/** A DuckDB value as the JSON writer takes it (see the top); a map as DuckDB's JSON shape, [{key, value}]. */
 function plainValue(value: DuckDBValue): unknown {
   if (value === null || typeof value !== 'object') return value;
   const duck = duckdb();
@@ -83,14 +79,11 @@ function timestampText(value: object): string | undefined {
 }
 
 /*
- * DuckDB's instants and intervals as ISO 8601 text, the one spelling of every output format:
- *   - a timestamp as `2026-10-31T23:11:39.512`: milliseconds always, microseconds or nanoseconds
- *     when it has them; `Z` after a TIMESTAMPTZ (an instant in UTC), nothing after a TIMESTAMP
- *     (a wall-clock time of no zone, so no zone is claimed); years outside 0000-9999 in ISO's
- *     expanded form (`+012345`, `-000044`, astronomical: year 0 is 1 BC); infinity as DuckDB
- *     spells it (`infinity`, `-infinity`);
- *   - an interval as a duration: `P1Y2M3DT4H5M6.5S`, `PT0S` for none.
- * Computed from the stored integer, so no digit and no year is lost.
+ * A timestamp as `2026-10-31T23:11:39.512`: milliseconds always, microseconds or nanoseconds when it
+ * has them; `Z` after a TIMESTAMPTZ (an instant in UTC), nothing after a TIMESTAMP (a wall-clock
+ * time of no zone, so no zone is claimed); years outside 0000-9999 in ISO's expanded form
+ * (`+012345`, `-000044`, astronomical: year 0 is 1 BC); infinity as DuckDB spells it (`infinity`,
+ * `-infinity`). Computed from the stored integer, so no digit and no year is lost.
  */
 
 /** Units of one second, per precision of DuckDB's timestamp types. */

@@ -1,7 +1,6 @@
 /**
- * The output formats of `report` and `query`, and the one function that renders a table in any
- * of them; HTML needs a page title, the others only the table. JSON, CSV and HTML are written
- * here, the terminal table in ./text-table.ts.
+ * The output formats of `report` and `query`, and the one function that renders a table in any of
+ * them. JSON, CSV and HTML are written here, the terminal table in ./text-table.ts.
  */
 import { ExactNumber, writeJson } from '../../util/json-writer.js';
 import { fixedDecimals } from './decimal-text.js';

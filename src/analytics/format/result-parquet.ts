@@ -99,7 +99,6 @@ export async function withPrivateDuckDB<T>(fn: (connection: DuckDBConnection) =>
 /** The type a HUGEINT is written as: the widest decimal Parquet readers take. */
 const HUGE_AS = 'DECIMAL(38,0)';
 const HUGE_LIMIT = 10n ** 38n;
-/** HUGEINT or UHUGEINT. */
 const isHuge = (id: number) => {
   const { HUGEINT, UHUGEINT } = duckdb().DuckDBTypeId;
   return id === HUGEINT || id === UHUGEINT;

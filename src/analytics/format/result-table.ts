@@ -30,7 +30,6 @@ export interface ResultTable {
   readonly plan?: boolean;
 }
 
-/** A table of row objects, each column's value taken by name. */
 export function tableFromObjects(
   columns: readonly Column[],
   objects: readonly Record<string, unknown>[],

@@ -132,7 +132,6 @@ export function cutToWidth(text: string, width: number): string {
   return `${kept}…`;
 }
 
-/** `text` padded with spaces to `width` columns, on the left when `right`-aligned. */
 function padToWidth(text: string, width: number, right: boolean): string {
   const pad = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return right ? `${pad}${text}` : `${text}${pad}`;

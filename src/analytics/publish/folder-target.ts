@@ -1,8 +1,5 @@
 /**
- * Where a publish puts its files: a folder (this file) or a bucket (s3-target.ts). The publish
- * (publish.ts) decides which partitions changed, has DuckDB write them into a local staging folder,
- * and hands each file to the target; the manifest is committed last.
- *
+ * Where a publish (publish.ts) puts its files: a folder (this file) or a bucket (s3-target.ts).
  * The folder keeps one file per partition, `table/kind=K/month=M/data_0.parquet`, renamed over the
  * old one (atomic on one file system), so a reader listing the folder sees the old file or the new;
  * the publish stages in a hidden folder of the dataset folder, on the same file system.

@@ -8,7 +8,6 @@
  * a local staging folder; the target puts it in place (folder-target.ts renames it over the old
  * one, s3-target.ts uploads it under a new name) and the manifest is written last.
  */
-
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -75,7 +74,6 @@ export interface PublishOptions extends PublishTarget {
   readonly staging?: string;
 }
 
-/** A publish's counts, summed as its tables are published. */
 interface Totals {
   /** Partition files written (tables × partitions). */
   written: number;
@@ -202,7 +200,6 @@ async function publishTable(db: RowSource, run: TableRun): Promise<PublishedTabl
       await target.drop(spec.table, kind, month);
       partitions.push({ kind, month, rows: 0, file: null, fingerprint });
     } else {
-      // A file DuckDB read no footer of is an error, not 0 rows.
       const n = rows.get(file);
       if (n === undefined) throw new Error(`DuckDB read no footer of ${file}, which the publish just wrote`);
       totals.bytes += (await stat(file)).size;

@@ -1,9 +1,7 @@
 /**
  * The SDK's calls on a bucket publish's prefix (s3-target.ts), each failure a StorageError. Uploads
- * stream files from disk with the SDK's Upload (lib-storage), at most UPLOADS_AT_ONCE at once, each
- * in parts of PART_BYTES with one part in flight, so a publish holds about UPLOADS_AT_ONCE x
- * PART_BYTES of file in memory whatever a partition's size. An upload that fails or is stopped
- * aborts its multipart upload.
+ * stream files from disk, one part in flight each, so a publish holds about UPLOADS_AT_ONCE x
+ * PART_BYTES of file in memory whatever a partition's size.
  */
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -26,7 +24,6 @@ const UPLOADS_AT_ONCE = 4;
 /** S3's most keys in one DeleteObjects. */
 const DELETE_BATCH = 1_000;
 
-/** The SDK's calls on the dataset's prefix, each failure a StorageError. */
 export class Bucket {
   constructor(
     readonly client: S3Client,
@@ -70,7 +67,6 @@ export class Bucket {
     await this.guard(() => this.client.send(new PutObjectCommand({ ...object, Body: text })));
   }
 
-  /** Deletes objects by their names, DELETE_BATCH at a time. */
   async delete(names: readonly string[]): Promise<void> {
     for (let at = 0; at < names.length; at += DELETE_BATCH) {
       const batch = names.slice(at, at + DELETE_BATCH);

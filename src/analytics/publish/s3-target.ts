@@ -11,9 +11,7 @@
  *   ever overwritten;
  * - the manifest is written last: first as `PREFIX/_manifests/<publish id>.json`, then as
  *   `PREFIX/_manifest.json`, the one pointer to the current files (a PUT replaces an object whole);
- * - then the objects under the tables' prefixes that neither the last `keep` manifests nor (with
- *   keep >= 2) the manifest current when the publish started name are deleted, and the manifests
- *   past `keep`.
+ * - then what no kept manifest names is deleted (prune).
  * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
  * manifest and goes with the next publish's deletions. Files stream from disk (s3-bucket.ts); an
  * upload that fails or is stopped aborts its multipart upload (a SIGKILL leaves it to the bucket's

@@ -1,9 +1,8 @@
 /**
- * Reports, status, queries and exports read through here. The file opened read-only when no
- * process writes it; while a sync or the worker does, the writer itself answers over its socket
- * (read-server.ts) with the data as of its last commit. Only a holder that serves no reads (an
- * older transcript-sync, a BI tool with the file open for writing) makes a reader wait up to
- * `lockWaitMs` and then fail with a DatabaseError (busy).
+ * The Reader (./reader.ts) a command reads through: the file opened read-only when no process
+ * writes it, else the writer's socket. Only a holder that serves no reads (an older
+ * transcript-sync, a BI tool with the file open for writing) makes a reader wait up to `lockWaitMs`
+ * and then fail with a DatabaseError (busy).
  */
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -5,7 +5,6 @@
  * connection and a READ ONLY transaction (the data as of the last commit); the statement gate and
  * the instance sandbox hold as for a file opened read-only. A reader never blocks the writer.
  */
-
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { lstatSync, rmdirSync, rmSync } from 'node:fs';
@@ -203,12 +202,10 @@ async function answer(
           });
           return { tables };
         } catch (error) {
-          // The results of the statements before the failing one go with it, printed first.
           return { tables, error: toWireError(error) };
         }
       }
       case 'query-parquet': {
-        // The result is written by a private DuckDB, which reads nothing but the values handed to it.
         const single = PARQUET_SINGLE;
         const [reader] = await runGuarded(connection, request.sql, db.path, { maxRows: MAX_ROWS, single });
         const file = tempFile();

@@ -4,7 +4,6 @@
  * call, ./read-server.ts). Both answer with the data as of one commit and refuse anything but
  * reading statements (./guarded-statements.ts).
  */
-
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
@@ -63,7 +62,6 @@ export type { RowSource } from '../../store/index.js';
  */
 export function fileReader(db: Database, readableDirs: readonly string[] = []): Reader {
   let sandboxApplied = false;
-  /** `fn` on a new connection of the file's instance, sandboxed first; the connection closes after. */
   const sandboxed = <T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> =>
     db.withConnection(async (connection) => {
       if (!sandboxApplied) await sandboxInstance(connection, { readableDirs, lockSettings: true });
@@ -88,7 +86,6 @@ export function fileReader(db: Database, readableDirs: readonly string[] = []): 
   };
 }
 
-/** ms to wait for the writer to accept a connection. */
 const CONNECT_TIMEOUT_MS = 2_000;
 
 interface Reply {
@@ -150,13 +147,11 @@ function socketReader(path: string, socketPath: string): Reader {
       const message: ReadRequest = { op: 'rows', sql, ...(params ? { params: { ...params } } : {}) };
       return request(message, async (reply) => (reply.rows ?? []) as T[]);
     },
-    /** The writer answers with every result at once; those before a failing statement come with it. */
     async userQuery(sql, onTable) {
       const reply = await request({ op: 'tables', sql }, async (reply) => reply, true);
       for (const table of reply.tables ?? []) await onTable(table);
       if (!reply.ok) throw failure(reply);
     },
-    /** The writer writes the file in its temp folder, and it is copied from there. */
     userQueryParquet: (sql, file) =>
       request({ op: 'query-parquet', sql }, async (reply) => {
         if (!reply.file) throw broken('named no file');
