@@ -223,8 +223,7 @@ async function lastSyncs(db: RowSource, kinds: readonly JobKind[]) {
   const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
   const never = kinds.filter((kind) => !byKind.has(kind));
   const times = kinds.flatMap((kind) => byKind.get(kind)?.getTime() ?? []);
-  const synced = times.length > 0 && never.length < kinds.length;
-  return { at: synced ? new Date(Math.min(...times)) : undefined, never };
+  return { at: times.length > 0 ? new Date(Math.min(...times)) : undefined, never };
 }
 
 function warnings(

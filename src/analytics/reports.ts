@@ -4,7 +4,6 @@
  * sql/100_analytics_views.sql and the counted_jobs() filter and figure macros of
  * sql/102_report_filter_once.sql; no value is ever spliced into SQL text.
  */
-
 import type { JobKind } from '../kinds.js';
 import { errorsReport, latencyReport, type ReportRange, statusReport } from '../store/index.js';
 import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
@@ -29,11 +28,9 @@ export interface ReportFilter {
   readonly includeDeleted: boolean;
 }
 
-/** A report's statement: its rows, given the filter's parameters ($by taken by periodic ones only). */
-type ReportRead = (db: RowSource, params: ReportRange & { by: string }) => Promise<Record<string, unknown>[]>;
-
 interface ReportDefinition {
-  readonly read: ReportRead;
+  /** The report's rows, given the filter's parameters ($by taken by periodic ones only). */
+  readonly read: (db: RowSource, params: ReportRange & { by: string }) => Promise<Record<string, unknown>[]>;
   readonly columns: readonly Column[];
   readonly title: string;
 }

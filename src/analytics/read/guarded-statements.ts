@@ -187,7 +187,6 @@ function queryError(where: string, error: unknown): Error {
     (error instanceof Error ? error.message : String(error))
       .replace(/^Failed to extract statements: /, '')
       .split('\n')[0] ?? '';
-  const options = { cause: error };
   if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message))
     return readOnlyRefusal(message, error);
   if (/disabled (by|through) configuration|external access/i.test(message)) {
@@ -199,18 +198,18 @@ function queryError(where: string, error: unknown): Error {
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {
       hint: 'check the SQL; `SHOW TABLES` lists the tables and views (see docs/schema.md)',
-      ...options,
+      cause: error,
     });
   }
   if (isOutOfMemory(error)) {
     return new DatabaseError(`the query ran out of memory on ${where}: ${message}`, {
       path: where,
       hint: MEMORY_HINT,
-      ...options,
+      cause: error,
     });
   }
   return (
     damagedFileError(where, error) ??
-    new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, ...options })
+    new DatabaseError(`the query failed on ${where}: ${message}`, { path: where, cause: error })
   );
 }
