@@ -136,7 +136,6 @@ export function periodsBetween(by: PeriodUnit, from: Date, before: Date): string
   return labels;
 }
 
-/** The range of one period given as its label. */
 export function periodRange(by: PeriodUnit, period: string): Period {
   return requirePeriod('period', period, by);
 }

@@ -38,7 +38,6 @@ interface ReportDefinition {
 const text = (name: string): Column => ({ name, type: 'text' });
 const integer = (name: string): Column => ({ name, type: 'integer' });
 const seconds = (name: string): Column => ({ name, type: 'number', decimals: 3 });
-/** The leading columns of the reports grouped by period. */
 const PERIOD_KIND_JOBS: readonly Column[] = [text('period'), text('kind'), integer('jobs')];
 
 export const REPORTS: Readonly<Record<TableReportName, ReportDefinition>> = {

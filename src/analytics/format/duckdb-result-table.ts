@@ -86,7 +86,6 @@ function timestampText(value: object): string | undefined {
  * `-infinity`). Computed from the stored integer, so no digit and no year is lost.
  */
 
-/** Units of one second, per precision of DuckDB's timestamp types. */
 const PER_SECOND = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n } as const;
 type TimestampPrecision = keyof typeof PER_SECOND;
 
@@ -140,12 +139,9 @@ export function isoDuration(value: {
   const years = Math.trunc(value.months / 12);
   const months = value.months % 12;
   const date = [part(years, 'Y'), part(months, 'M'), part(value.days, 'D')].join('');
-  let rest = value.micros;
-  const hours = rest / MICROS_PER.hour;
-  rest -= hours * MICROS_PER.hour;
-  const minutes = rest / MICROS_PER.minute;
-  rest -= minutes * MICROS_PER.minute;
-  const time = [part(hours, 'H'), part(minutes, 'M'), seconds(rest)].join('');
+  const hours = value.micros / MICROS_PER.hour;
+  const minutes = (value.micros % MICROS_PER.hour) / MICROS_PER.minute;
+  const time = [part(hours, 'H'), part(minutes, 'M'), seconds(value.micros % MICROS_PER.minute)].join('');
   if (date === '' && time === '') return 'PT0S';
   return `P${date}${time === '' ? '' : `T${time}`}`;
 }

@@ -64,12 +64,11 @@ function copyColumnNames(names: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return names.map((name) => {
     const low = name.toLowerCase();
-    const count = seen.get(low);
-    if (count === undefined) {
+    let repetition = seen.get(low);
+    if (repetition === undefined) {
       seen.set(low, 1);
       return name;
     }
-    let repetition = count;
     let unique = `${name}_${repetition}`;
     while (seen.has(unique.toLowerCase())) {
       repetition += 1;

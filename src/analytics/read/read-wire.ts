@@ -73,8 +73,7 @@ export function encodeWire(value: unknown): string {
 export function decodeWire(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    const keys = Object.keys(value);
-    if (keys.length !== 1) return value;
+    if (Object.keys(value).length !== 1) return value;
     const tagged = value as Record<string, unknown>;
     if (typeof tagged['$date'] === 'string') return new Date(tagged['$date']);
     if (typeof tagged['$bigint'] === 'string') return BigInt(tagged['$bigint']);
@@ -89,8 +88,7 @@ export function decodeWire(text: string): unknown {
  * The first line `socket` sends, without its newline; reading stops there (the socket is paused).
  * `ended` is the failure when the socket ends, closes or errs before a whole line; a line past
  * `maxBytes` is refused as too large. Decoded as a stream, so a character cut between two chunks is
- * joined, not turned into U+FFFD, and only new text is searched for the newline, so a reply of many
- * MB is not scanned per chunk.
+ * joined, not turned into U+FFFD; only new text is searched for the newline.
  */
 export function readWireLine(
   socket: Socket,
