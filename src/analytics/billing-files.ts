@@ -7,13 +7,13 @@
  */
 import { basename, extname, join } from 'node:path';
 import type { JobKind } from '../kinds.js';
+import type { RowSource } from '../store/index.js';
 import { describeBilling, renderBilling } from './billing-output.js';
 import { type BillingQuery, billingReport } from './billing-report.js';
 import type { GroupKey } from './group-by.js';
 import { type PeriodUnit, periodRange, periodsBetween, startOf } from './periods.js';
 import type { Prices } from './prices.js';
 import { writeFileIfChanged } from './publish/atomic-file.js';
-import type { RowSource } from './read/reader.js';
 
 /** What the worker's --report-* flags configure (src/config/sync-defaults.ts resolves them). */
 export interface BillingFileSettings {

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS, type JobKind } from '../kinds.js';
+import type { RowSource } from '../store/index.js';
 import { billingRows, lastOkSyncs, quarantinedInRange, uncountedJobs } from '../store/index.js';
 import { ExactNumber } from '../util/json-writer.js';
 import { counted } from '../util/plural.js';
@@ -12,7 +13,6 @@ import { fixedDecimals, sameExact, sumExact } from './format/decimal-text.js';
 import { type GroupKey, NONE_GROUP } from './group-by.js';
 import { type DateBasis, parsePeriod, periodsBetween } from './periods.js';
 import type { Prices } from './prices.js';
-import type { RowSource } from './read/reader.js';
 import { type ReportFilter, reportParams } from './reports.js';
 
 /** The most periods one report may hold; past it the range or --by is surely a mistake. */

@@ -5,10 +5,10 @@
  * sql/102_report_filter_once.sql; no value is ever spliced into SQL text.
  */
 import type { JobKind } from '../kinds.js';
+import type { RowSource } from '../store/index.js';
 import { errorsReport, latencyReport, type ReportRange, statusReport } from '../store/index.js';
 import { type Column, type ResultTable, tableFromObjects } from './format/result-table.js';
 import type { InstantRange, PeriodUnit } from './periods.js';
-import type { RowSource } from './read/reader.js';
 
 export const REPORT_NAMES = ['billing', 'status', 'latency', 'errors'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];

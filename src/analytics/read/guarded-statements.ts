@@ -178,9 +178,6 @@ const READ_ONLY_HINT =
 const FILES_HINT =
   'query reads the database, and files only under the --read folders (during a sync: its --publish folder); `transcript-sync export --out DIR` writes Parquet';
 
-const MEMORY_HINT =
-  'give it more with --memory (TSYNC_MEMORY), e.g. --memory 1GB; a query that parses every raw with JSON functions needs about 768MB (docs/schema.md)';
-
 /** Why DuckDB refused, in terms of what `query` allows. */
 function queryError(where: string, error: unknown): Error {
   const message =
@@ -204,7 +201,7 @@ function queryError(where: string, error: unknown): Error {
   if (isOutOfMemory(error)) {
     return new DatabaseError(`the query ran out of memory on ${where}: ${message}`, {
       path: where,
-      hint: MEMORY_HINT,
+      hint: 'give it more with --memory (TSYNC_MEMORY), e.g. --memory 1GB; a query that parses every raw with JSON functions needs about 768MB (docs/schema.md)',
       cause: error,
     });
   }

@@ -53,8 +53,6 @@ export interface Reader extends RowSource {
   ): Promise<number>;
 }
 
-export type { RowSource } from '../../store/index.js';
-
 /**
  * The Reader of a file opened read-only. A user's SQL runs through the statement gate on a
  * connection of its own, on an instance sandboxed at the first user query (no file access outside
