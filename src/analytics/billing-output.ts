@@ -1,8 +1,7 @@
 /**
  * The billing report in each output format, all with the same figures, total and trust markers
  * (among the warnings, the note that the rows do not add up to the total, when they do not):
- *   json   one object {as_of, rows, total, not_counted: {quarantined, pending},
- *          empty_rows: {listed, left_out}, warnings}
+ *   json   one object: as_of, rows, total, then the markers (billingJson)
  *   table  the rows, a total row, then the markers as lines under the table
  *   csv    header, rows, a `total` row; the markers as `# ` comment lines only when asked (many
  *          CSV readers take a comment line for data), text cells guarded against formulas

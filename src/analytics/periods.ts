@@ -111,11 +111,10 @@ export function periodOf(by: PeriodUnit, instant: Date): string {
     case 'day':
       return iso.slice(0, 10);
     case 'week': {
+      const monday = startOf('week', instant).getTime();
       // The ISO year is the year of the week's Thursday.
-      const thursday = new Date(startOf('week', instant).getTime() + 3 * DAY_MS);
-      const year = thursday.getUTCFullYear();
-      const week =
-        Math.round((startOf('week', instant).getTime() - isoWeekOneMonday(year)) / (7 * DAY_MS)) + 1;
+      const year = new Date(monday + 3 * DAY_MS).getUTCFullYear();
+      const week = Math.round((monday - isoWeekOneMonday(year)) / (7 * DAY_MS)) + 1;
       return `${year}-W${String(week).padStart(2, '0')}`;
     }
     case 'month':

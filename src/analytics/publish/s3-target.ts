@@ -1,9 +1,8 @@
 /**
  * `--publish s3://BUCKET/PREFIX`: the dataset in an S3-compatible bucket (AWS S3, MinIO, R2, Ceph),
- * through the AWS SDK v3. Credentials and region come from the SDK's default chain (environment,
- * shared config and profiles, container and instance roles); an endpoint (--publish-endpoint,
- * AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) is addressed path-style. Retries follow the SDK's standard
- * policy (3 attempts).
+ * through the AWS SDK v3. Credentials and region come from the SDK's default chain; an endpoint
+ * (--publish-endpoint, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) is addressed path-style. Retries
+ * follow the SDK's standard policy (3 attempts).
  *
  * Readers never see a half-published dataset (docs/decisions/0014-published-dataset.md):
  * - a partition file is uploaded under a name no publish reuses,
@@ -13,9 +12,8 @@
  *   `PREFIX/_manifest.json`, the one pointer to the current files (a PUT replaces an object whole);
  * - then what no kept manifest names is deleted (prune).
  * A failed or interrupted publish leaves `_manifest.json` as it was; what it uploaded is named by no
- * manifest and goes with the next publish's deletions. Files stream from disk (s3-bucket.ts); an
- * upload that fails or is stopped aborts its multipart upload (a SIGKILL leaves it to the bucket's
- * lifecycle rule, docs/operating.md).
+ * manifest and goes with the next publish's deletions. An upload that fails or is stopped aborts its
+ * multipart upload (a SIGKILL leaves it to the bucket's lifecycle rule, docs/operating.md).
  */
 import { randomBytes } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
