@@ -43,15 +43,24 @@ const isConnectionError = (error: Error) =>
 
 /** BullMQ's error for a job whose key is gone: Redis came back empty while the job was in hand. */
 const MISSING_KEY = /^Missing key for job (\S+)\./;
+/**
+ * BullMQ's error for a job whose lock ran out while it was in hand (Redis unreachable, or the
+ * process too busy to renew it, for longer than the job lock): the stalled check hands the job back
+ * to the queue and its next run resumes from the checkpoint.
+ */
+const MISSING_LOCK = /^Missing lock for job (\S+)\./;
 
 function logEvents(worker: Worker, logger: Logger): void {
-  // The job whose vanished key was last logged: BullMQ reports each move it tries (finished, then delayed).
+  // The job whose vanished key or lock was last logged: BullMQ reports each move it tries (finished,
+  // then delayed).
   let goneJob: string | undefined;
+  let unlockedJob: string | undefined;
   // Without a listener an 'error' event would crash the process. BullMQ reconnects by itself, and a
   // Redis outage is logged once by watchRedis (./connection.ts), so connection errors stay at debug.
   worker.on('error', (error) => {
     const err = toError(error);
     const gone = MISSING_KEY.exec(err.message)?.[1];
+    const unlocked = MISSING_LOCK.exec(err.message)?.[1];
     if (isConnectionError(err)) logger.debug({ err }, 'worker connection error');
     // What its run committed stays in the file: nothing is lost, and nothing is left to move.
     else if (gone !== undefined) {
@@ -61,6 +70,13 @@ function logEvents(worker: Worker, logger: Logger): void {
           'the job in hand is gone from Redis (it came back empty); its run has ended',
         );
       goneJob = gone;
+    } else if (unlocked !== undefined) {
+      if (unlocked !== unlockedJob)
+        logger.warn(
+          { job_id: unlocked },
+          'the job lock ran out before its run ended (Redis unreachable for longer than --job-lock); the job goes back to the queue and runs again from its checkpoint',
+        );
+      unlockedJob = unlocked;
     }
     // On shutdown the interrupted job goes back to the wait list, so renewing its lock fails: expected.
     else if (worker.closing && /could not renew lock/i.test(err.message))
@@ -87,6 +103,6 @@ function logEvents(worker: Worker, logger: Logger): void {
     else logger.warn(fields, 'job failed; BullMQ retries it after a backoff');
   });
   worker.on('stalled', (jobId: string) =>
-    logger.warn({ job_id: jobId }, 'a stalled job (its worker died) goes back to the queue'),
+    logger.warn({ job_id: jobId }, 'a stalled job (its worker died or lost its lock) goes back to the queue'),
   );
 }

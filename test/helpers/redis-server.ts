@@ -1,6 +1,7 @@
 /**
  * A redis-server of the test's own, on a free port, that the test can stop and start again (an
- * outage, a restart that comes back empty). Stopped after the test.
+ * outage, a restart that comes back empty) or freeze for a while (an outage that keeps the data).
+ * Stopped after the test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { freePort } from './net.js';
@@ -15,6 +16,8 @@ export interface OwnRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Freezes the server for `ms` (SIGSTOP, then SIGCONT): keys whose time ran out are gone after. */
+  freeze(ms: number): Promise<void>;
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
@@ -38,7 +41,12 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     running.kill('SIGKILL');
     await exited;
   };
+  const freeze = async (ms: number) => {
+    child?.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    child?.kill('SIGCONT');
+  };
   await start();
   onCleanup(stop);
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  return { url: `redis://127.0.0.1:${port}`, port, stop, start, freeze };
 }
