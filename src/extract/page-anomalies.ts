@@ -1,8 +1,16 @@
 /**
- * Pages that contradict themselves (anomalyOf), caught before a glitch passes for the end of the
- * list (and a `--full` run marks the rest deleted). Such a page is asked again twice; the caller
- * decides what a contradiction that persists means. An offset the service refuses (400/422) after it
- * served the same filters at a smaller offset is an offset cap, named as such.
+ * Pages that contradict themselves. Offset paging says little, but enough to catch a glitch before
+ * it passes for the end of the list (and a `--full` run marks the rest deleted):
+ * - an empty page with a `next` link;
+ * - a page with fewer items than the limit it was served with (`next.limit`, else the one asked)
+ *   that still links onward, past the items it skipped (a `next` right after the items served is a
+ *   silent server-side cap, and is followed);
+ * - a list that ends (no `next`) before the count an earlier page promised (a page with `next`
+ *   promises at least one item past it): the total shrank under the walk.
+ * Such a page is asked again (twice, after the plan's pause and then twice that: 200 ms and 400 ms
+ * by default); the caller decides what a contradiction that persists means. An offset the service
+ * refuses (400/422) after it served the same filters at a smaller offset is an offset cap, named as
+ * such.
  */
 import { ListingAnomalyError, ProtocolError, UpstreamError } from '../errors.js';
 import type { ListName } from '../kinds.js';

@@ -1,8 +1,10 @@
 /**
- * One memory budget for the whole process (--memory, TSYNC_MEMORY) and all derived from it, so a
- * sync's peak RSS stays under it whatever the records and history (decision 0005). Past a fixed
- * part, the planned share is split between DuckDB (how big a transaction gets) and the V8 heap
- * (heap-guard.ts's mark and the page size).
+ * One memory budget for the whole process (--memory, TSYNC_MEMORY; default 512 MB) and all derived
+ * from it, so a sync's peak RSS stays under it whatever the records and history (decision 0005).
+ * A sync's memory: a fixed part (FIXED_BYTES); pages in flight in the V8 heap (bodies, each item's
+ * `raw`: DuckDB parses them); DuckDB's `memory_limit` (the open transaction, small commits in the WAL,
+ * its work). The planned part of the rest is split between DuckDB's share (how big a transaction
+ * gets) and the V8 heap's (heap-guard.ts's mark and the page size).
  */
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../errors.js';

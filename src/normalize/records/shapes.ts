@@ -8,9 +8,9 @@
 import { z } from 'zod';
 
 /**
- * Words come by the million (decision 0008), so a word array is checked by a hand-written loop that accepts exactly
- * what `wordSchema` accepts; only a word the loop rejects goes through zod, which then reports the
- * issues as full validation would.
+ * Words come by the million (decision 0008), so a word array is checked by a hand-written loop
+ * that accepts exactly what `wordSchema` accepts; only a word the loop rejects goes through zod,
+ * which then reports the issues as full validation would.
  */
 export const wordSchema = z.looseObject({
   word: z.string().nullish(),

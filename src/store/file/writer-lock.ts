@@ -1,9 +1,12 @@
 /**
  * One writer per DuckDB file (docs/decisions/0015-one-writer-per-file.md): `<db>.lock`, created with
- * O_EXCL and holding who writes; a worker also holds `<db>.worker.lock` for as long as it lives. A
- * stale lock is taken over: on the same host, its pid is gone or another process's; from another
- * host, it went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`). A writer
- * waiting for `<db>.lock` announces itself in `<db>.lock.waiting`, so that a worker lets it go first.
+ * O_EXCL and holding who writes. A second writer is refused with the holder's pid, at once or after
+ * waiting (`waitForWriterLock`, --lock-wait). A worker holds it while a run writes, and
+ * `<db>.worker.lock` (`role: 'worker'`) for as long as it lives. A stale lock is taken over: on the same
+ * host, its pid is gone or another process's (its start time in /proc differs); from another host, it
+ * went untouched for `staleAfterMs` (the holder touches it every `heartbeatMs`). A writer waiting
+ * for `<db>.lock` announces itself in `<db>.lock.waiting`, so that a worker, whose runs take the
+ * lock back to back, lets it go first (`yields`).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
