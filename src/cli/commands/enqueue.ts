@@ -1,6 +1,6 @@
 /** `transcript-sync enqueue`: a sync job per kind on the worker's queue; needs Redis, not the key. */
 import type { Job, Queue, QueueEvents } from 'bullmq';
-import { resolveFormat, resolveSettings } from '../../config/resolve.js';
+import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { ConfigError, NoWorkerError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/types.js';
 import { formatDuration } from '../../util/duration.js';
@@ -31,6 +31,7 @@ export const command: Command = {
       env,
     );
     const { redisUrl, redisPrefix, kind: kinds, wait, waitTimeout, full, recent } = settings;
+    if (!wait) refuseGiven(flags, ['waitTimeout'], '--wait', 'enqueue without --wait');
     const json = resolveFormat('format', flags, env) === 'json';
     if (full && recent) throw new ConfigError('--recent', 'and --full exclude each other; pick one');
     const mode = full ? 'full' : recent ? 'recent' : 'incremental';
