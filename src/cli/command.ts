@@ -100,7 +100,7 @@ export function parseCommandArgs(command: Command, argv: readonly string[]) {
   if (problem) throw new ConfigError(command.name, `${problem}; ${seeHelp}`);
   const positionals = parsed.positionals.map((arg) => texts.get(arg) ?? arg);
   if (!command.positionals && positionals.length > 0) {
-    throw new ConfigError(command.name, `unexpected argument "${positionals[0]}"; ${seeHelp}`);
+    throw unexpectedArgument(command.name, positionals[0]);
   }
   return { flags: parsed.values as FlagValues, positionals };
 }
@@ -172,6 +172,11 @@ function takesValue(arg: string | undefined, options: FlagSpecs): boolean {
 }
 
 /** The refusal of an action word (`config show`) that names none of `actions`; `got` undefined: none given. */
+/** A positional argument past those `command` takes, refused with where to read which it takes. */
+export function unexpectedArgument(command: Command['name'], extra: string | undefined): ConfigError {
+  return new ConfigError(command, `unexpected argument "${extra}"; see \`${PROGRAM} ${command} --help\``);
+}
+
 export function noAction(command: Command['name'], actions: string, got: string | undefined): ConfigError {
   const word = got === undefined ? 'no action' : `"${got}"`;
   return new ConfigError(command, `expected ${actions}, got ${word}; see \`${PROGRAM} ${command} --help\``);

@@ -1,13 +1,12 @@
 /** `transcript-sync quarantine list|retry`: the records that failed validation, and a second try. */
 import { withReader } from '../../analytics/read/open-reader.js';
 import { refuseGiven, resolveFormat, resolveSettings } from '../../config/resolve.js';
-import { ConfigError } from '../../errors.js';
 import { quarantineRetry } from '../../load/quarantine-retry.js';
 import { openWriter, quarantineList, type RowSource } from '../../store/index.js';
 import { assertFileExists } from '../../util/path-checks.js';
 import { counted } from '../../util/plural.js';
 import { jsonLine } from '../../util/snake-case.js';
-import { type Command, noAction } from '../command.js';
+import { type Command, noAction, unexpectedArgument } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { renderTable } from '../table.js';
 
@@ -54,7 +53,7 @@ export const command: Command = {
 function parseAction(positionals: readonly string[]): 'list' | 'retry' {
   const [action, extra] = positionals;
   if (action === 'list' || action === 'retry') {
-    if (extra !== undefined) throw new ConfigError('quarantine', `unexpected argument "${extra}"`);
+    if (extra !== undefined) throw unexpectedArgument('quarantine', extra);
     return action;
   }
   throw noAction('quarantine', '`list` or `retry`', action);

@@ -17,7 +17,7 @@ import { refuseGiven, resolveAll, resolveFormat } from '../../config/resolve.js'
 import type { FlagValues } from '../../config/settings.js';
 import { ConfigError } from '../../errors.js';
 import { onlyKind } from '../../kinds.js';
-import type { Command } from '../command.js';
+import { type Command, unexpectedArgument } from '../command.js';
 
 const SETTINGS = [
   'by',
@@ -108,8 +108,7 @@ function reportName(positionals: readonly string[]): ReportName {
       `name a report: ${REPORT_NAMES.join(', ')} (${got}); see \`transcript-sync report --help\``,
     );
   }
-  if (extra !== undefined)
-    throw new ConfigError('report', `unexpected argument "${extra}"; see \`transcript-sync report --help\``);
+  if (extra !== undefined) throw unexpectedArgument('report', extra);
   return name;
 }
 

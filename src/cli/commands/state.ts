@@ -11,7 +11,7 @@ import {
 import { EMPTY_CHECKPOINT } from '../../sync/checkpoints/schema.js';
 import type { Checkpoint } from '../../sync/types.js';
 import { assertFileExists } from '../../util/path-checks.js';
-import { type Command, type CommandContext, noAction } from '../command.js';
+import { type Command, type CommandContext, noAction, unexpectedArgument } from '../command.js';
 import { withCommandLock } from '../lock-wait.js';
 import { writeRows } from '../table.js';
 
@@ -31,7 +31,7 @@ export const command: Command = {
   settings: ['kindShown', 'resetSince', 'yes', 'format', 'json', 'db', 'lockWait', 'redisUrl', 'redisPrefix'],
   async run(context) {
     const [action, extra] = context.positionals;
-    if (extra !== undefined) throw new ConfigError('state', `unexpected argument "${extra}"`);
+    if (extra !== undefined) throw unexpectedArgument('state', extra);
     if (action === 'show') return show(context);
     if (action === 'reset') return reset(context);
     throw noAction('state', '`show` or `reset`', action);

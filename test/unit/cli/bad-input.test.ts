@@ -139,6 +139,17 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
   [['quarantine', 'purge'], {}, 'quarantine'],
   [['worker', '--every', '0s'], { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' }, '--every'],
   [['enqueue', '--kind', 'podcasts'], { REDIS_URL: 'redis://127.0.0.1:9' }, '--kind'],
+  [
+    ['enqueue', '--timeout', '5m'],
+    { REDIS_URL: 'redis://127.0.0.1:9' },
+    '--timeout: applies to --wait, not to enqueue without --wait',
+  ],
+  [['state', 'show', 'extra'], {}, 'unexpected argument "extra"; see `transcript-sync state --help`'],
+  [
+    ['quarantine', 'list', 'extra'],
+    {},
+    'unexpected argument "extra"; see `transcript-sync quarantine --help`',
+  ],
   // Durations need a unit and must be positive; each refusal names the flag.
   [
     ['worker', '--full-every', '5'],
