@@ -1,4 +1,7 @@
-/** The worker in process through a Redis outage: the run in hand, and webhook events meanwhile. */
+/**
+ * The worker in process through a Redis outage: the run in hand (Redis back empty, or back with its
+ * data after the job lock ran out), and webhook events meanwhile.
+ */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
@@ -80,5 +83,30 @@ describe('worker through a Redis outage, in process', () => {
     const lines = parsed(log.text()).filter((l) => Number(l['level']) >= 30);
     expect(lines.filter((l) => String(l['msg']).startsWith('could not queue'))).toEqual([]);
     expect(lines.filter((l) => String(l['msg']).startsWith('Redis connection lost'))).toHaveLength(1);
+  });
+
+  it('a run whose job lock ran out in a Redis freeze: one warn line, no error, and the job runs again', async () => {
+    const own = await startOwnRedis();
+    const { sim, prefix, db } = await setup({ preRecorded: 0, live: 60, latencyMs: 200 });
+    const log = collect();
+    const base = options(sim, db, prefix, { kinds: ['live'], logger: createLogger('info', {}, log) });
+    await start({ ...base, jobLockMs: 2_000, settings: { ...base.settings, redisUrl: own.url } });
+    await eventually(
+      () => (log.text().includes('"msg":"job started"') ? true : undefined),
+      'the run started',
+    );
+
+    await own.freeze(3_000);
+
+    await eventually(
+      () => (log.text().includes('"msg":"job completed"') ? true : undefined),
+      'the job completed',
+    );
+    const lines = parsed(log.text());
+    const messages = lines.map((l) => String(l['msg']));
+    expect(lines.filter((l) => Number(l['level']) >= 50).map((l) => l['msg'])).toEqual([]);
+    expect(messages.filter((m) => m.startsWith('the job lock ran out'))).toHaveLength(1);
+    // Its second run resumed from the checkpoint the first one left.
+    expect(messages.filter((m) => m === 'job started')).toHaveLength(2);
   });
 });
