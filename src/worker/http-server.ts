@@ -87,7 +87,7 @@ export async function serve(
 }
 
 async function handle(options: MetricsServerOptions, request: IncomingMessage, response: ServerResponse) {
-  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  const path = pathOf(request);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return send(response, 405, 'text/plain', 'only GET\n');
   }
@@ -104,6 +104,18 @@ async function handle(options: MetricsServerOptions, request: IncomingMessage, r
     );
   }
   return send(response, 404, 'text/plain', 'not found: try /metrics or /healthz\n');
+}
+
+/**
+ * The path a request asks for; undefined when its target is no URL (`http://[/`), which names no
+ * path either endpoint answers.
+ */
+export function pathOf(request: IncomingMessage): string | undefined {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 export function send(response: ServerResponse, status: number, type: string, body: string): void {

@@ -25,7 +25,7 @@ import { toError } from '../errors.js';
 import type { JobKind } from '../kinds.js';
 import type { Logger } from '../log.js';
 import { within } from '../util/within.js';
-import { type Endpoint, send, serve } from './http-server.js';
+import { type Endpoint, pathOf, send, serve } from './http-server.js';
 import type { WorkerMetrics } from './metrics.js';
 import { enqueueEventRun, type WebhookAnswer } from './queue.js';
 
@@ -70,8 +70,8 @@ export async function startWebhooks(
       metrics.recordWebhook(counted);
       send(response, status, 'text/plain', body);
     };
-    const asked = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (!timingSafeEqual(digest(asked), path))
+    const asked = pathOf(request);
+    if (asked === undefined || !timingSafeEqual(digest(asked), path))
       return drain(request, response, () => answer(404, 'not_found', 'not found\n'));
     if (request.method !== 'POST') {
       response.setHeader('allow', 'POST');

@@ -3,7 +3,7 @@
  * simulator's webhooks start runs that bring their jobs, a burst becomes few runs, and each bad
  * request gets its answer without the secret showing anywhere.
  */
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
@@ -57,6 +57,22 @@ function collected(): { stream: Writable; text: () => string } {
   });
   return { stream, text: () => text };
 }
+
+/** What the server at `port` sends back to `request`, written raw (no client would send it), until it closes. */
+function raw(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/** The lines of a JSON log at error level (pino's 50) or above. */
+const errorLines = (log: string) => log.split('\n').filter((line) => /"level":(50|60)/.test(line));
 
 describe('the webhook endpoint', () => {
   it('syncs a job an event announces, and a processing job once its success event comes, re-checking it alone', async () => {
@@ -269,6 +285,28 @@ describe('the webhook endpoint', () => {
     const metrics = (await get(running, '/metrics')).body;
     expect(metrics).toContain('tsync_webhook_requests_total{answer="not_found"} 1');
     expect(metrics).toContain('tsync_webhook_requests_total{answer="rate_limited"} 1');
+  });
+
+  it('answers a request target that is no URL 404 on the webhook port and on the metrics port, without an error line', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const log = collected();
+    const logger = createLogger('debug', {}, { stream: log.stream });
+    const running = await start({
+      ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
+      webhook: webhook(),
+    });
+    const webhookPort = running.webhookPort ?? 0;
+    for (const target of ['http://[/', '//[', `http://%/webhook/${SECRET}`]) {
+      const request = `POST ${target} HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`;
+      expect(await raw(webhookPort, request)).toMatch(/^HTTP\/1\.1 404 [\s\S]*\r\n\r\nnot found\n$/);
+      const scrape = `GET ${target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`;
+      expect(await raw(running.metricsPort, scrape)).toMatch(/^HTTP\/1\.1 404 /);
+    }
+    expect((await get(running, '/metrics')).body).toContain(
+      'tsync_webhook_requests_total{answer="not_found"} 3',
+    );
+    await running.stop();
+    expect(errorLines(log.text())).toEqual([]);
   });
 
   it('takes one request every other second from an address at --webhook-rate 0.5', async () => {
