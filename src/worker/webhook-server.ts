@@ -9,6 +9,8 @@
  * - 405 for a method other than POST on the right path;
  * - 429 past `ratePerSecond` requests from one source address (a burst of as many);
  * - 413 for a body over MAX_BODY_BYTES, cut off there;
+ * - none for a body that never arrives whole (the client left, the worker stops, or node answered
+ *   408 past REQUEST_TIMEOUT_MS): the request is dropped, a line at debug;
  * - 400 for a body that is not a JSON object with a text `event`;
  * - 204 for an event of no kind this worker syncs (counted as `unknown_event` or `other_kind`);
  * - 202 once the run of its kind is queued or an already queued one takes it (./queue.ts):
@@ -81,7 +83,12 @@ export async function startWebhooks(
       response.setHeader('retry-after', '1');
       return drain(request, response, () => answer(429, 'rate_limited', 'too many requests\n'));
     }
-    const body = await readBody(request);
+    const body = await readBody(request).catch(() => null);
+    if (body === null) {
+      logger.debug('a webhook request ended before its body arrived');
+      request.destroy();
+      return;
+    }
     if (body === undefined) {
       cutOff(request, response);
       return answer(413, 'too_large', `body over ${MAX_BODY_BYTES} bytes\n`);

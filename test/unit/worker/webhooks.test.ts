@@ -3,7 +3,7 @@
  * simulator's webhooks start runs that bring their jobs, a burst becomes few runs, and each bad
  * request gets its answer without the secret showing anywhere.
  */
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { resolveWorkerOptions } from '../../../src/cli/commands/worker.js';
@@ -305,6 +305,32 @@ describe('the webhook endpoint', () => {
     expect((await get(running, '/metrics')).body).toContain(
       'tsync_webhook_requests_total{answer="not_found"} 3',
     );
+    await running.stop();
+    expect(errorLines(log.text())).toEqual([]);
+  });
+
+  it('drops a request whose client leaves mid-body, and stops with one still arriving, without an error line', async () => {
+    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+    const log = collected();
+    const logger = createLogger('debug', {}, { stream: log.stream });
+    const running = await start({
+      ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
+      webhook: webhook(),
+    });
+    const head = `POST /webhook/${SECRET} HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"event":`;
+    const partial = () =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(running.webhookPort ?? 0, '127.0.0.1', () =>
+          socket.write(head, () => resolve(socket)),
+        );
+        socket.on('error', () => {});
+      });
+    const left = await partial();
+    left.destroy();
+    await new Promise((resolve) => left.once('close', resolve));
+    // The worker reads what came of the first before it stops with the second still arriving.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await partial();
     await running.stop();
     expect(errorLines(log.text())).toEqual([]);
   });
