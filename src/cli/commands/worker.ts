@@ -108,6 +108,12 @@ export function resolveWorkerOptions(flags: FlagValues, env: Env, stderr: TextSi
     env,
   );
   const webhook = resolveWebhook(flags, env);
+  if (webhook && webhook.port !== 0 && webhook.port === asNamed.metricsPort) {
+    throw new ConfigError(
+      '--webhook-port',
+      `${webhook.port} is the --metrics-port too; the webhook takes a port of its own, so /metrics and /healthz can stay internal: pick another`,
+    );
+  }
   const reportFiles = billingFileSettings(flags, env);
   // Checked before the run's settings, whose own message would point at --checkpoints redis.
   const { redisUrl } = resolveAll(['redisUrl'], flags, env);
