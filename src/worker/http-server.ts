@@ -42,6 +42,9 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
  * holds the secret). `requestTimeoutMs`: how long a request may take to arrive, headers and body.
  * close() ends open connections rather than waiting for them.
  */
+/** ms between Node's checks for a request past `requestTimeoutMs`: how late past it one may end. */
+const CHECK_EVERY_MS = 250;
+
 export async function serve(
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
   at: {
@@ -53,7 +56,9 @@ export async function serve(
   flags: 'metrics' | 'webhook',
 ): Promise<Endpoint> {
   const { host, port, logger } = at;
-  const server = createServer((request, response) => {
+  // Node looks for requests past their timeout every connectionsCheckingInterval (30 s by default).
+  const checking = at.requestTimeoutMs === undefined ? {} : { connectionsCheckingInterval: CHECK_EVERY_MS };
+  const server = createServer(checking, (request, response) => {
     handle(request, response).catch((error) => {
       const url = flags === 'webhook' ? {} : { url: request.url };
       logger.error({ err: toError(error), ...url }, `${flags} endpoint failed`);

@@ -1,10 +1,11 @@
 /** /metrics and /healthz of the worker, over real HTTP, with a real queue in Redis. */
+import { connect } from 'node:net';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { JobKind } from '../../../src/kinds.js';
 import { silentLogger } from '../../../src/log.js';
 import type { KindSummary } from '../../../src/sync/types.js';
-import { checkHealth, startMetricsServer } from '../../../src/worker/http-server.js';
+import { checkHealth, serve as serveEndpoint, startMetricsServer } from '../../../src/worker/http-server.js';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/worker/metrics.js';
 import { createSyncQueue, SYNC_JOB } from '../../../src/worker/queue.js';
 import { redisUrl, uniquePrefix } from '../../helpers/redis.js';
@@ -199,4 +200,27 @@ describe('worker metrics and health endpoints', () => {
     const { get } = await serve(metrics, redis);
     expect((await get('/')).status).toBe(404);
   });
+});
+
+describe('an endpoint with a request timeout', () => {
+  it('ends a request that stalls mid-body within about a second of its timeout', async () => {
+    const endpoint = await serveEndpoint(
+      async (request, response) => {
+        for await (const _ of request);
+        response.end('ok');
+      },
+      { host: '127.0.0.1', port: 0, logger: silentLogger, requestTimeoutMs: 500 },
+      'webhook',
+    );
+    onCleanup(() => endpoint.close());
+    const socket = connect(endpoint.port, '127.0.0.1');
+    socket.on('error', () => {});
+    const started = performance.now();
+    socket.write('POST /x HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\npart');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  }, 10_000);
 });
