@@ -15,8 +15,9 @@
  * - 204 for an event of no kind this worker syncs (counted as `unknown_event` or `other_kind`);
  * - 202 once the run of its kind is queued or an already queued one takes it (./queue.ts):
  *   a Redis round trip, never any sync work;
- * - 503 when Redis does not take it within ENQUEUE_TIMEOUT_MS: a line at debug while Redis is
- *   down (its outage has its own line), a warn line without a stack otherwise.
+ * - 503 at once while Redis is known to be down (nothing is queued, then or once it is back; the
+ *   outage has its own line), or when Redis does not take it within ENQUEUE_TIMEOUT_MS: a warn
+ *   line without a stack, at debug if Redis went down meanwhile.
  * The path (it holds the secret) is never logged, counted or echoed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -98,6 +99,12 @@ export async function startWebhooks(
     const kind = eventKind(event);
     if (kind === undefined) return answer(204, 'unknown_event');
     if (!kinds.includes(kind)) return answer(204, 'other_kind');
+    // Known down, Redis is not asked: the client would keep the request until Redis is back, and
+    // run it then, after its 503 said the event was not taken.
+    if (!redisUp()) {
+      response.setHeader('retry-after', '5');
+      return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
+    }
     let failure: unknown = new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`);
     const queued = enqueueEventRun(queue, kind).catch((error: unknown) => {
       failure = error;

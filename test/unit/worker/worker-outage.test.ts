@@ -79,8 +79,15 @@ describe('worker through a Redis outage, in process', () => {
       'tsync_webhook_requests_total{answer="unavailable"} 3',
     );
     await own.start();
+    // Back (empty), the worker registers its schedules again and runs one: by then any run an
+    // event queued while Redis was away would have been queued too.
+    const completed = () => log.text().split('"msg":"job completed"').length - 1;
+    const before = completed();
+    await eventually(() => (completed() > before ? true : undefined), 'a run after the outage');
 
     const lines = parsed(log.text()).filter((l) => Number(l['level']) >= 30);
+    // An event answered 503 queued nothing, not even once Redis was back.
+    expect(lines.filter((l) => String(l['job_id'] ?? '').startsWith('event-'))).toEqual([]);
     expect(lines.filter((l) => String(l['msg']).startsWith('could not queue'))).toEqual([]);
     expect(lines.filter((l) => String(l['msg']).startsWith('Redis connection lost'))).toHaveLength(1);
   });
