@@ -40,7 +40,8 @@ WITH members AS (
 ), fields AS (
   SELECT job_id, created_at, module, wrapper, w.success, w.is_empty, w.exec_time, w.error,
          CASE WHEN NOT wrapper THEN value
-              WHEN module = 'named_entity_recognition' THEN w.entity
+              -- `entity` as the spec shows it, else `results`, where the service sends the entities.
+              WHEN module = 'named_entity_recognition' THEN coalesce(w.entity, w.results)
               ELSE w.results END AS results
   FROM wrapped
   UNION ALL

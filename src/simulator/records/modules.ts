@@ -114,7 +114,7 @@ function entitiesOf(rng: Rng, utterances: readonly Utterance[]): string {
       end: u.end,
     });
   }
-  // The real service sends entities as a JSON string in `entity`.
+  // As the spec shows them: a JSON string in `entity` (newer records of the service carry an array in `results`).
   return JSON.stringify(entities);
 }
 
