@@ -1,6 +1,6 @@
 -- Per kind: what the file holds and how the last run went. Pending jobs are split at
 -- $pending_since (the run's start minus --pending-max-age): younger ones are re-checked every run,
--- older ones no longer. Quarantined records whose kind is not a known one count under 'unknown'
+-- older ones no longer. An expired job is not pending: the service no longer lists it. Quarantined records whose kind is not a known one count under 'unknown'
 -- (a row that only appears when there are some).
 WITH q AS (
   SELECT CASE WHEN kind IN ('pre-recorded', 'live') THEN kind ELSE 'unknown' END AS kind,
@@ -13,9 +13,9 @@ j AS (
          count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
          count(*) FILTER (WHERE expired_at IS NOT NULL AND deleted_at IS NULL) AS expired,
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
-                          AND created_at >= $pending_since::TIMESTAMPTZ) AS pending,
+                          AND expired_at IS NULL AND created_at >= $pending_since::TIMESTAMPTZ) AS pending,
          count(*) FILTER (WHERE status IN ('queued', 'processing') AND deleted_at IS NULL
-                          AND created_at < $pending_since::TIMESTAMPTZ) AS pending_stale,
+                          AND expired_at IS NULL AND created_at < $pending_since::TIMESTAMPTZ) AS pending_stale,
          -- No key enforces jobs.id (see `verify`): a cheap check that it holds.
          count(*) - count(DISTINCT id) AS duplicate_ids
   FROM jobs GROUP BY kind

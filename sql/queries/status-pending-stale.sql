@@ -3,6 +3,7 @@
 -- as re-checked when an ok run whose window held its created_at started after created_at plus the
 -- max age and after $pending_since: that listing still said queued or processing. Otherwise the
 -- row is as the last run that re-checked it left it, and a --full run brings it up to date.
+-- An expired job is not pending: the service no longer lists it, no run can re-check it.
 WITH stale AS (
   SELECT j.kind, j.created_at,
          (SELECT max(r.started_at) FROM sync_runs r
@@ -10,7 +11,7 @@ WITH stale AS (
             AND (r.window_after IS NULL OR j.created_at >= r.window_after)
             AND j.created_at < r.window_before) AS listed_at
   FROM jobs j
-  WHERE j.status IN ('queued', 'processing') AND j.deleted_at IS NULL
+  WHERE j.status IN ('queued', 'processing') AND j.deleted_at IS NULL AND j.expired_at IS NULL
     AND j.created_at < $pending_since::TIMESTAMPTZ
 ),
 judged AS (

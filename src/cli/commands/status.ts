@@ -17,9 +17,10 @@ export const command: Command = {
   usage: 'status [--db PATH] [--pending-max-age DURATION] [--format table|json | --json]',
   description: [
     'pending: queued/processing jobs still re-checked on every run; pending_stale: those older than',
-    '--pending-max-age, no longer re-checked. On stderr, per kind: those no run has listed since they',
-    'went past it (run `sync --full`), apart from those a run listed within the last --pending-max-age',
-    'as still queued or processing upstream (nothing to do here but ask the service).',
+    '--pending-max-age, no longer re-checked; an expired job is neither (the service no longer lists',
+    'it). On stderr, per kind: those no run has listed since they went past it (run `sync --full`),',
+    'apart from those a run listed within the last --pending-max-age as still queued or processing',
+    'upstream (nothing to do here but ask the service).',
     'deleted: jobs a --full run no longer found upstream, left out of views and reports; expired: jobs',
     'older than --service-retention the service no longer lists, kept in every view (counted in jobs too).',
     'quarantined counts every unresolved record, under "unknown" when its kind is neither',

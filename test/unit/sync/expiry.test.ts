@@ -190,6 +190,41 @@ describe('expiry is not deletion', () => {
     expect((await marks(db)).deleted).toBe(0);
   });
 
+  it('counts no expired job as pending: the service no longer lists it, no run can bring it up to date', async () => {
+    const { simulator: sim, db } = await backfilled('pending.duckdb');
+    sim.data.setRetention(YEAR);
+    expect((await runMain(['sync', '--full', '--db', db], env(sim))).code).toBe(0);
+    const [stuck] = await rows<{ expired: number; listed: number }>(
+      db,
+      `SELECT count(*) FILTER (WHERE expired_at IS NOT NULL)::INTEGER AS expired,
+              count(*) FILTER (WHERE expired_at IS NULL)::INTEGER AS listed
+       FROM jobs WHERE status IN ('queued', 'processing')`,
+    );
+    // Jobs the account left unfinished, some past the retention.
+    expect(stuck!.expired).toBeGreaterThan(0);
+    const status = await runMain(['status', '--db', db, '--json']);
+    const kinds = JSON.parse(status.stdout) as { pending: number; pending_stale: number }[];
+    expect(kinds.reduce((n, k) => n + k.pending + k.pending_stale, 0)).toBe(stuck!.listed);
+    // The advice on stderr is about the stale ones still listed, none of the expired.
+    const shown = await runMain(['status', '--db', db]);
+    const advised = [...shown.stderr.matchAll(/(\d+) (?:pending )?jobs? (?:older|still)/g)];
+    expect(advised.reduce((n, m) => n + Number(m[1]), 0)).toBe(
+      kinds.reduce((n, k) => n + k.pending_stale, 0),
+    );
+
+    // Nor is one asked for again, however long pending jobs are re-checked: no request reaches
+    // below the horizon, where only expired jobs lie.
+    const from = sim.log.length;
+    const startedAt = Date.now();
+    const again = await runMain(['sync', '--db', db, '--pending-max-age', '800d'], env(sim));
+    expect(again.code, again.stderr).toBe(0);
+    const asked = sim.log.slice(from).filter((e) => e.method === 'GET' && e.path.startsWith('/v2/'));
+    for (const entry of asked) {
+      const after = new URLSearchParams(entry.query).get('after_date');
+      expect(Date.parse(after ?? ''), entry.query).toBeGreaterThanOrEqual(startedAt - YEAR - DAY - 60_000);
+    }
+  });
+
   it('restores expired jobs listed again, and warns once a run of jobs listed older than the setting', async () => {
     const { simulator: sim, db } = await backfilled('relisted.duckdb');
     // A setting shorter than the account keeps jobs: a reconcile takes the older ones for expired.
