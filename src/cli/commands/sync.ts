@@ -1,9 +1,9 @@
 /** `transcript-sync sync`: one run of the engine, for a terminal or cron. */
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { resolveFormat, resolveSettings } from '../../config/resolve.js';
+import { given, resolveFormat, resolveSettings } from '../../config/resolve.js';
 import { RUN_FLAGS, resolveRunOptions } from '../../config/sync-defaults.js';
-import { TsyncError, toError } from '../../errors.js';
+import { ConfigError, TsyncError, toError } from '../../errors.js';
 import type { JobKind } from '../../kinds.js';
 import { type Logger, outcomeWriter } from '../../log.js';
 import { runPipeline } from '../../pipeline.js';
@@ -49,6 +49,14 @@ export const command: Command = {
     const { notify } = resolveSettings([], ['notify'], flags, env);
     const json = resolveFormat('format', flags, env) === 'json';
     const base = resolveRunOptions(flags, env);
+    // Only a reconcile marks deletions. Their variables may be set for the worker's reconciles in
+    // an environment this run shares; a flag is asked of this run.
+    for (const name of ['onDelete', 'maxDeleteShare'] as const) {
+      const setting = given(name, flags, env);
+      if (!base.full && setting.source === 'flag') {
+        throw new ConfigError(setting.where, 'only applies to a reconcile; add --full');
+      }
+    }
     const controller = new AbortController();
     const { view, logger } = ProgressView.open(stderr, base.logLevel);
     // The summary: text on a terminal, log lines (its fields snake_case) anywhere else.

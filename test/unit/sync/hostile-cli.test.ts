@@ -67,6 +67,27 @@ describe('hostile listings at the command line', () => {
     expect(sim.log).toHaveLength(0);
   });
 
+  it('refuses --on-delete and --max-delete-share without --full, which alone marks deletions', async () => {
+    sim = await startSimulator({ preRecorded: 2, live: 2, ...recent() });
+    const db = join(tempDir(), 'not-full.duckdb');
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    for (const [flag, value] of [
+      ['--on-delete', 'erase'],
+      ['--max-delete-share', '0.5'],
+    ] as const) {
+      const result = await runMain(['sync', '--db', db, flag, value], env);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(`${flag}: only applies to a reconcile; add --full`);
+    }
+    expect(sim.log).toHaveLength(0);
+    // Set for the worker's reconciles in the environment they share, an incremental run goes on.
+    const shared = await runMain(['sync', '--db', db], { ...env, TSYNC_ON_DELETE: 'erase' });
+    expect(shared.code, shared.stderr).toBe(0);
+    const full = await runMain(['sync', '--db', db, '--full', '--on-delete', 'erase'], env);
+    expect(full.code, full.stderr).toBe(0);
+  });
+
   it('status splits pending jobs past --pending-max-age and counts quarantined records of unknown kind', async () => {
     sim = await startSimulator({ preRecorded: 0, live: 0 });
     sim.data.add({
