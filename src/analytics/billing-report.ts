@@ -217,13 +217,16 @@ function rowKey(period: string, groups: readonly string[]): string {
   return JSON.stringify([period, ...groups]);
 }
 
-/** `at`: the oldest of the kinds' last successful syncs; undefined when none synced. */
+/**
+ * `at`: the oldest of the kinds' last successful syncs; undefined when none synced. `since`: the
+ * kinds whose successful syncs all had a lower bound (a first sync --since), with the lowest.
+ */
 async function lastSyncs(db: RowSource, kinds: readonly JobKind[]) {
-  const found = await lastOkSyncs(db);
-  const byKind = new Map(found.map((row) => [row.kind, row.as_of]));
-  const never = kinds.filter((kind) => !byKind.has(kind));
-  const times = kinds.flatMap((kind) => byKind.get(kind)?.getTime() ?? []);
-  return { at: times.length > 0 ? new Date(Math.min(...times)) : undefined, never };
+  const found = (await lastOkSyncs(db)).filter((row) => kinds.some((kind) => kind === row.kind));
+  const never = kinds.filter((kind) => !found.some((row) => row.kind === kind));
+  const times = found.map((row) => row.as_of.getTime());
+  const since = found.flatMap((row) => (row.synced_from ? [{ kind: row.kind, from: row.synced_from }] : []));
+  return { at: times.length > 0 ? new Date(Math.min(...times)) : undefined, never, since };
 }
 
 function warnings(
@@ -238,6 +241,14 @@ function warnings(
   } else if (asOf.never.length > 0) {
     out.push(
       `${asOf.never.join(', ')}: no successful sync recorded; as_of covers ${JOB_KINDS.filter((k) => !asOf.never.includes(k)).join(', ')} only`,
+    );
+  }
+  // A range that starts before a kind's first sync (no --from: the range has no start) misses its older jobs.
+  for (const { kind, from } of asOf.since) {
+    if (query.range.from !== undefined && query.range.from >= from) continue;
+    const since = query.range.from?.toISOString() ?? 'DATE';
+    out.push(
+      `${kind}: synced from ${from.toISOString()} only (its first sync started there): jobs created before it are not in the mirror; \`transcript-sync sync --since ${since}\` fetches them`,
     );
   }
   // Only a range the user ended: the default range ends now, after every sync by definition.

@@ -82,6 +82,6 @@ export const uncountedJobs = (db: RowSource, params: ReportRange & DateBasis) =>
 export const quarantinedInRange = (db: RowSource, params: Omit<ReportRange, 'include_deleted'> & DateBasis) =>
   countOf(db.all(queryText('report-quarantined'), only(params, 'date', 'from', 'before', 'kind')), 'n');
 
-/** Per kind, window_before of its newest ok run. */
+/** Per kind, window_before of its newest ok run, and the lowest window_after of its ok runs (null: none). */
 export const lastOkSyncs = (db: RowSource) =>
-  db.all<{ kind: string; as_of: Date }>(queryText('report-as-of'));
+  db.all<{ kind: string; as_of: Date; synced_from: Date | null }>(queryText('report-as-of'));
