@@ -3,7 +3,7 @@
  *   - integers as numbers, or as ExactNumbers of their digits past 2^53 (BIGINT, HUGEINT, UBIGINT);
  *     DECIMAL always as an ExactNumber of DuckDB's own text (123456789012345.123); FLOAT and DOUBLE as
  *     numbers: one JSON type per column, a number, and no digit lost to a double;
- *   - timestamps and INTERVAL as ISO 8601 text (below);
+ *   - timestamps, dates and INTERVAL as ISO 8601 text (below);
  *   - JSON, lists, structs, maps and unions as `json` columns of JSON text written with the same
  *     exact numbers (nested in JSON output);
  *   - every other type as DuckDB spells it.
@@ -54,6 +54,7 @@ function plainValue(value: DuckDBValue): unknown {
   if (value instanceof duck.DuckDBDecimalValue) return new ExactNumber(value.toString());
   const timestamp = timestampText(value);
   if (timestamp !== undefined) return timestamp;
+  if (value instanceof duck.DuckDBDateValue) return dateText(value);
   if (value instanceof duck.DuckDBIntervalValue) return isoDuration(value);
   if (value instanceof duck.DuckDBListValue || value instanceof duck.DuckDBArrayValue)
     return value.items.map(plainValue);
@@ -76,6 +77,12 @@ function timestampText(value: object): string | undefined {
   if (value instanceof duck.DuckDBTimestampMillisecondsValue) return iso(value.millis, 'ms');
   if (value instanceof duck.DuckDBTimestampSecondsValue) return iso(value.seconds, 's');
   return undefined;
+}
+
+/** A DATE as the date part of its midnight's timestamp (isoTimestamp): `2026-10-31`, `-000043-03-15`, `infinity`. */
+function dateText(value: { readonly days: number; readonly isFinite: boolean }): string {
+  if (!value.isFinite) return value.days > 0 ? 'infinity' : '-infinity';
+  return isoTimestamp(BigInt(value.days) * 86_400n, 's', '').split('T')[0] ?? '';
 }
 
 /*

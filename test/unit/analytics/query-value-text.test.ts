@@ -59,6 +59,29 @@ describe('timestamps', () => {
   });
 });
 
+describe('dates', () => {
+  test('a DATE takes the years and infinities of a timestamp: expanded ISO years, infinity as DuckDB spells it', async () => {
+    const sql = [
+      "SELECT DATE '2026-10-31' AS day, 'infinity'::DATE AS inf, '-infinity'::DATE AS ninf,",
+      "  DATE '0001-01-01' - 1 AS one_bc, DATE '0044-03-15 (BC)' AS bc, DATE '12345-01-01' AS far,",
+      "  ['infinity'::DATE] AS list",
+    ].join('\n');
+    const outcome = await runCommand(query, [sql, '--db', db, '--format', 'json']);
+    expect(outcome.error).toBeUndefined();
+    expect(JSON.parse(outcome.stdout)).toEqual([
+      {
+        day: '2026-10-31',
+        inf: 'infinity',
+        ninf: '-infinity',
+        one_bc: '0000-12-31',
+        bc: '-000043-03-15',
+        far: '+012345-01-01',
+        list: ['infinity'],
+      },
+    ]);
+  });
+});
+
 const FLOATS_SQL =
   "SELECT 'nan'::DOUBLE AS nan, 'inf'::DOUBLE AS inf, '-inf'::FLOAT AS ninf, 1.5::DOUBLE AS x, ['nan'::DOUBLE, 2.0] AS l";
 const FLOATS = [{ nan: 'NaN', inf: 'Infinity', ninf: '-Infinity', x: 1.5, l: ['NaN', 2] }];
