@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { JOB_KINDS } from '../kinds.js';
 
-/** Money per billed hour; at most 6 decimals, as the SQL takes it (DECIMAL(18,6)). */
+/** Money per billed hour as the SQL takes it, DECIMAL(18,6): below 10^12, at most 6 decimals. */
 const price = z
   .number()
   .nonnegative()
+  .lt(1e12, 'a price is below 1000000000000')
   .refine((n) => Number.isFinite(n) && Math.abs(n * 1e6 - Math.round(n * 1e6)) < 1e-6, {
     message: 'a price has at most 6 decimals',
   });

@@ -420,6 +420,8 @@ describe('prices files', () => {
     ['{"per_hour": {"pre-recorded": 0.61, "live": 1}}', 'currency'],
     ['{"currency": "EUR", "per_hour": {"pre-recorded": -1, "live": 1}}', 'per_hour.pre-recorded'],
     ['{"currency": "EUR", "per_hour": {"video": 1, "live": 1, "pre-recorded": 1}}', 'per_hour.video'],
+    // A price past DECIMAL(18,6), the type every price is summed in.
+    ['{"currency": "EUR", "per_hour": {"pre-recorded": 1, "live": 1000000000000}}', 'per_hour.live'],
     [
       '{"currency": "EUR", "per_hour": {"live": 1, "pre-recorded": 1}, "models": {"m": {"live": "1"}}}',
       'models.m.live',
