@@ -74,6 +74,18 @@ function raw(port: number, request: string): Promise<string> {
 /** The lines of a JSON log at error level (pino's 50) or above. */
 const errorLines = (log: string) => log.split('\n').filter((line) => /"level":(50|60)/.test(line));
 
+/** A worker with a webhook port whose every line, debug too, the test reads. */
+async function startLogged() {
+  const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
+  const log = collected();
+  const logger = createLogger('debug', {}, { stream: log.stream });
+  const running = await start({
+    ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
+    webhook: webhook(),
+  });
+  return { log, running };
+}
+
 describe('the webhook endpoint', () => {
   it('syncs a job an event announces, and a processing job once its success event comes, re-checking it alone', async () => {
     // Created within the pending re-check's reach (--pending-max-age 7d), a page of 20 each. The
@@ -288,13 +300,7 @@ describe('the webhook endpoint', () => {
   });
 
   it('answers a request target that is no URL 404 on the webhook port and on the metrics port, without an error line', async () => {
-    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const log = collected();
-    const logger = createLogger('debug', {}, { stream: log.stream });
-    const running = await start({
-      ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
-      webhook: webhook(),
-    });
+    const { log, running } = await startLogged();
     const webhookPort = running.webhookPort ?? 0;
     for (const target of ['http://[/', '//[', `http://%/webhook/${SECRET}`]) {
       const request = `POST ${target} HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`;
@@ -310,13 +316,7 @@ describe('the webhook endpoint', () => {
   });
 
   it('drops a request whose client leaves mid-body, and stops with one still arriving, without an error line', async () => {
-    const { sim, prefix, db } = await setup({ preRecorded: 1, live: 1, ...SMALL });
-    const log = collected();
-    const logger = createLogger('debug', {}, { stream: log.stream });
-    const running = await start({
-      ...options(sim, db, prefix, { logger, every: NO_REPORT_RUN }),
-      webhook: webhook(),
-    });
+    const { log, running } = await startLogged();
     const head = `POST /webhook/${SECRET} HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"event":`;
     const partial = () =>
       new Promise<Socket>((resolve) => {
