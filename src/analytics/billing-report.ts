@@ -39,7 +39,7 @@ export interface Figures {
   readonly transcription_hours: ExactNumber;
 }
 
-/** Digits after the point of each figure (sql/101's seconds_figure, hours_figure, cost_figure). */
+/** Digits after the point of each figure (sql/101's seconds_figure and hours_figure, sql/103's cost_figure). */
 export const FIGURE_DECIMALS = {
   billed_seconds: 3,
   billed_hours: 6,

@@ -415,6 +415,36 @@ describe('billing views', () => {
 });
 
 describe('prices files', () => {
+  test('the largest prices a file may hold give every cost to the cent, with no overflow', async () => {
+    // A price just below 10^12 an hour (a currency of small units): each row's cost and the total
+    // run to the quadrillions, exact to the cent.
+    const price = 999_999_999_999.5;
+    const path = join(temp.dir, 'prices-large.json');
+    writeFileSync(
+      path,
+      JSON.stringify({ currency: 'VND', per_hour: { 'pre-recorded': price, live: price } }),
+    );
+    const range = ['--from', '2026-08-03', '--to', '2026-10-31'];
+    const csv = (await run('--by', 'month', ...range, '--prices', path, '--format', 'csv'))
+      .trimEnd()
+      .split('\n');
+    const header = (csv[0] ?? '').split(',');
+    const cost = (line: string | undefined) => (line ?? '').split(',')[header.indexOf('cost')];
+    const cents = (micro: bigint) => {
+      const priced = micro * 999_999_999_999_500_000n;
+      const whole = (priced + 18n * 10n ** 12n) / (36n * 10n ** 12n);
+      return `${whole / 100n}.${String(whole % 100n).padStart(2, '0')}`;
+    };
+    const expected = expectedSums(records, { by: 'month', ...RANGE });
+    const rows = csv.slice(1, -1).map((line) => line.split(','));
+    expect(rows.length).toBe(expected.size);
+    for (const row of rows) {
+      const key = JSON.stringify([row[0], row[1]]);
+      expect([key, row[header.indexOf('cost')]]).toEqual([key, cents(expected.get(key)?.micro ?? 0n)]);
+    }
+    expect(cost(csv.at(-1))).toBe(cents(total(expected.values()).micro));
+  });
+
   test.each([
     ['{"currency": "EUR", "per_hour": {"pre-recorded": 0.61}}', 'per_hour.live'],
     ['{"per_hour": {"pre-recorded": 0.61, "live": 1}}', 'currency'],
