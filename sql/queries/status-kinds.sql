@@ -1,7 +1,8 @@
 -- Per kind: what the file holds and how the last run went. Pending jobs are split at
 -- $pending_since (the run's start minus --pending-max-age): younger ones are re-checked every run,
--- older ones no longer. An expired job is not pending: the service no longer lists it. Quarantined records whose kind is not a known one count under 'unknown'
--- (a row that only appears when there are some).
+-- older ones no longer. An expired job is not pending: the service no longer lists it. Quarantined
+-- records whose kind is not a known one count under 'unknown' (a row that only appears when there
+-- are some).
 WITH q AS (
   SELECT CASE WHEN kind IN ('pre-recorded', 'live') THEN kind ELSE 'unknown' END AS kind,
          count(*) AS quarantined
