@@ -146,12 +146,30 @@ function figures(row: Record<string, unknown>, query: BillingQuery): Figures {
 function assertPriced(total: Record<string, unknown> | undefined, prices: Prices | undefined): void {
   const unpriced = (total?.['unpriced'] as string[] | null | undefined) ?? [];
   if (!prices || unpriced.length === 0) return;
-  const [kind = '', model] = (unpriced[0] ?? '').split(' ');
-  const field = model ? `per_hour.${kind} (or models.${model}.${kind})` : `per_hour.${kind}`;
-  throw new ConfigError('--prices', `${field}: no price for ${unpriced[0]} jobs in this range`, {
-    hint: `every kind billed needs a price; unpriced here: ${unpriced.join(', ')}`,
+  const [first = { kind: '' }, ...rest] = unpriced.map(priceKey);
+  const { kind, model } = first;
+  const field = model ? `per_hour.${kind} (or models${modelStep(model)}.${kind})` : `per_hour.${kind}`;
+  throw new ConfigError('--prices', `${field}: no price for ${keyText(first)} jobs in this range`, {
+    hint: `every kind billed needs a price; unpriced here: ${[first, ...rest].map(keyText).join(', ')}`,
   });
 }
+
+interface PriceKey {
+  readonly kind: string;
+  readonly model?: string;
+}
+
+/** An `unpriced` entry of report-billing.sql, `<kind>` or `<kind> <model>`: a kind has no space. */
+function priceKey(entry: string): PriceKey {
+  const space = entry.indexOf(' ');
+  return space < 0 ? { kind: entry } : { kind: entry.slice(0, space), model: entry.slice(space + 1) };
+}
+
+/** A model as a prices file names it: as it is when it is a plain name, else quoted as JSON. */
+const plainModel = (model: string) => /^[\w.-]+$/.test(model);
+const modelStep = (model: string) => (plainModel(model) ? `.${model}` : `[${JSON.stringify(model)}]`);
+const keyText = ({ kind, model }: PriceKey) =>
+  model === undefined ? kind : `${kind} ${plainModel(model) ? model : JSON.stringify(model)}`;
 
 /**
  * The rows shown: with includeEmpty every period of the range (--from or the first billed job, to

@@ -470,6 +470,32 @@ describe('prices files', () => {
   });
 });
 
+describe('a job without a price', () => {
+  const odd = 'my model\nv2';
+  const unpriced = loadedDatabase('report-unpriced', [
+    craftJob(generated, {
+      id: 'odd-model',
+      kind: 'pre-recorded',
+      createdAt: '2026-10-05T12:00:00.000Z',
+      model: odd,
+    }),
+  ]);
+
+  test('is named in one line by its kind and its model, however the model is spelled', async () => {
+    const path = join(temp.dir, 'prices-live.json');
+    writeFileSync(
+      path,
+      JSON.stringify({ currency: 'EUR', per_hour: { live: 1 }, models: { other: { live: 2 } } }),
+    );
+    const outcome = await runCommand(report, ['billing', '--db', unpriced, '--prices', path]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.error?.message).toBe(
+      '--prices: per_hour.pre-recorded (or models["my model\\nv2"].pre-recorded): no price for pre-recorded "my model\\nv2" jobs in this range',
+    );
+    expect(`${outcome.error?.message} ${outcome.error?.hint}`).not.toContain('\n');
+  });
+});
+
 describe('trust markers', () => {
   const october = ['--by', 'month', '--from', '2026-10', '--to', '2026-10'];
   const inOctober = (r: JobRecord) => String(r['created_at']).startsWith('2026-10');
