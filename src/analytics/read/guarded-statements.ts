@@ -186,11 +186,8 @@ function queryError(where: string, error: unknown): Error {
       .split('\n')[0] ?? '';
   if (/read-only mode|Cannot execute statement of type|Cannot write to database/i.test(message))
     return readOnlyRefusal(message, error);
-  if (/disabled (by|through) configuration|external access/i.test(message)) {
-    const hint =
-      "query reads the database, and Parquet only under the folders given with --read (and the writer's --publish folder); `transcript-sync export --out DIR` writes Parquet files";
-    return filesRefusal(message, hint, error);
-  }
+  if (/disabled (by|through) configuration|external access/i.test(message))
+    return filesRefusal(message, FILES_HINT, error);
   if (/configuration has been locked/i.test(message)) return settingsRefusal(message, error);
   if (/^(Parser|Binder|Catalog|Conversion|Invalid Input) Error/i.test(message)) {
     return new ConfigError('query', message, {

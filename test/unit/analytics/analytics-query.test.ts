@@ -94,6 +94,10 @@ describe('query', () => {
       const outcome = await runCommand(query, [statement, '--db', db]);
       expect(outcome.code).toBe(2);
       expect(outcome.error?.message).toMatch(/refused: the statement reads or writes files/);
+      // One hint, whether the statement's type or DuckDB's sandbox refused it.
+      expect(outcome.error?.hint).toMatch(
+        /^query reads the database, and files only under the --read folders/,
+      );
     }
     expect(existsSync(leak)).toBe(false);
     expect(existsSync(join(dirname(db), 'other.duckdb'))).toBe(false);
