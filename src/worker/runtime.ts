@@ -86,6 +86,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       logger,
     });
     cleanups.push(() => server.close());
+    // Bound before the database is locked, so a busy port refuses the start with nothing taken.
+    const webhooks = options.webhook
+      ? await startWebhooks(
+          options.webhook,
+          options.kinds,
+          () => queue,
+          metrics,
+          logger,
+          () => redisUp(),
+        )
+      : undefined;
+    if (webhooks) cleanups.push(() => webhooks.close());
     assertOutputFolder(settings.reportDir, '--report-dir');
 
     const lock = acquireWriterLock({
@@ -126,16 +138,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     cleanups.push(async () => watch.stop());
     redisUp = watch.isUp;
     queue = syncQueue;
+    // Stopping, the webhook endpoint answers 503 before the queue closes (cleanups run last first).
+    cleanups.push(async () => {
+      queue = undefined;
+    });
     const { kinds, staleAfterMs } = options;
     const busyAfterMs = 'every' in options.every ? options.every.every : staleAfterMs;
     health = () =>
       checkHealth({ redis, kinds, staleAfterMs, startedAt, metrics, busy: () => busy.state(), busyAfterMs });
     logger.info({ url: `http://${options.metricsHost}:${server.port}` }, 'serving /metrics and /healthz');
-
-    const webhooks = options.webhook
-      ? await startWebhooks(options.webhook, options.kinds, syncQueue, metrics, logger, () => redisUp())
-      : undefined;
-    if (webhooks) cleanups.push(() => webhooks.close());
 
     await runJobs(options, metrics, busy, syncQueue, cleanups, () => redisUp());
     logger.info(

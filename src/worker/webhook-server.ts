@@ -53,13 +53,14 @@ export interface WebhookSettings {
 }
 
 /**
- * The endpoint of `webhook`, queueing runs in `queue` and counting its answers in `metrics`; an
- * event of a kind not in `kinds` is answered 204. `redisUp` is false while Redis is known down.
+ * The endpoint of `webhook`, queueing runs in the queue `queue()` gives and counting its answers in
+ * `metrics`; an event of a kind not in `kinds` is answered 204. Bound before the worker locks the
+ * database, it answers 503 until the queue exists, as while `redisUp` says Redis is known down.
  */
 export async function startWebhooks(
   webhook: WebhookSettings,
   kinds: readonly JobKind[],
-  queue: Queue,
+  queue: () => Queue | undefined,
   metrics: WorkerMetrics,
   logger: Logger,
   redisUp: () => boolean,
@@ -101,12 +102,13 @@ export async function startWebhooks(
     if (!kinds.includes(kind)) return answer(204, 'other_kind');
     // Known down, Redis is not asked: the client would keep the request until Redis is back, and
     // run it then, after its 503 said the event was not taken.
-    if (!redisUp()) {
+    const runs = queue();
+    if (runs === undefined || !redisUp()) {
       response.setHeader('retry-after', '5');
       return answer(503, 'unavailable', 'the queue is unavailable; try again\n');
     }
     let failure: unknown = new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`);
-    const queued = enqueueEventRun(queue, kind).catch((error: unknown) => {
+    const queued = enqueueEventRun(runs, kind).catch((error: unknown) => {
       failure = error;
       return undefined;
     });

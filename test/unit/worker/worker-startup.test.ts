@@ -1,7 +1,7 @@
 /**
- * What the worker checks before it starts: a busy metrics port, a webhook port that is the metrics
- * port or an unwritable report directory is one line and exit 2 before the database is locked; a missing REDIS_URL is named as the
- * worker's need. In-process (runMain), as bin/transcript-sync runs it; the worker process itself
+ * What the worker checks before it starts: a busy metrics or webhook port, a webhook port that is
+ * the metrics port or an unwritable report directory is one line and exit 2 before the database is
+ * locked; a missing REDIS_URL is named as the worker's need. In-process (runMain), as bin/transcript-sync runs it; the worker process itself
  * and its signals are test/e2e/worker-process.test.ts, /healthz on a refused key worker.test.ts.
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -59,6 +59,20 @@ describe('worker startup checks', () => {
     expect(line).toContain(`--webhook-port: ${port} is the --metrics-port too`);
     expect(line).not.toContain('another worker');
     // Nothing registered in Redis for the worker that did not start.
+    const redis = await connectRedis(env['REDIS_URL'] as string, 'startup-test');
+    onCleanup(() => redis.quit().then(() => {}));
+    expect(await redis.keys(`${env['TSYNC_REDIS_PREFIX']}:*`)).toEqual([]);
+  });
+
+  it('a busy --webhook-port is one line naming the flag, exit 2, before the database is locked', async () => {
+    const db = join(tempDir(), 'transcripts.duckdb');
+    const port = await occupiedPort();
+    const env = workerEnv(db, { TSYNC_WEBHOOK_SECRET: 'wh-0123456789abcdef0123456789abcdef-secret' });
+    const line = usageLine(
+      await runMain(['worker', '--metrics-port', '0', '--webhook-port', String(port)], env),
+    );
+    expect(line).toContain(`--webhook-port: 127.0.0.1:${port} is already in use`);
+    expect(existsSync(writerLockPath(db, 'worker'))).toBe(false);
     const redis = await connectRedis(env['REDIS_URL'] as string, 'startup-test');
     onCleanup(() => redis.quit().then(() => {}));
     expect(await redis.keys(`${env['TSYNC_REDIS_PREFIX']}:*`)).toEqual([]);
