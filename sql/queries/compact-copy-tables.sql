@@ -10,4 +10,5 @@ INSERT INTO tsync_compacted.quarantine SELECT * FROM quarantine;
 INSERT INTO tsync_compacted.sync_runs SELECT * FROM sync_runs;
 INSERT INTO tsync_compacted.checkpoints SELECT * FROM checkpoints;
 INSERT INTO tsync_compacted.erasures SELECT * FROM erasures;
+INSERT INTO tsync_compacted.erased_quarantine SELECT * FROM erased_quarantine;
 INSERT INTO tsync_compacted.schema_migrations SELECT * FROM schema_migrations;

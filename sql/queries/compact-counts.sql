@@ -8,5 +8,6 @@ UNION ALL SELECT 'quarantine', count(*) FROM quarantine
 UNION ALL SELECT 'sync_runs', count(*) FROM sync_runs
 UNION ALL SELECT 'checkpoints', count(*) FROM checkpoints
 UNION ALL SELECT 'erasures', count(*) FROM erasures
+UNION ALL SELECT 'erased_quarantine', count(*) FROM erased_quarantine
 UNION ALL SELECT 'schema_migrations', count(*) FROM schema_migrations
 ORDER BY t

@@ -1,6 +1,7 @@
 /**
  * Erasure: the jobs a selection matches (temp table `_tsync_erase`), their content deleted, their row
- * kept with its billing facts, one `erasures` row per erasure; src/store/erase.ts composes them.
+ * kept with its billing facts (or, for a job known only by the quarantine, an erased_quarantine row),
+ * one `erasures` row per erasure; src/store/erase.ts composes them.
  */
 import type { JobKind } from '../../kinds.js';
 import type { Database, RowSource } from '../database.js';
@@ -32,9 +33,12 @@ export async function selectForErasure(db: RowSource, selection: ErasureSelectio
   });
 }
 
-/** Per kind, of `_tsync_erase`: jobs to erase, already erased, and the first `shown` ids to erase. */
+/**
+ * Per kind, of `_tsync_erase`: jobs to erase, already erased, and the first `shown` ids to erase;
+ * `unknown` for quarantined records of no known kind.
+ */
 export interface ErasurePreview {
-  readonly kind: JobKind;
+  readonly kind: JobKind | 'unknown';
   readonly jobs: number;
   readonly already: number;
   readonly ids: string[];
@@ -45,7 +49,8 @@ export const previewErasure = (db: RowSource, params: { shown: number }) =>
 
 /**
  * Erases the jobs of `_tsync_erase` not erased yet, at `now`, keeping the custom_metadata keys
- * `keep`; returns how many. Run it in a transaction with recordErasure.
+ * `keep`: those of `jobs` keep their billing facts, those known only by the quarantine leave an
+ * erased_quarantine row. Returns how many. Run it in a transaction with recordErasure.
  */
 export async function eraseSelected(
   db: Database,
@@ -54,7 +59,9 @@ export async function eraseSelected(
   await db.run(queryText('erase-content'));
   // NULL for none: DuckDB binds no empty list of an unknown type.
   const keep = params.keep.length > 0 ? [...params.keep] : null;
-  return countOf(db.all(queryText('erase-jobs'), { now: params.now, keep }), 'Count');
+  const jobs = await countOf(db.all(queryText('erase-jobs'), { now: params.now, keep }), 'Count');
+  const quarantined = await countOf(db.all(queryText('erase-quarantined'), { now: params.now }), 'Count');
+  return jobs + quarantined;
 }
 
 export const recordErasure = (db: Database, params: { now: Date; selector: string; jobs: number }) =>

@@ -22,6 +22,7 @@ export const QUERIES = [
   'erase-content',
   'erase-jobs',
   'erase-preview',
+  'erase-quarantined',
   'erase-record',
   'erase-rewritten',
   'erase-select',

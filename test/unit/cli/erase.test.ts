@@ -274,6 +274,57 @@ describe('erase', () => {
     }
   });
 
+  test('a job known only by its quarantined record is erased, and never quarantined again', async () => {
+    const { sim, id } = await account();
+    // Invalid from the first listing: the job is never in `jobs`, only its record in the quarantine.
+    sim.data.edit(id, (r) => {
+      r['status'] = 42;
+    });
+    const db = join(tempDir(), 'mirror.duckdb');
+    await copyMigrated(db);
+    await syncOnce(sim, db);
+    const quarantined = async () => {
+      const listed = await runMain(['quarantine', 'list', '--db', db, '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      return (JSON.parse(listed.stdout) as { job_id: string | null }[]).map((r) => r.job_id);
+    };
+    const preRecorded = async () => {
+      const status = await runMain(['status', '--db', db, '--json']);
+      expect(status.code, status.stderr).toBe(0);
+      const kinds = JSON.parse(status.stdout) as { kind: string; quarantined: number }[];
+      return kinds.find((k) => k.kind === 'pre-recorded')?.quarantined;
+    };
+    expect(await quarantined()).toEqual([id]);
+    expect(await preRecorded()).toBe(1);
+    expect((await jobRow(db, id))['status']).toBeUndefined();
+    expect(readFileSync(db).toString('latin1')).toContain(PHRASE);
+
+    // Its raw record's custom_metadata selects it too.
+    const asked = await runMain(['erase', '--db', db, '--metadata', 'customer=acme']);
+    expect(asked.code).toBe(2);
+    expect(asked.stdout).toBe(`pre-recorded: would erase 1 job: ${id}\n`);
+
+    const done = await runMain(['erase', '--db', db, '--job', id, '--yes', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ erased: 1, rewritten: true });
+    expect(await quarantined()).toEqual([]);
+    expect(await preRecorded()).toBe(0);
+    expect(readFileSync(db).toString('latin1')).not.toContain(PHRASE);
+    const again = await runMain(['erase', '--db', db, '--job', id, '--yes']);
+    expect(again.stdout).toBe('the job matching --job is erased already; nothing to erase\n');
+
+    // Listed again, as invalid as before: not stored again.
+    await syncOnce(sim, db);
+    expect(await quarantined()).toEqual([]);
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+    const reader = await openReadOnly(db);
+    try {
+      expect(await reader.all('SELECT selector, jobs FROM erasures')).toEqual([{ selector: 'job', jobs: 1 }]);
+    } finally {
+      await reader.close();
+    }
+  });
+
   test('a selector that matches nothing says so, exits 0 and writes nothing', async () => {
     const { db } = await synced();
     const bytes = readFileSync(db);

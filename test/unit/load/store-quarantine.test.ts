@@ -6,6 +6,7 @@ import { ConfigError } from '../../../src/errors.js';
 import { quarantineRetry } from '../../../src/load/quarantine-retry.js';
 import { contentHash } from '../../../src/normalize/page-records.js';
 import type { Database } from '../../../src/store/database.js';
+import { eraseJobs } from '../../../src/store/erase.js';
 import { openWriter } from '../../../src/store/open-file.js';
 import { quarantineList, upsertQuarantined } from '../../../src/store/statements/quarantine.js';
 import { fixture } from '../../fixtures/fixtures.js';
@@ -88,6 +89,39 @@ describe('quarantine', () => {
     expect(await quarantineList(db)).toEqual([]);
     const all = await quarantineList(db, { includeResolved: true });
     expect(all[0]?.resolvedAt).toBe(syncedAt.toISOString());
+  });
+
+  it('erase selects a record of no stored job by its id, kind, custom_metadata or created_at, and keeps it out', async () => {
+    const db = await freshDb();
+    const { id: _id, ...noId }: Record<string, unknown> = {
+      ...badRecord(),
+      custom_metadata: { customer: 'acme' },
+    };
+    const unreadable = { ...badRecord(), id: 'unreadable-job', custom_metadata: 'acme', created_at: 'soon' };
+    const other = { ...badRecord(), id: 'other-job' };
+    await loadRecords(db, [badRecord(), noId, unreadable, other], syncedAt);
+    const erase = (selection: Parameters<typeof eraseJobs>[1]['selection']) =>
+      eraseJobs(db, { selection, selector: 'test', keep: [] });
+    const listed = async () => (await quarantineList(db)).map((r) => r.jobId ?? r.rawHash).sort();
+    // A record where custom_metadata or created_at cannot be read matches no --metadata or --before.
+    expect(await erase({ metadata: { key: 'customer', value: 'acme' } })).toBe(1);
+    expect(await erase({ before: new Date('2025-03-05T00:00:00.000Z'), kind: 'live' })).toBe(0);
+    expect(
+      await erase({ before: new Date('2025-03-05T00:00:00.000Z'), ids: [String(badRecord()['id'])] }),
+    ).toBe(1);
+    expect(await erase({ ids: [String(badRecord()['id'])] })).toBe(0);
+    expect(await listed()).toEqual(['other-job', 'unreadable-job']);
+    expect(await erase({ ids: ['unreadable-job'], kind: 'pre-recorded' })).toBe(1);
+    // Seen again, or changed: none of the erased comes back; a record of another job still does.
+    await loadRecords(db, [badRecord(), noId, { ...unreadable, status: 'held' }, other], new Date());
+    expect(await listed()).toEqual(['other-job']);
+    expect(
+      await db.all('SELECT job_id, raw_hash IS NOT NULL AS hashed, kind FROM erased_quarantine ORDER BY 1'),
+    ).toEqual([
+      { job_id: String(badRecord()['id']), hashed: false, kind: 'pre-recorded' },
+      { job_id: 'unreadable-job', hashed: false, kind: 'pre-recorded' },
+      { job_id: null, hashed: true, kind: 'pre-recorded' },
+    ]);
   });
 
   it('retry loads a record that validates now and leaves the still-failing ones with fresh errors', async () => {
