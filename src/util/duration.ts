@@ -4,6 +4,10 @@
  */
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
+/** The longest duration taken: an instant this far before now or after it is still a date. */
+const MAX_DURATION = '36500d';
+const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
+
 const DURATION_EXAMPLES = 'e.g. 500ms, 30s, 15m, 2h, 7d';
 
 export type DurationParse =
@@ -25,7 +29,11 @@ export function parseDurationStrict(text: string, options: { allowZero?: boolean
       problem: `"${text}" must be ${options.allowZero ? 'zero or more' : 'more than zero'}`,
     };
   }
-  return { ok: true, ms: Math.round(value * UNIT_MS[(match[2] ?? 'ms') as keyof typeof UNIT_MS]) };
+  const ms = Math.round(value * UNIT_MS[(match[2] ?? 'ms') as keyof typeof UNIT_MS]);
+  if (ms > MAX_DURATION_MS) {
+    return { ok: false, problem: `"${text}" must be at most ${MAX_DURATION} (100 years)` };
+  }
+  return { ok: true, ms };
 }
 
 /**

@@ -178,6 +178,14 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
     '--job-lock: must be a duration of 2s or more (got "1ms")',
   ],
   [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
+  // Beyond any date: a watermark or now minus it is no instant, and the run would crash on it.
+  [['sync', '--lookback', '99999999d'], NO_SERVICE, '--lookback: "99999999d" must be at most 36500d'],
+  [['sync'], { ...NO_SERVICE, TSYNC_PENDING_MAX_AGE: `${'9'.repeat(400)}d` }, 'TSYNC_PENDING_MAX_AGE: "999'],
+  [
+    ['worker', '--stale-after', '1000000w'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--stale-after: "1000000w" must be at most 36500d',
+  ],
   [['sync', '--lock-wait', '-1s'], NO_SERVICE, '--lock-wait'],
   [['sync', '--pending-max-age', '0d'], NO_SERVICE, '--pending-max-age'],
   // The service keeps a job 12 months at most.
