@@ -22,6 +22,7 @@ import {
   parsedBy,
   pastInstant,
   text,
+  timerDuration,
 } from './values.js';
 
 /** A period as --from or --to takes it (analytics/periods.ts); a day is read by parseDateText. */
@@ -67,9 +68,9 @@ export const COMMAND_SETTINGS = {
   waitTimeout: {
     flag: 'timeout',
     value: 'DURATION',
-    schema: duration,
+    schema: timerDuration,
     default: '1h',
-    help: 'most time --wait waits',
+    help: 'most time --wait waits (at most 24d)',
   },
   kindShown: {
     flag: 'kind',

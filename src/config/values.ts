@@ -52,6 +52,8 @@ export const duration = durationOf();
 /** A duration from `min` to `max` ms; `range` says them in the refusal (`2d to 366d`). */
 export const durationBetween = (min: number, max: number, range: string) =>
   durationOf().refine((ms) => ms >= min && ms <= max, { message: `must be a duration from ${range}` });
+/** A duration a timer waits out: a Node timer holds up to 24d, and ends a longer one at once. */
+export const timerDuration = durationBetween(1, 24 * 86_400_000, '1ms to 24d');
 
 /** A memory budget: a size (a bare number is bytes), at least the floor a sync runs in (memory/budget.ts). */
 export const memoryBudget = z.string().transform((value, ctx) => {

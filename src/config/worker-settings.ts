@@ -6,7 +6,7 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
 import { formatDurationSetting } from '../util/duration.js';
 import type { Setting } from './setting.js';
-import { duration, numberAbove, off, parsedBy, port, schedule, text } from './values.js';
+import { duration, numberAbove, off, parsedBy, port, schedule, text, timerDuration } from './values.js';
 
 /** Fewest characters of TSYNC_WEBHOOK_SECRET: 32, as many as a UUID's hex digits. */
 export const WEBHOOK_SECRET_MIN = 32;
@@ -179,18 +179,18 @@ export const WORKER_SETTINGS = {
     env: 'TSYNC_SHUTDOWN_TIMEOUT',
     flag: 'shutdown-timeout',
     value: 'DURATION',
-    schema: duration,
+    schema: timerDuration,
     default: '10s',
-    help: 'most time a clean stop may take',
+    help: 'most time a clean stop may take (at most 24d)',
   },
   jobLock: {
     env: 'TSYNC_JOB_LOCK',
     flag: 'job-lock',
     value: 'DURATION',
-    schema: duration.refine((ms) => ms >= JOB_LOCK_MIN_MS, {
+    schema: timerDuration.refine((ms) => ms >= JOB_LOCK_MIN_MS, {
       message: `must be a duration of ${JOB_LOCK_MIN} or more`,
     }),
     default: '30s',
-    help: `BullMQ job lock, at least ${JOB_LOCK_MIN} (renewed at half its life); a dead worker's job is handed back after about this long`,
+    help: `BullMQ job lock, at least ${JOB_LOCK_MIN} and at most 24d (renewed at half its life); a dead worker's job is handed back after about this long`,
   },
 } as const satisfies Record<string, Setting>;

@@ -178,6 +178,22 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
     '--job-lock: must be a duration of 2s or more (got "1ms")',
   ],
   [['sync', '--lookback', '15'], NO_SERVICE, '--lookback: "15" has no unit'],
+  // A Node timer holds 2^31-1 ms: a longer wait would end at once.
+  [
+    ['enqueue', '--wait', '--timeout', '30d'],
+    { REDIS_URL: 'redis://127.0.0.1:9' },
+    '--timeout: must be a duration from 1ms to 24d',
+  ],
+  [
+    ['worker', '--shutdown-timeout', '25d'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9' },
+    '--shutdown-timeout: must be a duration from 1ms to 24d',
+  ],
+  [
+    ['worker'],
+    { ...NO_SERVICE, REDIS_URL: 'redis://127.0.0.1:9', TSYNC_JOB_LOCK: '60d' },
+    'TSYNC_JOB_LOCK: must be a duration from 1ms to 24d',
+  ],
   // Beyond any date: a watermark or now minus it is no instant, and the run would crash on it.
   [['sync', '--lookback', '99999999d'], NO_SERVICE, '--lookback: "99999999d" must be at most 36500d'],
   [['sync'], { ...NO_SERVICE, TSYNC_PENDING_MAX_AGE: `${'9'.repeat(400)}d` }, 'TSYNC_PENDING_MAX_AGE: "999'],
