@@ -87,11 +87,21 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
-/** The key as a header value: control characters would make undici reject it later, less clearly. */
+/**
+ * The key as a header value: control characters, or one beyond Latin-1 (a curly quote or a
+ * zero-width space pasted with it), would make undici refuse each request later, less clearly.
+ * The refusal never shows the key, nor any character of it.
+ */
 export function checkApiKey(apiKey: string): void {
   const control = [...apiKey].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
   if (apiKey.trim() === '' || control) {
     throw new ConfigError('TSYNC_API_KEY', 'is empty or holds control characters');
+  }
+  if ([...apiKey].some((char) => (char.codePointAt(0) ?? 0) > 0xff)) {
+    throw new ConfigError(
+      'TSYNC_API_KEY',
+      'holds a character a header cannot carry (a curly quote or an invisible space pasted with it?); copy the key again',
+    );
   }
 }
 

@@ -111,6 +111,12 @@ const USAGE_ERRORS: readonly [readonly string[], Record<string, string>, string]
   [['sync'], { ...NO_SERVICE, TSYNC_BASE_URL: 'http//missing-colon' }, 'TSYNC_BASE_URL'],
   [['sync'], { ...NO_SERVICE, TSYNC_BASE_URL: 'ftp://example.test' }, 'TSYNC_BASE_URL'],
   [['sync'], { TSYNC_BASE_URL: 'http://127.0.0.1:9' }, 'TSYNC_API_KEY'],
+  // A character no header carries, pasted with the key: named as the key's, not the network's.
+  [
+    ['sync'],
+    { ...NO_SERVICE, TSYNC_API_KEY: 'sk\u2019live\u200b' },
+    'TSYNC_API_KEY: holds a character a header cannot carry',
+  ],
   [['sync', '--checkpoints', 'mongo'], NO_SERVICE, '--checkpoints'],
   [['sync', '--checkpoints', 'redis'], NO_SERVICE, 'REDIS_URL'],
   [['sync', '--redis-url', 'http://127.0.0.1:6379'], NO_SERVICE, '--redis-url'],
