@@ -21,6 +21,7 @@ import {
   parseDateText,
   parsedBy,
   pastInstant,
+  pathText,
   text,
   timerDuration,
 } from './values.js';
@@ -185,7 +186,7 @@ export const COMMAND_SETTINGS = {
     ...off,
     help: 'billing CSV: first lines "# as of ...", "# not counted ...", "# warning ..."',
   },
-  sqlFile: { flag: 'file', short: 'f', value: 'FILE', schema: text, help: 'read the SQL from FILE' },
+  sqlFile: { flag: 'file', short: 'f', value: 'FILE', schema: pathText, help: 'read the SQL from FILE' },
   queryFormat: {
     flag: 'format',
     value: 'FORMAT',
@@ -195,7 +196,7 @@ export const COMMAND_SETTINGS = {
   queryOut: {
     flag: 'out',
     value: 'FILE',
-    schema: text,
+    schema: pathText,
     help: 'write the result to FILE (atomically; its folder must exist) instead of stdout',
   },
   readableDirs: {
@@ -203,10 +204,10 @@ export const COMMAND_SETTINGS = {
     value: 'DIR',
     multiple: true,
     // Absolute, with a trailing slash: DuckDB matches them as prefixes.
-    schema: z.array(text.transform((dir) => `${resolve(dir).replace(/\/+$/, '')}/`)),
+    schema: z.array(pathText.transform((dir) => `${resolve(dir).replace(/\/+$/, '')}/`)),
     help: 'a folder SQL may read files from, e.g. of export or --publish (repeatable)',
   },
-  exportOut: { flag: 'out', value: 'DIR', schema: text, help: 'output folder (created when missing)' },
+  exportOut: { flag: 'out', value: 'DIR', schema: pathText, help: 'output folder (created when missing)' },
   overwrite: { flag: 'overwrite', ...off, help: 'replace the table folders of a previous export in DIR' },
   demoJobs: {
     flag: 'jobs',
@@ -215,5 +216,5 @@ export const COMMAND_SETTINGS = {
     default: '400',
     help: 'jobs to simulate, split between the kinds',
   },
-  demoDb: { flag: 'db', value: 'PATH', schema: text, default: './data/demo.duckdb', help: 'DuckDB file' },
+  demoDb: { flag: 'db', value: 'PATH', schema: pathText, default: './data/demo.duckdb', help: 'DuckDB file' },
 } as const satisfies Record<string, Setting>;

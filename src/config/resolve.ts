@@ -4,6 +4,7 @@
  * (DERIVED). A bad value is a ConfigError naming the flag or variable it came from (exit code 2).
  */
 import { dirname, join } from 'node:path';
+import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { defaultSliceJobs } from '../extract/index.js';
 import { planMemory } from '../memory/budget.js';
@@ -17,7 +18,6 @@ import {
   type SettingValue,
   settingOf,
 } from './settings.js';
-import { settingIssue } from './values.js';
 
 /** `derived`: unset, and taken from other settings. */
 export type SettingSource = 'flag' | 'env' | 'default' | 'derived' | 'unset';
@@ -187,4 +187,26 @@ export function resolveFormat<K extends 'format' | 'reportFormat' | 'queryFormat
     );
   }
   return 'json' as SettingValue<K>;
+}
+
+/** What a value of the setting must be, for an issue its schema left in zod's own words. */
+export function settingIssue(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'must be a number' : `must be ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at least' : 'above'} ${issue.minimum}`
+        : 'is too short';
+    case 'too_big':
+      return issue.origin === 'number'
+        ? `must be a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}`
+        : 'is too long';
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'is not a URL' : 'is not in the form it takes';
+    default:
+      return 'is not a value it takes';
+  }
 }

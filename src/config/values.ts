@@ -11,28 +11,6 @@ import { parseBytes } from '../util/bytes.js';
 import { parseDurationStrict } from '../util/duration.js';
 import { parseSchedule } from './schedule.js';
 
-/** What a value of the setting must be, for an issue its schema left in zod's own words. */
-export function settingIssue(issue: z.core.$ZodRawIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.expected === 'number' ? 'must be a number' : `must be ${issue.expected}`;
-    case 'too_small':
-      return issue.origin === 'number'
-        ? `must be a number ${issue.inclusive ? 'of at least' : 'above'} ${issue.minimum}`
-        : 'is too short';
-    case 'too_big':
-      return issue.origin === 'number'
-        ? `must be a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}`
-        : 'is too long';
-    case 'invalid_value':
-      return `must be one of ${issue.values.map(String).join(', ')}`;
-    case 'invalid_format':
-      return issue.format === 'url' ? 'is not a URL' : 'is not in the form it takes';
-    default:
-      return 'is not a value it takes';
-  }
-}
-
 /** Refuses the value with `message` (read after the setting's name). */
 export function refuse(ctx: z.core.$RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
@@ -40,6 +18,15 @@ export function refuse(ctx: z.core.$RefinementCtx, message: string): never {
 }
 
 export const text = z.string().trim().min(1, 'is empty');
+
+/**
+ * A file or folder path. A leading `~` is the home folder only to a shell, and none expanded it
+ * here (quoted, or from an env file): taken as it is, it would name a folder called `~`.
+ */
+export const pathText = text.refine((path) => !/^~(\/|$)/.test(path), {
+  message:
+    'starts with ~, which only a shell turns into the home folder: write the folder out (e.g. $HOME/...)',
+});
 
 /** A duration with a unit, in ms; zero only where `allowZero` says it means something. */
 export const durationOf = (options: { allowZero?: boolean } = {}) =>
@@ -246,7 +233,7 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
  * Where --publish writes: `s3://BUCKET[/PREFIX]` (no trailing slash), or a folder made absolute.
  * Other text that starts like a URL is refused: `gs://lake` never becomes a folder named after it.
  */
-export const publishLocation = text.transform((value, ctx) => {
+export const publishLocation = pathText.transform((value, ctx) => {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return resolve(value);
   const example = 's3://lake/transcripts';
   const match = /^s3:\/\/([^/]*)(\/.*)?$/.exec(value);

@@ -6,7 +6,17 @@ import { parseGroupBy } from '../analytics/group-by.js';
 import { loadPrices } from '../analytics/prices.js';
 import { formatDurationSetting } from '../util/duration.js';
 import type { Setting } from './setting.js';
-import { duration, numberAbove, off, parsedBy, port, schedule, text, timerDuration } from './values.js';
+import {
+  duration,
+  numberAbove,
+  off,
+  parsedBy,
+  pathText,
+  port,
+  schedule,
+  text,
+  timerDuration,
+} from './values.js';
 
 /** Fewest characters of TSYNC_WEBHOOK_SECRET: 32, as many as a UUID's hex digits. */
 export const WEBHOOK_SECRET_MIN = 32;
@@ -90,7 +100,7 @@ export const WORKER_SETTINGS = {
     env: 'TSYNC_REPORT_DIR',
     flag: 'report-dir',
     value: 'DIR',
-    schema: text,
+    schema: pathText,
     help: 'where billing reports are written (default: a reports/ folder beside the DuckDB file)',
   },
   reportGroupBy: {

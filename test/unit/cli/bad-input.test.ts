@@ -235,6 +235,20 @@ describe('bad flags, dates, URLs and settings', () => {
     expectOneLine(await runMain(['sync', '--db', ''], NO_SERVICE), 2, '--db');
   });
 
+  it('a path that starts with ~ no shell expanded is a usage error, and no folder named ~ appears', async () => {
+    const cwd = process.cwd();
+    expectOneLine(await runMain(['sync', '--db', '~/m.duckdb'], NO_SERVICE), 2, '--db: starts with ~');
+    expectOneLine(
+      await runMain(['sync'], { ...NO_SERVICE, TSYNC_DB: '~/m.duckdb' }),
+      2,
+      'TSYNC_DB: starts with ~',
+    );
+    const db = syncedDb();
+    expectOneLine(await runMain(['export', '--db', db, '--out', '~/exports']), 2, '--out: starts with ~');
+    expectOneLine(await runMain(['query', 'SELECT 1', '--db', db, '--out', '~']), 2, '--out: starts with ~');
+    expect(existsSync(join(cwd, '~'))).toBe(false);
+  });
+
   it('a directory, or a path through a file, given as the database', async () => {
     const dir = join(tempDir('tsync-bad-'), 'a-folder');
     mkdirSync(dir);
