@@ -107,6 +107,7 @@ export function assertAdvances(page: PageFacts): void {
   if (page.next !== null && page.next.offset <= page.offset) {
     throw new ProtocolError(`the service's next link does not advance (offset ${page.next.offset})`, {
       retryable: false,
+      hint: 'the service broke its paging contract; report it upstream',
     });
   }
 }

@@ -8,7 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ConfigError, DeletionGuardError, isRetryable, ResponseTooLargeError, toError } from '../errors.js';
+import {
+  ConfigError,
+  DeletionGuardError,
+  isRetryable,
+  ProtocolError,
+  ResponseTooLargeError,
+  toError,
+} from '../errors.js';
 import type { Listing } from '../extract/index.js';
 import { ListingClient } from '../extract/index.js';
 import type { JobKind } from '../kinds.js';
@@ -179,11 +186,17 @@ async function checkService(client: Listing, plan: SyncPlan, signal: AbortSignal
 
 /**
  * Failures that concern one kind's listing, after which the other kind may well sync: retryable
- * ones, a record over the ceiling, a refused deletion. Anything else (a refused key, a bad setting,
+ * ones, a record over the ceiling, a listing that broke its paging contract (a next link that does
+ * not advance or cannot be read), a refused deletion. Anything else (a refused key, a bad setting,
  * an untrusted certificate, a database error, a bug) would fail every kind alike and stops the run.
  */
 function ofOneKind(error: Error): boolean {
-  return isRetryable(error) || error instanceof ResponseTooLargeError || error instanceof DeletionGuardError;
+  return (
+    isRetryable(error) ||
+    error instanceof ResponseTooLargeError ||
+    error instanceof ProtocolError ||
+    error instanceof DeletionGuardError
+  );
 }
 
 function overall(kinds: readonly KindSummary[], aborted: boolean): RunOutcome {

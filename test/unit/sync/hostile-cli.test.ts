@@ -56,6 +56,26 @@ describe('hostile listings at the command line', () => {
     expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
   });
 
+  it('a next link that does not advance fails its kind only: the other kind still syncs', async () => {
+    sim = await startSimulator({ preRecorded: 6, live: 6, utterancesPerJob: 2, limitCap: 2, ...recent() });
+    const db = await migratedDb('stuck-next.duckdb');
+    sim.faults.pick((request) => (request.path.endsWith('/pre-recorded') ? 'next-stuck' : undefined));
+    const env = { TSYNC_BASE_URL: sim.url, TSYNC_API_KEY: sim.apiKey };
+    const result = await runMain(['sync', '--db', db], env);
+    expect(result.code, result.stderr).toBe(1);
+    const lines = shownLines(result.stderr);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^pre-recorded: FAILED \(the service's next link does not advance/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^live: ok: 6 jobs/));
+    expect(lines.at(-1)).toMatch(
+      /^transcript-sync: the service's next link does not advance .*report it upstream$/,
+    );
+    const status = await runMain(['status', '--db', db, '--json']);
+    const rows = JSON.parse(status.stdout) as StatusRow[];
+    expect(rows.find((r) => r.kind === 'live')?.jobs).toBe(6);
+  });
+
   it('refuses --since in the future with exit 2 before touching anything', async () => {
     sim = await startSimulator({ preRecorded: 2, live: 2, ...recent() });
     const db = join(tempDir(), 'future.duckdb');
