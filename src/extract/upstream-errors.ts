@@ -93,9 +93,12 @@ function serviceMessage(body: string, redact: Redact): string | undefined {
   // A primitive has no such members; `.flat()` spreads an array of messages.
   const parts = [parsed?.message, parsed?.validation_errors].flat();
   const texts = parts.map((part) => (typeof part === 'string' ? part : part && JSON.stringify(part)));
-  const text = texts.filter((part): part is string => typeof part === 'string' && part !== '').join('; ');
-  // Bounded: a message is for a terminal line, not a dump of whatever the server sent.
-  return text === '' ? undefined : redact(text.length > 500 ? `${text.slice(0, 500)}...` : text);
+  const text = redact(
+    texts.filter((part): part is string => typeof part === 'string' && part !== '').join('; '),
+  );
+  // Bounded: a message is for a terminal line, not a dump of whatever the server sent. Cut after
+  // the key is blanked out, so a cut through an echoed key leaves none of it.
+  return text === '' ? undefined : text.length > 500 ? `${text.slice(0, 500)}...` : text;
 }
 
 interface StatusContext {

@@ -107,4 +107,17 @@ describe('the API key stays secret', () => {
     expect(error.message).toContain('x-service-key: [redacted]');
     expect(exposure(error)).not.toContain(KEY);
   });
+
+  it('blanks an echoed key out before cutting a long error text, so no part of it is left', () => {
+    // The key begins just before the cut: cut first, its first characters would stay readable.
+    const body = JSON.stringify({ statusCode: 400, message: `${'x'.repeat(490)}${KEY}` });
+    const error = statusError(400, {
+      where: 'GET /v2/live',
+      body,
+      retryAfter: undefined,
+      redact: redactor(KEY),
+    });
+    expect(error.message).toContain('[redacted]');
+    expect(exposure(error)).not.toContain(KEY.slice(0, 10));
+  });
 });
