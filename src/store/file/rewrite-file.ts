@@ -6,7 +6,7 @@
  */
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DatabaseError } from '../../errors.js';
+import { DatabaseError, isOutOfMemory } from '../../errors.js';
 import { removedOnSignal } from '../../util/removed-on-signal.js';
 import { sqlIdentifier, sqlPathLiteral } from '../../util/sql-literal.js';
 import type { Database } from '../database.js';
@@ -99,11 +99,36 @@ async function copyOver(
   } catch (error) {
     await db.run('DETACH DATABASE IF EXISTS tsync_compacted').catch(() => {});
     removeCopy(db.path);
-    throw error;
+    throw copyNotWritten(db.path, folder, error) ?? error;
   }
   restrictFile(target);
   renameSync(target, db.path);
   removeCopy(db.path);
+}
+
+/** What the file system says when it takes no more of the copy: a full disk, a quota, a file-size limit. */
+const REFUSALS = ['No space left on device', 'Disk quota exceeded', 'File too large'];
+
+/**
+ * The DatabaseError of a copy the file system refused (`error`, or the commit error it caused), else
+ * undefined: DuckDB's own words would come out as an unexpected error, some on several lines.
+ */
+function copyNotWritten(path: string, folder: string, error: unknown): DatabaseError | undefined {
+  if (isOutOfMemory(error)) return undefined;
+  const text = [error, (error as { cause?: unknown } | undefined)?.cause]
+    .map((e) => (e instanceof Error ? e.message : String(e)))
+    .join('\n');
+  const refusal = REFUSALS.find((words) => text.includes(words));
+  if (refusal === undefined && !/Could not write file/i.test(text)) return undefined;
+  const mb = Math.ceil(statSync(path).size / 1e6);
+  return new DatabaseError(
+    `could not write the copy of ${path} in ${folder}: ${(refusal ?? 'a write failed').toLowerCase()}`,
+    {
+      path,
+      hint: `the rewrite needs room beside the file for a copy of it (about ${mb} MB); free some and run the command again (the file is as it was before the rewrite)`,
+      cause: error,
+    },
+  );
 }
 
 /** The private folder a compact of `path` makes its copy in. */
