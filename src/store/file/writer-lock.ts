@@ -16,6 +16,7 @@ import { DatabaseError, toError } from '../../errors.js';
 import { type Logger, silentLogger } from '../../log.js';
 import { formatDuration } from '../../util/duration.js';
 import { assertDatabasePath } from '../../util/path-checks.js';
+import { cleanedOnSignal } from '../../util/removed-on-signal.js';
 import { sleep } from '../../util/sleep.js';
 import {
   createLockFile,
@@ -91,6 +92,8 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
   heldHere.add(path);
   const onExit = () => removeIfOurs(path, holder.token);
   process.on('exit', onExit);
+  // A signal nothing else handles ends the process without an 'exit' event.
+  const forgetOnSignal = cleanedOnSignal(onExit);
 
   const timer = setInterval(() => {
     const current = readHolder(path);
@@ -117,6 +120,7 @@ export function acquireWriterLock(options: WriterLockOptions): WriterLock {
       released = true;
       clearInterval(timer);
       process.off('exit', onExit);
+      forgetOnSignal();
       heldHere.delete(path);
       removeIfOurs(path, holder.token);
       // A folder made for a file that was never written (a refused key) goes with the lock.
