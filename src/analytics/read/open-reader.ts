@@ -7,7 +7,13 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseError } from '../../errors.js';
-import { type Database, openInMemory, openReadOnly, type ReadOnlyOptions } from '../../store/index.js';
+import {
+  type Database,
+  lockHolder,
+  openInMemory,
+  openReadOnly,
+  type ReadOnlyOptions,
+} from '../../store/index.js';
 import { connectWriter, fileReader, type Reader, WriterGoneError } from './reader.js';
 
 export interface ReaderOptions extends ReadOnlyOptions {
@@ -83,8 +89,15 @@ export function readerOptions(settings: {
   return { lockWaitMs: settings.lockWait, memory: settings.memory };
 }
 
+/** The busy error past the wait, naming the holder when it is the writer of the file's lock (compact, erase, ...). */
 function waited(error: DatabaseError, lockWaitMs: number): DatabaseError {
-  return new DatabaseError(`${error.message}, and it serves no reads`, {
+  const pid = Number(/PID (\d+)/.exec(error.message)?.[1]);
+  const holder = lockHolder(error.path);
+  const message =
+    holder?.pid === pid
+      ? `${error.path} is being written by pid ${pid} (transcript-sync ${holder.command}) since ${holder.since}, which serves no reads`
+      : `${error.message}, and it serves no reads`;
+  return new DatabaseError(message, {
     path: error.path,
     retryable: true,
     busy: true,

@@ -141,6 +141,12 @@ function removeEmptyDirs(dir: string, top: string): void {
   }
 }
 
+/** Who holds `db`'s lock of `role` as its file says; undefined when none does or it cannot be read. */
+export function lockHolder(db: string, role: LockRole = 'writer'): LockHolder | undefined {
+  const holder = readHolder(writerLockPath(db, role));
+  return holder === 'gone' ? undefined : holder;
+}
+
 function refuse(db: string, path: string, holder: LockHolder | undefined, role: LockRole): never {
   const who = holder
     ? `pid ${holder.pid} (transcript-sync ${holder.command}) on host ${holder.host}, since ${holder.since}`

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { command as query } from '../../../src/cli/commands/query.js';
@@ -191,5 +192,47 @@ describe('while a sync holds the file', () => {
     await exited;
     holder = undefined;
     expect((await runCommand(report, ['status', '--db', db])).code).toBe(0);
+  });
+
+  test('a writer of the lock that serves no reads (compact) is named, not taken for a sync', async () => {
+    holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { DuckDBInstance } = await import('@duckdb/node-api'); await DuckDBInstance.create(process.argv[1]); console.log('ready'); setInterval(() => {}, 1000);",
+        db,
+      ],
+      { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      holder?.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+      holder?.once('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+    });
+    // The lock as `compact` writes it while it copies the file.
+    const since = new Date().toISOString();
+    const lock = {
+      token: 't',
+      pid: holder.pid,
+      host: hostname(),
+      command: 'compact',
+      since,
+      start_ticks: null,
+    };
+    writeFileSync(`${db}.lock`, JSON.stringify(lock));
+    try {
+      const outcome = await runCommand(report, ['status', '--db', db, '--lock-wait', '0s']);
+      expect(outcome.code).toBe(1);
+      expect((outcome.error as DatabaseError).busy).toBe(true);
+      expect(outcome.error?.message).toBe(
+        `${db} is being written by pid ${holder.pid} (transcript-sync compact) since ${since}, which serves no reads`,
+      );
+    } finally {
+      rmSync(`${db}.lock`, { force: true });
+      const exited = new Promise((resolve) => holder?.once('exit', resolve));
+      holder.kill('SIGTERM');
+      await exited;
+      holder = undefined;
+    }
   });
 });
