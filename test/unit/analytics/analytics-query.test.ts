@@ -153,6 +153,25 @@ describe('transcript_search', () => {
   });
 });
 
+/** Another process with the file at `path` open for writing, as a running writer has it. */
+async function holdOpen(path: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { DuckDBInstance } = await import('@duckdb/node-api'); await DuckDBInstance.create(process.argv[1]); console.log('ready'); setInterval(() => {}, 1000);",
+      path,
+    ],
+    { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+  });
+  return child;
+}
+
 describe('while a sync holds the file', () => {
   let holder: ChildProcess | undefined;
 
@@ -161,21 +180,7 @@ describe('while a sync holds the file', () => {
   });
 
   test('reports and queries wait --lock-wait, then say a sync holds the file; they work again once it ends', async () => {
-    // Another process with the file open for writing, as a running sync has it.
-    holder = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        "const { DuckDBInstance } = await import('@duckdb/node-api'); await DuckDBInstance.create(process.argv[1]); console.log('ready'); setInterval(() => {}, 1000);",
-        db,
-      ],
-      { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    await new Promise<void>((resolve, reject) => {
-      holder?.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-      holder?.once('exit', (code) => reject(new Error(`holder exited with ${code}`)));
-    });
+    holder = await holdOpen(db);
     for (const [command, argv] of [
       [report, ['status']],
       [query, ['SELECT 1']],
@@ -195,20 +200,7 @@ describe('while a sync holds the file', () => {
   });
 
   test('a writer of the lock that serves no reads (compact) is named, not taken for a sync', async () => {
-    holder = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        "const { DuckDBInstance } = await import('@duckdb/node-api'); await DuckDBInstance.create(process.argv[1]); console.log('ready'); setInterval(() => {}, 1000);",
-        db,
-      ],
-      { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    await new Promise<void>((resolve, reject) => {
-      holder?.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-      holder?.once('exit', (code) => reject(new Error(`holder exited with ${code}`)));
-    });
+    holder = await holdOpen(db);
     // The lock as `compact` writes it while it copies the file.
     const since = new Date().toISOString();
     const lock = {
