@@ -40,6 +40,12 @@ export interface ClientOptions {
   retryAfterCapMs?: number;
   /** ms of silence allowed between body chunks; default 30_000. undici checks it on a coarse clock. */
   bodyTimeoutMs?: number;
+  /**
+   * The slowest a body may arrive once it has had `afterMs` since its headers: on average at least
+   * `bytesPerSecond`, else the attempt fails (retryable), so a trickle never holds a run; default
+   * SLOW_BODY.
+   */
+  slowBody?: SlowBody;
   /** Requests in flight at most; default 8. The throttle (throttle.ts) lowers it after repeated 429s. */
   concurrency?: number;
   logger?: Logger;
@@ -48,6 +54,15 @@ export interface ClientOptions {
   /** Before each retry's wait: `attempt` is the attempt that failed (1 = the first request). */
   onRetry?: (info: { attempt: number; delayMs: number; error: Error }) => void;
 }
+
+export interface SlowBody {
+  readonly bytesPerSecond: number;
+  /** ms */
+  readonly afterMs: number;
+}
+
+/** A page's body below 16 KiB/s on average after its first minute is too slow to wait for. */
+export const SLOW_BODY: SlowBody = { bytesPerSecond: 16 * 1024, afterMs: 60_000 };
 
 export interface RequestOptions {
   signal?: AbortSignal;

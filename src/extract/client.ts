@@ -9,13 +9,14 @@
  */
 import pRetry from 'p-retry';
 import type { Pool } from 'undici';
-import { isRetryable, ResponseTooLargeError } from '../errors.js';
+import { isRetryable, ProtocolError, ResponseTooLargeError } from '../errors.js';
 import type { ListName } from '../kinds.js';
 import { type Logger, silentLogger } from '../log.js';
 import { formatBytes } from '../util/bytes.js';
+import { formatDuration } from '../util/duration.js';
 import { sleep } from '../util/sleep.js';
-import type { ClientOptions, ClientStats, ListParams, RequestOptions } from './client-options.js';
-import { checkApiKey, parseBaseUrl, positive, retryPolicyOf } from './client-options.js';
+import type { ClientOptions, ClientStats, ListParams, RequestOptions, SlowBody } from './client-options.js';
+import { checkApiKey, parseBaseUrl, positive, retryPolicyOf, SLOW_BODY } from './client-options.js';
 import { HeadScanner, type ScannerClass } from './json-scan.js';
 import { type Listing, type Page, readPage } from './listing.js';
 import { buildQuery, DEFAULT_LIMIT } from './query.js';
@@ -65,6 +66,7 @@ export class ListingClient implements Listing {
   readonly #onRetry: ClientOptions['onRetry'];
   readonly #redact: Redact;
   readonly #scanner: ScannerClass;
+  readonly #slowBody: SlowBody;
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -83,6 +85,7 @@ export class ListingClient implements Listing {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'api' });
     this.#onRetry = options.onRetry;
     this.#scanner = options.scanner ?? HeadScanner;
+    this.#slowBody = options.slowBody ?? SLOW_BODY;
     this.#origin = base.origin;
     // undici's timeouts are in ms.
     this.#poolOptions = {
@@ -238,15 +241,30 @@ export class ListingClient implements Listing {
     };
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+    const tooSlow = (bytes: number, ms: number) => {
+      response.body.destroy();
+      return new ProtocolError(
+        `the response body of ${where} came slower than ${formatBytes(this.#slowBody.bytesPerSecond)}/s (${formatBytes(bytes)} in ${formatDuration(ms)})`,
+        {
+          retryable: true,
+          hint: 'the service or the network is too slow to finish a page; retried automatically',
+        },
+      );
+    };
     const chunks: Buffer[] = [];
     let length = 0;
+    const started = performance.now();
     try {
       for await (const chunk of response.body) {
         length += (chunk as Buffer).length;
         if (length > maxBytes) throw tooLarge(length);
         chunks.push(chunk as Buffer);
+        const ms = performance.now() - started;
+        if (ms > this.#slowBody.afterMs && length < (this.#slowBody.bytesPerSecond * ms) / 1000)
+          throw tooSlow(length, ms);
       }
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       if (error instanceof ResponseTooLargeError) {
         this.stats.bytes += length;
         throw error;

@@ -78,6 +78,13 @@ describe('transient faults are retried and the walk completes', () => {
       prepare: (sim) => (sim.faults.slowMs = 12_000),
       options: { bodyTimeoutMs: 100 },
     },
+    {
+      what: 'a body that trickles in, each chunk within the body timeout, slower than the least rate',
+      fault: 'slow',
+      error: ProtocolError,
+      prepare: (sim) => (sim.faults.slowMs = 4_000),
+      options: { slowBody: { bytesPerSecond: 1_000_000_000, afterMs: 300 } },
+    },
   ];
   for (const { what, fault, error, prepare, options, delay } of cases) {
     it(`retries ${what}`, async () => {
