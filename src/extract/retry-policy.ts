@@ -88,7 +88,9 @@ export function retryDelayMs(
   random?: () => number,
 ): number {
   const retryAfter = retryAfterOf(error);
-  if (retryAfter !== undefined) return Math.min(retryAfter, policy.retryAfterCapMs);
+  // A Retry-After of 0, or a date already past (a clock behind ours), asks for no wait: the backoff
+  // still spaces the retries.
+  if (retryAfter !== undefined && retryAfter > 0) return Math.min(retryAfter, policy.retryAfterCapMs);
   return backoffMs(policy, retry, random);
 }
 

@@ -70,9 +70,11 @@ describe('retry timing', () => {
     expect(backoffMs(policy, 3, () => 0)).toBe(0);
   });
 
-  it('lets Retry-After win over the backoff, up to its cap', () => {
+  it('lets Retry-After win over the backoff, up to its cap; one that asks for no wait leaves the backoff', () => {
     expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 2_000 }), 1, () => 1)).toBe(2_000);
-    expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 0 }), 5, () => 1)).toBe(0);
+    expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 0 }), 5, () => 1)).toBe(
+      backoffMs(policy, 5, () => 1),
+    );
     expect(retryDelayMs(policy, new RateLimitedError({ retryAfterMs: 600_000 }), 1)).toBe(5_000);
     expect(
       retryDelayMs(
