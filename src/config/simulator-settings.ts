@@ -9,7 +9,6 @@ import {
   duration,
   intBetween,
   numberBetween,
-  numberFrom,
   parseDateText,
   postUrl,
   refuse,
@@ -132,9 +131,10 @@ export const SIMULATOR_SETTINGS = {
   simLatency: {
     flag: 'latency',
     value: 'N',
-    schema: numberFrom(0),
+    // A Node timer holds up to 24 days.
+    schema: numberBetween(0, 24 * 86_400_000),
     default: String(SERVER_DEFAULTS.latencyMs),
-    help: 'ms added before every response',
+    help: 'ms added before every response (at most 24 days)',
   },
   simUtterances: {
     flag: 'utterances',
@@ -160,9 +160,10 @@ export const SIMULATOR_SETTINGS = {
   simRecordBytes: {
     flag: 'record-bytes',
     value: 'N',
-    schema: wholeFrom(0),
+    // A record is one JavaScript string, which V8 keeps below 2^29 characters.
+    schema: intBetween(0, 500_000_000),
     default: '0',
-    help: 'pad every record with this many bytes of text, like huge translated transcripts (0: none)',
+    help: 'pad every record with this many bytes of text, like huge translated transcripts (0: none; at most 500000000)',
   },
   simFaultRate: {
     flag: 'fault-rate',

@@ -171,6 +171,9 @@ describe('transcript-sync simulate', () => {
       /--start: "last tuesday" is not an ISO 8601 date/,
     );
     await expect(run(['--start', '2026-01-01', '--end', 'now'])).rejects.toThrow(/--start or --end/);
+    // Past a string V8 can build, or a timer can wait: refused, not a crash or an instant answer.
+    await expect(run(['--record-bytes', '2000000000'])).rejects.toThrow(/--record-bytes: must be/);
+    await expect(run(['--latency', '9999999999999'])).rejects.toThrow(/--latency: must be/);
     expect(() => parseCommandArgs(command, ['--jobz', '3'])).toThrow(ConfigError);
   });
 
