@@ -14,15 +14,20 @@ import { openWriter } from './open-file.js';
 import {
   type ErasureSelection,
   eraseSelected,
+  forgetErasedTombstones,
   markErasuresRewritten,
   recordErasure,
   selectForErasure,
+  tombstonedLoaded,
   unwrittenErasures,
 } from './statements/erasures.js';
 
 export interface EraseOptions {
   readonly selection: ErasureSelection;
-  /** The kind of selector, recorded in `erasures` ('job', 'metadata+before', 'deleted-upstream'). */
+  /**
+   * The kind of selector, recorded in `erasures` ('job', 'metadata+before', 'deleted-upstream',
+   * 'erased-before').
+   */
   readonly selector: string;
   /** Keys of custom_metadata an erased job keeps (`--erase-keep-metadata`). */
   readonly keep: readonly string[];
@@ -38,6 +43,23 @@ export function eraseJobs(db: Database, options: EraseOptions): Promise<number> 
     if (jobs > 0) await recordErasure(db, { now, selector: options.selector, jobs });
     return jobs;
   });
+}
+
+/**
+ * Jobs erased while known only by the quarantine, whose record now validated and was loaded in the
+ * caller's open transaction: erased again before it commits, so only their billing facts stay, and
+ * recorded as an erasure (selector `erased-before`) that the run's end rewrites out of the file.
+ * Their tombstones go: the erased `jobs` row keeps their content out from then on. Returns how many.
+ */
+export async function eraseLoadedTombstoned(
+  db: Database,
+  options: { readonly keep: readonly string[]; readonly now?: Date },
+): Promise<number> {
+  const ids = await tombstonedLoaded(db);
+  if (ids.length === 0) return 0;
+  const erased = await eraseJobs(db, { selection: { ids }, selector: 'erased-before', ...options });
+  await forgetErasedTombstones(db);
+  return erased;
 }
 
 /**

@@ -29,6 +29,11 @@ export interface KindRunContext {
   readonly startedAt: Date;
   /** The retention's edges as of `startedAt`, and the run's one warning of a setting too short. */
   readonly retention: RetentionWatch;
+  /**
+   * Whether the file holds jobs erased while known only by the quarantine: a load may then store
+   * one, which the transaction erases again before it commits (src/store/erase.ts).
+   */
+  readonly tombstones: boolean;
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly onProgress?: ((progress: SyncProgress) => void) | undefined;

@@ -24,7 +24,7 @@ import { silentLogger } from '../log.js';
 import { planMemory } from '../memory/budget.js';
 import { HeapGuard } from '../memory/heap-guard.js';
 import { RecordScanner } from '../normalize/index.js';
-import { type Database, openWriter } from '../store/index.js';
+import { type Database, openWriter, tombstoneCount } from '../store/index.js';
 import { DuckDbCheckpointStore, resolveCheckpoint } from './checkpoints/duckdb-store.js';
 import { recordAbandonedRuns, syncKind } from './kind-run.js';
 import type { KindRunContext } from './kind-summary.js';
@@ -115,6 +115,7 @@ export async function runSync(
         plan.serviceRetention,
         logger,
       ),
+      tombstones: (await tombstoneCount(db)) > 0,
       logger,
       signal,
       onProgress: resources.onProgress,

@@ -67,6 +67,16 @@ export async function eraseSelected(
 export const recordErasure = (db: Database, params: { now: Date; selector: string; jobs: number }) =>
   db.run(queryText('erase-record'), params);
 
+/** Jobs erased while known only by the quarantine (by id); 0: no load can store one of them. */
+export const tombstoneCount = (db: RowSource) => countOf(db.all(queryText('erase-tombstones-count')), 'n');
+
+/** Ids of jobs erased while known only by the quarantine that a load has since stored unerased. */
+export const tombstonedLoaded = async (db: RowSource): Promise<string[]> =>
+  (await db.all<{ id: string }>(queryText('erase-tombstoned-loaded'))).map((row) => row.id);
+
+/** Drops the tombstones of jobs `jobs` holds erased. */
+export const forgetErasedTombstones = (db: Database) => db.run(queryText('erase-tombstones-forget'));
+
 /** Erasures whose bytes the file may still hold (not rewritten since). */
 export const unwrittenErasures = (db: RowSource) => countOf(db.all(queryText('erase-unwritten')), 'n');
 

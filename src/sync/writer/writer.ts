@@ -16,7 +16,7 @@ import type { JobKind } from '../../kinds.js';
 import { type LoadResult, NOTHING_LOADED } from '../../load/loader.js';
 import type { MemoryPlan } from '../../memory/budget.js';
 import { mergePageRecords, type PageRecords } from '../../normalize/index.js';
-import { addSeenIds, type Database } from '../../store/index.js';
+import { addSeenIds, type Database, eraseLoadedTombstoned } from '../../store/index.js';
 import { saveCheckpoint } from '../checkpoints/duckdb-store.js';
 import type { KindReport, KindRunContext, RunCounters } from '../kind-summary.js';
 import type { Checkpoint } from '../types.js';
@@ -95,6 +95,7 @@ async function writePages(
           const flushed: LoadResult = { ...NOTHING_LOADED, ...(await ctx.loader.flush()) };
           counters.addLoad(flushed);
           size.add(flushed, 0);
+          if (ctx.tombstones) await eraseLoadedTombstoned(ctx.db, { keep: ctx.plan.eraseKeepMetadata });
         } catch (error) {
           await ctx.loader.discard();
           throw error;

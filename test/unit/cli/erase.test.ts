@@ -274,8 +274,9 @@ describe('erase', () => {
     }
   });
 
-  test('a job known only by its quarantined record is erased, and never quarantined again', async () => {
+  test('a job known only by its quarantined record is erased, never quarantined again, and loads as erased', async () => {
     const { sim, id } = await account();
+    const status = sim.data.get(id)?.['status'];
     // Invalid from the first listing: the job is never in `jobs`, only its record in the quarantine.
     sim.data.edit(id, (r) => {
       r['status'] = 42;
@@ -317,9 +318,27 @@ describe('erase', () => {
     await syncOnce(sim, db);
     expect(await quarantined()).toEqual([]);
     expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+
+    // Valid upstream at last: the job loads with its billing facts only, and the file is rewritten.
+    sim.data.edit(id, (r) => {
+      r['status'] = status;
+    });
+    await syncOnce(sim, db, { full: true });
+    expect(await jobRow(db, id)).toMatchObject({ status, full_transcript: null });
+    expect((await searchDatabase(db, PHRASE)).hits).toEqual([]);
+    expect(readFileSync(db).toString('latin1')).not.toContain(PHRASE);
     const reader = await openReadOnly(db);
     try {
-      expect(await reader.all('SELECT selector, jobs FROM erasures')).toEqual([{ selector: 'job', jobs: 1 }]);
+      expect(
+        await reader.all('SELECT selector, jobs, rewritten_at IS NOT NULL AS rewritten FROM erasures'),
+      ).toEqual([
+        { selector: 'job', jobs: 1, rewritten: true },
+        { selector: 'erased-before', jobs: 1, rewritten: true },
+      ]);
+      expect(await reader.all('SELECT count(*)::INTEGER AS n FROM erased_quarantine')).toEqual([{ n: 0 }]);
+      expect(
+        await reader.all('SELECT erased_at IS NOT NULL AS erased FROM jobs WHERE id = $id', { id }),
+      ).toEqual([{ erased: true }]);
     } finally {
       await reader.close();
     }

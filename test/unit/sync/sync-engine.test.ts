@@ -81,6 +81,7 @@ async function kindContext(
       plan.serviceRetention,
       silentLogger,
     ),
+    tombstones: false,
     logger: silentLogger,
     signal: new AbortController().signal,
   };
