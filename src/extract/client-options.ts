@@ -61,7 +61,7 @@ export interface SlowBody {
   readonly afterMs: number;
 }
 
-/** A page's body below 16 KiB/s on average after its first minute is too slow to wait for. */
+/** The slowest a page's body may arrive before its attempt is given up (docs/how-a-sync-works.md#failures). */
 export const SLOW_BODY: SlowBody = { bytesPerSecond: 16 * 1024, afterMs: 60_000 };
 
 export interface RequestOptions {

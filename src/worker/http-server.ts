@@ -56,7 +56,8 @@ export async function serve(
   flags: 'metrics' | 'webhook',
 ): Promise<Endpoint> {
   const { host, port, logger } = at;
-  // Node looks for requests past their timeout every connectionsCheckingInterval (30 s by default).
+  // Node looks for requests past their timeout only every connectionsCheckingInterval, by default
+  // far less often than a request timeout asks.
   const checking = at.requestTimeoutMs === undefined ? {} : { connectionsCheckingInterval: CHECK_EVERY_MS };
   const server = createServer(checking, (request, response) => {
     handle(request, response).catch((error) => {
